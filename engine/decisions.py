@@ -1,0 +1,128 @@
+"""Decisions: what the engine asks of a seat, with the legal answers spelled out.
+
+A decision is an action spec in the Concordia sense: the asker states the kind, the
+options and whether passing is allowed, so any agent (bot, model, person) can be
+given exactly the legal choices and every answer can be checked the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class IllegalAnswer(ValueError):
+    """An answer the rules do not allow at this moment. The message says why."""
+
+
+class GameError(RuntimeError):
+    """The game cannot go on (for example a scripted seat ran out of answers)."""
+
+
+# How an answer is shaped, by decision.
+CHOICE = "choice"  # one of ``options`` (or None when ``allow_pass``)
+MULTI = "multi"  # a list of ``count`` distinct options
+TEXT = "text"  # free text
+BOOL = "bool"  # true / false
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question to one seat.
+
+    ``options`` are player names, role ids, camps or booleans depending on ``kind``.
+    ``context`` carries what the asker is shown with the question (the tied players,
+    the wolves' victim the Witch may heal): the same facts are also in that seat's
+    events, the context only saves an agent from searching for them.
+    """
+
+    id: int
+    seat: str
+    kind: str
+    shape: str
+    options: tuple = ()
+    allow_pass: bool = False
+    count: int = 1
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def validate(self, answer: Any) -> Any:
+        """Return the answer in canonical form, or raise ``IllegalAnswer`` saying why."""
+        shape = self.shape
+        if shape == CHOICE:
+            if answer is None:
+                if self.allow_pass:
+                    return None
+                raise IllegalAnswer(f"{self.seat} must choose for {self.kind}; passing is not allowed here")
+            if answer in self.options:
+                return answer
+            raise IllegalAnswer(
+                f"{answer!r} is not a legal {self.kind} for {self.seat}; legal: {', '.join(map(str, self.options))}"
+                + (" or null" if self.allow_pass else "")
+            )
+        if shape == BOOL:
+            if answer is None and self.allow_pass:
+                return False
+            if isinstance(answer, bool) and answer in self.options:
+                return answer
+            raise IllegalAnswer(
+                f"{answer!r} is not a legal {self.kind} for {self.seat}; legal: "
+                + ", ".join("true" if o else "false" for o in self.options)
+            )
+        if shape == TEXT:
+            if answer is None:
+                return ""
+            if isinstance(answer, str):
+                return answer
+            if isinstance(answer, dict) and isinstance(answer.get("text", ""), str):
+                return answer
+            raise IllegalAnswer(f"{self.kind} for {self.seat} needs text, got {type(answer).__name__}")
+        if shape == MULTI:
+            if answer is None:
+                if self.allow_pass:
+                    return None
+                raise IllegalAnswer(f"{self.seat} must name {self.count} players for {self.kind}")
+            if isinstance(answer, str):
+                answer = [answer]
+            if not isinstance(answer, (list, tuple)):
+                raise IllegalAnswer(f"{self.kind} for {self.seat} needs a list of {self.count} names")
+            picks = list(answer)
+            if len(picks) != self.count:
+                raise IllegalAnswer(f"{self.kind} for {self.seat} needs exactly {self.count} distinct names, got {len(picks)}")
+            if len(set(picks)) != len(picks):
+                raise IllegalAnswer(f"{self.kind} for {self.seat} names the same player twice")
+            for p in picks:
+                if p not in self.options:
+                    raise IllegalAnswer(
+                        f"{p!r} is not a legal pick for {self.kind} by {self.seat}; legal: {', '.join(self.options)}"
+                    )
+            return picks
+        raise IllegalAnswer(f"unknown decision shape {shape}")
+
+    @property
+    def pass_answer(self) -> Any:
+        """The answer a seat gives by passing, when passing is legal."""
+        if self.shape == TEXT:
+            return ""
+        if self.shape == BOOL:
+            return False if False in self.options else None
+        return None
+
+    @property
+    def can_pass(self) -> bool:
+        if self.shape == TEXT:
+            return True
+        if self.shape == BOOL:
+            return self.allow_pass or False in self.options
+        return self.allow_pass
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "kind": self.kind,
+            "shape": self.shape,
+            "options": list(self.options),
+            "allow_pass": self.allow_pass,
+            "count": self.count,
+            "context": self.context,
+        }

@@ -1,0 +1,43 @@
+"""Small combinators the rules are written with."""
+
+from __future__ import annotations
+
+from typing import Any, Generator, Iterable
+
+from engine.decisions import Decision
+
+Script = Generator[list[Decision], dict[int, Any], Any]
+
+
+def ask(*decisions: Decision) -> Generator[list[Decision], dict[int, Any], list[Any]]:
+    """Pend ``decisions`` together; return their answers in the same order."""
+    answers = yield list(decisions)
+    return [answers[d.id] for d in decisions]
+
+
+def ask_one(decision: Decision) -> Generator[list[Decision], dict[int, Any], Any]:
+    answers = yield [decision]
+    return answers[decision.id]
+
+
+def parallel(scripts: Iterable[Script]) -> Script:
+    """Run independent scripts side by side: their pending decisions form one batch.
+
+    Answers are handed back in the scripts' order, so the result is the same as
+    running them one after the other; only the number of round trips changes.
+    """
+    active: list[tuple[Script, list[Decision]]] = []
+    for s in scripts:
+        try:
+            active.append((s, next(s)))
+        except StopIteration:
+            pass
+    while active:
+        answers = yield [d for _, batch in active for d in batch]
+        still: list[tuple[Script, list[Decision]]] = []
+        for s, _ in active:
+            try:
+                still.append((s, s.send(answers)))
+            except StopIteration:
+                pass
+        active = still

@@ -1,0 +1,66 @@
+"""The day: dawn's deaths, the Sheriff's election, the debate, the vote (000 steps 4-7)."""
+
+from __future__ import annotations
+
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.flow.deaths import kill_batch
+from engine.flow.voting import day_vote, sheriff_election
+
+
+def dawn(game):
+    game.phase = "dawn"
+    kills = game.night.get("kills", [])
+    game.emit("dawn", PUBLIC, day=game.day)
+    if kills:
+        yield from kill_batch(game, list(kills))
+    else:
+        game.emit("no_death", PUBLIC, day=game.day)
+
+
+def speaking_order(game) -> list[str]:
+    alive = game.alive()
+    if not alive:
+        return []
+    rule = game.options.speaking_order
+    n = len(game.players)
+    if rule == "sheriff_left" and game.sheriff and game.by_name[game.sheriff].alive:
+        start = (game.by_name[game.sheriff].seat + 1) % n
+    elif rule == "seat":
+        start = 0
+    else:
+        start = (game.day - 1) % n
+    order = sorted(alive, key=lambda p: (p.seat - start) % n)
+    return [p.name for p in order]
+
+
+def discussion(game, phase: str, rounds: int):
+    game.phase = phase
+    for rnd in range(1, rounds + 1):
+        for name in speaking_order(game):
+            if not game.by_name[name].alive:
+                continue
+            said = yield from ask_one(game.ask(name, "speak", shape="text", round=rnd, phase=phase))
+            if isinstance(said, dict):
+                data = {"speaker": name, "text": str(said.get("text", "")), "round": rnd}
+                claims = said.get("claims")
+                if claims:
+                    data["claims"] = claims
+            else:
+                data = {"speaker": name, "text": said, "round": rnd}
+            game.emit("speech", PUBLIC, **data)
+
+
+def day(game):
+    opts = game.options
+    yield from dawn(game)
+    if game.over:
+        return
+    game.phase = "day"
+    game.emit("day_start", PUBLIC, day=game.day, alive=game.alive_names(), sheriff=game.sheriff)
+    if opts.sheriff and game.sheriff is None and not game.memory.get("sheriff_elected") and game.day >= opts.sheriff_election_day:
+        if opts.sheriff_campaign:
+            yield from discussion(game, "campaign", 1)
+        yield from sheriff_election(game)
+    yield from discussion(game, "discussion", opts.discussion_rounds)
+    yield from day_vote(game)

@@ -1,0 +1,42 @@
+"""Deaths and their consequences.
+
+Deaths that happen at the same moment (the night's victims at dawn) form one batch.
+A Lover dies of grief "immediately" (000), so grief joins the batch. Victory is
+checked once the batch is settled, then the dead act where a rule lets them (the
+Hunter's shot, the Sheriff naming a successor); their kills are new batches.
+"""
+
+from __future__ import annotations
+
+from engine.events import PUBLIC
+from engine.flow.victory import check_victory
+from engine.roles.base import DEATH_HOOKS
+
+
+def kill_batch(game, deaths: list[tuple[str, str]]):
+    from engine.game import Death
+
+    queue = list(deaths)
+    fallen = []
+    while queue:
+        name, cause = queue.pop(0)
+        p = game.by_name[name]
+        if not p.alive:
+            continue
+        p.alive = False
+        game.deaths.append(Death(name, game.day, cause))
+        if game.options.reveal_role_on_death:
+            game.emit("death", PUBLIC, player=name, cause=cause, role=p.role)
+        else:
+            game.emit("death", PUBLIC, player=name, cause=cause)
+        fallen.append((p, cause))
+        beloved = game.beloved(name)
+        if beloved is not None and game.by_name[beloved].alive:
+            queue.append((beloved, "grief"))
+    if check_victory(game):
+        return
+    for p, cause in fallen:
+        for _, hook in DEATH_HOOKS:
+            yield from hook(game, p, cause)
+            if game.over:
+                return

@@ -1,0 +1,34 @@
+"""The whole game, night after day, until a camp wins or the day limit is reached."""
+
+from __future__ import annotations
+
+from engine.events import PUBLIC
+from engine.flow.day import day
+from engine.flow.night import night
+from engine.flow.victory import end_game
+from engine.flow import sheriff as _sheriff  # noqa: F401  (registers the successor hook)
+
+
+def script(game):
+    game.emit(
+        "game_start",
+        PUBLIC,
+        players=[p.name for p in game.players],
+        preset=game.preset,
+        roles_in_play=sorted(p.role for p in game.players),
+    )
+    for p in game.players:
+        game.emit("role", game.private(p.name), player=p.name, role=p.role)
+    if game.center:
+        game.emit("center", "narrator", cards=list(game.center))
+    while True:
+        if game.day >= game.options.max_days:
+            end_game(game, "none", f"the day limit ({game.options.max_days}) was reached")
+            return
+        game.day += 1
+        yield from night(game)
+        if game.over:
+            return
+        yield from day(game)
+        if game.over:
+            return

@@ -1,0 +1,21 @@
+"""The Sheriff's badge passing at death: "with his dying breath he designates his
+successor" (000 "The Sheriff")."""
+
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.roles.base import register_death_hook
+
+
+def _successor(game, player, cause):
+    if game.sheriff != player.name:
+        return
+    options = tuple(game.alive_names())
+    if not options:
+        game.sheriff = None
+        return
+    heir = yield from ask_one(game.ask(player.name, "sheriff_successor", options))
+    game.sheriff = heir
+    game.emit("sheriff_successor", PUBLIC, previous=player.name, player=heir)
+
+
+register_death_hook(20, _successor)

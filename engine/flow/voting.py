@@ -1,0 +1,124 @@
+"""Counting votes: the day's elimination and the Sheriff's election.
+
+000 step 6: relative majority; the Sheriff's vote counts double; on a tie "the
+Sheriff's vote designates the victim. Otherwise, the players vote again ... If there is
+still a tie, no player is eliminated." The other books' readings are options
+(``tie``, ``sheriff_tiebreak``, ``sheriff_tiebreak_may_void``)."""
+
+from __future__ import annotations
+
+from engine.events import PUBLIC
+from engine.flow.common import ask, ask_one
+from engine.flow.deaths import kill_batch
+
+
+def tally(game, voters: list[str], picks: list, double: bool) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for voter, target in zip(voters, picks):
+        if target is None:
+            continue
+        w = 2 if double and voter == game.sheriff else 1
+        counts[target] = counts.get(target, 0) + w
+    return counts
+
+
+def leaders_of(counts: dict[str, int]) -> list[str]:
+    if not counts:
+        return []
+    top = max(counts.values())
+    return [t for t, c in counts.items() if c == top]
+
+
+def _vote_round(game, candidates: list[str] | None, rnd: int):
+    opts = game.options
+    voters = game.alive_names()
+    decisions = []
+    for v in voters:
+        legal = game.targets(v, self_ok=opts.vote_self)
+        if candidates is not None:
+            legal = tuple(n for n in legal if n in candidates)
+        decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
+    picks = yield from ask(*decisions)
+    counts = tally(game, voters, picks, opts.sheriff_double_vote)
+    leaders = leaders_of(counts)
+    game.emit(
+        "vote_result",
+        PUBLIC,
+        round=rnd,
+        votes=dict(zip(voters, picks)),
+        tally=counts,
+        leaders=leaders,
+        sheriff=game.sheriff,
+    )
+    return dict(zip(voters, picks)), leaders
+
+
+def _sheriff_breaks(game, votes: dict, leaders: list[str]):
+    """Return (handled, eliminated) for the Sheriff's tie-break rule."""
+    rule = game.options.sheriff_tiebreak
+    sheriff = game.sheriff
+    if rule == "none" or sheriff is None or not game.by_name[sheriff].alive:
+        return False, None
+    if rule == "his_vote":
+        pick = votes.get(sheriff)
+        if pick in leaders:
+            game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="his_vote")
+            return True, pick
+        return False, None
+    legal = tuple(n for n in leaders if n in game.targets(sheriff, self_ok=True))
+    may_void = game.options.sheriff_tiebreak_may_void or not legal
+    pick = yield from ask_one(game.ask(sheriff, "sheriff_tiebreak", legal, allow_pass=may_void, tied=list(leaders)))
+    game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="choose")
+    return True, pick
+
+
+def day_vote(game):
+    """The village's vote; ends in at most one elimination."""
+    opts = game.options
+    game.phase = "vote"
+    votes, leaders = yield from _vote_round(game, None, 1)
+    target = None
+    if len(leaders) == 1:
+        target = leaders[0]
+    elif leaders:
+        handled, target = yield from _sheriff_breaks(game, votes, leaders)
+        if not handled:
+            if opts.tie == "revote":
+                votes, leaders2 = yield from _vote_round(game, leaders, 2)
+                if len(leaders2) == 1:
+                    target = leaders2[0]
+                elif leaders2:
+                    handled, target = yield from _sheriff_breaks(game, votes, leaders2)
+            elif opts.tie == "random":
+                target = game.rng.choice(sorted(leaders))
+                game.emit("tie_broken", PUBLIC, by=None, target=target, rule="lot")
+    if target is None:
+        game.emit("no_elimination", PUBLIC, reason="tie" if leaders else "no votes")
+        return
+    game.emit("eliminated", PUBLIC, player=target)
+    yield from kill_batch(game, [(target, "vote")])
+
+
+def sheriff_election(game):
+    """000 "The Sheriff": elected by relative majority; he cannot refuse. The books do
+    not say what a tied election does: we vote again among the tied, then draw lots
+    (``sheriff_election_tie``)."""
+    opts = game.options
+    game.phase = "sheriff_election"
+    candidates = None
+    for rnd in (1, 2):
+        voters = game.alive_names()
+        legal = tuple(voters) if candidates is None else tuple(candidates)
+        picks = yield from ask(*(game.ask(v, "sheriff_vote", legal, round=rnd) for v in voters))
+        counts = tally(game, voters, picks, False)
+        leaders = leaders_of(counts)
+        game.emit("sheriff_votes", PUBLIC, round=rnd, votes=dict(zip(voters, picks)), tally=counts, leaders=leaders)
+        if len(leaders) == 1:
+            break
+        candidates = sorted(leaders)
+        if opts.sheriff_election_tie == "lot":
+            break
+    winner = leaders[0] if len(leaders) == 1 else game.rng.choice(sorted(leaders))
+    game.sheriff = winner
+    game.memory["sheriff_elected"] = True
+    game.emit("sheriff_elected", PUBLIC, player=winner, by_lot=len(leaders) > 1)

@@ -1,0 +1,213 @@
+"""The game state and its outside face.
+
+Following OpenSpiel's split, ``Game`` is the state: it says which decisions are
+pending (whose turn, which legal options), takes answers, and records events with
+their visibility. The rules themselves live in ``engine.flow`` as one generator, the
+narrator's script, that yields batches of decisions and receives their answers. A
+batch is a simultaneous node: every decision in it is pending at once and the script
+moves on when all are answered, so an orchestrator may ask them concurrently and the
+outcome never depends on who answered first.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from engine.decisions import BOOL, CHOICE, Decision, GameError, IllegalAnswer
+from engine.events import NARRATOR, PUBLIC, Event
+from engine.options import RuleOptions
+from engine.roles import ROLES
+from engine.setup import GameSetup, deal
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    seat: int
+    role: str
+    initial_role: str
+    alive: bool = True
+    # Role-specific state (potions left, ...): roles own their keys.
+    state: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_wolf(self) -> bool:
+        return ROLES[self.role].is_wolf
+
+
+@dataclass(slots=True)
+class Death:
+    name: str
+    day: int
+    cause: str
+
+
+class Game:
+    """One game in progress. Create it from a ``GameSetup``; then loop on ``pending``."""
+
+    def __init__(self, setup: GameSetup):
+        from engine.flow.main import script  # the rules; imported late to keep modules small
+
+        self.setup = setup
+        self.preset = setup.preset
+        self.options: RuleOptions = setup.rule_options()
+        self.rng = random.Random(setup.seed)
+        dealt = deal(setup, self.rng)
+        self.players: list[Player] = [
+            Player(name=n, seat=i, role=dealt.roles[n], initial_role=dealt.roles[n]) for i, n in enumerate(setup.names)
+        ]
+        self.by_name: dict[str, Player] = {p.name: p for p in self.players}
+        self.center: list[str] = dealt.center
+        self.day = 0
+        self.phase = "setup"
+        self.events: list[Event] = []
+        self.deaths: list[Death] = []
+        self.sheriff: str | None = None
+        self.lovers: tuple[str, str] | None = None
+        self.night: dict[str, Any] = {}  # scratch state of the current night
+        self.memory: dict[str, Any] = {}  # what mechanics remember across nights
+        self.winner: str | None = None
+        self.winners: list[str] = []
+        self.end_reason: str = ""
+        self.pending: list[Decision] = []
+        self.answers: dict[int, Any] = {}
+        self.answer_log: list[tuple[int, str, str, Any]] = []  # (decision id, seat, kind, answer)
+        self._next_decision = 0
+        self._script: Iterator = script(self)
+        self._advance(None)
+
+    # ------------------------------------------------------------------ outside face
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def pending_for(self, seat: str) -> list[Decision]:
+        return [d for d in self.pending if d.seat == seat and d.id not in self.answers]
+
+    @property
+    def waiting(self) -> list[Decision]:
+        """Pending decisions not yet answered."""
+        return [d for d in self.pending if d.id not in self.answers]
+
+    def submit(self, decision_id: int, answer: Any) -> None:
+        """Answer one pending decision. Illegal answers raise ``IllegalAnswer``."""
+        d = self._find(decision_id)
+        if d.id in self.answers:
+            raise IllegalAnswer(f"decision {decision_id} ({d.kind} for {d.seat}) is already answered")
+        try:
+            value = d.validate(answer)
+        except IllegalAnswer as e:
+            raise IllegalAnswer(self._explain(d, answer, str(e))) from None
+        self.answers[d.id] = value
+        self.answer_log.append((d.id, d.seat, d.kind, value))
+        if len(self.answers) == len(self.pending):
+            answers, self.answers = self.answers, {}
+            self._advance(answers)
+
+    def observation(self, seat: str, since: int = 0) -> list[Event]:
+        """Every event ``seat`` may see, in order: derived from visibility alone."""
+        return [e for e in self.events[since:] if e.visible_to(seat)]
+
+    def public_events(self) -> list[Event]:
+        return [e for e in self.events if e.audience == PUBLIC]
+
+    # ------------------------------------------------------------------ used by the rules
+    def emit(self, kind: str, audience: Any, **data: Any) -> Event:
+        ev = Event(len(self.events), kind, self.day, self.phase, audience, data)
+        self.events.append(ev)
+        return ev
+
+    def ask(
+        self,
+        seat: str,
+        kind: str,
+        options: tuple = (),
+        *,
+        shape: str = CHOICE,
+        allow_pass: bool = False,
+        count: int = 1,
+        **context: Any,
+    ) -> Decision:
+        d = Decision(self._next_decision, seat, kind, shape, options, allow_pass, count, context)
+        self._next_decision += 1
+        return d
+
+    def ask_bool(self, seat: str, kind: str, allowed: bool, **context: Any) -> Decision:
+        return self.ask(seat, kind, (True, False) if allowed else (False,), shape=BOOL, **context)
+
+    def alive(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def alive_names(self) -> list[str]:
+        return [p.name for p in self.players if p.alive]
+
+    def with_role(self, role: str, alive: bool = True) -> list[Player]:
+        return [p for p in self.players if p.role == role and (p.alive or not alive)]
+
+    def wolves(self) -> list[Player]:
+        return [p for p in self.players if p.alive and ROLES[p.role].is_wolf]
+
+    def beloved(self, name: str) -> str | None:
+        lv = self.lovers
+        if lv is None:
+            return None
+        if name == lv[0]:
+            return lv[1]
+        if name == lv[1]:
+            return lv[0]
+        return None
+
+    def targets(self, actor: str, *, self_ok: bool = False, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """Living players ``actor`` may act against: never their beloved (000: a Lover
+        must never "cause them any harm"), never themself unless ``self_ok``."""
+        spare = None if self.options.lovers_may_target_each_other else self.beloved(actor)
+        return tuple(
+            p.name
+            for p in self.players
+            if p.alive and (self_ok or p.name != actor) and p.name != spare and p.name not in exclude
+        )
+
+    def private(self, *names: str) -> frozenset:
+        return frozenset(names)
+
+    # ------------------------------------------------------------------ internals
+    def _find(self, decision_id: int) -> Decision:
+        for d in self.pending:
+            if d.id == decision_id:
+                return d
+        if self.over:
+            raise IllegalAnswer("the game is over; nothing is pending")
+        raise IllegalAnswer(f"decision {decision_id} is not pending")
+
+    def _explain(self, d: Decision, answer: Any, base: str) -> str:
+        """Add the rule behind a refusal, so a bad scripted answer reads as a reason."""
+        why = d.context.get("unavailable")
+        names = answer if isinstance(answer, list) else [answer]
+        for a in names:
+            if isinstance(a, str) and a in self.by_name and a not in d.options:
+                p = self.by_name[a]
+                if not p.alive:
+                    why = f"{a} is dead"
+                elif a == d.seat:
+                    why = f"{a} may not choose themself here"
+                elif a == self.beloved(d.seat) and not self.options.lovers_may_target_each_other:
+                    why = f"{a} is {d.seat}'s beloved (a Lover never harms their beloved)"
+                elif "reason" in d.context:
+                    why = d.context["reason"]
+                break
+        return f"{base} ({why})" if why else base
+
+    def _advance(self, answers: dict[int, Any] | None) -> None:
+        try:
+            batch = next(self._script) if answers is None else self._script.send(answers)
+        except StopIteration:
+            self.pending = []
+            return
+        if not batch:
+            raise GameError("internal error: the rules asked an empty batch")
+        self.pending = batch
+
+
+__all__ = ["Game", "Player", "Death", "NARRATOR", "PUBLIC"]

@@ -1,0 +1,113 @@
+"""Rule options: every point where the rulebooks disagree, as one typed record.
+
+Each option's docstring-comment names the books' positions; docs/RULES.md carries the
+passages. Presets (``engine.presets``) give each book's defaults; a game file may
+override any of them, and an unknown option is an error that names it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+# Allowed values of the enumerated options, used to validate game files.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "wolf_pack": ("unanimous", "majority", "plurality"),
+    "tie": ("revote", "no_elimination", "random"),
+    "sheriff_tiebreak": ("his_vote", "choose", "none"),
+    "little_girl_caught": ("wolves_choose", "dies"),
+    "speaking_order": ("sheriff_left", "seat", "rotate"),
+    "sheriff_election_tie": ("revote_then_lot", "lot"),
+}
+
+
+@dataclass(slots=True)
+class RuleOptions:
+    # --- Sheriff (the Captain of best_of) -------------------------------------------
+    sheriff: bool = True  # 000/001/002 all include the Sheriff card
+    sheriff_election_day: int = 1  # 000: "you may wait a few turns before putting ... to a vote"
+    sheriff_campaign: bool = True  # one campaign speech each before the election
+    sheriff_double_vote: bool = True  # 000/001/002: his vote counts for 2
+    sheriff_tiebreak: str = "his_vote"  # 000: "the Sheriff's vote designates the victim"; 001 zh: he chooses
+    sheriff_tiebreak_may_void: bool = False  # 001 zh: "也可以决定废票" (he may void the vote)
+    sheriff_election_tie: str = "revote_then_lot"  # books silent: documented choice
+    # --- The day vote -------------------------------------------------------------------
+    tie: str = "revote"  # 000/001 en: vote again, then nobody; 002: "nadie es eliminado"
+    allow_abstain: bool = True  # digital form of not pointing; see RULES.md
+    vote_self: bool = False  # books silent for the base game; forum (004) allows it
+    discussion_rounds: int = 1
+    speaking_order: str = "sheriff_left"
+    # --- Werewolves -------------------------------------------------------------------
+    wolf_pack: str = "unanimous"  # 000: "If the Werewolves cannot decide ... no death that night"
+    wolf_kill_rounds: int = 1  # attempts to agree before the pack gives up (unanimous/majority)
+    wolf_chat_rounds: int = 1  # private pack talk before choosing, when two or more wolves live
+    wolves_may_kill_wolf: bool = False  # 000: "Under no circumstances may a Werewolf devour another"; 001 en: "hard luck, he dies"
+    wolves_may_pass: bool = False  # 001 en: "They can eventually decide ... not to select a victim"
+    wolves_win_at_parity: bool = False  # 000/002: "eliminate the last Villager"; 001 en: "second last villager"
+    # --- Witch --------------------------------------------------------------------------
+    witch_self_heal: bool = True  # 000/001 en/002: she may heal herself
+    witch_both_potions_same_night: bool = True  # 000: "She may use both potions the same night"
+    # --- Hunter -------------------------------------------------------------------------
+    hunter_shot_causes: tuple[str, ...] = ("werewolves", "vote")  # 000: "devoured ... or mistakenly executed"
+    hunter_may_pass: bool = False  # 000: "must retaliate"; 002: "puede tomar represalias"
+    # --- Little Girl ----------------------------------------------------------------------
+    little_girl_catch_chance: float = 0.2  # digital peeking: chance per spying night of being caught
+    little_girl_caught: str = "wolves_choose"  # 000: wolves "may change their mind"; 002/001 en: she dies instead
+    # --- Lovers -------------------------------------------------------------------------
+    lovers_may_target_each_other: bool = False  # 000: "must never vote against their beloved, nor cause them any harm"
+    # --- Thief --------------------------------------------------------------------------
+    thief_adds_villagers: bool = True  # 000/002: "add 2 Ordinary Villager cards"
+    # --- Table --------------------------------------------------------------------------
+    reveal_role_on_death: bool = True  # 000: the eliminated "reveal their card"
+    max_days: int = 40  # a game that cannot end stops here with winner "none"
+
+    def updated(self, overrides: dict[str, Any]) -> "RuleOptions":
+        return replace(self, **overrides)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleOptions))
+_TYPES = {f.name: f.type for f in fields(RuleOptions)}
+
+
+def coerce_options(raw: dict[str, Any]) -> dict[str, Any]:
+    """Check a user-supplied options mapping; raise ``ValueError`` naming the bad key."""
+    out: dict[str, Any] = {}
+    defaults = RuleOptions()
+    for key, value in raw.items():
+        if key not in OPTION_NAMES:
+            raise ValueError(f"unknown rule option '{key}' (known: {', '.join(OPTION_NAMES)})")
+        default = getattr(defaults, key)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"rule option '{key}' must be true or false, got {value!r}")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"rule option '{key}' must be a whole number, got {value!r}")
+            if value < 0:
+                raise ValueError(f"rule option '{key}' must not be negative")
+        elif isinstance(default, float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"rule option '{key}' must be a number, got {value!r}")
+            value = float(value)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"rule option '{key}' must be between 0 and 1")
+        elif isinstance(default, tuple):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"rule option '{key}' must be a list of words, got {value!r}")
+            value = tuple(value)
+        elif isinstance(default, str):
+            allowed = CHOICES.get(key)
+            if not isinstance(value, str) or (allowed and value not in allowed):
+                raise ValueError(f"rule option '{key}' must be one of {', '.join(allowed or ())}, got {value!r}")
+        out[key] = value
+    return out
+
+
+__all__ = ["RuleOptions", "OPTION_NAMES", "CHOICES", "coerce_options", "field"]

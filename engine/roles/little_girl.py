@@ -1,0 +1,37 @@
+"""The Little Girl, in a digital form of peeking (000 "The Little Girl").
+
+At the table she half-opens her eyes during the wolves' turn. Here she decides each
+night whether to spy (``little_girl_spy``). If she does, she reads the pack's talk and
+sees their choices with every name of a wolf withheld, and runs a risk
+``little_girl_catch_chance`` of being caught. Caught, the wolves learn who she is and
+(000) "may change their mind and devour her instead", or (002, 001 en, option
+``little_girl_caught: dies``) she dies in place of their victim. The pack step in
+``engine.roles.werewolf`` does the reading and the catching; this step only asks."""
+
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+LITTLE_GIRL = register_role(
+    RoleSpec(
+        id="little_girl",
+        name="Little Girl",
+        camp=VILLAGE,
+        summary="Each night you may spy on the werewolves: you read their talk and see their choice without learning who they are, but you may be caught.",
+    )
+)
+
+
+def _active(game) -> bool:
+    return bool(game.wolves()) and any(p.alive and p.role == "little_girl" for p in game.players)
+
+
+def _run(game):
+    spies = []
+    for girl in game.with_role("little_girl"):
+        chance = game.options.little_girl_catch_chance
+        if (yield from ask_one(game.ask_bool(girl.name, "little_girl_spy", True, catch_chance=chance))):
+            spies.append(girl.name)
+    game.night["spies"] = spies
+
+
+register_step(NightStep(name="little_girl", order=150, run=_run, active=_active, group="night_main"))

@@ -1,0 +1,32 @@
+"""The Seer (Fortune Teller): each night she sees one player's card (000 "The Fortune Teller").
+
+She is asked alongside the wolves: her look does not depend on their choice, so both
+are pending together (group ``night_main``)."""
+
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+SEER = register_role(
+    RoleSpec(
+        id="seer",
+        name="Seer",
+        camp=VILLAGE,
+        summary="Each night you learn the true role of one player of your choice.",
+    )
+)
+
+
+def _active(game) -> bool:
+    return any(p.alive and p.role == "seer" for p in game.players)
+
+
+def _run(game):
+    for seer in game.with_role("seer"):
+        options = tuple(n for n in game.alive_names() if n != seer.name)
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(seer.name, "seer_check", options))
+        game.emit("seer_result", game.private(seer.name), seer=seer.name, target=target, role=game.by_name[target].role)
+
+
+register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main"))

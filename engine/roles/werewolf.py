@@ -1,0 +1,106 @@
+"""The Werewolves: the pack wakes, talks privately, and designates a victim (000 "Normal Turn" 2).
+
+Every living wolf answers ``wolf_kill``; ``wolf_pack`` says how the answers resolve
+(000: they must agree, else "there will be no death that night"). A Little Girl who
+spies reads along without names (see ``engine.roles.little_girl``)."""
+
+from collections import Counter
+
+from engine.flow.common import ask, ask_one
+from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+
+WEREWOLF = register_role(
+    RoleSpec(
+        id="werewolf",
+        name="Werewolf",
+        camp=WEREWOLVES,
+        is_wolf=True,
+        summary="Each night you and the other werewolves choose a villager to devour. By day, pass yourself off as a villager.",
+    )
+)
+
+
+def _active(game) -> bool:
+    return bool(game.wolves())
+
+
+def _resolve(game, picks: list) -> tuple[bool, str | None]:
+    """(decided, victim). ``None`` picks are a wolf declining to kill."""
+    rule = game.options.wolf_pack
+    n = len(picks)
+    counts = Counter(picks)
+    if rule == "unanimous":
+        return (True, picks[0]) if len(counts) == 1 else (False, None)
+    if rule == "majority":
+        for target, c in counts.items():
+            if c * 2 > n:
+                return True, target
+        return False, None
+    real = Counter(p for p in picks if p is not None)
+    if not real:
+        return True, None
+    top = max(real.values())
+    leaders = sorted(t for t, c in real.items() if c == top)
+    return True, (leaders[0] if len(leaders) == 1 else game.rng.choice(leaders))
+
+
+def _run(game):
+    opts = game.options
+    pack = [p.name for p in game.wolves()]
+    pack_audience = game.private(*pack)
+    if game.memory.get("pack") != pack:
+        game.memory["pack"] = pack
+        for w in pack:
+            game.emit("wolf_pack", game.private(w), wolves=list(pack))
+    spies = game.night.get("spies", [])
+    spy_audience = game.private(*spies)
+
+    if len(pack) >= 2:
+        for rnd in range(1, opts.wolf_chat_rounds + 1):
+            for w in pack:
+                said = yield from ask_one(game.ask(w, "wolf_chat", shape="text", round=rnd, wolves=list(pack)))
+                text = said.get("text", "") if isinstance(said, dict) else said
+                data = {"speaker": w, "text": text, "round": rnd}
+                if isinstance(said, dict) and said.get("target"):
+                    data["target"] = said["target"]
+                game.emit("wolf_chat", pack_audience, **data)
+                if spies:
+                    game.emit("wolf_chat_overheard", spy_audience, text=text, round=rnd)
+
+    caught = None
+    if spies and game.rng.random() < opts.little_girl_catch_chance:
+        caught = spies[0]
+        game.emit("little_girl_caught", game.private(*pack, caught), player=caught)
+        if opts.little_girl_caught == "dies":
+            game.night["kills"].append((caught, "werewolves"))
+            game.night["wolf_victim"] = caught
+            game.emit("wolf_victim", pack_audience, target=caught)
+            return
+
+    victim = None
+    for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
+        decisions = []
+        for w in pack:
+            if opts.wolves_may_kill_wolf:
+                options = game.targets(w)
+            else:
+                options = game.targets(w, exclude=tuple(pack))
+            decisions.append(
+                game.ask(w, "wolf_kill", options, allow_pass=opts.wolves_may_pass or not options, attempt=attempt, caught=caught)
+            )
+        picks = yield from ask(*decisions)
+        game.emit("wolf_votes", pack_audience, votes=dict(zip(pack, picks)), attempt=attempt)
+        if spies:
+            game.emit("wolf_votes_overheard", spy_audience, targets=sorted(p for p in picks if p), attempt=attempt)
+        decided, victim = _resolve(game, picks)
+        if decided:
+            break
+    game.emit("wolf_victim", pack_audience, target=victim)
+    if spies:
+        game.emit("wolf_victim_overheard", spy_audience, target=victim)
+    if victim is not None:
+        game.night["kills"].append((victim, "werewolves"))
+    game.night["wolf_victim"] = victim
+
+
+register_step(NightStep(name="werewolves", order=200, run=_run, active=_active, group="night_main"))

@@ -1,0 +1,138 @@
+"""A game's setup and the deal.
+
+The deal is the first use of the game's random stream, so the same setup and seed
+always deal the same cards. Every problem with a setup is a ``SetupError`` whose
+message names it: a game file's author should never see a traceback.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.options import RuleOptions
+from engine.presets import get_preset
+from engine.roles import ROLES
+
+
+class SetupError(ValueError):
+    """A setup the rules cannot play; the message says what is wrong."""
+
+
+@dataclass(slots=True)
+class GameSetup:
+    names: list[str]
+    preset: str = "millers_hollow"
+    seed: int = 0
+    options: RuleOptions | None = None
+    roles: list[str] | None = None  # the whole deck (center cards included)
+    forced: dict[str, str] = field(default_factory=dict)  # name -> role id
+    center: list[str] | None = None
+
+    def rule_options(self) -> RuleOptions:
+        return self.options if self.options is not None else get_preset(self.preset).options()
+
+
+@dataclass(slots=True)
+class Deal:
+    roles: dict[str, str]  # name -> role id, in seat order
+    center: list[str]
+
+
+def _check_role(role: str, where: str) -> None:
+    if role not in ROLES:
+        raise SetupError(f"unknown role '{role}' in {where} (known: {', '.join(sorted(ROLES))})")
+
+
+def deal(setup: GameSetup, rng: random.Random) -> Deal:
+    names = setup.names
+    n = len(names)
+    if n < 3:
+        raise SetupError(f"a game needs at least 3 players, got {n}")
+    dupes = [k for k, v in Counter(names).items() if v > 1]
+    if dupes:
+        raise SetupError(f"duplicate player name: {dupes[0]}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError("every player needs a non-empty name")
+    for name, role in setup.forced.items():
+        if name not in names:
+            raise SetupError(f"role given for unknown player '{name}'")
+        _check_role(role, f"the seat of {name}")
+    options = setup.rule_options()
+
+    if setup.roles is not None:
+        deck = list(setup.roles)
+        for r in deck:
+            _check_role(r, "roles")
+        explicit = True
+    elif setup.forced and len(setup.forced) == n:
+        deck = list(setup.forced.values())
+        explicit = True
+    else:
+        try:
+            deck = get_preset(setup.preset).deck(n)
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+        explicit = False
+    center_given = list(setup.center) if setup.center is not None else None
+    if center_given is not None:
+        for r in center_given:
+            _check_role(r, "center")
+        if len(center_given) != 2:
+            raise SetupError(f"center must name exactly 2 cards, got {len(center_given)}")
+
+    # Forced seats that the recommended deck does not contain take a villager's place.
+    if not explicit:
+        pool = Counter(deck)
+        for role in setup.forced.values():
+            if pool[role] > 0:
+                pool[role] -= 1
+            elif pool["villager"] > 0:
+                pool["villager"] -= 1
+                deck.remove("villager")
+                deck.append(role)
+            else:
+                raise SetupError(f"cannot fit role '{role}' into the recommended deck for {n} players")
+
+    has_thief = "thief" in deck
+    if center_given is not None:
+        if not has_thief:
+            raise SetupError("center cards are only set aside when a Thief plays")
+        if len(deck) == n:
+            deck += center_given  # the two extra cards are the ones named
+    elif has_thief and len(deck) == n and options.thief_adds_villagers:
+        deck += ["villager", "villager"]  # 000: "If the Thief is played, add 2 Ordinary Villager cards"
+    want = n + 2 if has_thief else n
+    if len(deck) != want:
+        raise SetupError(
+            f"wrong card count: {len(deck)} cards for {n} players"
+            + (" (with a Thief the deck holds two more cards than players)" if has_thief else "")
+        )
+    if sum(1 for r in deck if ROLES[r].is_wolf) == 0:
+        raise SetupError("the deck has no werewolf")
+
+    remaining = Counter(deck)
+    for name, role in setup.forced.items():
+        if remaining[role] <= 0:
+            raise SetupError(f"role '{role}' given to {name} is not in the deck (or given too often)")
+        remaining[role] -= 1
+    center: list[str] = []
+    if has_thief:
+        if center_given is not None:
+            for r in center_given:
+                if remaining[r] <= 0:
+                    raise SetupError(f"center card '{r}' is not left in the deck after the seats' roles")
+                remaining[r] -= 1
+            center = center_given
+    rest = sorted(remaining.elements())
+    rng.shuffle(rest)
+    roles: dict[str, str] = {}
+    for name in names:
+        roles[name] = setup.forced[name] if name in setup.forced else rest.pop()
+    if has_thief and not center:
+        center = [rest.pop(), rest.pop()]
+    if rest:
+        raise SetupError(f"wrong card count: {len(rest)} card(s) left over after the deal")
+    return Deal(roles=roles, center=center)
