@@ -1,0 +1,6 @@
+"""One interface for every seat: bots, scripts, people and (later) language models."""
+
+from agents.base import Agent, SeatView
+from agents.registry import make_agent
+
+__all__ = ["Agent", "SeatView", "make_agent"]

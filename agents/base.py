@@ -1,0 +1,108 @@
+"""The seat interface.
+
+An agent is asked one ``Decision`` at a time together with a ``SeatView``: the events
+that seat may see and nothing else. The view is built from the engine's visibility
+rules, so an agent cannot learn another seat's secrets even by accident.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from functools import cached_property
+from typing import Any
+
+from engine.decisions import Decision
+from engine.events import Event
+
+
+class SeatView:
+    """What one seat knows: its name and the events it was shown, in order."""
+
+    __slots__ = ("name", "events", "__dict__")
+
+    def __init__(self, name: str, events: list[Event]):
+        self.name = name
+        self.events = events
+
+    @cached_property
+    def players(self) -> list[str]:
+        for e in self.events:
+            if e.kind == "game_start":
+                return list(e.data["players"])
+        return []
+
+    @cached_property
+    def role(self) -> str | None:
+        role = None
+        for e in self.events:
+            if e.kind == "role" and e.data.get("player") == self.name:
+                role = e.data["role"]
+        return role
+
+    @cached_property
+    def dead(self) -> dict[str, dict]:
+        """Public deaths: name -> the death event's data (cause, revealed role)."""
+        return {e.data["player"]: e.data for e in self.events if e.kind == "death"}
+
+    @cached_property
+    def alive(self) -> list[str]:
+        dead = self.dead
+        return [p for p in self.players if p not in dead]
+
+    @property
+    def is_alive(self) -> bool:
+        return self.name not in self.dead
+
+    @cached_property
+    def sheriff(self) -> str | None:
+        s = None
+        for e in self.events:
+            if e.kind in ("sheriff_elected", "sheriff_successor"):
+                s = e.data["player"]
+        return s
+
+    @cached_property
+    def beloved(self) -> str | None:
+        for e in self.events:
+            if e.kind == "lovers" and e.data.get("lover") == self.name:
+                return e.data["beloved"]
+        return None
+
+    @cached_property
+    def pack(self) -> list[str]:
+        """The werewolves this seat knows of (its own pack, when it is a wolf)."""
+        pack: list[str] = []
+        for e in self.events:
+            if e.kind == "wolf_pack":
+                pack = list(e.data["wolves"])
+        return pack
+
+    @property
+    def day(self) -> int:
+        return self.events[-1].day if self.events else 0
+
+    def of_kind(self, *kinds: str) -> list[Event]:
+        return [e for e in self.events if e.kind in kinds]
+
+
+class Agent(ABC):
+    """A seat's player. Bots answer synchronously; models and people override
+    ``adecide`` to wait without blocking the other seats."""
+
+    spec: str = "agent"
+
+    def __init__(self, name: str):
+        self.name = name
+
+    @abstractmethod
+    def decide(self, view: SeatView, decision: Decision) -> Any:
+        """Return an answer for ``decision`` (see CONTRACT.md for each kind's shape)."""
+
+    async def adecide(self, view: SeatView, decision: Decision) -> Any:
+        return self.decide(view, decision)
+
+    def notify(self, view: SeatView) -> None:
+        """Called when new events reach the seat; most agents ignore it."""
+
+    def close(self) -> None:
+        """Release whatever the agent holds (connections, files)."""
