@@ -1,0 +1,1 @@
+"""Running games: the orchestrator, tournaments, ratings, metrics and the CLI."""

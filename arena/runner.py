@@ -1,0 +1,61 @@
+"""The orchestrator: the PettingZoo-style loop between a game and its agents.
+
+The engine pends decisions in batches that the rules make simultaneous; the async
+runner asks every seat of a batch at once (a 12-player vote is one round trip), then
+submits the answers in decision order so the record never depends on who was
+fastest. The sync runner is the same loop without an event loop, for bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Mapping
+
+from agents.base import Agent, SeatView
+from engine.decisions import Decision
+from engine.game import Game
+
+# Called after each answer is accepted: (game, decision, answer, agent).
+AnswerHook = Callable[[Game, Decision, Any, Agent], None]
+
+
+def view_for(game: Game, seat: str) -> SeatView:
+    return SeatView(seat, game.observation(seat))
+
+
+def run_sync(game: Game, agents: Mapping[str, Agent], on_answer: AnswerHook | None = None) -> Game:
+    while not game.over:
+        batch = game.waiting
+        if not batch:
+            break
+        for d in batch:
+            agent = agents[d.seat]
+            answer = agent.decide(view_for(game, d.seat), d)
+            game.submit(d.id, answer)
+            if on_answer is not None:
+                on_answer(game, d, answer, agent)
+    return game
+
+
+async def run_async(
+    game: Game,
+    agents: Mapping[str, Agent],
+    on_answer: AnswerHook | None = None,
+    limit: int = 16,
+) -> Game:
+    sem = asyncio.Semaphore(max(1, limit))
+
+    async def one(d: Decision) -> Any:
+        async with sem:
+            return await agents[d.seat].adecide(view_for(game, d.seat), d)
+
+    while not game.over:
+        batch = game.waiting
+        if not batch:
+            break
+        answers = await asyncio.gather(*(one(d) for d in batch))
+        for d, answer in zip(batch, answers):
+            game.submit(d.id, answer)
+            if on_answer is not None:
+                on_answer(game, d, answer, agents[d.seat])
+    return game
