@@ -49,6 +49,8 @@ class Decision:
         """Return the answer in canonical form, or raise ``IllegalAnswer`` saying why."""
         shape = self.shape
         if shape == CHOICE:
+            if answer in self.options and answer is not None:
+                return answer
             if answer is None:
                 if self.allow_pass:
                     return None

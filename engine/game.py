@@ -75,6 +75,7 @@ class Game:
         self.answers: dict[int, Any] = {}
         self.answer_log: list[tuple[int, str, str, Any]] = []  # (decision id, seat, kind, answer)
         self._next_decision = 0
+        self._by_id: dict[int, Decision] = {}
         self._script: Iterator = script(self)
         self._advance(None)
 
@@ -89,21 +90,27 @@ class Game:
     @property
     def waiting(self) -> list[Decision]:
         """Pending decisions not yet answered."""
-        return [d for d in self.pending if d.id not in self.answers]
+        answers = self.answers
+        if not answers:
+            return list(self.pending)
+        return [d for d in self.pending if d.id not in answers]
 
     def submit(self, decision_id: int, answer: Any) -> None:
         """Answer one pending decision. Illegal answers raise ``IllegalAnswer``."""
-        d = self._find(decision_id)
-        if d.id in self.answers:
+        d = self._by_id.get(decision_id)
+        if d is None:
+            raise IllegalAnswer(self._not_pending(decision_id))
+        answers = self.answers
+        if decision_id in answers:
             raise IllegalAnswer(f"decision {decision_id} ({d.kind} for {d.seat}) is already answered")
         try:
             value = d.validate(answer)
         except IllegalAnswer as e:
             raise IllegalAnswer(self._explain(d, answer, str(e))) from None
-        self.answers[d.id] = value
-        self.answer_log.append((d.id, d.seat, d.kind, value))
-        if len(self.answers) == len(self.pending):
-            answers, self.answers = self.answers, {}
+        answers[decision_id] = value
+        self.answer_log.append((decision_id, d.seat, d.kind, value))
+        if len(answers) == len(self.pending):
+            self.answers = {}
             self._advance(answers)
 
     def observation(self, seat: str, since: int = 0) -> list[Event]:
@@ -115,8 +122,9 @@ class Game:
 
     # ------------------------------------------------------------------ used by the rules
     def emit(self, kind: str, audience: Any, **data: Any) -> Event:
-        ev = Event(len(self.events), kind, self.day, self.phase, audience, data)
-        self.events.append(ev)
+        events = self.events
+        ev = Event(len(events), kind, self.day, self.phase, audience, data)
+        events.append(ev)
         return ev
 
     def ask(
@@ -162,24 +170,20 @@ class Game:
     def targets(self, actor: str, *, self_ok: bool = False, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
         """Living players ``actor`` may act against: never their beloved (000: a Lover
         must never "cause them any harm"), never themself unless ``self_ok``."""
-        spare = None if self.options.lovers_may_target_each_other else self.beloved(actor)
-        return tuple(
-            p.name
-            for p in self.players
-            if p.alive and (self_ok or p.name != actor) and p.name != spare and p.name not in exclude
-        )
+        spare = None if self.options.lovers_may_target_each_other or self.lovers is None else self.beloved(actor)
+        skip = None if self_ok else actor
+        if exclude:
+            return tuple([p.name for p in self.players if p.alive and p.name != skip and p.name != spare and p.name not in exclude])
+        return tuple([p.name for p in self.players if p.alive and p.name != skip and p.name != spare])
 
     def private(self, *names: str) -> frozenset:
         return frozenset(names)
 
     # ------------------------------------------------------------------ internals
-    def _find(self, decision_id: int) -> Decision:
-        for d in self.pending:
-            if d.id == decision_id:
-                return d
+    def _not_pending(self, decision_id: int) -> str:
         if self.over:
-            raise IllegalAnswer("the game is over; nothing is pending")
-        raise IllegalAnswer(f"decision {decision_id} is not pending")
+            return "the game is over; nothing is pending"
+        return f"decision {decision_id} is not pending"
 
     def _explain(self, d: Decision, answer: Any, base: str) -> str:
         """Add the rule behind a refusal, so a bad scripted answer reads as a reason."""
@@ -204,10 +208,12 @@ class Game:
             batch = next(self._script) if answers is None else self._script.send(answers)
         except StopIteration:
             self.pending = []
+            self._by_id = {}
             return
         if not batch:
             raise GameError("internal error: the rules asked an empty batch")
         self.pending = batch
+        self._by_id = {d.id: d for d in batch}
 
 
 __all__ = ["Game", "Player", "Death", "NARRATOR", "PUBLIC"]

@@ -21,7 +21,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class RuleOptions:
     # --- Sheriff (the Captain of best_of) -------------------------------------------
     sheriff: bool = True  # 000/001/002 all include the Sheriff card

@@ -7,6 +7,7 @@ the table size giving the recommended deck. Sources are in docs/RULES.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 from engine.options import RuleOptions
@@ -38,8 +39,14 @@ class Preset:
     max_players: int = 30
 
     def options(self, extra: dict[str, Any] | None = None) -> RuleOptions:
-        opts = RuleOptions().updated(self.overrides)
+        opts = _defaults(self.id, tuple(sorted(self.overrides.items())))
         return opts.updated(extra) if extra else opts
+
+
+@lru_cache(maxsize=None)
+def _defaults(preset_id: str, overrides: tuple) -> RuleOptions:
+    """Options are immutable, so each preset's defaults are built once."""
+    return RuleOptions().updated(dict(overrides))
 
 
 PRESETS: dict[str, Preset] = {}
