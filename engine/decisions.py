@@ -48,6 +48,8 @@ class Decision:
     def validate(self, answer: Any) -> Any:
         """Return the answer in canonical form, or raise ``IllegalAnswer`` saying why."""
         shape = self.shape
+        if shape == TEXT and answer.__class__ is str:
+            return answer
         if shape == CHOICE:
             if answer in self.options and answer is not None:
                 return answer

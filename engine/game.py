@@ -31,10 +31,15 @@ class Player:
     alive: bool = True
     # Role-specific state (potions left, ...): roles own their keys.
     state: dict[str, Any] = field(default_factory=dict)
+    is_wolf: bool = False  # kept in step with ``role`` by ``set_role``: read on every night
 
-    @property
-    def is_wolf(self) -> bool:
-        return ROLES[self.role].is_wolf
+    def __post_init__(self) -> None:
+        self.is_wolf = ROLES[self.role].is_wolf
+
+    def set_role(self, role: str) -> None:
+        """Change card (the Thief's swap, later conversions) and the camp flag with it."""
+        self.role = role
+        self.is_wolf = ROLES[role].is_wolf
 
 
 @dataclass(slots=True)
@@ -48,8 +53,6 @@ class Game:
     """One game in progress. Create it from a ``GameSetup``; then loop on ``pending``."""
 
     def __init__(self, setup: GameSetup):
-        from engine.flow.main import script  # the rules; imported late to keep modules small
-
         self.setup = setup
         self.preset = setup.preset
         self.options: RuleOptions = setup.rule_options()
@@ -76,6 +79,9 @@ class Game:
         self.answer_log: list[tuple[int, str, str, Any]] = []  # (decision id, seat, kind, answer)
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
+        self._batch_size = 0
+        from engine.flow.main import script  # the rules need Game's helpers: imported here, once cached
+
         self._script: Iterator = script(self)
         self._advance(None)
 
@@ -109,7 +115,7 @@ class Game:
             raise IllegalAnswer(self._explain(d, answer, str(e))) from None
         answers[decision_id] = value
         self.answer_log.append((decision_id, d.seat, d.kind, value))
-        if len(answers) == len(self.pending):
+        if len(answers) == self._batch_size:
             self.answers = {}
             self._advance(answers)
 
@@ -155,7 +161,7 @@ class Game:
         return [p for p in self.players if p.role == role and (p.alive or not alive)]
 
     def wolves(self) -> list[Player]:
-        return [p for p in self.players if p.alive and ROLES[p.role].is_wolf]
+        return [p for p in self.players if p.alive and p.is_wolf]
 
     def beloved(self, name: str) -> str | None:
         lv = self.lovers
@@ -213,7 +219,12 @@ class Game:
         if not batch:
             raise GameError("internal error: the rules asked an empty batch")
         self.pending = batch
-        self._by_id = {d.id: d for d in batch}
+        self._batch_size = n = len(batch)
+        if n == 1:
+            d = batch[0]
+            self._by_id = {d.id: d}
+        else:
+            self._by_id = {d.id: d for d in batch}
 
 
 __all__ = ["Game", "Player", "Death", "NARRATOR", "PUBLIC"]

@@ -50,8 +50,8 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
     n = len(names)
     if n < 3:
         raise SetupError(f"a game needs at least 3 players, got {n}")
-    dupes = [k for k, v in Counter(names).items() if v > 1]
-    if dupes:
+    if len(set(names)) != n:
+        dupes = [k for k, v in Counter(names).items() if v > 1]
         raise SetupError(f"duplicate player name: {dupes[0]}")
     for name in names:
         if not isinstance(name, str) or not name.strip():
@@ -110,7 +110,7 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
             f"wrong card count: {len(deck)} cards for {n} players"
             + (" (with a Thief the deck holds two more cards than players)" if has_thief else "")
         )
-    if sum(1 for r in deck if ROLES[r].is_wolf) == 0:
+    if not any(ROLES[r].is_wolf for r in deck):
         raise SetupError("the deck has no werewolf")
 
     remaining = Counter(deck)

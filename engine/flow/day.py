@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.events import PUBLIC
 from engine.flow.deaths import kill_batch
+from engine.flow.victory import check_victory
 from engine.flow.voting import day_vote, sheriff_election
 
 
@@ -15,6 +16,9 @@ def dawn(game):
         yield from kill_batch(game, list(kills))
     else:
         game.emit("no_death", PUBLIC, day=game.day)
+        # A deal can leave no wolf in play (the only one set aside for a Thief who kept
+        # his card): the village has then already won.
+        check_victory(game)
 
 
 def speaking_order(game) -> list[str]:

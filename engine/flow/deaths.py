@@ -1,9 +1,9 @@
 """Deaths and their consequences.
 
 Deaths that happen at the same moment (the night's victims at dawn) form one batch.
-A Lover dies of grief "immediately" (000), so grief joins the batch. Victory is
-checked once the batch is settled, then the dead act where a rule lets them (the
-Hunter's shot, the Sheriff naming a successor); their kills are new batches.
+A Lover dies of grief "immediately" (000), so grief joins the batch. The Hunter
+retaliates "before giving up the ghost" (000), so his shot (a new batch) comes before
+victory is checked; then, if the game goes on, a dead Sheriff names his successor.
 """
 
 from __future__ import annotations
@@ -33,10 +33,17 @@ def kill_batch(game, deaths: list[tuple[str, str]]):
         beloved = game.beloved(name)
         if beloved is not None and game.by_name[beloved].alive:
             queue.append((beloved, "grief"))
+    for p, cause in fallen:
+        for _, before, hook in DEATH_HOOKS:
+            if before:
+                yield from hook(game, p, cause)
+                if game.over:
+                    return
     if check_victory(game):
         return
     for p, cause in fallen:
-        for _, hook in DEATH_HOOKS:
-            yield from hook(game, p, cause)
-            if game.over:
-                return
+        for _, before, hook in DEATH_HOOKS:
+            if not before:
+                yield from hook(game, p, cause)
+                if game.over:
+                    return

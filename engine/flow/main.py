@@ -15,7 +15,10 @@ def script(game):
         PUBLIC,
         players=[p.name for p in game.players],
         preset=game.preset,
-        roles_in_play=sorted(p.role for p in game.players),
+        # The deck is public at the table. The set-aside cards are part of it: listing
+        # only the seats' cards would tell everyone what lies in the center.
+        roles_in_play=sorted([p.role for p in game.players] + list(game.center)),
+        set_aside=len(game.center),
     )
     for p in game.players:
         game.emit("role", game.private(p.name), player=p.name, role=p.role)

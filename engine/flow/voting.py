@@ -108,8 +108,12 @@ def sheriff_election(game):
     candidates = None
     for rnd in (1, 2):
         voters = game.alive_names()
-        legal = tuple(voters) if candidates is None else tuple(candidates)
-        picks = yield from ask(*(game.ask(v, "sheriff_vote", legal, round=rnd) for v in voters))
+        pool = voters if candidates is None else candidates
+        decisions = []
+        for v in voters:
+            legal = tuple(c for c in pool if opts.sheriff_vote_self or c != v) or tuple(pool)
+            decisions.append(game.ask(v, "sheriff_vote", legal, round=rnd))
+        picks = yield from ask(*decisions)
         counts = tally(game, voters, picks, False)
         leaders = leaders_of(counts)
         game.emit("sheriff_votes", PUBLIC, round=rnd, votes=dict(zip(voters, picks)), tally=counts, leaders=leaders)

@@ -62,11 +62,15 @@ def register_step(step: NightStep) -> NightStep:
     return step
 
 
-DEATH_HOOKS: list[tuple[int, Callable]] = []
+DEATH_HOOKS: list[tuple[int, bool, Callable]] = []
 
 
-def register_death_hook(order: int, fn: Callable) -> Callable:
-    """``fn(game, player, cause)`` is a generator; it may ask decisions and kill."""
-    DEATH_HOOKS.append((order, fn))
+def register_death_hook(order: int, fn: Callable, *, before_victory: bool = False) -> Callable:
+    """``fn(game, player, cause)`` is a generator; it may ask decisions and kill.
+
+    ``before_victory`` hooks are part of the death itself (the Hunter shoots "before
+    giving up the ghost", 000), so they run before the game can end; the others (the
+    Sheriff's successor) only matter if the game goes on."""
+    DEATH_HOOKS.append((order, before_victory, fn))
     DEATH_HOOKS.sort(key=lambda t: t[0])
     return fn

@@ -33,4 +33,4 @@ def _shot(game, player, cause):
         yield from kill_batch(game, [(target, "hunter")])
 
 
-register_death_hook(10, _shot)
+register_death_hook(10, _shot, before_victory=True)

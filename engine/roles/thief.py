@@ -30,7 +30,7 @@ def _run(game):
         game.emit("thief_swap", game.private(thief.name), player=thief.name, took=None)
         return
     game.center[cards.index(took)] = "thief"
-    thief.role = took
+    thief.set_role(took)
     game.emit("thief_swap", game.private(thief.name), player=thief.name, took=took)
     game.emit("role", game.private(thief.name), player=thief.name, role=took)
 
