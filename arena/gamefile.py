@@ -1,0 +1,258 @@
+"""Game files (CONTRACT.md section 2): a table described in YAML or JSON.
+
+A game file is written by hand, so every mistake in it must come back as one sentence
+that names the problem (the unknown key, the seat, the role), never as a traceback.
+Parsing is pydantic with ``extra="forbid"``; the rules' own checks (card counts, roles
+that do not fit) are the engine's ``SetupError`` messages, reused as they are so the
+engine stays the single authority on what a playable table is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from agents.base import Agent
+from engine.game import Game
+from engine.options import RuleOptions, coerce_options
+from engine.presets import get_preset
+from engine.setup import GameSetup, SetupError
+from transcripts.schema import HeaderRecord, SeatRecord
+from transcripts.writer import software_version
+
+SCRIPTED = "scripted"
+DEFAULT_AGENT = "heuristic"
+
+
+class GameFileError(ValueError):
+    """A game file that cannot be played; the message says what is wrong."""
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    role: str | None = None
+    agent: str = DEFAULT_AGENT
+    answers: dict[str, list[Any]] | None = None
+
+
+class GameSpec(BaseModel):
+    """A table: who sits where, with which role and agent, under which rules."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = "millers_hollow"
+    seed: int = 0
+    options: dict[str, Any] = Field(default_factory=dict)
+    center: list[str] | None = None
+    seats: list[SeatSpec]
+    roles: list[str] | None = None
+    language: str = "en"
+
+    # ------------------------------------------------------------------ checks
+    def rule_options(self) -> RuleOptions:
+        """The preset's defaults with the file's overrides; raises ``GameFileError``."""
+        try:
+            preset = get_preset(self.preset)
+            return preset.options(coerce_options(self.options))
+        except ValueError as e:
+            raise GameFileError(str(e)) from None
+
+    def check(self) -> None:
+        """What pydantic cannot see alone: answers only make sense for scripted seats."""
+        for i, seat in enumerate(self.seats):
+            if seat.answers is not None and seat.agent != SCRIPTED:
+                raise GameFileError(
+                    f"seat {i + 1} ({seat.name}) has answers but its agent is '{seat.agent}'; "
+                    f"only '{SCRIPTED}' seats take answers"
+                )
+        self.rule_options()
+
+    # ------------------------------------------------------------------ building
+    def setup(self) -> GameSetup:
+        return GameSetup(
+            names=[s.name for s in self.seats],
+            preset=self.preset,
+            seed=self.seed,
+            options=self.rule_options(),
+            roles=list(self.roles) if self.roles is not None else None,
+            forced={s.name: s.role for s in self.seats if s.role is not None},
+            center=list(self.center) if self.center is not None else None,
+        )
+
+    def build(self) -> tuple[Game, dict[str, Agent]]:
+        """Deal the game and seat its agents; raises ``GameFileError``.
+
+        The game is dealt first so that the engine's own checks (duplicate names,
+        card counts) speak before any agent is created.
+        """
+        self.check()
+        try:
+            game = Game(self.setup())
+        except SetupError as e:
+            raise GameFileError(str(e)) from None
+        agents = {seat.name: make_seat_agent(seat, seat_seed(self.seed, i)) for i, seat in enumerate(self.seats)}
+        return game, agents
+
+
+def seat_seed(game_seed: int, index: int) -> int:
+    """A seat's private seed: fixed by the game seed and the seat, independent of
+    Python's hash randomisation, and different enough between neighbouring seats."""
+    digest = hashlib.sha256(f"werewolf:{game_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def make_seat_agent(seat: SeatSpec, seed: int) -> Agent:
+    from agents.registry import make_agent
+
+    try:
+        if seat.agent == SCRIPTED:
+            return make_agent(seat.agent, seat.name, seed=seed, answers=seat.answers or {})
+        return make_agent(seat.agent, seat.name, seed=seed)
+    except ImportError as e:
+        raise GameFileError(f"agent '{seat.agent}' for {seat.name} is not available: {e}") from None
+    except (ValueError, TypeError) as e:
+        raise GameFileError(str(e)) from None
+
+
+# Friendly names for tables nobody described: short, distinct initials, easy to read
+# in a vote table.
+NAMES = (
+    "Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris", "Jules", "Kenji",
+    "Lina", "Marco", "Nadia", "Omar", "Priya", "Quentin", "Rosa", "Sven", "Tara", "Umar",
+    "Vera", "Walid", "Xenia", "Yuki", "Zoe", "Anton", "Bianca", "Carlos", "Dalia", "Elias",
+)
+
+
+def default_names(n: int) -> list[str]:
+    if n <= 0:
+        return []
+    if n <= len(NAMES):
+        return list(NAMES[:n])
+    return list(NAMES) + [f"Player {i}" for i in range(len(NAMES) + 1, n + 1)]
+
+
+def default_game(
+    *,
+    players: int = 8,
+    preset: str = "millers_hollow",
+    seed: int = 0,
+    agent: str = DEFAULT_AGENT,
+    roles: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+) -> GameSpec:
+    """The table ``werewolf play`` and ``simulate`` use when no file describes one:
+    friendly names, one kind of bot, and the preset's recommended deck."""
+    return GameSpec(
+        preset=preset,
+        seed=seed,
+        options=dict(options or {}),
+        seats=[SeatSpec(name=n, agent=agent) for n in default_names(players)],
+        roles=roles,
+    )
+
+
+def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
+    """The transcript header: the spec as given plus the options in effect."""
+    return HeaderRecord(
+        preset=spec.preset,
+        options=game.options.to_json(),
+        seed=spec.seed,
+        seats=[SeatRecord(name=s.name, agent=s.agent, role=s.role) for s in spec.seats],
+        roles=list(spec.roles) if spec.roles is not None else None,
+        center=list(spec.center) if spec.center is not None else None,
+        language=spec.language,
+        software=software_version(),
+    )
+
+
+# ---------------------------------------------------------------------- parsing
+def load_game_file(path: str | Path) -> GameSpec:
+    """Read and check a game file; every problem is a ``GameFileError`` naming it."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameFileError(f"game file not found: {p}") from None
+    except IsADirectoryError:
+        raise GameFileError(f"game file is a directory: {p}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise GameFileError(f"cannot read game file {p}: {getattr(e, 'strerror', None) or e}") from None
+    raw = parse_text(text, p.suffix.lower(), str(p))
+    try:
+        return spec_from_data(raw)
+    except GameFileError as e:
+        raise GameFileError(f"{p}: {e}") from None
+
+
+def parse_text(text: str, suffix: str, where: str = "game file") -> Any:
+    if suffix == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as e:
+            raise GameFileError(f"{where}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    if suffix in (".yaml", ".yml"):
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+            raise GameFileError(f"{where}: invalid YAML{at}: {problem}") from None
+    raise GameFileError(f"{where}: a game file ends in .yaml, .yml or .json")
+
+
+def spec_from_data(raw: Any) -> GameSpec:
+    """Validate parsed data (a dict) into a checked ``GameSpec``."""
+    if not isinstance(raw, dict):
+        kind = "empty" if raw is None else f"a {type(raw).__name__}"
+        raise GameFileError(f"the game file must be a mapping of keys (preset, seed, seats, ...), not {kind}")
+    try:
+        spec = GameSpec.model_validate(raw)
+    except ValidationError as e:
+        raise GameFileError(describe_errors(e, raw)) from None
+    spec.check()
+    return spec
+
+
+def describe_errors(err: ValidationError, raw: Any) -> str:
+    """pydantic's errors as sentences a game file's author can act on."""
+    msgs = [_describe(e, raw) for e in err.errors()]
+    more = f" (and {len(msgs) - 3} more problems)" if len(msgs) > 3 else ""
+    return "; ".join(msgs[:3]) + more
+
+
+def _describe(e: Any, raw: Any) -> str:
+    loc = tuple(e["loc"])
+    kind = e["type"]
+    if kind == "extra_forbidden":
+        where, model = _where(loc[:-1], raw)
+        allowed = ", ".join(model.model_fields)
+        return f"unknown key '{loc[-1]}' {where} (allowed: {allowed})"
+    if kind == "missing":
+        where, _ = _where(loc[:-1], raw)
+        return f"missing key '{loc[-1]}' {where}"
+    where, _ = _where(loc, raw)
+    return f"{where}: {e['msg']}"
+
+
+def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
+    """A location in the file as words, and the model that location is validated by."""
+    if not loc:
+        return "at the top level", GameSpec
+    if loc[0] == "seats" and len(loc) >= 2 and isinstance(loc[1], int):
+        i = loc[1]
+        name = None
+        seats = raw.get("seats") if isinstance(raw, dict) else None
+        if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict):
+            name = seats[i].get("name")
+        label = f"seat {i + 1}" + (f" ({name})" if isinstance(name, str) else "")
+        rest = ".".join(str(x) for x in loc[2:])
+        return (f"in {label}" + (f", at {rest}" if rest else "")), SeatSpec
+    return "at " + ".".join(str(x) for x in loc), GameSpec

@@ -1,0 +1,294 @@
+"""Narration: the game told as a narrator would tell it at the table.
+
+The narrator reads events only, never the live ``Game``, so the same code narrates a
+game being played and a recorded one (``replay``). By default it shows what the whole
+table sees (public events); ``god`` adds the night's secrets. Event kinds it does not
+know (a role added later) are still shown, plainly, rather than dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from rich.console import Console
+from rich.markup import escape
+from rich.rule import Rule
+from rich.table import Table
+
+from engine.events import Event
+from engine.roles import ROLES
+
+CAUSES = {
+    "werewolves": "devoured by the werewolves",
+    "vote": "eliminated by the village",
+    "poison": "poisoned by the Witch",
+    "hunter": "shot by the Hunter",
+    "grief": "dead of grief",
+    "white_werewolf": "killed by the White Werewolf",
+    "big_bad_wolf": "devoured by the Big Bad Wolf",
+    "rusty_sword": "dead of the Rusty Knight's tetanus",
+    "barber": "killed by the Barber",
+}
+
+PHASE_TITLES = {"campaign": "Sheriff campaign", "discussion": "Debate"}
+
+WINNER_TITLES = {
+    "village": "The village wins",
+    "werewolves": "The werewolves win",
+    "lovers": "The Lovers win",
+    "none": "Nobody wins",
+}
+
+# Secret events that repeat something already narrated (each lover gets their own
+# copy; overheard talk echoes the pack's).
+_ECHOES = {"lovers", "wolf_chat_overheard", "wolf_votes_overheard", "wolf_victim_overheard"}
+
+
+def role_name(role: str | None) -> str:
+    if role is None:
+        return "?"
+    spec = ROLES.get(role)
+    return spec.name if spec else role
+
+
+def _n(name: Any) -> str:
+    """A player's name, safe inside rich markup (names and speeches are untrusted)."""
+    return f"[bold]{escape(str(name))}[/bold]"
+
+
+class Narrator:
+    """Prints events to a rich console as they are fed in."""
+
+    def __init__(self, console: Console, *, god: bool = False):
+        self.console = console
+        self.god = god
+        self._seen = 0  # events already narrated (when following a live game)
+        self._phase = ""
+        self._pack: list[str] = []
+        self.sheriff: str | None = None
+        self.dead: dict[str, dict] = {}
+
+    # ------------------------------------------------------------------ feeding
+    def follow(self, events: list[Event]) -> None:
+        """Narrate the events appended to ``events`` since the last call."""
+        while self._seen < len(events):
+            self.event(events[self._seen])
+            self._seen += 1
+
+    def feed(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.event(e)
+
+    def event(self, e: Event) -> None:
+        public = e.is_public
+        if e.kind in ("sheriff_elected", "sheriff_successor"):
+            self.sheriff = e.data.get("player")
+        if e.kind == "death":
+            self.dead[e.data.get("player")] = {**e.data, "day": e.day}
+        if not public and not self.god:
+            return
+        handler = getattr(self, f"_on_{e.kind}", None)
+        if handler is not None:
+            handler(e)
+        elif public or e.kind not in _ECHOES:
+            self._generic(e)
+
+    def say(self, text: str, *, secret: bool = False) -> None:
+        self.console.print(f"[dim]\\[secret][/dim] [italic]{text}[/italic]" if secret else text)
+
+    # ------------------------------------------------------------------ public
+    def _on_game_start(self, e: Event) -> None:
+        players = e.data.get("players", [])
+        roles = e.data.get("roles_in_play", [])
+        self.console.print(Rule(f"[bold]A game of Werewolf[/bold] ({escape(str(e.data.get('preset', '')))})"))
+        self.say(f"{len(players)} players around the table: " + ", ".join(_n(p) for p in players))
+        if roles:
+            counts: dict[str, int] = {}
+            for r in roles:
+                counts[r] = counts.get(r, 0) + 1
+            self.say("Cards in play: " + ", ".join(f"{role_name(r)} ×{c}" if c > 1 else role_name(r) for r, c in counts.items()))
+
+    def _on_night_start(self, e: Event) -> None:
+        self.console.print()
+        self.console.print(Rule(f"[bold blue]Night {e.data.get('night', e.day)}[/bold blue]"))
+        self.say("[dim]The village falls asleep.[/dim]")
+        self._phase = "night"
+
+    def _on_dawn(self, e: Event) -> None:
+        self.console.print()
+        self.console.print(Rule(f"[bold yellow]Day {e.data.get('day', e.day)}[/bold yellow]"))
+        self.say("[dim]The village wakes up.[/dim]")
+        self._phase = "dawn"
+
+    def _on_no_death(self, e: Event) -> None:
+        self.say("Nobody died during the night.")
+
+    def _on_death(self, e: Event) -> None:
+        d = e.data
+        cause = d.get("cause", "")
+        how = CAUSES.get(cause, f"dead ({cause})")
+        role = f", and was the [bold]{escape(role_name(d['role']))}[/bold]" if d.get("role") else ""
+        self.say(f"[red]✝[/red] {_n(d.get('player'))} is {how}{role}.")
+
+    def _on_day_start(self, e: Event) -> None:
+        alive = e.data.get("alive", [])
+        self.say(f"[dim]{len(alive)} alive: {', '.join(escape(str(a)) for a in alive)}[/dim]")
+
+    def _on_speech(self, e: Event) -> None:
+        if e.phase != self._phase:
+            self._phase = e.phase
+            title = PHASE_TITLES.get(e.phase, e.phase.replace("_", " ").capitalize())
+            self.console.print(f"[underline]{escape(title)}[/underline]")
+        text = str(e.data.get("text", "")).strip()
+        body = escape(text) if text else "[dim](says nothing)[/dim]"
+        self.say(f"{_n(e.data.get('speaker'))}: {body}")
+
+    def _vote_table(self, title: str, votes: dict[str, Any], tally: dict[str, int], sheriff: str | None) -> None:
+        self.console.print(f"[underline]{escape(title)}[/underline]")
+        table = Table(show_edge=False, pad_edge=False)
+        table.add_column("voter")
+        table.add_column("votes for")
+        for voter, target in votes.items():
+            mark = " ★" if sheriff and voter == sheriff else ""
+            table.add_row(escape(str(voter)) + mark, escape(str(target)) if target is not None else "[dim](abstains)[/dim]")
+        self.console.print(table)
+        if tally:
+            ranked = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+            self.say("Tally: " + ", ".join(f"{_n(t)} {c}" for t, c in ranked) + (" [dim](★ Sheriff)[/dim]" if sheriff in votes else ""))
+        else:
+            self.say("Tally: no votes.")
+
+    def _on_sheriff_votes(self, e: Event) -> None:
+        rnd = e.data.get("round", 1)
+        self._vote_table(f"Sheriff election, round {rnd}", e.data.get("votes", {}), e.data.get("tally", {}), None)
+
+    def _on_sheriff_elected(self, e: Event) -> None:
+        lot = " by drawing lots" if e.data.get("by_lot") else ""
+        self.say(f"★ {_n(e.data.get('player'))} is elected Sheriff{lot}.")
+
+    def _on_sheriff_successor(self, e: Event) -> None:
+        self.say(f"★ With a dying breath, {_n(e.data.get('previous'))} names {_n(e.data.get('player'))} Sheriff.")
+
+    def _on_vote_result(self, e: Event) -> None:
+        rnd = e.data.get("round", 1)
+        title = "The vote" if rnd == 1 else f"The vote, round {rnd}"
+        self._vote_table(title, e.data.get("votes", {}), e.data.get("tally", {}), e.data.get("sheriff"))
+
+    def _on_tie_broken(self, e: Event) -> None:
+        target = e.data.get("target")
+        if e.data.get("rule") == "lot":
+            self.say(f"The tie is broken by drawing lots: {_n(target)}.")
+        elif target is None:
+            self.say(f"Sheriff {_n(e.data.get('by'))} voids the tied vote.")
+        else:
+            self.say(f"Sheriff {_n(e.data.get('by'))} breaks the tie: {_n(target)}.")
+
+    def _on_no_elimination(self, e: Event) -> None:
+        why = {"tie": "the vote is tied", "no votes": "nobody voted"}.get(e.data.get("reason"), e.data.get("reason", ""))
+        self.say(f"Nobody is eliminated today ({escape(str(why))}).")
+
+    def _on_eliminated(self, e: Event) -> None:
+        self.say(f"The village has chosen: {_n(e.data.get('player'))}.")
+
+    def _on_hunter_shot(self, e: Event) -> None:
+        target = e.data.get("target")
+        if target is None:
+            self.say(f"Hunter {_n(e.data.get('hunter'))} holds fire.")
+        else:
+            self.say(f"[red]Bang![/red] Hunter {_n(e.data.get('hunter'))} shoots {_n(target)}.")
+
+    def _on_game_end(self, e: Event) -> None:
+        self.final_reveal(e.data)
+
+    # ------------------------------------------------------------------ night secrets (god mode)
+    def _on_role(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} is the {escape(role_name(e.data.get('role')))}.", secret=True)
+
+    def _on_center(self, e: Event) -> None:
+        self.say("Set aside for the Thief: " + ", ".join(role_name(c) for c in e.data.get("cards", [])) + ".", secret=True)
+
+    def _on_thief_cards(self, e: Event) -> None:
+        return  # thief_swap says it all
+
+    def _on_thief_swap(self, e: Event) -> None:
+        took = e.data.get("took")
+        what = f"takes the {role_name(took)} card" if took else "keeps the Thief card"
+        self.say(f"Thief {_n(e.data.get('player'))} {what}.", secret=True)
+
+    def _on_cupid_lovers(self, e: Event) -> None:
+        a, b = (e.data.get("lovers") or [None, None])[:2]
+        self.say(f"Cupid makes {_n(a)} and {_n(b)} fall in love.", secret=True)
+
+    def _on_wolf_pack(self, e: Event) -> None:
+        pack = list(e.data.get("wolves", []))
+        if pack != self._pack:
+            self._pack = pack
+            self.say("The werewolves wake up: " + ", ".join(_n(w) for w in pack) + ".", secret=True)
+
+    def _on_wolf_chat(self, e: Event) -> None:
+        text = str(e.data.get("text", "")).strip()
+        if text:
+            self.say(f"🐺 {_n(e.data.get('speaker'))} (to the pack): {escape(text)}", secret=True)
+
+    def _on_wolf_votes(self, e: Event) -> None:
+        votes = e.data.get("votes", {})
+        shown = ", ".join(f"{escape(str(w))} → {escape(str(t)) if t else '(nobody)'}" for w, t in votes.items())
+        self.say(f"The pack points: {shown}.", secret=True)
+
+    def _on_wolf_victim(self, e: Event) -> None:
+        t = e.data.get("target")
+        self.say(f"The werewolves choose {_n(t)}." if t else "The werewolves kill nobody tonight.", secret=True)
+
+    def _on_little_girl_caught(self, e: Event) -> None:
+        self.say(f"Little Girl {_n(e.data.get('player'))} is caught spying!", secret=True)
+
+    def _on_seer_result(self, e: Event) -> None:
+        self.say(
+            f"Seer {_n(e.data.get('seer'))} sees that {_n(e.data.get('target'))} is the {escape(role_name(e.data.get('role')))}.",
+            secret=True,
+        )
+
+    def _on_witch_victim(self, e: Event) -> None:
+        return  # the wolves' choice was just told; the Witch's choices follow
+
+    def _on_witch_healed(self, e: Event) -> None:
+        self.say(f"The Witch saves {_n(e.data.get('target'))}.", secret=True)
+
+    def _on_witch_poisoned(self, e: Event) -> None:
+        self.say(f"The Witch poisons {_n(e.data.get('target'))}.", secret=True)
+
+    def _generic(self, e: Event) -> None:
+        details = ", ".join(f"{escape(str(k))}={escape(str(v))}" for k, v in e.data.items())
+        self.say(f"[dim]{escape(e.kind)}[/dim] {details}".rstrip(), secret=not e.is_public)
+
+    # ------------------------------------------------------------------ the end
+    def final_reveal(self, data: dict[str, Any]) -> None:
+        """Every card turned over: who was what, who lived, who won."""
+        winner = data.get("winner", "none")
+        winners = set(data.get("winners", []))
+        roles = data.get("roles", {})
+        initial = data.get("initial_roles", roles)
+        lovers = set(data.get("lovers") or [])
+        self.console.print()
+        self.console.print(Rule("[bold]The cards are revealed[/bold]"))
+        table = Table(show_edge=False, pad_edge=False)
+        for col in ("player", "initial role", "final role", "fate", "marks", "won"):
+            table.add_column(col)
+        for name in roles:
+            dead = self.dead.get(name)
+            fate = f"[red]dead[/red] (day {dead['day']}, {escape(str(dead.get('cause')))})" if dead else "[green]alive[/green]"
+            marks = ("♥ lover " if name in lovers else "") + ("★ sheriff" if name == self.sheriff else "")
+            table.add_row(
+                escape(str(name)),
+                escape(role_name(initial.get(name))),
+                escape(role_name(roles.get(name))),
+                fate,
+                marks.strip(),
+                "✓" if name in winners else "",
+            )
+        self.console.print(table)
+        title = WINNER_TITLES.get(winner, f"{winner.replace('_', ' ').capitalize()} wins")
+        reason = data.get("reason")
+        self.console.print(f"[bold green]{escape(title)}[/bold green]" + (f" — {escape(str(reason))}." if reason else "."))
+        if winners:
+            self.say("Winners: " + ", ".join(_n(w) for w in roles if w in winners) + ".")

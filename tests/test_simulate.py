@@ -1,0 +1,99 @@
+"""``werewolf simulate``: the contract's JSON shape and honest statistics."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.simulate import simulate, wilson
+
+ROOT = Path(__file__).parent.parent
+
+
+def heuristic_available() -> bool:
+    try:
+        import agents.heuristic  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_simulate_json_contract_shape():
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "simulate", "--preset", "millers_hollow", "--players", "8",
+         "--games", "20", "--seed", "3", "--agents", "random", "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert {"games", "seconds", "wins"} <= set(report)
+    assert report["games"] == 20
+    assert isinstance(report["seconds"], float) and report["seconds"] >= 0
+    assert sum(report["wins"].values()) == 20
+    assert set(report["wins"]) <= {"village", "werewolves", "lovers", "none"}
+    assert all(isinstance(v, int) for v in report["wins"].values())
+
+
+def test_simulate_heuristic_default(capsys):
+    if not heuristic_available():
+        pytest.skip("agents.heuristic is not available yet")
+    code = main(["simulate", "--games", "4", "--seed", "1", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["games"] == 4 and sum(report["wins"].values()) == 4
+    assert report["agents"] == "heuristic"
+
+
+def test_seeds_make_batches_reproducible():
+    a = simulate(games=15, seed=40, agents="random")
+    b = simulate(games=15, seed=40, agents="random")
+    assert a.wins == b.wins and a.days == b.days
+    # game i of a batch is the game with seed S+i
+    c = simulate(games=5, seed=50, agents="random")
+    assert a.days[10:] == c.days
+
+
+def test_custom_deck_and_options(capsys):
+    code = main([
+        "simulate", "--games", "10", "--agents", "random", "--json",
+        "--roles", "werewolf,werewolf,seer,witch,hunter,cupid,thief,little_girl",
+        "--option", "sheriff=false", "--option", "wolves_win_at_parity=true",
+    ])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and sum(report["wins"].values()) == 10
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--roles", "werewolf,wizard"], "unknown role 'wizard'"),
+        (["--preset", "nope"], "unknown preset 'nope'"),
+        (["--option", "wolf_speed=3"], "unknown rule option 'wolf_speed'"),
+        (["--option", "sheriff"], "KEY=VALUE"),
+        (["--players", "2"], "at least 3 players"),
+    ],
+)
+def test_bad_arguments(capsys, args, expected):
+    code = main(["simulate", "--games", "2", "--agents", "random", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: ") and expected in err
+
+
+def test_table_output(capsys):
+    code = main(["simulate", "--games", "10", "--agents", "random"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "95% interval" in out and "village" in out and "games/s" in out and "mean length" in out
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)

@@ -1,0 +1,32 @@
+"""Game transcripts: a versioned JSON Lines record that is enough to replay a game."""
+
+from transcripts.schema import (
+    FORMAT,
+    VERSION,
+    AnswerRecord,
+    ErrorRecord,
+    EventRecord,
+    HeaderRecord,
+    ResultRecord,
+    SeatRecord,
+    Transcript,
+    TranscriptError,
+    read_transcript,
+)
+from transcripts.writer import TranscriptWriter, software_version
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "AnswerRecord",
+    "ErrorRecord",
+    "EventRecord",
+    "HeaderRecord",
+    "ResultRecord",
+    "SeatRecord",
+    "Transcript",
+    "TranscriptError",
+    "TranscriptWriter",
+    "read_transcript",
+    "software_version",
+]

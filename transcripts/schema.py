@@ -1,0 +1,203 @@
+"""The transcript format, version 1: one JSON object per line.
+
+A transcript is the game's record of truth. The header holds everything needed to
+rebuild the setup, and the answers are recorded in the order the engine accepted
+them, so setup + answers re-run through the engine reproduce every event: that is
+what ``verify`` and ``replay`` stand on. Lines are self-describing (``type``) so a
+reader can skip what it does not need, and a game killed mid-way still leaves a file
+whose every complete line parses.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+FORMAT = "werewolf-transcript"
+VERSION = 1
+
+
+class TranscriptError(ValueError):
+    """A file that is not a readable transcript; the message says where and why."""
+
+
+class _Record(BaseModel):
+    # Unknown fields are refused: a reader of version 1 must not silently misread a
+    # later version's records.
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatRecord(_Record):
+    name: str
+    agent: str
+    role: str | None = None  # the role forced by the game file, if any
+
+
+class HeaderRecord(_Record):
+    type: Literal["header"] = "header"
+    format: Literal["werewolf-transcript"] = FORMAT
+    version: Literal[1] = VERSION
+    preset: str
+    options: dict[str, Any]  # the effective rule options (RuleOptions.to_json())
+    seed: int
+    seats: list[SeatRecord]
+    roles: list[str] | None = None  # the deck as given, if given
+    center: list[str] | None = None  # the Thief's set-aside cards as given, if given
+    language: str = "en"
+    software: str
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def to_setup(self):
+        """The engine setup this game was played from (rebuilding it is a replay's first step)."""
+        from engine.options import RuleOptions, coerce_options
+        from engine.setup import GameSetup
+
+        return GameSetup(
+            names=self.names,
+            preset=self.preset,
+            seed=self.seed,
+            options=RuleOptions().updated(coerce_options(self.options)),
+            roles=list(self.roles) if self.roles is not None else None,
+            forced={s.name: s.role for s in self.seats if s.role is not None},
+            center=list(self.center) if self.center is not None else None,
+        )
+
+
+class EventRecord(_Record):
+    type: Literal["event"] = "event"
+    seq: int
+    kind: str
+    day: int
+    phase: str
+    audience: Union[Literal["public", "narrator"], list[str]]
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    def to_event(self):
+        from engine.events import Event, audience_from_json
+
+        return Event(self.seq, self.kind, self.day, self.phase, audience_from_json(self.audience), dict(self.data))
+
+
+class AnswerRecord(_Record):
+    type: Literal["answer"] = "answer"
+    decision: int
+    seat: str
+    kind: str
+    shape: str
+    options: list[Any]
+    allow_pass: bool
+    count: int = 1
+    answer: Any  # canonical form, as the engine accepted it
+    agent: str
+
+
+class DeathRecord(_Record):
+    name: str
+    day: int
+    cause: str
+
+
+class PlayerRecord(_Record):
+    name: str
+    initial_role: str
+    role: str
+    alive: bool
+
+
+class ResultRecord(_Record):
+    type: Literal["result"] = "result"
+    winner: str
+    winners: list[str]
+    deaths: list[DeathRecord]
+    players: list[PlayerRecord]
+    days: int
+    reason: str = ""
+
+
+class ErrorRecord(_Record):
+    """Why a game stopped before its end (a scripted seat failed, the run was interrupted)."""
+
+    type: Literal["error"] = "error"
+    message: str
+
+
+Record = Annotated[Union[HeaderRecord, EventRecord, AnswerRecord, ResultRecord, ErrorRecord], Field(discriminator="type")]
+_RECORD = TypeAdapter(Record)
+
+
+class Transcript(BaseModel):
+    header: HeaderRecord
+    records: list[Union[EventRecord, AnswerRecord, ResultRecord, ErrorRecord]]
+    truncated: bool = False  # the last line was cut off mid-write and was dropped
+
+    @property
+    def events(self) -> list[EventRecord]:
+        return [r for r in self.records if isinstance(r, EventRecord)]
+
+    @property
+    def answers(self) -> list[AnswerRecord]:
+        return [r for r in self.records if isinstance(r, AnswerRecord)]
+
+    @property
+    def result(self) -> ResultRecord | None:
+        return next((r for r in self.records if isinstance(r, ResultRecord)), None)
+
+    @property
+    def error(self) -> ErrorRecord | None:
+        return next((r for r in self.records if isinstance(r, ErrorRecord)), None)
+
+    @property
+    def complete(self) -> bool:
+        return self.result is not None
+
+
+def parse_record(line: str) -> Record:
+    """One line to its record; raises ``TranscriptError``."""
+    try:
+        return _RECORD.validate_python(json.loads(line))
+    except json.JSONDecodeError as e:
+        raise TranscriptError(f"not JSON: {e.msg}") from None
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise TranscriptError(f"{where}: {first['msg']}" if where else first["msg"]) from None
+
+
+def read_transcript(path: str | Path) -> Transcript:
+    """Read and validate a transcript, complete or partial.
+
+    A last line without its newline is what a killed writer can leave behind; it is
+    dropped (``truncated``) when it does not parse, so a partial game stays readable.
+    Any other bad line is an error naming its line number.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise TranscriptError(f"cannot read {p}: {e.strerror or e}") from None
+    lines = text.split("\n")
+    tail_cut = lines[-1] != ""  # the file does not end with a newline
+    if not tail_cut:
+        lines.pop()
+    records: list[Any] = []
+    truncated = False
+    for i, line in enumerate(lines, start=1):
+        try:
+            records.append(parse_record(line))
+        except TranscriptError as e:
+            if tail_cut and i == len(lines):
+                truncated = True
+                break
+            raise TranscriptError(f"{p}: line {i}: {e}") from None
+    if not records or not isinstance(records[0], HeaderRecord):
+        raise TranscriptError(f"{p}: the first line must be a header record")
+    for i, r in enumerate(records[1:], start=2):
+        if isinstance(r, HeaderRecord):
+            raise TranscriptError(f"{p}: line {i}: a second header record")
+    return Transcript(header=records[0], records=records[1:], truncated=truncated)

@@ -1,0 +1,103 @@
+"""Writing a transcript while the game is played.
+
+Every line is written whole and flushed at once, so whatever stops the game (a
+failing seat, Ctrl-C, a killed process) leaves a file whose lines all parse and hold
+everything played so far. Events are written as they appear: the writer keeps a
+pointer into ``game.events`` and, after each accepted answer, writes the answer and
+then the events that answer caused, which is the order a replay needs.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+from pathlib import Path
+from typing import IO, Any
+
+from engine.decisions import Decision
+from engine.game import Game
+from transcripts.schema import AnswerRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
+
+
+def software_version() -> str:
+    try:
+        return f"werewolf-arena {metadata.version('werewolf-arena')}"
+    except metadata.PackageNotFoundError:
+        return "werewolf-arena (not installed)"
+
+
+class TranscriptWriter:
+    """Appends records to one JSONL file; use as a context manager to close it."""
+
+    def __init__(self, path: str | Path, header: HeaderRecord):
+        self.path = Path(path)
+        self._file: IO[str] = self.path.open("w", encoding="utf-8")
+        self._written = 0  # how many of game.events are already in the file
+        self._write(header)
+
+    # ------------------------------------------------------------------ records
+    def sync_events(self, game: Game) -> None:
+        """Write the events emitted since the last call."""
+        events = game.events
+        while self._written < len(events):
+            ev = events[self._written]
+            self._write(EventRecord(**ev.to_json()))
+            self._written += 1
+
+    def answer(self, game: Game, decision: Decision, agent_spec: str) -> None:
+        """Record ``decision``'s accepted answer, then the events it caused.
+
+        The engine's canonical form of the answer is recorded (``answer_log``), not
+        the agent's raw reply, so re-submitting it is always accepted the same way.
+        """
+        value: Any = None
+        for did, _, _, v in reversed(game.answer_log):
+            if did == decision.id:
+                value = v
+                break
+        self._write(
+            AnswerRecord(
+                decision=decision.id,
+                seat=decision.seat,
+                kind=decision.kind,
+                shape=decision.shape,
+                options=list(decision.options),
+                allow_pass=decision.allow_pass,
+                count=decision.count,
+                answer=value,
+                agent=agent_spec,
+            )
+        )
+        self.sync_events(game)
+
+    def on_answer(self, game: Game, decision: Decision, answer: Any, agent: Any) -> None:
+        """The runner's ``on_answer`` hook."""
+        self.answer(game, decision, getattr(agent, "spec", type(agent).__name__))
+
+    def result(self, game: Game) -> None:
+        from arena.result import result_of
+
+        self.sync_events(game)
+        res = result_of(game)
+        self._write(ResultRecord(**res.model_dump(), reason=game.end_reason))
+
+    def error(self, game: Game | None, message: str) -> None:
+        if game is not None:
+            self.sync_events(game)
+        self._write(ErrorRecord(message=message))
+
+    # ------------------------------------------------------------------ file
+    def _write(self, record: Any) -> None:
+        line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        self._file.write(line + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def __enter__(self) -> "TranscriptWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
