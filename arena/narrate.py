@@ -106,7 +106,9 @@ class Narrator:
             counts: dict[str, int] = {}
             for r in roles:
                 counts[r] = counts.get(r, 0) + 1
-            self.say("Cards in play: " + ", ".join(f"{role_name(r)} ×{c}" if c > 1 else role_name(r) for r, c in counts.items()))
+            aside = e.data.get("set_aside") or 0
+            note = f" ({aside} set aside for the Thief)" if aside else ""
+            self.say("The deck: " + ", ".join(f"{role_name(r)} ×{c}" if c > 1 else role_name(r) for r, c in counts.items()) + note)
 
     def _on_night_start(self, e: Event) -> None:
         self.console.print()
