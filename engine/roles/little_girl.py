@@ -34,4 +34,10 @@ def _run(game):
     game.night["spies"] = spies
 
 
-register_step(NightStep(name="little_girl", order=150, run=_run, active=_active, group="night_main"))
+# Her choice to peek must be known before the pack wakes: the pack step reads
+# ``game.night["spies"]`` when it starts (to route the overheard talk and to draw the
+# catch). Asked in parallel with the pack (group ``night_main``), the spy answer arrived
+# only after the pack step had read an empty list, so she never overheard anything and
+# was never caught. 000 step 2: "During this turn, the Little Girl may spy on the
+# Werewolves" -- she decides first, then the Seer and the pack are called as before.
+register_step(NightStep(name="little_girl", order=90, run=_run, active=_active))

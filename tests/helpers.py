@@ -1,0 +1,151 @@
+"""Helpers for the rules tests: short scripted games with forced roles.
+
+``scripted_game(roles, answers, options=...)`` deals exactly ``roles`` (seat order is
+the dict's order), gives every seat a ``ScriptedAgent`` with its queues, and plays
+until the game ends (or until ``until(decision)`` is true for a pending decision, which
+is then returned by ``drive`` so a test can submit an answer of its own).
+
+Options are the ``millers_hollow`` preset's, with the Sheriff off unless a test turns
+it on, so that a test only scripts the decisions its rule needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping
+
+from agents.base import Agent, SeatView
+from agents.scripted import ScriptedAgent
+from engine import Game, GameSetup, get_preset
+from engine.decisions import Decision
+from engine.events import PUBLIC, Event
+
+BASE_OPTIONS: dict[str, Any] = {"sheriff": False}
+
+CAUSES = {"werewolves", "vote", "poison", "hunter", "grief"}
+WINNERS = {"village", "werewolves", "lovers", "none"}
+
+
+def options(extra: Mapping[str, Any] | None = None, preset: str = "millers_hollow"):
+    """The preset's options with the Sheriff off, then ``extra`` on top."""
+    merged = dict(BASE_OPTIONS)
+    merged.update(extra or {})
+    return get_preset(preset).options(merged)
+
+
+def new_game(
+    roles: Mapping[str, str],
+    options_: Mapping[str, Any] | None = None,
+    *,
+    center: list[str] | None = None,
+    seed: int = 0,
+    preset: str = "millers_hollow",
+) -> Game:
+    """A game whose seats are ``roles`` (name -> role id) in order, every role forced."""
+    setup = GameSetup(
+        names=list(roles),
+        preset=preset,
+        seed=seed,
+        options=options(options_, preset),
+        forced=dict(roles),
+        center=list(center) if center is not None else None,
+    )
+    return Game(setup)
+
+
+def agents_for(game: Game, answers: Mapping[str, Mapping[str, Iterable[Any]]] | None) -> dict[str, Agent]:
+    answers = answers or {}
+    unknown = set(answers) - {p.name for p in game.players}
+    assert not unknown, f"answers for unknown seats: {unknown}"
+    return {p.name: ScriptedAgent(p.name, {k: list(v) for k, v in answers.get(p.name, {}).items()}) for p in game.players}
+
+
+def drive(game: Game, agents: Mapping[str, Agent], until: Callable[[Decision], bool] | None = None) -> Decision | None:
+    """Answer pending decisions one at a time with ``agents``. Stop at the first pending
+    decision for which ``until`` is true and return it (unanswered); else play to the end."""
+    while not game.over:
+        waiting = game.waiting
+        if not waiting:
+            break
+        d = waiting[0]
+        if until is not None and until(d):
+            return d
+        view = SeatView(d.seat, game.observation(d.seat))
+        game.submit(d.id, agents[d.seat].decide(view, d))
+    return None
+
+
+def scripted_game(
+    roles: Mapping[str, str],
+    answers: Mapping[str, Mapping[str, Iterable[Any]]] | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    center: list[str] | None = None,
+    seed: int = 0,
+) -> Game:
+    """Build the game, run it to its end with scripted seats, return it."""
+    game = new_game(roles, options, center=center, seed=seed)
+    drive(game, agents_for(game, answers))
+    return game
+
+
+def start(
+    roles: Mapping[str, str],
+    answers: Mapping[str, Mapping[str, Iterable[Any]]] | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    until: Callable[[Decision], bool],
+    center: list[str] | None = None,
+    seed: int = 0,
+) -> tuple[Game, dict[str, Agent], Decision]:
+    """Play scripted until ``until`` matches a pending decision; return (game, agents, it)."""
+    game = new_game(roles, options, center=center, seed=seed)
+    agents = agents_for(game, answers)
+    d = drive(game, agents, until)
+    assert d is not None, "the game ended before the awaited decision was asked"
+    return game, agents, d
+
+
+def pending(kind: str, seat: str | None = None, **context: Any) -> Callable[[Decision], bool]:
+    """A predicate for ``start``/``drive``: a decision of ``kind`` (for ``seat``)."""
+
+    def match(d: Decision) -> bool:
+        return d.kind == kind and (seat is None or d.seat == seat) and all(d.context.get(k) == v for k, v in context.items())
+
+    return match
+
+
+# --------------------------------------------------------------------------- reading a game
+def events(game: Game, kind: str, **match: Any) -> list[Event]:
+    return [e for e in game.events if e.kind == kind and all(e.data.get(k) == v for k, v in match.items())]
+
+
+def data(game: Game, kind: str, **match: Any) -> list[dict]:
+    return [e.data for e in events(game, kind, **match)]
+
+
+def kinds(game: Game) -> list[str]:
+    return [e.kind for e in game.events]
+
+
+def deaths(game: Game) -> list[tuple[str, int, str]]:
+    """(name, day, cause) in the order they happened."""
+    return [(d.name, d.day, d.cause) for d in game.deaths]
+
+
+def dead(game: Game) -> set[str]:
+    return {d.name for d in game.deaths}
+
+
+def asked(game: Game, kind: str | None = None, seat: str | None = None) -> list[tuple[str, str, Any]]:
+    """Answered decisions as (seat, kind, answer), in order."""
+    return [
+        (s, k, a) for (_id, s, k, a) in game.answer_log if (kind is None or k == kind) and (seat is None or s == seat)
+    ]
+
+
+def public(game: Game) -> list[Event]:
+    return [e for e in game.events if e.audience == PUBLIC]
+
+
+def role_of(game: Game, name: str) -> str:
+    return game.by_name[name].role

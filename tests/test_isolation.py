@@ -1,0 +1,237 @@
+"""Information isolation: a seat's observation holds only what that seat may know.
+
+000: the Werewolves "(and only they)" wake; the narrator shows the Fortune Teller alone
+the card she designated, shows the Witch alone the victim, touches the Lovers discreetly;
+the Thief "discreetly looks at the 2 hidden cards"; the Little Girl half-opens her eyes
+but "does not have the right to pass herself off as a Werewolf" (she sees what they do,
+not who they are). Only the dead reveal their card.
+
+Across many random games with every base role, for every seat, ``game.observation(seat)``
+is checked against these rules, walking the log with the narrator's full knowledge
+(role and life of every seat at each event).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agents.base import SeatView
+from agents.random_agent import RandomAgent
+from engine import Game, GameSetup, get_preset
+from engine.events import NARRATOR, PUBLIC
+from engine.options import CHOICES
+from engine.roles import ROLES
+
+GAMES = 240
+CHUNK = 60
+ALL_ROLES = ("seer", "witch", "hunter", "cupid", "thief", "little_girl")
+WOLF_ONLY = {"wolf_chat", "wolf_votes", "wolf_victim", "wolf_pack"}
+OVERHEARD = {"wolf_chat_overheard", "wolf_votes_overheard", "wolf_victim_overheard"}
+# every private kind the base game emits, and who may see it; a new one must be added here
+PRIVATE_KINDS = {
+    "role",
+    "seer_result",
+    "witch_victim",
+    "witch_healed",
+    "witch_poisoned",
+    "cupid_lovers",
+    "lovers",
+    "thief_cards",
+    "thief_swap",
+    "little_girl_caught",
+    "center",
+    *WOLF_ONLY,
+    *OVERHEARD,
+}
+
+
+def make_game(seed: int) -> Game:
+    rng = random.Random(f"isolation:{seed}")
+    n = rng.randint(8, 18)
+    deck = get_preset("millers_hollow").deck(n)
+    for role in ALL_ROLES:
+        if role not in deck:
+            deck.remove("villager")
+            deck.append(role)
+    opts = {key: rng.choice(values) for key, values in CHOICES.items()}
+    opts.update(
+        sheriff=rng.random() < 0.7,
+        little_girl_catch_chance=rng.choice([0.0, 0.3, 1.0]),
+        wolves_may_kill_wolf=rng.random() < 0.3,
+        wolves_may_pass=rng.random() < 0.3,
+        reveal_role_on_death=rng.random() < 0.8,
+        lovers_may_target_each_other=rng.random() < 0.3,
+        wolf_chat_rounds=rng.choice([1, 2]),
+    )
+    center = rng.choice([None, None, ["werewolf", "werewolf"], ["werewolf", "villager"], ["seer", "villager"]])
+    if center is not None:
+        # the named center cards replace two of the extra villagers the Thief adds
+        deck += center
+    options = get_preset("millers_hollow").options(opts)
+    names = [f"S{i:02d}" for i in range(n)]
+    return Game(GameSetup(names=names, seed=seed, options=options, roles=deck, center=center))
+
+
+def play(game: Game, seed: int) -> Game:
+    agents = {p.name: RandomAgent(p.name, seed=seed) for p in game.players}
+    while not game.over:
+        for d in game.waiting:
+            game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
+    return game
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def _dicts(value):
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from _dicts(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _dicts(v)
+
+
+def reveals_living_role(data: dict, living: set[str]) -> str | None:
+    """A public event's data pairs a living player with a role id?"""
+    for d in _dicts(data):
+        names = [v for v in d.values() if isinstance(v, str) and v in living]
+        roles = [v for v in d.values() if isinstance(v, str) and v in ROLES]
+        if names and roles:
+            return f"{names[0]} -> {roles[0]}"
+        for k, v in d.items():
+            if k in living and isinstance(v, str) and v in ROLES:
+                return f"{k} -> {v}"
+    return None
+
+
+def may_see(event, seat: str, role: dict[str, str], alive: set[str], initial: dict[str, str], wolves: set[str]) -> tuple[bool, str]:
+    """The rule: may ``seat`` see ``event``, given every seat's role and life at that moment?"""
+    k, data = event.kind, event.data
+    if event.audience == PUBLIC:
+        return True, ""
+    if k == "role":
+        return data["player"] == seat, "another seat's card"
+    if k == "seer_result":
+        return seat == data["seer"] and role[seat] == "seer", "the Seer's vision"
+    if k.startswith("witch_"):
+        return role[seat] == "witch", "the Witch's night"
+    if k in WOLF_ONLY:
+        return seat in wolves and seat in alive, "the pack's secrets"
+    if k == "little_girl_caught":
+        return (seat in wolves and seat in alive) or seat == data["player"], "the catch"
+    if k in OVERHEARD:
+        return role[seat] == "little_girl" and seat in alive, "the pack's talk"
+    if k == "lovers":
+        return seat == data["lover"], "the Lovers' secret"
+    if k == "cupid_lovers":
+        return role[seat] == "cupid", "Cupid's arrows"
+    if k in ("thief_cards", "thief_swap"):
+        return initial[seat] == "thief", "the set-aside cards"
+    if k == "center":
+        return False, "the center cards (narrator only)"
+    return False, f"unknown private event {k}"
+
+
+def check_game(game: Game, seed: int) -> None:
+    tag = f"seed {seed}"
+    names = [p.name for p in game.players]
+    initial = {p.name: p.initial_role for p in game.players}
+    wolf_names = {p.name for p in game.players if p.is_wolf}
+    role: dict[str, str] = {}
+    alive = set(names)
+    allowed: dict[str, list[int]] = {n: [] for n in names}
+    for e in game.events:
+        if e.kind == "role":
+            role[e.data["player"]] = e.data["role"]
+        wolves = {n for n in alive if n in role and ROLES[role[n]].is_wolf}
+        if e.kind == "death":
+            alive.discard(e.data["player"])
+        if e.audience == NARRATOR:
+            assert e.kind == "center", f"{tag}: narrator-only {e.kind}"
+        if e.audience != PUBLIC:
+            assert e.kind in PRIVATE_KINDS, f"{tag}: unreviewed private event kind {e.kind}"
+        else:
+            assert e.kind not in PRIVATE_KINDS - {"center"}, f"{tag}: {e.kind} made public"
+            if e.kind != "game_end":
+                leak = reveals_living_role(e.data, alive)
+                assert leak is None, f"{tag}: public {e.kind} reveals a living player's card ({leak}): {e.data}"
+        if e.kind in OVERHEARD:
+            # who spoke and who voted stay hidden; the victims pointed at may be named
+            # (with wolves_may_kill_wolf a victim can be a wolf: she sees a target, not a pack)
+            hidden = {k: v for k, v in e.data.items() if k not in ("target", "targets")}
+            named = wolf_names & set(_strings(hidden))
+            assert not named, f"{tag}: the Little Girl overheard a wolf's name {named}: {e.data}"
+        for seat in names:
+            ok, why = may_see(e, seat, role, alive, initial, wolves)
+            if ok:
+                allowed[seat].append(e.seq)
+            else:
+                assert not e.visible_to(seat), f"{tag}: {seat} ({role.get(seat)}) sees {e.kind} ({why}): {e.data}"
+    for seat in names:
+        seen = [e.seq for e in game.observation(seat)]
+        assert set(seen) <= set(allowed[seat]), tag
+        # and the seat does see its own card and every public event
+        own = [e for e in game.observation(seat) if e.kind == "role"]
+        assert own and all(e.data["player"] == seat for e in own), tag
+        assert {e.seq for e in game.events if e.audience == PUBLIC} <= set(seen), tag
+
+
+@pytest.mark.parametrize("start", range(0, GAMES, CHUNK))
+def test_observations_never_leak(start):
+    for seed in range(start, start + CHUNK):
+        game = play(make_game(seed), seed)
+        check_game(game, seed)
+
+
+def test_the_checks_see_every_private_event_kind():
+    """Guard: the random games actually produce the secrets being checked."""
+    seen = set()
+    for seed in range(0, 120):
+        game = play(make_game(seed), seed)
+        seen |= {e.kind for e in game.events if e.audience != PUBLIC}
+    missing = PRIVATE_KINDS - seen
+    assert not missing, f"never produced: {missing}"
+
+
+def test_the_wolves_see_their_pack_and_the_thief_turned_wolf_joins_it():
+    roles = {"T": "thief", "W": "werewolf", "A": "villager", "B": "villager", "C": "villager"}
+    from helpers import scripted_game
+
+    game = scripted_game(
+        roles,
+        {"T": {"thief_swap": ["werewolf"], "wolf_kill": ["A"]}, "W": {"wolf_kill": ["A"]}},
+        {"max_days": 1},
+        center=["werewolf", "werewolf"],
+    )
+    for wolf in ("T", "W"):
+        packs = [e for e in game.observation(wolf) if e.kind == "wolf_pack"]
+        assert packs and sorted(packs[-1].data["wolves"]) == ["T", "W"]
+    for villager in ("A", "B", "C"):
+        assert not [e for e in game.observation(villager) if e.kind in WOLF_ONLY]
+    assert [e for e in game.observation("T") if e.kind == "thief_cards"]
+    assert not [e for e in game.observation("W") if e.kind in ("thief_cards", "thief_swap", "center")]
+
+
+def test_checker_catches_a_leak():
+    """The checker must fail on a leaked event (guards the test against passing vacuously)."""
+    game = play(make_game(3), 3)
+    victim = next(p.name for p in game.players if not p.is_wolf)
+    wolf = next(p.name for p in game.players if p.is_wolf)
+    game.events.append(
+        type(game.events[0])(len(game.events), "wolf_chat", game.day, "night", frozenset({victim}), {"speaker": wolf, "text": "", "round": 1})
+    )
+    with pytest.raises(AssertionError, match="pack's secrets"):
+        check_game(game, 3)
