@@ -23,6 +23,7 @@ from engine import Game, GameSetup, get_preset
 from engine.events import NARRATOR, PUBLIC
 from engine.options import CHOICES
 from engine.roles import ROLES
+from helpers import scripted_game
 
 GAMES = 240
 CHUNK = 60
@@ -208,7 +209,6 @@ def test_the_checks_see_every_private_event_kind():
 
 def test_the_wolves_see_their_pack_and_the_thief_turned_wolf_joins_it():
     roles = {"T": "thief", "W": "werewolf", "A": "villager", "B": "villager", "C": "villager"}
-    from helpers import scripted_game
 
     game = scripted_game(
         roles,

@@ -8,6 +8,7 @@ Plain seeded loops (no hypothesis): a failing case is named by its seed.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,6 +190,22 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
             assert game.lovers and d.name in game.lovers, tag
             beloved = game.lovers[0] if game.lovers[1] == d.name else game.lovers[1]
             assert beloved in {x.name for x in game.deaths[:i]}, tag
+
+    # -- once-only powers and the night's toll (000: "0, 1, or 2 deaths" at dawn)
+    assert len([e for e in game.events if e.kind == "witch_healed"]) <= 1, f"{tag}: two heals"
+    assert len([e for e in game.events if e.kind == "witch_poisoned"]) <= 1, f"{tag}: two poisons"
+    assert len([e for e in game.events if e.kind == "sheriff_elected"]) <= 1, f"{tag}: two elections"
+    assert len([e for e in game.events if e.kind == "cupid_lovers"]) <= 1, f"{tag}: two arrows"
+    shots = Counter(e.data["hunter"] for e in game.events if e.kind == "hunter_shot")
+    assert all(c == 1 for c in shots.values()), f"{tag}: a hunter shot twice"
+    per_day = Counter((d.day, d.cause) for d in game.deaths)
+    for (day, cause), count in per_day.items():
+        if cause in ("werewolves", "poison", "vote"):
+            assert count <= 1, f"{tag}: {count} deaths by {cause} on day {day}"
+    for e in game.events:
+        if e.kind == "dawn":
+            night_toll = [d for d in game.deaths if d.day == e.day and d.cause in ("werewolves", "poison")]
+            assert len(night_toll) <= 2, tag
 
     # -- winners are consistent with the roles
     living = [p for p in game.players if p.alive]

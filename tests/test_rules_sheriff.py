@@ -143,6 +143,27 @@ def test_on_a_tie_the_sheriffs_vote_designates_the_victim():
     assert deaths(game) == [("W1", 1, "vote")]
 
 
+def test_a_tie_the_sheriff_did_not_vote_into_is_voted_again():
+    """His vote designates the victim only when it is one of the tied; otherwise the
+    players vote again (000 step 6: "Otherwise, the players vote again")."""
+    votes = {
+        "Ann": {"vote": ["Eve", "W1"]},  # Sheriff: 2 votes for Eve, not among the leaders
+        "Bob": {"vote": ["W1", "W1"]},
+        "Cat": {"vote": ["W1", "W1"]},
+        "Dan": {"vote": ["W1", "Cat"]},
+        "Eve": {"vote": ["Cat", "Cat"]},
+        "W1": {"vote": ["Cat", "Cat"]},
+        "W2": {"vote": ["Cat", "Cat"]},
+    }
+    game = scripted_game(ROLES, merge(elect("Ann"), wolves_pass(), votes), {**ON, **PASS})
+    first, second = data(game, "vote_result")
+    assert first["tally"] == {"Eve": 2, "W1": 3, "Cat": 3}
+    assert second["round"] == 2 and second["tally"] == {"W1": 4, "Cat": 4}
+    # second round tied again, and now his vote (W1) is among the tied: it designates W1
+    assert data(game, "tie_broken") == [{"by": "Ann", "target": "W1", "rule": "his_vote"}]
+    assert deaths(game) == [("W1", 1, "vote")]
+
+
 def test_sheriff_tiebreak_none_means_a_revote():
     votes = {"Ann": {"vote": ["W1", "W1"]}, "Bob": {"vote": ["Cat", "W1"]}, "Dan": {"vote": ["Cat", "Cat"]}}
     game = scripted_game(ROLES, merge(elect("Ann"), wolves_pass(), votes), {**ON, **PASS, "sheriff_tiebreak": "none"})
