@@ -92,7 +92,10 @@ def _run(game):
         game.emit("wolf_votes", pack_audience, votes=dict(zip(pack, picks)), attempt=attempt)
         if spies:
             game.emit("wolf_votes_overheard", spy_audience, targets=sorted(p for p in picks if p), attempt=attempt)
-        decided, victim = _resolve(game, picks)
+        # A wolf with nobody he may attack (only his beloved is left outside the pack)
+        # has no say: counting his forced pass would stop a unanimous pack forever.
+        voting = [pick for d, pick in zip(decisions, picks) if d.options]
+        decided, victim = _resolve(game, voting) if voting else (True, None)
         if decided:
             break
     game.emit("wolf_victim", pack_audience, target=victim)
