@@ -1,0 +1,79 @@
+"""The heuristic bot: plays every base-game role with intent, from its events alone.
+
+It is the arena's sparring partner and yardstick: stronger than random, cheap
+enough for thousands of simulated games, and deterministic for a given seed and
+name. The work is split by job: ``heuristic_memory`` digests events,
+``heuristic_suspicion`` weighs them, ``heuristic_talk``, ``heuristic_votes`` and
+``heuristic_night`` decide. This module only routes a decision to its policy and
+guarantees that whatever comes back is a legal answer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from agents import heuristic_night as night
+from agents import heuristic_talk as talk
+from agents import heuristic_votes as votes
+from agents.base import Agent, SeatView
+from agents.heuristic_memory import Memory
+from agents.heuristic_situation import Situation
+from agents.random_agent import random_answer
+from engine.decisions import Decision, IllegalAnswer
+
+Policy = Callable[[Situation], Any]
+
+POLICIES: dict[str, Policy] = {
+    "speak": talk.speak,
+    "wolf_chat": talk.wolf_chat,
+    "vote": votes.vote,
+    "sheriff_vote": votes.sheriff_vote,
+    "sheriff_successor": votes.sheriff_successor,
+    "sheriff_tiebreak": votes.sheriff_tiebreak,
+    "wolf_kill": night.wolf_kill,
+    "seer_check": night.seer_check,
+    "witch_heal": night.witch_heal,
+    "witch_poison": night.witch_poison,
+    "hunter_shot": night.hunter_shot,
+    "cupid_lovers": night.cupid_lovers,
+    "thief_swap": night.thief_swap,
+    "little_girl_spy": night.little_girl_spy,
+}
+
+
+class HeuristicAgent(Agent):
+    spec = "heuristic"
+    # Tests set this to surface a policy's bug instead of covering it with a random answer.
+    strict: bool = False
+
+    def __init__(self, name: str, seed: int = 0):
+        super().__init__(name)
+        self.rng = random.Random(f"{seed}:{name}")
+        self.memory = Memory(name)
+        self.plan: dict[str, Any] = {}
+
+    def decide(self, view: SeatView, decision: Decision) -> Any:
+        if self.memory.update(view.events):
+            self.plan = {}  # a new game: yesterday's lies belong to another table
+        policy = POLICIES.get(decision.kind)
+        if policy is None:  # a kind from a role this bot does not know yet
+            return random_answer(self.rng, decision)
+        try:
+            answer = policy(Situation(self.memory, self.rng, decision, self.plan))
+        except Exception:
+            if self.strict:
+                raise
+            return random_answer(self.rng, decision)
+        return self._legal(decision, answer)
+
+    def _legal(self, decision: Decision, answer: Any) -> Any:
+        """The policy's answer if the rules allow it, else a random legal one: a bot
+        that fails a game over a corner case would be worse than a weak move."""
+        try:
+            decision.validate(answer)
+            return answer
+        except IllegalAnswer:
+            if self.strict:
+                raise
+            return random_answer(self.rng, decision)

@@ -1,0 +1,60 @@
+"""The heuristic bot's wording, kept as data in ``prompts/bot_lines/<lang>.yaml``.
+
+Text is data so that writers can vary or translate it without touching the logic;
+the structured claims carry the meaning, the lines only make the table readable.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.roles import ROLES
+
+
+def _lines_path(lang: str) -> Path:
+    """Prefer the installed ``prompts`` package; fall back to the checkout layout so a
+    bare source tree works too."""
+    try:
+        from importlib.resources import files
+
+        candidate = files("prompts") / "bot_lines" / f"{lang}.yaml"
+        if candidate.is_file():
+            return Path(str(candidate))
+    except Exception:  # a namespace or zipped package: use the checkout path
+        pass
+    return Path(__file__).resolve().parent.parent / "prompts" / "bot_lines" / f"{lang}.yaml"
+
+
+@lru_cache(maxsize=None)
+def load_lines(lang: str = "en") -> dict[str, Any]:
+    with open(_lines_path(lang), encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    if not isinstance(data, dict):
+        raise ValueError(f"bot lines for '{lang}' must be a mapping of situations to lines")
+    return data
+
+
+def role_name(role: str | None) -> str:
+    spec = ROLES.get(role) if isinstance(role, str) else None
+    return spec.name if spec else str(role or "villager")
+
+
+def line(rng: random.Random, key: str, lang: str = "en", **fill: str) -> str:
+    """One line for the situation ``key`` (dotted for nested keys), filled in. A
+    missing situation yields no text rather than an error: wording is never fatal."""
+    node: Any = load_lines(lang)
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    if not node:
+        return ""
+    choices = node if isinstance(node, list) else [node]
+    template = str(rng.choice(choices))
+    try:
+        return template.format(**fill)
+    except (KeyError, IndexError, ValueError):
+        return template

@@ -1,0 +1,251 @@
+"""What one heuristic seat has learnt, digested from its events as they arrive.
+
+A seat's view grows append-only, so the memory only reads the events it has not seen
+yet: the bot then costs the same per decision however long the game runs. Everything
+here is a fact the seat was shown; judging those facts is ``heuristic_suspicion``'s job.
+Other seats' answers may come from people or models, so every public field is read
+defensively: a malformed claim is ignored, never trusted and never a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from engine.roles import ROLES
+
+
+def is_wolf_role(role: str | None) -> bool:
+    """Unknown role ids (future roles, model typos) count as not wolves."""
+    spec = ROLES.get(role) if isinstance(role, str) else None
+    return bool(spec and spec.is_wolf)
+
+
+@dataclass(slots=True)
+class Claim:
+    """The latest public story of one speaker: the role they claim and what they
+    say they saw (target -> role id). Checks accumulate across speeches."""
+
+    role: str | None = None
+    checks: dict[str, str] = field(default_factory=dict)
+    roles_claimed: set[str] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class VoteRound:
+    day: int
+    round: int
+    votes: dict[str, str | None]
+
+
+@dataclass(slots=True)
+class Accusation:
+    day: int
+    speaker: str
+    target: str
+
+
+class Memory:
+    """Facts of one seat, updated incrementally by ``update(events)``."""
+
+    def __init__(self, me: str):
+        self.me = me
+        self.seen = 0
+        self.last_seq = -1
+        self.day = 0
+        self.phase = ""
+        self.players: list[str] = []
+        self.roles_in_play: list[str] = []
+        self.set_aside = 0  # cards of the public deck left in the center (the Thief's)
+        self.my_role: str | None = None
+        self.initial_role: str | None = None
+        self.pack: set[str] = set()  # every wolf this seat ever woke with (itself included)
+        self.dead: dict[str, str | None] = {}  # name -> revealed role (None when hidden)
+        self.causes: dict[str, str] = {}
+        self.seer_results: dict[str, str] = {}
+        self.beloved: str | None = None
+        self.sheriff: str | None = None
+        self.claims: dict[str, Claim] = {}
+        self.accusations: list[Accusation] = []
+        self.votes: list[VoteRound] = []
+        self.sheriff_votes: list[VoteRound] = []
+        self.chat_targets: dict[int, list[tuple[str, str]]] = {}  # night -> (wolf, proposed)
+        self.wolf_votes: dict[int, list[dict[str, Any]]] = {}  # night -> picks per attempt
+        self.caught_girl: str | None = None
+        self.witch_victims: dict[int, str | None] = {}  # night -> the pack's victim the Witch saw
+        self.thief_cards: list[str] = []
+        self.overheard: set[str] = set()  # names the spied-on pack aimed at (never wolves)
+        self.night_victims: list[str] = []
+
+    # ------------------------------------------------------------------ reading events
+    def update(self, events: list) -> bool:
+        """Digest the events after the last one read; return whether memory was wiped.
+        A shorter or different history means the seat was handed a new game: start
+        over rather than mix two games."""
+        fresh = bool(self.seen) and (len(events) < self.seen or events[self.seen - 1].seq != self.last_seq)
+        if fresh:
+            self.__init__(self.me)  # type: ignore[misc]
+        for e in events[self.seen :]:
+            self._read(e)
+        self.seen = len(events)
+        if events:
+            self.last_seq = events[-1].seq
+        return fresh
+
+    def _read(self, e: Any) -> None:
+        d = e.data if isinstance(e.data, dict) else {}
+        self.day, self.phase = e.day, e.phase
+        handler = _HANDLERS.get(e.kind)
+        if handler is not None:
+            handler(self, e, d)
+
+    def _game_start(self, e: Any, d: dict) -> None:
+        self.players = [p for p in d.get("players", []) if isinstance(p, str)]
+        self.roles_in_play = [r for r in d.get("roles_in_play", []) if isinstance(r, str)]
+        aside = d.get("set_aside")
+        self.set_aside = aside if isinstance(aside, int) else 0
+
+    def _role(self, e: Any, d: dict) -> None:
+        if d.get("player") == self.me:
+            if self.initial_role is None:
+                self.initial_role = d.get("role")
+            self.my_role = d.get("role")
+            if is_wolf_role(self.my_role):
+                self.pack.add(self.me)
+
+    def _wolf_pack(self, e: Any, d: dict) -> None:
+        self.pack.update(w for w in d.get("wolves", []) if isinstance(w, str))
+
+    def _death(self, e: Any, d: dict) -> None:
+        name = d.get("player")
+        if isinstance(name, str):
+            self.dead[name] = d.get("role")
+            self.causes[name] = str(d.get("cause", ""))
+            if d.get("cause") == "werewolves":
+                self.night_victims.append(name)
+
+    def _seer_result(self, e: Any, d: dict) -> None:
+        if d.get("seer") == self.me and isinstance(d.get("target"), str):
+            self.seer_results[d["target"]] = d.get("role")
+
+    def _lovers(self, e: Any, d: dict) -> None:
+        if d.get("lover") == self.me:
+            self.beloved = d.get("beloved")
+
+    def _sheriff(self, e: Any, d: dict) -> None:
+        self.sheriff = d.get("player")
+
+    def _speech(self, e: Any, d: dict) -> None:
+        speaker = d.get("speaker")
+        if not isinstance(speaker, str):
+            return
+        claims = d.get("claims")
+        if not isinstance(claims, dict):
+            return
+        role = claims.get("role")
+        checks = claims.get("checks")
+        known = set(self.players)
+        if isinstance(role, str) and role:
+            c = self.claims.setdefault(speaker, Claim())
+            c.role = role
+            c.roles_claimed.add(role)
+        if isinstance(checks, list):
+            for chk in checks:
+                if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):
+                    c = self.claims.setdefault(speaker, Claim())
+                    c.checks[chk["target"]] = chk["role"]
+        accuses = claims.get("accuses")
+        if isinstance(accuses, list):
+            for t in dict.fromkeys(a for a in accuses if isinstance(a, str)):
+                if t in known and t != speaker:
+                    self.accusations.append(Accusation(e.day, speaker, t))
+
+    def _day_votes(self, e: Any, d: dict) -> None:
+        _append_round(self.votes, e, d)
+
+    def _sheriff_votes(self, e: Any, d: dict) -> None:
+        _append_round(self.sheriff_votes, e, d)
+
+    def _wolf_chat(self, e: Any, d: dict) -> None:
+        if isinstance(d.get("target"), str):
+            self.chat_targets.setdefault(e.day, []).append((d.get("speaker"), d["target"]))
+
+    def _wolf_votes(self, e: Any, d: dict) -> None:
+        votes = d.get("votes")
+        if isinstance(votes, dict):
+            self.wolf_votes.setdefault(e.day, []).append(votes)
+
+    def _caught(self, e: Any, d: dict) -> None:
+        self.caught_girl = d.get("player")
+
+    def _witch_victim(self, e: Any, d: dict) -> None:
+        self.witch_victims[e.day] = d.get("victim")
+
+    def _thief_cards(self, e: Any, d: dict) -> None:
+        self.thief_cards = [c for c in d.get("cards", []) if isinstance(c, str)]
+
+    def _overheard(self, e: Any, d: dict) -> None:
+        targets = d.get("targets", [d.get("target")])
+        self.overheard.update(t for t in targets if isinstance(t, str))
+
+    # ------------------------------------------------------------------ derived facts
+    @property
+    def alive(self) -> list[str]:
+        return [p for p in self.players if p not in self.dead]
+
+    @property
+    def is_wolf(self) -> bool:
+        return self.me in self.pack or is_wolf_role(self.my_role)
+
+    @property
+    def pack_alive(self) -> list[str]:
+        return [w for w in self.players if w in self.pack and w not in self.dead]
+
+    def accusers_of(self, name: str, day: int | None = None) -> list[str]:
+        return [a.speaker for a in self.accusations if a.target == name and (day is None or a.day == day)]
+
+    def votes_against(self, name: str, rounds: Iterable[VoteRound] | None = None) -> int:
+        rs = self.votes if rounds is None else rounds
+        return sum(1 for r in rs for t in r.votes.values() if t == name)
+
+    def last_day_votes(self) -> list[VoteRound]:
+        """The vote rounds of the latest day that had any (today's, once cast)."""
+        if not self.votes:
+            return []
+        last = self.votes[-1].day
+        return [r for r in self.votes if r.day == last]
+
+    def my_public_claim(self) -> Claim | None:
+        return self.claims.get(self.me)
+
+    def count_in_play(self, role: str) -> int:
+        return sum(1 for r in self.roles_in_play if r == role)
+
+
+def _append_round(rounds: list[VoteRound], e: Any, d: dict) -> None:
+    votes = d.get("votes")
+    if isinstance(votes, dict):
+        rnd = d.get("round", 1)
+        rounds.append(VoteRound(e.day, rnd if isinstance(rnd, int) else 1, dict(votes)))
+
+
+_HANDLERS = {
+    "game_start": Memory._game_start,
+    "role": Memory._role,
+    "wolf_pack": Memory._wolf_pack,
+    "death": Memory._death,
+    "seer_result": Memory._seer_result,
+    "lovers": Memory._lovers,
+    "sheriff_elected": Memory._sheriff,
+    "sheriff_successor": Memory._sheriff,
+    "speech": Memory._speech,
+    "vote_result": Memory._day_votes,
+    "sheriff_votes": Memory._sheriff_votes,
+    "wolf_chat": Memory._wolf_chat,
+    "wolf_votes": Memory._wolf_votes,
+    "little_girl_caught": Memory._caught,
+    "witch_victim": Memory._witch_victim,
+    "thief_cards": Memory._thief_cards,
+    "wolf_votes_overheard": Memory._overheard,
+    "wolf_victim_overheard": Memory._overheard,
+}

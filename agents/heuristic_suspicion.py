@@ -1,0 +1,295 @@
+"""Judging the table: how likely each living player is to be a werewolf.
+
+Evidence is added as log-odds (a liar's contradicted claim weighs a lot, one vote a
+little), then the odds are turned into probabilities that add up to the number of
+wolves still hidden, so a bot that learns one wolf automatically trusts the rest of
+the table more. A Seer claim counts in proportion to how credible its author looks,
+which needs the other evidence first: hence two passes.
+
+The same judge runs in two perspectives. ``private`` uses everything the seat knows
+(its pack, its Seer results, its beloved); ``public`` uses only what the whole table
+saw, which is how a wolf estimates what the village thinks of everyone (itself too).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from agents.heuristic_memory import Memory, is_wolf_role
+from engine.roles import ROLES
+
+# Log-odds weights. Big ones are near-proofs, small ones are table talk.
+LIAR = 5.0  # a claim the cards contradict
+RIVAL_CLAIM = 1.8  # two living players claim the same unique role: one lies, likely a wolf
+CONFIRMED_SEER = 2.5  # a Seer claim whose wolf result was revealed true
+VOTED_WOLF = -0.8
+VOTED_GOOD = 0.5
+COVOTE_WOLF = 0.5  # voted with a known wolf against someone not a wolf
+ACCUSED_WOLF = -0.5
+ACCUSED_GOOD = 0.35
+ACCUSED_TODAY = 0.3
+BANDWAGON_CAP = 5  # a crowd repeating one name adds nothing after a few voices
+VICTIM_POINTED = 0.25  # the wolves' victim had accused or voted this player
+PACK_TARGET = -3.0  # the Witch saw the pack choose them
+OVERHEARD = -1.0  # the Little Girl heard the pack aim at them
+BELOVED = -4.0
+SHERIFF_VOTE_WOLF = 0.3
+SELF_EXPOSED = -0.7  # an uncontested power-role claim is costly for a wolf to fake
+CHECK_WOLF = 4.0  # times the claimant's credibility
+CHECK_GOOD = -1.5
+CAP = 0.97
+THIEF_WOLF_CHANCE = 0.25
+
+
+@dataclass(slots=True)
+class Beliefs:
+    """P(wolf) per living player, plus what the judge found on the way."""
+
+    p: dict[str, float] = field(default_factory=dict)
+    cred: dict[str, float] = field(default_factory=dict)  # claimant -> credibility
+    liars: set[str] = field(default_factory=set)
+    known: dict[str, bool] = field(default_factory=dict)  # name -> is wolf, for certain
+    hidden_wolves: float = 0.0
+
+    def of(self, name: str) -> float:
+        return self.p.get(name, 0.0)
+
+
+def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
+    """Players whose camp is certain: revealed dead, and privately the seat's own
+    knowledge. A wolf knows every camp; a Seer knows those she looked at."""
+    known: dict[str, bool] = {n: is_wolf_role(r) for n, r in mem.dead.items() if r is not None}
+    if not private:
+        return known
+    for n, r in mem.seer_results.items():
+        known[n] = is_wolf_role(r)
+    if mem.my_role is not None:
+        known[mem.me] = mem.is_wolf
+    if mem.caught_girl:
+        known[mem.caught_girl] = False
+    if mem.is_wolf:
+        for n in mem.players:
+            known[n] = n in mem.pack
+    return known
+
+
+def _wolves_total(mem: Memory, private: bool) -> float:
+    """Expected wolves dealt into play. With a Thief, the public deck may list cards
+    that lie unused in the center: the Thief knows which, others estimate."""
+    deck = float(sum(1 for r in mem.roles_in_play if is_wolf_role(r)))
+    if "thief" not in mem.roles_in_play:
+        return deck
+    took_wolf = 1.0 if mem.initial_role == "thief" and mem.is_wolf else 0.0
+    if mem.set_aside:  # the deck includes the center cards
+        if private and mem.initial_role == "thief" and mem.thief_cards:
+            return deck - sum(1 for c in mem.thief_cards if is_wolf_role(c)) + took_wolf
+        seats = max(1, len(mem.players))
+        return deck * (1.0 - mem.set_aside / (seats + mem.set_aside)) + THIEF_WOLF_CHANCE / 2
+    if private and mem.initial_role == "thief":
+        return deck + took_wolf
+    if any(r == "thief" for r in mem.dead.values()):
+        return deck  # the Thief kept his card: no extra wolf came in
+    return deck + THIEF_WOLF_CHANCE
+
+
+def _role_holders(mem: Memory, private: bool) -> dict[str, set[str]]:
+    """role -> players certainly holding it (revealed, or privately known)."""
+    holders: dict[str, set[str]] = {}
+    for n, r in mem.dead.items():
+        if r:
+            holders.setdefault(r, set()).add(n)
+    if private:
+        for n, r in mem.seer_results.items():
+            holders.setdefault(r, set()).add(n)
+        if mem.my_role:
+            holders.setdefault(mem.my_role, set()).add(mem.me)
+    return holders
+
+
+def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
+    """Claimants the cards contradict: a unique role someone else holds, a role not in
+    the deck, a changed story, or a Seer result the reveals disprove. Villagers have no
+    reason to lie, so a proven lie is the strongest evidence a bot gets."""
+    liars: set[str] = set()
+    holders = _role_holders(mem, private)
+    has_thief = "thief" in mem.roles_in_play
+    for c, claim in mem.claims.items():
+        if private and c == mem.me:
+            continue
+        told = claim.roles_claimed - {"villager"}
+        lie = len(told) > 1 or any(is_wolf_role(r) for r in told)
+        for r in told:
+            count = mem.count_in_play(r)
+            if count == 1 and holders.get(r, set()) - {c}:
+                lie = True
+            if count == 0 and not has_thief and r in ROLES:
+                lie = True
+        for t, cr in claim.checks.items():
+            if t in known and known[t] != is_wolf_role(cr):
+                lie = True
+        if lie:
+            liars.add(c)
+    return liars
+
+
+def _confirmations(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str, float]:
+    """A wolf result that a reveal proved true: a fake Seer almost never names a mate."""
+    s: dict[str, float] = {}
+    for c, claim in mem.claims.items():
+        if c in liars:
+            continue
+        for t, cr in claim.checks.items():
+            if t in known and known[t] and is_wolf_role(cr):
+                s[c] = s.get(c, 0.0) - CONFIRMED_SEER
+    return s
+
+
+def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: bool) -> dict[str, float]:
+    """Log-odds of each player being a wolf, before Seer results are weighed. Votes and
+    accusations only speak once their target's camp is known: who pushed a revealed
+    villager out, who stood with a known wolf."""
+    s: dict[str, float] = {n: 0.0 for n in mem.players}
+    for c in liars:
+        s[c] = s.get(c, 0.0) + LIAR
+    for c, v in _confirmations(mem, known, liars).items():
+        s[c] += v
+    _rival_claims(mem, liars, s)
+    for r in mem.votes:
+        wolf_picks = {r.votes.get(w) for w, k in known.items() if k and r.votes.get(w) is not None}
+        for v, t in r.votes.items():
+            if t is None or v not in s:
+                continue
+            k = known.get(t)
+            if k is True:
+                s[v] += VOTED_WOLF
+            elif k is False:
+                s[v] += VOTED_GOOD
+                if t in wolf_picks and not known.get(v):
+                    s[v] += COVOTE_WOLF
+    for r in mem.sheriff_votes:
+        for v, t in r.votes.items():
+            if known.get(t) is True and v in s:
+                s[v] += SHERIFF_VOTE_WOLF
+    today = mem.day
+    victims = set(mem.night_victims)
+    today_voices: dict[str, set[str]] = {}
+    for a in mem.accusations:
+        if a.speaker not in s:
+            continue
+        k = known.get(a.target)
+        if k is True:
+            s[a.speaker] += ACCUSED_WOLF
+        elif k is False:
+            s[a.speaker] += ACCUSED_GOOD
+        elif a.day == today and a.target in s:
+            voices = today_voices.setdefault(a.target, set())
+            if a.speaker not in voices and len(voices) < BANDWAGON_CAP:
+                voices.add(a.speaker)
+                s[a.target] += ACCUSED_TODAY
+        if a.speaker in victims and a.target in s:
+            s[a.target] += VICTIM_POINTED
+    for name in mem.overheard:
+        if name in s:
+            s[name] += OVERHEARD
+    if private and mem.beloved in s and not mem.is_wolf:
+        s[mem.beloved] += BELOVED
+    if private:
+        for victim in mem.witch_victims.values():
+            if victim in s:
+                s[victim] += PACK_TARGET  # the pack does not devour its own
+    return s
+
+
+def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
+    """Two living claimants of one unique role: at least one lies. Uncontested power
+    claims, on the other hand, are mild evidence of good faith."""
+    by_role: dict[str, list[str]] = {}
+    for c, claim in mem.claims.items():
+        if c in mem.dead or claim.role in (None, "villager") or c in liars:
+            continue
+        if mem.count_in_play(claim.role) == 1:
+            by_role.setdefault(claim.role, []).append(c)
+    for role, names in by_role.items():
+        if len(names) > 1:
+            for c in names:
+                s[c] += RIVAL_CLAIM
+        elif role != "seer":
+            s[names[0]] += SELF_EXPOSED
+
+
+def _normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, float]:
+    """Spread ``hidden`` expected wolves over the pool in proportion to the odds,
+    capping certainty and handing the excess to the others (water-filling)."""
+    p: dict[str, float] = {}
+    if not pool or hidden <= 0:
+        return {n: 0.0 for n in pool}
+    top = max(s[n] for n in pool)
+    w = {n: math.exp(max(-30.0, s[n] - top)) for n in pool}
+    free = list(pool)
+    left = hidden
+    while free:
+        total = sum(w[n] for n in free)
+        capped = [n for n in free if left * w[n] / total > CAP]
+        if not capped:
+            for n in free:
+                p[n] = left * w[n] / total
+            break
+        for n in capped:
+            p[n] = CAP
+            free.remove(n)
+            left -= CAP
+        if left <= 0:
+            for n in free:
+                p[n] = 0.0
+            break
+    return p
+
+
+def judge(mem: Memory, private: bool = True) -> Beliefs:
+    """The seat's beliefs about every living player (see the module docstring)."""
+    known = known_camps(mem, private)
+    liars = _liars(mem, known, private)
+    s = _evidence(mem, known, liars, private)
+    alive = mem.alive
+    pool = [n for n in alive if n not in known]
+    dead_wolves = sum(1 for n, k in known.items() if k and n in mem.dead)
+    live_known = sum(1 for n in alive if known.get(n))
+    total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
+    hidden = max(0.0, total - dead_wolves - live_known)
+    first = _normalise(s, pool, hidden)
+    cred = _credibility(mem, known, liars, first, private)
+    for c, weight in cred.items():
+        for t, cr in mem.claims[c].checks.items():
+            if t in known or t not in s:
+                continue
+            s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
+    p = _normalise(s, pool, hidden)
+    for n in alive:
+        if n in known:
+            p[n] = 1.0 if known[n] else 0.0
+    return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden)
+
+
+def _credibility(
+    mem: Memory, known: dict[str, bool], liars: set[str], p: dict[str, float], private: bool
+) -> dict[str, float]:
+    """How far to believe each player's reported checks: a revealed Seer fully, a
+    liar or known wolf not at all, anyone else as much as they look innocent."""
+    cred: dict[str, float] = {}
+    for c, claim in mem.claims.items():
+        if not claim.checks or (private and c == mem.me):
+            continue
+        if c in liars or known.get(c):
+            cred[c] = 0.0
+            continue
+        revealed = mem.dead.get(c)
+        if revealed is not None:
+            cred[c] = 1.0 if revealed == "seer" else 0.1
+        elif c in p:
+            cred[c] = 1.0 - p[c]
+        else:
+            cred[c] = 0.9
+        if claim.role != "seer":
+            cred[c] *= 0.5
+    return cred

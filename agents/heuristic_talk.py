@@ -1,0 +1,217 @@
+"""What the heuristic bot says: day speeches and the pack's night talk.
+
+A speech is short text plus structured claims (role, Seer checks, accusations) that
+other bots read without parsing prose. Villagers tell the truth and point at their
+top suspect; the Seer comes out when her knowledge is worth more than her cover;
+wolves blend in, and sometimes fake a Seer claim to frame a villager or to answer a
+real Seer who is onto the pack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.heuristic_lines import line, role_name
+from agents.heuristic_memory import Memory, is_wolf_role
+from agents.heuristic_night import choose_victim, kill_options
+from agents.heuristic_situation import Situation
+
+SEER = "seer"
+WOLF = "werewolf"
+GOOD = "villager"  # what a Seer reports for any non-wolf: naming the Witch would expose her
+
+BLUFF_SEER_CHANCE = 0.05  # a wolf opens with a fake Seer claim
+COUNTER_CLAIM_CHANCE = 0.7  # a wolf answers a Seer who exposed the pack
+FRAME_CHANCE = 0.5  # a fake Seer's new result frames a villager rather than clears a mate
+BUS_CHANCE = 0.3  # a wolf joins the accusation of a mate who is lost anyway
+STRONG = 0.6
+
+
+@dataclass(slots=True)
+class Speech:
+    role: str | None = None
+    checks: list[tuple[str, str]] = field(default_factory=list)
+    accuses: list[str] = field(default_factory=list)
+    counter: str | None = None  # the rival claimant this speech contradicts
+    liar: tuple[str, str] | None = None  # (name, role) to denounce
+    strong: bool = False
+
+    def claims(self) -> dict[str, Any]:
+        return {
+            "role": self.role,
+            "checks": [{"target": t, "role": r} for t, r in self.checks],
+            "accuses": list(self.accuses),
+        }
+
+
+def heat(mem: Memory, name: str) -> float:
+    """How much the table is on ``name`` right now: today's accusations, and the
+    votes they drew in the last vote."""
+    rounds = mem.last_day_votes()
+    last = mem.votes_against(name, rounds[-1:]) if rounds else 0
+    return len(mem.accusers_of(name, mem.day)) + 0.5 * last
+
+
+def speak(sit: Situation) -> dict[str, Any]:
+    sp = _wolf_speech(sit) if sit.mem.is_wolf else _village_speech(sit)
+    return {"text": _words(sit, sp), "claims": sp.claims()}
+
+
+# ---------------------------------------------------------------------- the village
+def _village_speech(sit: Situation) -> Speech:
+    mem, b = sit.mem, sit.beliefs
+    sp = Speech()
+    h = heat(mem, mem.me)
+    before = mem.my_public_claim()
+    said = before.role if before else None
+    role = mem.my_role
+    if role == SEER:
+        _seer_speech(sit, sp, h)
+    elif role in ("witch", "hunter") and (said == role or h >= (2 if role == "witch" else 1)):
+        sp.role = role
+    elif h >= 1 or said == GOOD:
+        sp.role = GOOD
+    liars = [n for n in mem.alive if n in b.liars and mem.claims.get(n) and mem.claims[n].role]
+    if liars:
+        sp.liar = (liars[0], mem.claims[liars[0]].role or "")
+    if not sp.accuses:
+        others = [n for n in mem.alive if n != mem.me and n != mem.beloved]
+        top = sit.best(others, b.of)
+        if top is not None and b.of(top) > 0:
+            sp.accuses = [top]
+            sp.strong = b.of(top) >= STRONG
+    return sp
+
+
+def _seer_speech(sit: Situation, sp: Speech, h: float) -> None:
+    """Come out when it pays: a wolf found, a rival claimant, suspicion on her, or
+    too few players left for her cover to matter."""
+    mem = sit.mem
+    results = mem.seer_results
+    alive = set(mem.alive)
+    found = [t for t, r in results.items() if is_wolf_role(r) and t in alive]
+    rivals = [c for c, cl in mem.claims.items() if c != mem.me and c in alive and cl.role == SEER]
+    before = mem.my_public_claim()
+    late = len(alive) <= 5 or (mem.day >= 3 and len(results) >= 2)
+    if not (before and before.role == SEER) and not found and not rivals and h < 2 and not late:
+        return
+    sp.role = SEER
+    sp.checks = [(t, WOLF if is_wolf_role(r) else GOOD) for t, r in results.items()]
+    if rivals:
+        sp.counter = rivals[0]
+    sp.accuses = found or rivals
+    sp.strong = bool(sp.accuses)
+
+
+# ---------------------------------------------------------------------- the pack
+def _wolf_speech(sit: Situation) -> Speech:
+    mem, pub, rng, plan = sit.mem, sit.public, sit.rng, sit.plan
+    sp = Speech()
+    me = mem.me
+    alive = mem.alive
+    mates = [w for w in mem.pack_alive if w != me]
+    real = [c for c, cl in mem.claims.items() if c in alive and c not in mem.pack and cl.role == SEER]
+    exposed = any(a.speaker in real and a.target in mem.pack for a in mem.accusations)
+    mate_claims = any(mem.claims.get(w) is not None and mem.claims[w].role == SEER for w in mem.pack if w != me)
+    mine = mem.my_public_claim()
+    fake = bool(mine and mine.role == SEER)
+    if not fake and not mate_claims:
+        if exposed and "counter" not in plan:
+            plan["counter"] = rng.random() < COUNTER_CLAIM_CHANCE
+            fake = plan["counter"]
+        elif "bluff" not in plan:
+            plan["bluff"] = rng.random() < BLUFF_SEER_CHANCE
+            fake = plan["bluff"]
+    if fake:
+        sp.role = SEER
+        sp.checks = _fake_checks(sit, real, mates)
+        framed = [t for t, r in sp.checks if r == WOLF and t in alive]
+        sp.accuses = framed[-1:]
+        sp.counter = real[0] if real else None
+        sp.strong = bool(framed)
+    elif heat(mem, me) >= 1:
+        sp.role = GOOD
+    if not sp.accuses:
+        doomed = [m for m in mates if pub.of(m) >= 0.6]
+        if doomed and rng.random() < BUS_CHANCE:
+            sp.accuses = [doomed[0]]
+        else:
+            pool = [n for n in alive if n not in mem.pack and n != mem.beloved]
+            top = sit.best(pool, pub.of)
+            if top is not None:
+                sp.accuses = [top]
+                sp.strong = pub.of(top) >= STRONG
+    return sp
+
+
+def _fake_checks(sit: Situation, real: list[str], mates: list[str]) -> list[tuple[str, str]]:
+    """One invented result per night so far, kept consistent from day to day."""
+    mem, rng, pub = sit.mem, sit.rng, sit.public
+    checks: dict[str, str] = sit.plan.setdefault("fake_checks", {})
+    alive = mem.alive
+    while len(checks) < max(1, mem.day):
+        fresh = [n for n in alive if n not in mem.pack and n not in checks and n != mem.beloved]
+        rivals = [c for c in real if c not in checks]
+        clean = [m for m in mates if m not in checks]
+        if rivals:
+            checks[rivals[0]] = WOLF
+        elif fresh and rng.random() < FRAME_CHANCE:
+            checks[sit.best(fresh, pub.of)] = WOLF  # the village's own suspect: easy to believe
+        elif clean:
+            checks[clean[0]] = GOOD
+        elif fresh:
+            checks[rng.choice(fresh)] = GOOD
+        else:
+            break
+    return list(checks.items())
+
+
+def wolf_chat(sit: Situation) -> dict[str, Any]:
+    """The first wolf proposes; the others agree unless they cannot (a wolf never
+    devours its beloved), in which case they counter-propose. ``wolf_kill`` then
+    follows the latest proposal, so the pack is unanimous."""
+    mem, rng = sit.mem, sit.rng
+    tonight = mem.chat_targets.get(mem.day, [])
+    legal = kill_options(mem)
+    proposal = tonight[-1][1] if tonight else None
+    if proposal in legal:
+        return {"text": line(rng, "wolf_chat.agree", target=proposal), "target": proposal}
+    target = choose_victim(sit, legal)
+    if target is None:
+        return {"text": ""}
+    if proposal is not None:
+        return {"text": line(rng, "wolf_chat.counter", target=target, other=proposal), "target": target}
+    return {"text": line(rng, "wolf_chat.propose", target=target), "target": target}
+
+
+# ---------------------------------------------------------------------- wording
+def _words(sit: Situation, sp: Speech) -> str:
+    mem, rng = sit.mem, sit.rng
+    parts: list[str] = []
+    if mem.phase == "campaign":
+        parts.append(line(rng, "opening.campaign"))
+    else:
+        parts.append(line(rng, "opening.first_day" if mem.day <= 1 else "opening.later_day"))
+    if sp.role == SEER:
+        if sp.counter:
+            parts.append(line(rng, "seer_counter_claim", target=sp.counter))
+        else:
+            parts.append(line(rng, "seer_claim"))
+        for t, r in sp.checks[-2:]:
+            key = "seer_check_wolf" if r == WOLF else "seer_check_good"
+            parts.append(line(rng, key, target=t, verdict=role_name(r)))
+    elif sp.role in ("witch", "hunter"):
+        parts.append(line(rng, f"claim_{sp.role}"))
+    elif sp.role == GOOD:
+        parts.append(line(rng, "claim_villager"))
+    elif sp.role:
+        parts.append(line(rng, "claim_other", role=role_name(sp.role)))
+    if sp.liar:
+        parts.append(line(rng, "liar", target=sp.liar[0], role=role_name(sp.liar[1])))
+    if sp.accuses:
+        for t in sp.accuses[:2]:
+            parts.append(line(rng, "accuse_strong" if sp.strong else "accuse", target=t))
+    else:
+        parts.append(line(rng, "no_lead"))
+    return " ".join(p for p in parts if p)

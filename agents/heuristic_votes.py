@@ -1,0 +1,108 @@
+"""Votes: the day's elimination and everything about the Sheriff's badge.
+
+Villagers vote their beliefs. Wolves vote with the village's mood against a villager
+(a bandwagon hides them best), spread their votes a little so the pack does not vote
+as one block, and vote a mate only when the village has already doomed him.
+"""
+
+from __future__ import annotations
+
+from agents.heuristic_situation import Situation
+
+SPLIT_CHANCE = 0.4  # one wolf of a pack votes elsewhere
+BUS_VOTE_CHANCE = 0.75  # a wolf votes for a mate the village has doomed: it costs nothing
+DOOMED = 0.6
+SHERIFF_MATE_CHANCE = 0.5
+
+
+def vote(sit: Situation) -> str | None:
+    options = list(sit.decision.options)
+    if not options:
+        return None
+    if sit.mem.is_wolf:
+        return _wolf_vote(sit, options)
+    b = sit.beliefs
+    target = sit.best(options, b.of)
+    if b.of(target) <= 0.0 and sit.decision.allow_pass:
+        return None  # everyone on offer is known innocent
+    return target
+
+
+def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
+    """Ride the village's mood. When the mood is on a mate, join it only if he is lost
+    anyway; otherwise push the next villager in line. A Seer claimant is attacked
+    only when the pack has a counter-claim to justify it."""
+    mem, pub, rng = sit.mem, sit.public, sit.rng
+    villagers = [o for o in options if o not in mem.pack]
+    if not villagers:
+        if mem.beloved is not None and mem.beloved not in mem.pack:
+            return options[0]  # a wolf in love with a villager wins with the couple: the pack must go
+        return None if sit.decision.allow_pass else options[0]
+    rivals = _countered(sit)
+
+    def appeal(n: str) -> float:
+        return pub.of(n) + (0.5 if n in rivals else 0.0)
+
+    leader = max(options, key=lambda n: (round(appeal(n), 6), n))
+    if leader in mem.pack and leader != mem.me and pub.of(leader) >= DOOMED and rng.random() < BUS_VOTE_CHANCE:
+        return leader
+    ranked = sorted(villagers, key=lambda n: (-round(appeal(n), 6), n))
+    pack = mem.pack_alive
+    if len(ranked) > 1 and len(pack) >= 2 and pack[-1] == mem.me and rng.random() < SPLIT_CHANCE:
+        return ranked[1]
+    return ranked[0]
+
+
+def _countered(sit: Situation) -> set[str]:
+    """Seer claimants the pack has publicly contradicted with a claim of its own."""
+    mem = sit.mem
+    if not any(mem.claims.get(w) is not None and mem.claims[w].role == "seer" for w in mem.pack):
+        return set()
+    return {c for c, cl in mem.claims.items() if cl.role == "seer" and c not in mem.pack}
+
+
+def sheriff_vote(sit: Situation) -> str | None:
+    """The most trusted player; seats share the tie-break (seat order) so the village
+    gathers its votes instead of scattering them."""
+    mem = sit.mem
+    options = list(sit.decision.options)
+    if not options:
+        return None
+    claim = mem.my_public_claim()
+    if not mem.is_wolf and claim is not None and claim.role == "seer" and mem.my_role == "seer" and mem.me in options:
+        return mem.me
+    if mem.is_wolf:
+        mates = [o for o in options if o in mem.pack and o != mem.me]
+        if mates and sit.rng.random() < SHERIFF_MATE_CHANCE:
+            return mates[0]
+        b = sit.public
+    else:
+        b = sit.beliefs
+    others = [o for o in options if o != mem.me] or options
+    return sit.consensus(others, lambda n: -b.of(n) + 0.3 * b.cred.get(n, 0.0))
+
+
+def sheriff_successor(sit: Situation) -> str | None:
+    mem = sit.mem
+    options = list(sit.decision.options)
+    if not options:
+        return None
+    if mem.is_wolf:
+        mates = [o for o in options if o in mem.pack]
+        if mates:
+            return mates[0]
+        return sit.best(options, sit.public.of)  # a suspected heir's double vote carries less weight
+    return sit.best(options, lambda n: -sit.beliefs.of(n))
+
+
+def sheriff_tiebreak(sit: Situation) -> str | None:
+    mem = sit.mem
+    options = list(sit.decision.options)
+    if not options:
+        return None
+    if mem.is_wolf:
+        villagers = [o for o in options if o not in mem.pack]
+        if not villagers:
+            return None if sit.decision.allow_pass else options[0]
+        return sit.best(villagers, sit.public.of)
+    return sit.best(options, sit.beliefs.of)
