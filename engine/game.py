@@ -15,11 +15,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from engine.decisions import BOOL, CHOICE, Decision, GameError, IllegalAnswer
+from engine.decisions import BOOL, CHOICE, TEXT, Decision, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Event
 from engine.options import RuleOptions
 from engine.roles import ROLES
 from engine.setup import GameSetup, deal
+from engine.speech import check_speech
 
 
 @dataclass(slots=True)
@@ -111,6 +112,8 @@ class Game:
             raise IllegalAnswer(f"decision {decision_id} ({d.kind} for {d.seat}) is already answered")
         try:
             value = d.validate(answer)
+            if value.__class__ is dict and d.shape == TEXT:
+                value = check_speech(d.kind, value, self.by_name, ROLES)
         except IllegalAnswer as e:
             raise IllegalAnswer(self._explain(d, answer, str(e))) from None
         answers[decision_id] = value
