@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from agents.base import Agent
 from engine.game import Game
 from engine.options import RuleOptions, coerce_options
+from engine.roles import DECISION_KINDS
 from engine.presets import get_preset
 from engine.setup import GameSetup, SetupError
 from transcripts.schema import HeaderRecord, SeatRecord
@@ -72,6 +73,12 @@ class GameSpec(BaseModel):
                     f"seat {i + 1} ({seat.name}) has answers but its agent is '{seat.agent}'; "
                     f"only '{SCRIPTED}' seats take answers"
                 )
+            for kind in seat.answers or {}:
+                if kind not in DECISION_KINDS:
+                    raise GameFileError(
+                        f"seat {i + 1} ({seat.name}) has answers for unknown decision kind '{kind}' "
+                        f"(known: {', '.join(sorted(DECISION_KINDS))})"
+                    )
         self.rule_options()
 
     # ------------------------------------------------------------------ building

@@ -97,6 +97,7 @@ def test_default_names():
         ("seed: many\n" + THREE, "game.yaml", "at seed"),
         (THREE, "game.txt", "ends in .yaml, .yml or .json"),
         ("center: [werewolf, villager]\n" + THREE, "game.yaml", "only set aside when a Thief plays"),
+        ("seats:\n  - {name: A, agent: scripted, answers: {wolf_kil: [B]}}\n  - {name: B}\n  - {name: C}\n", "game.yaml", "unknown decision kind 'wolf_kil'"),
     ],
 )
 def test_bad_files_name_the_problem(tmp_path, text, name, expected):

@@ -2,6 +2,7 @@
 
 from engine.roles.base import (  # noqa: F401  (re-exported)
     DEATH_HOOKS,
+    DECISION_KINDS,
     NIGHT_STEPS,
     ROLES,
     VILLAGE,

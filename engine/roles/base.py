@@ -24,6 +24,7 @@ class RoleSpec:
     camp: str
     is_wolf: bool = False
     summary: str = ""
+    decisions: tuple[str, ...] = ()  # the decision kinds this role is asked
     # When the Seer looks at this card she sees ``id``; a few roles may disguise it.
     presets: tuple[str, ...] = ("millers_hollow",)
 
@@ -48,11 +49,15 @@ class NightStep:
 
 
 ROLES: dict[str, RoleSpec] = {}
+# Every decision kind the rules can ask, so a game file's scripted answers can be
+# checked for a misspelled kind before a game starts.
+DECISION_KINDS: set[str] = {"speak", "vote", "sheriff_vote", "sheriff_successor", "sheriff_tiebreak"}
 NIGHT_STEPS: list[NightStep] = []
 
 
 def register_role(spec: RoleSpec) -> RoleSpec:
     ROLES[spec.id] = spec
+    DECISION_KINDS.update(spec.decisions)
     return spec
 
 

@@ -13,6 +13,7 @@ CUPID = register_role(
         name="Cupid",
         camp=VILLAGE,
         summary="On the first night you choose two players (you may choose yourself) who fall in love: if one dies, the other dies of grief.",
+        decisions=("cupid_lovers",),
     )
 )
 

@@ -13,6 +13,7 @@ HUNTER = register_role(
         name="Hunter",
         camp=VILLAGE,
         summary="When you are killed by the werewolves or eliminated by the village vote, you immediately shoot another player, who dies too.",
+        decisions=("hunter_shot",),
     )
 )
 

@@ -17,6 +17,7 @@ LITTLE_GIRL = register_role(
         name="Little Girl",
         camp=VILLAGE,
         summary="Each night you may spy on the werewolves: you read their talk and see their choice without learning who they are, but you may be caught.",
+        decisions=("little_girl_spy",),
     )
 )
 

@@ -12,6 +12,7 @@ SEER = register_role(
         name="Seer",
         camp=VILLAGE,
         summary="Each night you learn the true role of one player of your choice.",
+        decisions=("seer_check",),
     )
 )
 

@@ -11,6 +11,7 @@ THIEF = register_role(
         name="Thief",
         camp=VILLAGE,
         summary="On the first night you see the two set-aside cards and may take one of them in exchange for yours; if both are werewolves you must take one.",
+        decisions=("thief_swap",),
     )
 )
 

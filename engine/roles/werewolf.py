@@ -16,6 +16,7 @@ WEREWOLF = register_role(
         camp=WEREWOLVES,
         is_wolf=True,
         summary="Each night you and the other werewolves choose a villager to devour. By day, pass yourself off as a villager.",
+        decisions=("wolf_chat", "wolf_kill"),
     )
 )
 

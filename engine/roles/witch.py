@@ -15,6 +15,7 @@ WITCH = register_role(
         name="Witch",
         camp=VILLAGE,
         summary="You have one healing potion (save the werewolves' victim) and one poison (kill a player), each usable once per game.",
+        decisions=("witch_heal", "witch_poison"),
     )
 )
 
