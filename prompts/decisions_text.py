@@ -1,0 +1,214 @@
+"""The question a seat is asked, built from the engine's ``Decision`` alone.
+
+Why from the decision alone: the engine puts in a decision's context exactly what
+the asker is shown with it (the Witch's victim, the tied players, the Thief's
+cards), so the question can state the stakes and the legal answers without reading
+anything the seat was not given. Legal answers are written as JSON literals because
+that is how they must come back; anything else would be refused by the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engine.decisions import BOOL, MULTI, TEXT, Decision
+from prompts.catalog import Catalog, catalog
+
+Asker = Callable[[Catalog, Decision], list[str]]
+
+
+def _k(cat: Catalog, kind: str, key: str, **values: Any) -> str:
+    return cat.text(f"decisions.kinds.{kind}.{key}", **values)
+
+
+def _unavailable(cat: Catalog, reason: Any) -> str:
+    found = cat.get("terms.unavailable")
+    if isinstance(found, dict) and reason in found:
+        return found[reason]
+    return str(reason)
+
+
+# ---------------------------------------------------------------------------- per kind
+def _speak(cat: Catalog, d: Decision) -> list[str]:
+    phase = d.context.get("phase", "discussion")
+    rnd = d.context.get("round", 1)
+    if cat.has(f"decisions.kinds.speak.{phase}"):
+        return [_k(cat, "speak", phase, round=rnd)]
+    return [_k(cat, "speak", "other", phase=cat.word("phases", phase), round=rnd)]
+
+
+def _wolf_chat(cat: Catalog, d: Decision) -> list[str]:
+    wolves = d.context.get("wolves") or []
+    names = cat.join(cat.text("terms.you") if w == d.seat else w for w in wolves)
+    return [_k(cat, "wolf_chat", "ask", round=d.context.get("round", 1), wolves=names)]
+
+
+def _vote(cat: Catalog, d: Decision) -> list[str]:
+    lines = [_k(cat, "vote", "ask")]
+    candidates = d.context.get("candidates")
+    if candidates:
+        lines.append(_k(cat, "vote", "revote", round=d.context.get("round", 2), candidates=cat.join(candidates)))
+    return lines
+
+
+def _sheriff_vote(cat: Catalog, d: Decision) -> list[str]:
+    lines = [_k(cat, "sheriff_vote", "ask")]
+    if d.context.get("round", 1) > 1:
+        lines.append(_k(cat, "sheriff_vote", "revote", round=d.context["round"]))
+    return lines
+
+
+def _sheriff_tiebreak(cat: Catalog, d: Decision) -> list[str]:
+    return [_k(cat, "sheriff_tiebreak", "ask", tied=cat.join(d.context.get("tied") or d.options))]
+
+
+def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
+    lines = [_k(cat, "wolf_kill", "ask")]
+    attempt = d.context.get("attempt", 1)
+    if attempt and attempt > 1:
+        lines.append(_k(cat, "wolf_kill", "attempt", attempt=attempt))
+    if d.context.get("caught"):
+        lines.append(_k(cat, "wolf_kill", "caught", caught=d.context["caught"]))
+    return lines
+
+
+def _witch_heal(cat: Catalog, d: Decision) -> list[str]:
+    victim = d.context.get("victim")
+    if victim is None:
+        lines = [_k(cat, "witch_heal", "none")]
+    elif victim == d.seat:
+        lines = [_k(cat, "witch_heal", "victim_self")]
+    else:
+        lines = [_k(cat, "witch_heal", "victim", victim=victim)]
+    reason = d.context.get("unavailable")
+    if reason and not (victim is None and reason == "nobody was attacked tonight"):
+        lines.append(_k(cat, "witch_heal", "unavailable", reason=_unavailable(cat, reason)))
+    return lines
+
+
+def _witch_poison(cat: Catalog, d: Decision) -> list[str]:
+    lines = [_k(cat, "witch_poison", "ask")]
+    reason = d.context.get("unavailable")
+    if reason:
+        lines.append(_k(cat, "witch_poison", "unavailable", reason=_unavailable(cat, reason)))
+    return lines
+
+
+def _hunter_shot(cat: Catalog, d: Decision) -> list[str]:
+    return [_k(cat, "hunter_shot", "ask", cause=cat.word("causes", d.context.get("cause")))]
+
+
+def _thief_swap(cat: Catalog, d: Decision) -> list[str]:
+    cards = d.context.get("cards") or list(d.options)
+    lines = [_k(cat, "thief_swap", "ask", cards=cat.join(cat.role_name(c) for c in cards))]
+    if d.context.get("forced"):
+        lines.append(_k(cat, "thief_swap", "forced"))
+    return lines
+
+
+def _little_girl_spy(cat: Catalog, d: Decision) -> list[str]:
+    chance = float(d.context.get("catch_chance", 0.0) or 0.0)
+    return [_k(cat, "little_girl_spy", "ask", percent=f"{chance * 100:g}")]
+
+
+def _plain_ask(kind: str) -> Asker:
+    return lambda cat, d: [_k(cat, kind, "ask")]
+
+
+def _generic(cat: Catalog, d: Decision) -> list[str]:
+    """A future role's decision: its kind and context, so a model can still answer."""
+    lines = [cat.text("decisions.generic.ask", kind=d.kind.replace("_", " "))]
+    if d.context:
+        items = [cat.text("decisions.generic.item", key=str(k).replace("_", " "), value=_plain(v)) for k, v in d.context.items()]
+        lines.append(cat.text("decisions.generic.context", items="; ".join(items)))
+    return lines
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+ASKERS: dict[str, Asker] = {
+    "speak": _speak,
+    "wolf_chat": _wolf_chat,
+    "vote": _vote,
+    "sheriff_vote": _sheriff_vote,
+    "sheriff_successor": _plain_ask("sheriff_successor"),
+    "sheriff_tiebreak": _sheriff_tiebreak,
+    "wolf_kill": _wolf_kill,
+    "seer_check": _plain_ask("seer_check"),
+    "witch_heal": _witch_heal,
+    "witch_poison": _witch_poison,
+    "hunter_shot": _hunter_shot,
+    "cupid_lovers": _plain_ask("cupid_lovers"),
+    "thief_swap": _thief_swap,
+    "little_girl_spy": _little_girl_spy,
+}
+
+# Decisions whose options are role ids, shown with the role's name beside the id.
+ROLE_ANSWERS = {"thief_swap"}
+
+
+# ---------------------------------------------------------------------------- answers
+def _option_text(cat: Catalog, d: Decision, option: Any) -> str:
+    literal = cat.literal(option)
+    if d.kind in ROLE_ANSWERS:
+        return cat.text("decisions.role_option", literal=literal, name=cat.role_name(option))
+    return literal
+
+
+def _legal_lines(cat: Catalog, d: Decision) -> list[str]:
+    options = [o for o in d.options]
+    if d.shape == TEXT:
+        lines = [cat.text("decisions.legal.text")]
+    elif not options:
+        return [cat.text("decisions.legal.empty")]
+    elif d.shape == MULTI:
+        listed = cat.table(_option_text(cat, d, o) for o in options)
+        example = cat.literal(options[: d.count])
+        lines = [cat.text("decisions.legal.multi", count=d.count, options=listed, example=example)]
+    elif d.shape == BOOL:
+        lines = [cat.text("decisions.legal.bool", options=cat.table(cat.literal(o) for o in options))]
+    else:
+        lines = [cat.text("decisions.legal.choice", options=cat.table(_option_text(cat, d, o) for o in options))]
+    lines.append(_pass_line(cat, d))
+    return lines
+
+
+def _pass_line(cat: Catalog, d: Decision) -> str:
+    meaning_path = f"decisions.kinds.{d.kind}.pass"
+    meaning = cat.text(meaning_path) if cat.has(meaning_path) else cat.text("decisions.pass.default")
+    if d.shape == TEXT:
+        return cat.text("decisions.pass.allowed", meaning=meaning)
+    if d.shape == BOOL:
+        return cat.text("decisions.pass.bool") if d.allow_pass else ""  # validate() takes null only then
+    if d.allow_pass:
+        return cat.text("decisions.pass.allowed", meaning=meaning)
+    return cat.text("decisions.pass.forbidden")
+
+
+def _reminder(cat: Catalog, d: Decision) -> str:
+    if d.kind == "speak":
+        return cat.text("decisions.reminder.speech")
+    if d.kind == "wolf_chat":
+        return cat.text("decisions.reminder.wolf_chat")
+    return cat.text("decisions.reminder.default")
+
+
+def decision_prompt(decision: Decision, *, language: str = "en") -> str:
+    cat = catalog(language)
+    asker = ASKERS.get(decision.kind, _generic)
+    try:
+        situation = asker(cat, decision)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        situation = _generic(cat, decision)
+    lines = [cat.text("decisions.heading"), *situation, *_legal_lines(cat, decision), _reminder(cat, decision)]
+    return "\n".join(line for line in lines if line)

@@ -1,0 +1,426 @@
+"""A seat's history: one entry per event it was shown, from its point of view.
+
+Why one entry per event, rendered from that event alone: the agent re-sends the
+history on every call and providers cache prompt prefixes, so an entry must never
+change once written (append-only). Rendering each event without looking ahead makes
+that true by construction, and the engine has already filtered the events, so the
+text can only say what the seat was shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable
+
+from engine.events import Event
+from prompts.catalog import Catalog, catalog
+
+Renderer = Callable[["_Reader", Event], str]
+
+
+class _Reader:
+    """The seat reading its history: knows who "you" are and the language."""
+
+    def __init__(self, cat: Catalog, seat: str):
+        self.cat = cat
+        self.seat = seat
+
+    def t(self, path: str, **values: Any) -> str:
+        return self.cat.text(f"events.{path}", **values)
+
+    def who(self, name: Any) -> str:
+        if name == self.seat:
+            return self.cat.text("terms.you")
+        return "?" if name is None else str(name)
+
+    def names(self, names: Any) -> str:
+        return self.cat.join(self.who(n) for n in (names or []))
+
+    def role(self, role: Any) -> str:
+        return self.cat.role_name(role)
+
+    def side(self, name: Any) -> str:
+        """The variant key for a sentence whose subject may be the reader."""
+        return "self" if name == self.seat else "other"
+
+    def votes(self, votes: dict) -> str:
+        items = []
+        for voter, target in (votes or {}).items():
+            if target is None:
+                items.append(self.t("vote_abstain", voter=self.who(voter)))
+            else:
+                items.append(self.t("vote_item", voter=self.who(voter), target=self.who(target)))
+        return self.cat.table(items)
+
+    def tally(self, tally: dict) -> str:
+        ordered = sorted((tally or {}).items(), key=lambda kv: (-kv[1], str(kv[0])))
+        return self.cat.table(self.t("tally_item", name=self.who(n), count=c) for n, c in ordered)
+
+
+def _when(cat: Catalog, e: Event) -> str:
+    path = f"terms.when.{e.phase}"
+    return cat.text(path if cat.has(path) else "terms.when.default", n=e.day)
+
+
+# ---------------------------------------------------------------------------- per kind
+def _game_start(r: _Reader, e: Event) -> str:
+    d = e.data
+    counts = Counter(d.get("roles_in_play") or [])
+    cards = []
+    for role, n in counts.items():
+        key = "card_one" if n == 1 else "card_many"
+        cards.append(r.t(key, name=r.role(role), count=n))
+    set_aside = d.get("set_aside") or 0
+    extra = r.t("game_start_set_aside", n=set_aside) if set_aside else ""
+    return r.t("game_start", count=len(d.get("players") or []), cards=r.cat.join(cards), set_aside=extra)
+
+
+def _role(r: _Reader, e: Event) -> str:
+    which = "initial" if e.phase == "setup" else "changed"
+    player = e.data.get("player")
+    return r.t(f"role.{which}.{r.side(player)}", player=r.who(player), role=r.role(e.data.get("role")))
+
+
+def _center(r: _Reader, e: Event) -> str:
+    return r.t("center", cards=r.cat.join(r.role(c) for c in e.data.get("cards") or []))
+
+
+def _thief_cards(r: _Reader, e: Event) -> str:
+    return r.t("thief_cards", cards=r.cat.join(r.role(c) for c in e.data.get("cards") or []))
+
+
+def _thief_swap(r: _Reader, e: Event) -> str:
+    player, took = e.data.get("player"), e.data.get("took")
+    which = "kept" if took is None else "took"
+    return r.t(f"thief_swap.{which}.{r.side(player)}", player=r.who(player), role=r.role(took))
+
+
+def _cupid_lovers(r: _Reader, e: Event) -> str:
+    a, b = (list(e.data.get("lovers") or []) + [None, None])[:2]
+    if r.seat in (a, b):
+        return r.t("cupid_lovers.self", other=r.who(b if a == r.seat else a))
+    return r.t("cupid_lovers.other", a=r.who(a), b=r.who(b))
+
+
+def _lovers(r: _Reader, e: Event) -> str:
+    lover, beloved = e.data.get("lover"), e.data.get("beloved")
+    return r.t(f"lovers.{r.side(lover)}", lover=r.who(lover), beloved=r.who(beloved))
+
+
+def _seer_result(r: _Reader, e: Event) -> str:
+    d = e.data
+    return r.t(f"seer_result.{r.side(d.get('seer'))}", seer=r.who(d.get("seer")), target=r.who(d.get("target")), role=r.role(d.get("role")))
+
+
+def _wolf_pack(r: _Reader, e: Event) -> str:
+    wolves = list(e.data.get("wolves") or [])
+    if r.seat in wolves:
+        others = [w for w in wolves if w != r.seat]
+        return r.t("wolf_pack.self", others=r.names(others)) if others else r.t("wolf_pack.alone")
+    return r.t("wolf_pack.other", wolves=r.names(wolves))
+
+
+def _wolf_chat(r: _Reader, e: Event) -> str:
+    d = e.data
+    target = r.t("wolf_chat.target", target=r.who(d["target"])) if d.get("target") else ""
+    speaker = d.get("speaker")
+    return r.t(f"wolf_chat.{r.side(speaker)}", speaker=r.who(speaker), text=d.get("text", ""), target=target)
+
+
+def _wolf_chat_overheard(r: _Reader, e: Event) -> str:
+    return r.t("wolf_chat_overheard", text=e.data.get("text", ""))
+
+
+def _little_girl_caught(r: _Reader, e: Event) -> str:
+    player = e.data.get("player")
+    return r.t(f"little_girl_caught.{r.side(player)}", player=r.who(player))
+
+
+def _wolf_votes(r: _Reader, e: Event) -> str:
+    return r.t("wolf_votes", votes=r.votes(e.data.get("votes") or {}), attempt=e.data.get("attempt", 1))
+
+
+def _wolf_votes_overheard(r: _Reader, e: Event) -> str:
+    targets = [t for t in e.data.get("targets") or [] if t is not None]
+    attempt = e.data.get("attempt", 1)
+    if not targets:
+        return r.t("wolf_votes_overheard.none", attempt=attempt)
+    return r.t("wolf_votes_overheard.some", targets=r.names(targets), attempt=attempt)
+
+
+def _victim(path: str) -> Renderer:
+    def render(r: _Reader, e: Event) -> str:
+        target = e.data.get("target")
+        if target is None:
+            return r.t(f"{path}.none")
+        return r.t(f"{path}.some", target=r.who(target))
+
+    return render
+
+
+def _witch_victim(r: _Reader, e: Event) -> str:
+    victim = e.data.get("victim")
+    if victim is None:
+        return r.t("witch_victim.none")
+    if victim == r.seat:
+        return r.t("witch_victim.self")
+    return r.t("witch_victim.some", target=r.who(victim))
+
+
+def _witch_healed(r: _Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t(f"witch_healed.{r.side(target)}", target=r.who(target))
+
+
+def _witch_poisoned(r: _Reader, e: Event) -> str:
+    return r.t("witch_poisoned", target=r.who(e.data.get("target")))
+
+
+def _death(r: _Reader, e: Event) -> str:
+    d = e.data
+    player = d.get("player")
+    side = r.side(player)
+    if "role" in d:
+        card = r.t(f"death.card.{side}", player=r.who(player), role=r.role(d["role"]))
+    else:
+        card = r.t("death.card.hidden")
+    return r.t(f"death.{side}", player=r.who(player), cause=r.cat.word("causes", d.get("cause")), card=card)
+
+
+def _day_start(r: _Reader, e: Event) -> str:
+    d = e.data
+    sheriff = d.get("sheriff")
+    key = "none" if sheriff is None else r.side(sheriff)
+    alive = list(d.get("alive") or [])
+    return r.t(
+        "day_start",
+        n=d.get("day", e.day),
+        count=len(alive),
+        alive=r.names(alive),
+        sheriff=r.t(f"day_start_sheriff.{key}", sheriff=r.who(sheriff)),
+    )
+
+
+def _claims(r: _Reader, claims: Any) -> str:
+    """Public claims travel beside a speech; shown so lies can be weighed against them.
+    Known keys get words; anything else (another agent's extra keys) shows as it is."""
+    if not claims:
+        return ""
+    items: list[str] = []
+    if isinstance(claims, dict):
+        for key, value in claims.items():
+            if value in (None, "", [], {}):
+                continue
+            if key == "role":
+                items.append(r.t("claims.role", role=r.role(value)))
+            elif key == "checks" and isinstance(value, list):
+                checks = []
+                for c in value:
+                    if isinstance(c, dict):
+                        checks.append(r.t("claims.check", target=r.who(c.get("target")), role=r.role(c.get("role"))))
+                    else:
+                        checks.append(str(c))
+                items.append(r.t("claims.checks", checks=r.cat.join(checks)))
+            elif key == "accuses" and isinstance(value, list):
+                items.append(r.t("claims.accuses", names=r.names(value)))
+            else:
+                items.append(r.t("claims.item", key=key, value=_plain(value)))
+    else:
+        items.append(_plain(claims))
+    if not items:
+        return ""
+    return r.t("claims.wrap", items=r.cat.get("events.claims.sep").join(items))
+
+
+def _speech(r: _Reader, e: Event) -> str:
+    d = e.data
+    speaker = d.get("speaker")
+    text = str(d.get("text") or "")
+    claims = _claims(r, d.get("claims"))
+    if not text.strip():
+        return r.t(f"speech.silent.{r.side(speaker)}", speaker=r.who(speaker), claims=claims)
+    return r.t(f"speech.{r.side(speaker)}", speaker=r.who(speaker), text=text, claims=claims)
+
+
+def _doubled(d: dict) -> bool:
+    """Did the Sheriff's vote count twice? Read from the tally itself, so the history
+    needs no rule options and shows exactly what was counted."""
+    sheriff = d.get("sheriff")
+    votes = d.get("votes") or {}
+    pick = votes.get(sheriff) if sheriff else None
+    if pick is None:
+        return False
+    plain = sum(1 for t in votes.values() if t == pick)
+    return (d.get("tally") or {}).get(pick, plain) > plain
+
+
+def _vote_result(r: _Reader, e: Event) -> str:
+    d = e.data
+    double = r.t("vote_double") if _doubled(d) else ""
+    return r.t("vote_result", round=d.get("round", 1), votes=r.votes(d.get("votes")), tally=r.tally(d.get("tally")), double=double)
+
+
+def _sheriff_votes(r: _Reader, e: Event) -> str:
+    d = e.data
+    return r.t("sheriff_votes", round=d.get("round", 1), votes=r.votes(d.get("votes")), tally=r.tally(d.get("tally")))
+
+
+def _sheriff_elected(r: _Reader, e: Event) -> str:
+    player = e.data.get("player")
+    lot = r.t("sheriff_elected.lot") if e.data.get("by_lot") else ""
+    return r.t(f"sheriff_elected.{r.side(player)}", player=r.who(player), lot=lot)
+
+
+def _sheriff_successor(r: _Reader, e: Event) -> str:
+    previous, player = e.data.get("previous"), e.data.get("player")
+    key = "previous_self" if previous == r.seat else r.side(player)
+    return r.t(f"sheriff_successor.{key}", previous=r.who(previous), player=r.who(player))
+
+
+def _hunter_shot(r: _Reader, e: Event) -> str:
+    hunter, target = e.data.get("hunter"), e.data.get("target")
+    key = r.side(hunter)
+    if target is None:
+        key = "self_none" if key == "self" else "none"
+    return r.t(f"hunter_shot.{key}", hunter=r.who(hunter), target=r.who(target))
+
+
+def _tie_broken(r: _Reader, e: Event) -> str:
+    rule, target, by = e.data.get("rule"), e.data.get("target"), e.data.get("by")
+    key = rule if r.cat.has(f"events.tie_broken.{rule}") else "other"
+    if rule == "choose" and target is None:
+        key = "choose_void"
+    return r.t(f"tie_broken.{key}", by=r.who(by), target=r.who(target))
+
+
+def _no_elimination(r: _Reader, e: Event) -> str:
+    reason = e.data.get("reason")
+    key = reason if r.cat.has(f"events.no_elimination.{reason}") else "other"
+    return r.t(f"no_elimination.{key}")
+
+
+def _eliminated(r: _Reader, e: Event) -> str:
+    player = e.data.get("player")
+    return r.t(f"eliminated.{r.side(player)}", player=r.who(player))
+
+
+def _end_reason(cat: Catalog, reason: str) -> str:
+    """The engine states its reason in English; read it in the prompt's language.
+    The day limit carries a number, matched as ``N``."""
+    digits = "".join(ch for ch in reason if ch.isdigit())
+    key = reason.replace(digits, "N") if digits else reason
+    found = cat.get("terms.end_reasons")
+    if isinstance(found, dict) and key in found:
+        return cat.fill(found[key], n=digits)
+    return reason
+
+
+def _game_end(r: _Reader, e: Event) -> str:
+    d = e.data
+    winner = d.get("winner")
+    cat = r.cat
+    path = f"terms.winners.{winner}"
+    headline = cat.text(path if cat.has(path) else "terms.winners.other", winner=winner)
+    initial = d.get("initial_roles") or {}
+    cards = []
+    for player, role in (d.get("roles") or {}).items():
+        first = initial.get(player, role)
+        if first != role:
+            cards.append(r.t("game_end_card_changed", player=r.who(player), role=r.role(role), initial=r.role(first)))
+        else:
+            cards.append(r.t("game_end_card", player=r.who(player), role=r.role(role)))
+    lovers = d.get("lovers")
+    lovers_text = r.t("game_end_lovers", a=r.who(lovers[0]), b=r.who(lovers[1])) if lovers and len(lovers) == 2 else ""
+    return r.t(
+        "game_end",
+        winner=headline,
+        reason=_end_reason(cat, str(d.get("reason", ""))),
+        winners=r.names(d.get("winners") or []),
+        cards=cat.table(cards),
+        lovers=lovers_text,
+    )
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _generic(r: _Reader, e: Event) -> str:
+    """A future role's event: shown as its kind and data rather than hidden, since the
+    engine already decided this seat may see it."""
+    kind = e.kind.replace("_", " ")
+    data = e.data or {}
+    if not data:
+        return r.t("generic_empty", kind=kind)
+    items = [r.t("generic_item", key=str(k).replace("_", " "), value=_plain(r.who(v) if v == r.seat else v)) for k, v in data.items()]
+    return r.t("generic", kind=kind, details="; ".join(items))
+
+
+RENDERERS: dict[str, Renderer] = {
+    "game_start": _game_start,
+    "role": _role,
+    "center": _center,
+    "thief_cards": _thief_cards,
+    "thief_swap": _thief_swap,
+    "cupid_lovers": _cupid_lovers,
+    "lovers": _lovers,
+    "seer_result": _seer_result,
+    "wolf_pack": _wolf_pack,
+    "wolf_chat": _wolf_chat,
+    "wolf_chat_overheard": _wolf_chat_overheard,
+    "little_girl_caught": _little_girl_caught,
+    "wolf_votes": _wolf_votes,
+    "wolf_votes_overheard": _wolf_votes_overheard,
+    "wolf_victim": _victim("wolf_victim"),
+    "wolf_victim_overheard": _victim("wolf_victim_overheard"),
+    "witch_victim": _witch_victim,
+    "witch_healed": _witch_healed,
+    "witch_poisoned": _witch_poisoned,
+    "night_start": lambda r, e: r.t("night_start"),
+    "dawn": lambda r, e: r.t("dawn"),
+    "death": _death,
+    "no_death": lambda r, e: r.t("no_death"),
+    "day_start": _day_start,
+    "speech": _speech,
+    "vote_result": _vote_result,
+    "sheriff_votes": _sheriff_votes,
+    "sheriff_elected": _sheriff_elected,
+    "sheriff_successor": _sheriff_successor,
+    "hunter_shot": _hunter_shot,
+    "tie_broken": _tie_broken,
+    "no_elimination": _no_elimination,
+    "eliminated": _eliminated,
+    "game_end": _game_end,
+}
+
+
+def event_body(cat: Catalog, e: Event, seat: str) -> str:
+    """An entry without its time label. A renderer that trips over data it did not
+    expect (an engine change) falls back to the generic form: a history must never
+    stop a game."""
+    reader = _Reader(cat, seat)
+    renderer = RENDERERS.get(e.kind, _generic)
+    try:
+        return renderer(reader, e)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return _generic(reader, e)
+
+
+def render_event(cat: Catalog, e: Event, seat: str) -> str:
+    body = event_body(cat, e, seat)
+    if not body:
+        return ""
+    return cat.text("terms.entry", when=_when(cat, e), body=body)
+
+
+def history_entries(events: list[Event], seat: str, *, language: str = "en") -> list[str]:
+    cat = catalog(language)
+    return [render_event(cat, e, seat) for e in events]

@@ -1,0 +1,97 @@
+"""What a language-model seat reads: the system prompt, its history, the question.
+
+The three parts are built for provider prompt caching: the system prompt never
+changes during a game, the history only grows at its end, and only the question
+differs from call to call. Every word comes from ``prompts/<language>/*.yaml``;
+this module and its helpers only choose and fill templates.
+
+    system_prompt(...)            once per seat and game (send it first in every call)
+    history_entries(events, seat) one entry per event the seat was shown (join non-empty ones)
+    decision_prompt(decision)     the question, with its legal answers
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from engine.options import RuleOptions
+from engine.roles import ROLES, WEREWOLVES
+from prompts.catalog import LANGUAGES, Catalog, catalog
+from prompts.decisions_text import decision_prompt
+from prompts.history import history_entries
+from prompts.rules_text import roles_in_play, rules_lines
+
+__all__ = ["LANGUAGES", "system_prompt", "history_entries", "decision_prompt"]
+
+
+def _role_card(cat: Catalog, role: str, options: RuleOptions) -> list[str]:
+    card = cat.get(f"roles.roles.{role}.card") or cat.role_summary(role)
+    lines = [cat.text("roles.headings.role", name=cat.role_name(role)), cat.text("roles.you_are", name=cat.role_name(role)), card]
+    lines.append(cat.text("roles.common"))
+    if options.sheriff:
+        lines.append(cat.text("roles.common_sheriff"))
+    return lines
+
+
+def _win(cat: Catalog, role: str, options: RuleOptions, in_play: list[str]) -> list[str]:
+    spec = ROLES.get(role)
+    camp = spec.camp if spec else "village"
+    if camp == WEREWOLVES:
+        text = cat.option("roles.win.werewolves", options.wolves_win_at_parity)
+    elif cat.has(f"roles.win.{camp}") and isinstance(cat.get(f"roles.win.{camp}"), str):
+        text = cat.text(f"roles.win.{camp}")
+    else:
+        text = cat.text("roles.win.other", camp=cat.word("camps", camp))
+    lines = [cat.text("roles.headings.win"), text]
+    if "cupid" in in_play:
+        lines.append(cat.text("roles.win.lovers"))
+    return lines
+
+
+def _glossary(cat: Catalog, in_play: list[str], options: RuleOptions) -> list[str]:
+    lines = [cat.text("roles.headings.glossary")]
+    for role in in_play:
+        lines.append(cat.text("roles.glossary_item", name=cat.role_name(role), summary=cat.role_summary(role)))
+    if options.sheriff:
+        lines.append(cat.text("roles.sheriff_item"))
+    return lines
+
+
+def system_prompt(
+    *,
+    preset: str,
+    options: RuleOptions,
+    seat: str,
+    role: str,
+    players: list[str],
+    language: str = "en",
+    deck: Iterable[str] | None = None,
+) -> str:
+    """The part of every call that stays the same for the whole game.
+
+    ``role`` is the seat's role at the deal: a Thief's later change is told in the
+    history, so this text (and the provider's cache of it) never has to change.
+    ``deck`` (optional) is the public list of cards in play, ``game_start``'s
+    ``roles_in_play``; without it the text covers every role the preset can deal.
+    """
+    if seat not in players:
+        raise ValueError(f"seat '{seat}' is not among the players")
+    cat = catalog(language)
+    in_play = roles_in_play(preset, deck)
+    parts: list[list[str]] = [
+        [cat.text("system.intro")],
+        [
+            cat.text("system.seat_heading"),
+            cat.text("system.seat", seat=seat, number=players.index(seat) + 1, count=len(players)),
+            cat.text("system.seating", players=cat.join(players)),
+            cat.text("system.history_note"),
+        ],
+        rules_lines(cat, preset=preset, options=options, players=players, deck=deck),
+        _glossary(cat, in_play, options),
+        _role_card(cat, role, options),
+        _win(cat, role, options, in_play),
+        [cat.text("system.answer_heading")]
+        + [cat.text("system.bullet", text=line) for line in cat.get("system.answer")]
+        + [cat.text("system.bullet", text=cat.text("system.language"))],
+    ]
+    return "\n\n".join("\n".join(p).strip("\n") for p in parts) + "\n"

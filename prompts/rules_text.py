@@ -1,0 +1,163 @@
+"""The rules as sentences, generated from the options the engine is running.
+
+Why generated: a model told the book's rules while the engine plays a variant
+(another tie rule, no Sheriff, a Witch who may not heal herself) would play a game
+that does not exist. Here every option the engine reads picks its own sentence from
+``prompts/<lang>/rules.yaml``, so changing an option changes the text, and the two
+cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from engine.options import RuleOptions
+from engine.presets import PRESETS
+from engine.roles import NIGHT_STEPS, ROLES
+from prompts.catalog import Catalog
+
+# Which options only matter when a role is in play; the rest always apply.
+ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "witch": ("witch_self_heal", "witch_both_potions_same_night"),
+    "hunter": ("hunter_shot_causes", "hunter_may_pass"),
+    "little_girl": ("little_girl_catch_chance", "little_girl_caught"),
+    "cupid": ("lovers_may_target_each_other",),
+    "thief": ("thief_adds_villagers",),
+}
+
+
+def roles_in_play(preset: str, deck: Iterable[str] | None) -> list[str]:
+    """The deck's distinct roles in registry order; without a deck, every role the
+    preset can deal (the text must then cover whatever the deal turns out to be)."""
+    if deck is not None:
+        wanted = set(deck)
+    else:
+        wanted = {r.id for r in ROLES.values() if preset in r.presets}
+    known = [r for r in ROLES if r in wanted]
+    return known + sorted(wanted - set(known))
+
+
+def _option(cat: Catalog, key: str, value: Any) -> str:
+    """The sentence for one option value, with the few values a sentence quotes."""
+    extra: dict[str, Any] = {"n": value}
+    if key == "sheriff_election_day":
+        extra = {"n": max(1, value)}  # day 0 is the deal: the first possible election is day 1
+    elif key == "little_girl_catch_chance":
+        value = float(value)
+        extra = {"percent": f"{value * 100:g}"}
+    elif key == "hunter_shot_causes":
+        extra = {"causes": cat.join((cat.word("causes", c) for c in value), last="or")}
+        value = "other"
+    return cat.option(f"rules.options.{key}", value, **extra)
+
+
+class _Builder:
+    """Accumulates headed, bulleted sections (a small helper, kept for readability)."""
+
+    def __init__(self, cat: Catalog):
+        self.cat = cat
+        self.lines: list[str] = []
+
+    def heading(self, key: str) -> None:
+        self.lines.append("")
+        self.lines.append(self.cat.text(f"rules.headings.{key}"))
+
+    def say(self, sentence: str) -> None:
+        self.lines.append(self.cat.text("system.bullet", text=sentence))
+
+    def text(self, path: str, **values: Any) -> None:
+        self.say(self.cat.text(path, **values))
+
+    def option(self, opts: RuleOptions, key: str) -> None:
+        self.say(_option(self.cat, key, getattr(opts, key)))
+
+
+def _preset_title(cat: Catalog, preset: str) -> str:
+    title = cat.get(f"terms.presets.{preset}")
+    if title:
+        return title
+    p = PRESETS.get(preset)
+    return p.title if p else preset
+
+
+def _night_order(cat: Catalog, in_play: list[str]) -> str:
+    steps = []
+    for step in NIGHT_STEPS:
+        if step.name in ROLES and step.name not in in_play:
+            continue
+        label = cat.get(f"rules.night.steps.{step.name}") or cat.role_name(step.name)
+        if step.first_night_only:
+            label = cat.text("rules.night.first_night_only", step=label)
+        steps.append(label)
+    return cat.join(steps)
+
+
+def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: list[str], deck: Iterable[str] | None) -> list[str]:
+    """Every rule of this game, as headed bullet lines."""
+    o = options
+    in_play = roles_in_play(preset, deck)
+    b = _Builder(cat)
+    b.lines.append(cat.text("rules.headings.rules"))
+
+    b.heading("table")
+    b.text("rules.table.preset", title=_preset_title(cat, preset))
+    b.text("rules.table.players", count=len(players))
+    b.text("rules.table.deck")
+    b.option(o, "reveal_role_on_death")
+    b.text("rules.table.dead")
+    b.option(o, "max_days")
+
+    b.heading("night")
+    b.text("rules.night.order", steps=_night_order(cat, in_play))
+    b.text("rules.night.dawn")
+
+    b.heading("sheriff")
+    if not o.sheriff:
+        b.option(o, "sheriff")
+    else:
+        b.option(o, "sheriff_election_day")
+        b.option(o, "sheriff_campaign")
+        b.option(o, "sheriff_vote_self")
+        b.text("rules.sheriff.majority")
+        b.option(o, "sheriff_election_tie")
+        b.option(o, "sheriff_double_vote")
+        b.option(o, "sheriff_tiebreak")
+        if o.sheriff_tiebreak == "choose":
+            b.option(o, "sheriff_tiebreak_may_void")
+        b.text("rules.sheriff.succession")
+
+    b.heading("day")
+    b.option(o, "discussion_rounds")
+    b.option(o, "speaking_order")
+    b.text("rules.day.vote")
+    b.option(o, "vote_self")
+    b.option(o, "allow_abstain")
+    b.text("rules.day.majority")
+    intro_key = "sheriff" if o.sheriff and o.sheriff_tiebreak != "none" else "plain"
+    b.say(cat.option("rules.options.tie", o.tie, intro=cat.text(f"rules.day.tie_intro.{intro_key}")))
+
+    b.heading("wolves")
+    b.text("rules.wolves.intro")
+    b.option(o, "wolf_chat_rounds")
+    b.option(o, "wolf_pack")
+    if o.wolf_pack != "plurality":
+        b.option(o, "wolf_kill_rounds")
+    b.option(o, "wolves_may_pass")
+    b.option(o, "wolves_may_kill_wolf")
+
+    specials = [r for r in in_play if r in ROLE_OPTIONS]
+    if specials:
+        b.heading("roles")
+        for role in specials:
+            for key in ROLE_OPTIONS[role]:
+                b.option(o, key)
+
+    b.heading("victory")
+    b.text("rules.victory.checked")
+    b.text("rules.victory.village")
+    b.option(o, "wolves_win_at_parity")
+    if "cupid" in in_play:
+        b.text("rules.victory.lovers")
+    b.text("rules.victory.together")
+    b.text("rules.victory.nobody")
+    return b.lines
