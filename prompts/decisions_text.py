@@ -186,8 +186,8 @@ def _legal_lines(cat: Catalog, d: Decision) -> list[str]:
 def _pass_line(cat: Catalog, d: Decision) -> str:
     meaning_path = f"decisions.kinds.{d.kind}.pass"
     meaning = cat.text(meaning_path) if cat.has(meaning_path) else cat.text("decisions.pass.default")
-    if d.shape == TEXT:
-        return cat.text("decisions.pass.allowed", meaning=meaning)
+    if d.shape == TEXT:  # the schema asks for a string: silence is an empty one, not null
+        return cat.text("decisions.pass.text", meaning=meaning)
     if d.shape == BOOL:
         return cat.text("decisions.pass.bool") if d.allow_pass else ""  # validate() takes null only then
     if d.allow_pass:

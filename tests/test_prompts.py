@@ -79,36 +79,126 @@ def test_chinese_uses_the_usual_terms() -> None:
 # ------------------------------------------------------------------------------ rules text
 # (option, new value, {language: (fragment told by default, fragment told after the change)})
 FLIPS = [
-    ("sheriff_double_vote", False, {"en": ("counts as two votes", "counts as one vote"), "zh": ("算作两票", "只算一票")}),
-    ("tie", "no_elimination", {"en": ("everyone votes again", "nobody is eliminated that day"), "zh": ("所有人重新投票", "当天无人出局")}),
-    ("tie", "random", {"en": ("everyone votes again", "lots are drawn among the tied"), "zh": ("所有人重新投票", "抽签决定谁出局")}),
-    ("sheriff_tiebreak", "choose", {"en": ("the Sheriff voted for one of the tied", "the Sheriff chooses which"), "zh": ("警长投给了平票者之一", "由警长决定平票者中谁出局")}),
-    ("sheriff_tiebreak", "none", {"en": ("the Sheriff voted for one of the tied", "no special power to break"), "zh": ("警长投给了平票者之一", "没有特殊权力")}),
-    ("wolf_pack", "majority", {"en": ("agree unanimously", "more than half"), "zh": ("意见一致", "超过半数")}),
-    ("wolf_pack", "plurality", {"en": ("agree unanimously", "the name with the most votes"), "zh": ("意见一致", "得票最多者被杀")}),
-    ("witch_self_heal", False, {"en": ("may use her healing potion on herself", "may not use her healing potion on herself"), "zh": ("可以自救", "不能自救")}),
-    ("witch_both_potions_same_night", False, {"en": ("both potions on the same night", "at most one potion a night"), "zh": ("同一晚使用两瓶药", "每晚最多使用一瓶药")}),
-    ("hunter_may_pass", True, {"en": ("must shoot", "may choose not to shoot"), "zh": ("必须开枪", "可以选择不开枪")}),
-    ("hunter_shot_causes", ("werewolves",), {"en": ("devoured by the werewolves or eliminated by the village vote", "when he is devoured by the werewolves;"), "zh": ("被狼人杀害或被村民投票放逐时开枪", "在被狼人杀害时开枪")}),
-    ("little_girl_catch_chance", 0.5, {"en": ("20% chance", "50% chance"), "zh": ("20% 的概率", "50% 的概率")}),
-    ("little_girl_catch_chance", 0.0, {"en": ("20% chance", "never caught"), "zh": ("20% 的概率", "永远不会被发现")}),
-    ("little_girl_caught", "dies", {"en": ("may devour her instead", "she is devoured instead"), "zh": ("可以改为杀害她", "她将代替狼人原定的目标被杀")}),
-    ("allow_abstain", False, {"en": ("You may abstain", "Abstaining is not allowed"), "zh": ("你可以弃票", "不允许弃票")}),
-    ("vote_self", True, {"en": ("may not vote against yourself", "may vote against yourself"), "zh": ("不能投票放逐自己", "可以投票放逐自己")}),
-    ("reveal_role_on_death", False, {"en": ("turned face up", "stays hidden"), "zh": ("翻开身份牌", "不翻牌")}),
-    ("max_days", 12, {"en": ("after 40 days", "after 12 days"), "zh": ("40 天后", "12 天后")}),
-    ("sheriff", False, {"en": ("elects a Sheriff", "There is no Sheriff"), "zh": ("选举警长", "本局没有警长")}),
-    ("sheriff_campaign", False, {"en": ("one campaign speech", "no campaign speeches"), "zh": ("竞选发言。", "没有竞选发言")}),
-    ("speaking_order", "seat", {"en": ("to the Sheriff's left", "always starts with the first living player"), "zh": ("警长左手边", "总是从座位顺序中第一个")}),
-    ("wolves_may_pass", True, {"en": ("passing is not allowed", "may decide to devour nobody"), "zh": ("不能空刀", "可以决定当晚不杀人")}),
-    ("wolves_may_kill_wolf", True, {"en": ("may never devour another werewolf", "may even name another werewolf"), "zh": ("不能杀害另一只狼人", "甚至可以选择另一只狼人")}),
-    ("wolves_win_at_parity", True, {"en": ("no player who is not a werewolf is left alive", "at least as many as the other living players"), "zh": ("不再有任何存活的非狼人玩家", "不少于其他存活玩家的数量")}),
-    ("lovers_may_target_each_other", True, {"en": ("may never vote against their beloved", "may vote against and act against each other"), "zh": ("永远不能互相投票", "可以互相投票")}),
-    ("discussion_rounds", 2, {"en": ("speaks once", "speaks 2 times"), "zh": ("依次发言一次", "依次发言 2 次")}),
-    ("wolf_chat_rounds", 3, {"en": ("one turn each", "3 turns each"), "zh": ("每人发言一次", "每人发言 3 次")}),
-    ("wolf_kill_rounds", 3, {"en": ("there is no second attempt", "They have 3 attempts"), "zh": ("没有第二次机会", "共有 3 次机会")}),
-    ("sheriff_election_day", 2, {"en": ("On day 1,", "On day 2,"), "zh": ("第 1 天天亮后", "第 2 天天亮后")}),
-    ("sheriff_election_tie", "lot", {"en": ("voted again among the tied players", "settled at once by drawing lots"), "zh": ("在平票玩家中重新投票", "立即在平票玩家中抽签")}),
+    ("sheriff_double_vote", False, {
+        "en": ("counts as two votes", "counts as one vote"),
+        "zh": ("算作两票", "只算一票"),
+    }),
+    ("tie", "no_elimination", {
+        "en": ("everyone votes again", "nobody is eliminated that day"),
+        "zh": ("所有人重新投票", "当天无人出局"),
+    }),
+    ("tie", "random", {
+        "en": ("everyone votes again", "lots are drawn among the tied"),
+        "zh": ("所有人重新投票", "抽签决定谁出局"),
+    }),
+    ("sheriff_tiebreak", "choose", {
+        "en": ("the Sheriff voted for one of the tied", "the Sheriff chooses which"),
+        "zh": ("警长投给了平票者之一", "由警长决定平票者中谁出局"),
+    }),
+    ("sheriff_tiebreak", "none", {
+        "en": ("the Sheriff voted for one of the tied", "no special power to break"),
+        "zh": ("警长投给了平票者之一", "没有特殊权力"),
+    }),
+    ("wolf_pack", "majority", {
+        "en": ("agree unanimously", "more than half"),
+        "zh": ("意见一致", "超过半数"),
+    }),
+    ("wolf_pack", "plurality", {
+        "en": ("agree unanimously", "the name with the most votes"),
+        "zh": ("意见一致", "得票最多者被杀"),
+    }),
+    ("witch_self_heal", False, {
+        "en": ("may use her healing potion on herself", "may not use her healing potion on herself"),
+        "zh": ("可以自救", "不能自救"),
+    }),
+    ("witch_both_potions_same_night", False, {
+        "en": ("both potions on the same night", "at most one potion a night"),
+        "zh": ("同一晚使用两瓶药", "每晚最多使用一瓶药"),
+    }),
+    ("hunter_may_pass", True, {
+        "en": ("must shoot", "may choose not to shoot"),
+        "zh": ("必须开枪", "可以选择不开枪"),
+    }),
+    ("hunter_shot_causes", ("werewolves",), {
+        "en": ("devoured by the werewolves or eliminated by the village vote", "when he is devoured by the werewolves;"),
+        "zh": ("被狼人杀害或被村民投票放逐时开枪", "在被狼人杀害时开枪"),
+    }),
+    ("little_girl_catch_chance", 0.5, {
+        "en": ("20% chance", "50% chance"),
+        "zh": ("20% 的概率", "50% 的概率"),
+    }),
+    ("little_girl_catch_chance", 0.0, {
+        "en": ("20% chance", "never caught"),
+        "zh": ("20% 的概率", "永远不会被发现"),
+    }),
+    ("little_girl_caught", "dies", {
+        "en": ("may devour her instead", "she is devoured instead"),
+        "zh": ("可以改为杀害她", "她将代替狼人原定的目标被杀"),
+    }),
+    ("allow_abstain", False, {
+        "en": ("You may abstain", "Abstaining is not allowed"),
+        "zh": ("你可以弃票", "不允许弃票"),
+    }),
+    ("vote_self", True, {
+        "en": ("may not vote against yourself", "may vote against yourself"),
+        "zh": ("不能投票放逐自己", "可以投票放逐自己"),
+    }),
+    ("reveal_role_on_death", False, {
+        "en": ("turned face up", "stays hidden"),
+        "zh": ("翻开身份牌", "不翻牌"),
+    }),
+    ("max_days", 12, {
+        "en": ("after 40 days", "after 12 days"),
+        "zh": ("40 天后", "12 天后"),
+    }),
+    ("sheriff", False, {
+        "en": ("elects a Sheriff", "There is no Sheriff"),
+        "zh": ("选举警长", "本局没有警长"),
+    }),
+    ("sheriff_campaign", False, {
+        "en": ("one campaign speech", "no campaign speeches"),
+        "zh": ("竞选发言。", "没有竞选发言"),
+    }),
+    ("speaking_order", "seat", {
+        "en": ("to the Sheriff's left", "always starts with the first living player"),
+        "zh": ("警长左手边", "总是从座位顺序中第一个"),
+    }),
+    ("wolves_may_pass", True, {
+        "en": ("passing is not allowed", "may decide to devour nobody"),
+        "zh": ("不能空刀", "可以决定当晚不杀人"),
+    }),
+    ("wolves_may_kill_wolf", True, {
+        "en": ("may never devour another werewolf", "may even name another werewolf"),
+        "zh": ("不能杀害另一只狼人", "甚至可以选择另一只狼人"),
+    }),
+    ("wolves_win_at_parity", True, {
+        "en": ("no player who is not a werewolf is left alive", "at least as many as the other living players"),
+        "zh": ("不再有任何存活的非狼人玩家", "不少于其他存活玩家的数量"),
+    }),
+    ("lovers_may_target_each_other", True, {
+        "en": ("may never vote against their beloved", "may vote against and act against each other"),
+        "zh": ("永远不能互相投票", "可以互相投票"),
+    }),
+    ("discussion_rounds", 2, {
+        "en": ("speaks once", "speaks 2 times"),
+        "zh": ("依次发言一次", "依次发言 2 次"),
+    }),
+    ("wolf_chat_rounds", 3, {
+        "en": ("one turn each", "3 turns each"),
+        "zh": ("每人发言一次", "每人发言 3 次"),
+    }),
+    ("wolf_kill_rounds", 3, {
+        "en": ("there is no second attempt", "They have 3 attempts"),
+        "zh": ("没有第二次机会", "共有 3 次机会"),
+    }),
+    ("sheriff_election_day", 2, {
+        "en": ("On day 1,", "On day 2,"),
+        "zh": ("第 1 天天亮后", "第 2 天天亮后"),
+    }),
+    ("sheriff_election_tie", "lot", {
+        "en": ("voted again among the tied players", "settled at once by drawing lots"),
+        "zh": ("在平票玩家中重新投票", "立即在平票玩家中抽签"),
+    }),
 ]
 
 
@@ -216,8 +306,10 @@ def test_a_role_without_words_falls_back_to_its_spec(monkeypatch: pytest.MonkeyP
 
 
 # ------------------------------------------------------------------------------ decisions
-def _d(kind: str, shape: str = CHOICE, options: tuple = ("Alice", "Chloe"), allow_pass: bool = False, count: int = 1, seat: str = "Bob", **context: Any) -> Decision:
-    return Decision(id=1, seat=seat, kind=kind, shape=shape, options=options, allow_pass=allow_pass, count=count, context=context)
+def _d(
+    kind: str, shape: str = CHOICE, options: tuple = ("Alice", "Chloe"), allow_pass: bool = False, count: int = 1, **context: Any
+) -> Decision:
+    return Decision(id=1, seat="Bob", kind=kind, shape=shape, options=options, allow_pass=allow_pass, count=count, context=context)
 
 
 DECISIONS = {
@@ -298,11 +390,13 @@ def ev(kind: str, data: dict, *, day: int = 1, phase: str = "night", audience: A
 def test_history_is_written_from_the_seat() -> None:
     seer = history_entries([ev("seer_result", {"seer": "Bob", "target": "Alice", "role": "werewolf"}, audience=frozenset({"Bob"}))], "Bob")
     assert seer == ["Night 1 — You look at Alice's card: Werewolf."]
-    speech = ev("speech", {"speaker": "Alice", "text": "I am the Seer.", "round": 1, "claims": {"role": "seer", "checks": [{"target": "Bob", "role": "werewolf"}], "accuses": ["Bob"]}}, day=2, phase="discussion")
+    claims = {"role": "seer", "checks": [{"target": "Bob", "role": "werewolf"}], "accuses": ["Bob"]}
+    speech = ev("speech", {"speaker": "Alice", "text": "I am the Seer.", "round": 1, "claims": claims}, day=2, phase="discussion")
     [line] = history_entries([speech], "Bob")
     assert line.startswith('Day 2 — Alice said: "I am the Seer."')
     assert "role: Seer; Seer results: you: Werewolf; accuses: you]" in line
-    votes = ev("vote_result", {"round": 1, "votes": {"Alice": "Bob", "Bob": None, "Chloe": "Bob"}, "tally": {"Bob": 3}, "leaders": ["Bob"], "sheriff": "Alice"}, phase="vote")
+    table = {"Alice": "Bob", "Bob": None, "Chloe": "Bob"}
+    votes = ev("vote_result", {"round": 1, "votes": table, "tally": {"Bob": 3}, "leaders": ["Bob"], "sheriff": "Alice"}, phase="vote")
     [line] = history_entries([votes], "Bob")
     assert "Alice → you" in line and "you → no vote" in line
     assert "counts twice" in line
@@ -394,9 +488,9 @@ def test_real_events_use_their_own_renderer() -> None:
         for e in game.events:
             seen.add(e.kind)
             assert e.kind in RENDERERS, e.kind
-            viewers = [PUBLIC] if e.is_public else sorted(e.audience) if not isinstance(e.audience, str) else [""]
+            viewer = _audience(e)[0] if not e.is_public and _audience(e) else ""
             for lang in LANGUAGES:
-                body = RENDERERS[e.kind](_Reader(catalog(lang), viewers[0]), e)  # raises instead of falling back
+                body = RENDERERS[e.kind](_Reader(catalog(lang), viewer), e)  # raises instead of falling back
                 clean(body)
     assert {"wolf_chat", "seer_result", "witch_victim", "lovers", "thief_cards", "wolf_chat_overheard", "vote_result"} <= seen
 
