@@ -50,6 +50,19 @@ class Death:
     cause: str
 
 
+def _script():
+    """The rules' entry point, imported on first use: ``engine.flow`` imports this module."""
+    global _SCRIPT
+    if _SCRIPT is None:
+        from engine.flow.main import script
+
+        _SCRIPT = script
+    return _SCRIPT
+
+
+_SCRIPT = None
+
+
 class Game:
     """One game in progress. Create it from a ``GameSetup``; then loop on ``pending``."""
 
@@ -73,6 +86,7 @@ class Game:
         self.night: dict[str, Any] = {}  # scratch state of the current night
         self.memory: dict[str, Any] = {}  # what mechanics remember across nights
         self.winner: str | None = None
+        self.over = False  # set with ``winner`` by ``engine.flow.victory.end_game``
         self.winners: list[str] = []
         self.end_reason: str = ""
         self.pending: list[Decision] = []
@@ -81,16 +95,10 @@ class Game:
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
         self._batch_size = 0
-        from engine.flow.main import script  # the rules need Game's helpers: imported here, once cached
-
-        self._script: Iterator = script(self)
+        self._script: Iterator = _script()(self)
         self._advance(None)
 
     # ------------------------------------------------------------------ outside face
-    @property
-    def over(self) -> bool:
-        return self.winner is not None
-
     def pending_for(self, seat: str) -> list[Decision]:
         return [d for d in self.pending if d.seat == seat and d.id not in self.answers]
 
@@ -159,6 +167,13 @@ class Game:
 
     def alive_names(self) -> list[str]:
         return [p.name for p in self.players if p.alive]
+
+    def has_alive(self, role: str) -> bool:
+        """Whether a living player holds ``role`` (asked by every night step, every night)."""
+        for p in self.players:
+            if p.role == role and p.alive:
+                return True
+        return False
 
     def with_role(self, role: str, alive: bool = True) -> list[Player]:
         return [p for p in self.players if p.role == role and (p.alive or not alive)]

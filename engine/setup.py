@@ -45,6 +45,25 @@ def _check_role(role: str, where: str) -> None:
         raise SetupError(f"unknown role '{role}' in {where} (known: {', '.join(sorted(ROLES))})")
 
 
+def _deal_deck(setup: GameSetup, deck: list[str], options: RuleOptions, rng: random.Random) -> Deal | None:
+    """The common case (a whole deck, no forced seat, no named center) without the
+    bookkeeping; it deals exactly what the general path would. ``None`` defers to the
+    general path, which also produces the error messages."""
+    n = len(setup.names)
+    roles_known = ROLES
+    if not all(r in roles_known for r in deck):
+        return None
+    has_thief = "thief" in deck
+    if has_thief and len(deck) == n and options.thief_adds_villagers:
+        deck += ["villager", "villager"]
+    if len(deck) != (n + 2 if has_thief else n) or not any(roles_known[r].is_wolf for r in deck):
+        return None
+    deck.sort()
+    rng.shuffle(deck)
+    roles = {name: deck.pop() for name in setup.names}
+    return Deal(roles=roles, center=[deck.pop(), deck.pop()] if has_thief else [])
+
+
 def deal(setup: GameSetup, rng: random.Random) -> Deal:
     names = setup.names
     n = len(names)
@@ -61,6 +80,10 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
             raise SetupError(f"role given for unknown player '{name}'")
         _check_role(role, f"the seat of {name}")
     options = setup.rule_options()
+    if setup.roles is not None and not setup.forced and setup.center is None:
+        fast = _deal_deck(setup, list(setup.roles), options, rng)
+        if fast is not None:
+            return fast
 
     if setup.roles is not None:
         deck = list(setup.roles)

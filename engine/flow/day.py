@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.decisions import TEXT
 from engine.events import PUBLIC
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
@@ -21,7 +22,7 @@ def dawn(game):
         check_victory(game)
 
 
-def speaking_order(game) -> list[str]:
+def speaking_order(game) -> list:
     alive = game.alive()
     if not alive:
         return []
@@ -33,26 +34,25 @@ def speaking_order(game) -> list[str]:
         start = 0
     else:
         start = (game.day - 1) % n
-    order = sorted(alive, key=lambda p: (p.seat - start) % n)
-    return [p.name for p in order]
+    return sorted(alive, key=lambda p: (p.seat - start) % n)
 
 
 def discussion(game, phase: str, rounds: int):
     game.phase = phase
     for rnd in range(1, rounds + 1):
-        for name in speaking_order(game):
-            if not game.by_name[name].alive:
+        for player in speaking_order(game):
+            if not player.alive:
                 continue
-            d = game.ask(name, "speak", shape="text", round=rnd, phase=phase)
+            name = player.name
+            d = game.ask(name, "speak", shape=TEXT, round=rnd, phase=phase)
             said = (yield [d])[d.id]  # inlined ask_one: this is the engine's hottest loop
-            if isinstance(said, dict):
-                data = {"speaker": name, "text": str(said.get("text", "")), "round": rnd}
-                claims = said.get("claims")
-                if claims:
-                    data["claims"] = claims
+            if said.__class__ is dict:
+                if "claims" in said:
+                    game.emit("speech", PUBLIC, speaker=name, text=said["text"], round=rnd, claims=said["claims"])
+                else:
+                    game.emit("speech", PUBLIC, speaker=name, text=said["text"], round=rnd)
             else:
-                data = {"speaker": name, "text": said, "round": rnd}
-            game.emit("speech", PUBLIC, **data)
+                game.emit("speech", PUBLIC, speaker=name, text=said, round=rnd)
 
 
 def day(game):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.events import PUBLIC
 from engine.flow.victory import check_victory
-from engine.roles.base import DEATH_HOOKS
+from engine.roles.base import AFTER_VICTORY, BEFORE_VICTORY
 
 
 def kill_batch(game, deaths: list[tuple[str, str]]):
@@ -33,17 +33,13 @@ def kill_batch(game, deaths: list[tuple[str, str]]):
         beloved = game.beloved(name)
         if beloved is not None and game.by_name[beloved].alive:
             queue.append((beloved, "grief"))
-    for p, cause in fallen:
-        for _, before, hook in DEATH_HOOKS:
-            if before:
-                yield from hook(game, p, cause)
-                if game.over:
-                    return
-    if check_victory(game):
-        return
-    for p, cause in fallen:
-        for _, before, hook in DEATH_HOOKS:
-            if not before:
+    for hooks in (BEFORE_VICTORY, None, AFTER_VICTORY):
+        if hooks is None:
+            if check_victory(game):
+                return
+            continue
+        for p, cause in fallen:
+            for hook in hooks:
                 yield from hook(game, p, cause)
                 if game.over:
                     return

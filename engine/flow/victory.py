@@ -50,6 +50,7 @@ def check_victory(game) -> bool:
 
 def end_game(game, winner: str, reason: str) -> bool:
     game.winner = winner
+    game.over = True
     game.end_reason = reason
     if winner == "none":
         game.winners = []

@@ -32,11 +32,15 @@ def leaders_of(counts: dict[str, int]) -> list[str]:
 def _vote_round(game, candidates: list[str] | None, rnd: int):
     opts = game.options
     voters = game.alive_names()
+    pool = voters if candidates is None else [n for n in voters if n in candidates]
+    spare_beloved = game.lovers is not None and not opts.lovers_may_target_each_other
     decisions = []
     for v in voters:
-        legal = game.targets(v, self_ok=opts.vote_self)
-        if candidates is not None:
-            legal = tuple(n for n in legal if n in candidates)
+        # Same legality as ``game.targets`` (never oneself unless allowed, never the
+        # beloved), computed from one pool: this runs for every voter of every vote.
+        skip = None if opts.vote_self else v
+        spare = game.beloved(v) if spare_beloved else None
+        legal = tuple([n for n in pool if n != skip and n != spare])
         decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
     picks = yield from ask(*decisions)
     counts = tally(game, voters, picks, opts.sheriff_double_vote)
@@ -111,7 +115,7 @@ def sheriff_election(game):
         pool = voters if candidates is None else candidates
         decisions = []
         for v in voters:
-            legal = tuple(c for c in pool if opts.sheriff_vote_self or c != v) or tuple(pool)
+            legal = tuple(pool if opts.sheriff_vote_self else [c for c in pool if c != v]) or tuple(pool)
             decisions.append(game.ask(v, "sheriff_vote", legal, round=rnd))
         picks = yield from ask(*decisions)
         counts = tally(game, voters, picks, False)

@@ -78,4 +78,10 @@ def register_death_hook(order: int, fn: Callable, *, before_victory: bool = Fals
     Sheriff's successor) only matter if the game goes on."""
     DEATH_HOOKS.append((order, before_victory, fn))
     DEATH_HOOKS.sort(key=lambda t: t[0])
+    BEFORE_VICTORY[:] = [f for _, b, f in DEATH_HOOKS if b]
+    AFTER_VICTORY[:] = [f for _, b, f in DEATH_HOOKS if not b]
     return fn
+
+
+BEFORE_VICTORY: list[Callable] = []
+AFTER_VICTORY: list[Callable] = []

@@ -19,7 +19,7 @@ CUPID = register_role(
 
 
 def _active(game) -> bool:
-    return game.lovers is None and any(p.alive and p.role == "cupid" for p in game.players)
+    return game.lovers is None and game.has_alive("cupid")
 
 
 def _run(game):

@@ -23,7 +23,7 @@ LITTLE_GIRL = register_role(
 
 
 def _active(game) -> bool:
-    return bool(game.wolves()) and any(p.alive and p.role == "little_girl" for p in game.players)
+    return bool(game.wolves()) and game.has_alive("little_girl")
 
 
 def _run(game):

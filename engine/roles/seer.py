@@ -18,7 +18,7 @@ SEER = register_role(
 
 
 def _active(game) -> bool:
-    return any(p.alive and p.role == "seer" for p in game.players)
+    return game.has_alive("seer")
 
 
 def _run(game):

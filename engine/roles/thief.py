@@ -17,7 +17,7 @@ THIEF = register_role(
 
 
 def _active(game) -> bool:
-    return len(game.center) == 2 and any(p.alive and p.role == "thief" for p in game.players)
+    return len(game.center) == 2 and game.has_alive("thief")
 
 
 def _run(game):

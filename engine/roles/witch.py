@@ -21,7 +21,7 @@ WITCH = register_role(
 
 
 def _active(game) -> bool:
-    return any(p.alive and p.role == "witch" for p in game.players)
+    return game.has_alive("witch")
 
 
 def _run(game):
