@@ -7,10 +7,16 @@ from typing import Any
 
 from agents.base import Agent
 
-KNOWN = ("heuristic", "random", "scripted")
+KNOWN = ("heuristic", "random", "scripted", "openai:MODEL", "anthropic:MODEL")
 
 
 def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] | None = None, **options: Any) -> Agent:
+    """Seat ``name`` with the agent ``spec`` names.
+
+    ``options`` only reach model seats (``agents.llm.make_llm_agent``: sampling, base
+    URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
+    caller may pass the same wiring to every seat.
+    """
     if spec == "random":
         from agents.random_agent import RandomAgent
 
@@ -23,4 +29,8 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
         from agents.heuristic import HeuristicAgent
 
         return HeuristicAgent(name, seed=seed)
+    from agents.llm import is_model_spec, make_llm_agent
+
+    if is_model_spec(spec) or spec.partition(":")[0] in ("openai", "anthropic"):
+        return make_llm_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")

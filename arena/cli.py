@@ -89,8 +89,20 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="override the game's seed (default: the file's, or 0)")
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
     p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
-    p.add_argument("--agents", help="bot for every seat when no game file is given (default heuristic)")
+    p.add_argument(
+        "--agents", help="agent for every seat when no game file is given: heuristic, random, openai:MODEL, anthropic:MODEL (default heuristic)"
+    )
+    p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-4o-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
+    p.add_argument(
+        "--model-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a setting for every model seat (temperature, max_tokens, base_url, timeout, ...) unless its seat sets it (repeatable)",
+    )
+    p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
+    p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
+    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once (default 32; 8 per model)")
     p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
     p.add_argument("--quiet", action="store_true", help="no narration")
 
@@ -121,13 +133,62 @@ def _play_spec(args: argparse.Namespace):
                 agent=args.agents or DEFAULT_AGENT,
                 options=extra,
             )
+        spec = _model_overrides(spec, args)
     except GameFileError as e:
         raise CliError(str(e)) from None
+    prices = None
+    if getattr(args, "prices", None):
+        from agents.llm.pricing import PriceError, PriceTable
+
+        try:
+            prices = PriceTable.from_file(args.prices)
+        except PriceError as e:
+            raise CliError(str(e)) from None
+    from agents.llm.accounting import CallLog
+
+    calls = CallLog()
     try:
-        game, agents = spec.build()
+        game, agents = spec.build(calls=calls, prices=prices)
     except GameFileError as e:
         raise CliError(f"{args.game_file}: {e}" if args.game_file else str(e)) from None
-    return spec, game, agents
+    return spec, game, agents, calls
+
+
+def _model_overrides(spec, args: argparse.Namespace):
+    """Apply ``--seat``, ``--model-option`` and ``--language`` to a table; the result is
+    checked again, so an override is refused with the same words a file would be."""
+    from arena.gamefile import GameFileError, spec_from_data
+
+    from agents.llm import is_model_spec
+
+    seats = getattr(args, "seat", None) or []
+    model_opts = parse_option_pairs(getattr(args, "model_option", None))
+    language = getattr(args, "language", None)
+    if not seats and not model_opts and not language:
+        return spec
+    data = spec.model_dump(exclude_unset=True)
+    names = [s["name"] for s in data["seats"]]
+    for pair in seats:
+        name, sep, agent = pair.partition("=")
+        name, agent = name.strip(), agent.strip()
+        if not sep or not name or not agent:
+            raise CliError(f"--seat needs NAME=SPEC, got '{pair}'")
+        if name not in names:
+            raise CliError(f"--seat {pair}: no seat named '{name}' (seats: {', '.join(names)})")
+        seat = data["seats"][names.index(name)]
+        seat["agent"] = agent
+        seat.pop("answers", None)  # a scripted seat's queues do not carry over to another agent
+        if not is_model_spec(agent):
+            seat.pop("options", None)
+    for seat in data["seats"]:
+        if model_opts and is_model_spec(seat.get("agent", "")):
+            seat["options"] = {**model_opts, **(seat.get("options") or {})}  # the file's own settings win
+    if language:
+        data["language"] = language
+    try:
+        return spec_from_data(data)
+    except GameFileError as e:
+        raise CliError(str(e)) from None
 
 
 def _failure(game, exc: Exception) -> str:
@@ -149,7 +210,13 @@ def run_play(args: argparse.Namespace) -> int:
     from engine.decisions import GameError, IllegalAnswer
     from transcripts.writer import TranscriptWriter
 
-    spec, game, agents = _play_spec(args)
+    if getattr(args, "concurrency", None) is not None:
+        if args.concurrency < 1:
+            raise CliError("--concurrency needs a positive number")
+        from arena.limits import configure
+
+        configure(global_limit=args.concurrency)
+    spec, game, agents, calls = _play_spec(args)
     console = console_for(to_stderr=args.json)
     narrator = None if args.quiet else Narrator(console, god=args.god)
     writer = None
@@ -158,6 +225,7 @@ def run_play(args: argparse.Namespace) -> int:
             writer = TranscriptWriter(args.transcript, header_for(spec, game))
         except OSError as e:
             raise CliError(f"cannot write transcript {args.transcript}: {e.strerror or e}") from None
+        calls.subscribe(writer.call)
 
     def catch_up() -> None:
         if writer is not None:
@@ -174,7 +242,9 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         catch_up()
         try:
-            asyncio.run(run_async(game, agents, on_answer=on_answer))
+            # Every pending decision of a batch is asked at once: a table of model
+            # seats votes in one round trip (arena.limits caps the calls in flight).
+            asyncio.run(run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents))))
         except (GameError, IllegalAnswer) as e:
             message = _failure(game, e)
             catch_up()
@@ -202,6 +272,8 @@ def run_play(args: argparse.Namespace) -> int:
             writer.close()
         for agent in agents.values():
             agent.close()
+        if calls.records and not args.quiet:
+            print_usage(console, calls.summary())
 
     result = result_of(game)
     if args.json:
@@ -210,6 +282,31 @@ def run_play(args: argparse.Namespace) -> int:
         winners = ", ".join(result.winners) or "nobody"
         print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
     return 0
+
+
+def print_usage(console: Console, rows) -> None:
+    """The closing table of model seats: what each cost and how well it kept the rules."""
+    from rich.table import Table
+
+    table = Table(title="Model seats")
+    for col, just in (
+        ("seat", "left"), ("model", "left"), ("calls", "right"), ("tokens in", "right"), ("cached", "right"),
+        ("tokens out", "right"), ("cost (USD)", "right"), ("violations", "right"), ("fallbacks", "right"), ("errors", "right"),
+    ):  # fmt: skip
+        table.add_column(col, justify=just)
+    total_cost: float | None = 0.0
+    for r in rows:
+        cost = "unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}"
+        total_cost = None if r.cost_usd is None or total_cost is None else total_cost + r.cost_usd
+        table.add_row(
+            r.seat, r.model, str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
+            cost, str(r.violations), str(r.fallbacks), str(r.errors),
+        )  # fmt: skip
+    console.print(table)
+    if total_cost is not None:
+        console.print(f"Total estimated cost: ${total_cost:.4f}")
+    else:
+        console.print("Total estimated cost: unknown (a model has no price; see --prices)")
 
 
 # ---------------------------------------------------------------------- roles, presets

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.base import Agent
+from agents.llm.config import LLMOptions
 from engine.game import Game
 from engine.options import RuleOptions, coerce_options
 from engine.roles import DECISION_KINDS
@@ -41,6 +42,13 @@ class SeatSpec(BaseModel):
     role: str | None = None
     agent: str = DEFAULT_AGENT
     answers: dict[str, list[Any]] | None = None
+    options: LLMOptions | None = None  # model seats only: sampling, base_url, time limits...
+
+    @property
+    def is_model(self) -> bool:
+        from agents.llm import is_model_spec
+
+        return is_model_spec(self.agent)
 
 
 class GameSpec(BaseModel):
@@ -54,7 +62,8 @@ class GameSpec(BaseModel):
     center: list[str] | None = None
     seats: list[SeatSpec]
     roles: list[str] | None = None
-    language: str = "en"
+    language: str = "en"  # of the prompts model seats read: en | zh
+    prices: str | None = None  # a YAML/JSON price table for model seats (relative to this file)
 
     # ------------------------------------------------------------------ checks
     def rule_options(self) -> RuleOptions:
@@ -66,7 +75,8 @@ class GameSpec(BaseModel):
             raise GameFileError(str(e)) from None
 
     def check(self) -> None:
-        """What pydantic cannot see alone: answers only make sense for scripted seats."""
+        """What pydantic cannot see alone: answers only make sense for scripted seats,
+        options only for model seats, and model seats need prompts in the language."""
         for i, seat in enumerate(self.seats):
             if seat.answers is not None and seat.agent != SCRIPTED:
                 raise GameFileError(
@@ -79,7 +89,30 @@ class GameSpec(BaseModel):
                         f"seat {i + 1} ({seat.name}) has answers for unknown decision kind '{kind}' "
                         f"(known: {', '.join(sorted(DECISION_KINDS))})"
                     )
+            if seat.options is not None and not seat.is_model:
+                raise GameFileError(
+                    f"seat {i + 1} ({seat.name}) has options but its agent is '{seat.agent}'; "
+                    "only model seats (openai:MODEL, anthropic:MODEL) take options"
+                )
+        if any(seat.is_model for seat in self.seats):
+            from prompts.catalog import LANGUAGES
+
+            if self.language not in LANGUAGES:
+                raise GameFileError(
+                    f"language '{self.language}' has no prompts for model seats (available: {', '.join(LANGUAGES)})"
+                )
         self.rule_options()
+
+    def price_table(self):
+        """The built-in prices overlaid with the file's ``prices:``; ``GameFileError``."""
+        from agents.llm.pricing import DEFAULT_TABLE, PriceError, PriceTable
+
+        if self.prices is None:
+            return DEFAULT_TABLE
+        try:
+            return PriceTable.from_file(self.prices)
+        except PriceError as e:
+            raise GameFileError(str(e)) from None
 
     # ------------------------------------------------------------------ building
     def setup(self) -> GameSetup:
@@ -93,18 +126,31 @@ class GameSpec(BaseModel):
             center=list(self.center) if self.center is not None else None,
         )
 
-    def build(self) -> tuple[Game, dict[str, Agent]]:
+    def build(self, *, calls: Any = None, prices: Any = None) -> tuple[Game, dict[str, Agent]]:
         """Deal the game and seat its agents; raises ``GameFileError``.
 
         The game is dealt first so that the engine's own checks (duplicate names,
-        card counts) speak before any agent is created.
+        card counts) speak before any agent is created. Model seats are told the rules
+        the engine actually runs (so their prompt cannot disagree with the game) and
+        share ``calls`` (an ``agents.llm.accounting.CallLog``) when one is given.
+        ``prices`` overrides the file's own price table.
         """
         self.check()
         try:
             game = Game(self.setup())
         except SetupError as e:
             raise GameFileError(str(e)) from None
-        agents = {seat.name: make_seat_agent(seat, seat_seed(self.seed, i)) for i, seat in enumerate(self.seats)}
+        wiring: dict[str, Any] = {}
+        if any(seat.is_model for seat in self.seats):
+            wiring = {
+                "preset": self.preset,
+                "rules": game.options,
+                "language": self.language,
+                "prices": prices if prices is not None else self.price_table(),
+            }
+            if calls is not None:
+                wiring["log"] = calls
+        agents = {seat.name: make_seat_agent(seat, seat_seed(self.seed, i), **wiring) for i, seat in enumerate(self.seats)}
         return game, agents
 
 
@@ -115,17 +161,20 @@ def seat_seed(game_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def make_seat_agent(seat: SeatSpec, seed: int) -> Agent:
+def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
     from agents.registry import make_agent
 
     try:
         if seat.agent == SCRIPTED:
             return make_agent(seat.agent, seat.name, seed=seed, answers=seat.answers or {})
+        if seat.is_model:
+            return make_agent(seat.agent, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
         return make_agent(seat.agent, seat.name, seed=seed)
     except ImportError as e:
         raise GameFileError(f"agent '{seat.agent}' for {seat.name} is not available: {e}") from None
     except (ValueError, TypeError) as e:
-        raise GameFileError(str(e)) from None
+        prefix = f"{seat.name}: " if seat.is_model else ""
+        raise GameFileError(prefix + str(e)) from None
 
 
 # Friendly names for tables nobody described: short, distinct initials, easy to read
@@ -171,7 +220,9 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
         preset=spec.preset,
         options=game.options.to_json(),
         seed=spec.seed,
-        seats=[SeatRecord(name=s.name, agent=s.agent, role=s.role) for s in spec.seats],
+        seats=[
+            SeatRecord(name=s.name, agent=s.agent, role=s.role, options=s.options.public() if s.options else None) for s in spec.seats
+        ],
         roles=list(spec.roles) if spec.roles is not None else None,
         center=list(spec.center) if spec.center is not None else None,
         language=spec.language,
@@ -193,9 +244,13 @@ def load_game_file(path: str | Path) -> GameSpec:
         raise GameFileError(f"cannot read game file {p}: {getattr(e, 'strerror', None) or e}") from None
     raw = parse_text(text, p.suffix.lower(), str(p))
     try:
-        return spec_from_data(raw)
+        spec = spec_from_data(raw)
     except GameFileError as e:
         raise GameFileError(f"{p}: {e}") from None
+    if spec.prices is not None and not Path(spec.prices).is_absolute():
+        # A path in a file means "next to this file", wherever the command runs.
+        spec = spec.model_copy(update={"prices": str(p.parent / spec.prices)})
+    return spec
 
 
 def parse_text(text: str, suffix: str, where: str = "game file") -> Any:
@@ -261,5 +316,6 @@ def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
             name = seats[i].get("name")
         label = f"seat {i + 1}" + (f" ({name})" if isinstance(name, str) else "")
         rest = ".".join(str(x) for x in loc[2:])
-        return (f"in {label}" + (f", at {rest}" if rest else "")), SeatSpec
+        model: type[BaseModel] = LLMOptions if len(loc) >= 3 and loc[2] == "options" else SeatSpec
+        return (f"in {label}" + (f", at {rest}" if rest else "")), model
     return "at " + ".".join(str(x) for x in loc), GameSpec

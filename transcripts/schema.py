@@ -34,6 +34,7 @@ class SeatRecord(_Record):
     name: str
     agent: str
     role: str | None = None  # the role forced by the game file, if any
+    options: dict[str, Any] | None = None  # a model seat's settings as given (never a key)
 
 
 class HeaderRecord(_Record):
@@ -120,6 +121,43 @@ class ResultRecord(_Record):
     reason: str = ""
 
 
+class CallRecord(_Record):
+    """One request to a model, as sent and as answered: the raw material of every cost,
+    latency and rule-following figure. Token counts follow one convention whatever the
+    vendor: ``input_tokens`` is the whole prompt, cached part included; ``cached_tokens``
+    the part read from the provider's prompt cache, ``cache_write_tokens`` the part
+    written to it (Anthropic bills writes). ``None`` means the server did not say.
+    Written as soon as the call ends, so a killed game keeps what it paid for."""
+
+    type: Literal["call"] = "call"
+    seat: str
+    decision: int
+    kind: str
+    day: int = 0
+    attempt: int = 1  # 1 = first ask for this decision; 2+ = re-asks after a refused reply
+    backend: str
+    model: str
+    display_name: str | None = None
+    mode: str | None = None  # json_schema | tool | text | structured: how the answer was requested
+    started: str = ""  # ISO 8601, UTC
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    reply: str | None = None  # the raw reply (text, or the tool's JSON arguments)
+    parsed: Any = None  # the structured reply as read (reasoning included)
+    accepted: bool = False  # the reply became the seat's answer
+    violation: str | None = None  # why the reply was refused (malformed or illegal)
+    error: str | None = None  # the call failed (after its retries) or was cut off
+    retries: int = 0  # transient failures retried within this call
+    latency_s: float = 0.0  # from the first attempt to the reply, retries included
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    cost_usd: float | None = None  # None when the model has no price (see price_known)
+    price_known: bool = False
+    fallback: bool = False  # the decision ended in the fallback bot's answer (a violation)
+    answer: Any = None  # on the decision's last record: what the seat played
+
+
 class ErrorRecord(_Record):
     """Why a game stopped before its end (a scripted seat failed, the run was interrupted)."""
 
@@ -127,13 +165,15 @@ class ErrorRecord(_Record):
     message: str
 
 
-Record = Annotated[Union[HeaderRecord, EventRecord, AnswerRecord, ResultRecord, ErrorRecord], Field(discriminator="type")]
+Record = Annotated[
+    Union[HeaderRecord, EventRecord, AnswerRecord, CallRecord, ResultRecord, ErrorRecord], Field(discriminator="type")
+]
 _RECORD = TypeAdapter(Record)
 
 
 class Transcript(BaseModel):
     header: HeaderRecord
-    records: list[Union[EventRecord, AnswerRecord, ResultRecord, ErrorRecord]]
+    records: list[Union[EventRecord, AnswerRecord, CallRecord, ResultRecord, ErrorRecord]]
     truncated: bool = False  # the last line was cut off mid-write and was dropped
 
     @property
@@ -143,6 +183,10 @@ class Transcript(BaseModel):
     @property
     def answers(self) -> list[AnswerRecord]:
         return [r for r in self.records if isinstance(r, AnswerRecord)]
+
+    @property
+    def calls(self) -> list[CallRecord]:
+        return [r for r in self.records if isinstance(r, CallRecord)]
 
     @property
     def result(self) -> ResultRecord | None:

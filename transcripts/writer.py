@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from engine.decisions import Decision
 from engine.game import Game
-from transcripts.schema import AnswerRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
+from transcripts.schema import AnswerRecord, CallRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
 
 
 def software_version() -> str:
@@ -73,6 +73,13 @@ class TranscriptWriter:
     def on_answer(self, game: Game, decision: Decision, answer: Any, agent: Any) -> None:
         """The runner's ``on_answer`` hook."""
         self.answer(game, decision, getattr(agent, "spec", type(agent).__name__))
+
+    def call(self, record: CallRecord) -> None:
+        """Record one model call. Calls are written when they end, so those of a batch
+        interleave by finishing time and precede the batch's answers; readers match
+        them to decisions by ``decision``, never by position."""
+        if not self._file.closed:
+            self._write(record)
 
     def result(self, game: Game) -> None:
         from arena.result import result_of

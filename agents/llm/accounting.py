@@ -1,0 +1,131 @@
+"""Every model call, recorded: who asked what, what came back, what it cost.
+
+``CallRecord`` is the transcript's ``call`` line (defined with the transcript format so
+a reader needs no model code). ``CallLog`` collects the records of a game, passes each
+to its subscribers as it ends (the transcript writer), and sums them per seat for the
+closing table.
+
+Secrets: a record holds messages, replies and error texts, and an SDK's error text
+can quote a key ("Incorrect API key provided: sk-...abcd"). Every string of a record
+is therefore scrubbed before it is stored: exact values of the environment's secret
+variables, and anything shaped like a vendor key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable, Iterable
+
+from pydantic import BaseModel
+
+from transcripts.schema import CallRecord
+
+__all__ = ["CallLog", "CallRecord", "SeatUsage", "redact", "secret_values"]
+
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.I)
+# sk-..., sk-ant-..., sk-proj-...: vendor keys, including SDK-masked forms ("sk-ab***cd").
+_KEY_SHAPE = re.compile(r"\b(sk-[A-Za-z0-9_\-*]{6,}|sk-ant-[A-Za-z0-9_\-*]{6,}|(?:Bearer|x-api-key:?)\s+[A-Za-z0-9_\-.*]{8,})")
+REDACTED = "[redacted]"
+
+
+def secret_values(extra: Iterable[str] = ()) -> list[str]:
+    """The values to scrub: every environment variable whose name says it is secret,
+    plus ``extra`` (keys given in code). Short values are skipped: scrubbing "1" would
+    mangle every record."""
+    vals = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 6}
+    vals.update(v for v in extra if v and len(v) >= 6)
+    return sorted(vals, key=len, reverse=True)
+
+
+def redact(value: Any, secrets: Iterable[str] | None = None) -> Any:
+    """``value`` with every secret replaced, recursively through dicts and lists."""
+    secrets = secret_values() if secrets is None else list(secrets)
+    return _redact(value, secrets)
+
+
+def _redact(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        for s in secrets:
+            if s in value:
+                value = value.replace(s, REDACTED)
+        return _KEY_SHAPE.sub(REDACTED, value)
+    if isinstance(value, dict):
+        return {k: _redact(v, secrets) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redact(v, secrets) for v in value]
+    return value
+
+
+class SeatUsage(BaseModel):
+    """One seat's totals, for the closing table and for measurement."""
+
+    seat: str
+    model: str = ""
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    cost_usd: float | None = 0.0  # None once any call had no known price
+    violations: int = 0  # replies refused as malformed or illegal
+    fallbacks: int = 0  # decisions the fallback bot answered
+    errors: int = 0  # calls that failed after their retries
+    retries: int = 0
+    latency_s: float = 0.0
+
+
+Listener = Callable[[CallRecord], None]
+
+
+class CallLog:
+    """The calls of one game (or of one agent, when nobody shares a log)."""
+
+    def __init__(self) -> None:
+        self.records: list[CallRecord] = []
+        self._listeners: list[Listener] = []
+        self._secrets_extra: list[str] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def add_secret(self, value: str | None) -> None:
+        """A key passed in code, not through the environment: scrub it too."""
+        if value:
+            self._secrets_extra.append(value)
+
+    def add(self, record: CallRecord) -> CallRecord:
+        clean = CallRecord.model_validate(redact(record.model_dump(), secret_values(self._secrets_extra)))
+        self.records.append(clean)
+        for listener in list(self._listeners):
+            listener(clean)
+        return clean
+
+    def for_seat(self, seat: str) -> list[CallRecord]:
+        return [r for r in self.records if r.seat == seat]
+
+    def summary(self) -> list[SeatUsage]:
+        return summarize(self.records)
+
+
+def summarize(records: Iterable[CallRecord]) -> list[SeatUsage]:
+    """Per-seat totals in order of first appearance. A record that made no request
+    (a decision cut off before any reply, a disabled seat's fallback) counts no call."""
+    rows: dict[str, SeatUsage] = {}
+    for r in records:
+        u = rows.setdefault(r.seat, SeatUsage(seat=r.seat, model=r.display_name or r.model))
+        made_request = bool(r.messages)
+        u.calls += 1 if made_request else 0
+        u.input_tokens += r.input_tokens or 0
+        u.output_tokens += r.output_tokens or 0
+        u.cached_tokens += r.cached_tokens or 0
+        if made_request and r.input_tokens is not None:
+            if r.cost_usd is None or u.cost_usd is None:
+                u.cost_usd = None
+            else:
+                u.cost_usd = round(u.cost_usd + r.cost_usd, 8)
+        u.violations += 1 if r.violation else 0
+        u.fallbacks += 1 if r.fallback else 0
+        u.errors += 1 if r.error else 0
+        u.retries += r.retries
+        u.latency_s = round(u.latency_s + r.latency_s, 6)
+    return list(rows.values())

@@ -1,0 +1,299 @@
+"""The model seat: one agent for every vendor, robust enough for unattended tournaments.
+
+Per decision: render the prompt (static system part, the seat's append-only history,
+the question), ask the back end for an answer shaped by the decision's schema, read
+it, and check it against the rules. A malformed or illegal reply is sent back with
+the reason, a bounded number of times; after that, or when the back end fails for
+good, or when the decision's time limit is reached, the heuristic bot answers for the
+seat, so a failing seat still plays sensibly and the game always finishes. That
+fallback is recorded as the seat's rule-following violation.
+
+Nothing a model does may crash a game: every exception stops at ``adecide``, is
+recorded, and ends in the fallback. Only cancellation (the game itself being
+stopped) passes through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from agents.base import Agent, SeatView
+from agents.llm.accounting import CallLog, CallRecord
+from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Turn
+from agents.llm.config import LLMOptions
+from agents.llm.interpret import Reading, read_reply
+from agents.llm.pricing import DEFAULT_TABLE, PriceTable
+from agents.llm.schema import answer_schema, tool_name
+from engine.decisions import Decision, IllegalAnswer
+
+log = logging.getLogger("werewolf.llm")
+
+
+@dataclass
+class _Asking:
+    """One decision in progress: what the time limit needs to write a last record."""
+
+    decision: Decision
+    view: SeatView
+    prompt: Prompt | None = None
+    turns: list[Turn] = field(default_factory=list)
+    attempt: int = 0
+    call_started: float = 0.0
+    pending: CallRecord | None = None  # held back until the decision's outcome is known
+
+
+class LLMAgent(Agent):
+    """A seat played by a language model behind ``backend``."""
+
+    def __init__(
+        self,
+        name: str,
+        backend: Backend,
+        *,
+        spec: str | None = None,
+        seed: int = 0,
+        options: LLMOptions | None = None,
+        preset: str | None = None,
+        rules: Any = None,
+        language: str = "en",
+        log: CallLog | None = None,
+        prices: PriceTable | None = None,
+    ):
+        from agents.heuristic import HeuristicAgent
+
+        super().__init__(name)
+        self.backend = backend
+        self.spec = spec or f"{backend.name}:{backend.model}"
+        self.options = options or backend.options
+        self.preset = preset
+        self.rules = rules
+        self.language = language
+        self.calls = log if log is not None else CallLog()
+        self.prices = prices or DEFAULT_TABLE
+        self.fallback_agent = HeuristicAgent(name, seed=seed)
+        self.rng = random.Random(f"{seed}:{name}:fallback")
+        self.disabled: str | None = None  # why this seat's model is no longer asked
+        self._system: str | None = None  # rendered once per game
+        self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
+
+    @property
+    def display_name(self) -> str:
+        return self.options.display_name or self.backend.model
+
+    # ------------------------------------------------------------------ Agent
+    def decide(self, view: SeatView, decision: Decision) -> Any:
+        """For synchronous callers; games with model seats should use ``run_async``."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.adecide(view, decision))
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, self.adecide(view, decision)).result()
+
+    async def adecide(self, view: SeatView, decision: Decision) -> Any:
+        state = _Asking(decision, view)
+        try:
+            if self.disabled:
+                return self._fallback(state, error=f"not asked: {self.disabled}")
+            return await asyncio.wait_for(self._ask(state), timeout=self.options.decision_timeout)
+        except asyncio.CancelledError:
+            raise
+        except TimeoutError:
+            return self._fallback(state, error=f"decision time limit ({self.options.decision_timeout:g}s) reached", cut_off=True)
+        except Exception as e:  # never let a model seat crash the game
+            log.warning("%s: %s on %s: %r", self.name, type(e).__name__, decision.kind, e)
+            return self._fallback(state, error=f"internal error: {type(e).__name__}: {e}")
+
+    def close(self) -> None:
+        try:
+            asyncio.run(self.backend.aclose())
+        except Exception:  # the loop its connections belonged to may be gone
+            pass
+
+    # ------------------------------------------------------------------ asking
+    async def _ask(self, state: _Asking) -> Any:
+        d, view = state.decision, state.view
+        state.prompt = self.prompt(view, d)
+        for attempt in range(1, self.options.max_reasks + 2):
+            state.attempt = attempt
+            state.call_started = time.monotonic()
+            self._flush(state)
+            try:
+                result = await self.backend.call(state.prompt, state.turns)
+            except CallFailed as e:
+                if e.disable:
+                    self.disabled = str(e)
+                state.pending = self._record(state, messages=e.messages, error=str(e), retries=e.retries, latency=time.monotonic() - state.call_started)
+                return self._fallback(state)
+            reading = read_reply(result.reply.data, result.reply.text, d, view)
+            state.pending = self._record(state, result=result, reading=reading)
+            if reading.ok:
+                state.pending.answer = reading.answer
+                self._flush(state)
+                return reading.answer
+            state.turns.append(Turn(result.reply, reading.reason or "illegal answer"))
+        return self._fallback(state)
+
+    def prompt(self, view: SeatView, decision: Decision) -> Prompt:
+        """The request for ``decision``, vendor-neutral (see ``prompts.render``)."""
+        from prompts.render import decision_prompt, history_entries, system_prompt
+
+        if self._system is None:
+            # Rendered once: the role card is the deal's (a later change, the Thief's,
+            # is told in the history), so the cache's first block never changes.
+            start = next((e.data for e in view.events if e.kind == "game_start"), {})
+            dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == self.name), None)
+            self._system = system_prompt(
+                preset=self._preset(view),
+                options=self._rules(view),
+                seat=self.name,
+                role=dealt or view.role or "villager",
+                players=list(view.players),
+                language=self.language,
+                deck=start.get("roles_in_play"),
+            )
+        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
+        return Prompt(
+            system=self._system,
+            history_parts=self._parts(entries),
+            question=decision_prompt(decision, language=self.language),
+            schema=answer_schema(decision, players=list(view.players), roles=_role_ids()),
+            name=tool_name(decision),
+            description=f"Submit your {decision.kind} answer.",
+            language=self.language,
+        )
+
+    def _parts(self, entries: list[str]) -> list[str]:
+        """The history cut where this seat's earlier requests ended (see ``Prompt``)."""
+        cuts = self._cuts
+        if cuts and cuts[-1] > len(entries):  # another game: start afresh
+            cuts.clear()
+        if not cuts or cuts[-1] < len(entries):
+            cuts.append(len(entries))
+        bounds = [0] + cuts
+        return ["\n".join(entries[a:b]) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+    def _preset(self, view: SeatView) -> str:
+        if self.preset:
+            return self.preset
+        for e in view.events:
+            if e.kind == "game_start":
+                return e.data.get("preset", "millers_hollow")
+        return "millers_hollow"
+
+    def _rules(self, view: SeatView) -> Any:
+        """The options the engine runs, as given by the game's builder; when nobody
+        gave them (plain Python use), the preset's defaults."""
+        if self.rules is None:
+            from engine.presets import get_preset
+
+            self.rules = get_preset(self._preset(view)).options()
+        return self.rules
+
+    # ------------------------------------------------------------------ fallback
+    def _fallback(self, state: _Asking, *, error: str | None = None, cut_off: bool = False) -> Any:
+        d, view = state.decision, state.view
+        answer = self._fallback_answer(view, d)
+        if cut_off or error or state.pending is None:
+            # The decision ended without a finished call to blame: a call cut off by
+            # the time limit, an internal error, a disabled seat.
+            self._flush(state)
+            made_request = cut_off and state.prompt is not None
+            messages = self._messages(state) if made_request else []
+            latency = time.monotonic() - state.call_started if made_request else 0.0
+            state.attempt = max(state.attempt, 1)
+            state.pending = self._record(state, messages=messages, error=error or "no answer", latency=latency)
+        state.pending.fallback = True
+        state.pending.answer = answer
+        self._flush(state)
+        return answer
+
+    def _fallback_answer(self, view: SeatView, d: Decision) -> Any:
+        from agents.random_agent import random_answer
+
+        try:
+            answer = self.fallback_agent.decide(view, d)
+            d.validate(answer)
+            return answer
+        except (IllegalAnswer, Exception):
+            return random_answer(self.rng, d)
+
+    # ------------------------------------------------------------------ records
+    def _messages(self, state: _Asking) -> list[dict[str, Any]]:
+        try:
+            return self.backend.sent_messages(self.backend.build(state.prompt, state.turns, self.backend.mode))
+        except Exception:
+            return []
+
+    def _record(
+        self,
+        state: _Asking,
+        *,
+        result: CallResult | None = None,
+        reading: Reading | None = None,
+        messages: list[dict[str, Any]] | None = None,
+        error: str | None = None,
+        retries: int = 0,
+        latency: float = 0.0,
+    ) -> CallRecord:
+        d = state.decision
+        rec: dict[str, Any] = dict(
+            seat=self.name,
+            decision=d.id,
+            kind=d.kind,
+            day=state.view.day,
+            attempt=state.attempt,
+            backend=self.backend.name,
+            model=self.backend.model,
+            display_name=self.options.display_name,
+            mode=self.backend.mode,
+            started=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            messages=messages or [],
+            error=error,
+            retries=retries,
+            latency_s=round(latency, 6),
+            price_known=self.prices.lookup(self.backend.model, self.backend.name) is not None,
+        )
+        if result is not None:
+            u = result.reply.usage
+            rec.update(
+                mode=result.reply.mode,
+                messages=result.messages,
+                reply=result.reply.text,
+                retries=result.retries,
+                latency_s=result.latency_s,
+                input_tokens=u.input_tokens,
+                output_tokens=u.output_tokens,
+                cached_tokens=u.cached_tokens,
+                cache_write_tokens=u.cache_write_tokens,
+            )
+            if u.input_tokens is not None and u.output_tokens is not None:
+                rec["cost_usd"] = self.prices.cost(
+                    self.backend.model,
+                    self.backend.name,
+                    input_tokens=u.input_tokens,
+                    output_tokens=u.output_tokens,
+                    cached_tokens=u.cached_tokens or 0,
+                    cache_write_tokens=u.cache_write_tokens or 0,
+                )
+        if reading is not None:
+            rec.update(parsed=reading.parsed, accepted=reading.ok, violation=reading.reason)
+        return CallRecord(**rec)
+
+    def _flush(self, state: _Asking) -> None:
+        if state.pending is not None:
+            self.calls.add(state.pending)
+            state.pending = None
+
+
+def _role_ids() -> list[str]:
+    from engine.roles import ROLES
+
+    return sorted(ROLES)

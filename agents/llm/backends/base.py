@@ -1,0 +1,317 @@
+"""What every back end shares: the prompt it is given, the reply it returns, and the
+retry loop around one call.
+
+A back end turns a ``Prompt`` (static system text, append-only history, the question
+and its answer schema) plus the refused replies so far (``Turn``) into one request in
+its vendor's wire format, and the response back into a ``Reply``. It does not judge
+answers: that is the agent's job, the same for every vendor.
+
+Transient failures (429, 5xx, timeouts, dropped connections) are retried here with
+tenacity: exponential backoff with full jitter, Retry-After honoured up to a cap, a
+cap on attempts and on the total time. The SDKs' own retry loops are switched off
+(``max_retries=0``) so that every attempt is seen, counted and limited here. A
+concurrency slot (``arena.limits``) is held per attempt, never across a backoff.
+
+How the answer format is requested (native JSON schema, tool calling, plain text) is
+negotiated per server: when a server refuses a format with a 400, the next one is
+tried and the one that worked is remembered for every seat using that server and
+model, so the refusal costs one extra request per process, not one per call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, ClassVar
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
+
+from agents.llm.config import LLMOptions
+from arena.limits import LIMITS, Limits
+
+try:  # tenacity >= 8.3: stop before a sleep that would overrun the budget
+    from tenacity import stop_after_attempt, stop_before_delay as _stop_delay
+except ImportError:  # pragma: no cover
+    from tenacity import stop_after_attempt, stop_after_delay as _stop_delay
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class MissingKey(ValueError):
+    """No API key for a seat; the message names the variable to set."""
+
+
+class CallFailed(Exception):
+    """A call that produced no reply: retries exhausted or a permanent refusal.
+
+    ``disable`` marks failures no later call can cure (a bad key, an unknown model):
+    the agent stops asking that seat's model and lets the fallback play.
+    """
+
+    def __init__(self, message: str, *, retries: int = 0, messages: list[dict[str, Any]] | None = None, disable: bool = False):
+        super().__init__(message)
+        self.retries = retries
+        self.messages = messages or []
+        self.disable = disable
+
+
+@dataclass(slots=True)
+class Prompt:
+    """One decision's request, vendor-neutral. ``system`` never changes during a game
+    and the history only grows, so both are a cacheable prefix; ``question`` is new.
+
+    The history comes in parts: each part is what was new at one of the seat's earlier
+    requests, and a part never changes once sent. Joined, they are simply the history
+    (OpenAI's automatic prefix cache needs nothing more); kept apart, they give
+    Anthropic's explicit cache a block boundary exactly where the previous request's
+    cache breakpoint was, so the previous call's cache is read rather than rewritten.
+    """
+
+    system: str
+    history_parts: list[str]
+    question: str
+    schema: dict[str, Any]
+    name: str  # the schema's / tool's name
+    description: str = "Submit your answer."
+    language: str = "en"  # of the corrections sent with re-asks
+
+    @property
+    def history(self) -> str:
+        return "\n".join(self.history_parts)
+
+
+@dataclass(slots=True)
+class Usage:
+    """Tokens, one convention for every vendor: ``input_tokens`` is the whole prompt."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
+
+
+@dataclass(slots=True)
+class Reply:
+    text: str  # the raw reply: message text, or the tool call's JSON arguments
+    data: dict[str, Any] | None  # the structured answer when the server produced one
+    mode: str
+    usage: Usage = field(default_factory=Usage)
+    native: Any = None  # what the back end needs to replay this reply in a re-ask
+
+
+@dataclass(slots=True)
+class Turn:
+    """A refused reply and the reason given back to the model."""
+
+    reply: Reply
+    reason: str
+
+
+@dataclass(slots=True)
+class CallResult:
+    reply: Reply
+    messages: list[dict[str, Any]]  # as sent, in the vendor's format
+    retries: int
+    latency_s: float
+
+
+class Transient(Exception):
+    """Raised by back ends for failures worth retrying, with the server's Retry-After."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ModeRejected(Exception):
+    """The server refused the way the answer format was requested (a 400)."""
+
+
+# Formats that worked per (back end, server, model): shared by every seat of the process.
+_LEARNED: dict[tuple[str, str, str], str] = {}
+
+
+def forget_learned_modes() -> None:
+    """Start over (tests; a server upgraded mid-process)."""
+    _LEARNED.clear()
+
+
+class Backend(ABC):
+    """One model behind one vendor API, for one seat."""
+
+    name: ClassVar[str] = "backend"
+    modes: ClassVar[tuple[str, ...]] = ("text",)
+
+    def __init__(self, model: str, options: LLMOptions | None = None, *, limits: Limits | None = None, sleep: Sleep | None = None):
+        self.model = model
+        self.options = options or LLMOptions()
+        self.limits = limits or LIMITS
+        self.sleep: Sleep = sleep or asyncio.sleep
+        self.rng = random.Random()
+        if self.options.mode and self.options.mode not in self.modes:
+            raise ValueError(f"the {self.name} back end supports mode {' | '.join(self.modes)}, not {self.options.mode}")
+
+    # ------------------------------------------------------------------ identity
+    @property
+    def endpoint(self) -> str:
+        """The server, for learning formats and for the record (never with credentials)."""
+        return ""
+
+    @property
+    def limit_key(self) -> str:
+        return f"{self.name}:{self.model}"
+
+    @property
+    def mode(self) -> str:
+        if self.options.mode:
+            return self.options.mode
+        return _LEARNED.get((self.name, self.endpoint, self.model), self.modes[0])
+
+    def _learn(self, mode: str) -> None:
+        if not self.options.mode:
+            _LEARNED[(self.name, self.endpoint, self.model)] = mode
+
+    # ------------------------------------------------------------------ vendor hooks
+    @abstractmethod
+    def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
+        """The request's keyword arguments for the SDK."""
+
+    @abstractmethod
+    async def send(self, request: dict[str, Any], mode: str) -> Reply:
+        """Make one request; raise ``Transient``, ``ModeRejected`` or ``CallFailed``."""
+
+    @abstractmethod
+    def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        """The messages of ``request`` as JSON, system part first, for the record."""
+
+    async def aclose(self) -> None:
+        """Release connections."""
+
+    # ------------------------------------------------------------------ the call
+    async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
+        """One model call with transient retries; raises ``CallFailed``."""
+        o = self.options
+        retries = 0
+        started = time.monotonic()
+        last_messages: list[dict[str, Any]] = []
+
+        def before_sleep(state: RetryCallState) -> None:
+            nonlocal retries
+            retries += 1
+
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(o.max_retries + 1) | _stop_delay(o.retry_total),
+            wait=self._wait,
+            retry=retry_if_exception(lambda e: isinstance(e, Transient)),
+            before_sleep=before_sleep,
+            sleep=self.sleep,
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    reply, last_messages = await self._attempt(prompt, turns)
+        except Transient as e:
+            raise CallFailed(f"gave up after {retries + 1} attempts: {e}", retries=retries, messages=last_messages) from None
+        except CallFailed as e:
+            e.retries = retries
+            e.messages = e.messages or last_messages
+            raise
+        return CallResult(reply=reply, messages=last_messages, retries=retries, latency_s=round(time.monotonic() - started, 6))
+
+    async def _attempt(self, prompt: Prompt, turns: list[Turn]) -> tuple[Reply, list[dict[str, Any]]]:
+        """One request, downgrading the answer format on a refusal of it."""
+        first = self.mode
+        order = [first] if self.options.mode else [m for m in self.modes[self.modes.index(first) :]]
+        rejection: ModeRejected | None = None
+        messages: list[dict[str, Any]] = []
+        for mode in order:
+            request = self.build(prompt, turns, mode)
+            messages = self.sent_messages(request)
+            try:
+                async with self.limits.slot(self.limit_key):
+                    reply = await self.send(request, mode)
+            except ModeRejected as e:
+                rejection = rejection or e
+                continue
+            except CallFailed as e:
+                e.messages = messages
+                raise
+            if mode != first:
+                self._learn(mode)
+            return reply, messages
+        raise CallFailed(f"the server refused the request: {rejection}", messages=messages)
+
+    def _wait(self, state: RetryCallState) -> float:
+        """Full-jitter exponential backoff; a server's Retry-After is a floor (plus a
+        little jitter so a table of seats does not come back in lockstep), both capped."""
+        o = self.options
+        exc = state.outcome.exception() if state.outcome else None
+        backoff = self.rng.uniform(0, o.retry_initial * 2 ** (state.attempt_number - 1))
+        after = getattr(exc, "retry_after", None)
+        if after is not None:
+            backoff = after + self.rng.uniform(0, 0.1 * after + 0.01 * o.retry_initial)
+        return max(0.0, min(backoff, o.retry_max_wait))
+
+
+# ---------------------------------------------------------------------- shared helpers
+def retry_after(headers: Any) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` (OpenAI) or ``retry-after`` (seconds or
+    an HTTP date); ``None`` when absent or unreadable."""
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000)
+        ra = headers.get("retry-after")
+    except Exception:
+        return None
+    if ra is None:
+        return None
+    try:
+        return max(0.0, float(ra))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(ra)
+        return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+_WORDS = {
+    "en": {
+        "schema": "Answer with one JSON object only, no other text, matching this JSON schema:",
+        "refused": "Your answer was refused: {reason}. Answer the same question again, with a legal answer in the required format.",
+    },
+    "zh": {
+        "schema": "只用一个 JSON 对象回答，不要任何其他文字，符合以下 JSON schema：",
+        "refused": "你的回答无效：{reason}。请用规定的格式重新回答同一个问题，给出合法的答案。",
+    },
+}
+
+
+def _words(language: str) -> dict[str, str]:
+    return _WORDS.get(language, _WORDS["en"])
+
+
+def schema_instructions(prompt: Prompt) -> str:
+    """The answer format spelt out, for requests that cannot enforce it natively."""
+    return "\n\n" + _words(prompt.language)["schema"] + "\n" + json.dumps(prompt.schema, ensure_ascii=False)
+
+
+def correction_text(reason: str, language: str = "en") -> str:
+    return _words(language)["refused"].format(reason=reason)
+
+
+def user_content(prompt: Prompt) -> str:
+    """History then question as one text: the history is the cacheable prefix."""
+    if prompt.history:
+        return prompt.history + "\n\n" + prompt.question
+    return prompt.question

@@ -1,0 +1,141 @@
+"""Any LangChain chat model (``langchain_core`` ``BaseChatModel``), passed from Python.
+
+This is the door to every provider LangChain integrates without this project knowing
+them. The answer is requested with ``with_structured_output`` where the model
+implements tool binding, else as text with the schema spelt out and read by the
+tolerant parser. Each model instance learns its own format: two instances of one
+class may be configured differently.
+
+LangChain integrations run their own retry loops, which this layer cannot switch
+off in general; set ``max_retries=0`` on the model to let this layer count retries.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agents.llm.backends.base import (
+    Backend,
+    CallFailed,
+    ModeRejected,
+    Prompt,
+    Reply,
+    Transient,
+    Turn,
+    Usage,
+    correction_text,
+    retry_after,
+    schema_instructions,
+)
+from agents.llm.config import LLMOptions
+from arena.limits import Limits
+
+_TRANSIENT_NAMES = ("RateLimit", "Timeout", "Connection", "Overloaded", "ServiceUnavailable", "InternalServer")
+
+
+def model_name(chat_model: Any) -> str:
+    for attr in ("model_name", "model", "model_id", "deployment_name"):
+        v = getattr(chat_model, attr, None)
+        if isinstance(v, str) and v:
+            return v
+    return type(chat_model).__name__
+
+
+class LangChainBackend(Backend):
+    name = "langchain"
+    modes = ("tool", "text")
+
+    def __init__(self, chat_model: Any, options: LLMOptions | None = None, *, model: str | None = None, limits: Limits | None = None, sleep=None):
+        from langchain_core.language_models import BaseChatModel
+
+        if not isinstance(chat_model, BaseChatModel):
+            raise TypeError(f"a LangChain back end needs a BaseChatModel, got {type(chat_model).__name__}")
+        super().__init__(model or model_name(chat_model), options, limits=limits, sleep=sleep)
+        self.chat_model = chat_model
+
+    @property
+    def endpoint(self) -> str:
+        return f"{type(self.chat_model).__qualname__}@{id(self.chat_model):x}"
+
+    # ------------------------------------------------------------------ request
+    def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
+        from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+        question = prompt.question + (schema_instructions(prompt) if mode == "text" else "")
+        content: list[Any] = []
+        if prompt.history:
+            content.append({"type": "text", "text": prompt.history})
+        content.append({"type": "text", "text": question})
+        messages: list[Any] = [SystemMessage(content=prompt.system), HumanMessage(content=content)]
+        for turn in turns:
+            # Replayed as plain text whatever the format: an AI message carrying tool
+            # calls would need the matching tool message on every provider.
+            messages.append(AIMessage(content=turn.reply.text or "(no answer)"))
+            messages.append(HumanMessage(content=correction_text(turn.reason, prompt.language)))
+        return {"messages": messages, "schema": prompt.schema, "name": prompt.name, "description": prompt.description}
+
+    def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"role": m.type, "content": m.content} for m in request["messages"]]
+
+    # ------------------------------------------------------------------ response
+    async def send(self, request: dict[str, Any], mode: str) -> Reply:
+        schema = {"title": request["name"], "description": request["description"], **request["schema"]}
+        try:
+            if mode == "tool":
+                try:
+                    runnable = self.chat_model.with_structured_output(schema, include_raw=True)
+                except NotImplementedError as e:
+                    raise ModeRejected(f"{type(self.chat_model).__name__} has no structured output: {e}") from None
+                out = await runnable.ainvoke(request["messages"])
+                raw, parsed = out.get("raw"), out.get("parsed")
+                return _reply(raw, parsed if isinstance(parsed, dict) else None, mode)
+            msg = await self.chat_model.ainvoke(request["messages"])
+            return _reply(msg, None, mode)
+        except (ModeRejected, Transient, CallFailed):
+            raise
+        except NotImplementedError as e:
+            raise ModeRejected(str(e) or "not implemented") from None
+        except Exception as e:  # any provider's errors: classify by shape, not by class
+            status = getattr(e, "status_code", None) or getattr(getattr(e, "response", None), "status_code", None)
+            transient = isinstance(e, (TimeoutError, ConnectionError)) or any(n in type(e).__name__ for n in _TRANSIENT_NAMES)
+            if isinstance(status, int) and (status in (408, 409, 425, 429) or status >= 500):
+                transient = True
+            if transient:
+                headers = getattr(getattr(e, "response", None), "headers", None)
+                raise Transient(f"{type(e).__name__}: {e}", retry_after(headers)) from None
+            raise CallFailed(f"{type(e).__name__}: {e}", disable=status in (401, 403, 404)) from None
+
+
+def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:
+    usage = Usage()
+    meta = getattr(msg, "usage_metadata", None)
+    if meta:
+        details = meta.get("input_token_details") or {}
+        usage = Usage(
+            input_tokens=meta.get("input_tokens"),
+            output_tokens=meta.get("output_tokens"),
+            cached_tokens=details.get("cache_read"),
+            cache_write_tokens=details.get("cache_creation"),
+        )
+    text = _text(msg)
+    calls = getattr(msg, "tool_calls", None) or []
+    if calls and isinstance(calls[0].get("args"), dict):
+        # The tool call's arguments are the reply; any prose beside them is not.
+        text = json.dumps(calls[0]["args"], ensure_ascii=False)
+        if parsed is None:
+            parsed = calls[0]["args"]
+    elif parsed is not None and not text:
+        text = json.dumps(parsed, ensure_ascii=False)
+    return Reply(text=text, data=parsed, mode=mode, usage=usage)
+
+
+def _text(msg: Any) -> str:
+    if msg is None:
+        return ""
+    content = getattr(msg, "content", msg)
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(c.get("text", "") if isinstance(c, dict) else str(c) for c in content)
+    return str(content)

@@ -1,0 +1,65 @@
+"""Per-seat settings of a model seat.
+
+One pydantic model serves the game file (``seats[i].options``), the registry's keyword
+options and the Python API, so a misspelt key is refused the same way everywhere and
+the defaults live in one place. The retry and time-limit knobs are here, not buried in
+the back ends, because a test suite wants them tiny and a 1,000-game tournament wants
+them patient.
+
+API keys are deliberately not a setting: a key in a game file ends up in version
+control and transcripts. A seat that needs a key other than the SDK's default
+variable names that variable (``api_key_env``) instead.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# Where a back end's key comes from when ``api_key_env`` is not given: the SDKs' own.
+DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+DEFAULT_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+
+
+class LLMOptions(BaseModel):
+    """What a game file may say about one model seat (all optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # --- sampling ----------------------------------------------------------------------
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    max_tokens: int = Field(default=1024, ge=16, description="completion budget per call")
+    # --- where ------------------------------------------------------------------------
+    base_url: str | None = None  # else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's
+    api_key_env: str | None = None  # the variable holding this seat's key, when not the SDK's
+    display_name: str | None = None  # how the model is named in summaries (default: the model id)
+    # --- never hang -------------------------------------------------------------------
+    timeout: float = Field(default=60.0, gt=0, description="seconds for one HTTP call")
+    max_retries: int = Field(default=4, ge=0, description="retries of a transient failure per call")
+    retry_initial: float = Field(default=1.0, ge=0, description="first backoff, seconds")
+    retry_max_wait: float = Field(default=30.0, ge=0, description="cap on one wait, Retry-After included")
+    retry_total: float = Field(default=120.0, gt=0, description="cap on the time spent retrying one call")
+    decision_timeout: float = Field(default=300.0, gt=0, description="seconds for one decision, re-asks included")
+    max_reasks: int = Field(default=2, ge=0, description="re-asks after a malformed or illegal answer")
+    # --- structured output ---------------------------------------------------------------
+    mode: str | None = Field(
+        default=None,
+        description="force json_schema | tool | text (default: the best the server accepts, learnt per back end)",
+    )
+
+    @field_validator("mode")
+    @classmethod
+    def _mode(cls, v: str | None) -> str | None:
+        if v is not None and v not in ("json_schema", "tool", "text"):
+            raise ValueError("mode must be json_schema, tool or text")
+        return v
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith(("http://", "https://")):
+            raise ValueError("base_url must start with http:// or https://")
+        return v
+
+    def public(self) -> dict:
+        """The options worth recording in a transcript header (only what was set)."""
+        return self.model_dump(exclude_unset=True)

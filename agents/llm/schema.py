@@ -1,0 +1,141 @@
+"""What a model answers, as JSON schemas built per decision and pydantic models to read them.
+
+The schema enumerates the legal options of the very decision being asked, so a server
+that enforces JSON schemas (OpenAI structured outputs, llama.cpp grammars, Anthropic
+forced tool use) cannot even produce a dead or unknown target. The same schema is the
+answer format the tolerant text parser aims at when a server enforces nothing.
+
+Every object is closed (``additionalProperties: false``) with every property required,
+because OpenAI's strict mode refuses anything else. ``reasoning`` comes first: a model
+writes properties in schema order, and thinking before choosing makes better choices.
+
+Speeches carry structured claims (a role, Seer results, accusations) next to their
+text so deception can be measured later against the truth without parsing prose.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
+
+SPEECH_KINDS = ("speak",)  # text decisions whose answer is a public speech with claims
+TARGETED_TEXT_KINDS = ("wolf_chat",)  # text decisions whose answer proposes a target
+
+
+# ---------------------------------------------------------------------- reply models
+class _Lenient(BaseModel):
+    """Replies come from models: unknown keys are ignored, never fatal."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class CheckClaim(_Lenient):
+    target: str
+    role: str
+
+
+class Claims(_Lenient):
+    role: str | None = None
+    checks: list[CheckClaim] = Field(default_factory=list)
+    accuses: list[str] = Field(default_factory=list)
+
+
+class ActionReply(_Lenient):
+    """Choice, multi and bool decisions: the action and the private reasoning behind it."""
+
+    action: Any = None
+    reasoning: str = ""
+
+
+class SpeechReply(_Lenient):
+    text: str = ""
+    claims: Claims = Field(default_factory=Claims)
+    reasoning: str = ""
+
+
+class WolfChatReply(_Lenient):
+    text: str = ""
+    target: str | None = None
+    reasoning: str = ""
+
+
+# ---------------------------------------------------------------------- schemas
+def tool_name(decision: Decision) -> str:
+    """The schema's / tool's name: the decision kind, which already matches the
+    ``^[a-zA-Z0-9_-]{1,64}$`` pattern both vendors require."""
+    return decision.kind[:64]
+
+
+def _enum(values: Iterable[Any], *, nullable: bool, json_type: str = "string") -> dict[str, Any]:
+    vals = list(values)
+    if nullable:
+        return {"type": [json_type, "null"], "enum": vals + [None]}
+    return {"type": json_type, "enum": vals}
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+_REASONING = {"type": "string", "description": "your private reasoning; nobody else reads it"}
+
+
+def answer_schema(decision: Decision, *, players: list[str], roles: list[str]) -> dict[str, Any]:
+    """The JSON schema of a legal answer to ``decision``.
+
+    ``players`` are every name at the table (claims may name the dead), ``roles`` the
+    role ids a speech may claim.
+    """
+    shape = decision.shape
+    if shape == TEXT:
+        if decision.kind in TARGETED_TEXT_KINDS:
+            return _object(
+                {
+                    "reasoning": _REASONING,
+                    "text": {"type": "string", "description": "what you tell your pack"},
+                    "target": _enum(players, nullable=True) | {"description": "the victim you propose, or null"},
+                }
+            )
+        claims = _object(
+            {
+                "role": _enum(roles, nullable=True) | {"description": "the role you publicly claim, or null"},
+                "checks": {
+                    "type": "array",
+                    "description": "Seer results you publicly announce",
+                    "items": _object({"target": _enum(players, nullable=False), "role": _enum(roles, nullable=False)}),
+                },
+                "accuses": {"type": "array", "description": "players you accuse", "items": _enum(players, nullable=False)},
+            }
+        )
+        return _object(
+            {"reasoning": _REASONING, "text": {"type": "string", "description": "your words, heard by everyone"}, "claims": claims}
+        )
+    if shape == BOOL:
+        legal = [o for o in decision.options if isinstance(o, bool)] or [False]
+        action: dict[str, Any] = {"type": "boolean"}
+        if len(set(legal)) == 1:
+            action["enum"] = [legal[0]]
+        return _object({"reasoning": _REASONING, "action": action})
+    if shape == MULTI:
+        items = _enum(decision.options, nullable=False)
+        action = {"type": "array", "items": items, "minItems": decision.count, "maxItems": decision.count}
+        if decision.allow_pass:
+            action = {"anyOf": [action, {"type": "null"}]}
+        return _object({"reasoning": _REASONING, "action": action})
+    if shape == CHOICE:
+        return _object({"reasoning": _REASONING, "action": _enum(decision.options, nullable=decision.allow_pass)})
+    raise ValueError(f"unknown decision shape {shape}")
+
+
+def reply_model(decision: Decision) -> type[_Lenient]:
+    if decision.shape == TEXT:
+        return WolfChatReply if decision.kind in TARGETED_TEXT_KINDS else SpeechReply
+    return ActionReply

@@ -1,0 +1,587 @@
+"""Local stand-ins of the OpenAI Chat Completions and Anthropic Messages HTTP APIs.
+
+The real ``openai`` and ``anthropic`` clients talk to these through respx, so every
+test exercises the real wire protocol: request bodies, status codes, headers, error
+bodies, usage blocks. The stand-in "model" answers legally by reading the enum of the
+schema sent with the request (``response_format``, or the tool's parameters), the
+way a schema-constrained server would; misbehaviours are queued explicitly.
+
+Both SDKs use ``httpx2`` (not ``httpx``), which respx does not patch; ``HTTPX2Mocker``
+teaches respx to: it converts httpx2 requests to httpx for the router and the
+router's httpx responses (or raised httpx errors) back to httpx2.
+
+Prompt caches are simulated the way the vendors document them, to measure layouts:
+OpenAI caches the longest common prefix with earlier requests, in 128-token steps
+from 1,024 tokens; Anthropic reads an earlier entry found at the breakpoint or at a
+block boundary up to 20 blocks before it, and writes one at each breakpoint.
+Tokens are counted as 4 characters each.
+
+Use::
+
+    with standin_router() as router:
+        api = OpenAIStandIn(router)            # or AnthropicStandIn(router)
+        api.push(Reply("not json"))            # the next request gets this reply
+        api.push(Status(429, {"retry-after": "2"}))
+        ... play ...
+        api.requests                           # every request body received
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import httpx
+import httpx2
+import respx
+from respx.mocks import AbstractRequestMocker
+
+OPENAI_URL = "https://api.openai.com/v1"
+ANTHROPIC_URL = "https://api.anthropic.com"
+
+
+# ---------------------------------------------------------------------- respx for httpx2
+class HTTPX2Mocker(AbstractRequestMocker):
+    """respx mocker patching httpx2's default transports."""
+
+    name = "httpx2"
+    targets = ["httpx2._transports.default.HTTPTransport", "httpx2._transports.default.AsyncHTTPTransport"]
+    target_methods = ["handle_request", "handle_async_request"]
+
+    @classmethod
+    def to_httpx_request(cls, **kwargs: Any) -> httpx.Request:
+        req: httpx2.Request = kwargs["request"]
+        body = req.read() if not hasattr(req, "_content") else req.content
+        return httpx.Request(req.method, str(req.url), headers=req.headers.raw, content=body)
+
+    @classmethod
+    def prepare_sync_request(cls, httpx_request, **kwargs):
+        return httpx_request, kwargs
+
+    @classmethod
+    async def prepare_async_request(cls, httpx_request, **kwargs):
+        return httpx_request, kwargs
+
+    @classmethod
+    def _convert(cls, httpx_response: httpx.Response) -> httpx2.Response:
+        return httpx2.Response(status_code=httpx_response.status_code, headers=httpx_response.headers.raw, content=httpx_response.content)
+
+    @classmethod
+    def from_sync_httpx_response(cls, httpx_response, target, **kwargs):
+        httpx_response.read()
+        return cls._convert(httpx_response)
+
+    @classmethod
+    async def from_async_httpx_response(cls, httpx_response, target, **kwargs):
+        await httpx_response.aread()
+        return cls._convert(httpx_response)
+
+    @classmethod
+    def _translate(cls, e: httpx.HTTPError, kwargs: dict[str, Any]) -> Exception:
+        kind = getattr(httpx2, type(e).__name__, httpx2.TransportError)
+        try:
+            return kind(str(e), request=kwargs.get("request"))
+        except TypeError:
+            return kind(str(e))
+
+    @classmethod
+    def _send_sync_request(cls, httpx_request, *, target_spec, instance, **kwargs):
+        try:
+            return super()._send_sync_request(httpx_request, target_spec=target_spec, instance=instance, **kwargs)
+        except httpx.HTTPError as e:
+            raise cls._translate(e, kwargs) from None
+
+    @classmethod
+    async def _send_async_request(cls, httpx_request, *, target_spec, instance, **kwargs):
+        try:
+            return await super()._send_async_request(httpx_request, target_spec=target_spec, instance=instance, **kwargs)
+        except httpx.HTTPError as e:
+            raise cls._translate(e, kwargs) from None
+
+
+@contextmanager
+def standin_router() -> Iterator[respx.MockRouter]:
+    """A respx router that intercepts the SDKs' (httpx2) traffic; unmatched requests fail."""
+    with respx.mock(using="httpx2", assert_all_called=False, assert_all_mocked=True) as router:
+        yield router
+
+
+# ---------------------------------------------------------------------- behaviours
+@dataclass
+class Reply:
+    """Answer with this raw text (as the message content, or as the tool's arguments)."""
+
+    content: str
+    as_tool: bool | None = None  # None: the way the request asked for
+
+
+@dataclass
+class Status:
+    """Answer with an HTTP error."""
+
+    code: int
+    headers: dict[str, str] = field(default_factory=dict)
+    message: str = "stand-in error"
+
+
+@dataclass
+class Raise:
+    """Fail at the transport: ``httpx.ReadTimeout``, ``httpx.ConnectError``..."""
+
+    error: type[Exception] = httpx.ReadTimeout
+
+
+@dataclass
+class Sleep:
+    """Take this long, then answer normally (to hit time limits)."""
+
+    seconds: float
+
+
+Behaviour = Reply | Status | Raise | Sleep
+Predicate = Callable[[dict[str, Any]], bool]
+
+
+# ---------------------------------------------------------------------- legal answers
+def legal_instance(schema: dict[str, Any], rng: random.Random, *, path: str = "") -> Any:
+    """A value valid under ``schema`` (the subset answer schemas use), chosen the way
+    a constrained decoder might: any allowed value, passing rarely."""
+    if "anyOf" in schema:
+        options = [s for s in schema["anyOf"] if s.get("type") != "null"] or schema["anyOf"]
+        return legal_instance(options[0], rng, path=path)
+    if "enum" in schema:
+        values = list(schema["enum"])
+        real = [v for v in values if v is not None]
+        if real and (None not in values or rng.random() < 0.85):
+            return rng.choice(real)
+        return None
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), "null")
+    if t == "object":
+        props = schema.get("properties", {})
+        return {k: legal_instance(v, rng, path=f"{path}.{k}") for k, v in props.items()}
+    if t == "array":
+        items = schema.get("items", {})
+        n = schema.get("minItems", 0 if "accuses" not in path else 1)
+        if "enum" in items:
+            pool = [v for v in items["enum"] if v is not None]
+            return rng.sample(pool, min(n, len(pool)))
+        return [legal_instance(items, rng, path=path) for _ in range(n)]
+    if t == "boolean":
+        return rng.random() < 0.5
+    if t in ("integer", "number"):
+        return 0
+    if t == "null":
+        return None
+    if path.endswith("reasoning"):
+        return "stand-in reasoning"
+    return f"I am a simple villager, and I have been watching closely. (stand-in {rng.randrange(1000)})"
+
+
+def tokens(text: str) -> int:
+    return max(1, (len(text) + 3) // 4)
+
+
+# ---------------------------------------------------------------------- the stand-ins
+class _StandIn:
+    """What both APIs share: the queue of misbehaviours, the request log, the rng."""
+
+    def __init__(self, router: respx.MockRouter, base_url: str, *, seed: int = 0, latency: float = 0.0, cache_min: int = 1024):
+        self.base_url = base_url.rstrip("/")
+        self.rng = random.Random(seed)
+        self.latency = latency
+        self.cache_min = cache_min
+        self.queue: list[tuple[Behaviour, Predicate | None]] = []
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.responses: list[dict[str, Any]] = []
+        self.reject_json_schema = False  # a server without structured outputs (400)
+        self.reject_tools = False  # a server without tool calling (400)
+        self.in_flight = 0
+        self.peak_in_flight = 0
+
+    def push(self, *behaviours: Behaviour, when: Predicate | None = None) -> None:
+        """Queue behaviours for the next requests (matching ``when``), in order."""
+        for b in behaviours:
+            self.queue.append((b, when))
+
+    def _next(self, body: dict[str, Any]) -> Behaviour | None:
+        for i, (b, when) in enumerate(self.queue):
+            if when is None or when(body):
+                del self.queue[i]
+                return b
+        return None
+
+    async def _handle(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content or b"{}")
+        self.requests.append(body)
+        self.headers.append(dict(request.headers))
+        self.in_flight += 1
+        self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+        try:
+            if self.latency:
+                await asyncio.sleep(self.latency)
+            b = self._next(body)
+            while isinstance(b, Sleep):
+                await asyncio.sleep(b.seconds)
+                b = self._next(body)
+            if isinstance(b, Status):
+                return self._error(b)
+            if isinstance(b, Raise):
+                raise b.error("stand-in transport failure", request=request)
+            rejected = self._rejects(body)
+            if rejected:
+                return self._error(Status(400, message=rejected))
+            out = self._answer(body, b if isinstance(b, Reply) else None)
+            self.responses.append(out)
+            return httpx.Response(200, json=out)
+        finally:
+            self.in_flight -= 1
+
+    def _rejects(self, body: dict[str, Any]) -> str | None:
+        return None
+
+    def _error(self, s: Status) -> httpx.Response:
+        raise NotImplementedError
+
+    def _answer(self, body: dict[str, Any], forced: Reply | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class OpenAIStandIn(_StandIn):
+    """``POST /chat/completions``, with prefix caching as OpenAI documents it."""
+
+    def __init__(self, router: respx.MockRouter, base_url: str = OPENAI_URL, **kw: Any):
+        super().__init__(router, base_url, **kw)
+        self._seen: dict[str, list[str]] = {}  # system prompt digest -> recent prompt texts
+        router.post(f"{self.base_url}/chat/completions").mock(side_effect=self._handle)
+
+    def _rejects(self, body: dict[str, Any]) -> str | None:
+        if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
+            return "response_format json_schema is not supported by this server"
+        if self.reject_tools and body.get("tools"):
+            return "tools are not supported by this server"
+        return None
+
+    def _error(self, s: Status) -> httpx.Response:
+        return httpx.Response(s.code, headers=s.headers, json={"error": {"message": s.message, "type": "stand_in", "code": s.code}})
+
+    @staticmethod
+    def prompt_text(body: dict[str, Any]) -> str:
+        parts = []
+        for m in body["messages"]:
+            c = m.get("content")
+            if isinstance(c, list):
+                c = "".join(p.get("text", "") for p in c)
+            parts.append(f"<{m['role']}>{c or ''}{json.dumps(m.get('tool_calls')) if m.get('tool_calls') else ''}")
+        return "".join(parts)
+
+    def _cached(self, text: str, key: str) -> int:
+        best = 0
+        for old in self._seen.get(key, [])[-8:]:
+            n = 0
+            limit = min(len(old), len(text))
+            while n < limit and old[n] == text[n]:
+                n += 1
+            best = max(best, n)
+        self._seen.setdefault(key, []).append(text)
+        cached = best // 4
+        if cached < self.cache_min:
+            return 0
+        return cached - (cached - self.cache_min) % 128
+
+    def _answer(self, body: dict[str, Any], forced: Reply | None) -> dict[str, Any]:
+        text = self.prompt_text(body)
+        key = hashlib.sha256(json.dumps(body["messages"][0]).encode()).hexdigest()
+        prompt_tokens = tokens(text)
+        cached = min(self._cached(text, key), prompt_tokens)
+        schema, via_tool, name = None, False, "answer"
+        rf = body.get("response_format") or {}
+        if rf.get("type") == "json_schema":
+            schema = rf["json_schema"]["schema"]
+        elif body.get("tools"):
+            fn = body["tools"][0]["function"]
+            schema, via_tool, name = fn["parameters"], True, fn["name"]
+        if forced is not None:
+            content = forced.content
+            via_tool = via_tool if forced.as_tool is None else forced.as_tool
+        elif schema is not None:
+            content = json.dumps(legal_instance(schema, self.rng))
+        else:
+            content = text_mode_answer(text, self.rng)
+        message: dict[str, Any] = {"role": "assistant", "content": None if via_tool else content}
+        if via_tool:
+            message["tool_calls"] = [
+                {"id": f"call_{len(self.requests)}", "type": "function", "function": {"name": name, "arguments": content}}
+            ]
+        return {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if via_tool else "stop"}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": tokens(content),
+                "total_tokens": prompt_tokens + tokens(content),
+                "prompt_tokens_details": {"cached_tokens": cached},
+            },
+        }
+
+
+class AnthropicStandIn(_StandIn):
+    """``POST /v1/messages``, with ``cache_control`` breakpoints as Anthropic documents them."""
+
+    LOOKBACK = 20
+
+    def __init__(self, router: respx.MockRouter, base_url: str = ANTHROPIC_URL, **kw: Any):
+        super().__init__(router, base_url, **kw)
+        self._cache: set[str] = set()
+        router.post(f"{self.base_url}/v1/messages").mock(side_effect=self._handle)
+
+    def _rejects(self, body: dict[str, Any]) -> str | None:
+        if self.reject_tools and body.get("tools"):
+            return "tools are not supported by this proxy"
+        return None
+
+    def _error(self, s: Status) -> httpx.Response:
+        kind = {429: "rate_limit_error", 529: "overloaded_error", 400: "invalid_request_error", 401: "authentication_error"}.get(
+            s.code, "api_error"
+        )
+        return httpx.Response(s.code, headers=s.headers, json={"type": "error", "error": {"type": kind, "message": s.message}})
+
+    @staticmethod
+    def blocks(body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The prompt as a flat list of blocks, system first: what prefixes are made of."""
+        out: list[dict[str, Any]] = []
+        system = body.get("system")
+        if isinstance(system, str):
+            out.append({"type": "text", "text": system})
+        else:
+            out += list(system or [])
+        for m in body["messages"]:
+            c = m["content"]
+            out += [{"type": "text", "text": c}] if isinstance(c, str) else list(c)
+        return out
+
+    @staticmethod
+    def _block_text(b: dict[str, Any]) -> str:
+        if b.get("type") == "text":
+            return b["text"]
+        return json.dumps({k: v for k, v in b.items() if k != "cache_control"}, sort_keys=True)
+
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        blocks = self.blocks(body)
+        sizes = [tokens(self._block_text(b)) for b in blocks]
+        digests, h = [], hashlib.sha256()
+        for b in blocks:
+            h.update(json.dumps({k: v for k, v in b.items() if k != "cache_control"}, sort_keys=True).encode())
+            digests.append(h.copy().hexdigest())
+        breakpoints = [i for i, b in enumerate(blocks) if b.get("cache_control")]
+        read_upto = -1
+        for bp in breakpoints:
+            for j in range(bp, max(-1, bp - self.LOOKBACK - 1), -1):
+                if digests[j] in self._cache:
+                    read_upto = max(read_upto, j)
+                    break
+        write_upto = read_upto
+        for bp in breakpoints:
+            if sum(sizes[: bp + 1]) >= self.cache_min:
+                self._cache.add(digests[bp])
+                write_upto = max(write_upto, bp)
+        read = sum(sizes[: read_upto + 1])
+        write = sum(sizes[read_upto + 1 : write_upto + 1])
+        fresh = sum(sizes[write_upto + 1 :])
+        return {"input_tokens": fresh, "cache_read_input_tokens": read, "cache_creation_input_tokens": write}
+
+    def _answer(self, body: dict[str, Any], forced: Reply | None) -> dict[str, Any]:
+        usage = self._usage(body)
+        tool = (body.get("tools") or [None])[0]
+        via_tool = tool is not None
+        if forced is not None:
+            content_text = forced.content
+            via_tool = via_tool if forced.as_tool is None else forced.as_tool
+        elif tool is not None:
+            content_text = json.dumps(legal_instance(tool["input_schema"], self.rng))
+        else:
+            content_text = text_mode_answer("".join(self._block_text(b) for b in self.blocks(body)), self.rng)
+        if via_tool:
+            try:
+                args = json.loads(content_text)
+            except json.JSONDecodeError:
+                args = {"raw": content_text}  # a tool input is always an object on this API
+            content = [{"type": "tool_use", "id": f"toolu_{len(self.requests)}", "name": tool["name"] if tool else "answer", "input": args}]
+        else:
+            content = [{"type": "text", "text": content_text}]
+        return {
+            "id": f"msg_{len(self.requests)}",
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": content,
+            "stop_reason": "tool_use" if via_tool else "end_turn",
+            "stop_sequence": None,
+            "usage": {**usage, "output_tokens": tokens(content_text)},
+        }
+
+
+# ---------------------------------------------------------------------- text mode
+_SCHEMA_IN_TEXT = re.compile(r"JSON schema[^\n]*\n(?=\{)")
+
+
+def text_mode_answer(prompt: str, rng: random.Random) -> str:
+    """A server without schema support still answers: when the prompt spells the
+    schema out (the agent's text mode does), answer it legally, wrapped in prose and
+    a code fence the way chatty models do."""
+    found = None
+    for m in _SCHEMA_IN_TEXT.finditer(prompt):
+        found = m
+    if found is not None:
+        try:
+            schema, _ = json.JSONDecoder().raw_decode(prompt, found.end())
+            value = legal_instance(schema, rng)
+            return f"Sure! Here is my answer:\n```json\n{json.dumps(value)}\n```"
+        except (json.JSONDecodeError, ValueError):
+            pass
+    return "I am not sure."
+
+
+# ---------------------------------------------------------------------- LangChain
+def schema_chat_model(seed: int = 0, *, structured: bool = True, script: list[str] | None = None):
+    """A LangChain chat model standing in for a provider integration: with
+    ``structured`` it implements ``bind_tools`` (so ``with_structured_output`` works)
+    and answers the bound tool legally, like a schema-constrained model; without, it
+    answers text (legally when the prompt spells the schema out). ``script`` replies
+    come first, verbatim. Reports ``usage_metadata`` with a cache-read share."""
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    class SchemaFakeChatModel(BaseChatModel):
+        rng: Any = None
+        script: list = []
+        prompts: list = []
+        seen: list = []
+
+        @property
+        def _llm_type(self) -> str:
+            return "schema-fake"
+
+        def bind_tools(self, tools, *, tool_choice=None, **kwargs):
+            return self.bind(tools=[convert_to_openai_tool(t) for t in tools], tool_choice=tool_choice, **kwargs)
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            text = "".join(
+                m.content if isinstance(m.content, str) else "".join(p.get("text", "") for p in m.content) for m in messages
+            )
+            self.prompts.append(text)
+            cached = 0
+            for old in self.seen[-8:]:
+                n = 0
+                while n < min(len(old), len(text)) and old[n] == text[n]:
+                    n += 1
+                cached = max(cached, n // 4)
+            self.seen.append(text)
+            prompt_tokens = tokens(text)
+            tools = kwargs.get("tools")
+            if self.script:
+                content = self.script.pop(0)
+                msg = AIMessage(content=content)
+            elif tools:
+                fn = tools[0]["function"]
+                args = legal_instance(fn["parameters"], self.rng)
+                content = json.dumps(args)
+                msg = AIMessage(content="", tool_calls=[{"name": fn["name"], "args": args, "id": f"call_{len(self.prompts)}"}])
+            else:
+                content = text_mode_answer(text, self.rng)
+                msg = AIMessage(content=content)
+            msg.usage_metadata = {
+                "input_tokens": prompt_tokens,
+                "output_tokens": tokens(content),
+                "total_tokens": prompt_tokens + tokens(content),
+                "input_token_details": {"cache_read": min(cached, prompt_tokens)},
+            }
+            return ChatResult(generations=[ChatGeneration(message=msg)])
+
+    model = SchemaFakeChatModel(rng=random.Random(seed), script=list(script or []))
+    if not structured:
+        # Same model without tool binding: with_structured_output is then unavailable.
+        class TextOnly(type(model)):  # type: ignore[misc]
+            bind_tools = BaseChatModel.bind_tools
+
+        model = TextOnly(rng=random.Random(seed), script=list(script or []))
+    return model
+
+
+# ---------------------------------------------------------------------- test wiring
+FAKE_OPENAI_KEY = "sk-test-OPENAI-3f9c2a7e5d1b4c8a"
+FAKE_ANTHROPIC_KEY = "sk-ant-test-ANTHROPIC-8d2e4f6a1c3b5e7d"
+NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
+
+# Tiny waits and limits: the stand-ins answer at once, retries must not sleep long.
+FAST: dict[str, Any] = {"retry_initial": 0.001, "retry_max_wait": 0.01, "retry_total": 5.0, "timeout": 5.0, "decision_timeout": 10.0}
+
+
+class SleepRecorder:
+    """A tenacity ``sleep`` that records the waits instead of waiting."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+def reset_llm_state() -> None:
+    """Process-wide state the tests must not leak into each other."""
+    from agents.llm.backends.base import forget_learned_modes
+    from arena.limits import configure
+
+    forget_learned_modes()
+    configure(global_limit=32, per_model={}, default_per_model=8)
+
+
+def set_fake_keys(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_OPENAI_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_ANTHROPIC_KEY)
+    for var in ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def game_at(
+    kind: str,
+    *,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    after_death: bool = False,
+    seat_role: str | None = None,
+    roles: list[str] | None = None,
+    when: Callable[[Any], bool] | None = None,
+):
+    """A game played by heuristic bots up to the first pending ``kind`` decision
+    (after the first death, if asked; for a seat holding ``seat_role``; with ``roles``
+    as the deck; when ``when(decision)`` holds).
+    Returns ``(game, decision)`` with the decision still unanswered."""
+    from agents.heuristic import HeuristicAgent
+    from arena.runner import view_for
+    from engine import Game, GameSetup, get_preset
+
+    opts = get_preset("millers_hollow").options({"sheriff": False, **(options or {})})
+    game = Game(GameSetup(names=list(NAMES), seed=seed, options=opts, roles=roles))
+    bots = {n: HeuristicAgent(n, seed=i) for i, n in enumerate(NAMES)}
+    while not game.over:
+        for d in game.waiting:
+            dead = any(not p.alive for p in game.players)
+            right_seat = seat_role is None or game.by_name[d.seat].role == seat_role
+            if d.kind == kind and right_seat and (dead or not after_death) and (when is None or when(d)):
+                return game, d
+            game.submit(d.id, bots[d.seat].decide(view_for(game, d.seat), d))
+    raise AssertionError(f"no {kind} decision in game seed {seed}")

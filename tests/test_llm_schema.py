@@ -1,0 +1,149 @@
+"""Answer schemas enumerate exactly the legal options; replies are read into answers the
+engine accepts, or refused with a reason a model can act on."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from llm_standins import game_at, legal_instance
+
+from agents.llm.interpret import read_reply
+from agents.llm.schema import answer_schema
+from arena.runner import view_for
+from engine.decisions import Decision
+
+ROLES = ["seer", "villager", "werewolf"]
+PLAYERS = ["Alice", "Bob", "Chloe"]
+
+WITCH_DECK = ["werewolf", "werewolf", "seer", "witch", "villager", "villager", "villager", "hunter"]
+
+
+def schema(d: Decision) -> dict:
+    return answer_schema(d, players=PLAYERS, roles=ROLES)
+
+
+def closed(s: dict) -> None:
+    """OpenAI strict mode: every object closed, every property required."""
+    if s.get("type") == "object":
+        assert s["additionalProperties"] is False
+        assert set(s["required"]) == set(s["properties"])
+        for sub in s["properties"].values():
+            closed(sub)
+    for key in ("items",):
+        if key in s:
+            closed(s[key])
+    for sub in s.get("anyOf", []):
+        closed(sub)
+
+
+def test_choice_enumerates_options_and_null_only_when_passing_is_legal():
+    s = schema(Decision(1, "Alice", "vote", "choice", ("Bob", "Chloe"), allow_pass=True))
+    assert s["properties"]["action"]["enum"] == ["Bob", "Chloe", None]
+    assert list(s["properties"]) == ["reasoning", "action"]  # reasoning first: think, then choose
+    s = schema(Decision(1, "Alice", "seer_check", "choice", ("Bob", "Chloe")))
+    assert s["properties"]["action"] == {"type": "string", "enum": ["Bob", "Chloe"]}
+    closed(s)
+
+
+def test_multi_bool_and_text_shapes():
+    m = schema(Decision(2, "Alice", "cupid_lovers", "multi", ("Alice", "Bob", "Chloe"), count=2))["properties"]["action"]
+    assert m["minItems"] == m["maxItems"] == 2 and m["items"]["enum"] == ["Alice", "Bob", "Chloe"]
+    b = schema(Decision(3, "Alice", "witch_heal", "bool", (False,)))["properties"]["action"]
+    assert b == {"type": "boolean", "enum": [False]}  # a spent potion: only "no" is legal
+    t = schema(Decision(4, "Alice", "speak", "text"))
+    closed(t)
+    claims = t["properties"]["claims"]["properties"]
+    assert claims["role"]["enum"] == ROLES + [None]
+    assert claims["checks"]["items"]["properties"]["target"]["enum"] == PLAYERS
+    assert claims["accuses"]["items"]["enum"] == PLAYERS
+    w = schema(Decision(5, "Alice", "wolf_chat", "text"))
+    assert set(w["properties"]) == {"reasoning", "text", "target"}
+
+
+def test_schemas_are_json_and_their_instances_are_legal():
+    """What a constrained decoder produces from the schema, the engine accepts."""
+    game, d = game_at("vote", after_death=True)
+    view = view_for(game, d.seat)
+    s = answer_schema(d, players=view.players, roles=ROLES)
+    json.dumps(s)
+    rng = random.Random(0)
+    for _ in range(20):
+        r = read_reply(legal_instance(s, rng), "", d, view)
+        assert r.ok, r.reason
+        d.validate(r.answer)
+
+
+def test_dead_target_is_refused_naming_the_death():
+    game, d = game_at("vote", after_death=True)
+    view = view_for(game, d.seat)
+    dead = next(iter(view.dead))
+    r = read_reply({"action": dead}, "", d, view)
+    assert not r.ok and f"{dead} is dead" in r.reason and "legal:" in r.reason
+
+
+def test_unknown_name_and_malformed_replies_are_refused_with_what_is_expected():
+    game, d = game_at("vote", after_death=True)
+    view = view_for(game, d.seat)
+    r = read_reply(None, "Zed", d, view)
+    assert not r.ok and "'Zed' is not a player" in r.reason
+    r = read_reply(None, "", d, view)
+    assert not r.ok and "could not read an answer" in r.reason and '"action"' in r.reason
+    r = read_reply({"target": "x", "foo": 1}, "", d, view)
+    assert not r.ok
+
+
+def test_names_are_matched_loosely_but_answered_exactly():
+    game, d = game_at("vote", after_death=True)
+    view = view_for(game, d.seat)
+    target = d.options[-1]
+    r = read_reply(None, f"  {target.upper()}.", d, view)
+    assert r.ok and r.answer == target
+
+
+def test_second_heal_is_refused_with_the_engine_reason():
+    game, d = game_at(
+        "witch_heal", roles=WITCH_DECK, when=lambda d: d.context.get("unavailable") == "the healing potion is already used"
+    )
+    view = view_for(game, d.seat)
+    r = read_reply({"action": True}, "", d, view)
+    assert not r.ok and "already used" in r.reason
+    assert read_reply(None, "no", d, view).answer is False
+
+
+def test_empty_speech_is_refused_and_claims_are_tidied():
+    game, d = game_at("speak")
+    view = view_for(game, d.seat)
+    r = read_reply({"text": "  ", "claims": {}}, "", d, view)
+    assert not r.ok and "empty" in r.reason
+    other = next(p for p in view.players if p != d.seat)
+    r = read_reply(
+        {"text": "I saw things.", "claims": {"role": "SEER", "checks": [{"target": other.lower(), "role": "werewolf"}, {"target": "Zed", "role": "seer"}], "accuses": [other, "nobody"]}, "reasoning": "secret"},
+        "",
+        d,
+        view,
+    )
+    assert r.ok
+    assert r.answer == {"text": "I saw things.", "claims": {"role": "seer", "checks": [{"target": other, "role": "werewolf"}], "accuses": [other]}}
+    assert "reasoning" not in r.answer and r.parsed["reasoning"] == "secret"  # private reasoning never reaches the table
+    game.submit(d.id, r.answer)  # the engine accepts it as is
+
+
+def test_wolf_chat_keeps_a_living_target_only():
+    game, d = game_at("wolf_chat")
+    view = view_for(game, d.seat)
+    victim = next(p for p in view.alive if p not in view.pack)
+    assert read_reply({"text": "go", "target": victim}, "", d, view).answer == {"text": "go", "target": victim}
+    assert read_reply({"text": "go", "target": "Zed"}, "", d, view).answer == {"text": "go"}
+    game.submit(d.id, {"text": "go", "target": victim})
+
+
+@pytest.mark.parametrize("kind", ["vote", "speak", "wolf_kill", "seer_check"])
+def test_every_kind_in_a_game_has_a_schema_instance_the_engine_accepts(kind):
+    game, d = game_at(kind)
+    view = view_for(game, d.seat)
+    s = answer_schema(d, players=view.players, roles=ROLES)
+    r = read_reply(legal_instance(s, random.Random(1)), "", d, view)
+    assert r.ok, r.reason
+    game.submit(d.id, r.answer)
