@@ -180,9 +180,10 @@ def legal_instance(schema: dict[str, Any], rng: random.Random, *, path: str = ""
         return 0
     if t == "null":
         return None
+    # Unique strings, so a test can trace any text to the one call that wrote it.
     if path.endswith("reasoning"):
-        return "stand-in reasoning"
-    return f"I am a simple villager, and I have been watching closely. (stand-in {rng.randrange(1000)})"
+        return f"stand-in reasoning {rng.getrandbits(48):012x}"
+    return f"I am a simple villager, and I have been watching closely. (stand-in {rng.getrandbits(48):012x})"
 
 
 def tokens(text: str) -> int:
