@@ -202,6 +202,19 @@ def _failure(game, exc: Exception) -> str:
     return str(exc)
 
 
+async def _play_game(game, agents, on_answer) -> None:
+    """The game, then the model seats' connections closed in the loop that opened them."""
+    from arena.runner import run_async
+
+    try:
+        await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)))
+    finally:
+        for agent in agents.values():
+            aclose = getattr(agent, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+
 def run_play(args: argparse.Namespace) -> int:
     from arena.gamefile import header_for
     from arena.narrate import Narrator
@@ -244,7 +257,7 @@ def run_play(args: argparse.Namespace) -> int:
         try:
             # Every pending decision of a batch is asked at once: a table of model
             # seats votes in one round trip (arena.limits caps the calls in flight).
-            asyncio.run(run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents))))
+            asyncio.run(_play_game(game, agents, on_answer))
         except (GameError, IllegalAnswer) as e:
             message = _failure(game, e)
             catch_up()

@@ -205,6 +205,7 @@ class _StandIn:
         self.responses: list[dict[str, Any]] = []
         self.reject_json_schema = False  # a server without structured outputs (400)
         self.reject_tools = False  # a server without tool calling (400)
+        self.reject_when: Predicate | None = None  # any other refusal (400) of a request body
         self.in_flight = 0
         self.peak_in_flight = 0
 
@@ -265,6 +266,8 @@ class OpenAIStandIn(_StandIn):
         router.post(f"{self.base_url}/chat/completions").mock(side_effect=self._handle)
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
+        if self.reject_when is not None and self.reject_when(body):
+            return "this server refuses that request"
         if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
             return "response_format json_schema is not supported by this server"
         if self.reject_tools and body.get("tools"):

@@ -251,6 +251,18 @@ async def test_server_without_json_schema_falls_back_to_tools_and_remembers(api)
     assert "tools" in api.requests[2] and len(api.requests) == 3  # learnt: no second refusal
 
 
+async def test_a_refused_schema_shape_only_downgrades_that_shape(api):
+    """A server that cannot enforce ``minItems`` (Cupid's pair) keeps JSON schemas for
+    every other decision."""
+    api.reject_when = lambda b: "minItems" in json.dumps(b.get("response_format", {}))
+    game, d = game_at("cupid_lovers", roles=["werewolf", "werewolf", "seer", "cupid"] + ["villager"] * 4)
+    d.validate(await ask(seat(d, CallLog()), game, d))
+    assert "tools" in api.requests[-1]
+    game2, v = game_at("vote", after_death=True)
+    await ask(seat(v, CallLog()), game2, v)
+    assert api.requests[-1]["response_format"]["type"] == "json_schema"
+
+
 async def test_tool_call_refusal_is_answered_with_a_tool_message(api):
     api.reject_json_schema = True
     game, d = game_at("vote", after_death=True)

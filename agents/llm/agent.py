@@ -89,13 +89,21 @@ class LLMAgent(Agent):
 
     # ------------------------------------------------------------------ Agent
     def decide(self, view: SeatView, decision: Decision) -> Any:
-        """For synchronous callers; games with model seats should use ``run_async``."""
+        """For synchronous callers; games with model seats should use ``run_async``.
+        Each call runs in an event loop of its own, whose connections it closes."""
+
+        async def once() -> Any:
+            try:
+                return await self.adecide(view, decision)
+            finally:
+                await self.aclose()
+
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self.adecide(view, decision))
+            return asyncio.run(once())
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, self.adecide(view, decision)).result()
+            return pool.submit(asyncio.run, once()).result()
 
     async def adecide(self, view: SeatView, decision: Decision) -> Any:
         state = _Asking(decision, view)
@@ -111,7 +119,18 @@ class LLMAgent(Agent):
             log.warning("%s: %s on %s: %r", self.name, type(e).__name__, decision.kind, e)
             return self._fallback(state, error=f"internal error: {type(e).__name__}: {e}")
 
+    async def aclose(self) -> None:
+        """Close the connections opened in the running loop; call it in the loop that
+        played the game (``werewolf play`` does) so nothing is left for the collector."""
+        try:
+            await self.backend.aclose()
+        except Exception:  # closing must never be what fails a game
+            pass
+
     def close(self) -> None:
+        """Best effort for callers that never awaited ``aclose``."""
+        if not self.backend.open:
+            return
         try:
             asyncio.run(self.backend.aclose())
         except Exception:  # the loop its connections belonged to may be gone
@@ -168,6 +187,7 @@ class LLMAgent(Agent):
             name=tool_name(decision),
             description=f"Submit your {decision.kind} answer.",
             language=self.language,
+            family=decision.shape,
         )
 
     def _parts(self, entries: list[str]) -> list[str]:
@@ -228,7 +248,8 @@ class LLMAgent(Agent):
     # ------------------------------------------------------------------ records
     def _messages(self, state: _Asking) -> list[dict[str, Any]]:
         try:
-            return self.backend.sent_messages(self.backend.build(state.prompt, state.turns, self.backend.mode))
+            mode = self.backend.mode_for(state.prompt.family)
+            return self.backend.sent_messages(self.backend.build(state.prompt, state.turns, mode))
         except Exception:
             return []
 
@@ -253,7 +274,7 @@ class LLMAgent(Agent):
             backend=self.backend.name,
             model=self.backend.model,
             display_name=self.options.display_name,
-            mode=self.backend.mode,
+            mode=self.backend.mode_for(state.prompt.family if state.prompt else ""),
             started=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
             messages=messages or [],
             error=error,

@@ -96,6 +96,10 @@ class AnthropicBackend(Backend):
         c = self._spare or next(iter(self._clients.values()), None)
         return safe_url(str(c.base_url)) if c is not None else ""
 
+    @property
+    def open(self) -> bool:
+        return bool(self._clients)
+
     async def aclose(self) -> None:
         for c in list(self._clients.values()):
             try:

@@ -15,7 +15,8 @@ concurrency slot (``arena.limits``) is held per attempt, never across a backoff.
 How the answer format is requested (native JSON schema, tool calling, plain text) is
 negotiated per server: when a server refuses a format with a 400, the next one is
 tried and the one that worked is remembered for every seat using that server and
-model, so the refusal costs one extra request per process, not one per call.
+model (per shape of schema), so a refusal costs one extra request per process, not
+one per call.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class Prompt:
     name: str  # the schema's / tool's name
     description: str = "Submit your answer."
     language: str = "en"  # of the corrections sent with re-asks
+    family: str = ""  # the decision's shape: servers may refuse one shape's schema and not another's
 
     @property
     def history(self) -> str:
@@ -132,8 +134,9 @@ class ModeRejected(Exception):
     """The server refused the way the answer format was requested (a 400)."""
 
 
-# Formats that worked per (back end, server, model): shared by every seat of the process.
-_LEARNED: dict[tuple[str, str, str], str] = {}
+# Formats that worked per (back end, server, model, schema shape): shared by every seat
+# of the process.
+_LEARNED: dict[tuple[str, str, str, str], str] = {}
 
 
 def forget_learned_modes() -> None:
@@ -166,15 +169,21 @@ class Backend(ABC):
     def limit_key(self) -> str:
         return f"{self.name}:{self.model}"
 
-    @property
-    def mode(self) -> str:
+    def mode_for(self, family: str = "") -> str:
+        """The answer format to ask for: the forced one, else the best this server and
+        model accepted for this shape of schema (a server may take a choice's enum
+        but refuse a list's ``minItems``), else the best there is."""
         if self.options.mode:
             return self.options.mode
-        return _LEARNED.get((self.name, self.endpoint, self.model), self.modes[0])
+        return _LEARNED.get((self.name, self.endpoint, self.model, family), self.modes[0])
 
-    def _learn(self, mode: str) -> None:
+    @property
+    def mode(self) -> str:
+        return self.mode_for()
+
+    def _learn(self, mode: str, family: str) -> None:
         if not self.options.mode:
-            _LEARNED[(self.name, self.endpoint, self.model)] = mode
+            _LEARNED[(self.name, self.endpoint, self.model, family)] = mode
 
     # ------------------------------------------------------------------ vendor hooks
     @abstractmethod
@@ -191,6 +200,11 @@ class Backend(ABC):
 
     async def aclose(self) -> None:
         """Release connections."""
+
+    @property
+    def open(self) -> bool:
+        """Whether connections may still be held (``aclose`` has work to do)."""
+        return False
 
     # ------------------------------------------------------------------ the call
     async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
@@ -226,7 +240,7 @@ class Backend(ABC):
 
     async def _attempt(self, prompt: Prompt, turns: list[Turn]) -> tuple[Reply, list[dict[str, Any]]]:
         """One request, downgrading the answer format on a refusal of it."""
-        first = self.mode
+        first = self.mode_for(prompt.family)
         order = [first] if self.options.mode else [m for m in self.modes[self.modes.index(first) :]]
         rejection: ModeRejected | None = None
         messages: list[dict[str, Any]] = []
@@ -243,7 +257,7 @@ class Backend(ABC):
                 e.messages = messages
                 raise
             if mode != first:
-                self._learn(mode)
+                self._learn(mode, prompt.family)
             return reply, messages
         raise CallFailed(f"the server refused the request: {rejection}", messages=messages)
 

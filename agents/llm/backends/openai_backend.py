@@ -112,6 +112,10 @@ class OpenAIBackend(Backend):
     def _is_openai(self) -> bool:
         return urlsplit(self.endpoint).hostname in OPENAI_HOSTS
 
+    @property
+    def open(self) -> bool:
+        return bool(self._clients)
+
     async def aclose(self) -> None:
         for c in list(self._clients.values()):
             try:
