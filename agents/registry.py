@@ -7,7 +7,7 @@ from typing import Any
 
 from agents.base import Agent
 
-KNOWN = ("heuristic", "random", "scripted", "openai:MODEL", "anthropic:MODEL")
+KNOWN = ("heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL")
 
 
 def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] | None = None, **options: Any) -> Agent:
@@ -15,7 +15,7 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
 
     ``options`` only reach model seats (``agents.llm.make_llm_agent``: sampling, base
     URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
-    caller may pass the same wiring to every seat.
+    caller may pass the same wiring to every seat. A human seat reads ``timeout``.
     """
     if spec == "random":
         from agents.random_agent import RandomAgent
@@ -29,6 +29,10 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
         from agents.heuristic import HeuristicAgent
 
         return HeuristicAgent(name, seed=seed)
+    if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision
+        from agents.human import HumanAgent
+
+        return HumanAgent(name, seed=seed, timeout=options.get("timeout"))
     from agents.llm import is_model_spec, make_llm_agent
 
     if is_model_spec(spec) or spec.partition(":")[0] in ("openai", "anthropic"):

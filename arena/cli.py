@@ -103,6 +103,10 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
     p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once (default 32; 8 per model)")
+    p.add_argument("--human", action="append", metavar="NAME", help="you play seat NAME at this terminal (one seat; not with --god)")
+    p.add_argument(
+        "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"
+    )
     p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
     p.add_argument("--quiet", action="store_true", help="no narration")
 
@@ -134,6 +138,10 @@ def _play_spec(args: argparse.Namespace):
                 options=extra,
             )
         spec = _model_overrides(spec, args)
+        if getattr(args, "human", None) or getattr(args, "human_timeout", None) is not None:
+            from arena.human_play import seat_humans
+
+            spec = seat_humans(spec, args.human or [], args.human_timeout)
     except GameFileError as e:
         raise CliError(str(e)) from None
     prices = None
@@ -230,8 +238,17 @@ def run_play(args: argparse.Namespace) -> int:
 
         configure(global_limit=args.concurrency)
     spec, game, agents, calls = _play_spec(args)
+    from arena.human_play import humans_at_terminal, show_humans
+
+    try:
+        humans = humans_at_terminal(agents, god=args.god)
+    except ValueError as e:
+        raise CliError(str(e)) from None
     console = console_for(to_stderr=args.json)
-    narrator = None if args.quiet else Narrator(console, god=args.god)
+    # A person sees their own seat's screen instead of the table's narration.
+    narrator = None if args.quiet or humans else Narrator(console, god=args.god)
+    for h in humans:
+        h.attach(console)
     writer = None
     if args.transcript:
         try:
@@ -241,6 +258,7 @@ def run_play(args: argparse.Namespace) -> int:
         calls.subscribe(writer.call)
 
     def catch_up() -> None:
+        show_humans(humans, game)
         if writer is not None:
             writer.sync_events(game)
         if narrator is not None:
@@ -249,6 +267,7 @@ def run_play(args: argparse.Namespace) -> int:
     def on_answer(g, decision, answer, agent) -> None:
         if writer is not None:
             writer.on_answer(g, decision, answer, agent)
+        show_humans(humans, g)
         if narrator is not None:
             narrator.follow(g.events)
 

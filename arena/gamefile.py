@@ -28,6 +28,7 @@ from transcripts.schema import HeaderRecord, SeatRecord
 from transcripts.writer import software_version
 
 SCRIPTED = "scripted"
+HUMAN = "human"
 DEFAULT_AGENT = "heuristic"
 
 
@@ -43,6 +44,7 @@ class SeatSpec(BaseModel):
     agent: str = DEFAULT_AGENT
     answers: dict[str, list[Any]] | None = None
     options: LLMOptions | None = None  # model seats only: sampling, base_url, time limits...
+    timeout: float | None = Field(default=None, gt=0)  # human seats only: seconds per decision
 
     @property
     def is_model(self) -> bool:
@@ -89,6 +91,11 @@ class GameSpec(BaseModel):
                         f"seat {i + 1} ({seat.name}) has answers for unknown decision kind '{kind}' "
                         f"(known: {', '.join(sorted(DECISION_KINDS))})"
                     )
+            if seat.timeout is not None and seat.agent != HUMAN:
+                raise GameFileError(
+                    f"seat {i + 1} ({seat.name}) has a timeout but its agent is '{seat.agent}'; "
+                    f"only '{HUMAN}' seats take a timeout (model seats set theirs in options)"
+                )
             if seat.options is not None and not seat.is_model:
                 raise GameFileError(
                     f"seat {i + 1} ({seat.name}) has options but its agent is '{seat.agent}'; "
@@ -167,6 +174,8 @@ def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
     try:
         if seat.agent == SCRIPTED:
             return make_agent(seat.agent, seat.name, seed=seed, answers=seat.answers or {})
+        if seat.agent == HUMAN:
+            return make_agent(seat.agent, seat.name, seed=seed, timeout=seat.timeout)
         if seat.is_model:
             return make_agent(seat.agent, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
         return make_agent(seat.agent, seat.name, seed=seed)

@@ -1,0 +1,167 @@
+"""What a person at the table sees: their seat's events, and the questions put to them.
+
+Why it is built from the seat's events only (``SeatView.events`` /
+``Game.observation``): the engine decided at emission who may see each event, so a
+screen that prints nothing else cannot show a secret by mistake. The sentences are
+the ones model seats read (``prompts.history``), which keeps the person and the models
+on equal terms; this module only adds the terminal's layout: night and day rules,
+the role card, secrets marked as such, the numbered menu, the final reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.rule import Rule
+
+from agents.human_input import input_hint, numbered, pass_word
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
+from engine.events import Event
+
+# Events that only set the scene; drawn as rules rather than sentences.
+_SCENE = {"night_start", "dawn", "game_end"}
+
+
+class SeatScreen:
+    """Prints one seat's events as they arrive, and the questions it is asked."""
+
+    def __init__(self, console: Console, seat: str, language: str = "en"):
+        self.console = console
+        self.seat = seat
+        self.language = language
+        self._shown = 0  # how many of the seat's events are on screen already
+        self._dead: dict[str, dict] = {}
+        self._sheriff: str | None = None
+
+    # ------------------------------------------------------------------ events
+    def follow(self, events: list[Event]) -> None:
+        """Show the seat's events that are not on screen yet (``events`` only grows)."""
+        while self._shown < len(events):
+            e = events[self._shown]
+            self._shown += 1
+            if e.visible_to(self.seat):  # the caller's list is the seat's already; this is a second lock
+                self.show(e)
+
+    def show(self, e: Event) -> None:
+        if e.kind == "death":
+            self._dead[e.data.get("player")] = {**e.data, "day": e.day}
+        elif e.kind in ("sheriff_elected", "sheriff_successor"):
+            self._sheriff = e.data.get("player")
+        if e.kind == "night_start":
+            self.console.print()
+            self.console.print(Rule(f"[bold blue]Night {e.data.get('night', e.day)}[/bold blue]"))
+            return
+        if e.kind == "dawn":
+            self.console.print()
+            self.console.print(Rule(f"[bold yellow]Day {e.data.get('day', e.day)}[/bold yellow]"))
+            return
+        if e.kind == "game_end":
+            self._reveal(e.data)
+            return
+        if e.kind == "role" and e.data.get("player") == self.seat:
+            self._role_card(e)
+            return
+        text = escape(self._sentence(e))
+        if not text:
+            return
+        if e.kind == "speech":
+            self.console.print(f"[cyan]💬[/cyan] {text}")
+        elif e.kind == "death":
+            self.console.print(f"[red]✝[/red] {text}")
+        elif e.is_public:
+            self.console.print(text)
+        else:
+            self.console.print(f"[magenta]🔒 only you{self._and_who(e)}:[/magenta] [italic]{text}[/italic]")
+
+    def _and_who(self, e: Event) -> str:
+        others = sorted(a for a in e.audience if a != self.seat) if isinstance(e.audience, frozenset) else []
+        return f" and {', '.join(others)}" if others else ""
+
+    def _sentence(self, e: Event) -> str:
+        from prompts.catalog import catalog
+        from prompts.history import event_body
+
+        return event_body(catalog(self.language), e, self.seat)
+
+    def _role_card(self, e: Event) -> None:
+        from prompts.catalog import catalog
+
+        cat = catalog(self.language)
+        role = e.data.get("role")
+        name = cat.role_name(role)
+        lines = [f"[bold]{escape(name)}[/bold]: {escape(cat.role_summary(role))}"]
+        win = _win_line(cat, role)
+        if win:
+            lines.append(escape(win))
+        title = "Your card" if e.phase == "setup" else "Your card has changed"
+        self.console.print(Panel("\n".join(lines), title=f"{title}, {escape(self.seat)}", border_style="magenta", expand=False))
+
+    def _reveal(self, data: dict[str, Any]) -> None:
+        from arena.narrate import Narrator
+
+        narrator = Narrator(self.console)
+        narrator.dead = dict(self._dead)
+        narrator.sheriff = self._sheriff
+        narrator.final_reveal(data)
+
+    # ------------------------------------------------------------------ questions
+    def question(self, decision: Decision, timeout: float | None, default_text: str | None) -> None:
+        """The question and its numbered legal answers, just before the prompt."""
+        self.console.print()
+        self.console.print(Rule(f"[bold]{escape(self.seat)}, your turn: {escape(decision.kind.replace('_', ' '))}[/bold]", style="green"))
+        for line in _situation(decision, self.language):
+            self.console.print(escape(line))
+        if decision.shape in (CHOICE, MULTI):
+            for number, label in numbered(decision):
+                self.console.print(f"  [bold]{number:>2}[/bold]  {escape(label)}")
+            if decision.allow_pass:
+                self.console.print(f"  [bold] 0[/bold]  [dim]{escape(pass_word(decision))}[/dim]")
+        if timeout is not None:
+            then = f"; then: {default_text}" if default_text else ""
+            self.console.print(f"[dim]You have {timeout:g} s to answer{escape(then)}.[/dim]")
+        self.console.print(f"[dim]({escape(input_hint(decision))})[/dim]")
+
+    def prompt(self, decision: Decision) -> None:
+        label = {TEXT: "You say", BOOL: "Yes or no", MULTI: "Your picks"}.get(decision.shape, "Your choice")
+        self.console.print(f"[bold green]{label}[/bold green] › ", end="")
+        self.console.file.flush()
+
+    def problem(self, message: str) -> None:
+        self.console.print(f"[yellow]⚠ {escape(message)}[/yellow]")
+
+    def note(self, message: str) -> None:
+        self.console.print(f"[dim]{escape(message)}[/dim]")
+
+
+def _situation(decision: Decision, language: str) -> list[str]:
+    """The question's words, as model seats read them (minus the JSON instructions)."""
+    try:
+        from prompts.catalog import catalog
+        from prompts.decisions_text import ASKERS
+
+        asker = ASKERS.get(decision.kind)
+        if asker is not None:
+            return [line for line in asker(catalog(language), decision) if line]
+    except Exception:  # a question must still be asked when its words are missing
+        pass
+    context = ", ".join(f"{k}: {v}" for k, v in decision.context.items() if v not in (None, "", [], {}))
+    return [f"Decision: {decision.kind.replace('_', ' ')}" + (f" ({context})" if context else "") + "."]
+
+
+def _win_line(cat: Any, role: str | None) -> str:
+    from engine.roles import ROLES, WEREWOLVES
+
+    spec = ROLES.get(role) if role else None
+    if spec is None:
+        return ""
+    try:
+        if spec.camp == WEREWOLVES:  # the exact goal depends on a rule option; the rules say it
+            return "You play for the werewolves: the village must not find you out."
+        if cat.has(f"roles.win.{spec.camp}"):
+            return cat.text(f"roles.win.{spec.camp}")
+    except Exception:
+        return ""
+    return ""

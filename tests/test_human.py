@@ -1,0 +1,337 @@
+"""A human at the table: input parsing, the seat's screen, the time limit, and whole
+games played through a real pseudo-terminal (``pexpect``), as a person plays them."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from rich.console import Console
+
+from agents.base import SeatView
+from agents.heuristic import HeuristicAgent
+from agents.human import HumanAgent, HumanLeft
+from agents.human_input import BadInput, numbered, parse_answer
+from agents.human_io import LineReader
+from agents.human_view import SeatScreen
+from arena.cli import main
+from arena.gamefile import GameFileError, spec_from_data
+from arena.runner import run_sync
+from engine import Game, GameSetup, get_preset
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
+
+ROOT = Path(__file__).parent.parent
+NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah"]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def decision(kind: str = "vote", shape: str = CHOICE, options=("Bob", "Chloe", "David"), allow_pass: bool = False, count: int = 1):
+    return Decision(1, "Alice", kind, shape, tuple(options), allow_pass, count, {})
+
+
+# ---------------------------------------------------------------------- parsing
+class TestParse:
+    def test_numbers_and_names_choose_options(self):
+        d = decision()
+        assert parse_answer(d, "2") == "Chloe"
+        assert parse_answer(d, "  3 ") == "David"
+        assert parse_answer(d, "bob") == "Bob"
+
+    def test_zero_passes_only_where_passing_is_legal(self):
+        assert parse_answer(decision(allow_pass=True), "0") is None
+        with pytest.raises(BadInput, match="passing is not allowed"):
+            parse_answer(decision(kind="seer_check"), "0")
+
+    @pytest.mark.parametrize("line, why", [("4", "not on the list"), ("-1", "not on the list"), ("banana", "not a number"), ("", "type a number")])
+    def test_wrong_choices_are_explained(self, line, why):
+        with pytest.raises(BadInput, match=why):
+            parse_answer(decision(), line)
+
+    def test_the_hint_names_the_pass(self):
+        with pytest.raises(BadInput, match="0 = abstain"):
+            parse_answer(decision(allow_pass=True), "x")
+
+    def test_multi_takes_spaces_or_commas(self):
+        d = decision(kind="cupid_lovers", shape=MULTI, options=NAMES, count=2)
+        assert parse_answer(d, "1 3") == ["Alice", "Chloe"]
+        assert parse_answer(d, "2,5") == ["Bob", "Emma"]
+        assert parse_answer(d, " 6 ,  1 ") == ["Farah", "Alice"]
+
+    @pytest.mark.parametrize(
+        "line, why", [("1", "exactly 2"), ("1 2 3", "exactly 2"), ("2 2", "twice"), ("1 x", "not a number"), ("1 9", "not on the list"), ("0", "0 cannot")]
+    )
+    def test_multi_mistakes_are_explained(self, line, why):
+        d = decision(kind="cupid_lovers", shape=MULTI, options=NAMES, count=2)
+        with pytest.raises(BadInput, match=why):
+            parse_answer(d, line)
+
+    def test_multi_pass(self):
+        d = decision(kind="pied_piper_charm", shape=MULTI, options=NAMES, count=2, allow_pass=True)
+        assert parse_answer(d, "0") is None
+
+    def test_yes_no(self):
+        d = decision(kind="witch_heal", shape=BOOL, options=(True, False))
+        assert parse_answer(d, "y") is True
+        assert parse_answer(d, "No") is False
+        with pytest.raises(BadInput, match="neither yes nor no"):
+            parse_answer(d, "maybe")
+        with pytest.raises(BadInput, match="type y"):
+            parse_answer(d, "")
+
+    def test_yes_no_with_one_legal_answer(self):
+        d = decision(kind="witch_heal", shape=BOOL, options=(False,))
+        assert parse_answer(d, "") is False
+        with pytest.raises(BadInput, match="not possible here"):
+            parse_answer(d, "y")
+
+    def test_text_is_free_and_may_be_empty(self):
+        d = decision(kind="speak", shape=TEXT, options=())
+        assert parse_answer(d, "  I am the Seer.  ") == "I am the Seer."
+        assert parse_answer(d, "") == ""
+
+    def test_role_options_read_as_role_names(self):
+        d = decision(kind="thief_swap", options=("werewolf", "seer"), allow_pass=True)
+        assert [label for _, label in numbered(d)] == ["Werewolf", "Seer"]
+        assert parse_answer(d, "seer") == "seer"
+        assert parse_answer(d, "1") == "werewolf"
+
+
+# ---------------------------------------------------------------------- the agent, through a pipe
+def piped_agent(**kw) -> tuple[HumanAgent, int, io.StringIO]:
+    """A human seat reading a pipe: the test writes what the person types."""
+    read_fd, write_fd = os.pipe()
+    out = io.StringIO()
+    agent = HumanAgent("Alice", console=Console(file=out, width=120, color_system=None), reader=LineReader(read_fd), **kw)
+    return agent, write_fd, out
+
+
+def a_game() -> tuple[Game, SeatView]:
+    setup = GameSetup(
+        names=NAMES,
+        seed=3,
+        forced={"Alice": "seer"},
+        options=get_preset("millers_hollow").options({"sheriff": False}),
+        roles=["werewolf", "werewolf", "seer", "witch", "villager", "villager"],
+    )
+    game = Game(setup)
+    return game, SeatView("Alice", game.observation("Alice"))
+
+
+async def test_wrong_input_is_explained_and_asked_again():
+    agent, w, out = piped_agent()
+    game, view = a_game()
+    d = game.waiting[0]
+    assert d.seat == "Alice" and d.kind == "seer_check"
+    os.write(w, b"banana\n9\n2\n")
+    answer = await agent.adecide(view, d)
+    assert answer == d.options[1]
+    text = out.getvalue()
+    assert "'banana' is not a number on the list" in text and "9 is not on the list" in text
+    assert text.count("Your choice ›") == 3
+    assert "Your card, Alice" in text and "Seer" in text  # the role card came first
+
+
+async def test_the_loop_keeps_running_while_the_person_thinks():
+    agent, w, _ = piped_agent()
+    game, view = a_game()
+    order: list[str] = []
+
+    async def model_seat():
+        await asyncio.sleep(0.05)
+        order.append("model answered")
+        os.write(w, b"1\n")  # the person answers only after the other seat
+
+    answer, _ = await asyncio.gather(agent.adecide(view, game.waiting[0]), model_seat())
+    order.append("person answered")
+    assert order == ["model answered", "person answered"]
+    assert answer == game.waiting[0].options[0]
+
+
+async def test_time_limit_plays_a_safe_default_and_says_so():
+    agent, _, out = piped_agent(timeout=0.05)
+    game, view = a_game()
+    seer = game.waiting[0]
+    expected = HeuristicAgent("Alice", seed=0).decide(view, seer)
+    assert await agent.adecide(view, seer) == expected  # no pass here: the bot's legal answer
+    assert await agent.adecide(view, decision(allow_pass=True)) is None
+    assert await agent.adecide(view, decision(kind="speak", shape=TEXT, options=())) == ""
+    assert await agent.adecide(view, decision(kind="witch_heal", shape=BOOL, options=(True, False))) is False
+    text = out.getvalue()
+    assert f"Time is up: playing {expected} for you" in text
+    assert "Time is up: you abstain" in text and "Time is up: you say nothing" in text and "Time is up: you answer no" in text
+
+
+async def test_end_of_input_stops_the_game():
+    agent, w, _ = piped_agent()
+    game, view = a_game()
+    os.close(w)
+    with pytest.raises(HumanLeft, match="left the game"):
+        await agent.adecide(view, game.waiting[0])
+
+
+def test_the_sync_runner_can_seat_a_person_too():
+    agent, w, _ = piped_agent()
+    os.write(w, b"1\n")
+    game, view = a_game()
+    assert agent.decide(view, game.waiting[0]) == game.waiting[0].options[0]
+
+
+def test_a_non_positive_time_limit_is_refused():
+    with pytest.raises(ValueError, match="positive"):
+        HumanAgent("Alice", timeout=0)
+
+
+# ---------------------------------------------------------------------- what the screen shows
+def screen_text(events, seat: str) -> str:
+    out = io.StringIO()
+    screen = SeatScreen(Console(file=out, width=200, color_system=None), seat)
+    screen.follow(events)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_screen_shows_only_the_seats_events(seed):
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    game = Game(GameSetup(names=names, seed=seed, roles=["werewolf", "werewolf", "seer", "witch", "hunter", "cupid", "little_girl", "villager"]))
+    run_sync(game, {n: HeuristicAgent(n, seed=seed) for n in names})
+    for seat in names:
+        # Fed every event of the game, the screen still prints only the seat's own.
+        assert screen_text(game.events, seat) == screen_text(game.observation(seat), seat)
+    roles = {p.name: p.initial_role for p in game.players}
+    villager = next(n for n, r in roles.items() if r == "villager")
+    text = screen_text(game.observation(villager), villager)
+    for secret in ("(pack talk)", "The pack's picks", "looks at", "healing potion", "your poison", "set-aside cards"):
+        assert secret not in text
+    assert "The cards are revealed" in text
+
+
+# ---------------------------------------------------------------------- game files and flags
+def test_game_file_seats_a_human_with_its_timeout():
+    spec = spec_from_data({"seats": [{"name": n, "agent": "human" if n == "Alice" else "heuristic", **({"timeout": 20} if n == "Alice" else {})} for n in NAMES]})
+    _, agents = spec.build()
+    assert isinstance(agents["Alice"], HumanAgent) and agents["Alice"].timeout == 20
+
+
+def test_a_timeout_on_a_bot_seat_is_refused():
+    with pytest.raises(GameFileError, match="only 'human' seats take a timeout"):
+        spec_from_data({"seats": [{"name": n, "timeout": 5} for n in NAMES]})
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--human", "Alice", "--god"], "--god narrates every secret"),
+        (["--human", "Alice", "--human", "Bob"], "one terminal can seat one person"),
+        (["--human", "Zed"], "no seat named 'Zed'"),
+        (["--human-timeout", "5"], "--human-timeout needs a human seat"),
+        (["--human", "Alice", "--human-timeout", "0"], "positive number"),
+    ],
+)
+def test_refused_flags(capsys, args, message):
+    assert main(["play", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- a real terminal
+pexpect = pytest.importorskip("pexpect") if sys.platform != "win32" else None
+PROMPT = [r"Your choice\S* › ", r"Your picks\S* › ", r"Yes or no\S* › ", r"You say\S* › "]
+
+
+def table(tmp_path: Path, role: str, **alice) -> Path:
+    data = {
+        "preset": "millers_hollow",
+        "seed": 3,
+        "options": {"sheriff": False},
+        "roles": ["werewolf", "werewolf", "seer", "witch", "cupid", "villager"],
+        "seats": [{"name": "Alice", "role": role, **alice}] + [{"name": n} for n in NAMES[1:]],
+    }
+    p = tmp_path / "table.yaml"
+    p.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return p
+
+
+def spawn(*args: str):
+    env = {**os.environ, "TERM": "xterm", "PYTHONUNBUFFERED": "1"}
+    child = pexpect.spawn(
+        sys.executable, ["-m", "arena.cli", "play", *args], cwd=str(ROOT), env=env, encoding="utf-8", timeout=20, dimensions=(60, 200)
+    )
+    child.logfile_read = io.StringIO()
+    return child
+
+
+def seen(child) -> str:
+    return ANSI.sub("", child.logfile_read.getvalue())
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize("role", ["seer", "witch", "cupid"])
+def test_a_person_plays_a_whole_game(tmp_path, role):
+    child = spawn(str(table(tmp_path, role)), "--human", "Alice", "--transcript", str(tmp_path / "t.jsonl"))
+    child.expect("Your card, Alice")
+    garbage_sent = False
+    while True:
+        i = child.expect([*PROMPT, pexpect.EOF])
+        if i == 4:
+            break
+        if i == 0 and not garbage_sent:
+            child.sendline("banana")
+            child.expect("is not a number on the list")
+            child.expect(PROMPT[0])  # asked again
+            garbage_sent = True
+        child.sendline({0: "1", 1: "1 2", 2: "n", 3: "I have nothing to hide."}[i])
+    child.close()
+    text = seen(child)
+    assert child.exitstatus == 0, text[-2000:]
+    assert garbage_sent or role == "cupid"
+    assert "The cards are revealed" in text and "Winners:" in text
+    assert "(pack talk)" not in text  # Alice is never a wolf here: the pack's talk is not hers to read
+    lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert lines[-1]["type"] == "result"
+    assert any(r["type"] == "answer" and r["seat"] == "Alice" and r["agent"] == "human" for r in lines)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_the_time_limit_plays_on_for_a_silent_person(tmp_path):
+    child = spawn(str(table(tmp_path, "seer", agent="human", timeout=0.2)))  # the game file seats the person
+    child.expect(pexpect.EOF)
+    child.close()
+    text = seen(child)
+    assert child.exitstatus == 0, text[-2000:]
+    assert "You have 0.2 s to answer" in text
+    assert "Time is up: playing" in text and "Time is up: you say nothing" in text
+    assert "The cards are revealed" in text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize("how", ["eof", "ctrl-c"])
+def test_leaving_stops_cleanly_and_keeps_the_transcript(tmp_path, how):
+    path = tmp_path / "t.jsonl"
+    child = spawn(str(table(tmp_path, "seer")), "--human", "Alice", "--transcript", str(path), "--human-timeout", "30")
+    child.expect(PROMPT[0])
+    child.sendline("2")
+    child.expect(PROMPT[3])
+    if how == "eof":
+        child.sendeof()
+    else:
+        child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = seen(child)
+    assert "Traceback" not in text
+    if how == "eof":
+        assert child.exitstatus == 1 and "error: Alice left the game (end of input" in text
+    else:
+        assert child.exitstatus == 130 and "error: interrupted" in text
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["type"] == "header" and records[-1]["type"] == "error"
+    assert any(r["type"] == "answer" and r["kind"] == "seer_check" and r["seat"] == "Alice" for r in records)
+    from transcripts import read_transcript
+
+    read_transcript(path)  # still a valid (partial) transcript
