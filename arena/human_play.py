@@ -8,11 +8,14 @@ terminal that narrates the night (``--god``) would show that person everything.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from agents.base import Agent, SeatView
 from arena.gamefile import HUMAN, GameFileError, GameSpec, spec_from_data
 from engine.game import Game
+
+if TYPE_CHECKING:
+    from agents.human import HumanAgent
 
 
 def seat_humans(spec: GameSpec, names: Iterable[str], timeout: float | None) -> GameSpec:
@@ -39,7 +42,7 @@ def seat_humans(spec: GameSpec, names: Iterable[str], timeout: float | None) -> 
     return spec_from_data(data)
 
 
-def humans_at_terminal(agents: Mapping[str, Agent], *, god: bool) -> list:
+def humans_at_terminal(agents: Mapping[str, Agent], *, god: bool) -> list[HumanAgent]:
     """The human seats of a table played at this terminal; ``ValueError`` when the
     terminal could not keep their secrets."""
     from agents.human import HumanAgent
@@ -60,7 +63,7 @@ def humans_at_terminal(agents: Mapping[str, Agent], *, god: bool) -> list:
     return humans
 
 
-def show_humans(humans: list, game: Game) -> None:
+def show_humans(humans: list[HumanAgent], game: Game) -> None:
     """Bring each person's screen up to date with what their seat was shown."""
     for h in humans:
         h.notify(SeatView(h.name, game.observation(h.name)))
