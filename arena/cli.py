@@ -305,7 +305,7 @@ def run_play(args: argparse.Namespace) -> int:
         for agent in agents.values():
             agent.close()
         if calls.records and not args.quiet:
-            print_usage(console, calls.summary())
+            print_usage(console, calls.summary(), order=list(agents))
 
     result = result_of(game)
     if args.json:
@@ -316,29 +316,34 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_usage(console: Console, rows) -> None:
-    """The closing table of model seats: what each cost and how well it kept the rules."""
+def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
+    """The closing table of model seats: what each cost and how well it kept the rules
+    (illegal: replies refused; fallback: decisions the bot played for the seat). Seats
+    come in table order; a model without a price shows "?" and the total says what it
+    leaves out rather than guessing."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title="Model seats")
-    for col, just in (
-        ("seat", "left"), ("model", "left"), ("calls", "right"), ("tokens in", "right"), ("cached", "right"),
-        ("tokens out", "right"), ("cost (USD)", "right"), ("violations", "right"), ("fallbacks", "right"), ("errors", "right"),
-    ):  # fmt: skip
-        table.add_column(col, justify=just)
-    total_cost: float | None = 0.0
+    rank = {name: i for i, name in enumerate(order)}
+    rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
+    table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("seat / model", overflow="fold", min_width=10)
+    for col in ("calls", "in", "cached", "out", "USD", "illegal", "fallback"):
+        table.add_column(col, justify="right", no_wrap=True)
+    known, unpriced = 0.0, []
     for r in rows:
-        cost = "unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}"
-        total_cost = None if r.cost_usd is None or total_cost is None else total_cost + r.cost_usd
+        if r.cost_usd is None:
+            unpriced.append(r.model)
+        else:
+            known += r.cost_usd
         table.add_row(
-            r.seat, r.model, str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
-            cost, str(r.violations), str(r.fallbacks), str(r.errors),
+            f"{r.seat}\n[dim]{r.model}[/dim]", str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
+            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks),
         )  # fmt: skip
     console.print(table)
-    if total_cost is not None:
-        console.print(f"Total estimated cost: ${total_cost:.4f}")
-    else:
-        console.print("Total estimated cost: unknown (a model has no price; see --prices)")
+    note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
+    console.print(f"Estimated cost: ${known:.4f}{note}")
+    console.print("in: prompt tokens (cached: read from the provider's cache); out: completion tokens", style="dim")
 
 
 # ---------------------------------------------------------------------- roles, presets

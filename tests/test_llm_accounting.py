@@ -177,7 +177,7 @@ def test_play_with_model_seats_writes_call_records_and_a_summary(tmp_path, capsy
     assert code == 0
     result = json.loads(out)  # stdout holds exactly the result
     assert result["winner"] in ("village", "werewolves")
-    assert "Model seats" in err and "mini" in err and "Chloe" in err and "Total estimated cost" in err
+    assert "Model seats" in err and "mini" in err and "Chloe" in err and "Estimated cost: $" in err
 
     t = read_transcript(transcript)
     assert t.complete

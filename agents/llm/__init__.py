@@ -42,9 +42,9 @@ def _split_kwargs(kwargs: dict[str, Any]) -> tuple[LLMOptions, dict[str, Any]]:
     options = kwargs.pop("options", None)
     runtime = {k: kwargs.pop(k) for k in list(kwargs) if k in RUNTIME_KEYS}
     if isinstance(options, LLMOptions):
-        opts = options.model_copy(update=kwargs) if kwargs else options
-    else:
-        opts = LLMOptions.model_validate({**(options or {}), **kwargs})
+        options = options.model_dump(exclude_unset=True)
+    # Validated together, so a keyword is checked (and refused by name) like a file's key.
+    opts = LLMOptions.model_validate({**(options or {}), **kwargs})
     return opts, runtime
 
 
