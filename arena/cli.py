@@ -42,7 +42,7 @@ class Command:
 
 
 # Modules holding more subcommands, each with a ``COMMANDS`` list.
-COMMAND_MODULES: tuple[str, ...] = ("arena.simulate",)
+COMMAND_MODULES: tuple[str, ...] = ("arena.simulate", "arena.transcript_commands", "arena.fork")
 
 
 # ---------------------------------------------------------------------- shared argument helpers
@@ -109,6 +109,11 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
     p.add_argument("--quiet", action="store_true", help="no narration")
+    p.add_argument(
+        "--resume",
+        metavar="TRANSCRIPT",
+        help="continue a game that stopped half-way, with the same agents, appending to TRANSCRIPT (or to --transcript OUT, a new file)",
+    )
 
 
 def _play_spec(args: argparse.Namespace):
@@ -224,6 +229,10 @@ async def _play_game(game, agents, on_answer) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if getattr(args, "resume", None):
+        from arena.resume import run_resume
+
+        return run_resume(args)
     from arena.gamefile import header_for
     from arena.narrate import Narrator
     from arena.result import result_of

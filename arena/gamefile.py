@@ -230,7 +230,8 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
         options=game.options.to_json(),
         seed=spec.seed,
         seats=[
-            SeatRecord(name=s.name, agent=s.agent, role=s.role, options=s.options.public() if s.options else None) for s in spec.seats
+            SeatRecord(name=s.name, agent=s.agent, role=s.role, options=s.options.public() if s.options else None, answers=s.answers)
+            for s in spec.seats
         ],
         roles=list(spec.roles) if spec.roles is not None else None,
         center=list(spec.center) if spec.center is not None else None,

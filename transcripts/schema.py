@@ -30,14 +30,34 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _Line(_Record):
+    # Each line chains to the one before (``transcripts.chain``): the fields verify
+    # cannot re-play (model calls, who answered, the header's extras) are then still
+    # covered, and a hand edit, a removed or a swapped line shows where it happened.
+    # Not a signature: whoever rewrites the chain can forge it; the re-play cannot be.
+    digest: str | None = None
+
+
 class SeatRecord(_Record):
     name: str
     agent: str
     role: str | None = None  # the role forced by the game file, if any
     options: dict[str, Any] | None = None  # a model seat's settings as given (never a key)
+    answers: dict[str, list[Any]] | None = None  # a scripted seat's queues, so resume and fork can rebuild it
 
 
-class HeaderRecord(_Record):
+class ForkRecord(_Record):
+    """Where a forked game branched off (``werewolf fork``)."""
+
+    transcript: str  # the source transcript, as named on the command line
+    source_digest: str | None = None  # the source header's digest, when it had one
+    day: int  # the new agents took over at the start of night ``day``
+    answers: int  # how many recorded answers were replayed before that
+    earlier_agents: dict[str, list[str]] = Field(default_factory=dict)  # seat -> agents credited in the replayed part
+    agent_seed: int | None = None  # the bots' seed after the fork; None: the game's seed
+
+
+class HeaderRecord(_Line):
     type: Literal["header"] = "header"
     format: Literal["werewolf-transcript"] = FORMAT
     version: Literal[1] = VERSION
@@ -49,6 +69,7 @@ class HeaderRecord(_Record):
     center: list[str] | None = None  # the Thief's set-aside cards as given, if given
     language: str = "en"
     software: str
+    fork: ForkRecord | None = None
 
     @property
     def names(self) -> list[str]:
@@ -70,7 +91,7 @@ class HeaderRecord(_Record):
         )
 
 
-class EventRecord(_Record):
+class EventRecord(_Line):
     type: Literal["event"] = "event"
     seq: int
     kind: str
@@ -85,7 +106,7 @@ class EventRecord(_Record):
         return Event(self.seq, self.kind, self.day, self.phase, audience_from_json(self.audience), dict(self.data))
 
 
-class AnswerRecord(_Record):
+class AnswerRecord(_Line):
     type: Literal["answer"] = "answer"
     decision: int
     seat: str
@@ -111,7 +132,7 @@ class PlayerRecord(_Record):
     alive: bool
 
 
-class ResultRecord(_Record):
+class ResultRecord(_Line):
     type: Literal["result"] = "result"
     winner: str
     winners: list[str]
@@ -121,7 +142,7 @@ class ResultRecord(_Record):
     reason: str = ""
 
 
-class CallRecord(_Record):
+class CallRecord(_Line):
     """One request to a model, as sent and as answered: the raw material of every cost,
     latency and rule-following figure. Token counts follow one convention whatever the
     vendor: ``input_tokens`` is the whole prompt, cached part included; ``cached_tokens``
@@ -158,7 +179,7 @@ class CallRecord(_Record):
     answer: Any = None  # on the decision's last record: what the seat played
 
 
-class ErrorRecord(_Record):
+class ErrorRecord(_Line):
     """Why a game stopped before its end (a scripted seat failed, the run was interrupted)."""
 
     type: Literal["error"] = "error"

@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from engine.decisions import Decision
 from engine.game import Game
+from transcripts.chain import link
 from transcripts.schema import AnswerRecord, CallRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
 
 
@@ -33,7 +34,24 @@ class TranscriptWriter:
         self.path = Path(path)
         self._file: IO[str] = self.path.open("w", encoding="utf-8")
         self._written = 0  # how many of game.events are already in the file
+        self._digest: str | None = None  # the last line's (``transcripts.chain``)
+        self._chained = True
         self._write(header)
+
+    @classmethod
+    def appending(cls, path: str | Path, *, events_written: int, last_digest: str | None) -> "TranscriptWriter":
+        """Go on writing a file that holds a game's beginning (``play --resume``).
+
+        Nothing already there is rewritten: the chain goes on from ``last_digest``,
+        and a file written without digests stays without them.
+        """
+        self = cls.__new__(cls)
+        self.path = Path(path)
+        self._file = self.path.open("a", encoding="utf-8")
+        self._written = events_written
+        self._digest = last_digest
+        self._chained = last_digest is not None
+        return self
 
     # ------------------------------------------------------------------ records
     def sync_events(self, game: Game) -> None:
@@ -95,7 +113,10 @@ class TranscriptWriter:
 
     # ------------------------------------------------------------------ file
     def _write(self, record: Any) -> None:
-        line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        data = record.model_dump(mode="json", exclude={"digest"})
+        if self._chained:
+            self._digest = data["digest"] = link(self._digest, record)  # last, so a line still opens with its type
+        line = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         self._file.write(line + "\n")
         self._file.flush()
 

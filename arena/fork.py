@@ -1,0 +1,145 @@
+"""``werewolf fork``: the same table, a different player in one chair.
+
+A fork replays a recorded game up to the start of day N, then plays on with other
+agents in some seats. "Day N" is the engine's numbering, in which night N opens day N
+(a death during night N has day N): the fork point is the moment night N falls, after
+everything of day N-1 (its vote, a Hunter's shot) and before the first decision of
+night N. So ``--day 1`` keeps only the deal, and ``--day 2`` keeps night 1 and day 1.
+
+The fork's transcript is a whole game: its header names the new agents and where it
+branched off (``fork``), and it holds the replayed part with each answer still
+credited to the agent that gave it, so ``werewolf verify`` checks it from the deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command
+from arena.resume import Continuation, catch_up, new_call_log, play_on, seat_table
+from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript
+from transcripts.verify import Status, verify_file
+
+
+def parse_seats(pairs: list[str] | None, names: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        name, sep, agent = pair.partition("=")
+        name, agent = name.strip(), agent.strip()
+        if not sep or not name or not agent:
+            raise CliError(f"--seat needs NAME=AGENT, got '{pair}'")
+        if name not in names:
+            raise CliError(f"--seat {pair}: no seat named '{name}' (seats: {', '.join(names)})")
+        if agent == "scripted":
+            raise CliError(f"--seat {pair}: a scripted seat needs its answers; write a game file instead")
+        if name in out:
+            raise CliError(f"--seat names {name} twice")
+        out[name] = agent
+    return out
+
+
+def fork_point(t: Transcript, day: int) -> int:
+    """How many records come before night ``day`` falls: the part replayed."""
+    last = max((e.day for e in t.events), default=0)
+    if day < 1 or day > last:
+        raise CliError(f"--day {day}: the recorded game has days 1 to {last}" if last else "--day: the game never reached day 1")
+    for i, r in enumerate(t.records):
+        if isinstance(r, EventRecord) and r.day >= day:
+            return i
+    return len(t.records)  # unreachable: day <= last
+
+
+def earlier_agents(prefix: list[Any], seats: dict[str, str]) -> dict[str, list[str]]:
+    """Per seat, the agents the replayed answers are credited to, besides its new one."""
+    out: dict[str, set[str]] = {}
+    for r in prefix:
+        if isinstance(r, AnswerRecord) and r.agent != seats.get(r.seat):
+            out.setdefault(r.seat, set()).add(r.agent)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def prepare_fork(
+    path: str, day: int, swaps: dict[str, str], out: str | None, agent_seed: int | None, *, label: str | None = None
+) -> Continuation:
+    """The forked game caught up to its fork point; ``label`` names the source in the
+    header (the path as the user gave it, when ``path`` was found another way)."""
+    from arena.gamefile import header_for
+    from transcripts.writer import TranscriptWriter
+
+    v = verify_file(path)
+    if v.status is Status.UNREADABLE:
+        raise CliError(f"cannot fork: {v.summary()}", EXIT_BAD_INPUT)
+    if v.status is Status.MISMATCH:
+        raise CliError(f"cannot fork a transcript that does not verify: {v.summary()}", EXIT_GAME_FAILED)
+    t = v.transcript
+    assert t is not None
+    unknown = [n for n in swaps if n not in t.header.names]
+    if unknown:
+        raise CliError(f"--seat: no seat named '{unknown[0]}' (seats: {', '.join(t.header.names)})")
+    cut = fork_point(t, day)
+    prefix = t.records[:cut]
+    calls = new_call_log()
+    spec, game, agents = seat_table(t.header, swaps, agent_seed=agent_seed, calls=calls)
+    header = header_for(spec, game)
+    header.fork = ForkRecord(
+        transcript=label or str(path),
+        source_digest=t.header.digest,
+        day=day,
+        answers=sum(isinstance(r, AnswerRecord) for r in prefix),
+        earlier_agents=earlier_agents(prefix, {s.name: s.agent for s in header.seats}),
+        agent_seed=agent_seed,
+    )
+    writer = None
+    if out is not None:
+        if Path(out).resolve() == Path(path).resolve():
+            raise CliError("--transcript must name a new file; the fork never overwrites its source")
+        try:
+            writer = TranscriptWriter(out, header)
+        except OSError as e:
+            raise CliError(f"cannot write transcript {out}: {e.strerror or e}") from None
+        calls.subscribe(writer.call)
+    caught = catch_up(game, agents, prefix, writer=writer)
+    return Continuation(game, agents, writer, calls, caught, v)
+
+
+# ---------------------------------------------------------------------- command
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("transcript", metavar="TRANSCRIPT", help="the recorded game to branch off")
+    p.add_argument("--day", type=int, required=True, metavar="N",
+                   help="replay up to the moment night N falls (night N opens day N), then play on; --day 1 keeps only the deal")  # fmt: skip
+    p.add_argument("--seat", action="append", metavar="NAME=AGENT",
+                   help="seat NAME is played by AGENT from the fork on (heuristic, random, human, openai:MODEL, anthropic:MODEL); repeatable; other seats keep their recorded agent")  # fmt: skip
+    p.add_argument("--transcript", dest="transcript_out", metavar="OUT", help="write the forked game's transcript (the replayed part included)")
+    p.add_argument("--seed", type=int, help="seed the bots with S from the fork on (default: the recorded game's, so unchanged bots play on as before)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
+    p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
+    p.add_argument("--quiet", action="store_true", help="no narration")
+    p.epilog = (
+        "The fork point: night N opens day N (a death during night N has day N), so --day N replays "
+        "everything before night N falls (day N-1's vote and its consequences included) and the given "
+        "agents play from night N's first decision on. Seats not named keep their recorded agent; their "
+        "bots are put the recorded decisions again, so they play on exactly as they would have. The new "
+        "transcript holds the replayed part too and names its source in its header."
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from transcripts.schema import TranscriptError, read_transcript
+
+    try:
+        names = read_transcript(args.transcript).header.names
+    except TranscriptError as e:
+        raise CliError(f"cannot fork: {e}") from None
+    swaps = parse_seats(args.seat, names)
+    cont = prepare_fork(args.transcript, args.day, swaps, args.transcript_out, args.seed)
+    dead = [n for n in swaps if not cont.game.by_name[n].alive]
+    changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"
+    banner = f"Forked {args.transcript} as night {args.day} falls ({cont.caught.answers} recorded answers replayed): {changed}"
+    if dead:
+        banner += f"; {', '.join(dead)} is already dead by then"
+    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
+
+
+COMMANDS = [Command("fork", "replay a recorded game to the start of day N, then play on with other agents", _configure, run)]

@@ -1,0 +1,133 @@
+"""``werewolf verify``, ``replay`` and ``export``: reading a recorded game back.
+
+All three start from the same step, re-playing the file through the engine
+(``transcripts.verify``), because a transcript is only worth showing once the rules
+agree with it: a replay or a page of a tampered file would present a lie as a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command, console_for
+from transcripts.verify import Status, Verification, verify_file
+from transcripts.views import Lens
+
+
+# ---------------------------------------------------------------------- verify
+def _configure_verify(p: argparse.ArgumentParser) -> None:
+    p.add_argument("transcript", metavar="TRANSCRIPT", help="a transcript written by werewolf play --transcript")
+    p.add_argument("--json", action="store_true", help="print the verdict as one JSON object on stdout")
+    p.epilog = (
+        "Exit codes: 0 every record reproduced and the game ended; 1 a difference (the first one is printed: "
+        "line, expected, found); 2 not a readable transcript; 3 incomplete (every line matches but the game "
+        "did not end: resume it with werewolf play --resume)."
+    )
+
+
+def verdict_json(v: Verification) -> dict:
+    out: dict = {"path": v.path, "status": v.status.value, "events": v.events, "answers": v.answers, "calls": v.calls}
+    if v.difference is not None:
+        d = v.difference
+        out["difference"] = {"line": d.line, "message": d.message, "expected": d.expected, "found": d.found}
+    if v.reason:
+        out["reason"] = v.reason
+    if v.ok and v.game is not None:
+        out["winner"] = v.game.winner
+        out["days"] = v.game.day
+    return out
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    v = verify_file(args.transcript)
+    if args.json:
+        print(json.dumps(verdict_json(v), ensure_ascii=False))
+    elif v.ok:
+        print(v.summary())
+    else:
+        print(v.summary(), file=sys.stderr)
+    return v.exit_code
+
+
+def checked(path: str, *, allow_mismatch: bool = False) -> Verification:
+    """The transcript, verified; a file that cannot be trusted stops the command."""
+    v = verify_file(path)
+    if v.status is Status.UNREADABLE:
+        raise CliError(v.summary(), EXIT_BAD_INPUT)
+    if v.status is Status.MISMATCH:
+        if not allow_mismatch:
+            raise CliError(
+                f"{v.summary()}\nthe transcript does not verify; refusing to present it as a game "
+                "(--unverified shows it as written)",
+                EXIT_GAME_FAILED,
+            )
+        print(f"warning: {v.summary()}", file=sys.stderr)
+    return v
+
+
+def lens_from(args: argparse.Namespace, names: list[str]) -> Lens:
+    if getattr(args, "as_seat", None) is not None:
+        if args.god:
+            raise CliError("--as and --god are different views; choose one")
+        if args.as_seat not in names:
+            raise CliError(f"no seat named '{args.as_seat}' (seats: {', '.join(names)})")
+        return Lens.of(args.as_seat)
+    return Lens.full() if args.god else Lens.public()
+
+
+# ---------------------------------------------------------------------- replay
+def _configure_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("transcript", metavar="TRANSCRIPT", help="a transcript written by werewolf play --transcript")
+    p.add_argument("--as", dest="as_seat", metavar="NAME", help="only what NAME could know at each moment, with NAME's own decisions and reasoning")
+    p.add_argument("--god", action="store_true", help="every secret, and every model's private reasoning")
+    p.add_argument("--step", action="store_true", help="pause after each event (Enter: next, q: quit); no pause when stdin is not a terminal")
+    p.add_argument("--day", type=int, metavar="N", help="start at day N (night N opens day N); what came before is summed up")
+    p.add_argument("--unverified", action="store_true", help="narrate a transcript even when it does not verify (with a warning)")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from transcripts.replay import ReplayOptions, last_day, replay, terminal_pause
+
+    v = checked(args.transcript, allow_mismatch=args.unverified)
+    transcript = v.transcript
+    assert transcript is not None
+    lens = lens_from(args, transcript.header.names)
+    if args.day is not None:
+        last = last_day(transcript)
+        if args.day < 1 or args.day > last:
+            raise CliError(f"--day {args.day}: the game has days 1 to {last}" if last else "--day: the game never reached day 1")
+    console = console_for(False)
+    pause = terminal_pause(sys.stdin, sys.stderr) if args.step else None
+    replay(transcript, console, ReplayOptions(lens=lens, day=args.day, pause=pause))
+    return 0
+
+
+# ---------------------------------------------------------------------- export
+def _configure_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("transcript", metavar="TRANSCRIPT", help="a transcript written by werewolf play --transcript")
+    p.add_argument("--html", metavar="OUT.html", required=True, help="write one self-contained page (no network needed)")
+    p.add_argument("--unverified", action="store_true", help="export a transcript even when it does not verify (with a warning)")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from transcripts.export_html import render_html
+
+    v = checked(args.transcript, allow_mismatch=args.unverified)
+    assert v.transcript is not None
+    page = render_html(v.transcript, title=Path(args.transcript).name, verdict=v.summary().splitlines()[0])
+    try:
+        Path(args.html).write_text(page, encoding="utf-8")
+    except OSError as e:
+        raise CliError(f"cannot write {args.html}: {e.strerror or e}") from None
+    print(f"wrote {args.html} ({len(page.encode('utf-8')) // 1024 + 1} KiB)")
+    return 0
+
+
+COMMANDS = [
+    Command("verify", "re-play a transcript through the engine and report the first difference", _configure_verify, run_verify),
+    Command("replay", "narrate a recorded game (publicly, --as a seat, or --god)", _configure_replay, run_replay),
+    Command("export", "write a recorded game as one self-contained HTML page", _configure_export, run_export),
+]

@@ -1,0 +1,54 @@
+"""The digest chain that ties each transcript line to the ones before it.
+
+Re-playing a transcript checks everything the engine can reproduce; it cannot check
+what only happened once: a model's reply and reasoning, its token counts and cost,
+which agent gave an answer, the header's software line. Each line's ``digest`` covers
+its own content and the previous line's digest, so editing, removing or swapping a
+line breaks the chain at that line. It is tamper-evidence against hand edits and
+tools that ignore it, not a signature: anyone may recompute a chain, which is why
+verify re-plays the game as well.
+
+The digest is computed on the record's canonical form (sorted keys, fields left at
+their defaults omitted, the digest itself left out), so a later version that adds a
+field with a default still verifies the files written before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable
+
+DIGEST_CHARS = 16  # 64 bits: plenty to catch an edit, short enough to keep lines readable
+
+
+def canonical(record: Any) -> str:
+    body = record.model_dump(mode="json", exclude_defaults=True, exclude={"digest"})
+    return f"{record.type}:" + json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def link(previous: str | None, record: Any) -> str:
+    """The digest of ``record`` following a line whose digest is ``previous``."""
+    h = hashlib.sha256(((previous or "") + "\n" + canonical(record)).encode("utf-8"))
+    return h.hexdigest()[:DIGEST_CHARS]
+
+
+def first_break(header: Any, records: Iterable[Any]) -> tuple[int, str] | None:
+    """The first line (1-based) whose digest does not follow, with why; ``None`` when
+    the chain holds or the file has none (then the caller notes its absence)."""
+    if header.digest is None:
+        for line, r in enumerate(records, start=2):
+            if getattr(r, "digest", None) is not None:
+                return line, "this line carries a digest but the header has none"
+        return None
+    if header.digest != link(None, header):
+        return 1, "the header was edited after it was written"
+    previous = header.digest
+    for line, r in enumerate(records, start=2):
+        expected = link(previous, r)
+        if r.digest is None:
+            return line, "this line has no digest though the header has one"
+        if r.digest != expected:
+            return line, "the digest chain breaks here: this line was edited, or a line before it removed or moved"
+        previous = r.digest
+    return None

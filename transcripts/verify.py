@@ -1,0 +1,393 @@
+"""Checking a transcript against the engine: a record is trusted only once re-played.
+
+The header rebuilds the setup; the recorded answers are submitted again, in order,
+to a fresh engine; every event the engine produces must be the next event recorded,
+every answer must answer a decision the engine is actually asking (same seat, kind
+and legal options), and the result must be the engine's. Nothing in the file is
+believed on its own word, so a hand-edited line surfaces as the first place where
+the record and the rules part ways, and a cut-off file as a matching prefix of a
+game that never ended.
+
+The verdict keeps those apart because they call for different actions: a
+``MISMATCH`` is a file that lies (or a changed engine), ``INCOMPLETE`` a game that
+can be resumed, ``UNREADABLE`` not a transcript at all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from transcripts.schema import (
+    AnswerRecord,
+    ErrorRecord,
+    EventRecord,
+    HeaderRecord,
+    ResultRecord,
+    Transcript,
+    TranscriptError,
+    read_transcript,
+)
+
+FIRST_RECORD_LINE = 2  # line 1 is the header; records[i] is on line i + 2
+_SHOWN = 240  # characters of a value shown in a message
+
+
+class Status(Enum):
+    OK = "ok"
+    MISMATCH = "mismatch"
+    INCOMPLETE = "incomplete"
+    UNREADABLE = "unreadable"
+
+
+# What ``werewolf verify`` exits with for each verdict.
+EXIT_CODES = {Status.OK: 0, Status.MISMATCH: 1, Status.UNREADABLE: 2, Status.INCOMPLETE: 3}
+
+
+@dataclass
+class Difference:
+    """The first place where the file and the engine disagree."""
+
+    line: int
+    message: str
+    expected: str | None = None  # what the engine produced or asked
+    found: str | None = None  # what the file holds
+
+    def __str__(self) -> str:
+        out = f"line {self.line}: {self.message}"
+        if self.expected is not None:
+            out += f"\n  expected: {self.expected}"
+        if self.found is not None:
+            out += f"\n  found:    {self.found}"
+        return out
+
+
+@dataclass
+class Verification:
+    path: str
+    status: Status
+    events: int = 0  # events reproduced and matched
+    answers: int = 0  # answers re-submitted and accepted
+    calls: int = 0  # model call records checked against the decisions asked
+    difference: Difference | None = None
+    reason: str = ""  # for INCOMPLETE and UNREADABLE: why, in words
+    transcript: Transcript | None = None
+    game: Any = None  # the engine re-run, as far as the file allowed
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    def counts(self) -> str:
+        return f"{self.events} events, {self.answers} answers, {self.calls} model calls"
+
+    def summary(self) -> str:
+        """One line for OK and INCOMPLETE; the difference in full for a MISMATCH."""
+        if self.status is Status.OK:
+            game = self.game
+            end = f"{game.winner} won after day {game.day}" if game is not None else "ended"
+            notes = f" ({'; '.join(self.notes)})" if self.notes else ""
+            return f"OK {self.path}: {self.counts()} reproduced; {end}{notes}"
+        if self.status is Status.INCOMPLETE:
+            return f"INCOMPLETE {self.path}: {self.counts()} match, but {self.reason}"
+        if self.status is Status.UNREADABLE:
+            reason = self.reason.removeprefix(f"{self.path}: ")
+            return f"UNREADABLE {self.path}: {reason}"
+        notes = "".join(f"\nnote: {n}" for n in self.notes)
+        return f"MISMATCH {self.path}: {self.difference}{notes}"
+
+
+# ---------------------------------------------------------------------- showing values
+def jsonish(value: Any) -> Any:
+    """The value as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def first_change(expected: Any, found: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """Where two JSON values first differ: (dotted path, expected part, found part)."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in list(expected) + [k for k in found if k not in expected]:
+            if key not in found:
+                return (f"{path}{key}", expected[key], "(missing)")
+            if key not in expected:
+                return (f"{path}{key}", "(absent)", found[key])
+            deeper = first_change(expected[key], found[key], f"{path}{key}.")
+            if deeper is not None:
+                return deeper
+        return None
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        for i, (a, b) in enumerate(zip(expected, found)):
+            deeper = first_change(a, b, f"{path}{i}.")
+            if deeper is not None:
+                return deeper
+        return None
+    if expected == found and type(expected) is type(found):
+        return None
+    return (path.rstrip(".") or "value", expected, found)
+
+
+def _describe_change(what: str, expected: Any, found: Any) -> Difference | None:
+    change = first_change(expected, found)
+    if change is None:
+        return None
+    where, a, b = change
+    return Difference(0, f"{what} differs at {where}: expected {show(a)}, found {show(b)}", show(expected), show(found))
+
+
+def event_label(ev: dict[str, Any]) -> str:
+    return f"event #{ev.get('seq')} '{ev.get('kind')}' (day {ev.get('day')}, {ev.get('phase')})"
+
+
+def decision_label(d: Any) -> str:
+    return f"decision {d.id} ({d.seat}: {d.kind})"
+
+
+# ---------------------------------------------------------------------- the re-run
+class _Stop(Exception):
+    def __init__(self, difference: Difference):
+        self.difference = difference
+
+
+def build_game(header: HeaderRecord) -> Any:
+    """The engine from the header alone; raises ``TranscriptError`` for a header that
+    cannot be dealt, since that is a broken file, not a difference in play."""
+    from engine.game import Game
+
+    try:
+        return Game(header.to_setup())
+    except Exception as e:  # SetupError, a bad option value, an unknown preset: all the header's fault
+        raise TranscriptError(f"line 1: the header cannot be dealt: {e}") from None
+
+
+class _Rerun:
+    """Walks the records against a fresh engine, one line at a time."""
+
+    def __init__(self, transcript: Transcript, game: Any):
+        self.t = transcript
+        self.game = game
+        self.ev = 0  # engine events matched so far
+        self.answers = 0
+        self.asked: dict[int, Any] = {}  # every decision the engine has pended, by id
+        self.calls: list[tuple[int, Any]] = []
+        self.stopped: str | None = None  # an error record's message
+        self.result_line: int | None = None
+        self._note_pending()
+
+    def _note_pending(self) -> None:
+        for d in self.game.pending:
+            self.asked.setdefault(d.id, d)
+
+    # ---------------------------------------------------------------- per record
+    def record(self, line: int, r: Any) -> None:
+        if self.result_line is not None:
+            raise _Stop(Difference(line, f"a record after the result (line {self.result_line}); the game was over"))
+        if isinstance(r, EventRecord):
+            self.event(line, r)
+        elif isinstance(r, AnswerRecord):
+            self.answer(line, r)
+        elif isinstance(r, ResultRecord):
+            self.result(line, r)
+        elif isinstance(r, ErrorRecord):
+            # A stop notice (failure, interruption). A resumed game goes on after it.
+            self.stopped = r.message
+        elif getattr(r, "type", None) == "call":
+            self.calls.append((line, r))
+        else:  # a record type this reader does not check
+            raise _Stop(Difference(line, f"unexpected record type '{getattr(r, 'type', '?')}'"))
+
+    def event(self, line: int, r: EventRecord) -> None:
+        events = self.game.events
+        found = r.model_dump(mode="json", exclude={"type", "digest"})
+        if self.ev >= len(events):
+            raise _Stop(
+                Difference(line, f"an event the engine did not produce: it is waiting for {self._waiting()}", None, show(found))
+            )
+        expected = jsonish(events[self.ev].to_json())
+        diff = _describe_change(event_label(expected), expected, found)
+        if diff is not None:
+            diff.line = line
+            raise _Stop(diff)
+        self.ev += 1
+
+    def answer(self, line: int, r: AnswerRecord) -> None:
+        game = self.game
+        self._all_events_seen(line, f"an answer to decision {r.decision} ({r.seat}: {r.kind})")
+        pending = {d.id: d for d in game.waiting}
+        d = pending.get(r.decision)
+        if d is None:
+            what = "the game is over" if game.over else f"the engine is waiting for {self._waiting()}"
+            raise _Stop(
+                Difference(line, f"an answer to decision {r.decision} ({r.seat}: {r.kind}), which is not pending: {what}")
+            )
+        asked = {"seat": d.seat, "kind": d.kind, "shape": d.shape, "options": jsonish(list(d.options)),
+                 "allow_pass": d.allow_pass, "count": d.count}  # fmt: skip
+        recorded = {k: jsonish(getattr(r, k)) for k in asked}
+        diff = _describe_change(f"the question of {decision_label(d)}", asked, recorded)
+        if diff is not None:
+            diff.line = line
+            raise _Stop(diff)
+        self._check_agent(line, r)
+        from engine.decisions import IllegalAnswer
+
+        try:
+            canonical = jsonish(d.validate(r.answer))
+        except IllegalAnswer as e:
+            raise _Stop(Difference(line, f"the rules refuse this answer to {decision_label(d)}: {e}", None, show(r.answer)))
+        if canonical != jsonish(r.answer):
+            raise _Stop(
+                Difference(line, f"the answer to {decision_label(d)} is not as the engine records it", show(canonical), show(r.answer))
+            )
+        try:
+            game.submit(d.id, r.answer)
+        except IllegalAnswer as e:
+            raise _Stop(Difference(line, f"the rules refuse this answer to {decision_label(d)}: {e}", None, show(r.answer)))
+        except Exception as e:  # the engine must never crash on a re-played answer; say so instead
+            raise _Stop(Difference(line, f"the engine failed on this answer to {decision_label(d)}: {e!r}"))
+        self.answers += 1
+        self._note_pending()
+
+    def _check_agent(self, line: int, r: AnswerRecord) -> None:
+        """The answer's agent must be one the header seats there, or the record would
+        credit a move to the wrong player (a bot's move to a model, say)."""
+        allowed = {s.agent for s in self.t.header.seats if s.name == r.seat}
+        fork = self.t.header.fork
+        if fork is not None and self.answers < fork.answers:  # replayed from the source game
+            allowed |= set(fork.earlier_agents.get(r.seat, ()))
+        if allowed and r.agent not in allowed:
+            raise _Stop(
+                Difference(line, f"the answer is credited to agent '{r.agent}', but the header seats {r.seat} with "
+                           + " or ".join(f"'{a}'" for a in sorted(allowed)))  # fmt: skip
+            )
+
+    def result(self, line: int, r: ResultRecord) -> None:
+        game = self.game
+        self._all_events_seen(line, "the result")
+        if not game.over:
+            raise _Stop(
+                Difference(line, f"the file says the game ended ({r.winner} won), but the engine is waiting for {self._waiting()}")
+            )
+        from arena.result import result_of
+
+        expected = {**result_of(game).model_dump(), "reason": game.end_reason}
+        found = r.model_dump(mode="json", exclude={"type", "digest"})
+        diff = _describe_change("the result", jsonish(expected), found)
+        if diff is not None:
+            diff.line = line
+            raise _Stop(diff)
+        self.result_line = line
+
+    def check_calls(self) -> None:
+        """Model calls cannot be re-run, but each must belong to a decision that was
+        asked of that seat, or it is a stray line."""
+        for line, c in self.calls:
+            d = self.asked.get(c.decision)
+            if d is None or d.seat != c.seat or d.kind != c.kind:
+                what = f"{decision_label(d)}" if d is not None else "no decision the engine asked"
+                raise _Stop(Difference(line, f"a model call for decision {c.decision} ({c.seat}: {c.kind}), but that is {what}"))
+
+    # ---------------------------------------------------------------- helpers
+    def _all_events_seen(self, line: int, what: str) -> None:
+        events = self.game.events
+        if self.ev < len(events):
+            missing = jsonish(events[self.ev].to_json())
+            raise _Stop(Difference(line, f"{what}, where the engine produced {event_label(missing)} (a missing or moved line)", show(missing)))
+
+    def _waiting(self) -> str:
+        waiting = self.game.waiting
+        if not waiting:
+            return "nothing (the game is over)" if self.game.over else "nothing"
+        shown = ", ".join(decision_label(d) for d in waiting[:4])
+        return shown + (f" and {len(waiting) - 4} more" if len(waiting) > 4 else "")
+
+
+def verify(transcript: Transcript, path: str = "transcript") -> Verification:
+    """Re-play ``transcript`` through the engine and say how far it holds."""
+    try:
+        game = build_game(transcript.header)
+    except TranscriptError as e:
+        return Verification(path, Status.UNREADABLE, reason=str(e), transcript=transcript)
+    run = _Rerun(transcript, game)
+    out = Verification(path, Status.OK, transcript=transcript, game=game)
+    try:
+        for i, record in enumerate(transcript.records):
+            run.record(i + FIRST_RECORD_LINE, record)
+        run.check_calls()
+    except _Stop as stop:
+        out.status = Status.MISMATCH
+        out.difference = stop.difference
+    out.events, out.answers, out.calls = run.ev, run.answers, len(run.calls)
+    _check_chain(transcript, out)
+    if out.status is Status.MISMATCH:
+        return out
+    last = len(transcript.records) + 1
+    if run.result_line is None:
+        out.status = Status.INCOMPLETE
+        out.reason = _why_incomplete(run, transcript, last)
+    elif transcript.truncated:  # a cut line after a complete game: the file was damaged after the end
+        out.status = Status.MISMATCH
+        out.difference = Difference(last + 1, "a partial line after the result")
+    return out
+
+
+def _check_chain(transcript: Transcript, out: Verification) -> None:
+    """Add the digest chain's verdict: the earliest line at fault is the one reported."""
+    from transcripts.chain import first_break
+
+    broken = first_break(transcript.header, transcript.records)
+    if broken is None:
+        if transcript.header.digest is None:
+            out.notes.append("no digest chain (written before chains): model calls and agents are not covered")
+        return
+    line, why = broken
+    diff = out.difference
+    if diff is not None and diff.line < line:
+        return
+    if diff is not None and diff.line == line:
+        diff.message += f" (and {why})"
+        return
+    out.status = Status.MISMATCH
+    out.difference = Difference(line, why)
+    if diff is not None:
+        out.notes.append(f"the re-play first differs at {diff}")
+
+
+def _why_incomplete(run: _Rerun, transcript: Transcript, last: int) -> str:
+    game = run.game
+    parts = []
+    if transcript.truncated:
+        parts.append(f"line {last + 1} was cut off mid-write")
+    if run.stopped is not None:
+        parts.append(f"the game stopped: {run.stopped}")
+    if game.over:
+        parts.append(f"the result line is missing (the engine reached the end: {game.winner} won)")
+    else:
+        missing = len(game.events) - run.ev
+        left = f"; {missing} event(s) of the last answer are missing" if missing else ""
+        parts.append(f"the game did not end: the file stops after line {last} on day {game.day}{left}")
+    return "; ".join(parts)
+
+
+def verify_file(path: str | Path) -> Verification:
+    """``verify`` for a file; an unreadable one is a verdict, never an exception."""
+    try:
+        transcript = read_transcript(path)
+    except TranscriptError as e:
+        return Verification(str(path), Status.UNREADABLE, reason=str(e))
+    except UnicodeDecodeError as e:
+        return Verification(str(path), Status.UNREADABLE, reason=f"not UTF-8 text (byte {e.start})")
+    except Exception as e:  # a reader bug must not hide behind a traceback for the user
+        return Verification(str(path), Status.UNREADABLE, reason=f"cannot read: {e!r}")
+    return verify(transcript, str(path))
