@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command
-from arena.resume import Continuation, catch_up, new_call_log, play_on, seat_table
+from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table
 from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript
 from transcripts.verify import Status, verify_file
 

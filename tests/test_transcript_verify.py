@@ -10,7 +10,6 @@ is a clear verdict, never a traceback.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -276,4 +275,4 @@ def test_first_change_names_the_path():
 
 def test_verify_from_memory_matches_the_file(game_file):
     t = read_transcript(game_file)
-    assert verify(t).ok and json.loads(json.dumps(verify(t).counts()))
+    assert verify(t).ok and "reproduced" in verify(t).summary()

@@ -86,8 +86,9 @@ class Verification:
     def exit_code(self) -> int:
         return EXIT_CODES[self.status]
 
-    def counts(self) -> str:
-        return f"{self.events} events, {self.answers} answers, {self.calls} model calls"
+    def counts(self, verb: str) -> str:
+        calls = f", {self.calls} model calls checked" if self.calls else ""
+        return f"{self.events} events and {self.answers} answers {verb}{calls}"
 
     def summary(self) -> str:
         """One line for OK and INCOMPLETE; the difference in full for a MISMATCH."""
@@ -95,9 +96,9 @@ class Verification:
             game = self.game
             end = f"{game.winner} won after day {game.day}" if game is not None else "ended"
             notes = f" ({'; '.join(self.notes)})" if self.notes else ""
-            return f"OK {self.path}: {self.counts()} reproduced; {end}{notes}"
+            return f"OK {self.path}: {self.counts('reproduced')}; {end}{notes}"
         if self.status is Status.INCOMPLETE:
-            return f"INCOMPLETE {self.path}: {self.counts()} match, but {self.reason}"
+            return f"INCOMPLETE {self.path}: {self.counts('match')}, but {self.reason}"
         if self.status is Status.UNREADABLE:
             reason = self.reason.removeprefix(f"{self.path}: ")
             return f"UNREADABLE {self.path}: {reason}"

@@ -1,0 +1,282 @@
+"""Catching a new engine up with a recorded game, then playing on.
+
+A game is its setup plus its answers, so continuing one (``play --resume``, ``fork``)
+is re-submitting the recorded answers to a fresh engine and then asking agents again.
+Bots carry state from decision to decision (the heuristic bot's memory, every bot's
+random stream, a scripted seat's queues), so each recorded decision is put to its bot
+again and the reply discarded ("ask and discard"): after the catch-up every bot is
+exactly where it was, and the continuation is the game that would have been played.
+Models and people are never asked again: a model seat rebuilds its context from the
+seat's events, and a person would not want to re-answer. A bot sitting where another
+agent played (after a fork) is not asked either: it never made those decisions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from rich.console import Console
+
+from agents.base import Agent, SeatView
+from arena.cli import EXIT_GAME_FAILED, CliError, console_for
+from arena.gamefile import GameFileError, GameSpec, spec_from_data
+from transcripts.schema import AnswerRecord, HeaderRecord
+from transcripts.verify import Verification
+
+# Agents whose next answer depends only on their seed and the decisions put to them.
+REPLAYABLE = frozenset({"heuristic", "random", "scripted"})
+
+
+# ---------------------------------------------------------------------- the table again
+def spec_from_header(header: HeaderRecord, agents: Mapping[str, str] | None = None) -> GameSpec:
+    """The table a transcript was played at, with ``agents`` (name -> spec) swapped in.
+
+    A seat given a new agent loses what belonged to the old one (a scripted queue, a
+    model's settings).
+    """
+    agents = dict(agents or {})
+    seats = []
+    for s in header.seats:
+        seat: dict[str, Any] = {"name": s.name, "agent": agents.get(s.name, s.agent)}
+        if s.role is not None:
+            seat["role"] = s.role
+        if s.name not in agents or agents[s.name] == s.agent:
+            if s.answers is not None:
+                seat["answers"] = s.answers
+            if s.options is not None:
+                seat["options"] = s.options
+            timeout = getattr(s, "timeout", None)
+            if timeout is not None:
+                seat["timeout"] = timeout
+        seats.append(seat)
+    data: dict[str, Any] = {
+        "preset": header.preset,
+        "seed": header.seed,
+        "options": dict(header.options),
+        "seats": seats,
+        "language": header.language,
+    }
+    if header.roles is not None:
+        data["roles"] = list(header.roles)
+    if header.center is not None:
+        data["center"] = list(header.center)
+    try:
+        return spec_from_data(data)
+    except GameFileError as e:
+        raise CliError(f"the transcript's table cannot be seated again: {e}") from None
+
+
+def seat_table(header: HeaderRecord, agents: Mapping[str, str] | None = None, agent_seed: int | None = None, calls: Any = None):
+    """The table's spec, a fresh engine dealt from the header, and the table's agents
+    (seeded by ``agent_seed``, else by the game's seed as ``werewolf play`` seeds them)."""
+    from transcripts.verify import build_game
+
+    spec = spec_from_header(header, agents)
+    seating = spec if agent_seed is None else spec.model_copy(update={"seed": agent_seed})
+    try:
+        _, seated = seating.build(calls=calls)
+    except GameFileError as e:
+        raise CliError(f"the transcript's table cannot be seated again: {e}") from None
+    return spec, build_game(header), seated
+
+
+# ---------------------------------------------------------------------- catching up
+@dataclass
+class CatchUp:
+    """What re-submitting the record did."""
+
+    answers: int = 0
+    asked: int = 0  # of those, how many were put to their bot again
+    drift: list[str] = field(default_factory=list)  # bots that would now answer otherwise
+
+
+def catch_up(
+    game: Any,
+    agents: Mapping[str, Agent],
+    records: list[Any],
+    *,
+    writer: Any = None,
+    on_replayed: Callable[[Any], None] | None = None,
+) -> CatchUp:
+    """Re-submit the answers among ``records`` (already verified) in order.
+
+    With a ``writer``, the replayed part is written again as it goes (a fork, or a
+    resume into a new file): each answer with the agent that gave it, the events it
+    caused, and the model calls made for it, in their places.
+    """
+    done = CatchUp()
+    calls: list[Any] = []  # model calls wait for their batch's answers, as when played
+    drifted: set[str] = set()
+    if writer is not None:
+        writer.sync_events(game)  # what the deal told, before anyone was asked
+    for r in records:
+        if getattr(r, "type", None) == "call":
+            calls.append(r)
+            continue
+        if not isinstance(r, AnswerRecord):
+            continue
+        pending = {d.id: d for d in game.waiting}
+        d = pending[r.decision]
+        agent = agents[r.seat]
+        spec = getattr(agent, "spec", "")
+        if spec in REPLAYABLE and spec == r.agent:
+            try:
+                reply = agent.decide(SeatView(d.seat, game.observation(d.seat)), d)
+            except Exception as e:  # a scripted seat whose queues were not recorded, say
+                reply = e
+            done.asked += 1
+            if not _same(d, reply, r.answer) and r.seat not in drifted:
+                drifted.add(r.seat)
+                done.drift.append(
+                    f"{r.seat} ({spec}) now answers {reply!r} to decision {d.id} ({d.kind}, day {game.day}) where the record has "
+                    f"{r.answer!r}: the bot changed since the game was played, so what follows may differ from the original"
+                )
+        if writer is not None:
+            for c in calls:
+                writer.call(c)
+        calls.clear()
+        game.submit(d.id, r.answer)
+        done.answers += 1
+        if writer is not None:
+            writer.answer(game, d, r.agent)
+        if on_replayed is not None:
+            on_replayed(r)
+    if writer is not None:
+        for c in calls:  # the calls of a batch the record stops in: paid for, so kept
+            writer.call(c)
+    return done
+
+
+def _same(decision: Any, reply: Any, recorded: Any) -> bool:
+    from engine.decisions import IllegalAnswer
+    from transcripts.verify import jsonish
+
+    try:
+        return jsonish(decision.validate(reply)) == jsonish(recorded)
+    except (IllegalAnswer, TypeError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------- playing on
+@dataclass
+class Continuation:
+    """A game caught up with its record, ready to be played on."""
+
+    game: Any
+    agents: dict[str, Agent]
+    writer: Any  # a TranscriptWriter, or None
+    calls: Any  # the model seats' call log
+    caught: CatchUp
+    verification: Verification
+
+
+def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
+    """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
+    from arena.narrate import Narrator
+    from arena.result import result_of
+    from arena.runner import run_async
+    from engine.decisions import GameError, IllegalAnswer
+
+    game, agents, writer = cont.game, cont.agents, cont.writer
+    humans = _humans(agents, god)
+    console = console_for(to_stderr=json_out)
+    narrator = None if quiet or humans else Narrator(console, god=god)
+    for h in humans:
+        h.attach(console)
+    if narrator is not None:
+        # Told silently, so the narrator remembers the dead and the Sheriff without
+        # telling the recorded part again.
+        narrator.console = Console(file=io.StringIO())
+        narrator.follow(game.events)
+        narrator.console = console
+    if not quiet:
+        console.print(f"[dim]{banner}[/dim]")
+        for line in cont.caught.drift:
+            console.print(f"[yellow]warning: {line}[/yellow]")
+
+    def follow(g: Any) -> None:
+        for h in humans:
+            h.notify(SeatView(h.name, g.observation(h.name)))
+        if writer is not None:
+            writer.sync_events(g)
+        if narrator is not None:
+            narrator.follow(g.events)
+
+    def on_answer(g: Any, decision: Any, answer: Any, agent: Agent) -> None:
+        if writer is not None:
+            writer.on_answer(g, decision, answer, agent)
+        follow(g)
+
+    async def run() -> None:
+        try:
+            await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)))
+        finally:
+            for agent in agents.values():
+                aclose = getattr(agent, "aclose", None)
+                if aclose is not None:
+                    await aclose()
+
+    try:
+        follow(game)
+        try:
+            asyncio.run(run())
+        except (GameError, IllegalAnswer) as e:
+            from arena.cli import _failure
+
+            message = _failure(game, e)
+            follow(game)
+            if writer is not None:
+                writer.error(game, message)
+            raise CliError(message, EXIT_GAME_FAILED) from None
+        except KeyboardInterrupt:
+            if writer is not None:
+                writer.error(game, "interrupted")
+            raise CliError("interrupted", 130) from None
+        except Exception as e:  # a bug: keep the record, then let the traceback show
+            if writer is not None:
+                writer.error(game, f"internal error: {e!r}")
+            raise
+        follow(game)
+        if not game.over:
+            message = "the game stopped before reaching an end (no decision was pending)"
+            if writer is not None:
+                writer.error(game, message)
+            raise CliError(message, EXIT_GAME_FAILED)
+        if writer is not None:
+            writer.result(game)
+    finally:
+        if writer is not None:
+            writer.close()
+        for agent in agents.values():
+            agent.close()
+        if cont.calls is not None and getattr(cont.calls, "records", None) and not quiet:
+            from arena.cli import print_usage
+
+            print_usage(console, cont.calls.summary())
+    result = result_of(game)
+    if json_out:
+        print(result.to_json(), flush=True)
+    elif quiet:
+        winners = ", ".join(result.winners) or "nobody"
+        print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
+    return 0
+
+
+def _humans(agents: Mapping[str, Agent], god: bool) -> list:
+    try:
+        from arena.human_play import humans_at_terminal
+    except ImportError:  # no human seats in this build
+        return []
+    try:
+        return humans_at_terminal(agents, god=god)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
+def new_call_log() -> Any:
+    from agents.llm.accounting import CallLog
+
+    return CallLog()
