@@ -46,13 +46,13 @@ COMMAND_MODULES: tuple[str, ...] = ("arena.simulate", "arena.transcript_commands
 
 
 # ---------------------------------------------------------------------- shared argument helpers
-def parse_option_pairs(pairs: Sequence[str] | None) -> dict[str, Any]:
+def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> dict[str, Any]:
     """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
     out: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise CliError(f"--option needs KEY=VALUE, got '{pair}'")
+            raise CliError(f"{flag} needs KEY=VALUE, got '{pair}'")
         try:
             out[key.strip()] = yaml.safe_load(value)
         except yaml.YAMLError:
@@ -175,7 +175,7 @@ def _model_overrides(spec, args: argparse.Namespace):
     from agents.llm import is_model_spec
 
     seats = getattr(args, "seat", None) or []
-    model_opts = parse_option_pairs(getattr(args, "model_option", None))
+    model_opts = parse_option_pairs(getattr(args, "model_option", None), "--model-option")
     language = getattr(args, "language", None)
     if not seats and not model_opts and not language:
         return spec
