@@ -173,3 +173,34 @@ def test_model_seats_are_not_asked_again(tmp_path, capsys, monkeypatch):
         assert resumed.complete and asked_full > 0
     finally:
         reset_llm_state()
+
+
+def test_catch_up_never_asks_people_models_or_strangers(tmp_path):
+    """Only a bot that made a recorded decision is put it again."""
+    from agents.base import Agent
+    from arena.catchup import catch_up
+    from transcripts.verify import build_game
+
+    full = tmp_path / "full.jsonl"
+    play_to_file(varied_spec(5, "random"), full)
+    t = read_transcript(full)
+
+    class Spy(Agent):
+        def __init__(self, name: str, spec: str):
+            super().__init__(name)
+            self.spec = spec
+            self.asked = 0
+
+        def decide(self, view, decision):
+            self.asked += 1
+            return decision.pass_answer
+
+    names = t.header.names
+    specs = {names[0]: "human", names[1]: "openai:gpt-4o-mini", names[2]: "heuristic"}  # the record says random
+    agents = {n: Spy(n, specs.get(n, "random")) for n in names}
+    game = build_game(t.header)
+    done = catch_up(game, agents, t.records)
+    assert game.over and done.answers == len(t.answers)
+    assert [agents[n].asked for n in names[:3]] == [0, 0, 0]
+    assert sum(agents[n].asked for n in names[3:]) == done.asked > 0
+    assert done.drift  # a Spy passing where the record chose: reported, not fatal

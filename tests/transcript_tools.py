@@ -25,7 +25,8 @@ def varied_spec(seed: int, agent: str = "random", preset: str = "millers_hollow"
     so that every kind of event and decision gets written and re-played."""
     rng = random.Random(f"transcripts:{preset}:{seed}")
     p = get_preset(preset)
-    n = players or rng.randint(max(p.min_players, 6), min(p.max_players, 14))
+    low = max(p.min_players, 6)
+    n = players or rng.randint(low, max(low, min(p.max_players, 14)))
     deck = p.deck(n)
     for role in EXTRA_ROLES:
         if role in ROLES and "villager" in deck and role not in deck and rng.random() < 0.6:

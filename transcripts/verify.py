@@ -332,6 +332,12 @@ def verify(transcript: Transcript, path: str = "transcript") -> Verification:
     out.events, out.answers, out.calls = run.ev, run.answers, len(run.calls)
     _check_chain(transcript, out)
     if out.status is Status.MISMATCH:
+        from transcripts.writer import software_version
+
+        now = software_version()
+        if transcript.header.software != now:  # a rules change since then differs too
+            out.notes.append(f"written by {transcript.header.software}, checked with {now}")
+    if out.status is Status.MISMATCH:
         return out
     last = len(transcript.records) + 1
     if run.result_line is None:
