@@ -42,7 +42,14 @@ class Command:
 
 
 # Modules holding more subcommands, each with a ``COMMANDS`` list.
-COMMAND_MODULES: tuple[str, ...] = ("arena.simulate", "arena.transcript_commands", "arena.fork")
+COMMAND_MODULES: tuple[str, ...] = (
+    "arena.simulate",
+    "arena.transcript_commands",
+    "arena.fork",
+    "arena.tournament.cli",
+    "arena.ratings.cli",
+    "arena.metrics.cli",
+)
 
 
 # ---------------------------------------------------------------------- shared argument helpers

@@ -1,0 +1,171 @@
+"""``werewolf metrics TRANSCRIPT|DIR [--json]``: measure games from their transcripts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from arena.cli import CliError, Command, console_for
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="TRANSCRIPT|DIR", help="one transcript, or a folder of them (searched recursively for *.jsonl)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def collect(path: Path) -> tuple[list, list[str]]:
+    """Finished games under ``path`` and the files skipped (unfinished or unreadable)."""
+    from arena.metrics.load import MetricsError, load_transcript
+
+    files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+    games, skipped = [], []
+    for f in files:
+        try:
+            g = load_transcript(f)
+        except MetricsError as e:
+            skipped.append(f"{f}: {e}")
+            continue
+        if not g.complete:
+            skipped.append(f"{f}: the game has no end (no game_end record)")
+            continue
+        games.append(g)
+    return games, skipped
+
+
+def run(args: argparse.Namespace) -> int:
+    from arena.metrics.game import aggregate, game_metrics
+
+    path = Path(args.path)
+    if not path.exists():
+        raise CliError(f"no such file or folder: {path}")
+    games, skipped = collect(path)
+    if path.is_file():
+        if not games:
+            raise CliError(skipped[0] if skipped else f"{path}: nothing to measure")
+        m = game_metrics(games[0])
+        if args.json:
+            print(json.dumps(m, ensure_ascii=False))
+        else:
+            print_game(m)
+        return 0
+    if not games:
+        raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
+    agg = aggregate(games)
+    if args.json:
+        per_game = []
+        for g in games:
+            m = game_metrics(g)
+            per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "key_roles", "cost")} | {"seats": m["seats"]})
+        print(json.dumps({"aggregate": agg, "games": per_game, "skipped": skipped}, ensure_ascii=False))
+    else:
+        print_aggregate(agg, skipped)
+    return 0
+
+
+def _pct(r: dict[str, Any] | None) -> str:
+    if not r or r.get("rate") is None:
+        return "—"
+    return f"{100 * r['rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}] n={r['n']}"
+
+
+def _x(r: dict[str, Any] | None) -> str:
+    if not r or r.get("value") is None:
+        return "—"
+    return f"{r['value']:.2f}× [{r['low']:.2f}, {r['high']:.2f}]"
+
+
+def _f(v: Any, digits: int = 3) -> str:
+    return "—" if v is None else f"{v:.{digits}f}"
+
+
+def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
+    from rich.table import Table
+
+    console = console_for(False)
+    winners = ", ".join(f"{k} {v}" for k, v in agg["winners"].items())
+    console.print(f"[bold]{agg['games']} games[/bold] · winners: {winners}" + (f" · {len(skipped)} skipped" if skipped else ""))
+    groups = (("agent", "by_label"), ("agent and side", "by_label_side"), ("role dealt", "by_role"))
+    for title, key in groups:
+        t = Table(title=f"Votes and survival by {title} (95% Wilson intervals)", title_justify="left")
+        for c in ("who", "seats", "votes on wolves vs chance", "voted with majority", "survived"):
+            t.add_column(c, justify="left" if c == "who" else "right")
+        for who, b in agg[key].items():
+            t.add_row(who, str(b["seats"]), _x(b["ratio_to_chance"]), _pct(b["majority_agreement"]), _pct(b["survival"]))
+        console.print(t)
+    for title, key in groups[:2]:
+        t = Table(title=f"Claims by {title} (95% Wilson intervals)", title_justify="left")
+        for c in ("who", "lie rate", "false claims", "liar survived day", "innocent voted out"):
+            t.add_column(c, justify="left" if c == "who" else "right")
+        for who, b in agg[key].items():
+            t.add_row(who, _pct(b["lie_rate"]), _pct(b["false_claim_rate"]), _pct(b["lies_survived"]), _pct(b["innocents_voted_out_after_lie"]))
+        console.print(t)
+    models = {who: b for who, b in agg["by_label"].items() if b.get("calls") or b.get("belief_ratings")}
+    if models:
+        t = Table(title="Model seats: beliefs, rule-following, cost", title_justify="left")
+        for c in ("who", "Brier", "AUC", "violations / decision", "fallbacks / decision", "calls", "cost (USD)"):
+            t.add_column(c, justify="left" if c == "who" else "right")
+        for who, b in models.items():
+            cost = b.get("cost_usd")
+            t.add_row(who, _f(b.get("brier")), _f(b.get("auc")), _pct(b["violation_rate"]), _pct(b["fallback_rate"]),
+                      f"{b['calls']:,}", "unknown" if cost is None else f"{cost:.4f}")  # fmt: skip
+        console.print(t)
+    for s in skipped[:5]:
+        console.print(f"[yellow]skipped[/yellow] {s}")
+
+
+def print_game(m: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    console = console_for(False)
+    console.print(f"[bold]{m['transcript']}[/bold] · {m['preset']} · seed {m['seed']} · {m['winner']} won after day {m['days']}")
+    t = Table(title="Seats: votes and claims", title_justify="left")
+    for c in ("seat", "agent", "role", "alive", "wolf votes (chance)", "with majority", "lies / claims", "lies survived"):
+        t.add_column(c, justify="left" if c in ("seat", "agent", "role") else "right")
+    for name, s in m["seats"].items():
+        t.add_row(
+            name, s["label"], s["role"] or "?", "yes" if s["survived"] else "no",
+            f"{s['wolf_votes']}/{s['ballots']} ({s['expected_wolf_votes']:.2f})", f"{s['majority_agree']}/{s['majority_n']}",
+            f"{s['lies']}/{s['claims']}", str(s["lies_survived"]),
+        )  # fmt: skip
+    console.print(t)
+    models = {n: s for n, s in m["seats"].items() if s["belief_n"] or s["calls"] or s["decisions_asked"]}
+    if models:
+        t = Table(title="Model seats: beliefs, rule-following, cost", title_justify="left")
+        for c in ("seat", "Brier", "AUC", "decisions", "violations", "fallbacks", "calls", "tokens", "latency (s)", "cost (USD)"):
+            t.add_column(c, justify="left" if c == "seat" else "right")
+        for name, s in models.items():
+            brier = s["belief_brier_sum"] / s["belief_n"] if s["belief_n"] else None
+            cost = s["cost_usd"]
+            t.add_row(
+                name, _f(brier), _f(s["belief_auc"]), str(s["decisions_asked"]), str(s["violations"]), str(s["fallbacks"]),
+                str(s["calls"]), f"{s['input_tokens'] + s['output_tokens']:,}", f"{s['latency_s']:.1f}",
+                "unknown" if cost is None else f"{cost:.4f}",
+            )  # fmt: skip
+        console.print(t)
+    for seer in m["key_roles"]["seer"]:
+        console.print(
+            f"Seer {seer['seer']}: {seer['checks']} checks, first wolf seen night {seer['first_wolf_night'] or '—'}, "
+            f"claimed Seer day {seer['claimed_seer_day'] or '—'}, revealed a wolf day {seer['revealed_wolf_day'] or '—'}, "
+            + (f"died day {seer['died_day']} ({seer['death_cause']})" if seer["died_day"] else "survived")
+        )
+    fw = m["key_roles"]["first_wolf_voted_out_day"]
+    console.print(f"First wolf voted out: day {fw}" if fw else "No wolf was voted out")
+    for k in m["key_roles"]["key_roles"]:
+        console.print(f"  {k['role']} {k['seat']}: " + ("survived" if k["survived"] else f"died day {k['died_day']} ({k['death_cause']})"))
+    lies = [c for c in m["deception"]["claims"] if c["lie"]]
+    if lies:
+        lt = Table(title="Lies", title_justify="left")
+        for c in ("day", "seat", "role", "claim", "target", "liar survived day", "village votes on innocent", "innocent voted out"):
+            lt.add_column(c)
+        for c in lies:
+            what = f"{c['kind']}: {c['claim']}"
+            lt.add_row(
+                str(c["day"]), c["seat"], c["role"] or "?", what, c["target"] or "", "yes" if c.get("liar_survived_day") else "no",
+                str(c.get("village_votes_on_innocent", "")), {True: "yes", False: "no"}.get(c.get("innocent_voted_out"), ""),
+            )  # fmt: skip
+        console.print(lt)
+
+
+COMMANDS = [Command("metrics", "measure votes, deception, beliefs, rule-following and cost from transcripts", _configure, run)]

@@ -1,0 +1,44 @@
+"""Cost: calls, tokens, latency and money per seat and per game, from ``call`` records.
+
+A record that made no request (a decision cut off before it was sent) counts no call.
+Money is ``None`` as soon as one request had no known price: a partial sum would read
+as a real total.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.metrics.load import GameRecord
+
+TOKENS = ("input_tokens", "output_tokens", "cached_tokens", "cache_write_tokens")
+
+
+def _empty() -> dict[str, Any]:
+    return {"calls": 0, **{t: 0 for t in TOKENS}, "latency_s": 0.0, "cost_usd": 0.0, "models": []}
+
+
+def _add(acc: dict[str, Any], c: dict[str, Any]) -> None:
+    made_request = bool(c.get("messages")) or c.get("input_tokens") is not None
+    if not made_request:
+        return
+    acc["calls"] += 1
+    for t in TOKENS:
+        acc[t] += int(c.get(t) or 0)
+    acc["latency_s"] += float(c.get("latency_s") or 0.0)
+    if acc["cost_usd"] is not None:
+        acc["cost_usd"] = None if c.get("cost_usd") is None else acc["cost_usd"] + float(c["cost_usd"])
+    model = c.get("display_name") or c.get("model")
+    if model and model not in acc["models"]:
+        acc["models"].append(model)
+
+
+def cost_metrics(g: GameRecord) -> dict[str, Any]:
+    seats: dict[str, dict[str, Any]] = {}
+    total = _empty()
+    for c in g.calls:
+        _add(seats.setdefault(c.get("seat", "?"), _empty()), c)
+        _add(total, c)
+    for acc in (*seats.values(), total):
+        acc["mean_latency_s"] = acc["latency_s"] / acc["calls"] if acc["calls"] else None
+    return {"seats": seats, "total": total}

@@ -1,0 +1,191 @@
+"""One game's metrics, a seat's compact summary, and sums over many games.
+
+``seat_summary`` is what the tournament stores per seat: additive counts only, so any
+grouping (per participant, per role, per side) is a sum followed by a rate with its
+interval, and nothing has to be re-read from transcripts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from arena.metrics.beliefs import auc, belief_metrics, belief_pairs, brier
+from arena.metrics.cost import cost_metrics
+from arena.metrics.deception import deception_metrics
+from arena.metrics.key_roles import key_role_metrics
+from arena.metrics.load import GameRecord
+from arena.metrics.rule_following import rule_metrics
+from arena.metrics.votes import ratio, vote_metrics
+from arena.ratings.wilson import rate_with_interval
+
+
+def game_metrics(g: GameRecord) -> dict[str, Any]:
+    """Everything measurable about one finished game."""
+    votes = vote_metrics(g)
+    key = key_role_metrics(g)
+    deception = deception_metrics(g)
+    beliefs = belief_metrics(g)
+    rules = rule_metrics(g)
+    cost = cost_metrics(g)
+    return {
+        "transcript": g.path,
+        "seed": g.header.get("seed"),
+        "preset": g.header.get("preset"),
+        "winner": g.winner,
+        "days": g.days,
+        "seats": {n: seat_summary(g, n, votes, deception, beliefs, rules, cost) for n in g.names},
+        "votes": votes["sides"],
+        "key_roles": key,
+        "deception": {"claims": deception["claims"], "roles": deception["roles"]},
+        "beliefs": beliefs,
+        "rule_following": rules["seats"],
+        "cost": cost,
+    }
+
+
+def seat_summary(
+    g: GameRecord,
+    name: str,
+    votes: dict[str, Any] | None = None,
+    deception: dict[str, Any] | None = None,
+    beliefs: dict[str, Any] | None = None,
+    rules: dict[str, Any] | None = None,
+    cost: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Additive counts for one seat (see the module docstring)."""
+    votes = votes or vote_metrics(g)
+    deception = deception or deception_metrics(g)
+    beliefs = beliefs or belief_metrics(g)
+    rules = rules or rule_metrics(g)
+    cost = cost or cost_metrics(g)
+    v = votes["seats"].get(name, {})
+    d = deception["seats"].get(name, {})
+    b = beliefs["seats"].get(name, {})
+    r = rules["seats"].get(name, {})
+    c = cost["seats"].get(name, {})
+    deaths = {x["player"]: x for x in g.deaths()}
+    return {
+        "label": g.label(name),
+        "role": g.roles.get(name),
+        "initial_role": g.initial_roles.get(name),
+        "wolf": g.is_wolf(name),
+        "survived": name not in deaths,
+        "ballots": v.get("ballots", 0),
+        "abstained": v.get("abstained", 0),
+        "wolf_votes": v.get("wolf_votes", 0),
+        "expected_wolf_votes": round(v.get("expected_wolf_votes", 0.0), 6),
+        "majority_n": v.get("majority_n", 0),
+        "majority_agree": v.get("majority_agree", 0),
+        "claims": d.get("claims", 0),
+        "false_claims": d.get("false", 0),
+        "lies": d.get("lies", 0),
+        "lies_survived": d.get("lies_survived", 0),
+        "lies_on_innocents": d.get("lies_on_innocents", 0),
+        "village_votes_on_innocents": d.get("village_votes_on_innocents", 0),
+        "innocents_voted_out": d.get("innocents_voted_out", 0),
+        "belief_n": b.get("n", 0),
+        "belief_brier_sum": round((b.get("brier") or 0.0) * b.get("n", 0), 6),
+        "belief_auc": b.get("auc"),
+        "decisions_asked": r.get("decisions", 0),
+        "violations": r.get("violations", 0),
+        "fallbacks": r.get("fallbacks", 0),
+        "errors": r.get("errors", 0),
+        "calls": c.get("calls", 0),
+        "input_tokens": c.get("input_tokens", 0),
+        "output_tokens": c.get("output_tokens", 0),
+        "cached_tokens": c.get("cached_tokens", 0),
+        "latency_s": round(c.get("latency_s", 0.0), 6),
+        "cost_usd": c.get("cost_usd", 0.0) if c else 0.0,
+    }
+
+
+ADDITIVE = (
+    "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
+    "false_claims", "lies", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
+    "innocents_voted_out", "belief_n", "belief_brier_sum", "decisions_asked", "violations", "fallbacks", "errors",
+    "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
+)  # fmt: skip
+
+
+def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    acc: dict[str, Any] = {k: 0 for k in ADDITIVE}
+    acc["seats"] = 0
+    acc["survived"] = 0
+    acc["cost_usd"] = 0.0
+    for r in rows:
+        acc["seats"] += 1
+        acc["survived"] += int(bool(r.get("survived")))
+        for k in ADDITIVE:
+            acc[k] += r.get(k) or 0
+        if acc["cost_usd"] is not None:
+            acc["cost_usd"] = None if r.get("cost_usd") is None else acc["cost_usd"] + r["cost_usd"]
+    return acc
+
+
+def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
+    """Rates with their intervals from summed counts. Rates of ballots are Wilson
+    intervals over ballots (ballots of one seat are not independent, so read them as
+    indicative); the chance ratio's interval is the Wilson interval divided by chance."""
+    out: dict[str, Any] = {"seats": acc["seats"]}
+    n = acc["ballots"]
+    wolf = rate_with_interval(acc["wolf_votes"], n)
+    chance = acc["expected_wolf_votes"] / n if n else None
+    out["wolf_vote_rate"] = wolf
+    out["chance_rate"] = chance
+    out["ratio_to_chance"] = {
+        "value": ratio(acc["wolf_votes"], acc["expected_wolf_votes"]),
+        "low": wolf["low"] / chance if chance else None,
+        "high": wolf["high"] / chance if chance else None,
+    }
+    out["majority_agreement"] = rate_with_interval(acc["majority_agree"], acc["majority_n"])
+    out["lie_rate"] = rate_with_interval(acc["lies"], acc["claims"])
+    out["false_claim_rate"] = rate_with_interval(acc["false_claims"], acc["claims"])
+    out["lies_survived"] = rate_with_interval(acc["lies_survived"], acc["lies"])
+    out["innocents_voted_out_after_lie"] = rate_with_interval(acc["innocents_voted_out"], acc["lies_on_innocents"])
+    out["village_votes_per_lie_on_innocent"] = (
+        acc["village_votes_on_innocents"] / acc["lies_on_innocents"] if acc["lies_on_innocents"] else None
+    )
+    out["survival"] = rate_with_interval(acc["survived"], acc["seats"])
+    out["brier"] = acc["belief_brier_sum"] / acc["belief_n"] if acc["belief_n"] else None
+    out["belief_ratings"] = acc["belief_n"]
+    out["violation_rate"] = rate_with_interval(acc["violations"], acc["decisions_asked"])
+    out["fallback_rate"] = rate_with_interval(acc["fallbacks"], acc["decisions_asked"])
+    out["calls"] = acc["calls"]
+    out["input_tokens"] = acc["input_tokens"]
+    out["output_tokens"] = acc["output_tokens"]
+    out["cost_usd"] = acc["cost_usd"]
+    out["mean_latency_s"] = acc["latency_s"] / acc["calls"] if acc["calls"] else None
+    return out
+
+
+def aggregate(games: list[GameRecord]) -> dict[str, Any]:
+    """Sums over games, by who played the seat (label), by role, and by label and side;
+    belief AUC is pooled over every rating a label gave."""
+    by_label: dict[str, list] = defaultdict(list)
+    by_role: dict[str, list] = defaultdict(list)
+    by_label_side: dict[str, list] = defaultdict(list)
+    pooled: dict[str, list] = defaultdict(list)
+    winners: dict[str, int] = defaultdict(int)
+    for g in games:
+        winners[g.winner or "unfinished"] += 1
+        summaries = {n: seat_summary(g, n) for n in g.names}
+        for n, s in summaries.items():
+            by_label[s["label"]].append(s)
+            by_role[s["initial_role"] or "?"].append(s)
+            by_label_side[f"{s['label']} / {'werewolves' if s['wolf'] else 'village'}"].append(s)
+        pairs, _ = belief_pairs(g)
+        for seat, rows in pairs.items():
+            pooled[g.label(seat)].extend((p, y) for p, y, _ in rows)
+    labels = {k: behaviour(sum_summaries(v)) for k, v in sorted(by_label.items())}
+    for k, v in labels.items():
+        if pooled.get(k):
+            v["auc"] = auc(pooled[k])
+            v["brier"] = brier(pooled[k])
+    return {
+        "games": len(games),
+        "winners": dict(winners),
+        "by_label": labels,
+        "by_label_side": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_label_side.items())},
+        "by_role": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_role.items())},
+    }

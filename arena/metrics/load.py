@@ -1,0 +1,155 @@
+"""Reading a transcript for measurement, tolerantly.
+
+``transcripts.schema.read_transcript`` validates every line against version 1 and
+refuses unknown record types; measurement must also read records that a later game
+option adds (``belief``) and should not pay pydantic's price on thousands of files.
+So this reader takes plain JSON lines, keeps every record in file order, drops a last
+line cut off by a killed writer, and leaves the judging of each record to the metric
+that uses it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from engine.roles import ROLES
+
+
+class MetricsError(ValueError):
+    """A file that cannot be measured; the message says which and why."""
+
+
+@dataclass
+class GameRecord:
+    """One game's records, split by type, with the hidden truth at hand."""
+
+    header: dict[str, Any]
+    records: list[dict[str, Any]]  # every record after the header, in file order
+    path: str | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    beliefs: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        for r in self.records:
+            t = r.get("type")
+            if t == "event":
+                self.events.append(r)
+            elif t == "answer":
+                self.answers.append(r)
+            elif t == "call":
+                self.calls.append(r)
+            elif t == "belief":
+                self.beliefs.append(r)
+            elif t == "result" and self.result is None:
+                self.result = r
+        end = self.game_end
+        self.roles: dict[str, str] = dict(end.get("roles") or {}) if end else {}
+        self.initial_roles: dict[str, str] = dict(end.get("initial_roles") or self.roles) if end else {}
+        if not self.roles and self.result:
+            self.roles = {p["name"]: p["role"] for p in self.result.get("players", [])}
+            self.initial_roles = {p["name"]: p["initial_role"] for p in self.result.get("players", [])}
+
+    # ------------------------------------------------------------------ who is who
+    @property
+    def game_end(self) -> dict[str, Any] | None:
+        for e in reversed(self.events):
+            if e.get("kind") == "game_end":
+                return e.get("data") or {}
+        return None
+
+    @property
+    def complete(self) -> bool:
+        """The truth is known: the game reached its end."""
+        return bool(self.roles)
+
+    @property
+    def names(self) -> list[str]:
+        return [s["name"] for s in self.header.get("seats", [])]
+
+    def label(self, name: str) -> str:
+        """Who played the seat: a model seat's display name, else its agent spec."""
+        for s in self.header.get("seats", []):
+            if s["name"] == name:
+                opts = s.get("options") or {}
+                return str(opts.get("display_name") or s.get("agent") or "?")
+        return "?"
+
+    def is_wolf(self, name: str) -> bool:
+        return is_wolf_role(self.roles.get(name, ""))
+
+    def camp(self, name: str) -> str:
+        return camp_of(self.roles.get(name, ""))
+
+    @property
+    def wolves(self) -> set[str]:
+        return {n for n in self.roles if self.is_wolf(n)}
+
+    @property
+    def winner(self) -> str | None:
+        if self.result:
+            return self.result.get("winner")
+        end = self.game_end
+        return end.get("winner") if end else None
+
+    @property
+    def days(self) -> int:
+        if self.result:
+            return int(self.result.get("days", 0))
+        return max((int(e.get("day", 0)) for e in self.events), default=0)
+
+    def deaths(self) -> list[dict[str, Any]]:
+        """``death`` events with their day, phase and sequence number."""
+        return [{**e["data"], "day": e["day"], "phase": e["phase"], "seq": e["seq"]} for e in self.events if e.get("kind") == "death"]
+
+
+def is_wolf_role(role: str) -> bool:
+    r = ROLES.get(role)
+    return bool(r.is_wolf) if r is not None else "wolf" in role
+
+
+def camp_of(role: str) -> str:
+    r = ROLES.get(role)
+    if r is not None:
+        return r.camp
+    return "werewolves" if "wolf" in role else "village"
+
+
+def records_from_lines(lines: Iterable[str], where: str = "transcript") -> list[dict[str, Any]]:
+    """Parse JSON lines; a last line that does not parse is a cut-off write and is dropped."""
+    lines = list(lines)
+    out: list[dict[str, Any]] = []
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            if i == len(lines):
+                break
+            raise MetricsError(f"{where}: line {i}: not JSON: {e.msg}") from None
+        if not isinstance(rec, dict):
+            raise MetricsError(f"{where}: line {i}: not a JSON object")
+        out.append(rec)
+    return out
+
+
+def from_records(records: list[dict[str, Any]], path: str | None = None) -> GameRecord:
+    where = path or "transcript"
+    if not records or records[0].get("type") != "header":
+        raise MetricsError(f"{where}: the first line must be a header record")
+    return GameRecord(header=records[0], records=records[1:], path=path)
+
+
+def load_transcript(path: str | Path) -> GameRecord:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise MetricsError(f"cannot read {p}: {e.strerror or e}") from None
+    return from_records(records_from_lines(text.split("\n"), str(p)), str(p))

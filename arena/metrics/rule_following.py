@@ -1,0 +1,37 @@
+"""Rule-following: how often a model seat's replies were refused, kept apart from skill.
+
+A refused reply (malformed, or illegal at that moment) is re-asked; a decision that
+never got a legal reply is answered by the fallback bot. Both are read from the
+transcript's ``call`` records, per seat, and normalised by the decisions the seat was
+asked, so a chatty seat and a quiet one compare. Bots make no calls and have no row.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from arena.metrics.load import GameRecord
+
+EXAMPLES = 3
+
+
+def rule_metrics(g: GameRecord) -> dict[str, Any]:
+    seats: dict[str, dict[str, Any]] = {}
+    decisions: dict[str, set] = defaultdict(set)
+    for c in g.calls:
+        seat = c.get("seat", "?")
+        s = seats.setdefault(seat, {"decisions": 0, "violations": 0, "fallbacks": 0, "errors": 0, "retries": 0, "examples": []})
+        decisions[seat].add(c.get("decision"))
+        if c.get("violation"):
+            s["violations"] += 1
+            if len(s["examples"]) < EXAMPLES:
+                s["examples"].append(f"{c.get('kind')}: {c['violation']}")
+        s["fallbacks"] += int(bool(c.get("fallback")))
+        s["errors"] += int(bool(c.get("error")))
+        s["retries"] += int(c.get("retries") or 0)
+    for seat, s in seats.items():
+        s["decisions"] = len(decisions[seat])
+        s["violation_rate"] = s["violations"] / s["decisions"] if s["decisions"] else None
+        s["fallback_rate"] = s["fallbacks"] / s["decisions"] if s["decisions"] else None
+    return {"seats": seats}

@@ -1,0 +1,44 @@
+"""Bootstrap over whole games.
+
+Seats of one game are not independent (they share the deal, the table and the
+outcome), so resampling seats would understate the uncertainty. Each replicate draws
+games with replacement and recomputes the statistic; the percentile interval of the
+replicates is reported. The generator is seeded, so a leaderboard is reproducible.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+Stat = Callable[[Sequence[T]], Mapping[str, float]]
+
+
+def resample_indices(n_items: int, n_boot: int, seed: int) -> np.ndarray:
+    """``n_boot`` rows of ``n_items`` indices drawn with replacement."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n_items, size=(n_boot, n_items)) if n_items else np.zeros((n_boot, 0), dtype=int)
+
+
+def bootstrap(items: Sequence[T], stat: Stat, n_boot: int = 200, seed: int = 0) -> dict[str, np.ndarray]:
+    """Replicates of ``stat`` (a mapping key -> value) over resampled ``items``.
+
+    A key missing from a replicate (a participant absent from the resample) is NaN
+    there, and ignored by ``percentile_interval``.
+    """
+    idx = resample_indices(len(items), n_boot, seed)
+    reps: list[Mapping[str, float]] = [stat([items[i] for i in row]) for row in idx]
+    keys = sorted({k for r in reps for k in r})
+    return {k: np.array([r.get(k, np.nan) for r in reps], dtype=float) for k in keys}
+
+
+def percentile_interval(values: np.ndarray, level: float = 0.95) -> tuple[float | None, float | None]:
+    """The central ``level`` interval of the finite replicates; ``(None, None)`` if none."""
+    v = values[np.isfinite(values)]
+    if v.size == 0:
+        return None, None
+    a = (1 - level) / 2
+    lo, hi = np.quantile(v, [a, 1 - a])
+    return float(lo), float(hi)

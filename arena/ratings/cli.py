@@ -1,0 +1,73 @@
+"""``werewolf leaderboard --db PATH [--json] [--markdown] [--plot DIR]``.
+
+The bootstrap is the slow part (it refits every rating hundreds of times), so a
+computed leaderboard is cached in the database, keyed by the exact set of games and
+the bootstrap settings: asking again while nothing changed is instant, and a
+leaderboard taken while a tournament runs is recomputed as soon as a game lands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from arena.cli import CliError, Command, console_for
+
+RATINGS_VERSION = "1"  # part of the cache key: bump when a figure's computation changes
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    p.add_argument("--plot", metavar="DIR", help="also write ratings.png and win_rates.png into DIR")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples of games (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+
+
+def compute_leaderboard(db: str, n_boot: int, seed: int):
+    from arena.ratings.from_db import games_key, load_behaviour, load_games
+    from arena.ratings.leaderboard import Leaderboard, compute
+    from arena.tournament.store import Store, StoreError
+
+    try:
+        store = Store.open_existing(db)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    try:
+        games = load_games(store)
+        key = f"leaderboard|{RATINGS_VERSION}|{games_key(games)}|{n_boot}|{seed}"
+        hit = store.cached(key)
+        if hit is not None:
+            return Leaderboard(**json.loads(hit))
+        lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed)
+        store.cache(key, json.dumps(lb.__dict__))
+        return lb
+    finally:
+        store.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    from arena.ratings.render import markdown, plots, print_rich
+
+    if args.bootstrap < 0:
+        raise CliError("--bootstrap must not be negative")
+    lb = compute_leaderboard(args.db, args.bootstrap, args.seed)
+    if args.plot:
+        if lb.games == 0:
+            raise CliError("no finished game in the database yet: nothing to plot")
+        for path in plots(lb, args.plot):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(lb.to_json(), ensure_ascii=False))
+    elif args.markdown:
+        print(markdown(lb))
+    else:
+        if lb.games == 0:
+            console_for(False).print("no finished game in the database yet")
+            return 0
+        print_rich(lb, console_for(False))
+    return 0
+
+
+COMMANDS = [Command("leaderboard", "ratings with 95%% intervals from a tournament database", _configure, run)]

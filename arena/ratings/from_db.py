@@ -1,0 +1,48 @@
+"""Reading a tournament database into what the ratings and behaviour tables need."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from typing import Any
+
+from arena.metrics.game import behaviour, sum_summaries
+from arena.ratings.games import GameOutcome, SeatResult
+from arena.tournament.store import Store
+
+
+def load_games(store: Store) -> list[GameOutcome]:
+    """Finished games in plan order."""
+    winners = {g["id"]: g["winner"] for g in store.games()}
+    seats: dict[str, list[SeatResult]] = defaultdict(list)
+    order: list[str] = []
+    for s in store.seats():
+        if s["game_id"] not in seats:
+            order.append(s["game_id"])
+        seats[s["game_id"]].append(SeatResult(s["participant"], s["side"], s["initial_role"], bool(s["won"])))
+    return [GameOutcome(gid, winners[gid], tuple(seats[gid])) for gid in order]
+
+
+def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
+    """Per participant: behaviour overall and as each side, from the seats' stored counts."""
+    rows: dict[str, list] = defaultdict(list)
+    by_side: dict[tuple[str, str], list] = defaultdict(list)
+    for s in store.seats():
+        m = json.loads(s["metrics"] or "{}")
+        rows[s["participant"]].append(m)
+        by_side[(s["participant"], s["side"])].append(m)
+    out = {}
+    for p, ms in rows.items():
+        out[p] = behaviour(sum_summaries(ms))
+        out[p]["by_side"] = {side: behaviour(sum_summaries(v)) for (pp, side), v in by_side.items() if pp == p}
+    return out
+
+
+def games_key(games: list[GameOutcome]) -> str:
+    """Identifies the set of games a cached leaderboard was computed from."""
+    h = hashlib.sha256()
+    for g in games:
+        h.update(g.id.encode())
+        h.update(b"\0")
+    return f"{len(games)}:{h.hexdigest()[:16]}"

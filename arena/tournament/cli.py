@@ -1,0 +1,108 @@
+"""``werewolf tournament CONFIG --db PATH``: run or resume a tournament (CONTRACT 3b)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+from arena.cli import CliError, Command, console_for
+
+EXIT_GAMES_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", metavar="CONFIG", help="the tournament file (.yaml/.yml/.json)")
+    p.add_argument("--db", required=True, metavar="PATH", help="the results database (created if missing; transcripts go in a folder beside it)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary of the run on stdout")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--max-games", type=int, metavar="N", help="play at most N more games this run (run again to continue)")
+    p.add_argument("--plan", action="store_true", help="print the schedule's balance and play nothing")
+
+
+def run(args: argparse.Namespace) -> int:
+    from arena.tournament.config import ConfigError, load_config
+    from arena.tournament.run import run_tournament
+    from arena.tournament.store import StoreError
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        raise CliError(str(e)) from None
+    if args.plan:
+        return print_plan(cfg, args.json)
+    if args.max_games is not None and args.max_games < 0:
+        raise CliError("--max-games must not be negative")
+    console = console_for(to_stderr=True)
+    try:
+        report = run_tournament(cfg, args.db, console=console, progress=not args.quiet, max_games=args.max_games)
+    except (ConfigError, StoreError) as e:
+        raise CliError(str(e)) from None
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        out = console_for(False)
+        rate = report.played / report.seconds if report.seconds > 0 else 0.0
+        out.print(
+            f"[bold]{cfg.name}[/bold]: {report.planned} games planned · {report.already} already played · "
+            f"{report.played} played now · {report.failed} failed · {report.remaining} remaining · "
+            f"{report.seconds:.1f} s ({rate:.1f} games/s)"
+        )
+        t = report.totals
+        if t.get("calls"):
+            cost = f"${t['cost_usd']:.4f}" + (" (some games unpriced)" if t.get("unpriced_games") else "")
+            out.print(f"model calls {t['calls']:,} · tokens {t['input_tokens']:,} in / {t['output_tokens']:,} out · cost {cost}")
+        for line in report.failures[:5]:
+            out.print(f"[red]failed[/red] {line}")
+        if report.stopped == "budget":
+            out.print(f"budget of ${cfg.budget_usd} reached: no new game was started; raise budget_usd and run again to continue")
+        elif report.stopped == "failing":
+            out.print("stopped: too many games failed in a row (see above); fix the cause and run again")
+        elif report.stopped == "interrupted":
+            out.print("interrupted: finished games are kept; run the same command again to continue")
+        out.print(f"results: {report.db} · transcripts: {report.transcripts}/ · next: werewolf leaderboard --db {args.db}")
+    if report.stopped == "interrupted":
+        return EXIT_INTERRUPTED
+    if report.failed and report.remaining:
+        return EXIT_GAMES_FAILED
+    return 0
+
+
+def print_plan(cfg, as_json: bool) -> int:
+    """The schedule's balance, so a fair plan can be checked before paying for it."""
+    from arena.tournament.schedule import build_schedule
+
+    plans, bal = build_schedule(cfg)
+    rows = []
+    for p in cfg.participants:
+        rows.append(
+            {
+                "participant": p.name,
+                "agent": p.agent,
+                "games": sum(1 for g in plans if p.name in g.participants),
+                "seats": bal.seats[p.name],
+                "roles": {r: {"seats": bal.role[p.name][r], "fair": round(bal.role_due[p.name][r], 2)} for r in sorted(bal.role_due[p.name])},
+                "sides": {s: {"seats": bal.side[p.name][s], "fair": round(bal.side_due[p.name][s], 2)} for s in sorted(bal.side_due[p.name])},
+                "positions": dict(sorted(Counter({k: v for k, v in bal.position[p.name].items()}).items())),
+            }
+        )
+    if as_json:
+        print(json.dumps({"games": len(plans), "tables": [t.label() for t in cfg.tables], "participants": rows}))
+        return 0
+    from rich.table import Table
+
+    roles = sorted({r for row in rows for r in row["roles"]})
+    t = Table(title=f"{cfg.name}: {len(plans)} games · seats per role (fair share in brackets)", title_justify="left")
+    for c in ("participant", "games", "seats", *roles):
+        t.add_column(c, justify="left" if c == "participant" else "right")
+    for row in rows:
+        t.add_row(
+            row["participant"], str(row["games"]), str(row["seats"]),
+            *(f"{row['roles'].get(r, {}).get('seats', 0)} [{row['roles'].get(r, {}).get('fair', 0):g}]" for r in roles),
+        )  # fmt: skip
+    console_for(False).print(t)
+    return 0
+
+
+COMMANDS = [Command("tournament", "run or resume a tournament (results in SQLite)", _configure, run)]

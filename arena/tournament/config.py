@@ -1,0 +1,216 @@
+"""The tournament file: who plays, at which tables, how many games, under which limits.
+
+Written by hand and re-run for weeks, so every mistake comes back as one sentence
+naming the key (unknown keys are refused), and every table is dealt once up front so a
+deck the rules cannot play fails before the first game, not in the middle of the night.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+BOT_AGENTS = ("heuristic", "random")
+
+
+class ConfigError(ValueError):
+    """A tournament file that cannot be run; the message says what is wrong."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Participant(_Strict):
+    """One contestant: an agent spec under a display name, with its own settings."""
+
+    name: str = Field(min_length=1)
+    agent: str
+    options: dict[str, Any] | None = None  # model seats: LLMOptions (temperature, base_url, ...)
+
+    @property
+    def is_model(self) -> bool:
+        from agents.llm import is_model_spec
+
+        return is_model_spec(self.agent)
+
+    @model_validator(mode="after")
+    def _check(self) -> "Participant":
+        if self.agent in ("scripted", "human"):
+            raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, random or a model spec)")
+        if self.is_model:
+            from agents.llm import split_spec
+            from agents.llm.config import LLMOptions
+
+            split_spec(self.agent)
+            try:
+                LLMOptions.model_validate(self.options or {})
+            except ValidationError as e:
+                first = e.errors()[0]
+                where = ".".join(str(x) for x in first["loc"])
+                raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
+        elif self.agent not in BOT_AGENTS:
+            raise ValueError(f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, openai:MODEL, anthropic:MODEL)")
+        elif self.options:
+            raise ValueError(f"participant {self.name}: options only apply to model participants, not '{self.agent}'")
+        return self
+
+    def llm_options(self) -> dict[str, Any]:
+        """The seat options, named after the participant in transcripts and summaries."""
+        return {"display_name": self.name, **(self.options or {})}
+
+
+class Table(_Strict):
+    """A table kind: the rules and the deck. Games cycle through the tables in order."""
+
+    preset: str = "millers_hollow"
+    players: int = Field(ge=3, le=30)
+    roles: list[str] | None = None  # the deck; default: the preset's recommended one
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    def deck(self) -> list[str]:
+        from engine.presets import get_preset
+
+        if self.roles is not None:
+            return list(self.roles)
+        return get_preset(self.preset).deck(self.players)
+
+    def label(self) -> str:
+        return f"{self.preset}/{self.players}"
+
+
+class Concurrency(_Strict):
+    games: int = Field(default=4, ge=1, description="games in flight at once when model seats play")
+    calls: int = Field(default=32, ge=1, description="model calls in flight at once, all games together")
+    per_model: dict[str, int] = Field(default_factory=dict, description="a cap per model spec or model id")
+    default_per_model: int = Field(default=8, ge=1)
+    processes: int = Field(default=1, ge=1, description="worker processes for bot-only games")
+
+
+class TournamentConfig(_Strict):
+    name: str = "tournament"
+    seed: int = 0
+    games: int = Field(ge=1, description="games to play (deals, when mirrored)")
+    mirror: bool = False
+    seating: Literal["mixed", "teams"] = "mixed"
+    tables: list[Table] = Field(min_length=1)
+    participants: list[Participant] = Field(min_length=1)
+    concurrency: Concurrency = Field(default_factory=Concurrency)
+    budget_usd: float | None = Field(default=None, gt=0)
+    language: str = "en"
+    prices: str | None = None  # a YAML/JSON price table (USD per 1M tokens), relative to the file
+
+    @field_validator("participants")
+    @classmethod
+    def _unique(cls, v: list[Participant]) -> list[Participant]:
+        seen: set[str] = set()
+        for p in v:
+            if p.name in seen:
+                raise ValueError(f"two participants are named '{p.name}'")
+            seen.add(p.name)
+        return v
+
+    @property
+    def has_models(self) -> bool:
+        return any(p.is_model for p in self.participants)
+
+    def participant(self, name: str) -> Participant:
+        return next(p for p in self.participants if p.name == name)
+
+    def check_tables(self) -> None:
+        """Deal each table once with forced roles, as the games will, so a bad deck or
+        option fails now with the engine's own words."""
+        from engine.game import Game
+        from engine.options import coerce_options
+        from engine.presets import get_preset
+        from engine.setup import GameSetup, SetupError
+
+        for i, t in enumerate(self.tables, start=1):
+            try:
+                preset = get_preset(t.preset)
+                opts = preset.options(coerce_options(t.options))
+                deck = t.deck()
+                names = [f"p{k}" for k in range(t.players)]
+                seat_cards = deck[: t.players] if len(deck) == t.players + 2 else deck
+                Game(GameSetup(names=names, preset=t.preset, seed=0, options=opts, roles=deck, forced=dict(zip(names, seat_cards))))
+            except (SetupError, ValueError) as e:
+                raise ConfigError(f"table {i} ({t.label()}): {e}") from None
+
+    def check_budget(self) -> None:
+        """A cap is only a cap if every model's calls have a price."""
+        if self.budget_usd is None:
+            return
+        table = self.price_table()
+        from agents.llm import split_spec
+
+        for p in self.participants:
+            if p.is_model:
+                vendor, model = split_spec(p.agent)
+                if table.lookup(model, vendor) is None:
+                    raise ConfigError(
+                        f"budget_usd needs a price for every model, and {p.agent} ({p.name}) has none: add it to a prices: file"
+                    )
+
+    def price_table(self):
+        from agents.llm.pricing import DEFAULT_TABLE, PriceError, PriceTable
+
+        if self.prices is None:
+            return DEFAULT_TABLE
+        try:
+            return PriceTable.from_file(self.prices)
+        except PriceError as e:
+            raise ConfigError(str(e)) from None
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """Read and check a tournament file; every problem is a ``ConfigError`` naming it."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read tournament file {p}: {e.strerror or e}") from None
+    try:
+        raw = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as e:
+        raise ConfigError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {str(e).splitlines()[0]}") from None
+    cfg = config_from_data(raw, where=str(p))
+    if cfg.prices is not None and not Path(cfg.prices).is_absolute():
+        cfg = cfg.model_copy(update={"prices": str(p.parent / cfg.prices)})
+    try:
+        cfg.check_budget()
+    except ConfigError as e:
+        raise ConfigError(f"{p}: {e}") from None
+    return cfg
+
+
+def config_from_data(raw: Any, where: str = "tournament file") -> TournamentConfig:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: expected a mapping (seed, games, tables, participants, ...)")
+    try:
+        cfg = TournamentConfig.model_validate(raw)
+    except ValidationError as e:
+        raise ConfigError(f"{where}: {describe(e)}") from None
+    try:
+        cfg.check_tables()
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
+    return cfg
+
+
+def describe(err: ValidationError) -> str:
+    """pydantic's first errors as sentences that name the key."""
+    msgs = []
+    for e in err.errors()[:3]:
+        loc = ".".join(str(x) for x in e["loc"])
+        if e["type"] == "extra_forbidden":
+            msgs.append(f"unknown key '{e['loc'][-1]}'" + (f" at {'.'.join(str(x) for x in e['loc'][:-1])}" if len(e["loc"]) > 1 else ""))
+        elif e["type"] == "missing":
+            msgs.append(f"missing key '{loc}'")
+        else:
+            msg = e["msg"].removeprefix("Value error, ")
+            msgs.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(msgs)

@@ -1,0 +1,248 @@
+"""Running (or resuming) a tournament.
+
+The plan is rebuilt from the file on every run; the database says which of its games
+are finished. Only the others are played, in plan order, so running the same command
+after a kill completes what is missing and repeats nothing. A finished game whose
+stored digest differs from the plan's (the participants, tables, seed or options were
+edited) stops the run: mixing two plans in one database would make its ratings lie.
+
+Bot-only games are played synchronously, in a worker thread or, with
+``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU). Games with
+model seats are coroutines on one event loop, at most ``concurrency.games`` at a time,
+their calls capped by ``arena.limits`` globally and per model. A budget cap is checked
+before each game starts: once spending reaches it, no new game starts and the games in
+flight finish, so the overshoot is at most what those cost. Five failed games in a row
+stop the run too (a missing key or a dead server fails every game the same way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import os
+import threading
+import time
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from arena.tournament.config import ConfigError, TournamentConfig
+from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
+from arena.tournament.progress import TournamentProgress
+from arena.tournament.schedule import GamePlan, build_schedule
+from arena.tournament.store import FinishedGame, Store, StoreError
+
+MAX_FAILURES_IN_A_ROW = 5
+
+
+@dataclass
+class RunReport:
+    planned: int
+    already: int
+    played: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None  # budget | failing | interrupted | limit
+    failures: list[str] = field(default_factory=list)
+    extra: int = 0  # finished games in the database that this plan does not contain
+    totals: dict[str, Any] = field(default_factory=dict)
+    db: str = ""
+    transcripts: str = ""
+
+    @property
+    def remaining(self) -> int:
+        return self.planned - self.already - self.played
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "remaining": self.remaining}
+
+
+def transcripts_dir(db_path: str | Path) -> Path:
+    """The transcripts live in a folder beside the database, named after it."""
+    p = Path(db_path)
+    return p.parent / f"{p.stem}_transcripts"
+
+
+def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path) -> list[GameJob]:
+    db = Path(db_path)
+    folder = transcripts_dir(db).name
+    agents = {p.name: (p.agent, p.llm_options() if p.is_model else None) for p in cfg.participants}
+    return [
+        GameJob(
+            plan=g, digest=g.digest(cfg), players=len(g.seats), table_options=dict(cfg.tables[g.table].options),
+            agents=agents, language=cfg.language, prices=cfg.prices, folder=str(db.parent.resolve()),
+            transcript=f"{folder}/{g.id}.jsonl",
+        )
+        for g in plans
+    ]  # fmt: skip
+
+
+def preflight(cfg: TournamentConfig) -> None:
+    """Seat each model participant once, so a missing key or a bad option stops the
+    run before the first game instead of failing every game."""
+    from agents.llm.config import LLMOptions
+    from agents.registry import make_agent
+
+    for p in cfg.participants:
+        if not p.is_model:
+            continue
+        try:
+            agent = make_agent(p.agent, "probe", options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+        except (ValueError, ImportError) as e:
+            raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
+        agent.close()
+
+
+def _watch_parent(parent: int) -> None:
+    """Worker processes end when the tournament process dies (even by SIGKILL):
+    an orphaned worker would otherwise wait on its queue forever."""
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def run_tournament(
+    cfg: TournamentConfig,
+    db_path: str | Path,
+    *,
+    console: Console | None = None,
+    progress: bool = True,
+    max_games: int | None = None,
+) -> RunReport:
+    """Play every planned game the database does not hold yet (at most ``max_games``)."""
+    store = Store(db_path)
+    try:
+        return _run(cfg, store, Path(db_path), console, progress, max_games)
+    finally:
+        store.close()
+
+
+def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: bool, max_games: int | None) -> RunReport:
+    plans, _ = build_schedule(cfg)
+    jobs = make_jobs(cfg, plans, db_path)
+    done = store.finished()
+    planned_ids = {j.plan.id for j in jobs}
+    for j in jobs:
+        if j.plan.id in done and done[j.plan.id] != j.digest:
+            raise StoreError(
+                f"{db_path} holds game {j.plan.id} from a different plan (participants, tables, seed or options "
+                "changed since it was played); use a new --db for the new plan"
+            )
+    todo = [j for j in jobs if j.plan.id not in done]
+    if max_games is not None:
+        todo = todo[:max_games]
+    report = RunReport(
+        planned=len(jobs), already=sum(1 for j in jobs if j.plan.id in done),
+        extra=len(set(done) - planned_ids), db=str(db_path), transcripts=str(transcripts_dir(db_path)),
+    )  # fmt: skip
+    store.set_meta("name", cfg.name)
+    store.set_meta("config", cfg.model_dump_json())
+    store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
+    transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
+    if todo and any(not j.bots_only for j in todo):
+        preflight(cfg)
+        from arena.limits import configure
+
+        c = cfg.concurrency
+        configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
+    run_id = store.start_run(len(jobs))
+    t0 = time.perf_counter()
+    bar = TournamentProgress(len(jobs), report.already, store.totals(), console=console, enabled=progress)
+    runner = _Runner(cfg, store, report, bar)
+    try:
+        with bar:
+            asyncio.run(runner.run_all(todo))
+        if max_games is not None and report.remaining > 0 and report.stopped is None:
+            report.stopped = "limit"
+    except KeyboardInterrupt:
+        report.stopped = "interrupted"
+    finally:
+        report.seconds = round(time.perf_counter() - t0, 3)
+        report.totals = store.totals()
+        store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)
+    return report
+
+
+class _Runner:
+    def __init__(self, cfg: TournamentConfig, store: Store, report: RunReport, bar: TournamentProgress):
+        self.cfg = cfg
+        self.store = store
+        self.report = report
+        self.bar = bar
+        self.spent = float(store.totals()["cost_usd"] or 0.0)
+        self.failures_in_a_row = 0
+        self.stop = False
+
+    def _may_start(self) -> bool:
+        if self.stop:
+            return False
+        budget = self.cfg.budget_usd
+        if budget is not None and self.spent >= budget:
+            self.report.stopped = "budget"
+            self.stop = True
+        return not self.stop
+
+    def _on_call(self, record: Any) -> None:
+        self.spent += float(record.cost_usd or 0.0)
+        self.bar.call(record)
+
+    def _stored(self, fin: FinishedGame) -> None:
+        self.store.record(fin)
+        self.report.played += 1
+        self.failures_in_a_row = 0
+        self.bar.game_done()
+
+    def _failed(self, job: GameJob, message: str) -> None:
+        self.store.record_failure(job.plan.id, message)
+        self.report.failed += 1
+        self.report.failures.append(message)
+        self.failures_in_a_row += 1
+        self.bar.game_failed()
+        if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
+            self.report.stopped = "failing"
+            self.stop = True
+
+    async def run_all(self, todo: list[GameJob]) -> None:
+        c = self.cfg.concurrency
+        bot_slots = asyncio.Semaphore(c.processes)
+        model_slots = asyncio.Semaphore(c.games)
+        if c.processes > 1:
+            executor: cf.Executor = cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),))
+        else:
+            executor = cf.ThreadPoolExecutor(1)
+        loop = asyncio.get_running_loop()
+
+        async def one(job: GameJob) -> None:
+            slots = bot_slots if job.bots_only else model_slots
+            async with slots:
+                if not self._may_start():
+                    return
+                try:
+                    if job.bots_only:
+                        fin = await loop.run_in_executor(executor, play_sync, job)
+                    else:
+                        fin = await play_async(job, on_call=self._on_call)
+                except GameFailed as e:
+                    self._failed(job, str(e))
+                    return
+                except BrokenProcessPool as e:
+                    self._failed(job, f"{job.plan.id}: worker process died: {e}")
+                    self.stop = True
+                    return
+                except Exception as e:  # a bug in a seat or the engine: keep the tournament going
+                    self._failed(job, f"{job.plan.id}: internal error: {e!r}")
+                    return
+                self._stored(fin)
+
+        try:
+            await asyncio.gather(*(one(j) for j in todo))
+        finally:
+            executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,259 @@
+"""The tournament database (SQLite): what was played, by whom, with what result and cost.
+
+Durability rule: a game exists in the database only once it is over, and its game
+row and seat rows are written in one transaction, after its transcript was moved to
+its final name. Killing the process at any moment therefore leaves either the whole
+game or none of it; a resumed run plays exactly the scheduled games that have no row.
+WAL mode lets ``werewolf leaderboard`` read while a tournament writes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS participants (name TEXT PRIMARY KEY, agent TEXT NOT NULL, options TEXT);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    idx INTEGER NOT NULL,
+    deal INTEGER NOT NULL,
+    rotation INTEGER NOT NULL,
+    table_idx INTEGER NOT NULL,
+    preset TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    winner TEXT NOT NULL,
+    days INTEGER NOT NULL,
+    reason TEXT,
+    transcript TEXT NOT NULL,
+    started TEXT,
+    finished TEXT,
+    seconds REAL,
+    calls INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cached_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL,
+    metrics TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    participant TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    initial_role TEXT NOT NULL,
+    role TEXT NOT NULL,
+    side TEXT NOT NULL,
+    won INTEGER NOT NULL,
+    alive INTEGER NOT NULL,
+    calls INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL,
+    violations INTEGER NOT NULL DEFAULT 0,
+    fallbacks INTEGER NOT NULL DEFAULT 0,
+    metrics TEXT,
+    PRIMARY KEY (game_id, position)
+);
+CREATE INDEX IF NOT EXISTS seats_participant ON seats(participant);
+CREATE TABLE IF NOT EXISTS failures (game_id TEXT NOT NULL, at TEXT NOT NULL, message TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    planned INTEGER,
+    played INTEGER,
+    failed INTEGER,
+    stopped TEXT,
+    seconds REAL
+);
+"""
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+@dataclass
+class FinishedSeat:
+    position: int
+    name: str
+    participant: str
+    agent: str
+    initial_role: str
+    role: str
+    side: str
+    won: bool
+    alive: bool
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    violations: int = 0
+    fallbacks: int = 0
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FinishedGame:
+    """A game that reached its end, ready to be stored (picklable: workers return it)."""
+
+    id: str
+    idx: int
+    deal: int
+    rotation: int
+    table_idx: int
+    preset: str
+    players: int
+    seed: int
+    digest: str
+    winner: str
+    days: int
+    reason: str
+    transcript: str  # relative to the database's folder
+    started: str
+    finished: str
+    seconds: float
+    seats: list[FinishedSeat]
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    cost_usd: float | None = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+
+class StoreError(RuntimeError):
+    """The database does not belong to this tournament, or cannot be used."""
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=30.0)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing committed
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a tournament database ({e})") from None
+        version = self.meta("schema_version")
+        if version is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: database schema {version}, this version reads {SCHEMA_VERSION}")
+
+    @classmethod
+    def open_existing(cls, path: str | Path) -> "Store":
+        if not Path(path).exists():
+            raise StoreError(f"no tournament database at {path}")
+        return cls(path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+    # ------------------------------------------------------------------ meta
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def set_participants(self, rows: list[tuple[str, str, dict | None]]) -> None:
+        with self.db:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO participants (name, agent, options) VALUES (?, ?, ?)",
+                [(n, a, json.dumps(o) if o else None) for n, a, o in rows],
+            )
+
+    def participants(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT name, agent FROM participants").fetchall())
+
+    # ------------------------------------------------------------------ games
+    def finished(self) -> dict[str, str]:
+        """Finished game id -> its plan digest."""
+        return dict(self.db.execute("SELECT id, digest FROM games").fetchall())
+
+    def record(self, g: FinishedGame) -> None:
+        """The game and its seats, in one transaction (or not at all)."""
+        row = asdict(g)
+        seats = row.pop("seats")
+        row["metrics"] = json.dumps(row["metrics"], separators=(",", ":"))
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self.db:
+            self.db.execute(f"INSERT INTO games ({cols}) VALUES ({marks})", tuple(row.values()))
+            for s in seats:
+                s["game_id"] = g.id
+                s["metrics"] = json.dumps(s["metrics"], separators=(",", ":"))
+                s["won"], s["alive"] = int(s["won"]), int(s["alive"])
+                scols = ", ".join(s)
+                self.db.execute(f"INSERT INTO seats ({scols}) VALUES ({', '.join('?' for _ in s)})", tuple(s.values()))
+
+    def record_failure(self, game_id: str, message: str) -> None:
+        with self.db:
+            self.db.execute("INSERT INTO failures (game_id, at, message) VALUES (?, ?, ?)", (game_id, now(), message))
+
+    def totals(self) -> dict[str, Any]:
+        games, calls, tin, tout, cost, unknown = self.db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(calls),0), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0),"
+            " COALESCE(SUM(cost_usd),0), SUM(CASE WHEN cost_usd IS NULL THEN 1 ELSE 0 END) FROM games"
+        ).fetchone()
+        return {"games": games, "calls": calls, "input_tokens": tin, "output_tokens": tout, "cost_usd": cost, "unpriced_games": unknown or 0}
+
+    def games(self) -> list[dict[str, Any]]:
+        cur = self.db.execute("SELECT * FROM games ORDER BY idx")
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def seats(self) -> Iterator[dict[str, Any]]:
+        cur = self.db.execute("SELECT s.*, g.idx FROM seats s JOIN games g ON g.id = s.game_id ORDER BY g.idx, s.position")
+        cols = [c[0] for c in cur.description]
+        for r in cur:
+            yield dict(zip(cols, r))
+
+    # ------------------------------------------------------------------ cache
+    def cached(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def cache(self, key: str, value: str) -> None:
+        """Keep one computed result per kind (the key's prefix up to its first '|')."""
+        kind = key.split("|", 1)[0]
+        try:
+            with self.db:
+                self.db.execute("DELETE FROM cache WHERE key LIKE ?", (kind + "|%",))
+                self.db.execute("INSERT OR REPLACE INTO cache (key, value) VALUES (?, ?)", (key, value))
+        except sqlite3.OperationalError:
+            pass  # a read-only database still gets its leaderboard, just not cached
+
+    # ------------------------------------------------------------------ runs
+    def start_run(self, planned: int) -> int:
+        with self.db:
+            cur = self.db.execute("INSERT INTO runs (started, planned) VALUES (?, ?)", (now(), planned))
+        return int(cur.lastrowid)
+
+    def end_run(self, run_id: int, played: int, failed: int, stopped: str | None, seconds: float) -> None:
+        with self.db:
+            self.db.execute(
+                "UPDATE runs SET finished = ?, played = ?, failed = ?, stopped = ?, seconds = ? WHERE id = ?",
+                (now(), played, failed, stopped, seconds, run_id),
+            )

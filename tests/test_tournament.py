@@ -1,0 +1,269 @@
+"""Tournaments: the file, the fair schedule, storage, resuming, budget, the commands."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from arena.cli import main
+from arena.tournament.config import ConfigError, config_from_data, load_config
+from arena.tournament.run import run_tournament, transcripts_dir
+from arena.tournament.schedule import build_schedule, side_of
+from arena.tournament.store import Store, StoreError
+
+BOTS = [{"name": "Heuristic", "agent": "heuristic"}, {"name": "Heuristic-B", "agent": "heuristic"}, {"name": "Random", "agent": "random"}]
+
+
+def cfg_data(**over):
+    data = {"name": "t", "seed": 3, "games": 12, "tables": [{"players": 8}], "participants": BOTS}
+    data.update(over)
+    return data
+
+
+def write_cfg(tmp_path: Path, **over) -> Path:
+    p = tmp_path / "t.yaml"
+    p.write_text(yaml.safe_dump(cfg_data(**over)), encoding="utf-8")
+    return p
+
+
+# ---------------------------------------------------------------------- the file
+@pytest.mark.parametrize(
+    "over, words",
+    [
+        ({"gmes": 3}, "unknown key 'gmes'"),
+        ({"participants": [{"name": "A", "agent": "heuristic", "colour": "red"}]}, "unknown key 'colour'"),
+        ({"participants": [{"name": "A", "agent": "heuristic"}, {"name": "A", "agent": "random"}]}, "two participants are named 'A'"),
+        ({"participants": [{"name": "A", "agent": "robot"}]}, "unknown agent 'robot'"),
+        ({"participants": [{"name": "A", "agent": "human"}]}, "cannot play a tournament"),
+        ({"participants": [{"name": "A", "agent": "random", "options": {"temperature": 1}}]}, "options only apply to model"),
+        ({"participants": [{"name": "M", "agent": "openai:gpt-4o-mini", "options": {"temprature": 1}}]}, "temprature"),
+        ({"tables": [{"players": 8, "roles": ["villager"] * 8}]}, "table 1 (millers_hollow/8)"),
+        ({"tables": [{"preset": "nope", "players": 8}]}, "unknown preset 'nope'"),
+        ({"games": 0}, "games"),
+        ({"seating": "circle"}, "seating"),
+    ],
+)
+def test_bad_files_are_refused_with_the_reason(over, words):
+    with pytest.raises(ConfigError) as e:
+        config_from_data(cfg_data(**over))
+    assert words in str(e.value)
+
+
+def test_budget_needs_prices(tmp_path):
+    p = write_cfg(tmp_path, participants=[{"name": "M", "agent": "openai:no-such-model-xyz"}, BOTS[0]], budget_usd=1.0)
+    with pytest.raises(ConfigError, match="needs a price"):
+        load_config(p)
+
+
+def test_example_file_is_valid():
+    cfg = load_config(Path(__file__).parent.parent / "examples" / "tournaments" / "bots.yaml")
+    assert not cfg.has_models and cfg.games >= 500
+
+
+# ---------------------------------------------------------------------- the schedule
+def _worst_gaps(bal):
+    role = max(abs(bal.role_gap(p, r)) for p in bal.role_due for r in bal.role_due[p])
+    side = max(abs(bal.side_gap(p, s)) for p in bal.side_due for s in bal.side_due[p])
+    return role, side
+
+
+@pytest.mark.parametrize("n_participants", [2, 3, 5, 10])
+def test_mixed_schedule_balances_seats_sides_and_roles(n_participants):
+    parts = [{"name": f"P{i}", "agent": "heuristic"} for i in range(n_participants)]
+    cfg = config_from_data(cfg_data(games=240, participants=parts, tables=[{"players": 8}, {"players": 12, "options": {"sheriff": False}}]))
+    plans, bal = build_schedule(cfg)
+    assert len(plans) == 240
+    seats = sorted(bal.seats.values())
+    assert seats[-1] - seats[0] <= 1
+    role_gap, side_gap = _worst_gaps(bal)
+    assert role_gap <= 2.0 and side_gap <= 2.0  # within about one game of the fair share
+    for g in plans:  # the deck is dealt exactly, and the wolves sit as one block when seats allow
+        assert sorted(s.role for s in g.seats) == sorted(g.deck)
+        holders = Counter(s.participant for s in g.seats if side_of(s.role) == "werewolves")
+        if n_participants <= 3:
+            assert len(holders) == 1 or min(holders.values()) < max(holders.values()) or len(holders) <= 2
+
+
+def test_wolves_are_not_split_evenly_every_game():
+    """Balanced over the tournament, not inside every game: otherwise two participants
+    always share both sides equally and no rating can tell them apart."""
+    cfg = config_from_data(cfg_data(games=40, participants=BOTS[:2]))
+    plans, _ = build_schedule(cfg)
+    one_owner = sum(1 for g in plans if len({s.participant for s in g.seats if s.role == "werewolf"}) == 1)
+    assert one_owner == 40
+
+
+def test_teams_schedule_pits_each_pair_on_each_side_equally():
+    parts = [{"name": f"P{i}", "agent": "heuristic"} for i in range(3)]
+    cfg = config_from_data(cfg_data(games=36, participants=parts, seating="teams"))
+    plans, _ = build_schedule(cfg)
+    pairs = Counter()
+    for g in plans:
+        wolves = {s.participant for s in g.seats if side_of(s.role) == "werewolves"}
+        village = {s.participant for s in g.seats if side_of(s.role) != "werewolves"}
+        assert len(wolves) == len(village) == 1 and wolves != village
+        pairs[(wolves.pop(), village.pop())] += 1
+    assert len(pairs) == 6 and set(pairs.values()) == {6}
+
+
+def test_seats_and_names_are_shuffled_and_the_plan_is_reproducible():
+    cfg = config_from_data(cfg_data(games=60))
+    a, bal = build_schedule(cfg)
+    b, _ = build_schedule(cfg)
+    assert a == b
+    assert len({tuple(s.name for s in g.seats) for g in a}) > 50  # names differ from game to game
+    for p in ("Heuristic", "Random"):
+        assert len(bal.position[p]) == 8  # every participant has sat in every position
+    longer, _ = build_schedule(config_from_data(cfg_data(games=90)))
+    assert longer[:60] == a  # a longer plan starts with the same games
+    other, _ = build_schedule(config_from_data(cfg_data(games=60, seed=4)))
+    assert other != a
+
+
+def test_mirrored_deals_swap_the_participants():
+    cfg = config_from_data(cfg_data(games=5, participants=BOTS[:2], mirror=True))
+    plans, _ = build_schedule(cfg)
+    assert len(plans) == 10 and [g.id for g in plans[:2]] == ["g00000m0", "g00000m1"]
+    base, mirror = plans[0], plans[1]
+    assert base.seed == mirror.seed
+    assert [(s.name, s.role) for s in base.seats] == [(s.name, s.role) for s in mirror.seats]
+    swap = {"Heuristic": "Heuristic-B", "Heuristic-B": "Heuristic"}
+    assert [swap[s.participant] for s in base.seats] == [s.participant for s in mirror.seats]
+
+
+# ---------------------------------------------------------------------- running
+def test_run_stores_games_and_resumes_without_repeating(tmp_path):
+    cfg = config_from_data(cfg_data(games=10))
+    db = tmp_path / "r.sqlite"
+    first = run_tournament(cfg, db, progress=False, max_games=4)
+    assert (first.played, first.remaining, first.stopped) == (4, 6, "limit")
+    second = run_tournament(cfg, db, progress=False)
+    assert (second.already, second.played, second.remaining) == (4, 6, 0)
+    third = run_tournament(cfg, db, progress=False)
+    assert third.played == 0
+    con = sqlite3.connect(db)
+    ids = [r[0] for r in con.execute("SELECT id FROM games ORDER BY idx")]
+    assert ids == [f"g{i:05d}" for i in range(10)]
+    assert con.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 80
+    assert con.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 3
+    row = con.execute("SELECT transcript, winner, metrics FROM games WHERE id = 'g00003'").fetchone()
+    path = db.parent / row[0]
+    assert path.exists() and path.parent == transcripts_dir(db)
+    from transcripts.schema import read_transcript
+
+    t = read_transcript(path)
+    assert t.complete and t.result.winner == row[1]
+    assert "votes" in json.loads(row[2])
+    seat = con.execute("SELECT participant, side, won, metrics FROM seats WHERE game_id = 'g00003' AND position = 0").fetchone()
+    assert seat[1] in ("village", "werewolves") and "ballots" in json.loads(seat[3])
+
+
+def test_same_file_same_games(tmp_path):
+    cfg = config_from_data(cfg_data(games=6))
+    for name in ("a", "b"):
+        run_tournament(cfg, tmp_path / f"{name}.sqlite", progress=False)
+    rows = [sqlite3.connect(tmp_path / f"{n}.sqlite").execute("SELECT id, winner, days FROM games ORDER BY idx").fetchall() for n in "ab"]
+    assert rows[0] == rows[1]
+    ta = (tmp_path / "a_transcripts" / "g00002.jsonl").read_text().splitlines()[1:]
+    tb = (tmp_path / "b_transcripts" / "g00002.jsonl").read_text().splitlines()[1:]
+    assert ta == tb
+
+
+def test_a_database_of_another_plan_is_refused(tmp_path):
+    db = tmp_path / "x.sqlite"
+    run_tournament(config_from_data(cfg_data(games=3)), db, progress=False)
+    changed = cfg_data(games=3, participants=[{"name": "Heuristic", "agent": "random"}, *BOTS[1:]])
+    with pytest.raises(StoreError, match="different plan"):
+        run_tournament(config_from_data(changed), db, progress=False)
+    # more games of the same plan is fine: the first three are kept
+    more = run_tournament(config_from_data(cfg_data(games=5)), db, progress=False)
+    assert (more.already, more.played) == (3, 2)
+
+
+def test_worker_processes_play_the_same_games(tmp_path):
+    data = cfg_data(games=6, concurrency={"processes": 2})
+    run_tournament(config_from_data(data), tmp_path / "p.sqlite", progress=False)
+    run_tournament(config_from_data(cfg_data(games=6)), tmp_path / "s.sqlite", progress=False)
+    q = "SELECT id, winner, days FROM games ORDER BY idx"
+    assert sqlite3.connect(tmp_path / "p.sqlite").execute(q).fetchall() == sqlite3.connect(tmp_path / "s.sqlite").execute(q).fetchall()
+
+
+def test_model_games_count_tokens_and_cost_and_the_budget_stops_new_games(tmp_path, monkeypatch):
+    from llm_standins import OpenAIStandIn, reset_llm_state, set_fake_keys, standin_router
+
+    set_fake_keys(monkeypatch)
+    reset_llm_state()
+    fast = {"max_retries": 0, "retry_initial": 0, "timeout": 5}
+    data = cfg_data(
+        games=4,
+        seating="teams",
+        participants=[{"name": "Mini", "agent": "openai:gpt-4o-mini", "options": fast}, BOTS[0]],
+        tables=[{"players": 5, "options": {"sheriff": False}}],
+        budget_usd=1e-9,
+        concurrency={"games": 1},
+    )
+    db = tmp_path / "m.sqlite"
+    try:
+        with standin_router() as router:
+            OpenAIStandIn(router)
+            report = run_tournament(config_from_data(data), db, progress=False)
+    finally:
+        reset_llm_state()
+    assert report.stopped == "budget" and report.played == 1 and report.remaining == 3
+    con = sqlite3.connect(db)
+    calls, tokens, cost = con.execute("SELECT calls, input_tokens, cost_usd FROM games").fetchone()
+    assert calls > 0 and tokens > 0 and cost > 0
+    per_seat = con.execute("SELECT SUM(calls), SUM(cost_usd) FROM seats WHERE participant = 'Mini'").fetchone()
+    assert per_seat[0] == calls and per_seat[1] == pytest.approx(cost)
+    path = db.parent / con.execute("SELECT transcript FROM games").fetchone()[0]
+    header = json.loads(path.read_text().splitlines()[0])
+    labels = {s["options"]["display_name"] for s in header["seats"] if s.get("options")}
+    assert labels == {"Mini"}
+
+
+# ---------------------------------------------------------------------- the commands
+def test_tournament_and_leaderboard_commands(tmp_path, capsys):
+    cfg = write_cfg(tmp_path, games=16)
+    db = tmp_path / "c.sqlite"
+    assert main(["tournament", str(cfg), "--db", str(db), "--quiet", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["played"] == 16 and report["remaining"] == 0
+    assert main(["tournament", str(cfg), "--db", str(db), "--quiet"]) == 0
+    assert "0 played now" in capsys.readouterr().out
+
+    assert main(["leaderboard", "--db", str(db), "--json", "--bootstrap", "50"]) == 0
+    lb = json.loads(capsys.readouterr().out)
+    assert lb["games"] == 16 and {r["participant"] for r in lb["participants"]} == {"Heuristic", "Heuristic-B", "Random"}
+    row = lb["participants"][0]
+    for key in ("openskill", "bradley_terry", "win_rate"):
+        assert set(row[key]) == {"value", "low", "high"}
+    assert set(row["win_rate_by_side"]) == {"village", "werewolves"}
+    assert main(["leaderboard", "--db", str(db), "--markdown", "--bootstrap", "50", "--plot", str(tmp_path / "plots")]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# Leaderboard") and "| participant |" in md
+    for png in ("ratings.png", "win_rates.png"):
+        assert (tmp_path / "plots" / png).read_bytes()[:4] == b"\x89PNG"
+    assert main(["leaderboard", "--db", str(db), "--bootstrap", "50"]) == 0
+    assert "Ratings by side" in capsys.readouterr().out
+
+    assert main(["tournament", str(cfg), "--db", str(db), "--plan", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["games"] == 16 and len(plan["participants"]) == 3
+
+
+def test_command_errors(tmp_path, capsys):
+    assert main(["leaderboard", "--db", str(tmp_path / "none.sqlite")]) == 2
+    assert "no tournament database" in capsys.readouterr().err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("games: 3\ntables: [{players: 8}]\nparticipants: [{name: A, agent: heuristic}]\nextra: 1\n")
+    assert main(["tournament", str(bad), "--db", str(tmp_path / "x.sqlite")]) == 2
+    assert "unknown key 'extra'" in capsys.readouterr().err
+    empty = tmp_path / "empty.sqlite"
+    Store(empty).close()
+    assert main(["leaderboard", "--db", str(empty), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 0
