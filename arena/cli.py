@@ -49,6 +49,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "arena.tournament.cli",
     "arena.ratings.cli",
     "arena.metrics.cli",
+    "arena.web.serve",
 )
 
 

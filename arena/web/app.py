@@ -1,0 +1,250 @@
+"""The web application: pages, the JSON API and the live streams.
+
+Why every route goes through ``_resolve``: a page, its state, its socket and its
+answers are reached by an unguessable token alone, and a wrong or missing token must
+get nothing at all (404), while the full view, which holds every secret, answers 403
+until the game has ended unless the host's token is used. The pages themselves are
+static files; they learn everything from the API, so what a browser may know is
+decided here, per request, per connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.gamefile import GameFileError
+from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
+from arena.web.session import GameSession, SessionStore
+from arena.web.table_form import setup_choices, table_spec
+from arena.web.web_agent import AnswerRefused
+
+STATIC = Path(__file__).parent / "static"
+VIEWS = ("play", "watch", "full", "host")
+
+# Tokens travel in the path, so no page may leak its address (Referrer-Policy), run a
+# script from elsewhere or be framed; and nothing a game sends is worth caching.
+SECURITY_HEADERS = [
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+]
+
+
+class SecurityHeaders:
+    """Adds ``SECURITY_HEADERS`` (and no-store outside /static) to every HTTP response."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        static = scope.get("path", "").startswith("/static/")
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", [])) + SECURITY_HEADERS
+                if not static:
+                    headers.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _store(request: Request | WebSocket) -> SessionStore:
+    return request.app.state.store
+
+
+def _resolve(store: SessionStore, view: str, token: str) -> tuple[GameSession, Lens]:
+    """The game and the lens a token opens; 404 for an unknown token, 403 for the
+    full view of a game still being played (unless the token is the host's)."""
+    if view == "play":
+        found = store.by_seat(token)
+        if found is None:
+            raise HTTPException(404)
+        session, seat = found
+        return session, Lens(seat=seat)
+    if view == "host":
+        session = store.by_host(token)
+        if session is None:
+            raise HTTPException(404)
+        return session, FULL_LENS
+    session = store.by_watch(token)
+    if session is None:
+        raise HTTPException(404)
+    if view == "full":
+        if not session.over:
+            raise HTTPException(403, "the full view opens when the game ends")
+        return session, FULL_LENS
+    return session, PUBLIC_LENS
+
+
+# ---------------------------------------------------------------------- pages
+async def start_page(request: Request) -> Response:
+    return FileResponse(STATIC / "start.html")
+
+
+def _table_page(view: str):
+    async def page(request: Request) -> Response:
+        _resolve(_store(request), view, request.path_params["token"])
+        return FileResponse(STATIC / "table.html")
+
+    return page
+
+
+# ---------------------------------------------------------------------- API
+async def api_setup(request: Request) -> Response:
+    return JSONResponse(setup_choices())
+
+
+async def api_create(request: Request) -> Response:
+    try:
+        raw = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+    try:
+        spec, pace = table_spec(raw)
+        session = _store(request).create(spec, pace)
+    except GameFileError as e:
+        return JSONResponse({"error": str(e)}, status_code=400)
+    except RuntimeError as e:
+        return JSONResponse({"error": str(e)}, status_code=429)
+    return JSONResponse(session.summary(), status_code=201)
+
+
+def _state(view: str):
+    async def state(request: Request) -> Response:
+        session, lens = _resolve(_store(request), view, request.path_params["token"])
+        return JSONResponse(session.snapshot(lens))
+
+    return state
+
+
+async def api_answer(request: Request) -> Response:
+    session, lens = _resolve(_store(request), "play", request.path_params["token"])
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+    if not isinstance(body, dict) or not isinstance(body.get("decision"), int) or "answer" not in body:
+        return JSONResponse({"error": 'send {"decision": <id>, "answer": <value>}'}, status_code=400)
+    assert lens.seat is not None
+    try:
+        value = session.answer(lens.seat, body["decision"], body["answer"])
+    except AnswerRefused as e:
+        return JSONResponse({"error": str(e)}, status_code=e.status)
+    return JSONResponse({"ok": True, "answer": value})
+
+
+async def api_stop(request: Request) -> Response:
+    session, _ = _resolve(_store(request), "host", request.path_params["token"])
+    return JSONResponse({"stopped": session.stop()})
+
+
+def _transcript(view: str):
+    async def transcript(request: Request) -> Response:
+        session, lens = _resolve(_store(request), view, request.path_params["token"])
+        if not lens.full:
+            raise HTTPException(403, "the transcript holds every secret: it opens when the game ends")
+        return FileResponse(session.transcript, media_type="application/x-ndjson", filename=session.transcript.name)
+
+    return transcript
+
+
+# ---------------------------------------------------------------------- live stream
+def _stream(view: str):
+    async def stream(websocket: WebSocket) -> None:
+        try:
+            session, lens = _resolve(_store(websocket), view, websocket.path_params["token"])
+        except HTTPException as e:
+            await websocket.close(code=4000 + e.status_code)  # before accept: the handshake is refused
+            return
+        await websocket.accept()
+        channel = session.subscribe(lens)
+        try:
+            async with anyio.create_task_group() as tg:
+
+                async def until_closed() -> None:
+                    with contextlib.suppress(WebSocketDisconnect):
+                        while True:
+                            await websocket.receive_text()  # pages send nothing; this notices the close
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(until_closed)
+                while True:
+                    message = await channel.next()
+                    try:
+                        await websocket.send_json(message)
+                    except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away mid-send
+                        tg.cancel_scope.cancel()
+                        break
+                    channel.sent.append(message)
+        finally:
+            session.unsubscribe(channel)
+
+    return stream
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    detail = getattr(exc, "detail", "") or ("not found" if status == 404 else "error")
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status_code=status)
+    return PlainTextResponse(f"{status}: {detail}", status_code=status)
+
+
+def create_app(transcripts_dir: str | Path = "out/web") -> Starlette:
+    """The application; ``transcripts_dir`` receives one transcript per game."""
+    store = SessionStore(Path(transcripts_dir))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        await store.shutdown()
+
+    routes: list[Any] = [
+        Route("/", start_page),
+        Route("/api/setup", api_setup),
+        Route("/api/games", api_create, methods=["POST"]),
+        Route("/play/{token}", _table_page("play")),
+        Route("/watch/{token}", _table_page("watch")),
+        Route("/watch/{token}/full", _table_page("full")),
+        Route("/host/{token}", _table_page("host")),
+        Route("/api/play/{token}/state", _state("play")),
+        Route("/api/watch/{token}/state", _state("watch")),
+        Route("/api/watch/{token}/full/state", _state("full")),
+        Route("/api/host/{token}/state", _state("host")),
+        Route("/api/play/{token}/answer", api_answer, methods=["POST"]),
+        Route("/api/host/{token}/stop", api_stop, methods=["POST"]),
+        Route("/api/watch/{token}/transcript", _transcript("full")),
+        Route("/api/host/{token}/transcript", _transcript("host")),
+        WebSocketRoute("/ws/play/{token}", _stream("play")),
+        WebSocketRoute("/ws/watch/{token}", _stream("watch")),
+        WebSocketRoute("/ws/watch/{token}/full", _stream("full")),
+        WebSocketRoute("/ws/host/{token}", _stream("host")),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
+    app.state.store = store
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,134 @@
+"""Events as the page shows them: a sentence plus the facts the page draws with.
+
+Why the sentences come from ``prompts.history``: they are the words model seats read
+about the same events, in the game's language, so the person and the models sit on
+equal terms and there is one text per event kind to keep right. The structured
+``data`` goes along only inside an event the lens already sees, so the vote tables,
+deaths and the Sheriff's star are drawn from nothing the seat was not shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from agents.human_view import _win_line
+from arena.narrate import CAUSES
+from engine.events import Event
+from engine.roles import ROLES
+from prompts.catalog import Catalog, catalog
+from prompts.history import event_body
+
+from arena.web.lens import Lens
+
+
+def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
+    """One timeline entry for ``lens`` (the caller has checked ``lens.sees(e)``)."""
+    out: dict[str, Any] = {
+        "seq": e.seq,
+        "kind": e.kind,
+        "day": e.day,
+        "phase": e.phase,
+        "public": e.is_public,
+        "text": _text(e, lens, cat),
+        "data": e.data,
+    }
+    if lens.full:
+        out["audience"] = e.audience_json()
+    return out
+
+
+def _text(e: Event, lens: Lens, cat: Catalog) -> str:
+    if lens.seat is not None:
+        return event_body(cat, e, lens.seat)
+    if not e.is_public and isinstance(e.audience, frozenset) and len(e.audience) == 1:
+        # A secret told to one seat reads best as told to it ("You look at Iris's card").
+        return event_body(cat, e, next(iter(e.audience)))
+    return event_body(cat, e, "")
+
+
+def entries(events: Iterable[Event], lens: Lens, language: str) -> list[dict[str, Any]]:
+    cat = catalog(language)
+    return [entry(e, lens, cat) for e in events if lens.sees(e)]
+
+
+def role_names(language: str) -> dict[str, str]:
+    """Every role's name in the game's language (public: the rules name them all)."""
+    cat = catalog(language)
+    return {r: cat.role_name(r) for r in ROLES}
+
+
+def role_label(cat: Catalog, role: str | None) -> str | None:
+    return None if role is None else cat.role_name(role)
+
+
+def card(events: list[Event], seat: str, language: str) -> dict[str, Any] | None:
+    """The seat's role card from its own ``role`` events (the latest: a Thief's swap)."""
+    role, changed = None, False
+    for e in events:
+        if e.kind == "role" and e.data.get("player") == seat and e.visible_to(seat):
+            changed = role is not None
+            role = e.data.get("role")
+    if role is None:
+        return None
+    cat = catalog(language)
+    spec = ROLES.get(role)
+    return {
+        "role": role,
+        "name": cat.role_name(role),
+        "summary": cat.role_summary(role),
+        "camp": spec.camp if spec else None,
+        "wolf": bool(spec and spec.is_wolf),
+        "win": _win_line(cat, role),
+        "changed": changed,
+    }
+
+
+def players(names: list[str], seen: list[Event], lens: Lens, language: str) -> list[dict[str, Any]]:
+    """The table as this lens knows it: who is alive, the Sheriff, and every card the
+    lens has been shown (its own, a pack mate's, a Seer's look, a death, the reveal)."""
+    cat = catalog(language)
+    info: dict[str, dict[str, Any]] = {
+        n: {"name": n, "seat": i + 1, "alive": True, "sheriff": False, "role": None, "known": None, "you": n == lens.seat, "lover": False}
+        for i, n in enumerate(names)
+    }
+
+    def know(name: Any, role: Any, how: str) -> None:
+        if name in info and role:
+            info[name]["role"] = role
+            info[name]["known"] = how
+
+    sheriff = None
+    for e in seen:
+        d = e.data
+        k = e.kind
+        if k == "role":
+            know(d.get("player"), d.get("role"), "card")
+        elif k == "wolf_pack":
+            for w in d.get("wolves") or []:
+                if info.get(w, {}).get("role") is None:
+                    know(w, "werewolf", "pack")
+        elif k == "seer_result":
+            know(d.get("target"), d.get("role"), "seen")
+        elif k == "death":
+            if d.get("player") in info:
+                info[d["player"]]["alive"] = False
+                info[d["player"]]["cause"] = CAUSES.get(d.get("cause", ""), d.get("cause"))
+                info[d["player"]]["died"] = e.day
+            know(d.get("player"), d.get("role"), "revealed")
+        elif k in ("sheriff_elected", "sheriff_successor"):
+            sheriff = d.get("player")
+        elif k == "lovers":
+            for n in (d.get("lover"), d.get("beloved")):
+                if n in info:
+                    info[n]["lover"] = True
+        elif k == "game_end":
+            for n, r in (d.get("roles") or {}).items():
+                know(n, r, "revealed")
+            for n in d.get("lovers") or []:
+                if n in info:
+                    info[n]["lover"] = True
+    if sheriff in info:
+        info[sheriff]["sheriff"] = True
+    for p in info.values():
+        p["role_name"] = role_label(cat, p["role"])
+    return list(info.values())

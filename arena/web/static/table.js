@@ -1,0 +1,579 @@
+// The table page: one seat's screen, the spectators' public view, or the full view.
+// It holds no game logic and no secret it was not sent: the server filters every
+// message by the lens of this page's token. A reload or a lost socket only costs a
+// reconnection: the first message of every connection is a full snapshot.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const PATH = location.pathname.replace(/\/+$/, "");
+const VIEW = PATH.startsWith("/play/") ? "play" : PATH.startsWith("/host/") ? "host" : PATH.endsWith("/full") ? "full" : "watch";
+const TOKEN = PATH.split("/")[2];
+const STATE_URL = "/api" + PATH + "/state";
+const WS_URL = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" + PATH;
+
+// Every message this page received, in order: what a reviewer (or a test) audits.
+window.__received = [];
+
+const S = {
+  events: [],
+  seqs: new Set(),
+  thoughts: [],
+  players: [],
+  roles: {},
+  card: null,
+  pending: [],
+  given: [],
+  notes: [],
+  status: "running",
+  error: null,
+  speaking: null,
+  waiting: [],
+  links: {},
+  view: VIEW === "play" ? "seat" : VIEW === "watch" ? "public" : "full",
+  me: null,
+  replayStep: null, // null: follow the game live
+  replayLens: "all",
+};
+
+const SUBPHASES = { campaign: "Sheriff campaign", sheriff_election: "Sheriff election", discussion: "Debate", vote: "The vote", last_words: "Last words" };
+const QUIET = new Set(["day_start", "thief_cards", "lovers_echo"]);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function who(name) {
+  return name === S.me ? "You" : String(name);
+}
+
+function roleName(role) {
+  return S.roles[role] || role || "?";
+}
+
+// ------------------------------------------------------------------ the connection
+let socket = null;
+let retry = 500;
+let gone = false;
+
+function setConn(text, cls) {
+  $("conn").textContent = text;
+  $("conn").className = "conn " + (cls || "");
+}
+
+function connect() {
+  if (gone) return;
+  socket = new WebSocket(WS_URL);
+  socket.onopen = () => {
+    retry = 500;
+    setConn("● live", "live");
+  };
+  socket.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    window.__received.push(msg);
+    apply(msg);
+  };
+  socket.onclose = async () => {
+    setConn("reconnecting…", "down");
+    try {
+      const res = await fetch(STATE_URL, { cache: "no-store" });
+      if (res.status === 404) return goneForGood("This game is not on the server any more (was it restarted?).");
+      if (res.status === 403) return goneForGood("This view is not open yet.");
+      if (res.ok) {
+        const msg = await res.json();
+        window.__received.push(msg);
+        apply(msg);
+      }
+    } catch (e) {
+      /* the server is away: try again below */
+    }
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+function goneForGood(message) {
+  gone = true;
+  setConn("offline", "down");
+  $("action").hidden = false;
+  $("action").replaceChildren(el("div", { class: "status error", text: message }));
+}
+
+// ------------------------------------------------------------------ applying messages
+function apply(msg) {
+  if (msg.type === "thought") {
+    S.thoughts.push(msg.thought);
+    if (S.replayStep === null) appendItems([{ thought: msg.thought }]);
+    return;
+  }
+  if (msg.type === "snapshot") {
+    S.events = [];
+    S.seqs = new Set();
+    S.thoughts = msg.thoughts || S.thoughts;
+    if (msg.roles) S.roles = msg.roles;
+  }
+  const fresh = [];
+  for (const e of msg.events || []) {
+    if (S.seqs.has(e.seq)) continue;
+    S.seqs.add(e.seq);
+    S.events.push(e);
+    fresh.push(e);
+  }
+  for (const k of ["players", "card", "pending", "given", "notes", "status", "error", "speaking", "waiting", "links"]) {
+    if (k in msg) S[k] = msg[k];
+  }
+  if (msg.me !== undefined) S.me = msg.me;
+  if (msg.type === "snapshot") renderTimeline();
+  else if (S.replayStep === null) appendItems(fresh.map((e) => ({ event: e })));
+  renderSide();
+  renderAction();
+  renderReveal();
+  renderReplayBar();
+  renderPhase();
+}
+
+// ------------------------------------------------------------------ the timeline
+let cursor = { sub: null };
+
+function items() {
+  const out = S.events.map((e) => ({ key: [e.seq, 0], event: e }));
+  S.thoughts.forEach((t, i) => out.push({ key: [(t.after || 0) - 1, 1 + i], thought: t }));
+  out.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1]);
+  return out;
+}
+
+function replayVisible(e) {
+  if (S.replayStep !== null && e.seq >= S.replayStep) return false;
+  const lens = S.replayLens;
+  if (lens === "all") return true;
+  if (lens === "public") return e.public;
+  return e.public || (Array.isArray(e.audience) && e.audience.includes(lens));
+}
+
+function renderTimeline() {
+  const box = $("timeline");
+  box.replaceChildren();
+  cursor = { sub: null };
+  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought)));
+  appendItems(list, true);
+}
+
+function thoughtVisible(t) {
+  if (S.replayStep !== null && (t.after || 0) > S.replayStep) return false;
+  return S.replayLens === "all" || S.replayLens === t.seat;
+}
+
+function appendItems(list, rebuilding) {
+  const box = $("timeline");
+  const atBottom = rebuilding || window.innerHeight + window.scrollY >= document.body.scrollHeight - 160;
+  for (const it of list) {
+    for (const node of it.event ? eventNodes(it.event) : [thoughtNode(it.thought)]) box.append(node);
+  }
+  if (atBottom && list.length) window.scrollTo(0, document.body.scrollHeight);
+}
+
+function eventNodes(e) {
+  const nodes = [];
+  if (e.kind === "night_start") {
+    cursor.sub = null;
+    nodes.push(el("div", { class: "sep night-sep", "data-kind": e.kind }, el("span", { text: `🌙 Night ${e.data.night || e.day}` }), el("small", { text: e.text })));
+    return nodes;
+  }
+  if (e.kind === "dawn") {
+    cursor.sub = null;
+    nodes.push(el("div", { class: "sep day-sep", "data-kind": e.kind }, el("span", { text: `☀ Day ${e.data.day || e.day}` }), el("small", { text: e.text })));
+    return nodes;
+  }
+  if (SUBPHASES[e.phase] && cursor.sub !== e.phase) {
+    cursor.sub = e.phase;
+    nodes.push(el("h3", { class: "subphase", text: SUBPHASES[e.phase] }));
+  }
+  if (QUIET.has(e.kind)) return nodes;
+  const node = eventNode(e);
+  if (node) {
+    node.dataset.seq = e.seq;
+    node.dataset.kind = e.kind;
+    if (!e.public) {
+      node.classList.add("secret");
+      const tag = S.view === "full" && Array.isArray(e.audience) ? "🔒 " + e.audience.join(", ") : "🔒 secret";
+      node.prepend(el("span", { class: "secret-tag", text: tag }));
+    }
+    nodes.push(node);
+  }
+  return nodes;
+}
+
+function eventNode(e) {
+  const d = e.data || {};
+  switch (e.kind) {
+    case "speech":
+    case "wolf_chat": {
+      const mine = d.speaker === S.me;
+      const text = (d.text || "").trim();
+      return el(
+        "div",
+        { class: "speech" + (mine ? " mine" : "") + (e.kind === "wolf_chat" ? " pack" : "") },
+        el("div", { class: "avatar", text: String(d.speaker || "?").slice(0, 1) }),
+        el("div", { class: "bubble" }, el("div", { class: "speaker", text: (e.kind === "wolf_chat" ? "🐺 " : "") + who(d.speaker) }), el("div", { class: text ? "words" : "words muted", text: text || "(says nothing)" }))
+      );
+    }
+    case "vote_result":
+    case "sheriff_votes":
+      return voteNode(e);
+    case "death":
+      return el("div", { class: "card death" }, el("span", { class: "icon", text: "✝" }), el("span", { text: e.text }));
+    case "no_death":
+      return el("div", { class: "card calm" }, el("span", { class: "icon", text: "🕊" }), el("span", { text: e.text }));
+    case "eliminated":
+      return el("div", { class: "card verdict" }, el("span", { class: "icon", text: "⚖" }), el("span", { text: e.text }));
+    case "sheriff_elected":
+    case "sheriff_successor":
+      return el("div", { class: "card sheriff" }, el("span", { class: "icon", text: "★" }), el("span", { text: e.text }));
+    case "game_end":
+      return el("div", { class: "card end" }, el("span", { class: "icon", text: "🏁" }), el("span", { text: e.text }));
+    case "role":
+      if (d.player === S.me) return el("div", { class: "card mine-card" }, el("span", { class: "icon", text: "🂠" }), el("span", { text: e.text }));
+      return el("div", { class: "line" }, el("span", { text: e.text }));
+    case "game_start":
+      return el("div", { class: "line muted" }, el("span", { text: e.text }));
+    default:
+      return el("div", { class: "line" }, el("span", { text: e.text }));
+  }
+}
+
+function voteNode(e) {
+  const d = e.data || {};
+  const title = e.kind === "sheriff_votes" ? `Sheriff election${d.round > 1 ? ", round " + d.round : ""}` : `The vote${d.round > 1 ? ", round " + d.round : ""}`;
+  const byTarget = {};
+  const abstain = [];
+  for (const [voter, target] of Object.entries(d.votes || {})) {
+    if (target === null || target === undefined) abstain.push(voter);
+    else (byTarget[target] = byTarget[target] || []).push(voter);
+  }
+  const tally = Object.entries(d.tally || {}).sort((a, b) => b[1] - a[1]);
+  const max = Math.max(1, ...tally.map((t) => t[1]));
+  const rows = tally.map(([name, count]) =>
+    el(
+      "div",
+      { class: "vrow" },
+      el("span", { class: "vname", text: who(name) }),
+      el("span", { class: "vbar" }, el("span", { class: "vfill", style: `width:${Math.round((100 * count) / max)}%` })),
+      el("span", { class: "vcount", text: String(count) }),
+      el("span", { class: "voters muted", text: "← " + (byTarget[name] || []).map((v) => who(v) + (d.sheriff && v === d.sheriff ? " ★" : "")).join(", ") })
+    )
+  );
+  const foot = abstain.length ? el("div", { class: "muted small", text: "Abstained: " + abstain.map(who).join(", ") }) : null;
+  return el("div", { class: "card votes", title: e.text }, el("div", { class: "vtitle", text: "🗳 " + title }), ...rows, foot);
+}
+
+function thoughtNode(t) {
+  return el(
+    "div",
+    { class: "thought", "data-kind": "thought" },
+    el("div", { class: "speaker", text: `💭 ${t.seat} (${t.model}) — ${String(t.kind).replace(/_/g, " ")}` }),
+    el("div", { class: "words", text: t.text })
+  );
+}
+
+// ------------------------------------------------------------------ the side panel
+function renderSide() {
+  const viewNames = { seat: `${S.me || ""}'s seat`, public: "Spectator — public events only", full: "Full view — every secret" };
+  $("viewname").textContent = viewNames[S.view] || "";
+  if (S.card) {
+    $("card").hidden = false;
+    $("card").classList.toggle("wolf", !!S.card.wolf);
+    $("card-name").textContent = S.card.name;
+    $("card-summary").textContent = S.card.summary;
+    $("card-win").textContent = S.card.win || "";
+    $("card").querySelector(".label").textContent = S.card.changed ? "Your card (changed)" : "Your card";
+  }
+  const list = $("players");
+  list.replaceChildren();
+  for (const p of S.players) {
+    const marks = [];
+    if (p.sheriff) marks.push(el("span", { class: "mark sheriff", title: "Sheriff", text: "★" }));
+    if (p.lover) marks.push(el("span", { class: "mark lover", title: "lover", text: "♥" }));
+    if (S.speaking === p.name) marks.push(el("span", { class: "mark speaking", title: "speaking", text: "🗣" }));
+    const known = p.role ? el("span", { class: "prole" + (p.known === "revealed" ? "" : " private"), title: knownHow(p), text: p.role_name }) : null;
+    const fate = p.alive ? null : el("span", { class: "fate", text: `✝ day ${p.died}` + (p.cause ? ", " + p.cause : "") });
+    list.append(
+      el(
+        "li",
+        { class: "player" + (p.alive ? "" : " dead") + (p.you ? " you" : ""), "data-name": p.name },
+        el("span", { class: "pnum", text: String(p.seat) }),
+        el("span", { class: "pname", text: p.name + (p.you ? " (you)" : "") }),
+        ...marks,
+        known,
+        fate
+      )
+    );
+  }
+  renderLinks();
+}
+
+function knownHow(p) {
+  return { card: p.you ? "your card" : "their card", pack: "your pack", seen: "seen by the Seer", revealed: "revealed" }[p.known] || "";
+}
+
+function renderLinks() {
+  const box = $("links");
+  box.replaceChildren();
+  const L = S.links || {};
+  if (S.view !== "public" && L.watch) box.append(el("p", {}, el("a", { href: L.watch, target: "_blank", rel: "noopener noreferrer", text: "Spectator page (public)" })));
+  if (S.view !== "full" && L.full) box.append(el("p", {}, el("a", { id: "full-link", href: L.full, text: "Full view & replay — every secret" })));
+  if (L.download) box.append(el("p", {}, el("a", { href: L.download, text: "Download the transcript" })));
+  if (L.transcript && S.status !== "running")
+    box.append(el("p", { class: "muted small" }, "Saved as ", el("code", { text: L.transcript }), el("br"), "werewolf replay / verify / export read it."));
+  if (VIEW === "host" && S.status === "running") {
+    box.append(
+      el("button", {
+        type: "button",
+        class: "secondary danger",
+        text: "Stop the game",
+        onclick: async () => {
+          if (confirm("Stop this game where it is? The transcript keeps everything played so far.")) await fetch(`/api/host/${TOKEN}/stop`, { method: "POST" });
+        },
+      })
+    );
+  }
+}
+
+// ------------------------------------------------------------------ phase and theme
+function renderPhase() {
+  const shown = S.events.filter(replayVisible);
+  const last = shown[shown.length - 1];
+  let text = "Setting up the table";
+  let night = false;
+  if (last) {
+    if (last.phase === "night") {
+      night = true;
+      text = `🌙 Night ${last.day}`;
+    } else if (last.phase === "end") text = "🏁 The game is over";
+    else if (last.phase !== "setup") text = `☀ Day ${last.day}` + (SUBPHASES[last.phase] ? " · " + SUBPHASES[last.phase] : "");
+  }
+  if (S.status === "stopped") text = "■ Stopped";
+  if (S.status === "failed") text = "⚠ The game failed";
+  $("phase").textContent = text;
+  document.body.classList.toggle("night", night);
+  document.body.classList.toggle("day", !night);
+}
+
+// ------------------------------------------------------------------ the reveal
+function renderReveal() {
+  const end = S.events.find((e) => e.kind === "game_end");
+  const box = $("reveal");
+  if (!end || (S.replayStep !== null && end.seq >= S.replayStep)) {
+    box.hidden = true;
+    return;
+  }
+  const d = end.data;
+  const winners = new Set(d.winners || []);
+  const titles = { village: "The village wins", werewolves: "The werewolves win", lovers: "The Lovers win", none: "Nobody wins" };
+  const title = titles[d.winner] || `${String(d.winner).replace(/_/g, " ")} wins`;
+  const mine = S.me ? (winners.has(S.me) ? "You won! " : "You lost. ") : "";
+  const byName = Object.fromEntries(S.players.map((p) => [p.name, p]));
+  const rows = Object.entries(d.roles || {}).map(([name, role]) => {
+    const p = byName[name] || {};
+    const initial = (d.initial_roles || {})[name];
+    const cardText = initial && initial !== role ? `${roleName(initial)} → ${roleName(role)}` : roleName(role);
+    return el(
+      "tr",
+      { class: (winners.has(name) ? "won" : "lost") + (name === S.me ? " you" : "") },
+      el("td", { text: name + (name === S.me ? " (you)" : "") + (p.sheriff ? " ★" : "") + ((d.lovers || []).includes(name) ? " ♥" : "") }),
+      el("td", { class: "rcard", text: cardText }),
+      el("td", { text: p.alive === false ? `✝ day ${p.died}${p.cause ? ", " + p.cause : ""}` : "alive" }),
+      el("td", { class: "rwon", text: winners.has(name) ? "✓ won" : "" })
+    );
+  });
+  const first = box.hidden;
+  box.replaceChildren(
+    el("h2", { text: `${mine}${title}` }),
+    el("p", { class: "muted", text: d.reason ? `Why: ${d.reason}.` : "" }),
+    el("table", { class: "reveal-table" }, el("thead", {}, el("tr", {}, ...["Player", "Card", "Fate", ""].map((h) => el("th", { text: h })))), el("tbody", {}, ...rows))
+  );
+  box.hidden = false;
+  if (first && S.replayStep === null) box.scrollIntoView({ block: "end" });
+}
+
+// ------------------------------------------------------------------ the replay (full view)
+function renderReplayBar() {
+  const bar = $("replay");
+  const show = S.view === "full" && S.events.length > 0;
+  bar.hidden = !show;
+  if (!show) return;
+  const n = S.events.length;
+  const step = $("rp-step");
+  step.max = n;
+  step.value = S.replayStep === null ? n : S.replayStep;
+  $("rp-where").textContent = S.replayStep === null ? `live · ${n} events` : `event ${S.replayStep} of ${n}`;
+  const sel = $("rp-lens");
+  if (sel.options.length !== S.players.length + 2) {
+    sel.replaceChildren(el("option", { value: "all", text: "everyone (all secrets)" }), el("option", { value: "public", text: "the public" }), ...S.players.map((p) => el("option", { value: p.name, text: p.name })));
+    sel.value = S.replayLens;
+  }
+}
+
+function setReplay(step) {
+  const n = S.events.length;
+  S.replayStep = step === null || step >= n ? null : Math.max(0, step);
+  renderTimeline();
+  renderReveal();
+  renderReplayBar();
+  renderPhase();
+}
+
+function initReplay() {
+  $("rp-first").onclick = () => setReplay(0);
+  $("rp-prev").onclick = () => setReplay((S.replayStep === null ? S.events.length : S.replayStep) - 1);
+  $("rp-next").onclick = () => setReplay(S.replayStep === null ? null : S.replayStep + 1);
+  $("rp-last").onclick = () => setReplay(null);
+  $("rp-step").oninput = (ev) => setReplay(Number(ev.target.value));
+  $("rp-lens").onchange = (ev) => {
+    S.replayLens = ev.target.value;
+    setReplay(S.replayStep);
+  };
+}
+
+// ------------------------------------------------------------------ the action panel
+let shownQuestions = "";
+let timer = null;
+
+function renderAction() {
+  const box = $("action");
+  const ids = S.pending.map((q) => q.id).join(",");
+  if (S.pending.length) {
+    if (ids === shownQuestions) return; // keep what the person is typing or picking
+    shownQuestions = ids;
+    box.replaceChildren(...S.pending.map(questionNode));
+    box.hidden = false;
+    box.className = "action asking";
+    const area = box.querySelector("textarea");
+    if (area) area.focus();
+    startTimer();
+    return;
+  }
+  shownQuestions = "";
+  const lines = [];
+  for (const g of S.given) lines.push(el("div", { class: "status given", text: `✓ ${g.text}` + (g.by_default ? " (time was up)" : "") + " — waiting for the others…" }));
+  if (!lines.length) {
+    const last = S.events[S.events.length - 1];
+    if (S.status === "over") lines.push(el("div", { class: "status", text: "The game is over." }));
+    else if (S.status !== "running") lines.push(el("div", { class: "status error", text: S.error || "The game has stopped." }));
+    else if (S.speaking) lines.push(el("div", { class: "status", text: `🗣 ${who(S.speaking)} ${S.speaking === S.me ? "are" : "is"} speaking…` }));
+    else if (S.view === "full" && S.waiting.length) lines.push(el("div", { class: "status", text: "Waiting for: " + S.waiting.map((w) => `${w.seat} (${w.kind.replace(/_/g, " ")})`).join(", ") }));
+    else if (last && last.phase === "night") lines.push(el("div", { class: "status", text: "🌙 The night goes on…" }));
+    else lines.push(el("div", { class: "status", text: "…" }));
+  }
+  const me = S.players.find((p) => p.you);
+  if (me && !me.alive && S.status === "running") lines.push(el("div", { class: "status", text: "✝ You are out of the game; you can still follow the table." }));
+  if (S.notes && S.notes.length) lines.push(el("div", { class: "status note", text: "⚠ " + S.notes[S.notes.length - 1] }));
+  box.replaceChildren(...lines);
+  box.className = "action";
+  box.hidden = S.status === "over"; // the reveal says it all
+}
+
+function questionNode(q) {
+  const draftKey = `draft:${PATH}:${q.id}`;
+  const error = el("div", { class: "qerror", role: "alert" });
+  const send = async (answer, buttons) => {
+    error.textContent = "";
+    buttons.forEach((b) => (b.disabled = true));
+    try {
+      const res = await fetch(`/api/play/${TOKEN}/answer`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ decision: q.id, answer }) });
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) {
+        error.textContent = data.error || "the server refused this answer";
+        buttons.forEach((b) => (b.disabled = false));
+        if (res.status === 409) refresh();
+        return;
+      }
+      sessionStorage.removeItem(draftKey);
+    } catch (e) {
+      error.textContent = "the server cannot be reached; try again";
+      buttons.forEach((b) => (b.disabled = false));
+    }
+  };
+  const head = el("div", { class: "qhead" }, el("strong", { text: q.title }), q.seconds_left !== null ? el("span", { class: "timer", "data-deadline": String(Date.now() + q.seconds_left * 1000), text: "" }) : null);
+  const lines = q.lines.map((l) => el("p", { class: "qline", text: l }));
+  const body = el("div", { class: "qbody" });
+  const buttons = [];
+  if (q.shape === "text") {
+    const area = el("textarea", { id: "speech", maxlength: 2000, rows: 3, placeholder: "What do you say to the table? (Ctrl+Enter sends)" });
+    area.value = sessionStorage.getItem(draftKey) || "";
+    area.addEventListener("input", () => sessionStorage.setItem(draftKey, area.value));
+    const speak = el("button", { type: "button", class: "primary", id: "speak", text: "Speak" });
+    const silent = el("button", { type: "button", class: "secondary", id: "silent", text: "Say nothing" });
+    buttons.push(speak, silent, area);
+    speak.onclick = () => send(area.value, buttons);
+    silent.onclick = () => send("", buttons);
+    area.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) speak.click();
+    });
+    body.append(area, el("div", { class: "row" }, speak, silent));
+  } else if (q.shape === "multi") {
+    const picked = new Set();
+    const confirm = el("button", { type: "button", class: "primary", text: `Confirm (0/${q.count})`, disabled: true });
+    for (const o of q.options) {
+      const b = el("button", { type: "button", class: "option", "data-value": o.value, text: o.label });
+      b.onclick = () => {
+        if (picked.has(o.value)) picked.delete(o.value);
+        else if (picked.size < q.count) picked.add(o.value);
+        b.classList.toggle("picked", picked.has(o.value));
+        confirm.textContent = `Confirm (${picked.size}/${q.count})`;
+        confirm.disabled = picked.size !== q.count;
+      };
+      buttons.push(b);
+      body.append(b);
+    }
+    confirm.onclick = () => send([...picked], buttons);
+    buttons.push(confirm);
+    body.append(el("div", { class: "row" }, confirm));
+  } else {
+    for (const o of q.options) {
+      const b = el("button", { type: "button", class: "option", "data-value": String(o.value), text: o.label });
+      b.onclick = () => send(o.value, buttons);
+      buttons.push(b);
+      body.append(b);
+    }
+  }
+  if (q.pass_label) {
+    const b = el("button", { type: "button", class: "option pass", "data-value": "", text: q.pass_label });
+    b.onclick = () => send(null, buttons);
+    buttons.push(b);
+    body.append(b);
+  }
+  const foot = q.default ? el("div", { class: "muted small", text: `If time runs out: ${q.default}.` }) : null;
+  return el("div", { class: "question", "data-kind": q.kind, "data-id": String(q.id) }, head, ...lines, body, foot, error);
+}
+
+function startTimer() {
+  if (timer) clearInterval(timer);
+  const tick = () => {
+    for (const t of document.querySelectorAll(".timer")) {
+      const left = Math.max(0, Math.round((Number(t.dataset.deadline) - Date.now()) / 1000));
+      t.textContent = `⏱ ${left} s`;
+      t.classList.toggle("urgent", left <= 10);
+    }
+  };
+  tick();
+  timer = setInterval(tick, 250);
+}
+
+async function refresh() {
+  const res = await fetch(STATE_URL, { cache: "no-store" });
+  if (res.ok) {
+    const msg = await res.json();
+    window.__received.push(msg);
+    apply(msg);
+  }
+}
+
+initReplay();
+connect();

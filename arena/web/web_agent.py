@@ -1,0 +1,148 @@
+"""A person at a browser, playing one seat.
+
+Why a subclass of the terminal ``HumanAgent``: the person and the rules are the same,
+only the screen differs, so the safe default on a time limit (pass where legal, else
+the heuristic bot's legal answer) and its wording are inherited rather than copied.
+Why the question lives here rather than in the page: a reload or a lost connection
+must not lose it, so the seat keeps its open questions and its given answers until
+the engine has taken them; the page only ever shows what this object holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from agents.base import SeatView
+from agents.human import HumanAgent
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
+
+MAX_SPEECH = 2000  # characters: a speech is read by every seat, models included
+
+
+class AnswerRefused(ValueError):
+    """An answer the seat cannot take; ``status`` is the HTTP status to reply with."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Question:
+    """A decision put to the person and not answered yet."""
+
+    decision: Decision
+    view: SeatView
+    future: asyncio.Future
+    deadline: float | None  # wall-clock seconds (time.time()), so a page can count down
+
+
+@dataclass
+class Given:
+    """An answer the person gave whose batch the engine has not closed yet."""
+
+    decision: Decision
+    answer: Any
+    by_default: bool = False
+    note: str = ""
+    at: float = field(default_factory=time.time)
+
+
+class WebAgent(HumanAgent):
+    """The browser person's seat: ``adecide`` waits for the answer the page posts."""
+
+    spec = "human"
+
+    def __init__(self, name: str, *, seed: int = 0, timeout: float | None = None, language: str = "en"):
+        super().__init__(name, seed=seed, timeout=timeout, language=language)
+        self.questions: dict[int, Question] = {}
+        self.given: dict[int, Given] = {}
+        self.notes: list[str] = []  # what happened to the seat outside the events (a time limit)
+        self.on_change: Callable[[str], None] = lambda seat: None
+
+    def decide(self, view: SeatView, decision: Decision) -> Any:
+        raise GameError(f"{self.name} is played from a browser and only answers in a running server")
+
+    def notify(self, view: SeatView) -> None:
+        """The page follows the session's event stream; nothing to print."""
+
+    async def adecide(self, view: SeatView, decision: Decision) -> Any:
+        loop = asyncio.get_running_loop()
+        q = Question(decision, view, loop.create_future(), None if self.timeout is None else time.time() + self.timeout)
+        self.questions[decision.id] = q
+        self.on_change(self.name)
+        try:
+            if self.timeout is None:
+                return await q.future
+            try:
+                return await asyncio.wait_for(asyncio.shield(q.future), self.timeout)
+            except TimeoutError:
+                if q.future.done():  # answered in the same instant the clock ran out
+                    return q.future.result()
+                answer = self._default(view, decision)
+                note = f"Time is up: {self._describe(decision, answer)}."
+                self.notes.append(note)
+                self._settle(decision, answer, by_default=True, note=note)
+                return answer
+        finally:
+            if self.questions.pop(decision.id, None) is not None:
+                self.on_change(self.name)
+
+    # ------------------------------------------------------------------ from the page
+    def answer(self, decision_id: int, raw: Any) -> Any:
+        """Take the page's answer to an open question; ``AnswerRefused`` says why not."""
+        if decision_id in self.given:
+            raise AnswerRefused("this question is already answered; the answer given is kept", 409)
+        q = self.questions.get(decision_id)
+        if q is None or q.future.done():
+            raise AnswerRefused("this question is not open (the game has moved on)", 409)
+        value = self._check(q.decision, raw)
+        q.future.set_result(value)
+        self._settle(q.decision, value)
+        return value
+
+    def settled(self, decision_id: int) -> None:
+        """The engine has taken the answer: its effect is in the events from now on."""
+        self.given.pop(decision_id, None)
+
+    def _settle(self, decision: Decision, answer: Any, *, by_default: bool = False, note: str = "") -> None:
+        self.questions.pop(decision.id, None)
+        self.given[decision.id] = Given(decision, answer, by_default, note)
+        self.on_change(self.name)
+
+    @staticmethod
+    def _check(decision: Decision, raw: Any) -> Any:
+        """The engine's ``validate`` is the last word; this only refuses what a page
+        should never send (a dict where a speech goes, a number for a name)."""
+        shape = decision.shape
+        if shape == TEXT:
+            if raw is None:
+                raw = ""
+            if not isinstance(raw, str):
+                raise AnswerRefused("a speech is text")
+            raw = raw.strip()
+            if len(raw) > MAX_SPEECH:
+                raise AnswerRefused(f"a speech is at most {MAX_SPEECH} characters (this one has {len(raw)})")
+        elif shape == BOOL and not isinstance(raw, bool):
+            raise AnswerRefused("answer yes (true) or no (false)")
+        elif shape == CHOICE and raw is not None and not isinstance(raw, str):
+            raise AnswerRefused("answer with one of the options, or null to pass")
+        elif shape == MULTI and raw is not None and not (isinstance(raw, list) and all(isinstance(x, str) for x in raw)):
+            raise AnswerRefused(f"answer with a list of {decision.count} options")
+        try:
+            return decision.validate(raw)
+        except IllegalAnswer as e:
+            raise AnswerRefused(str(e)) from None
+
+    # ------------------------------------------------------------------ for the page
+    def describe_answer(self, decision: Decision, answer: Any) -> str:
+        """The answer as the person reads it back ("You vote for Bob")."""
+        if decision.shape == TEXT:
+            return f'You said: "{answer}"' if answer else "You said nothing."
+        text = self._describe(decision, answer)  # "you answer yes", "playing Bob for you", "you abstain"
+        if text.startswith("playing ") and text.endswith(" for you"):
+            text = "you chose " + text[len("playing ") : -len(" for you")]
+        return text[0].upper() + text[1:] + "."
