@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from engine.decisions import BOOL, CHOICE, TEXT, Decision, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Event
 from engine.options import RuleOptions
-from engine.roles import ROLES
+from engine.roles import ROLES, rules_for
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 
@@ -33,14 +33,29 @@ class Player:
     # Role-specific state (potions left, ...): roles own their keys.
     state: dict[str, Any] = field(default_factory=dict)
     is_wolf: bool = False  # kept in step with ``role`` by ``set_role``: read on every night
+    # The camp the player plays for: the card's, until a conversion (the Wolf-Hound's
+    # choice, the Wild Child's change, an infection, the Angel's first round) changes it.
+    camp: str = ""
+    # A player whose power is gone (the Elder's death, a hypnosis, a Fox's miss): the
+    # card stays, its night calls and last acts do not happen.
+    powerless: bool = False
 
     def __post_init__(self) -> None:
-        self.is_wolf = ROLES[self.role].is_wolf
+        spec = ROLES[self.role]
+        self.is_wolf = spec.is_wolf
+        self.camp = spec.camp
 
     def set_role(self, role: str) -> None:
-        """Change card (the Thief's swap, later conversions) and the camp flag with it."""
+        """Change card (the Thief's swap) and the camp flag with it."""
+        spec = ROLES[role]
         self.role = role
-        self.is_wolf = ROLES[role].is_wolf
+        self.is_wolf = spec.is_wolf
+        self.camp = spec.camp
+
+    def convert(self, camp: str, is_wolf: bool) -> None:
+        """Change camp, keeping the card (infection, the Wild Child, the Wolf-Hound)."""
+        self.camp = camp
+        self.is_wolf = is_wolf
 
 
 @dataclass(slots=True)
@@ -67,6 +82,7 @@ class Game:
     """One game in progress. Create it from a ``GameSetup``; then loop on ``pending``."""
 
     def __init__(self, setup: GameSetup):
+        script = _script()  # imports the flow, which registers its own hooks first
         self.setup = setup
         self.preset = setup.preset
         self.options: RuleOptions = setup.rule_options()
@@ -77,12 +93,20 @@ class Game:
         ]
         self.by_name: dict[str, Player] = {p.name: p for p in self.players}
         self.center: list[str] = dealt.center
+        # The hooks this deck and these options need (night steps, death and dawn
+        # hooks, solitary goals), chosen once: a game never pays for absent roles.
+        self.rules = rules_for(dealt.deck, self.options)
         self.day = 0
         self.phase = "setup"
         self.events: list[Event] = []
         self.deaths: list[Death] = []
         self.sheriff: str | None = None
         self.lovers: tuple[str, str] | None = None
+        # Who each player may never harm (the Lovers), and who dies of grief when a
+        # player dies: filled by Cupid (``set_lovers``); empty in most games.
+        self.spared: dict[str, tuple[str, ...]] = {}
+        self.grief: dict[str, tuple[str, ...]] = {}
+        self.voteless: set[str] = set()  # players who lost their vote (a revealed Idiot)
         self.night: dict[str, Any] = {}  # scratch state of the current night
         self.memory: dict[str, Any] = {}  # what mechanics remember across nights
         self.winner: str | None = None
@@ -95,7 +119,7 @@ class Game:
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
         self._batch_size = 0
-        self._script: Iterator = _script()(self)
+        self._script: Iterator = script(self)
         self._advance(None)
 
     # ------------------------------------------------------------------ outside face
@@ -191,14 +215,55 @@ class Game:
             return lv[0]
         return None
 
+    def able(self, role: str) -> list[Player]:
+        """Living holders of ``role`` who still have its power."""
+        return [p for p in self.players if p.role == role and p.alive and not p.powerless]
+
+    def has_able(self, role: str) -> bool:
+        for p in self.players:
+            if p.role == role and p.alive and not p.powerless:
+                return True
+        return False
+
+    def neighbours(self, name: str) -> list[Player]:
+        """The nearest living player on each side of ``name``, left (the next seat)
+        first: the dead's places no longer count (003, the Bear Tamer and the Fox)."""
+        players = self.players
+        n = len(players)
+        seat = self.by_name[name].seat
+        found: list[Player] = []
+        for step in (1, -1):
+            for k in range(1, n):
+                p = players[(seat + step * k) % n]
+                if p.alive and p.name != name:
+                    if p not in found:
+                        found.append(p)
+                    break
+        return found
+
+    def set_lovers(self, a: str, b: str) -> None:
+        """Cupid's couple: each spares the other, each dies of the other's death."""
+        self.lovers = (a, b)
+        self.spared[a] = self.spared.get(a, ()) + (b,)
+        self.spared[b] = self.spared.get(b, ()) + (a,)
+        self.grief[a] = self.grief.get(a, ()) + (b,)
+        self.grief[b] = self.grief.get(b, ()) + (a,)
+
+    def spares(self, actor: str) -> tuple[str, ...]:
+        """Whom ``actor`` may never vote against or harm."""
+        if not self.spared or self.options.lovers_may_target_each_other:
+            return ()
+        return self.spared.get(actor, ())
+
     def targets(self, actor: str, *, self_ok: bool = False, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
         """Living players ``actor`` may act against: never their beloved (000: a Lover
         must never "cause them any harm"), never themself unless ``self_ok``."""
-        spare = None if self.options.lovers_may_target_each_other or self.lovers is None else self.beloved(actor)
+        spare = self.spares(actor) if self.spared else ()
         skip = None if self_ok else actor
-        if exclude:
-            return tuple([p.name for p in self.players if p.alive and p.name != skip and p.name != spare and p.name not in exclude])
-        return tuple([p.name for p in self.players if p.alive and p.name != skip and p.name != spare])
+        if exclude or spare:
+            bad = (*exclude, *spare)
+            return tuple([p.name for p in self.players if p.alive and p.name != skip and p.name not in bad])
+        return tuple([p.name for p in self.players if p.alive and p.name != skip])
 
     def private(self, *names: str) -> frozenset:
         return frozenset(names)
@@ -220,7 +285,7 @@ class Game:
                     why = f"{a} is dead"
                 elif a == d.seat:
                     why = f"{a} may not choose themself here"
-                elif a == self.beloved(d.seat) and not self.options.lovers_may_target_each_other:
+                elif a in self.spares(d.seat):
                     why = f"{a} is {d.seat}'s beloved (a Lover never harms their beloved)"
                 elif "reason" in d.context:
                     why = d.context["reason"]

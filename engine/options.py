@@ -18,6 +18,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "little_girl_caught": ("wolves_choose", "dies"),
     "speaking_order": ("sheriff_left", "seat", "rotate"),
     "sheriff_election_tie": ("revote_then_lot", "lot"),
+    "last_words": ("none", "first_night_and_vote", "all"),
 }
 
 
@@ -45,9 +46,13 @@ class RuleOptions:
     wolves_may_kill_wolf: bool = False  # 000: "Under no circumstances may a Werewolf devour another"; 001 en: "hard luck, he dies"
     wolves_may_pass: bool = False  # 001 en: "They can eventually decide ... not to select a victim"
     wolves_win_at_parity: bool = False  # 000/002: "eliminate the last Villager"; 001 en: "second last villager"
+    wolves_hypnotise: bool = False  # 001 zh variant "Lycanthropic Fascination": the victim is hypnotised, not killed
+    wolves_win_side: bool = False  # common 狼人杀 practice (屠边): every plain villager or every power role dead
     # --- Witch --------------------------------------------------------------------------
     witch_self_heal: bool = True  # 000/001 en/002: she may heal herself
+    witch_self_heal_first_night_only: bool = False  # common 狼人杀 practice: only on the first night
     witch_both_potions_same_night: bool = True  # 000: "She may use both potions the same night"
+    witch_single_potion: bool = False  # 001 zh: "女巫每局只能有一次机会用药" (one potion in the whole game)
     # --- Hunter -------------------------------------------------------------------------
     hunter_shot_causes: tuple[str, ...] = ("werewolves", "vote")  # 000: "devoured ... or mistakenly executed"
     hunter_may_pass: bool = False  # 000: "must retaliate"; 002: "puede tomar represalias"
@@ -56,10 +61,19 @@ class RuleOptions:
     little_girl_caught: str = "wolves_choose"  # 000: wolves "may change their mind"; 002/001 en: she dies instead
     # --- Lovers -------------------------------------------------------------------------
     lovers_may_target_each_other: bool = False  # 000: "must never vote against their beloved, nor cause them any harm"
+    cupid_second_pair: bool = False  # 001 zh variant "In any case it surely isn't him": a deceiver and a paramour
+    # --- Protector (langrensha) -----------------------------------------------------------
+    protector_neighbours_only: bool = False  # 001 zh variant 10: himself or a neighbour only
+    protector_heal_clash: bool = False  # common 狼人杀 practice (同守同救): guarded and healed the same night dies
+    # --- Best of Werewolves characters ------------------------------------------------------
+    sisters_chat_every: int = 0  # 003: "to begin, use only the initial recognition"; N: they also confer every N nights
+    elder_loss_spares_batch: bool = True  # 003 does not arbitrate: those dying with the Elder keep their last act
+    infect_father_elder_spends: bool = True  # 003 does not arbitrate: a failed infection of the Elder is spent
     # --- Thief --------------------------------------------------------------------------
     thief_adds_villagers: bool = True  # 000/002: "add 2 Ordinary Villager cards"
     # --- Table --------------------------------------------------------------------------
     reveal_role_on_death: bool = True  # 000: the eliminated "reveal their card"
+    last_words: str = "none"  # 000: the dead "can no longer communicate"; 狼人杀 practice: 遗言
     max_days: int = 40  # a game that cannot end stops here with winner "none"
 
     def updated(self, overrides: dict[str, Any]) -> "RuleOptions":

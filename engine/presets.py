@@ -68,6 +68,117 @@ MILLERS_HOLLOW = register_preset(
 )
 
 
+# ------------------------------------------------------------------------- best_of (003)
+# 003 "Learning compositions", players excluding the leader.
+BEST_OF_BOOK: dict[int, dict[str, int]] = {
+    8: {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4},
+    10: {"werewolf": 2, "seer": 1, "witch": 1, "hunter": 1, "villager": 5},
+    12: {"werewolf": 3, "seer": 1, "witch": 1, "hunter": 1, "villager": 6},
+    16: {"werewolf": 3, "seer": 1, "witch": 1, "hunter": 1, "sister": 2, "fox": 1, "villager": 7},
+    20: {
+        "werewolf": 3, "infect_father": 1, "seer": 1, "witch": 1, "hunter": 1, "sister": 2, "fox": 1,
+        "bear_tamer": 1, "rusty_knight": 1, "elder": 1, "villager": 7,
+    },
+}  # fmt: skip
+# The box's other cards (003 "Equipment": 28 cards), added one by one past 20 players
+# (003: "For the very large groups, it takes more special roles: add them gradually").
+# The order is ours: the gentlest first, the solitary goals last.
+BEST_OF_EXTRAS = ("little_girl", "cupid", "big_bad_wolf", "wild_child", "wolf_hound", "white_werewolf", "pied_piper", "angel")
+BOX_VILLAGERS = 7
+
+
+def _expand(comp: dict[str, int]) -> list[str]:
+    return [r for r, k in comp.items() for _ in range(k)]
+
+
+def _best_of_deck(n: int) -> list[str]:
+    """003's learning compositions for 8, 10, 12, 16 and 20 players. Other sizes: "start
+    from a nearby composition and adjust especially the simple Villagers, without
+    exceeding the seven of the box" -- the nearest composition (the smaller on a tie)
+    whose Villagers stay within 0..7. Past 20, the box's other cards one by one. Under
+    8 (the box announces 8 to 28 players) ours: one wolf per four players, the Seer,
+    the Witch from 4 players, Villagers."""
+    if n < 3:
+        raise ValueError("a game needs at least 3 players")
+    if n > 28:
+        raise ValueError("Best of Werewolves has 28 cards: at most 28 players")
+    if n < 8:
+        wolves = max(1, n // 4)
+        powers = ["seer"] + (["witch"] if n >= 4 else [])
+        return ["werewolf"] * wolves + powers + ["villager"] * (n - wolves - len(powers))
+    if n > 20:
+        return _expand(BEST_OF_BOOK[20]) + list(BEST_OF_EXTRAS[: n - 20])
+    for size in sorted(BEST_OF_BOOK, key=lambda k: (abs(k - n), k)):
+        comp = dict(BEST_OF_BOOK[size])
+        villagers = comp["villager"] + n - size
+        if 0 <= villagers <= BOX_VILLAGERS:
+            comp["villager"] = villagers
+            return _expand(comp)
+    raise ValueError(f"no Best of Werewolves composition for {n} players")  # pragma: no cover
+
+
+# 003 "Hunter": "When he dies, whatever the cause, he immediately designates another player".
+ALL_CAUSES = ("werewolves", "vote", "poison", "hunter", "grief", "white_werewolf", "big_bad_wolf", "rusty_sword")
+
+BEST_OF = register_preset(
+    Preset(
+        id="best_of",
+        title="Best of Werewolves (19 characters)",
+        seed_file="003_90750a89ec6c2e32.txt",
+        overrides={
+            # "His voice is worth two; he slices the equities": the Captain names the
+            # eliminated player among the tied.
+            "sheriff_tiebreak": "choose",
+            "hunter_shot_causes": ALL_CAUSES,
+        },
+        deck=_best_of_deck,
+        min_players=3,
+        max_players=28,
+    )
+)
+
+
+# ---------------------------------------------------------------------- langrensha (001)
+def _langrensha_deck(n: int) -> list[str]:
+    """The table most played today: 12 players, 4 werewolves, the Seer, the Witch, the
+    Hunter and the Idiot, 4 villagers (common practice, the seed names these roles but
+    no table). Other sizes, ours along the same lines: a third of the table werewolves,
+    the Seer, the Witch from 5 players, the Hunter from 7, the Idiot from 10, the
+    Protector from 14, the rest villagers (9 players: 3 wolves, Seer, Witch, Hunter,
+    3 villagers, also a common table)."""
+    if n < 3:
+        raise ValueError("a game needs at least 3 players")
+    wolves = max(1, n // 3)
+    gods = ["seer"] + (["witch"] if n >= 5 else []) + (["hunter"] if n >= 7 else [])
+    gods += (["idiot"] if n >= 10 else []) + (["protector"] if n >= 14 else [])
+    return ["werewolf"] * wolves + gods + ["villager"] * (n - wolves - len(gods))
+
+
+LANGRENSHA = register_preset(
+    Preset(
+        id="langrensha",
+        title="狼人杀 (Chinese Werewolf)",
+        seed_file="001_f8a3b4781b203721.txt",
+        overrides={
+            # 001 zh, the Sheriff: "在平票时由他决定选哪一个，也可以决定废票".
+            "sheriff_tiebreak": "choose",
+            "sheriff_tiebreak_may_void": True,
+            # Common practice, documented in docs/RULES.md: hidden cards, last words,
+            # the Witch saving herself only on the first night, the Hunter free to hold
+            # fire, the pack free to kill nobody (空刀).
+            "reveal_role_on_death": False,
+            "last_words": "first_night_and_vote",
+            "witch_self_heal_first_night_only": True,
+            "hunter_may_pass": True,
+            "wolves_may_pass": True,
+        },
+        deck=_langrensha_deck,
+        min_players=3,
+        max_players=30,
+    )
+)
+
+
 def get_preset(name: str) -> Preset:
     try:
         return PRESETS[name]

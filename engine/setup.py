@@ -38,6 +38,7 @@ class GameSetup:
 class Deal:
     roles: dict[str, str]  # name -> role id, in seat order
     center: list[str]
+    deck: tuple[str, ...] = ()  # every card dealt or set aside, sorted
 
 
 def _check_role(role: str, where: str) -> None:
@@ -59,9 +60,10 @@ def _deal_deck(setup: GameSetup, deck: list[str], options: RuleOptions, rng: ran
     if len(deck) != (n + 2 if has_thief else n) or not any(roles_known[r].is_wolf for r in deck):
         return None
     deck.sort()
+    cards = tuple(deck)
     rng.shuffle(deck)
     roles = {name: deck.pop() for name in setup.names}
-    return Deal(roles=roles, center=[deck.pop(), deck.pop()] if has_thief else [])
+    return Deal(roles=roles, center=[deck.pop(), deck.pop()] if has_thief else [], deck=cards)
 
 
 def deal(setup: GameSetup, rng: random.Random) -> Deal:
@@ -158,4 +160,4 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
         center = [rest.pop(), rest.pop()]
     if rest:
         raise SetupError(f"wrong card count: {len(rest)} card(s) left over after the deal")
-    return Deal(roles=roles, center=center)
+    return Deal(roles=roles, center=center, deck=tuple(sorted(deck)))

@@ -111,6 +111,34 @@ def _little_girl_spy(cat: Catalog, d: Decision) -> list[str]:
     return [_k(cat, "little_girl_spy", "ask", percent=f"{chance * 100:g}")]
 
 
+def _protector_guard(cat: Catalog, d: Decision) -> list[str]:
+    lines = [_k(cat, "protector_guard", "ask")]
+    if d.context.get("last"):
+        lines.append(_k(cat, "protector_guard", "last", last=d.context["last"]))
+    return lines
+
+
+def _sister_chat(cat: Catalog, d: Decision) -> list[str]:
+    sisters = d.context.get("sisters") or []
+    return [_k(cat, "sister_chat", "ask", sisters=cat.join(cat.text("terms.you") if s == d.seat else s for s in sisters))]
+
+
+def _infect(cat: Catalog, d: Decision) -> list[str]:
+    return [_k(cat, "infect_father_infect", "ask", victim=d.context.get("victim"))]
+
+
+def _charm(cat: Catalog, d: Decision) -> list[str]:
+    return [_k(cat, "pied_piper_charm", "ask", count=d.count)]
+
+
+def _deceiver(cat: Catalog, d: Decision) -> list[str]:
+    return [_k(cat, "cupid_deceiver", "ask", lovers=cat.join(d.context.get("lovers") or d.options))]
+
+
+def _paramour(cat: Catalog, d: Decision) -> list[str]:
+    return [_k(cat, "cupid_paramour", "ask", deceiver=d.context.get("deceiver"))]
+
+
 def _plain_ask(kind: str) -> Asker:
     return lambda cat, d: [_k(cat, kind, "ask")]
 
@@ -151,10 +179,23 @@ ASKERS: dict[str, Asker] = {
     "cupid_lovers": _plain_ask("cupid_lovers"),
     "thief_swap": _thief_swap,
     "little_girl_spy": _little_girl_spy,
+    "protector_guard": _protector_guard,
+    "sister_chat": _sister_chat,
+    "fox_sniff": _plain_ask("fox_sniff"),
+    "wild_child_model": _plain_ask("wild_child_model"),
+    "wolf_hound_side": _plain_ask("wolf_hound_side"),
+    "white_werewolf_kill": _plain_ask("white_werewolf_kill"),
+    "infect_father_infect": _infect,
+    "big_bad_wolf_kill": _plain_ask("big_bad_wolf_kill"),
+    "pied_piper_charm": _charm,
+    "cupid_deceiver": _deceiver,
+    "cupid_paramour": _paramour,
 }
 
-# Decisions whose options are role ids, shown with the role's name beside the id.
+# Decisions whose options are role ids, shown with the role's name beside the id;
+# and those whose options are camps, shown with the camp's name.
 ROLE_ANSWERS = {"thief_swap"}
+CAMP_ANSWERS = {"wolf_hound_side"}
 
 
 # ---------------------------------------------------------------------------- answers
@@ -162,6 +203,8 @@ def _option_text(cat: Catalog, d: Decision, option: Any) -> str:
     literal = cat.literal(option)
     if d.kind in ROLE_ANSWERS:
         return cat.text("decisions.role_option", literal=literal, name=cat.role_name(option))
+    if d.kind in CAMP_ANSWERS:
+        return cat.text("decisions.role_option", literal=literal, name=cat.word("camps", option))
     return literal
 
 
@@ -200,6 +243,8 @@ def _reminder(cat: Catalog, d: Decision) -> str:
         return cat.text("decisions.reminder.speech")
     if d.kind == "wolf_chat":
         return cat.text("decisions.reminder.wolf_chat")
+    if d.kind == "sister_chat":
+        return cat.text("decisions.reminder.sister_chat")
     return cat.text("decisions.reminder.default")
 
 

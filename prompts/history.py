@@ -237,6 +237,8 @@ def _speech(r: _Reader, e: Event) -> str:
     speaker = d.get("speaker")
     text = str(d.get("text") or "")
     claims = _claims(r, d.get("claims"))
+    if d.get("last_words"):
+        return r.t(f"last_words.{r.side(speaker)}", speaker=r.who(speaker), text=text, claims=claims)
     if not text.strip():
         return r.t(f"speech.silent.{r.side(speaker)}", speaker=r.who(speaker), claims=claims)
     return r.t(f"speech.{r.side(speaker)}", speaker=r.who(speaker), text=text, claims=claims)
@@ -341,6 +343,47 @@ def _game_end(r: _Reader, e: Event) -> str:
     )
 
 
+# ------------------------------------------------------------------ Best of and 狼人杀 roles
+def _protector_guard(r: _Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t(f"protector_guard.{r.side(target)}", target=r.who(target))
+
+
+def _sisters(r: _Reader, e: Event) -> str:
+    others = [n for n in e.data.get("sisters") or [] if n != r.seat]
+    return r.t("sisters", others=r.names(others))
+
+
+def _sister_chat(r: _Reader, e: Event) -> str:
+    speaker = e.data.get("speaker")
+    return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=e.data.get("text", ""))
+
+
+def _fox_result(r: _Reader, e: Event) -> str:
+    d = e.data
+    key = "wolf" if d.get("wolf") else "clear"
+    return r.t(f"fox_result.{key}", target=r.who(d.get("target")), group=r.names(d.get("group")))
+
+
+def _white_werewolf_kill(r: _Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t("white_werewolf_kill.none") if target is None else r.t("white_werewolf_kill.some", target=r.who(target))
+
+
+def _angel_villager(r: _Reader, e: Event) -> str:
+    reason = e.data.get("reason")
+    return r.t(f"angel_villager.{'love' if reason == 'love' else 'first_round'}")
+
+
+def _bear_growl(r: _Reader, e: Event) -> str:
+    return r.t(f"bear_growl.{'true' if e.data.get('growl') else 'false'}")
+
+
+def _idiot_revealed(r: _Reader, e: Event) -> str:
+    player = e.data.get("player")
+    return r.t(f"idiot_revealed.{r.side(player)}", player=r.who(player), role=r.role(e.data.get("role", "idiot")))
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
@@ -399,6 +442,37 @@ RENDERERS: dict[str, Renderer] = {
     "no_elimination": _no_elimination,
     "eliminated": _eliminated,
     "game_end": _game_end,
+    "protector_guard": _protector_guard,
+    "sisters": _sisters,
+    "sister_chat": _sister_chat,
+    "fox_result": _fox_result,
+    "wild_child_model": lambda r, e: r.t("wild_child_model", model=r.who(e.data.get("model"))),
+    "wild_child_turned": lambda r, e: r.t("wild_child_turned", model=r.who(e.data.get("model"))),
+    "wolf_hound_side": lambda r, e: r.t(f"wolf_hound_side.{'werewolves' if e.data.get('side') == 'werewolves' else 'village'}"),
+    "white_werewolf_kill": _white_werewolf_kill,
+    "infect_father": lambda r, e: r.t("infect_father", target=r.who(e.data.get("target"))),
+    "infected": lambda r, e: r.t("infected"),
+    "infection_failed": lambda r, e: r.t("infection_failed", target=r.who(e.data.get("target"))),
+    "big_bad_wolf_victim": lambda r, e: r.t("big_bad_wolf_victim", target=r.who(e.data.get("target"))),
+    "pied_piper_charm": lambda r, e: r.t("pied_piper_charm", targets=r.names(e.data.get("targets"))),
+    "charmed": lambda r, e: r.t("charmed"),
+    "charmed_players": lambda r, e: r.t("charmed_players", players=r.names(e.data.get("players"))),
+    "hypnotised": lambda r, e: r.t("hypnotised"),
+    "cupid_paramours": lambda r, e: r.t(
+        "cupid_paramours",
+        deceiver=r.who(e.data.get("deceiver")),
+        paramour=r.who(e.data.get("paramour")),
+        abandoned=r.who(e.data.get("abandoned")),
+    ),
+    "paramours": lambda r, e: r.t("paramours", paramour=r.who(e.data.get("paramour"))),
+    "angel_villager": _angel_villager,
+    "bear_growl": _bear_growl,
+    "idiot_revealed": _idiot_revealed,
+    "village_powers_lost": lambda r, e: r.t(
+        "village_powers_lost", elder=r.who(e.data.get("elder")), cause=r.cat.word("causes", e.data.get("cause"))
+    ),
+    "elder_life": lambda r, e: r.t("elder_life", player=r.who(e.data.get("player")), lives=e.data.get("lives")),
+    "rusty_sword": lambda r, e: r.t("rusty_sword", knight=r.who(e.data.get("knight")), wolf=r.who(e.data.get("wolf"))),
 }
 
 

@@ -18,21 +18,34 @@ from prompts.catalog import Catalog
 
 # Which options only matter when a role is in play; the rest always apply.
 ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "witch": ("witch_self_heal", "witch_both_potions_same_night"),
+    "witch": ("witch_self_heal", "witch_self_heal_first_night_only", "witch_both_potions_same_night", "witch_single_potion"),
     "hunter": ("hunter_shot_causes", "hunter_may_pass"),
     "little_girl": ("little_girl_catch_chance", "little_girl_caught"),
-    "cupid": ("lovers_may_target_each_other",),
+    "cupid": ("lovers_may_target_each_other", "cupid_second_pair"),
     "thief": ("thief_adds_villagers",),
+    "protector": ("protector_neighbours_only", "protector_heal_clash"),
+    "sister": ("sisters_chat_every",),
+    "elder": ("elder_loss_spares_batch",),
+    "infect_father": ("infect_father_elder_spends",),
 }
+# Options told only when another option makes them matter.
+REQUIRES: dict[str, Any] = {
+    "witch_self_heal_first_night_only": lambda o: o.witch_self_heal,
+    "witch_both_potions_same_night": lambda o: not o.witch_single_potion,
+}
+# Roles whose own rules (beyond their card) are told in the rules, in this order.
+ROLE_RULES = ("rusty_knight", "bear_tamer", "fox", "elder", "idiot", "infect_father", "big_bad_wolf", "wild_child", "wolf_hound")
+SOLITARY = ("white_werewolf", "pied_piper", "angel")
 
 
 def roles_in_play(preset: str, deck: Iterable[str] | None) -> list[str]:
-    """The deck's distinct roles in registry order; without a deck, every role the
-    preset can deal (the text must then cover whatever the deal turns out to be)."""
+    """The deck's distinct roles in registry order; without a deck, every role (a game
+    file may give any role in any preset, so the text must then cover whatever the
+    deal turns out to be)."""
     if deck is not None:
         wanted = set(deck)
     else:
-        wanted = {r.id for r in ROLES.values() if preset in r.presets}
+        wanted = set(ROLES)
     known = [r for r in ROLES if r in wanted]
     return known + sorted(wanted - set(known))
 
@@ -69,7 +82,9 @@ class _Builder:
         self.say(self.cat.text(path, **values))
 
     def option(self, opts: RuleOptions, key: str) -> None:
-        self.say(_option(self.cat, key, getattr(opts, key)))
+        sentence = _option(self.cat, key, getattr(opts, key))
+        if sentence:  # some values need no words (a variant that is off)
+            self.say(sentence)
 
 
 def _preset_title(cat: Catalog, preset: str) -> str:
@@ -80,14 +95,24 @@ def _preset_title(cat: Catalog, preset: str) -> str:
     return p.title if p else preset
 
 
-def _night_order(cat: Catalog, in_play: list[str]) -> str:
+def _night_order(cat: Catalog, in_play: list[str], options: RuleOptions) -> str:
     steps = []
     for step in NIGHT_STEPS:
         if step.name in ROLES and step.name not in in_play:
             continue
-        label = cat.get(f"rules.night.steps.{step.name}") or cat.role_name(step.name)
+        if step.roles and not any(r in in_play for r in step.roles):
+            continue
+        if step.when is not None and not step.when(options):
+            continue
+        label = cat.get(f"rules.night.steps.{step.name}")
+        if label is None:
+            if step.name not in ROLES:
+                continue  # the narrator's own bookkeeping, not a call
+            label = cat.role_name(step.name)
         if step.first_night_only:
             label = cat.text("rules.night.first_night_only", step=label)
+        elif step.later_nights_only:
+            label = cat.text("rules.night.later_nights_only", step=label)
         steps.append(label)
     return cat.join(steps)
 
@@ -103,12 +128,15 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.text("rules.table.preset", title=_preset_title(cat, preset))
     b.text("rules.table.players", count=len(players))
     b.text("rules.table.deck")
+    if "angel" in in_play:
+        b.text("rules.table.opening_day")
     b.option(o, "reveal_role_on_death")
     b.text("rules.table.dead")
+    b.option(o, "last_words")
     b.option(o, "max_days")
 
     b.heading("night")
-    b.text("rules.night.order", steps=_night_order(cat, in_play))
+    b.text("rules.night.order", steps=_night_order(cat, in_play, o))
     b.text("rules.night.dawn")
 
     b.heading("sheriff")
@@ -144,18 +172,31 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
         b.option(o, "wolf_kill_rounds")
     b.option(o, "wolves_may_pass")
     b.option(o, "wolves_may_kill_wolf")
+    b.option(o, "wolves_hypnotise")
 
-    specials = [r for r in in_play if r in ROLE_OPTIONS]
+    specials = [r for r in in_play if r in ROLE_OPTIONS or r in ROLE_RULES]
     if specials:
         b.heading("roles")
         for role in specials:
-            for key in ROLE_OPTIONS[role]:
+            if role in ROLE_RULES:
+                b.text(f"rules.roles.{role}")
+            for key in ROLE_OPTIONS.get(role, ()):
+                if key in REQUIRES and not REQUIRES[key](o):
+                    continue
                 b.option(o, key)
+        if any(r in in_play for r in ("elder", "fox", "infect_father")):
+            b.text("rules.roles.powerless")
 
     b.heading("victory")
     b.text("rules.victory.checked")
     b.text("rules.victory.village")
     b.option(o, "wolves_win_at_parity")
+    b.option(o, "wolves_win_side")
+    for role in SOLITARY:
+        if role in in_play:
+            b.text(f"rules.victory.{role}")
+    if any(r in in_play for r in ("wild_child", "wolf_hound", "infect_father")):
+        b.text("rules.victory.conversions")
     if "cupid" in in_play:
         b.text("rules.victory.lovers")
     b.text("rules.victory.together")

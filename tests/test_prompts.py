@@ -295,14 +295,20 @@ def test_system_prompt_is_static_for_the_thief() -> None:
 
 
 def test_a_role_without_words_falls_back_to_its_spec(monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = RoleSpec(id="fox", name="Fox", camp=VILLAGE, summary="Sniffs out werewolves among three neighbours.")
-    monkeypatch.setitem(ROLES, "fox", spec)
+    spec = RoleSpec(id="gravedigger", name="Gravedigger", camp=VILLAGE, summary="Digs up the card of one dead player.")
+    monkeypatch.setitem(ROLES, "gravedigger", spec)
     for lang in LANGUAGES:
         text = system_prompt(
-            preset="millers_hollow", options=RuleOptions(), seat="Bob", role="fox", players=PLAYERS, language=lang, deck=["fox", "werewolf", "seer"]
+            preset="millers_hollow",
+            options=RuleOptions(),
+            seat="Bob",
+            role="gravedigger",
+            players=PLAYERS,
+            language=lang,
+            deck=["gravedigger", "werewolf", "seer"],
         )
         clean(text)
-        assert "Fox" in text and spec.summary in text
+        assert "Gravedigger" in text and spec.summary in text
 
 
 # ------------------------------------------------------------------------------ decisions
@@ -338,7 +344,7 @@ DECISIONS = {
     "thief_swap": _d("thief_swap", options=("werewolf", "seer"), allow_pass=True, cards=["werewolf", "seer"], forced=False),
     "thief_swap/forced": _d("thief_swap", options=("werewolf",), cards=["werewolf", "werewolf"], forced=True),
     "little_girl_spy": _d("little_girl_spy", BOOL, (True, False), catch_chance=0.2),
-    "future_kind": _d("fox_sniff", allow_pass=True, nights_left=2, neighbours=["Alice", "Chloe"]),
+    "future_kind": _d("gravedigger_dig", allow_pass=True, nights_left=2, neighbours=["Alice", "Chloe"]),
 }
 
 
@@ -377,7 +383,7 @@ def test_decision_context_is_shown() -> None:
     assert "you and Hugo" in en["wolf_chat"] and "`target`" in en["wolf_chat"]
     assert "`claims`" in en["speak/discussion"] and "Sheriff campaign" in en["speak/campaign"]
     assert '["Alice", "Bob"]' in en["cupid_lovers"]
-    assert "fox sniff" in en["future_kind"] and "nights left: 2" in en["future_kind"]
+    assert "gravedigger dig" in en["future_kind"] and "nights left: 2" in en["future_kind"]
     zh = decision_prompt(DECISIONS["witch_heal/used"], language="zh")
     assert "解药已经用过了" in zh
 

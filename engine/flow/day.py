@@ -11,6 +11,9 @@ from engine.flow.voting import day_vote, sheriff_election
 
 def dawn(game):
     game.phase = "dawn"
+    rules = game.rules
+    for resolve in rules.resolvers:  # what stops a kill before it applies (a guard, a life)
+        resolve(game)
     kills = game.night.get("kills", [])
     game.emit("dawn", PUBLIC, day=game.day)
     if kills:
@@ -20,6 +23,11 @@ def dawn(game):
         # A deal can leave no wolf in play (the only one set aside for a Thief who kept
         # his card): the village has then already won.
         check_victory(game)
+    if rules.dawn and not game.over:  # 003 "Morning": the dead, their consequences, then the Bear
+        for hook in rules.dawn:
+            yield from hook(game)
+            if game.over:
+                return
 
 
 def speaking_order(game) -> list:
@@ -55,11 +63,14 @@ def discussion(game, phase: str, rounds: int):
                 game.emit("speech", PUBLIC, speaker=name, text=said, round=rnd)
 
 
-def day(game):
+def day(game, opening: bool = False):
+    """One day. ``opening``: the day before the first night (003: "With Angel, start
+    with a day of debate and an eliminatory vote"), which has no dawn."""
     opts = game.options
-    yield from dawn(game)
-    if game.over:
-        return
+    if not opening:
+        yield from dawn(game)
+        if game.over:
+            return
     game.phase = "day"
     game.emit("day_start", PUBLIC, day=game.day, alive=game.alive_names(), sheriff=game.sheriff)
     if opts.sheriff and game.sheriff is None and not game.memory.get("sheriff_elected") and game.day >= opts.sheriff_election_day:

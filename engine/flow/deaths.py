@@ -1,39 +1,54 @@
 """Deaths and their consequences.
 
 Deaths that happen at the same moment (the night's victims at dawn) form one batch.
-A Lover dies of grief "immediately" (000), so grief joins the batch. The Hunter
-retaliates "before giving up the ghost" (000), so his shot (a new batch) comes before
-victory is checked; then, if the game goes on, a dead Sheriff names his successor.
+A Lover dies of grief "immediately" (000), so grief joins the batch. Then the batch
+hooks settle what the batch as a whole changes (the Elder's death taking the village's
+powers). The Hunter retaliates "before giving up the ghost" (000), and the Wild Child
+turns when his model dies (003: "After each elimination, check the lovers, the Hunter,
+the model of the Wild Child and the Captain's transmission... Then check the conditions
+of victory"), so those last acts come before victory is checked; then, if the game goes
+on, a dead Sheriff names his successor.
 """
 
 from __future__ import annotations
 
 from engine.events import PUBLIC
 from engine.flow.victory import check_victory
-from engine.roles.base import AFTER_VICTORY, BEFORE_VICTORY
+from engine.game import Death
+
+
+def record_death(game, p, cause: str) -> None:
+    game.deaths.append(Death(p.name, game.day, cause))
+    if game.options.reveal_role_on_death:
+        game.emit("death", PUBLIC, player=p.name, cause=cause, role=p.role)
+    else:
+        game.emit("death", PUBLIC, player=p.name, cause=cause)
 
 
 def kill_batch(game, deaths: list[tuple[str, str]]):
-    from engine.game import Death
-
     queue = list(deaths)
     fallen = []
+    grief = game.grief
+    rules = game.rules
     while queue:
-        name, cause = queue.pop(0)
-        p = game.by_name[name]
-        if not p.alive:
-            continue
-        p.alive = False
-        game.deaths.append(Death(name, game.day, cause))
-        if game.options.reveal_role_on_death:
-            game.emit("death", PUBLIC, player=name, cause=cause, role=p.role)
-        else:
-            game.emit("death", PUBLIC, player=name, cause=cause)
-        fallen.append((p, cause))
-        beloved = game.beloved(name)
-        if beloved is not None and game.by_name[beloved].alive:
-            queue.append((beloved, "grief"))
-    for hooks in (BEFORE_VICTORY, None, AFTER_VICTORY):
+        while queue:
+            name, cause = queue.pop(0)
+            p = game.by_name[name]
+            if not p.alive:
+                # Taken out of play earlier in the night (the Rusty Knight's victim), his
+                # death is told now, with the night's other victims.
+                if not p.state.pop("dying", False):
+                    continue
+            p.alive = False
+            record_death(game, p, cause)
+            fallen.append((p, cause))
+            if grief:
+                for mourner in grief.get(name, ()):
+                    if game.by_name[mourner].alive:
+                        queue.append((mourner, "grief"))
+        for hook in rules.on_batch:
+            hook(game, fallen, queue)
+    for hooks in (rules.before_victory, None, rules.after_victory):
         if hooks is None:
             if check_victory(game):
                 return

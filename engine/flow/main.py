@@ -7,6 +7,7 @@ from engine.flow.day import day
 from engine.flow.night import night
 from engine.flow.victory import end_game
 from engine.flow import sheriff as _sheriff  # noqa: F401  (registers the successor hook)
+from engine.flow import last_words as _last_words  # noqa: F401  (registers the last words)
 
 
 def script(game):
@@ -24,6 +25,13 @@ def script(game):
         game.emit("role", game.private(p.name), player=p.name, role=p.role)
     if game.center:
         game.emit("center", "narrator", cards=list(game.center))
+    if game.rules.opening_day:
+        # 003 "Preparing the game": "With Angel, start with a day of debate and an
+        # eliminatory vote, then the first night if the game continues." It is day 0:
+        # night N still precedes day N.
+        yield from day(game, opening=True)
+        if game.over:
+            return
     while True:
         if game.day >= game.options.max_days:
             end_game(game, "none", f"the day limit ({game.options.max_days}) was reached")

@@ -3,27 +3,31 @@
 000 "Victory Conditions": the Villagers win when the last Werewolf is eliminated, the
 Werewolves when the last Villager is; Lovers who are one Werewolf and one Villager win
 "as soon as all the other players are eliminated". Nobody left is a game with no winner.
-A camp wins with its dead members.
+A camp wins with its dead members. 003 "How can I win?" adds solitary goals (the White
+Werewolf, the Pied Piper, the Angel), registered by their roles and checked first: "The
+particular goals interrupt the game as soon as they are fulfilled."
 """
 
 from __future__ import annotations
 
 from engine.events import PUBLIC
-from engine.roles import ROLES
+from engine.roles.base import WEREWOLVES
 
 
 def mixed_lovers(game) -> bool:
+    """Lovers of opposing camps (000: "1 Werewolf + 1 Villager"; 003: "lovers of
+    opposing camps"). Camps, not cards: a conversion can make a couple mixed."""
     lv = game.lovers
     if lv is None:
         return False
     a, b = game.by_name[lv[0]], game.by_name[lv[1]]
-    return a.is_wolf != b.is_wolf
+    return a.camp != b.camp
 
 
 def camp_of(game, player) -> str:
     if game.lovers and player.name in game.lovers and mixed_lovers(game):
         return "lovers"
-    return ROLES[player.role].camp
+    return player.camp
 
 
 def check_victory(game) -> bool:
@@ -33,22 +37,57 @@ def check_victory(game) -> bool:
     alive = game.alive()
     if not alive:
         return end_game(game, "none", "nobody is left alive")
-    if mixed_lovers(game) and {p.name for p in alive} == set(game.lovers):
+    for goal in game.rules.victory:
+        reached = goal(game, alive)
+        if reached:
+            return end_game(game, *reached)
+    if game.lovers is not None and mixed_lovers(game) and {p.name for p in alive} == set(game.lovers):
         return end_game(game, "lovers", "the Lovers are the last two alive")
     wolves = [p for p in alive if p.is_wolf]
     if not wolves:
         return end_game(game, "village", "the last werewolf is dead")
     others = len(alive) - len(wolves)
+    opts = game.options
     if others == 0:
-        return end_game(game, "werewolves", "the last villager is dead")
-    if game.options.wolves_win_at_parity and len(wolves) >= others and not (
+        # 003: the wolves win "when they have eliminated their opponents": a White
+        # Werewolf or a mixed couple still alive among them is an opponent.
+        if all(camp_of(game, p) == WEREWOLVES for p in alive):
+            return end_game(game, "werewolves", "the last villager is dead")
+        return False
+    if opts.wolves_win_at_parity and len(wolves) >= others and not (
         mixed_lovers(game) and any(p.name in game.lovers for p in alive)
     ):
         return end_game(game, "werewolves", "the werewolves are as many as the villagers")
+    if opts.wolves_win_side and _side_cleared(game, alive):
+        return end_game(game, "werewolves", "a whole side of the village is dead")
     return False
 
 
+def _side_cleared(game, alive) -> bool:
+    """屠边 (common 狼人杀 practice): the wolves win once every ordinary villager, or
+    every villager with a power, is dead, in a deck that had both; a solitary player
+    or a mixed couple still alive keeps the game going."""
+    from engine.roles import ROLES
+
+    if any(camp_of(game, p) not in (WEREWOLVES, "village") for p in alive):
+        return False
+    village = [p for p in game.players if p.camp == "village"]
+    plain = [p for p in village if p.role == "villager"]
+    gods = [p for p in village if p.role != "villager" and ROLES[p.role].camp == "village"]
+    if not plain or not gods:
+        return False
+    return not any(p.alive for p in plain) or not any(p.alive for p in gods)
+
+
 def end_game(game, winner: str, reason: str) -> bool:
+    # Players taken out of play earlier in the night (the Rusty Knight's victim) whose
+    # death was to be told at dawn: the game ends first, so it is told now.
+    for name, cause in game.night.get("dying", ()):
+        p = game.by_name[name]
+        if p.state.pop("dying", False):
+            from engine.flow.deaths import record_death
+
+            record_death(game, p, cause)
     game.winner = winner
     game.over = True
     game.end_reason = reason

@@ -31,18 +31,20 @@ def leaders_of(counts: dict[str, int]) -> list[str]:
 
 def _vote_round(game, candidates: list[str] | None, rnd: int):
     opts = game.options
-    voters = game.alive_names()
-    pool = voters if candidates is None else [n for n in voters if n in candidates]
-    spare_beloved = game.lovers is not None and not opts.lovers_may_target_each_other
+    alive = game.alive_names()
+    pool = alive if candidates is None else [n for n in alive if n in candidates]
+    # A revealed Idiot keeps his seat but not his vote.
+    voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
+    spared = game.spared if game.spared and not opts.lovers_may_target_each_other else None
     decisions = []
     for v in voters:
         # Same legality as ``game.targets`` (never oneself unless allowed, never the
         # beloved), computed from one pool: this runs for every voter of every vote.
         skip = None if opts.vote_self else v
-        spare = game.beloved(v) if spare_beloved else None
-        legal = tuple([n for n in pool if n != skip and n != spare])
+        spare = spared.get(v, ()) if spared else ()
+        legal = tuple([n for n in pool if n != skip and n not in spare]) if spare else tuple([n for n in pool if n != skip])
         decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
-    picks = yield from ask(*decisions)
+    picks = (yield from ask(*decisions)) if decisions else []
     counts = tally(game, voters, picks, opts.sheriff_double_vote)
     leaders = leaders_of(counts)
     game.emit(
@@ -99,6 +101,9 @@ def day_vote(game):
     if target is None:
         game.emit("no_elimination", PUBLIC, reason="tie" if leaders else "no votes")
         return
+    for pardon in game.rules.pardons:  # an elimination that does not happen (the Idiot)
+        if pardon(game, target):
+            return
     game.emit("eliminated", PUBLIC, player=target)
     yield from kill_batch(game, [(target, "vote")])
 
@@ -111,13 +116,14 @@ def sheriff_election(game):
     game.phase = "sheriff_election"
     candidates = None
     for rnd in (1, 2):
-        voters = game.alive_names()
-        pool = voters if candidates is None else candidates
+        alive = game.alive_names()
+        voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
+        pool = alive if candidates is None else candidates
         decisions = []
         for v in voters:
             legal = tuple(pool if opts.sheriff_vote_self else [c for c in pool if c != v]) or tuple(pool)
             decisions.append(game.ask(v, "sheriff_vote", legal, round=rnd))
-        picks = yield from ask(*decisions)
+        picks = (yield from ask(*decisions)) if decisions else []
         counts = tally(game, voters, picks, False)
         leaders = leaders_of(counts)
         game.emit("sheriff_votes", PUBLIC, round=rnd, votes=dict(zip(voters, picks)), tally=counts, leaders=leaders)
@@ -126,6 +132,9 @@ def sheriff_election(game):
         candidates = sorted(leaders)
         if opts.sheriff_election_tie == "lot":
             break
+    if not leaders:  # nobody could vote (only players without a vote are left)
+        game.memory["sheriff_elected"] = True
+        return
     winner = leaders[0] if len(leaders) == 1 else game.rng.choice(sorted(leaders))
     game.sheriff = winner
     game.memory["sheriff_elected"] = True

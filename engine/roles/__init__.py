@@ -3,15 +3,23 @@
 from engine.roles.base import (  # noqa: F401  (re-exported)
     DEATH_HOOKS,
     DECISION_KINDS,
+    DEVOURED,
     NIGHT_STEPS,
     ROLES,
     VILLAGE,
     WEREWOLVES,
     NightStep,
     RoleSpec,
+    register_batch_hook,
+    register_dawn_hook,
     register_death_hook,
+    register_opening_day,
+    register_pardon,
+    register_resolver,
     register_role,
     register_step,
+    register_victory,
+    rules_for,
 )
 
 from engine.roles import (  # noqa: F401,E402  (registration side effects)
@@ -23,4 +31,19 @@ from engine.roles import (  # noqa: F401,E402  (registration side effects)
     cupid,
     thief,
     little_girl,
+    # best_of (003) and langrensha (001)
+    elder,
+    idiot,
+    protector,
+    sister,
+    fox,
+    rusty_knight,
+    bear_tamer,
+    wild_child,
+    wolf_hound,
+    white_werewolf,
+    infect_father,
+    big_bad_wolf,
+    pied_piper,
+    angel,
 )

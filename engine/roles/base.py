@@ -1,20 +1,32 @@
 """Roles as data plus small hooks.
 
-A role is a ``RoleSpec`` (id, camp, whether it wakes with the pack) and the night
-steps it contributes. The night runner only knows steps sorted by their order; it
-never names a role, so adding a role means adding a module here, not editing the loop.
+A role is a ``RoleSpec`` (id, camp, whether it wakes with the pack) and the hooks it
+contributes: night steps, and functions the flow calls at fixed points (a death, the
+dawn, the victory check...). The flow only knows these extension points, sorted by
+their order; it never names a role, so adding a role means adding a module here, not
+editing the loop.
+
+Every hook says which roles make it relevant (``roles``; empty = always) and, where a
+rule option switches it on, ``when(options)``. A game keeps only the hooks its deck and
+options need (``rules_for``), so the base game pays nothing for the characters of the
+other presets.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.game import Game
+    from engine.options import RuleOptions
 
 VILLAGE = "village"
 WEREWOLVES = "werewolves"
+# Causes of death that are the wolves devouring (the pack, the Big Bad Wolf): what the
+# Elder's extra life, the Protector's guard and the Rusty Knight's sword answer to.
+DEVOURED = ("werewolves", "big_bad_wolf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +37,6 @@ class RoleSpec:
     is_wolf: bool = False
     summary: str = ""
     decisions: tuple[str, ...] = ()  # the decision kinds this role is asked
-    # When the Seer looks at this card she sees ``id``; a few roles may disguise it.
     presets: tuple[str, ...] = ("millers_hollow",)
 
 
@@ -37,7 +48,9 @@ class NightStep:
     """One call of the narrator's night. ``order`` follows the book's reminder list.
 
     ``group`` lets steps that do not depend on each other be asked together: steps of
-    the same group run in parallel (their decisions are pending at once).
+    the same group run in parallel (their decisions are pending at once). ``roles``:
+    the step only exists in games whose deck holds one of them (empty: every game);
+    ``when``: only under these options.
     """
 
     name: str
@@ -46,6 +59,22 @@ class NightStep:
     active: Callable[["Game"], bool]
     first_night_only: bool = False
     group: str = ""
+    roles: tuple[str, ...] = ()
+    when: Callable[["RuleOptions"], bool] | None = None
+    later_nights_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    order: int
+    fn: Callable
+    roles: tuple[str, ...] = ()
+    when: Callable[["RuleOptions"], bool] | None = None
+
+    def wanted(self, deck: frozenset, switches: dict) -> bool:
+        if self.roles and not any(r in deck for r in self.roles):
+            return False
+        return self.when is None or switches[self.when]
 
 
 ROLES: dict[str, RoleSpec] = {}
@@ -61,27 +90,159 @@ def register_role(spec: RoleSpec) -> RoleSpec:
     return spec
 
 
+# Every ``when`` predicate of every hook and step: a game evaluates them once against
+# its options, and the hooks are then chosen (and cached) by deck and these switches.
+WHENS: list[Callable] = []
+
+
+def _note_when(when) -> None:
+    if when is not None and when not in WHENS:
+        WHENS.append(when)
+    _rules.cache_clear()
+    _BY_GAME.clear()
+
+
 def register_step(step: NightStep) -> NightStep:
     NIGHT_STEPS.append(step)
     NIGHT_STEPS.sort(key=lambda s: s.order)
+    _note_when(step.when)
     return step
 
 
-DEATH_HOOKS: list[tuple[int, bool, Callable]] = []
+# ---------------------------------------------------------------------- hook registries
+# Each list holds ``Hook``s sorted by order. What each hook function receives:
+#   DEATH_HOOKS      fn(game, player, cause): generator; the last acts of the dead
+#   BATCH_HOOKS      fn(game, fallen, queue): once a batch's deaths (grief included) are
+#                    settled, before the last acts; may append more deaths to ``queue``
+#   RESOLVERS        fn(game): at dawn, before the night's kills apply (guards, lives)
+#   DAWN_HOOKS       fn(game): generator; after the dawn's deaths, if the game goes on
+#   VICTORY_CHECKS   fn(game, alive) -> (winner, reason) or None: solitary goals,
+#                    checked before the camps' conditions
+#   PARDONS          fn(game, target) -> bool: a vote's elimination that does not happen
+#   NIGHT_START      fn(game): generator; the first thing of every night
+DEATH_HOOKS: list[tuple[Hook, bool]] = []
+BATCH_HOOKS: list[Hook] = []
+RESOLVERS: list[Hook] = []
+DAWN_HOOKS: list[Hook] = []
+VICTORY_CHECKS: list[Hook] = []
+PARDONS: list[Hook] = []
+OPENING_DAY: list[Hook] = []  # present: the game starts with a day (003, the Angel)
 
 
-def register_death_hook(order: int, fn: Callable, *, before_victory: bool = False) -> Callable:
+def _add(registry: list, hook: Any) -> None:
+    registry.append(hook)
+    registry.sort(key=lambda h: h[0].order if isinstance(h, tuple) else h.order)
+    _note_when((hook[0] if isinstance(hook, tuple) else hook).when)
+
+
+def register_death_hook(
+    order: int, fn: Callable, *, before_victory: bool = False, roles: tuple[str, ...] = (), when=None
+) -> Callable:
     """``fn(game, player, cause)`` is a generator; it may ask decisions and kill.
 
     ``before_victory`` hooks are part of the death itself (the Hunter shoots "before
     giving up the ghost", 000), so they run before the game can end; the others (the
     Sheriff's successor) only matter if the game goes on."""
-    DEATH_HOOKS.append((order, before_victory, fn))
-    DEATH_HOOKS.sort(key=lambda t: t[0])
-    BEFORE_VICTORY[:] = [f for _, b, f in DEATH_HOOKS if b]
-    AFTER_VICTORY[:] = [f for _, b, f in DEATH_HOOKS if not b]
+    _add(DEATH_HOOKS, (Hook(order, fn, roles, when), before_victory))
     return fn
 
 
-BEFORE_VICTORY: list[Callable] = []
-AFTER_VICTORY: list[Callable] = []
+def register_batch_hook(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(BATCH_HOOKS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_resolver(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(RESOLVERS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_dawn_hook(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(DAWN_HOOKS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_victory(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(VICTORY_CHECKS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_opening_day(*, roles: tuple[str, ...] = (), when=None) -> None:
+    """The game starts with a day instead of a night when one of ``roles`` is dealt."""
+    _add(OPENING_DAY, Hook(0, None, roles, when))
+
+
+def register_pardon(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(PARDONS, Hook(order, fn, roles, when))
+    return fn
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    """The hooks one game needs, chosen once from its deck and options."""
+
+    first_night: tuple  # night plan: a tuple of step groups (tuples of steps)
+    later_nights: tuple
+    before_victory: tuple
+    after_victory: tuple
+    on_batch: tuple
+    resolvers: tuple
+    dawn: tuple
+    victory: tuple
+    pardons: tuple
+    opening_day: bool
+
+
+def _plan(steps: list[NightStep]) -> tuple:
+    """Consecutive steps of one group run together; every other step alone."""
+    plan: list[tuple] = []
+    for s in steps:
+        if s.group and plan and plan[-1][0].group == s.group:
+            plan[-1] = plan[-1] + (s,)
+        else:
+            plan.append((s,))
+    return tuple(plan)
+
+
+_BY_GAME: dict = {}
+
+
+def rules_for(deck: tuple, options: "RuleOptions") -> GameRules:
+    """The hooks of a game with this deck (every card, set-aside ones included, as a
+    sorted tuple). Built on every game, so the common case is one dict lookup: the
+    options object of a preset is shared by its games."""
+    key = (deck, id(options))
+    hit = _BY_GAME.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    rules = _rules(frozenset(deck), tuple([bool(w(options)) for w in WHENS]))
+    if len(_BY_GAME) > 4096:
+        _BY_GAME.clear()
+    _BY_GAME[key] = (options, rules)  # holding the options keeps their id unique
+    return rules
+
+
+@lru_cache(maxsize=512)
+def _rules(deck: frozenset, switched: tuple) -> GameRules:
+    switches = dict(zip(WHENS, switched))
+
+    def keep(hooks):
+        return tuple(h.fn for h in hooks if h.wanted(deck, switches))
+
+    steps = [
+        s
+        for s in NIGHT_STEPS
+        if (not s.roles or any(r in deck for r in s.roles)) and (s.when is None or switches[s.when])
+    ]
+    return GameRules(
+        first_night=_plan([s for s in steps if not s.later_nights_only]),
+        later_nights=_plan([s for s in steps if not s.first_night_only]),
+        before_victory=tuple(h.fn for h, before in DEATH_HOOKS if before and h.wanted(deck, switches)),
+        after_victory=tuple(h.fn for h, before in DEATH_HOOKS if not before and h.wanted(deck, switches)),
+        on_batch=keep(BATCH_HOOKS),
+        resolvers=keep(RESOLVERS),
+        dawn=keep(DAWN_HOOKS),
+        victory=keep(VICTORY_CHECKS),
+        pardons=keep(PARDONS),
+        opening_day=any(h.wanted(deck, switches) for h in OPENING_DAY),
+    )

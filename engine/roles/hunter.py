@@ -14,6 +14,7 @@ HUNTER = register_role(
         camp=VILLAGE,
         summary="When you are killed by the werewolves or eliminated by the village vote, you immediately shoot another player, who dies too.",
         decisions=("hunter_shot",),
+        presets=("millers_hollow", "best_of", "langrensha"),
     )
 )
 
@@ -21,7 +22,7 @@ HUNTER = register_role(
 def _shot(game, player, cause):
     from engine.flow.deaths import kill_batch
 
-    if player.role != "hunter" or cause not in game.options.hunter_shot_causes:
+    if player.role != "hunter" or cause not in game.options.hunter_shot_causes or player.powerless:
         return
     options = game.targets(player.name)
     if not options:
@@ -34,4 +35,4 @@ def _shot(game, player, cause):
         yield from kill_batch(game, [(target, "hunter")])
 
 
-register_death_hook(10, _shot, before_victory=True)
+register_death_hook(10, _shot, before_victory=True, roles=("hunter",))

@@ -18,17 +18,18 @@ LITTLE_GIRL = register_role(
         camp=VILLAGE,
         summary="Each night you may spy on the werewolves: you read their talk and see their choice without learning who they are, but you may be caught.",
         decisions=("little_girl_spy",),
+        presets=("millers_hollow", "best_of"),
     )
 )
 
 
 def _active(game) -> bool:
-    return bool(game.wolves()) and game.has_alive("little_girl")
+    return game.has_able("little_girl") and bool(game.wolves())
 
 
 def _run(game):
     spies = []
-    for girl in game.with_role("little_girl"):
+    for girl in game.able("little_girl"):
         chance = game.options.little_girl_catch_chance
         if (yield from ask_one(game.ask_bool(girl.name, "little_girl_spy", True, catch_chance=chance))):
             spies.append(girl.name)
@@ -41,4 +42,4 @@ def _run(game):
 # only after the pack step had read an empty list, so she never overheard anything and
 # was never caught. 000 step 2: "During this turn, the Little Girl may spy on the
 # Werewolves" -- she decides first, then the Seer and the pack are called as before.
-register_step(NightStep(name="little_girl", order=90, run=_run, active=_active))
+register_step(NightStep(name="little_girl", order=90, run=_run, active=_active, roles=("little_girl",)))

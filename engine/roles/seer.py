@@ -13,16 +13,17 @@ SEER = register_role(
         camp=VILLAGE,
         summary="Each night you learn the true role of one player of your choice.",
         decisions=("seer_check",),
+        presets=("millers_hollow", "best_of", "langrensha"),
     )
 )
 
 
 def _active(game) -> bool:
-    return game.has_alive("seer")
+    return game.has_able("seer")
 
 
 def _run(game):
-    for seer in game.with_role("seer"):
+    for seer in game.able("seer"):
         options = tuple(n for n in game.alive_names() if n != seer.name)
         if not options:
             continue
@@ -30,4 +31,4 @@ def _run(game):
         game.emit("seer_result", game.private(seer.name), seer=seer.name, target=target, role=game.by_name[target].role)
 
 
-register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main"))
+register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))

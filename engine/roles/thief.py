@@ -12,6 +12,7 @@ THIEF = register_role(
         camp=VILLAGE,
         summary="On the first night you see the two set-aside cards and may take one of them in exchange for yours; if both are werewolves you must take one.",
         decisions=("thief_swap",),
+        presets=("millers_hollow", "langrensha"),
     )
 )
 
@@ -36,4 +37,4 @@ def _run(game):
     game.emit("role", game.private(thief.name), player=thief.name, role=took)
 
 
-register_step(NightStep(name="thief", order=10, run=_run, active=_active, first_night_only=True))
+register_step(NightStep(name="thief", order=10, run=_run, active=_active, first_night_only=True, roles=("thief",)))

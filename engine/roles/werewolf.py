@@ -17,6 +17,7 @@ WEREWOLF = register_role(
         is_wolf=True,
         summary="Each night you and the other werewolves choose a villager to devour. By day, pass yourself off as a villager.",
         decisions=("wolf_chat", "wolf_kill"),
+        presets=("millers_hollow", "best_of", "langrensha"),
     )
 )
 
@@ -74,6 +75,7 @@ def _run(game):
         game.emit("little_girl_caught", game.private(*pack, caught), player=caught)
         if opts.little_girl_caught == "dies":
             game.night["kills"].append((caught, "werewolves"))
+            game.night["attacked"].append(caught)
             game.night["wolf_victim"] = caught
             game.emit("wolf_victim", pack_audience, target=caught)
             return
@@ -104,7 +106,37 @@ def _run(game):
         game.emit("wolf_victim_overheard", spy_audience, target=victim)
     if victim is not None:
         game.night["kills"].append((victim, "werewolves"))
+        game.night["attacked"].append(victim)
     game.night["wolf_victim"] = victim
 
 
 register_step(NightStep(name="werewolves", order=200, run=_run, active=_active, group="night_main"))
+
+
+# ---------------------------------------------------------------------- a 狼人杀 variant
+def _hypnotise(game):
+    """Lycanthropic Fascination (001 zh, option ``wolves_hypnotise``): "每一个晚上，狼人
+    睁眼指定一名玩家，该玩家并不会死掉，而是被催眠，失去他原有的能力（和普通村民无异）…法官用手
+    轻碰该玩家的头，告诉这名玩家，他被催眠了" -- the pack's victim does not die but loses
+    the power of their card for good, and is told so."""
+    night = game.night
+    victim = night.get("wolf_victim")
+    if victim is None:
+        return
+    night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c == "werewolves")]
+    night["attacked"] = [n for n in night["attacked"] if n != victim]
+    game.by_name[victim].powerless = True
+    game.emit("hypnotised", game.private(victim), player=victim)
+    return
+    yield
+
+
+register_step(
+    NightStep(
+        name="hypnosis",
+        order=205,
+        run=_hypnotise,
+        active=lambda game: game.night.get("wolf_victim") is not None,
+        when=lambda o: o.wolves_hypnotise,
+    )
+)

@@ -1,10 +1,15 @@
 """The Witch: one healing and one poisoning potion per game (000 "The Witch").
 
 She is shown the wolves' victim, then may heal it and may poison someone. Whether she
-may heal herself (``witch_self_heal``) and use both potions the same night
-(``witch_both_potions_same_night``) are options. A potion already spent is still
-offered as a decision with only "no" legal, so an attempt at a second heal is refused
-with its reason instead of being silently skipped."""
+may heal herself (``witch_self_heal``, ``witch_self_heal_first_night_only``), use both
+potions the same night (``witch_both_potions_same_night``) or only one potion in the
+whole game (``witch_single_potion``, 001 zh) are options. A potion already spent is
+still offered as a decision with only "no" legal, so an attempt at a second heal is
+refused with its reason instead of being silently skipped.
+
+When the wolves strike twice in a night (003: the Big Bad Wolf, the White Werewolf)
+"The leader indicates to it the victim(s) of the wolves; a cure saves a person": she
+is shown each victim in turn and may heal one of them."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
@@ -16,40 +21,58 @@ WITCH = register_role(
         camp=VILLAGE,
         summary="You have one healing potion (save the werewolves' victim) and one poison (kill a player), each usable once per game.",
         decisions=("witch_heal", "witch_poison"),
+        presets=("millers_hollow", "best_of", "langrensha"),
     )
 )
 
 
 def _active(game) -> bool:
-    return game.has_alive("witch")
+    return game.has_able("witch")
+
+
+def _heal_reason(game, witch, victim) -> str:
+    opts, st = game.options, witch.state
+    if not st["heal"]:
+        return "the healing potion is already used"
+    if victim is None:
+        return "nobody was attacked tonight"
+    if opts.witch_single_potion and not st["poison"]:
+        return "the Witch has already used her one potion"
+    if victim == witch.name:
+        if not opts.witch_self_heal:
+            return "the Witch may not heal herself under these rules"
+        if opts.witch_self_heal_first_night_only and game.day > 1:
+            return "the Witch may heal herself only on the first night"
+    return ""
 
 
 def _run(game):
     opts = game.options
-    for witch in game.with_role("witch"):
+    night = game.night
+    for witch in game.able("witch"):
         st = witch.state
         st.setdefault("heal", True)
         st.setdefault("poison", True)
-        kills = game.night["kills"]
-        victim = next((n for n, c in kills if c == "werewolves"), None)
-        game.emit("witch_victim", game.private(witch.name), victim=victim)
-        reason = ""
-        if not st["heal"]:
-            reason = "the healing potion is already used"
-        elif victim is None:
-            reason = "nobody was attacked tonight"
-        elif victim == witch.name and not opts.witch_self_heal:
-            reason = "the Witch may not heal herself under these rules"
-        healed = yield from ask_one(
-            game.ask_bool(witch.name, "witch_heal", not reason, victim=victim, **({"unavailable": reason} if reason else {}))
-        )
-        if healed:
-            st["heal"] = False
-            game.night["kills"] = [(n, c) for n, c in kills if not (n == victim and c == "werewolves")]
-            game.emit("witch_healed", game.private(witch.name), target=victim)
+        healed = False
+        for victim in night["attacked"] or [None]:
+            game.emit("witch_victim", game.private(witch.name), victim=victim)
+            reason = "the healing potion is already used" if healed else _heal_reason(game, witch, victim)
+            heal = yield from ask_one(
+                game.ask_bool(witch.name, "witch_heal", not reason, victim=victim, **({"unavailable": reason} if reason else {}))
+            )
+            if heal:
+                healed = True
+                st["heal"] = False
+                night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c != "poison")]
+                night.setdefault("healed", []).append(victim)
+                game.emit("witch_healed", game.private(witch.name), target=victim)
         reason = ""
         if not st["poison"]:
             reason = "the poison is already used"
+        elif healed and opts.witch_single_potion:
+            reason = "the Witch has already used her one potion"
+        elif not st["heal"] and opts.witch_single_potion:
+            reason = "the Witch has already used her one potion"
         elif healed and not opts.witch_both_potions_same_night:
             reason = "only one potion a night under these rules"
         options = () if reason else game.targets(witch.name)
@@ -58,8 +81,8 @@ def _run(game):
         )
         if target is not None:
             st["poison"] = False
-            game.night["kills"].append((target, "poison"))
+            night["kills"].append((target, "poison"))
             game.emit("witch_poisoned", game.private(witch.name), target=target)
 
 
-register_step(NightStep(name="witch", order=300, run=_run, active=_active))
+register_step(NightStep(name="witch", order=300, run=_run, active=_active, roles=("witch",)))

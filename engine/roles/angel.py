@@ -1,0 +1,94 @@
+"""The Angel (003 "Angel").
+
+"His presence requires him to start with one day. If he is eliminated during the first
+round by the vote, wolves or poison, he wins alone immediately. If he survives this
+first cycle, he becomes simple Villagers. If he falls in love, his goal of Angel
+disappears: he must survive with his partner." Preparing the game: "With Angel, start
+with a day of debate and an eliminatory vote, then the first night if the game
+continues." Errors to avoid: "Forgetting the Angel: starting with one night makes its
+initial goal false."
+
+With an Angel in the deck the game opens with day 0 (debate and vote, no dawn), then
+night 1. The first round is day 0, night 1 and the dawn of day 1: dying then by the
+vote, the wolves (the pack or the Big Bad Wolf) or the poison, he wins alone at once.
+At the end of that dawn a living Angel becomes a plain villager (``angel_villager``,
+camp village). Made a Lover by Cupid, he plays for the village from then on (the couple
+is mixed if his beloved is not), and his own goal is gone.
+"""
+
+from engine.roles.base import (
+    VILLAGE,
+    NightStep,
+    RoleSpec,
+    register_dawn_hook,
+    register_death_hook,
+    register_opening_day,
+    register_role,
+    register_step,
+    register_victory,
+)
+
+ANGEL = "angel"
+WINNING_CAUSES = ("vote", "werewolves", "big_bad_wolf", "poison")
+
+ANGEL_SPEC = register_role(
+    RoleSpec(
+        id=ANGEL,
+        name="Angel",
+        camp=ANGEL,
+        summary="The game starts with a day. If you are voted out, devoured or poisoned in the first round, you win alone; after it you are a plain villager.",
+        presets=("best_of",),
+    )
+)
+
+
+def _first_round(game) -> bool:
+    return game.day == 0 or (game.day == 1 and game.phase in ("night", "dawn"))
+
+
+def _fallen(game, player, cause):
+    if player.role == ANGEL and player.camp == ANGEL and cause in WINNING_CAUSES and _first_round(game):
+        game.memory["angel_won"] = player.name
+    return
+    yield
+
+
+def _won(game, alive):
+    if game.memory.get("angel_won"):
+        return ANGEL, "the Angel was eliminated in the first round"
+    return None
+
+
+def _villager(game, reason: str) -> None:
+    for p in game.players:
+        if p.role == ANGEL and p.camp == ANGEL and p.alive:
+            p.convert(VILLAGE, False)
+            game.emit("angel_villager", game.private(p.name), player=p.name, reason=reason)
+
+
+def _round_over(game):
+    if game.day == 1:
+        _villager(game, "first_round")
+    return
+    yield
+
+
+def _in_love(game) -> bool:
+    return game.lovers is not None and any(game.by_name[n].role == ANGEL for n in game.lovers)
+
+
+def _love(game):
+    for name in game.lovers:
+        p = game.by_name[name]
+        if p.role == ANGEL and p.camp == ANGEL:
+            p.convert(VILLAGE, False)
+            game.emit("angel_villager", game.private(name), player=name, reason="love")
+    return
+    yield
+
+
+register_opening_day(roles=(ANGEL,))
+register_death_hook(1, _fallen, before_victory=True, roles=(ANGEL,))
+register_victory(10, _won, roles=(ANGEL,))
+register_dawn_hook(5, _round_over, roles=(ANGEL,))
+register_step(NightStep(name="angel_love", order=21, run=_love, active=_in_love, first_night_only=True, roles=(ANGEL,)))

@@ -1,0 +1,77 @@
+"""The Elder (003 "Old"; 001 zh 长老).
+
+003: "He survives the first devouring attack of the pack and dies at the second. The
+leader secretly keeps the number of remaining lives. The vote, the poison of the Witch
+or the shooting of the Hunter kill him immediately and deprive the villagers of their
+special powers for the end of the game. Death by grief does not cause this loss. A cure
+only makes him one life. The Infected Father of the Wolves does not infect him."
+001 zh: "长老对于狼人来说有2条命…被女巫救活以后的长老只有一条命。当长老不是被狼人杀死的
+（即死于女巫，猎人，村民投票）的时候，村里的特殊身份（猎人，守护者，女巫，先知）将全部失去
+他们的能力。"
+
+Lives: resolved at dawn, before the night's kills apply. Each devouring attack (the
+pack's, the Big Bad Wolf's) that a guard did not stop costs a life; with a life to
+spare he does not die. A heal saves him but leaves him one life ("A cure only makes him
+one life"). Nobody is told (the leader keeps the count secretly; a narrator-only event
+records it).
+
+The loss of powers: when the Elder dies by the vote, the poison or the Hunter's shot,
+every player then playing for the village loses their power (``Player.powerless``).
+003 does not arbitrate the players dying in the same batch (a Hunter devoured the night
+the Witch poisons the Elder): ``elder_loss_spares_batch`` (default true) lets them keep
+their last act, the deaths being simultaneous.
+"""
+
+from engine.events import NARRATOR, PUBLIC
+from engine.roles.base import DEVOURED, VILLAGE, RoleSpec, register_batch_hook, register_resolver, register_role
+
+ELDER = register_role(
+    RoleSpec(
+        id="elder",
+        name="Elder",
+        camp=VILLAGE,
+        summary="You survive the first attack of the werewolves. If the village, the Witch or the Hunter kills you, every villager loses their power.",
+        presets=("best_of", "langrensha"),
+    )
+)
+
+LOSS_CAUSES = ("vote", "poison", "hunter")
+
+
+def _lives(game) -> None:
+    night = game.night
+    attacked = night["attacked"]
+    for elder in game.players:
+        if elder.role != "elder" or not elder.alive or elder.name not in attacked:
+            continue
+        if elder.name in night.get("shielded", ()):
+            continue  # the guard stopped the attack: it costs nothing
+        lives = elder.state.get("lives", 2)
+        still = [(n, c) for n, c in night["kills"] if n == elder.name and c in DEVOURED]
+        if not still:  # healed: "A cure only makes him one life"
+            lives = 1
+        elif lives > 1:
+            lives -= 1
+            night["kills"] = [(n, c) for n, c in night["kills"] if not (n == elder.name and c in DEVOURED)]
+        else:
+            lives = 0
+        elder.state["lives"] = lives
+        game.emit("elder_life", NARRATOR, player=elder.name, lives=lives)
+
+
+def _loss(game, fallen, queue) -> None:
+    if game.memory.get("powers_lost"):
+        return
+    for p, cause in fallen:
+        if p.role == "elder" and cause in LOSS_CAUSES:
+            game.memory["powers_lost"] = p.name
+            spare = game.options.elder_loss_spares_batch
+            for q in game.players:
+                if q.camp == VILLAGE and (q.alive or not spare):
+                    q.powerless = True
+            game.emit("village_powers_lost", PUBLIC, elder=p.name, cause=cause)
+            return
+
+
+register_resolver(20, _lives, roles=("elder",))
+register_batch_hook(10, _loss, roles=("elder",))

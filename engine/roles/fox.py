@@ -1,0 +1,47 @@
+"""The Fox (003 "Fox").
+
+"On his appeal, he may designate a person and his two neighbours still at stake. The
+leader indicates whether this group contains at least one Loup-Garou, without showing a
+map or specifying which one. Positive answer: he retains his power. Negative answer: he
+cleared this group at this moment, but loses his power for the rest of the game. He may
+choose not to probe one night."
+
+Called after the Witch (003 night order). ``fox_sniff`` names any living player (himself
+too) or null; the group is that player and the nearest living player on each side. A
+werewolf is any player now in the pack (infected, turned, the Wolf-Hound's choice): the
+Fox smells the camp, where the Seer reads the card. The answer is private
+(``fox_result``); after a negative one the Fox is never called again.
+"""
+
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+FOX = register_role(
+    RoleSpec(
+        id="fox",
+        name="Fox",
+        camp=VILLAGE,
+        summary="Each night you may sniff a player and their two living neighbours: you learn whether a werewolf is among the three. If not, you lose your power.",
+        decisions=("fox_sniff",),
+        presets=("best_of",),
+    )
+)
+
+
+def _active(game) -> bool:
+    return game.has_able("fox")
+
+
+def _run(game):
+    for fox in game.able("fox"):
+        target = yield from ask_one(game.ask(fox.name, "fox_sniff", tuple(game.alive_names()), allow_pass=True))
+        if target is None:
+            continue
+        group = [game.by_name[target], *game.neighbours(target)]
+        wolf = any(p.is_wolf for p in group)
+        game.emit("fox_result", game.private(fox.name), target=target, group=[p.name for p in group], wolf=wolf)
+        if not wolf:
+            fox.powerless = True  # "loses his power for the rest of the game"
+
+
+register_step(NightStep(name="fox", order=310, run=_run, active=_active, roles=("fox",)))

@@ -1,0 +1,81 @@
+"""The Pied Piper (003 "Flute player"; 001 zh 乐师 / 吹笛者).
+
+003: "Every night, he designates two new people to be charmed, or the last still
+uncharacterized if there is only one left, never himself. The leader warns them and
+then wakes up all the charms so that they recognize themselves. They keep their powers
+and their camp. As soon as all the other survivors are charmed and the Flute Player is
+alive, he wins alone. The charm is not transmitted between lovers and the Witch does not
+heal him. Infected, he loses this goal and becomes simple Loup-Garou." 001 zh: "场上活着
+的玩家，如果全都被乐师施过魔法，则吹笛者获胜…这种情况可能会在某次投票之后发生，或者狼人杀了
+人之后。乐师不得对自己施魔法。被施了魔法的玩家仍然扮演他们的角色…魔法不会在两名爱人之间传播。"
+
+Last of the night (003: "Flute player ; all the charms"): ``pied_piper_charm`` names two
+living players not yet charmed (one when only one is left). Each is told
+(``charmed``), then every living charmed player learns who the charmed are
+(``charmed_players``). His goal is checked at once ("as soon as"), the night's victims
+still being alive until dawn, and after every death. His camp is his own: the wolves
+must kill him too, and the village wins without him.
+"""
+
+from engine.flow.common import ask_one
+from engine.flow.victory import end_game
+from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+
+PIPER = "pied_piper"
+
+PIED_PIPER = register_role(
+    RoleSpec(
+        id=PIPER,
+        name="Pied Piper",
+        camp=PIPER,
+        summary="Each night you charm two players; you win alone as soon as every other living player is charmed.",
+        decisions=("pied_piper_charm",),
+        presets=("best_of", "langrensha"),
+    )
+)
+
+
+def charmed(game) -> list[str]:
+    return game.memory.setdefault("charmed", [])
+
+
+def _pipers(game):
+    return [p for p in game.players if p.role == PIPER and p.alive and p.camp == PIPER and not p.powerless]
+
+
+def _active(game) -> bool:
+    return bool(_pipers(game))
+
+
+def _run(game):
+    done = charmed(game)
+    for piper in _pipers(game):
+        options = tuple(n for n in game.alive_names() if n != piper.name and n not in done)
+        if not options:
+            continue
+        count = min(2, len(options))
+        picks = yield from ask_one(game.ask(piper.name, "pied_piper_charm", options, shape="multi", count=count))
+        done.extend(picks)
+        game.emit("pied_piper_charm", game.private(piper.name), targets=list(picks))
+        for name in picks:
+            game.emit("charmed", game.private(name), player=name)
+        awake = [n for n in game.alive_names() if n in done]
+        game.emit("charmed_players", game.private(*awake), players=awake)
+    reached = _all_charmed(game, game.alive())
+    if reached:
+        end_game(game, *reached)
+
+
+def _all_charmed(game, alive):
+    from engine.flow.victory import camp_of
+
+    done = game.memory.get("charmed")
+    for p in alive:
+        if p.role == PIPER and camp_of(game, p) == PIPER:
+            if done is not None and all(q.name in done for q in alive if q is not p):
+                return PIPER, "every other living player is charmed"
+    return None
+
+
+register_step(NightStep(name=PIPER, order=320, run=_run, active=_active, roles=(PIPER,)))
+register_victory(30, _all_charmed, roles=(PIPER,))

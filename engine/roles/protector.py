@@ -1,0 +1,68 @@
+"""The Guard / Protector (001 zh 守护者 / 守卫).
+
+"每晚可以守护一个人，该人不会被狼人杀害（但仍然可以被女巫毒死）。可以守护自己，但是不能连续2天
+晚上守护同一个人。" Each night he guards one player, who cannot be devoured that night
+(the Witch's poison still kills); he may guard himself, never the same player two nights
+running. Variant 10 (option ``protector_neighbours_only``): "守卫只能保护自己，或者他左右手
+的两名玩家中的一个" -- only himself or one of his two living neighbours.
+
+Called before the Seer and the pack (at the table the guard wakes first, so his choice
+cannot depend on the wolves'). The guard applies at dawn, before the night's kills: a
+guarded player attacked by the wolves does not die. Common 狼人杀 practice (option
+``protector_heal_clash``, off by default): guarded and healed the same night, he dies.
+"""
+
+from engine.flow.common import ask_one
+from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+
+PROTECTOR = register_role(
+    RoleSpec(
+        id="protector",
+        name="Protector",
+        camp=VILLAGE,
+        summary="Each night you guard one player (yourself allowed, never the same player two nights running): the werewolves cannot kill them that night.",
+        decisions=("protector_guard",),
+        presets=("langrensha",),
+    )
+)
+
+
+def _active(game) -> bool:
+    return game.has_able("protector")
+
+
+def _run(game):
+    for guard in game.able("protector"):
+        options = game.alive_names()
+        if game.options.protector_neighbours_only:
+            near = {guard.name, *(p.name for p in game.neighbours(guard.name))}
+            options = [n for n in options if n in near]
+        last = guard.state.get("last_guard")
+        if last is not None and last[0] == game.day - 1:
+            options = [n for n in options if n != last[1]]
+        if not options:
+            continue
+        target = yield from ask_one(
+            game.ask(guard.name, "protector_guard", tuple(options), last=last[1] if last else None)
+        )
+        guard.state["last_guard"] = (game.day, target)
+        game.night.setdefault("guarded", []).append(target)
+        game.emit("protector_guard", game.private(guard.name), target=target)
+
+
+def _shield(game) -> None:
+    night = game.night
+    kills = night["kills"]
+    for g in night.get("guarded", ()):
+        if g not in night["attacked"]:
+            continue
+        if game.options.protector_heal_clash and g in night.get("healed", ()):
+            if not any(n == g for n, _ in kills):
+                kills.insert(0, (g, "werewolves"))  # 同守同救: the two protections cancel out
+            continue
+        night["kills"] = kills = [(n, c) for n, c in kills if not (n == g and c in DEVOURED)]
+        night.setdefault("shielded", []).append(g)
+
+
+register_step(NightStep(name="protector", order=95, run=_run, active=_active, roles=("protector",)))
+register_resolver(10, _shield, roles=("protector",))

@@ -1,0 +1,55 @@
+"""The Two Sisters (003 "Two sisters").
+
+"The two holders open their eyes together the first night to recognize each other.
+They defend the village. The booklet proposes to the experienced to remind them from
+time to time for a short silent concertation; to begin, use only the initial
+recognition."
+
+Night 1 (after the Seer): each sister is told the other's name (``sisters``). With
+``sisters_chat_every`` N > 0 they also confer on night 1 and every N nights after
+(nights 1, 1+N, 1+2N...), while two of them live with their power: one ``sister_chat``
+turn each (text, private to the sisters).
+"""
+
+from engine.decisions import TEXT
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+SISTER = register_role(
+    RoleSpec(
+        id="sister",
+        name="Sister",
+        camp=VILLAGE,
+        summary="The two Sisters know each other from the first night, and may be woken from time to time to confer in secret.",
+        decisions=("sister_chat",),
+        presets=("best_of",),
+    )
+)
+
+
+def _chat_night(game) -> bool:
+    every = game.options.sisters_chat_every
+    return every > 0 and (game.day - 1) % every == 0
+
+
+def _active(game) -> bool:
+    return (game.day == 1 or _chat_night(game)) and game.has_able("sister")
+
+
+def _run(game):
+    sisters = game.able("sister")
+    names = [p.name for p in sisters]
+    if game.day == 1:
+        everyone = [p.name for p in game.players if p.role == "sister" and p.alive]
+        for name in everyone:
+            game.emit("sisters", game.private(name), sisters=list(everyone))
+    if len(sisters) < 2 or not _chat_night(game):
+        return
+    audience = game.private(*names)
+    for name in names:
+        said = yield from ask_one(game.ask(name, "sister_chat", shape=TEXT, sisters=list(names)))
+        text = said.get("text", "") if isinstance(said, dict) else said
+        game.emit("sister_chat", audience, speaker=name, text=text)
+
+
+register_step(NightStep(name="sister", order=120, run=_run, active=_active, group="night_main", roles=("sister",)))

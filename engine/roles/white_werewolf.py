@@ -1,0 +1,57 @@
+"""The White Werewolf (003 "White Wolf-Garou"; 000 The Village).
+
+"He hunts every night with the pack, but wins only if he remains the only survivor.
+From the second night, one night out of two, he is awakened alone after the pack and
+can kill another Wolf-Garou. He is an enemy of both sides; do not announce a joint
+victory with wolves as long as he pursues his goal." Aide-mémoire: "The White
+Wolf-Garou does not receive a solitary attack on the first night."
+
+He is a werewolf (he wakes with the pack, the pack cannot devour him, the village wins
+only once he is dead too) whose camp is his own. On nights 2, 4, 6... after the pack he
+answers ``white_werewolf_kill``: another living werewolf, or null. The victim dies at
+dawn (cause ``white_werewolf``). It is not a devouring: the Witch is not shown it, the
+Elder's life and the guard do not stop it. He wins alone when he is the last one alive.
+"""
+
+from engine.flow.common import ask_one
+from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+
+WHITE = "white_werewolf"
+
+WHITE_WEREWOLF = register_role(
+    RoleSpec(
+        id=WHITE,
+        name="White Werewolf",
+        camp=WHITE,
+        is_wolf=True,
+        summary="You hunt with the werewolves, but every other night you may also kill a werewolf: you win only as the last one alive.",
+        decisions=("white_werewolf_kill",),
+        presets=("best_of",),
+    )
+)
+
+
+def _active(game) -> bool:
+    return game.day % 2 == 0 and game.has_able(WHITE)
+
+
+def _run(game):
+    for ww in game.able(WHITE):
+        spare = game.spares(ww.name)
+        options = tuple(p.name for p in game.players if p.alive and p.is_wolf and p is not ww and p.name not in spare)
+        target = yield from ask_one(game.ask(ww.name, "white_werewolf_kill", options, allow_pass=True))
+        game.emit("white_werewolf_kill", game.private(ww.name), target=target)
+        if target is not None:
+            game.night["kills"].append((target, "white_werewolf"))
+
+
+def _alone(game, alive):
+    from engine.flow.victory import camp_of
+
+    if len(alive) == 1 and alive[0].role == WHITE and camp_of(game, alive[0]) == WHITE:
+        return WHITE, "the White Werewolf is the last one alive"
+    return None
+
+
+register_step(NightStep(name=WHITE, order=210, run=_run, active=_active, later_nights_only=True, roles=(WHITE,)))
+register_victory(20, _alone, roles=(WHITE,))

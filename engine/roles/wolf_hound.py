@@ -1,0 +1,41 @@
+"""The Wolf-Hound (003 "Dog-Loup").
+
+"On the first night, he definitely chose to stay a village or join the wolves. The
+leader took this choice secretly before the first call of the pack, to know if he had
+to participate. He could not change his mind later." Aide-mémoire: "Provide the secret
+choice of Dog-Loup before the first pack wakes up."
+
+Night 1, after Cupid and before the Seer and the pack: ``wolf_hound_side`` answers
+``village`` or ``werewolves``. Choosing the wolves, he wakes with the pack that same
+night; his card stays a Wolf-Hound (the Seer cannot tell his side).
+"""
+
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+
+WOLF_HOUND = register_role(
+    RoleSpec(
+        id="wolf_hound",
+        name="Wolf-Hound",
+        camp=VILLAGE,
+        summary="On the first night you choose, for good, to play for the village or to join the werewolves.",
+        decisions=("wolf_hound_side",),
+        presets=("best_of",),
+    )
+)
+
+
+def _active(game) -> bool:
+    return game.has_alive("wolf_hound")
+
+
+def _run(game):
+    for hound in game.with_role("wolf_hound"):
+        side = yield from ask_one(game.ask(hound.name, "wolf_hound_side", (VILLAGE, WEREWOLVES)))
+        hound.state["side"] = side
+        if side == WEREWOLVES:
+            hound.convert(WEREWOLVES, True)
+        game.emit("wolf_hound_side", game.private(hound.name), player=hound.name, side=side)
+
+
+register_step(NightStep(name="wolf_hound", order=30, run=_run, active=_active, first_night_only=True, roles=("wolf_hound",)))
