@@ -146,3 +146,13 @@ def test_leaderboard_gives_every_number_its_interval():
 def test_bradley_terry_on_no_decided_game_is_empty():
     g = GameOutcome("x", "none", (SeatResult("A", "village", "villager", False), SeatResult("B", "werewolves", "werewolf", False)))
     assert bradley_terry([g], ["A", "B"]) == {}
+
+
+def test_per_side_strengths_are_withheld_when_the_games_cannot_separate_them():
+    """Two participants who only meet as whole teams: village and wolf skill are
+    confounded, so the per-side fit says nothing rather than split the sum evenly."""
+    games = [g for g in synthetic(400) if {s.participant for s in g.seats} == {"Strong", "Poor"}]
+    lb = compute(games, n_boot=30, seed=0)
+    for r in lb.rows:
+        assert r["bradley_terry"]["value"] is not None
+        assert all(r["bradley_terry_by_side"][s]["value"] is None for s in ("village", "werewolves"))

@@ -85,6 +85,8 @@ class BTDesign:
         # A column that is zero in every game carries no information (the participant did
         # not play, or always sat on both sides in equal shares): it gets no strength.
         present = np.abs(X[:, 1:]).sum(axis=0) > 1e-12
+        if not self.identified(X, present):
+            return {}
         penalty = np.full(X.shape[1], RIDGE)
         penalty[0] = 0.0
         theta = fit_logistic(X, y, penalty)
@@ -104,6 +106,22 @@ class BTDesign:
             if present[i]:
                 out[k] = float(theta[i + 1] * ELO)
         return out
+
+
+    def identified(self, X: np.ndarray | None = None, present: np.ndarray | None = None) -> bool:
+        """Whether the games pin the strengths down (up to the centring). Two
+        participants who only ever meet as whole teams, each once per side, leave the
+        per-side model with one equation per pairing: village skill and wolf skill are
+        then confounded, and a fit would only split their sum evenly."""
+        if X is None:
+            X = self.X[self.decided]
+            present = np.abs(X[:, 1:]).sum(axis=0) > 1e-12
+        cols = [0] + [i + 1 for i in range(len(self.keys)) if present[i]]
+        groups = 2 if self.by_side else 1
+        if self.by_side:
+            groups = sum(1 for side in (VILLAGE, WOLVES) if any(present[i] and k.endswith("@" + side) for i, k in enumerate(self.keys)))
+        expected = len(cols) - groups  # one constant per group is absorbed by alpha
+        return bool(X.shape[0]) and np.linalg.matrix_rank(X[:, cols]) >= expected
 
 
 def bradley_terry(games: Sequence[GameOutcome], participants: Sequence[str], by_side: bool = False) -> dict[str, float]:

@@ -14,7 +14,7 @@ import sys
 
 from arena.cli import CliError, Command, console_for
 
-RATINGS_VERSION = "1"  # part of the cache key: bump when a figure's computation changes
+RATINGS_VERSION = "2"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
