@@ -59,11 +59,18 @@ def test_sigkill_at_random_moments_then_resume(tmp_path, processes):
     rng = random.Random(processes)
     kills = 0
     progress_at_kills = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    while kills < 5:
+        before = _count(db)
         proc = _start(cfg, db)
-        # Kill somewhere between start-up and a couple of seconds of play.
-        time.sleep(rng.uniform(0.4, 1.5))
+        if kills % 2 == 0:
+            # a moment in the game loop: a few more games stored, the next one half played
+            target = before + rng.randint(1, 15)
+            deadline = time.monotonic() + 30
+            while _count(db) < target and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0.0, 0.05))
+        else:
+            time.sleep(rng.uniform(0.05, 0.8))  # anywhere, start-up included
         if proc.poll() is not None:
             assert proc.returncode == 0, proc.stderr.read().decode()
             break
@@ -71,8 +78,6 @@ def test_sigkill_at_random_moments_then_resume(tmp_path, processes):
         proc.wait()
         kills += 1
         progress_at_kills.append(_count(db))
-        if kills >= 5:
-            break
     final = _start(cfg, db)
     _, err = final.communicate(timeout=120)
     assert final.returncode == 0, err.decode()
