@@ -19,7 +19,8 @@ NAMES = ["Alice", "Bob", "Chloe", "David", "Emma"]
 
 
 def table(humans=("Alice",), roles=None, **extra: Any) -> dict[str, Any]:
-    roles = roles or {"Alice": "villager", "Bob": "werewolf", "Chloe": "seer"}
+    # Alice is the wolf by default: no night can take her before the day's questions.
+    roles = roles or {"Alice": "werewolf", "Bob": "villager", "Chloe": "seer"}
     seats = [{"name": n, "agent": "human" if n in humans else "heuristic", **({"role": roles[n]} if n in roles else {})} for n in NAMES]
     return {"seed": 4, "seats": seats, "pace": 0, "options": {"sheriff": False, "discussion_rounds": 1}, **extra}
 
@@ -69,9 +70,9 @@ def pending(kind: str | None = None):
 
 
 def play_until(client, links, kind: str, name="Alice") -> dict:
-    """Answer every question of every person at the table (a line of speech, the first
-    option) until ``name`` is asked a question of ``kind``; the others' questions of
-    that kind are left open."""
+    """Answer every question of every person at the table (a line of speech, the last
+    option: a wolf's victim is then Emma, never a person) until ``name`` is asked a
+    question of ``kind``; the others' questions of that kind are left open."""
     deadline = time.time() + 15
     while time.time() < deadline:
         for seat in [name, *(n for n in links["seats"] if n != name)]:
@@ -81,7 +82,7 @@ def play_until(client, links, kind: str, name="Alice") -> dict:
                     if seat == name:
                         return q
                     continue
-                value = "Good morning." if q["shape"] == "text" else q["options"][0 if seat == name else -1]["value"]
+                value = "Good morning." if q["shape"] == "text" else q["options"][-1]["value"]
                 assert answer(client, links, q["id"], value, seat).status_code == 200
         time.sleep(0.02)
     raise AssertionError(f"{name} was never asked {kind}")
@@ -173,9 +174,31 @@ def test_the_socket_streams_the_seat_its_own_events(client):
     assert all(game.events[e["seq"]].visible_to("Alice") for m in channel.sent for e in m.get("events", []))
 
 
+def test_model_reasoning_reaches_the_full_view_only(client):
+    from transcripts.schema import CallRecord
+
+    links = start(client)
+    session = session_of(client, links)
+    with client.websocket_connect("/ws" + links["host"]) as host, client.websocket_connect("/ws" + links["seats"]["Alice"]) as seat:
+        host.receive_json(), seat.receive_json()
+        record = CallRecord(seat="Bob", decision=1, kind="wolf_kill", backend="openai", model="m", parsed={"reasoning": "Alice is quiet: take her."})
+        client.portal.call(_feed, session, record)  # the session lives in the client's loop
+        msg = host.receive_json()
+        assert msg["type"] == "thought" and msg["thought"]["text"] == "Alice is quiet: take her."
+    assert client.get("/api" + links["host"] + "/state").json()["thoughts"][0]["seat"] == "Bob"
+    assert "thoughts" not in client.get(seat_url(links)).json()
+    alice = [ch for ch in session.history if ch.lens.seat == "Alice"]
+    assert not any(m.get("type") == "thought" for ch in alice for m in ch.sent)
+    assert not any("Alice is quiet" in json.dumps(m) for ch in alice for m in ch.sent)
+
+
+async def _feed(session, record) -> None:
+    session._on_call(record)
+
+
 # ---------------------------------------------------------------------- reconnecting, answering
 def test_a_reconnection_finds_the_question_and_the_given_answer(client):
-    links = start(client, humans=("Alice", "Bob"))  # Bob, the wolf, is alive to vote
+    links = start(client, humans=("Alice", "Bob"))
     q = play_until(client, links, "vote")
     again = client.get(seat_url(links)).json()  # a reload: the same question, still open
     assert again["pending"][0]["id"] == q["id"]

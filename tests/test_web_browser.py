@@ -160,19 +160,19 @@ def test_a_person_plays_a_whole_game_from_the_start_page(server, page):
     page.fill("#rounds", "1")
     page.fill("#pace", "0")
     page.fill("#seed", "11")
-    page.select_option("#seat-rows tr:nth-child(1) .role", "seer")
+    page.select_option("#seat-rows tr:nth-child(1) .role", "werewolf")  # no night can take her
     assert page.input_value("#seat-rows tr:nth-child(1) .agent") == "human"
     shoot(page, "1-start-page")
     page.click("#start")
     page.click("#take-seat")
 
     page.wait_for_selector("#card:not([hidden])")
-    assert page.inner_text("#card-name") == "Seer"
-    assert "village" in page.inner_text("#card-win")
+    assert page.inner_text("#card-name") == "Werewolf"
+    assert "werewolves" in page.inner_text("#card-win")
     shots: set[str] = set()
 
     def screenshots(pg, kind: str) -> None:
-        if kind == "seer_check" and "night" not in shots:
+        if kind == "wolf_kill" and "night" not in shots:
             assert "night" in (pg.get_attribute("body", "class") or "")
             shoot(pg, "2-night")
             shots.add("night")
@@ -181,7 +181,7 @@ def test_a_person_plays_a_whole_game_from_the_start_page(server, page):
             shots.add("vote")
 
     kinds = play_to_end(page, screenshots)
-    assert "seer_check" in kinds and "speak" in kinds and "vote" in kinds
+    assert "wolf_kill" in kinds and "speak" in kinds and "vote" in kinds
     page.wait_for_selector("#reveal:not([hidden])")
     reveal = page.inner_text("#reveal")
     assert " win" in reveal
@@ -213,7 +213,7 @@ def test_a_person_plays_a_whole_game_from_the_start_page(server, page):
 
 def test_reloading_in_the_middle_of_a_vote_keeps_the_question(server, page):
     base, app = server
-    links = create(base, **table({"Alice": "villager", "Bob": "werewolf"}, seed=5))
+    links = create(base, **table({"Alice": "werewolf", "Bob": "villager"}, seed=5))
     page.goto(base + links["seats"]["Alice"])
     while True:
         page.wait_for_selector(".question")
@@ -269,6 +269,14 @@ def test_the_page_never_receives_another_seats_secret(server, page):
     assert not seen_kinds & {"wolf_pack", "wolf_votes", "wolf_victim", "seer_result", "wolf_chat"}
     others_cards = [e for e in game.events if e.kind == "role" and e.data["player"] != "Alice"]
     assert others_cards and not any(f'"seq": {e.seq},' in f or f'"seq":{e.seq},' in f for f in frames for e in others_cards)
+
+    # The spectators' page shows the public game only.
+    watcher = page.context.new_page()
+    watcher.goto(base + links["watch"])
+    watcher.wait_for_selector("#reveal:not([hidden])")
+    assert watcher.locator(".secret").count() == 0 and watcher.locator("#action .question").count() == 0
+    watcher.evaluate("window.scrollTo(0, 0)")
+    shoot(watcher, "6-spectator")
 
     # The server's own record of what it sent on Alice's sockets says the same.
     channels = [ch for ch in session.history if ch.lens.seat == "Alice"]
