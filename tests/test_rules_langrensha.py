@@ -1,0 +1,223 @@
+"""狼人杀 (001 zh): the preset, the Idiot, the Guard, the Witch's two readings, the
+Sheriff who voids a tie, last words and the variants.
+
+Guard: "每晚可以守护一个人，该人不会被狼人杀害（但仍然可以被女巫毒死）。可以守护自己，但是不能
+连续2天晚上守护同一个人。" Variant 10: "守卫只能保护自己，或者他左右手的两名玩家中的一个。"
+Witch: "女巫只有一次使用的机会" / "女巫每局只能有一次机会用药" against "拥有一瓶解药和一瓶毒药".
+Sheriff: "村长有双倍投票的功能（即一票算两票）。在平票时由他决定选哪一个，也可以决定废票。"
+Lycanthropic Fascination: "该玩家并不会死掉，而是被催眠，失去他原有的能力（和普通村民无异）".
+"In any case it surely isn't him": "如果被抛弃着死去，则欺骗者、第三者都不会死。如果欺骗者死去，
+则被抛弃者、第三者都会死去。如果第三者死去则只有欺骗者死去。被抛弃者可以不投票给欺骗者，也可以
+投。欺骗者和第三者，不得互相投票。"
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from engine import IllegalAnswer, get_preset
+from engine.events import PUBLIC
+from helpers import agents_for, asked, data, deaths, drive, events, new_game
+
+
+def play(roles, answers=None, options=None):
+    game = new_game(roles, options, preset="langrensha")
+    drive(game, agents_for(game, answers))
+    return game
+
+
+# ------------------------------------------------------------------------------ the preset
+def test_the_twelve_player_table_most_played_today():
+    assert Counter(get_preset("langrensha").deck(12)) == Counter(
+        {"werewolf": 4, "seer": 1, "witch": 1, "hunter": 1, "idiot": 1, "villager": 4}
+    )
+    assert Counter(get_preset("langrensha").deck(9)) == Counter({"werewolf": 3, "seer": 1, "witch": 1, "hunter": 1, "villager": 3})
+
+
+def test_the_preset_defaults_seed_and_common_practice():
+    o = get_preset("langrensha").options()
+    assert o.sheriff and o.sheriff_double_vote and o.sheriff_tiebreak == "choose" and o.sheriff_tiebreak_may_void
+    assert not o.reveal_role_on_death and o.last_words == "first_night_and_vote"
+    assert o.witch_self_heal and o.witch_self_heal_first_night_only and not o.witch_single_potion
+    assert o.hunter_may_pass and o.wolves_may_pass and not o.wolves_win_at_parity and not o.wolves_win_side
+
+
+def test_cards_stay_hidden_at_death():
+    roles = {"W1": "werewolf", "V1": "villager", "V2": "villager", "Se": "seer"}
+    game = play(roles, {"W1": {"wolf_kill": ["V1"]}, "Se": {"seer_check": ["W1"]}}, {"max_days": 1})
+    assert data(game, "death")[0] == {"player": "V1", "cause": "werewolves"}
+
+
+# ------------------------------------------------------------------------------ the Idiot
+IDIOT = {"Id": "idiot", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+
+
+def test_the_idiot_voted_out_is_revealed_survives_and_loses_his_vote():
+    answers = {**{v: {"vote": ["Id"]} for v in ("W1", "V1", "V2")}, "Id": {"vote": ["W1", "W1"]}}
+    game = play(IDIOT, answers, {"max_days": 2, "last_words": "none"})
+    [rev] = events(game, "idiot_revealed")
+    assert rev.audience == PUBLIC and rev.data == {"player": "Id", "role": "idiot"}
+    assert "Id" not in {d[0] for d in deaths(game)} and not events(game, "eliminated")
+    day2 = [e for e in events(game, "vote_result") if e.day == 2]
+    assert day2 and all("Id" not in e.data["votes"] for e in day2)
+    assert "Id" in game.voteless
+
+
+def test_the_pardon_works_once():
+    answers = {v: {"vote": ["Id", "Id"]} for v in ("W1", "V1", "V2")}
+    game = play(IDIOT, answers, {"max_days": 2, "last_words": "none"})
+    assert ("Id", 2, "vote") in deaths(game)
+
+
+# ------------------------------------------------------------------------------ the Guard
+GUARD = {"Gu": "protector", "W1": "werewolf", "Wi": "witch", "V1": "villager", "V2": "villager", "V3": "villager"}
+
+
+def test_the_guarded_player_survives_the_wolves_not_the_poison():
+    answers = {"Gu": {"protector_guard": ["V1"]}, "W1": {"wolf_kill": ["V1"]}, "Wi": {"witch_poison": ["V1"]}}
+    game = play(GUARD, answers, {"max_days": 1, "last_words": "none"})
+    assert deaths(game) == [("V1", 1, "poison")]
+    assert events(game, "protector_guard")[0].audience == frozenset({"Gu"})
+    game = play(GUARD, {"Gu": {"protector_guard": ["V1"]}, "W1": {"wolf_kill": ["V1"]}}, {"max_days": 1})
+    assert deaths(game) == [] and data(game, "no_death")
+
+
+def test_never_the_same_player_two_nights_running_himself_allowed():
+    game = new_game(GUARD, {"last_words": "none"}, preset="langrensha")
+    agents = agents_for(game, {"Gu": {"protector_guard": ["Gu"]}, "W1": {"wolf_kill": ["V3"]}})
+    d = drive(game, agents, until=lambda d: d.kind == "protector_guard" and game.day == 2)
+    assert "Gu" not in d.options and "V1" in d.options and d.context["last"] == "Gu"
+    with pytest.raises(IllegalAnswer):
+        game.submit(d.id, "Gu")
+
+
+def test_variant_himself_or_a_neighbour_only():
+    game = new_game(GUARD, {"protector_neighbours_only": True}, preset="langrensha")
+    d = drive(game, agents_for(game, {}), until=lambda d: d.kind == "protector_guard")
+    assert set(d.options) == {"Gu", "W1", "V3"}
+
+
+def test_guarded_and_healed_the_same_night():
+    answers = {"Gu": {"protector_guard": ["V1"]}, "W1": {"wolf_kill": ["V1"]}, "Wi": {"witch_heal": [True]}}
+    assert deaths(play(GUARD, answers, {"max_days": 1})) == []
+    game = play(GUARD, answers, {"max_days": 1, "protector_heal_clash": True, "last_words": "none"})
+    assert deaths(game) == [("V1", 1, "werewolves")]
+
+
+# ------------------------------------------------------------------------------ the Witch
+WITCH = {"Wi": "witch", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+
+
+def test_one_potion_in_the_whole_game():
+    answers = {"W1": {"wolf_kill": ["V1", "V2"]}, "Wi": {"witch_heal": [True], "witch_poison": ["W1"]}}
+    game = new_game(WITCH, {"witch_single_potion": True, "last_words": "none"}, preset="langrensha")
+    d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "witch_poison")
+    assert d.options == () and d.context["unavailable"] == "the Witch has already used her one potion"
+    game = play(WITCH, answers, {"last_words": "none", "max_days": 2})
+    assert data(game, "witch_poisoned") == [{"target": "W1"}]  # one of each, the default
+
+
+def test_she_saves_herself_on_the_first_night_only():
+    game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
+    agents = agents_for(game, {"W1": {"wolf_kill": ["V1", "Wi"]}})
+    d = drive(game, agents, until=lambda d: d.kind == "witch_heal" and game.day == 2)
+    assert d.options == (False,) and d.context["unavailable"] == "the Witch may heal herself only on the first night"
+    game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
+    d = drive(game, agents_for(game, {"W1": {"wolf_kill": ["Wi"]}}), until=lambda d: d.kind == "witch_heal")
+    assert True in d.options
+
+
+# ------------------------------------------------------------------------------ the Sheriff
+def test_the_sheriff_may_void_a_tied_vote():
+    roles = {"W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    answers = {
+        "V1": {"sheriff_vote": ["V2"], "vote": [None], "sheriff_tiebreak": [None]},
+        "V2": {"sheriff_vote": ["V1"], "vote": ["W1"]},
+        "V3": {"sheriff_vote": ["V1"], "vote": ["W1"]},
+        "V4": {"sheriff_vote": ["V1"], "vote": ["V3"]},
+        "W1": {"sheriff_vote": ["V1"], "vote": ["V3"]},
+    }
+    game = play(roles, answers, {"max_days": 1, "sheriff": True})
+    assert data(game, "sheriff_elected")[0]["player"] == "V1"
+    assert asked(game, "sheriff_tiebreak") == [("V1", "sheriff_tiebreak", None)]
+    assert data(game, "tie_broken") == [{"by": "V1", "target": None, "rule": "choose"}]
+    assert not [d for d in deaths(game) if d[2] == "vote"]
+
+
+# ------------------------------------------------------------------------------ last words
+def test_last_words_for_the_first_nights_victims_and_the_voted_out():
+    roles = {"W1": "werewolf", "W2": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager", "V5": "villager"}
+    answers = {
+        "W1": {"wolf_kill": ["V1", "V3"], "vote": ["V2"]},
+        "W2": {"wolf_kill": ["V1", "V3"]},
+        "V1": {"speak": ["I was a villager"]},
+        "V2": {"speak": ["", "farewell"]},
+        "V4": {"vote": ["V2"]},
+        "V5": {"vote": ["V2"]},
+    }
+    game = play(roles, answers, {"max_days": 2, "sheriff": False})
+    words = [e for e in events(game, "speech") if e.data.get("last_words")]
+    assert [(e.data["speaker"], e.day) for e in words] == [("V1", 1), ("V2", 1)]
+    assert words[0].data["text"] == "I was a villager" and words[0].audience == PUBLIC
+    # the second night's victim has none
+    assert ("V3", 2, "werewolves") in deaths(game) and len(words) == 2
+
+
+# ------------------------------------------------------------------------------ variants
+def test_lycanthropic_fascination_hypnotises_instead_of_killing():
+    roles = {"W1": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"W1": {"wolf_kill": ["Se"]}, "Se": {"seer_check": ["W1"]}}
+    game = play(roles, answers, {"max_days": 2, "wolves_hypnotise": True})
+    assert deaths(game) == []
+    [h] = events(game, "hypnotised")
+    assert h.audience == frozenset({"Se"}) and game.by_name["Se"].powerless
+    assert asked(game, "seer_check") == [("Se", "seer_check", "W1")]  # night 2: no eyes open
+
+
+def test_in_any_case_it_surely_isnt_him_the_chain_of_deaths():
+    roles = {"Cu": "cupid", "A": "villager", "B": "villager", "P": "villager", "W1": "werewolf", "V1": "villager", "V2": "villager"}
+    base = {"Cu": {"cupid_lovers": [["A", "B"]], "cupid_deceiver": ["A"], "cupid_paramour": ["P"]}}
+    opts = {"cupid_second_pair": True, "max_days": 1, "last_words": "none"}
+    # the paramour dies: the deceiver follows, and with him the abandoned one
+    game = play(roles, {**base, "W1": {"wolf_kill": ["P"]}}, opts)
+    assert deaths(game) == [("P", 1, "werewolves"), ("A", 1, "grief"), ("B", 1, "grief")]
+    assert data(game, "cupid_paramours") == [{"deceiver": "A", "paramour": "P", "abandoned": "B"}]
+    assert [e.audience for e in events(game, "paramours")] == [frozenset({"A"}), frozenset({"P"})]
+    # the abandoned one dies: nobody follows
+    game = play(roles, {**base, "W1": {"wolf_kill": ["B"]}}, opts)
+    assert deaths(game) == [("B", 1, "werewolves")]
+    # the deceiver dies: the abandoned one and the paramour follow
+    game = play(roles, {**base, "W1": {"wolf_kill": ["A"]}}, opts)
+    assert deaths(game) == [("A", 1, "werewolves"), ("B", 1, "grief"), ("P", 1, "grief")]
+
+
+def test_in_any_case_it_surely_isnt_him_who_may_vote_whom():
+    roles = {"Cu": "cupid", "A": "villager", "B": "villager", "P": "villager", "W1": "werewolf", "V1": "villager"}
+    answers = {"Cu": {"cupid_lovers": [["A", "B"]], "cupid_deceiver": ["A"], "cupid_paramour": ["P"]}, "W1": {"wolf_kill": ["V1"]}}
+    game = new_game(roles, {"cupid_second_pair": True, "sheriff": False, "last_words": "none"}, preset="langrensha")
+    agents = agents_for(game, answers)
+    drive(game, agents, until=lambda d: d.kind == "vote")
+    legal = {d.seat: set(d.options) for d in game.waiting if d.kind == "vote"}
+    assert "A" in legal["B"]  # the abandoned one may vote against the deceiver
+    assert "P" not in legal["A"] and "B" not in legal["A"]  # the deceiver: neither of them
+    assert "A" not in legal["P"]  # the paramour: not the deceiver
+
+
+def test_the_wolves_win_by_clearing_a_side_when_the_option_is_on():
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "Hu": "hunter", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"W1": {"wolf_kill": ["Se", "Hu"]}, "W2": {"wolf_kill": ["Se", "Hu"]}, "Hu": {"hunter_shot": [None]}}
+    answers["Se"] = {"seer_check": ["W1"]}
+    game = play(roles, answers, {"wolves_win_side": True, "last_words": "none", "sheriff": False})
+    assert game.winner == "werewolves" and game.end_reason == "a whole side of the village is dead"
+    assert game.day == 2 and game.by_name["V1"].alive
+
+
+def test_the_thief_and_the_piper_play_in_langrensha():
+    roles = {"Th": "thief", "W1": "werewolf", "Pi": "pied_piper", "V1": "villager", "V2": "villager"}
+    answers = {"Th": {"thief_swap": ["seer"], "seer_check": ["W1"]}, "W1": {"wolf_kill": ["V1"]}, "Pi": {"pied_piper_charm": [["V2", "W1"]]}}
+    game = new_game(roles, {"max_days": 1, "last_words": "none"}, preset="langrensha", center=["seer", "villager"])
+    drive(game, agents_for(game, answers))
+    assert game.by_name["Th"].role == "seer" and data(game, "seer_result")[0]["target"] == "W1"
+    assert game.winner == "none"  # the day limit: the Piper has not charmed the Thief
