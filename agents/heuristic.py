@@ -1,10 +1,11 @@
-"""The heuristic bot: plays every base-game role with intent, from its events alone.
+"""The heuristic bot: plays every role with intent, from its events alone.
 
 It is the arena's sparring partner and yardstick: stronger than random, cheap
 enough for thousands of simulated games, and deterministic for a given seed and
 name. The work is split by job: ``heuristic_memory`` digests events,
 ``heuristic_suspicion`` weighs them, ``heuristic_talk``, ``heuristic_votes`` and
-``heuristic_night`` decide. This module only routes a decision to its policy and
+``heuristic_night`` decide, ``heuristic_roles`` plays the characters of Best of
+Werewolves and 狼人杀 (``ROLE_POLICIES``). This module only routes a decision to its policy and
 guarantees that whatever comes back is a legal answer.
 """
 
@@ -14,6 +15,7 @@ import random
 from typing import Any, Callable
 
 from agents import heuristic_night as night
+from agents import heuristic_roles as roles
 from agents import heuristic_talk as talk
 from agents import heuristic_votes as votes
 from agents.base import Agent, SeatView
@@ -56,7 +58,7 @@ class HeuristicAgent(Agent):
     def decide(self, view: SeatView, decision: Decision) -> Any:
         if self.memory.update(view.events):
             self.plan = {}  # a new game: yesterday's lies belong to another table
-        policy = POLICIES.get(decision.kind)
+        policy = POLICIES.get(decision.kind) or roles.ROLE_POLICIES.get(decision.kind)
         if policy is None:  # a kind from a role this bot does not know yet
             return random_answer(self.rng, decision)
         try:

@@ -76,6 +76,14 @@ class Memory:
         self.thief_cards: list[str] = []
         self.overheard: set[str] = set()  # names the spied-on pack aimed at (never wolves)
         self.night_victims: list[str] = []
+        # Best of Werewolves and 狼人杀 characters
+        self.sisters: set[str] = set()  # the other Sister(s), known from the first night
+        self.fox_results: list[tuple[list[str], bool]] = []  # (group, a werewolf among them)
+        self.growls: dict[int, bool] = {}  # dawn -> the Bear Tamer's bear growled (public)
+        self.model: str | None = None  # the Wild Child's model
+        self.charmed: set[str] = set()  # charmed players this seat knows of (itself included)
+        self.revealed: dict[str, str] = {}  # living players whose card the table saw (the Idiot)
+        self.angel_done = False  # the Angel's first round is over (or he fell in love)
 
     # ------------------------------------------------------------------ reading events
     def update(self, events: list) -> bool:
@@ -188,6 +196,36 @@ class Memory:
         targets = d.get("targets", [d.get("target")])
         self.overheard.update(t for t in targets if isinstance(t, str))
 
+    def _sisters(self, e: Any, d: dict) -> None:
+        self.sisters = {s for s in d.get("sisters", []) if isinstance(s, str) and s != self.me}
+
+    def _fox_result(self, e: Any, d: dict) -> None:
+        group = [g for g in d.get("group", []) if isinstance(g, str)]
+        self.fox_results.append((group, bool(d.get("wolf"))))
+
+    def _bear_growl(self, e: Any, d: dict) -> None:
+        self.growls[e.day] = bool(d.get("growl"))
+
+    def _model(self, e: Any, d: dict) -> None:
+        if isinstance(d.get("model"), str):
+            self.model = d["model"]
+
+    def _joins_pack(self, e: Any, d: dict) -> None:
+        """Told privately that this seat now plays for the werewolves."""
+        if e.kind != "wolf_hound_side" or d.get("side") == "werewolves":
+            self.pack.add(self.me)
+
+    def _charmed(self, e: Any, d: dict) -> None:
+        self.charmed.add(self.me)
+        self.charmed.update(p for p in d.get("players", []) if isinstance(p, str))
+
+    def _revealed(self, e: Any, d: dict) -> None:
+        if isinstance(d.get("player"), str) and isinstance(d.get("role"), str):
+            self.revealed[d["player"]] = d["role"]
+
+    def _angel_done(self, e: Any, d: dict) -> None:
+        self.angel_done = True
+
     # ------------------------------------------------------------------ derived facts
     @property
     def alive(self) -> list[str]:
@@ -217,6 +255,13 @@ class Memory:
 
     def my_public_claim(self) -> Claim | None:
         return self.claims.get(self.me)
+
+    def likely_angels(self) -> set[str]:
+        """In the Angel's first round (day 0 and night 1), players who said they were a
+        werewolf: most likely the Angel, who wins if the village or the night kills him."""
+        if self.day > 1 or "angel" not in self.roles_in_play:
+            return set()
+        return {n for n, c in self.claims.items() if c.role is not None and is_wolf_role(c.role) and n not in self.pack}
 
     def count_in_play(self, role: str) -> int:
         return sum(1 for r in self.roles_in_play if r == role)
@@ -248,4 +293,15 @@ _HANDLERS = {
     "thief_cards": Memory._thief_cards,
     "wolf_votes_overheard": Memory._overheard,
     "wolf_victim_overheard": Memory._overheard,
+    "sisters": Memory._sisters,
+    "fox_result": Memory._fox_result,
+    "bear_growl": Memory._bear_growl,
+    "wild_child_model": Memory._model,
+    "wild_child_turned": Memory._joins_pack,
+    "wolf_hound_side": Memory._joins_pack,
+    "infected": Memory._joins_pack,
+    "charmed": Memory._charmed,
+    "charmed_players": Memory._charmed,
+    "idiot_revealed": Memory._revealed,
+    "angel_villager": Memory._angel_done,
 }

@@ -31,6 +31,9 @@ def choose_victim(sit: Situation, legal: list[str]) -> str | None:
     mem = sit.mem
     if mem.caught_girl in legal and mem.caught_girl not in mem.dead:
         return mem.caught_girl
+    angels = mem.likely_angels()
+    if angels:  # devouring the Angel in his first round makes him win
+        legal = [n for n in legal if n not in angels] or legal
     return sit.best(legal, sit.threat)
 
 
@@ -80,7 +83,8 @@ def witch_heal(sit: Situation) -> bool:
 def witch_poison(sit: Situation) -> str | None:
     """Only a near-certain wolf: a wasted poison on a villager helps the pack."""
     b = sit.beliefs
-    options = [o for o in sit.decision.options if o != sit.mem.beloved]
+    angels = sit.mem.likely_angels()
+    options = [o for o in sit.decision.options if o != sit.mem.beloved and o not in angels]
     if not options:
         return None
     target = sit.best(options, b.of)

@@ -40,6 +40,11 @@ CHECK_WOLF = 4.0  # times the claimant's credibility
 CHECK_GOOD = -1.5
 CAP = 0.97
 THIEF_WOLF_CHANCE = 0.25
+SISTER = -4.0  # the other Sister plays for the village (unless infected later)
+FOX_FOUND = 1.2  # a werewolf among the Fox's group: each unknown member is suspect
+FOX_CLEARED = -4.0  # no werewolf in the group when the Fox looked
+BEAR_GROWL = 1.0  # the Bear Tamer's own neighbours when his bear growled
+BEAR_SILENT = -2.5
 
 
 @dataclass(slots=True)
@@ -60,6 +65,8 @@ def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
     """Players whose camp is certain: revealed dead, and privately the seat's own
     knowledge. A wolf knows every camp; a Seer knows those she looked at."""
     known: dict[str, bool] = {n: is_wolf_role(r) for n, r in mem.dead.items() if r is not None}
+    for n, r in mem.revealed.items():
+        known.setdefault(n, is_wolf_role(r))
     if not private:
         return known
     for n, r in mem.seer_results.items():
@@ -118,6 +125,8 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
         if private and c == mem.me:
             continue
         told = claim.roles_claimed - {"villager"}
+        if claim.role == "angel" and "angel" in mem.roles_in_play:
+            told = {r for r in told if not is_wolf_role(r)}  # the Angel's day-0 plea, explained
         lie = len(told) > 1 or any(is_wolf_role(r) for r in told)
         for r in told:
             count = mem.count_in_play(r)
@@ -198,7 +207,28 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
         for victim in mem.witch_victims.values():
             if victim in s:
                 s[victim] += PACK_TARGET  # the pack does not devour its own
+        if not mem.is_wolf:
+            _characters(mem, s)
     return s
+
+
+def _characters(mem: Memory, s: dict[str, float]) -> None:
+    """What the Best of Werewolves characters privately know: the other Sister, the
+    Fox's answers, the Bear Tamer's growls about his own neighbours."""
+    for sister in mem.sisters:
+        if sister in s:
+            s[sister] += SISTER
+    for group, wolf in mem.fox_results:
+        for g in group:
+            if g in s and g != mem.me:
+                s[g] += FOX_FOUND if wolf else FOX_CLEARED
+    if mem.my_role == "bear_tamer" and mem.growls:
+        from agents.heuristic_roles import neighbours
+
+        growl = mem.growls[max(mem.growls)]
+        for n in neighbours(mem, mem.me):
+            if n in s:
+                s[n] += BEAR_GROWL if growl else BEAR_SILENT
 
 
 def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:

@@ -70,6 +70,8 @@ def _village_speech(sit: Situation) -> Speech:
         _seer_speech(sit, sp, h)
     elif role in ("witch", "hunter") and (said == role or h >= (2 if role == "witch" else 1)):
         sp.role = role
+    elif role in CHARACTER_SPEECHES and CHARACTER_SPEECHES[role](sit, sp, h, said):
+        pass
     elif h >= 1 or said == GOOD:
         sp.role = GOOD
     liars = [n for n in mem.alive if n in b.liars and mem.claims.get(n) and mem.claims[n].role]
@@ -82,6 +84,76 @@ def _village_speech(sit: Situation) -> Speech:
             sp.accuses = [top]
             sp.strong = b.of(top) >= STRONG
     return sp
+
+
+# ---------------------------------------------------------------------- characters
+def _angel_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
+    """The Angel wants the village's vote on day 0: he says he is a werewolf."""
+    mem = sit.mem
+    if mem.angel_done or mem.day > 0:
+        # the plea failed: he explains it, which clears him of the werewolf claim
+        if said is not None and said != GOOD:
+            sp.role = "angel"
+            return True
+        return False
+    sp.role = WOLF
+    others = [n for n in mem.alive if n != mem.me]
+    if others:
+        sp.accuses = [sit.rng.choice(others)]
+        sp.strong = True
+    return True
+
+
+def _elder_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
+    """Voted out, the Elder takes the village's powers with him: he says who he is
+    as soon as the village looks his way."""
+    if said == "elder" or h >= 1:
+        sp.role = "elder"
+        return True
+    return False
+
+
+def _bear_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
+    """A growl this morning: the Bear Tamer names himself and his suspect neighbour."""
+    from agents.heuristic_roles import neighbours
+
+    mem, b = sit.mem, sit.beliefs
+    if not mem.growls.get(mem.day):
+        return said == "bear_tamer" and _claim_again(sp, "bear_tamer")
+    sp.role = "bear_tamer"
+    near = [n for n in neighbours(mem, mem.me) if n != mem.beloved]
+    top = sit.best(near, b.of)
+    if top is not None:
+        sp.accuses = [top]
+        sp.strong = b.of(top) >= STRONG
+    return True
+
+
+def _fox_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
+    """A werewolf found among three: the Fox comes out and points at the likeliest."""
+    mem, b = sit.mem, sit.beliefs
+    alive = set(mem.alive)
+    for group, wolf in reversed(mem.fox_results):
+        suspects = [g for g in group if wolf and g in alive and g != mem.me and g != mem.beloved and b.of(g) > 0]
+        if suspects:
+            sp.role = "fox"
+            sp.accuses = [sit.best(suspects, b.of)]
+            sp.strong = True
+            return True
+    return said == "fox" and _claim_again(sp, "fox")
+
+
+def _claim_again(sp: Speech, role: str) -> bool:
+    sp.role = role
+    return True
+
+
+CHARACTER_SPEECHES = {
+    "angel": _angel_speech,
+    "elder": _elder_speech,
+    "bear_tamer": _bear_speech,
+    "fox": _fox_speech,
+}
 
 
 def _seer_speech(sit: Situation, sp: Speech, h: float) -> None:
@@ -192,7 +264,8 @@ def _words(sit: Situation, sp: Speech) -> str:
     if mem.phase == "campaign":
         parts.append(line(rng, "opening.campaign"))
     else:
-        parts.append(line(rng, "opening.first_day" if mem.day <= 1 else "opening.later_day"))
+        key = "opening.opening_day" if mem.day == 0 else "opening.first_day" if mem.day == 1 else "opening.later_day"
+        parts.append(line(rng, key))
     if sp.role == SEER:
         if sp.counter:
             parts.append(line(rng, "seer_counter_claim", target=sp.counter))

@@ -13,6 +13,7 @@ SPLIT_CHANCE = 0.4  # one wolf of a pack votes elsewhere
 BUS_VOTE_CHANCE = 0.75  # a wolf votes for a mate the village has doomed: it costs nothing
 DOOMED = 0.6
 SHERIFF_MATE_CHANCE = 0.5
+SEE_THROUGH_ANGEL = 0.7  # a voter who recognises the Angel's plea on day 0
 
 
 def vote(sit: Situation) -> str | None:
@@ -22,10 +23,25 @@ def vote(sit: Situation) -> str | None:
     if sit.mem.is_wolf:
         return _wolf_vote(sit, options)
     b = sit.beliefs
+    options = _spare_the_angel(sit, options)
     target = sit.best(options, b.of)
     if b.of(target) <= 0.0 and sit.decision.allow_pass:
         return None  # everyone on offer is known innocent
     return target
+
+
+def _spare_the_angel(sit: Situation, options: list[str]) -> list[str]:
+    """On the Angel's opening day a player who says he is a werewolf is most likely the
+    Angel begging for the vote that makes him win: the village looks elsewhere."""
+    mem = sit.mem
+    if mem.day != 0 or "angel" not in mem.roles_in_play or mem.my_role == "angel":
+        return options
+    if sit.rng.random() >= SEE_THROUGH_ANGEL:
+        return options
+    from agents.heuristic_memory import is_wolf_role
+
+    spared = [o for o in options if not (mem.claims.get(o) is not None and is_wolf_role(mem.claims[o].role))]
+    return spared or options
 
 
 def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
@@ -39,6 +55,8 @@ def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
             return options[0]  # a wolf in love with a villager wins with the couple: the pack must go
         return None if sit.decision.allow_pass else options[0]
     rivals = _countered(sit)
+    options = _spare_the_angel(sit, options)
+    villagers = [o for o in options if o not in mem.pack] or villagers
 
     def appeal(n: str) -> float:
         return pub.of(n) + (0.5 if n in rivals else 0.0)
