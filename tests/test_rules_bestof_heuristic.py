@@ -62,7 +62,7 @@ def play(seed: int, village: str = "heuristic") -> Game:
 
 @lru_cache(maxsize=None)
 def corpus() -> tuple[Game, ...]:
-    return tuple(play(seed) for seed in range(240))
+    return tuple(play(seed) for seed in range(200))
 
 
 def test_strict_games_end_and_every_new_kind_is_played_by_a_policy():
@@ -117,7 +117,7 @@ def test_the_pied_piper_wins_sometimes_and_charms_the_living():
 def test_heuristic_village_beats_random_village_in_both_presets():
     wins = Counter()
     for village in ("heuristic", "random"):
-        for seed in range(1000, 1160):
+        for seed in range(1000, 1120):
             g = play(seed, village)
             wins[village] += g.winner == "village"
-    assert wins["heuristic"] > wins["random"] + 20, wins
+    assert wins["heuristic"] > wins["random"] + 15, wins
