@@ -544,6 +544,21 @@ class SleepRecorder:
         self.waits.append(seconds)
 
 
+def model_seat(spec: str, decision: Any, log: Any, sleep: Any = None, **options: Any):
+    """A model seat (``openai:MODEL``, ``anthropic:MODEL``) for ``decision``'s seat, with
+    the fast settings and a ``sleep`` that records its waits instead of waiting."""
+    from agents.llm import make_llm_agent
+
+    return make_llm_agent(spec, decision.seat, log=log, sleep=sleep or SleepRecorder(), **{**FAST, **options})
+
+
+async def ask(agent: Any, game: Any, decision: Any) -> Any:
+    """``decision`` put to ``agent`` as its seat sees the game now."""
+    from arena.runner import view_for
+
+    return await agent.adecide(view_for(game, decision.seat), decision)
+
+
 def reset_llm_state() -> None:
     """Process-wide state the tests must not leak into each other."""
     from agents.llm.backends.base import forget_learned_modes

@@ -10,14 +10,11 @@ import pytest
 from llm_standins import (
     FAKE_ANTHROPIC_KEY,
     FAKE_OPENAI_KEY,
-    FAST,
     NAMES,
     AnthropicStandIn,
     OpenAIStandIn,
     Reply,
     Status,
-    reset_llm_state,
-    set_fake_keys,
     standin_router,
 )
 
@@ -28,12 +25,7 @@ from arena.gamefile import GameFileError, spec_from_data
 from transcripts.schema import read_transcript
 
 
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
-    yield
-    reset_llm_state()
+pytestmark = pytest.mark.usefixtures("llm_env")
 
 
 # ---------------------------------------------------------------------- prices

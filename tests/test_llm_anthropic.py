@@ -4,6 +4,7 @@ Messages API (respx): forced tool use, cache breakpoints, errors, a whole game."
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import httpx
 import pytest
@@ -17,9 +18,9 @@ from llm_standins import (
     Reply,
     SleepRecorder,
     Status,
+    ask,
     game_at,
-    reset_llm_state,
-    set_fake_keys,
+    model_seat,
     standin_router,
 )
 
@@ -30,14 +31,7 @@ from arena.runner import run_async, view_for
 from engine import Game, GameSetup
 
 MODEL = "anthropic:claude-3-5-haiku-latest"
-
-
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
-    yield
-    reset_llm_state()
+pytestmark = pytest.mark.usefixtures("llm_env")
 
 
 @pytest.fixture
@@ -46,12 +40,7 @@ def api():
         yield AnthropicStandIn(router, cache_min=64)
 
 
-def seat(decision, log: CallLog, sleep=None, **options):
-    return make_llm_agent(MODEL, decision.seat, log=log, sleep=sleep or SleepRecorder(), **{**FAST, **options})
-
-
-async def ask(agent, game, decision):
-    return await agent.adecide(view_for(game, decision.seat), decision)
+seat = partial(model_seat, MODEL)
 
 
 async def test_forced_tool_use_with_cache_breakpoints(api):

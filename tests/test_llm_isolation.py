@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_standins import FAST, NAMES, AnthropicStandIn, OpenAIStandIn, reset_llm_state, set_fake_keys, standin_router
+from llm_standins import FAST, NAMES, AnthropicStandIn, OpenAIStandIn, standin_router
 
 from agents.llm import make_llm_agent
 from agents.llm.accounting import CallLog
@@ -23,14 +23,7 @@ from engine import Game, GameSetup
 from prompts.render import decision_prompt, history_entries, system_prompt
 
 DECK = ["werewolf", "werewolf", "seer", "witch", "cupid", "little_girl", "hunter", "villager"]
-
-
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
-    yield
-    reset_llm_state()
+pytestmark = pytest.mark.usefixtures("llm_env")
 
 
 def prompt_parts(vendor: str, messages: list[dict]) -> tuple[str, str]:

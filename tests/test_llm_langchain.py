@@ -6,23 +6,14 @@ from __future__ import annotations
 import pytest
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from llm_standins import FAST, NAMES, game_at, reset_llm_state, schema_chat_model
+from llm_standins import FAST, NAMES, ask, game_at, schema_chat_model
 
 from agents.llm import from_langchain
 from agents.llm.accounting import CallLog
 from arena.runner import run_async, view_for
 from engine import Game, GameSetup
 
-
-@pytest.fixture(autouse=True)
-def _state():
-    reset_llm_state()
-    yield
-    reset_llm_state()
-
-
-async def ask(agent, game, decision):
-    return await agent.adecide(view_for(game, decision.seat), decision)
+pytestmark = pytest.mark.usefixtures("llm_state")
 
 
 async def test_structured_output_where_the_model_binds_tools():

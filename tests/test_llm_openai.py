@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 
 import httpx
 import pytest
@@ -19,9 +20,9 @@ from llm_standins import (
     SleepRecorder,
     Sleep,
     Status,
+    ask,
     game_at,
-    reset_llm_state,
-    set_fake_keys,
+    model_seat,
     standin_router,
 )
 
@@ -32,14 +33,7 @@ from arena.runner import run_async, view_for
 from engine import Game, GameSetup
 
 MODEL = "openai:gpt-4o-mini"
-
-
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
-    yield
-    reset_llm_state()
+pytestmark = pytest.mark.usefixtures("llm_env")
 
 
 @pytest.fixture
@@ -48,12 +42,7 @@ def api():
         yield OpenAIStandIn(router)
 
 
-def seat(decision, log: CallLog, sleep=None, **options):
-    return make_llm_agent(MODEL, decision.seat, log=log, sleep=sleep or SleepRecorder(), **{**FAST, **options})
-
-
-async def ask(agent, game, decision):
-    return await agent.adecide(view_for(game, decision.seat), decision)
+seat = partial(model_seat, MODEL)
 
 
 # ---------------------------------------------------------------------- the request

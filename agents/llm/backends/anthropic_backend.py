@@ -14,103 +14,43 @@ new. The decision block after it is the only uncached text.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import weakref
 from typing import Any
 
 import anthropic
 
-from agents.llm.backends.base import (
-    Backend,
-    CallFailed,
-    MissingKey,
-    ModeRejected,
-    Prompt,
-    Reply,
-    Transient,
-    Turn,
-    Usage,
-    correction_text,
-    retry_after,
-    schema_instructions,
-)
-from agents.llm.backends.openai_backend import TRANSIENT_STATUS, safe_url
-from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
-from arena.limits import Limits
+from agents.llm.backends.base import Prompt, Reply, Turn, Usage, correction_text, question_text
+from agents.llm.backends.sdk import SDKBackend
 
 EPHEMERAL = {"type": "ephemeral"}
 
 
-class AnthropicBackend(Backend):
+class AnthropicBackend(SDKBackend):
     name = "anthropic"
     modes = ("tool", "text")
+    sdk = anthropic
+    sdk_error = anthropic.AnthropicError
 
-    def __init__(
-        self,
-        model: str,
-        options: LLMOptions | None = None,
-        *,
-        limits: Limits | None = None,
-        sleep=None,
-        api_key: str | None = None,
-        client: anthropic.AsyncAnthropic | None = None,
-    ):
-        super().__init__(model, options, limits=limits, sleep=sleep)
-        self._api_key = api_key
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anthropic.AsyncAnthropic] = weakref.WeakKeyDictionary()
-        self._spare: anthropic.AsyncAnthropic | None = client or self._new_client()
-
-    # ------------------------------------------------------------------ client
-    def _new_client(self) -> anthropic.AsyncAnthropic:
-        o = self.options
-        key_env = o.api_key_env or DEFAULT_KEY_ENV["anthropic"]
-        api_key = self._api_key
-        if api_key is None and o.api_key_env:
-            api_key = os.environ.get(o.api_key_env)
-            if not api_key:
-                raise MissingKey(f"anthropic:{self.model} needs an API key: set {o.api_key_env}")
-        base_url = o.base_url or os.environ.get(DEFAULT_BASE_URL_ENV["anthropic"]) or None
+    def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> anthropic.AsyncAnthropic:
         try:
-            client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=o.timeout)
+            client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout)
         except anthropic.AnthropicError:
-            raise MissingKey(f"anthropic:{self.model} needs an API key: set {key_env}") from None
+            raise self.missing_key(key_env) from None
         # This SDK builds without credentials and only fails at the first request;
         # a seat without a key must be refused before the game starts.
         if not (client.api_key or getattr(client, "auth_token", None) or getattr(client, "_token_cache", None)):
-            raise MissingKey(f"anthropic:{self.model} needs an API key: set {key_env}")
+            raise self.missing_key(key_env)
         return client
 
-    def client(self) -> anthropic.AsyncAnthropic:
-        loop = asyncio.get_running_loop()
-        c = self._clients.get(loop)
-        if c is None:
-            c = self._spare if self._spare is not None else self._new_client()
-            self._spare = None
-            self._clients[loop] = c
-        return c
+    async def create(self, client: anthropic.AsyncAnthropic, request: dict[str, Any]) -> Any:
+        return await client.messages.create(**request)
 
-    @property
-    def endpoint(self) -> str:
-        c = self._spare or next(iter(self._clients.values()), None)
-        return safe_url(str(c.base_url)) if c is not None else ""
-
-    @property
-    def open(self) -> bool:
-        return bool(self._clients)
-
-    async def aclose(self) -> None:
-        for c in list(self._clients.values()):
-            try:
-                await c.close()
-            except Exception:
-                pass
-        self._clients.clear()
+    def reply(self, response: Any, mode: str) -> Reply:
+        return _reply(response, mode)
 
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
-        question = prompt.question + (schema_instructions(prompt) if mode == "text" else "")
+        question = question_text(prompt, mode)
         # A part's block must be byte-identical in every later request (that is what
         # the cache matches), so each ends the same way wherever it falls.
         content: list[dict[str, Any]] = [{"type": "text", "text": part + "\n"} for part in prompt.history_parts if part]
@@ -148,40 +88,12 @@ class AnthropicBackend(Backend):
                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use["id"], "content": fix, "is_error": True}]},
                 ]
         return [
-            {"role": "assistant", "content": [{"type": "text", "text": turn.reply.text or "(no answer)"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": turn.said}]},
             {"role": "user", "content": [{"type": "text", "text": fix}]},
         ]
 
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"role": "system", "content": request["system"]}] + list(request["messages"])
-
-    # ------------------------------------------------------------------ response
-    async def send(self, request: dict[str, Any], mode: str) -> Reply:
-        try:
-            resp = await self.client().messages.create(**request)
-        except anthropic.APITimeoutError as e:
-            raise Transient(f"timeout: {e}") from None
-        except anthropic.APIConnectionError as e:
-            raise Transient(f"connection error: {e}") from None
-        except anthropic.APIStatusError as e:
-            status = e.status_code
-            if status in TRANSIENT_STATUS or status >= 500:
-                raise Transient(f"HTTP {status}: {_message(e)}", retry_after(e.response.headers)) from None
-            if status in (400, 422) and mode != "text":
-                raise ModeRejected(f"HTTP {status}: {_message(e)}") from None
-            raise CallFailed(f"HTTP {status}: {_message(e)}", disable=status in (401, 403, 404)) from None
-        except anthropic.AnthropicError as e:
-            raise CallFailed(f"{type(e).__name__}: {e}") from None
-        return _reply(resp, mode)
-
-
-def _message(e: anthropic.APIStatusError) -> str:
-    body = e.body
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-    return e.message
 
 
 def _reply(resp: Any, mode: str) -> Reply:

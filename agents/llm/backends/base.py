@@ -29,6 +29,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
@@ -112,6 +113,11 @@ class Turn:
 
     reply: Reply
     reason: str
+
+    @property
+    def said(self) -> str:
+        """The refused reply as text, for replaying it as the model's turn."""
+        return self.reply.text or "(no answer)"
 
 
 @dataclass(slots=True)
@@ -274,6 +280,39 @@ class Backend(ABC):
 
 
 # ---------------------------------------------------------------------- shared helpers
+# Statuses worth another attempt besides every 5xx; and those no later call can cure.
+TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
+DISABLING_STATUS = frozenset({401, 403, 404})
+
+
+def transient_status(status: Any) -> bool:
+    return isinstance(status, int) and (status in TRANSIENT_STATUS or status >= 500)
+
+
+def status_failure(status: int, message: str, headers: Any, mode: str) -> Exception:
+    """What an HTTP error status means for a call: worth a retry (``Transient``, with
+    the server's Retry-After), a refusal of the answer format (``ModeRejected``, when
+    another format is left to try), or a failure (``CallFailed``)."""
+    text = f"HTTP {status}: {message}"
+    if transient_status(status):
+        return Transient(text, retry_after(headers))
+    if status in (400, 422) and mode != "text":
+        return ModeRejected(text)
+    return CallFailed(text, disable=status in DISABLING_STATUS)
+
+
+def safe_url(url: str) -> str:
+    """A URL without credentials, query or fragment: fit for a record or a log."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(unparseable url)"
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
 def retry_after(headers: Any) -> float | None:
     """Seconds to wait from ``retry-after-ms`` (OpenAI) or ``retry-after`` (seconds or
     an HTTP date); ``None`` when absent or unreadable."""
@@ -324,8 +363,14 @@ def correction_text(reason: str, language: str = "en") -> str:
     return _words(language)["refused"].format(reason=reason)
 
 
-def user_content(prompt: Prompt) -> str:
+def question_text(prompt: Prompt, mode: str) -> str:
+    """The question, with the answer format spelt out when ``mode`` cannot enforce it."""
+    return prompt.question + (schema_instructions(prompt) if mode == "text" else "")
+
+
+def user_content(prompt: Prompt, mode: str = "") -> str:
     """History then question as one text: the history is the cacheable prefix."""
+    question = question_text(prompt, mode)
     if prompt.history:
-        return prompt.history + "\n\n" + prompt.question
-    return prompt.question
+        return prompt.history + "\n\n" + question
+    return question

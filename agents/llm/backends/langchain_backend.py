@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from agents.llm.backends.base import (
+    DISABLING_STATUS,
     Backend,
     CallFailed,
     ModeRejected,
@@ -25,8 +26,9 @@ from agents.llm.backends.base import (
     Turn,
     Usage,
     correction_text,
+    question_text,
     retry_after,
-    schema_instructions,
+    transient_status,
 )
 from agents.llm.config import LLMOptions
 from arena.limits import Limits
@@ -62,7 +64,7 @@ class LangChainBackend(Backend):
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
         from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-        question = prompt.question + (schema_instructions(prompt) if mode == "text" else "")
+        question = question_text(prompt, mode)
         content: list[Any] = []
         if prompt.history:
             content.append({"type": "text", "text": prompt.history})
@@ -71,7 +73,7 @@ class LangChainBackend(Backend):
         for turn in turns:
             # Replayed as plain text whatever the format: an AI message carrying tool
             # calls would need the matching tool message on every provider.
-            messages.append(AIMessage(content=turn.reply.text or "(no answer)"))
+            messages.append(AIMessage(content=turn.said))
             messages.append(HumanMessage(content=correction_text(turn.reason, prompt.language)))
         return {"messages": messages, "schema": prompt.schema, "name": prompt.name, "description": prompt.description}
 
@@ -99,12 +101,10 @@ class LangChainBackend(Backend):
         except Exception as e:  # any provider's errors: classify by shape, not by class
             status = getattr(e, "status_code", None) or getattr(getattr(e, "response", None), "status_code", None)
             transient = isinstance(e, (TimeoutError, ConnectionError)) or any(n in type(e).__name__ for n in _TRANSIENT_NAMES)
-            if isinstance(status, int) and (status in (408, 409, 425, 429) or status >= 500):
-                transient = True
-            if transient:
+            if transient or transient_status(status):
                 headers = getattr(getattr(e, "response", None), "headers", None)
                 raise Transient(f"{type(e).__name__}: {e}", retry_after(headers)) from None
-            raise CallFailed(f"{type(e).__name__}: {e}", disable=status in (401, 403, 404)) from None
+            raise CallFailed(f"{type(e).__name__}: {e}", disable=status in DISABLING_STATUS) from None
 
 
 def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:

@@ -12,123 +12,44 @@ call of a seat shares the longest possible prefix with its previous call.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import weakref
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import openai
 
-from agents.llm.backends.base import (
-    Backend,
-    CallFailed,
-    MissingKey,
-    ModeRejected,
-    Prompt,
-    Reply,
-    Transient,
-    Turn,
-    Usage,
-    correction_text,
-    retry_after,
-    schema_instructions,
-    user_content,
-)
-from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
-from arena.limits import Limits
+from agents.llm.backends.base import Prompt, Reply, Turn, Usage, correction_text, user_content
+from agents.llm.backends.sdk import SDKBackend
 
-TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
 OPENAI_HOSTS = ("api.openai.com",)
 
 
-def safe_url(url: str) -> str:
-    """A URL without credentials, query or fragment: fit for a record or a log."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "(unparseable url)"
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
-class OpenAIBackend(Backend):
+class OpenAIBackend(SDKBackend):
     name = "openai"
     modes = ("json_schema", "tool", "text")
+    sdk = openai
+    sdk_error = openai.OpenAIError
 
-    def __init__(
-        self,
-        model: str,
-        options: LLMOptions | None = None,
-        *,
-        limits: Limits | None = None,
-        sleep=None,
-        api_key: str | None = None,
-        client: openai.AsyncOpenAI | None = None,
-    ):
-        super().__init__(model, options, limits=limits, sleep=sleep)
-        self._api_key = api_key
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, openai.AsyncOpenAI] = weakref.WeakKeyDictionary()
-        # Built now, not at the first call: a missing key must stop the game before
-        # it starts, with a message, not fail every decision of one seat.
-        self._spare: openai.AsyncOpenAI | None = client or self._new_client()
-
-    # ------------------------------------------------------------------ client
-    def _new_client(self) -> openai.AsyncOpenAI:
-        o = self.options
-        key_env = o.api_key_env or DEFAULT_KEY_ENV["openai"]
-        api_key = self._api_key
-        if api_key is None and o.api_key_env:
-            api_key = os.environ.get(o.api_key_env)
-            if not api_key:
-                raise MissingKey(f"openai:{self.model} needs an API key: set {o.api_key_env}")
-        base_url = o.base_url or os.environ.get(DEFAULT_BASE_URL_ENV["openai"]) or None
+    def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> openai.AsyncOpenAI:
         try:
-            return openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=o.timeout)
+            return openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout)
         except openai.OpenAIError:
             hint = " (any value will do for a local server that does not check keys)" if base_url else ""
-            raise MissingKey(f"openai:{self.model} needs an API key: set {key_env}{hint}") from None
+            raise self.missing_key(key_env, hint) from None
 
-    def client(self) -> openai.AsyncOpenAI:
-        """The client for the running event loop: connections are bound to the loop
-        that opened them, so each loop gets its own client."""
-        loop = asyncio.get_running_loop()
-        c = self._clients.get(loop)
-        if c is None:
-            c = self._spare if self._spare is not None else self._new_client()
-            self._spare = None
-            self._clients[loop] = c
-        return c
+    async def create(self, client: openai.AsyncOpenAI, request: dict[str, Any]) -> Any:
+        return await client.chat.completions.create(**request)
 
-    @property
-    def endpoint(self) -> str:
-        c = self._spare or next(iter(self._clients.values()), None)
-        return safe_url(str(c.base_url)) if c is not None else ""
+    def reply(self, response: Any, mode: str) -> Reply:
+        return _reply(response, mode)
 
     @property
     def _is_openai(self) -> bool:
         return urlsplit(self.endpoint).hostname in OPENAI_HOSTS
 
-    @property
-    def open(self) -> bool:
-        return bool(self._clients)
-
-    async def aclose(self) -> None:
-        for c in list(self._clients.values()):
-            try:
-                await c.close()
-            except Exception:  # closing must never be what fails a game
-                pass
-        self._clients.clear()
-
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
-        text = user_content(prompt)
-        if mode == "text":
-            text += schema_instructions(prompt)
+        text = user_content(prompt, mode)
         messages: list[dict[str, Any]] = [{"role": "system", "content": prompt.system}, {"role": "user", "content": text}]
         for turn in turns:
             messages += self._replay(turn, mode, prompt.language)
@@ -161,38 +82,10 @@ class OpenAIBackend(Backend):
                 {"role": "assistant", "content": None, "tool_calls": [call]},
                 {"role": "tool", "tool_call_id": call["id"], "content": fix},
             ]
-        return [{"role": "assistant", "content": turn.reply.text or "(no answer)"}, {"role": "user", "content": fix}]
+        return [{"role": "assistant", "content": turn.said}, {"role": "user", "content": fix}]
 
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return list(request["messages"])
-
-    # ------------------------------------------------------------------ response
-    async def send(self, request: dict[str, Any], mode: str) -> Reply:
-        try:
-            resp = await self.client().chat.completions.create(**request)
-        except openai.APITimeoutError as e:
-            raise Transient(f"timeout: {e}") from None
-        except openai.APIConnectionError as e:
-            raise Transient(f"connection error: {e}") from None
-        except openai.APIStatusError as e:
-            status = e.status_code
-            if status in TRANSIENT_STATUS or status >= 500:
-                raise Transient(f"HTTP {status}: {_message(e)}", retry_after(e.response.headers)) from None
-            if status in (400, 422) and mode != "text":
-                raise ModeRejected(f"HTTP {status}: {_message(e)}") from None
-            raise CallFailed(f"HTTP {status}: {_message(e)}", disable=status in (401, 403, 404)) from None
-        except openai.OpenAIError as e:
-            raise CallFailed(f"{type(e).__name__}: {e}") from None
-        return _reply(resp, mode)
-
-
-def _message(e: openai.APIStatusError) -> str:
-    body = e.body
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-    return e.message
 
 
 def _reply(resp: Any, mode: str) -> Reply:

@@ -1,0 +1,127 @@
+"""What the back ends over an official vendor SDK (``openai``, ``anthropic``) share.
+
+Both SDKs are generated alike: an async client built from a key and a base URL, and
+the same family of errors (``APITimeoutError``, ``APIConnectionError``,
+``APIStatusError`` under one base class). So the client's life (built at once, one per
+event loop, closed in the loop that opened it) and the sorting of errors into
+``Transient`` / ``ModeRejected`` / ``CallFailed`` live here; a vendor's module keeps
+its wire format: how a client is made, the request, the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from abc import abstractmethod
+from types import ModuleType
+from typing import Any, ClassVar
+
+from agents.llm.backends.base import Backend, CallFailed, MissingKey, Reply, Transient, safe_url, status_failure
+from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
+from arena.limits import Limits
+
+
+class SDKBackend(Backend):
+    """A back end whose requests go through a vendor SDK's async client."""
+
+    sdk: ClassVar[ModuleType]  # the SDK module: its error classes are looked up there
+    sdk_error: ClassVar[type[Exception]]  # the SDK's base error
+
+    def __init__(
+        self,
+        model: str,
+        options: LLMOptions | None = None,
+        *,
+        limits: Limits | None = None,
+        sleep=None,
+        api_key: str | None = None,
+        client: Any = None,
+    ):
+        super().__init__(model, options, limits=limits, sleep=sleep)
+        self._api_key = api_key
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        # Built now, not at the first call: a missing key must stop the game before
+        # it starts, with a message, not fail every decision of one seat.
+        self._spare: Any = client or self._new_client()
+
+    # ------------------------------------------------------------------ vendor hooks
+    @abstractmethod
+    def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> Any:
+        """The SDK's async client (SDK retries off); ``MissingKey`` without credentials."""
+
+    @abstractmethod
+    async def create(self, client: Any, request: dict[str, Any]) -> Any:
+        """The SDK call that makes one request."""
+
+    @abstractmethod
+    def reply(self, response: Any, mode: str) -> Reply:
+        """The SDK's response as a ``Reply``."""
+
+    # ------------------------------------------------------------------ client
+    def missing_key(self, env: str, hint: str = "") -> MissingKey:
+        return MissingKey(f"{self.name}:{self.model} needs an API key: set {env}{hint}")
+
+    def _new_client(self) -> Any:
+        o = self.options
+        key_env = o.api_key_env or DEFAULT_KEY_ENV[self.name]
+        api_key = self._api_key
+        if api_key is None and o.api_key_env:
+            api_key = os.environ.get(o.api_key_env)
+            if not api_key:
+                raise self.missing_key(o.api_key_env)
+        base_url = o.base_url or os.environ.get(DEFAULT_BASE_URL_ENV[self.name]) or None
+        return self.make_client(api_key, base_url, key_env)
+
+    def client(self) -> Any:
+        """The client for the running event loop: connections are bound to the loop
+        that opened them, so each loop gets its own client."""
+        loop = asyncio.get_running_loop()
+        c = self._clients.get(loop)
+        if c is None:
+            c = self._spare if self._spare is not None else self._new_client()
+            self._spare = None
+            self._clients[loop] = c
+        return c
+
+    @property
+    def endpoint(self) -> str:
+        c = self._spare or next(iter(self._clients.values()), None)
+        return safe_url(str(c.base_url)) if c is not None else ""
+
+    @property
+    def open(self) -> bool:
+        return bool(self._clients)
+
+    async def aclose(self) -> None:
+        for c in list(self._clients.values()):
+            try:
+                await c.close()
+            except Exception:  # closing must never be what fails a game
+                pass
+        self._clients.clear()
+
+    # ------------------------------------------------------------------ the request
+    async def send(self, request: dict[str, Any], mode: str) -> Reply:
+        sdk = self.sdk
+        try:
+            resp = await self.create(self.client(), request)
+        except sdk.APITimeoutError as e:
+            raise Transient(f"timeout: {e}") from None
+        except sdk.APIConnectionError as e:
+            raise Transient(f"connection error: {e}") from None
+        except sdk.APIStatusError as e:
+            raise status_failure(e.status_code, error_message(e), e.response.headers, mode) from None
+        except self.sdk_error as e:
+            raise CallFailed(f"{type(e).__name__}: {e}") from None
+        return self.reply(resp, mode)
+
+
+def error_message(e: Any) -> str:
+    """The server's own words from an ``APIStatusError``'s body, else the SDK's."""
+    body = e.body
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+    return e.message
