@@ -14,9 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
+from agents import heuristic_forum as forum
 from agents import heuristic_night as night
 from agents import heuristic_roles as roles
 from agents import heuristic_talk as talk
+from agents import heuristic_village as village
 from agents import heuristic_votes as votes
 from agents.base import Agent, SeatView
 from agents.heuristic_memory import Memory
@@ -42,6 +44,8 @@ POLICIES: dict[str, Policy] = {
     "thief_swap": night.thief_swap,
     "little_girl_spy": night.little_girl_spy,
 }
+POLICIES.update(forum.POLICIES)  # message-board Werewolf (004)
+POLICIES.update(village.POLICIES)  # The Village (000)
 
 
 class HeuristicAgent(Agent):

@@ -18,7 +18,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "little_girl_caught": ("wolves_choose", "dies"),
     "speaking_order": ("sheriff_left", "seat", "rotate"),
     "sheriff_election_tie": ("revote_then_lot", "lot"),
-    "last_words": ("none", "first_night_and_vote", "all"),
+    "last_words": ("none", "first_night_and_vote", "all", "vote"),
 }
 
 
@@ -75,6 +75,13 @@ class RuleOptions:
     reveal_role_on_death: bool = True  # 000: the eliminated "reveal their card"
     last_words: str = "none"  # 000: the dead "can no longer communicate"; 狼人杀 practice: 遗言
     max_days: int = 40  # a game that cannot end stops here with winner "none"
+    # --- Message-board Werewolf (forum, 004) ----------------------------------------------
+    opening_day: bool = False  # 004: "Dawn of Day 1 is the introduction": a day comes before the first night
+    vote_changes: int = 0  # 004: votes may be changed "before Sundown": rounds of public vote changes
+    phantom_votes: bool = False  # 004: refusing to vote "will earn them a Phantom vote for the next day"
+    ghost_notes: bool = False  # 004 "Ghosts and Notes": the dead may leave a note the host passes on
+    village_wins_at_quiet_dawn: bool = False  # 004: humans win on "waking up ... to find nobody died" once every wolf is dead
+    mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
 
     def updated(self, overrides: dict[str, Any]) -> "RuleOptions":
         return replace(self, **overrides)

@@ -179,6 +179,84 @@ LANGRENSHA = register_preset(
 )
 
 
+# ------------------------------------------------------------------------- village (000)
+# 000 "Rules of Expansion #2: The Village": "Using the "Village" expansion changes neither
+# the rules of the base game ... Add the new characters and buildings you like, gradually,
+# without using too many at once." The box adds the White Werewolf, the Raven and the
+# Arsonist. Ours: the base game's table (2 wolves for 8-11, 3 for 12-18, the Fortune
+# Teller), with the Raven from 9 players and the White Werewolf in place of a wolf from
+# 12; the Arsonist needs the buildings and is not dealt yet.
+def _village_deck(n: int) -> list[str]:
+    deck = _millers_hollow_deck(n)
+    if n >= 9 and "villager" in deck:
+        deck.remove("villager")
+        deck.append("raven")
+    if n >= 12:
+        deck[deck.index("werewolf")] = "white_werewolf"
+    return deck
+
+
+VILLAGE = register_preset(
+    Preset(
+        id="village",
+        title="The Werewolves of Miller's Hollow: The Village",
+        seed_file="000_a61e3271ac00f591.txt",
+        overrides={},
+        deck=_village_deck,
+    )
+)
+
+
+# --------------------------------------------------------------------------- forum (004)
+# 004 "The more people that sign up: The more Wolves there will be; The more Auxiliary
+# Roles will be used." The seed gives no table; ours: one wolf per four players (at
+# least 1), the Pack Leader in place of a wolf from 3 wolves ("In some larger games");
+# Auxiliary Roles for half the humans, in this order, the rest Civilians.
+FORUM_AUX = (
+    "forum_seer", "coroner", "guardian_angel", "psychic", "vigilante", "insomniac",
+    "unknown_celebrity", "priest", "ninja", "mad_scientist",
+)  # fmt: skip
+
+
+def _forum_deck(n: int) -> list[str]:
+    if n < 3:
+        raise ValueError("a game needs at least 3 players")
+    wolves = max(1, n // 4)
+    pack = ["werewolf"] * wolves
+    if wolves >= 3:
+        pack[0] = "pack_leader"
+    aux = list(FORUM_AUX[: min(len(FORUM_AUX), max(1, (n - wolves) // 2))])
+    return pack + aux + ["civilian"] * (n - wolves - len(aux))
+
+
+FORUM = register_preset(
+    Preset(
+        id="forum",
+        title="Message-board Werewolf",
+        seed_file="004_c671068a23045450.txt",
+        overrides={
+            "sheriff": False,  # 004 has no Sheriff
+            "opening_day": True,  # "Dawn of Day 1 is the introduction of the scenario"
+            "vote_self": True,  # Article 4: "players are allowed to vote for themselves"
+            "allow_abstain": True,  # Article 5: "players are allowed to refuse to vote"
+            "phantom_votes": True,  # ... "a refusal to vote will earn them a Phantom vote"
+            "vote_changes": 2,  # Article 3: "you may change your vote before Sundown"
+            "reveal_role_on_death": False,  # "The Host informs the players who died"; the Coroner learns roles
+            "last_words": "vote",  # Subsection 4, Article 1: "ONE POST after I post your lynching"
+            "ghost_notes": True,  # Subsection 5: notes passed by the host
+            "village_wins_at_quiet_dawn": True,  # "waking up in the morning to find nobody died"
+            "wolf_pack": "plurality",  # Article 5-A: one kill per night, the pack's word is final
+            "tie": "random",  # the seed is silent on a tied lynch: ours, the host draws lots
+            "discussion_rounds": 2,
+            "speaking_order": "rotate",
+        },
+        deck=_forum_deck,
+        min_players=3,
+        max_players=30,
+    )
+)
+
+
 def get_preset(name: str) -> Preset:
     try:
         return PRESETS[name]

@@ -26,6 +26,7 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "protector": ("protector_neighbours_only", "protector_heal_clash"),
     "sister": ("sisters_chat_every",),
     "elder": ("elder_loss_spares_batch",),
+    "mad_scientist": ("mad_scientist_vials",),
     "infect_father": ("infect_father_elder_spends",),
 }
 # Options told only when another option makes them matter.
@@ -132,7 +133,9 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
         b.text("rules.table.opening_day")
     b.option(o, "reveal_role_on_death")
     b.text("rules.table.dead")
+    b.option(o, "opening_day")
     b.option(o, "last_words")
+    b.option(o, "ghost_notes")
     b.option(o, "max_days")
 
     b.heading("night")
@@ -160,6 +163,8 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.text("rules.day.vote")
     b.option(o, "vote_self")
     b.option(o, "allow_abstain")
+    b.option(o, "vote_changes")
+    b.option(o, "phantom_votes")
     b.text("rules.day.majority")
     intro_key = "sheriff" if o.sheriff and o.sheriff_tiebreak != "none" else "plain"
     b.say(cat.option("rules.options.tie", o.tie, intro=cat.text(f"rules.day.tie_intro.{intro_key}")))
@@ -190,6 +195,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("victory")
     b.text("rules.victory.checked")
     b.text("rules.victory.village")
+    b.option(o, "village_wins_at_quiet_dawn")
     b.option(o, "wolves_win_at_parity")
     b.option(o, "wolves_win_side")
     for role in SOLITARY:

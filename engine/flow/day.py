@@ -6,7 +6,8 @@ from engine.decisions import TEXT
 from engine.events import PUBLIC
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
-from engine.flow.voting import day_vote, sheriff_election
+from engine.flow.forum import day_powers, lynch
+from engine.flow.voting import sheriff_election
 
 
 def dawn(game):
@@ -78,4 +79,7 @@ def day(game, opening: bool = False):
             yield from discussion(game, "campaign", 1)
         yield from sheriff_election(game)
     yield from discussion(game, "discussion", opts.discussion_rounds)
-    yield from day_vote(game)
+    yield from day_powers(game)  # 004: the Vigilante's shot, the Priest's revival
+    if game.over:
+        return
+    yield from lynch(game)

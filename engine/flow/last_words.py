@@ -17,6 +17,8 @@ def _last_words(game, player, cause):
     rule = game.options.last_words
     if rule == "none":
         return
+    if rule == "vote" and cause != "vote":  # 004: "ONE POST after I post your lynching"
+        return
     if rule == "first_night_and_vote" and not (cause == "vote" or (game.day == 1 and game.phase == "dawn")):
         return
     phase = game.phase

@@ -8,6 +8,7 @@ from engine.flow.night import night
 from engine.flow.victory import end_game
 from engine.flow import sheriff as _sheriff  # noqa: F401  (registers the successor hook)
 from engine.flow import last_words as _last_words  # noqa: F401  (registers the last words)
+from engine.flow import ghost_notes as _ghost_notes  # noqa: F401  (registers the ghost notes)
 
 
 def script(game):

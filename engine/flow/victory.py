@@ -45,6 +45,8 @@ def check_victory(game) -> bool:
         return end_game(game, "lovers", "the Lovers are the last two alive")
     wolves = [p for p in alive if p.is_wolf]
     if not wolves:
+        if game.options.village_wins_at_quiet_dawn:
+            return False  # 004: the humans win only on a morning without a death (engine.flow.forum)
         return end_game(game, "village", "the last werewolf is dead")
     others = len(alive) - len(wolves)
     opts = game.options

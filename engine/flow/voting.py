@@ -46,6 +46,8 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
     picks = (yield from ask(*decisions)) if decisions else []
     counts = tally(game, voters, picks, opts.sheriff_double_vote)
+    if rnd == 1 and game.memory.get("extra_votes"):
+        _add_extra_votes(game, counts, pool)
     leaders = leaders_of(counts)
     game.emit(
         "vote_result",
@@ -57,6 +59,17 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         sheriff=game.sheriff,
     )
     return dict(zip(voters, picks)), leaders
+
+
+def _add_extra_votes(game, counts: dict[str, int], pool: list[str]) -> None:
+    """Votes the count adds by itself (000 The Village, the Raven's poster: "2 extra votes
+    against them at the next vote count"), spent by the first count of the next vote."""
+    extra = game.memory.pop("extra_votes")
+    added = {n: k for n, k in sorted(extra.items()) if n in pool}
+    for name, k in added.items():
+        counts[name] = counts.get(name, 0) + k
+    if added:
+        game.emit("extra_votes", PUBLIC, votes=added)
 
 
 def _sheriff_breaks(game, votes: dict, leaders: list[str]):

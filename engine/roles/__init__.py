@@ -46,4 +46,19 @@ from engine.roles import (  # noqa: F401,E402  (registration side effects)
     big_bad_wolf,
     pied_piper,
     angel,
+    # forum (004)
+    civilian,
+    pack_leader,
+    forum_seer,
+    psychic,
+    coroner,
+    insomniac,
+    unknown_celebrity,
+    vigilante,
+    ninja,
+    guardian_angel,
+    priest,
+    mad_scientist,
+    # village (000, The Village)
+    raven,
 )

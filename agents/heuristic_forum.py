@@ -1,0 +1,164 @@
+"""The heuristic bot's play of message-board Werewolf (004): the forum's powers and
+mechanics, each used with intent, and the private facts they bring into memory.
+
+Registered into ``agents.heuristic.POLICIES`` and ``heuristic_memory._HANDLERS``: the
+results of a Psychic's read, an Insomniac's sleepless night and a Coroner's report
+become known roles, which the suspicion model already treats as certainties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents import heuristic_votes as votes
+from agents.heuristic_memory import _HANDLERS, Memory, is_wolf_role
+from agents.heuristic_situation import Situation
+
+SHOOT_CONFIDENCE = 0.8  # the Vigilante's only bullet goes to a near-certain wolf
+NINJA_CONFIDENCE = 0.85  # the Ninja kills only when almost sure: he can wipe out the humans
+DOSE_CHANCE = 0.5
+
+
+# ------------------------------------------------------------------ memory
+def _known(mem: Memory, target: Any, role: Any) -> None:
+    if isinstance(target, str) and isinstance(role, str):
+        mem.seer_results[target] = role
+
+
+def _psychic(mem: Memory, e: Any, d: dict) -> None:
+    _known(mem, d.get("target"), d.get("role"))
+
+
+def _insomniac(mem: Memory, e: Any, d: dict) -> None:
+    _known(mem, d.get("wolf"), "werewolf")
+
+
+def _coroner(mem: Memory, e: Any, d: dict) -> None:
+    name = d.get("target")
+    if isinstance(name, str) and isinstance(d.get("role"), str):
+        mem.dead[name] = d["role"]
+
+
+def _revived(mem: Memory, e: Any, d: dict) -> None:
+    name = d.get("player")
+    if isinstance(name, str):
+        mem.dead.pop(name, None)
+
+
+_HANDLERS.update(
+    {"psychic_result": _psychic, "insomniac_saw": _insomniac, "coroner_report": _coroner, "revived": _revived}
+)
+
+
+# ------------------------------------------------------------------ policies
+def vote_change(sit: Situation) -> str | None:
+    """Re-judge with what the thread now shows; a change only when the mind changed."""
+    current = sit.decision.context.get("current")
+    pick = votes.vote(sit)
+    return None if pick is None or pick == current else pick
+
+
+def ghost_note(sit: Situation) -> str:
+    """A dead human passes on the wolves they know of; a dead wolf stays quiet."""
+    mem = sit.mem
+    if mem.is_wolf:
+        return ""
+    wolves = sorted(n for n, r in mem.seer_results.items() if is_wolf_role(r) and n not in mem.dead)
+    if not wolves:
+        return ""
+    return "My note: " + ", ".join(wolves) + (" is a werewolf." if len(wolves) == 1 else " are werewolves.")
+
+
+def ghost_note_delivery(sit: Situation) -> str:
+    return "public"
+
+
+def pack_leader_sniff(sit: Situation) -> str | None:
+    options = list(sit.decision.options)
+    return sit.best(options, sit.threat) if options else None
+
+
+def forum_seer_sense(sit: Situation) -> bool:
+    return True
+
+
+def psychic_read(sit: Situation) -> str | None:
+    mem, b = sit.mem, sit.beliefs
+    options = list(sit.decision.options)
+    fresh = [o for o in options if o not in mem.seer_results]
+    return sit.best(fresh, b.of) if fresh else None
+
+
+def insomniac_stay_awake(sit: Situation) -> bool:
+    """Awake while no living wolf is known yet: a name is worth being known by one."""
+    mem = sit.mem
+    return not any(is_wolf_role(r) and n not in mem.dead for n, r in mem.seer_results.items())
+
+
+def vigilante_shoot(sit: Situation) -> str | None:
+    options = list(sit.decision.options)
+    if not options or sit.mem.is_wolf:
+        return None
+    b = sit.beliefs
+    target = sit.best(options, b.of)
+    return target if target is not None and b.of(target) >= SHOOT_CONFIDENCE else None
+
+
+def ninja_kill(sit: Situation) -> str | None:
+    options = [o for o in sit.decision.options if o not in sit.mem.pack]
+    if not options:
+        return None
+    b = sit.beliefs
+    target = sit.best(options, b.of)
+    return target if target is not None and b.of(target) >= NINJA_CONFIDENCE else None
+
+
+def guardian_angel_protect(sit: Situation) -> str | None:
+    """The human the wolves would want most, never a suspect."""
+    options = list(sit.decision.options)
+    if not options:
+        return None
+    b = sit.beliefs
+    return sit.best(options, lambda n: sit.threat(n) - 2.0 * b.of(n))
+
+
+def priest_revive(sit: Situation) -> str | None:
+    """A known human, the informed ones first; else the latest victim of the pack."""
+    mem = sit.mem
+    options = list(sit.decision.options)
+    if not options or mem.day < 2 or mem.is_wolf:
+        return None
+    humans = [o for o in options if mem.dead.get(o) is not None and not is_wolf_role(mem.dead[o])]
+    informed = [o for o in humans if mem.dead[o] in ("psychic", "coroner", "insomniac", "forum_seer")]
+    if informed:
+        return informed[-1]
+    if humans:
+        return humans[-1]
+    for name in reversed(mem.night_victims):
+        if name in options and not is_wolf_role(mem.seer_results.get(name)):
+            return name
+    return None
+
+
+def mad_scientist_dose(sit: Situation) -> str | None:
+    """On a likely wolf the vial only makes a Pack Leader; on a trusted human it may
+    give a power or a fang: the bot doses its top suspect, from the second night."""
+    options = list(sit.decision.options)
+    if not options or sit.mem.day < 2 or sit.rng.random() >= DOSE_CHANCE:
+        return None
+    return sit.best(options, sit.beliefs.of)
+
+
+POLICIES = {
+    "vote_change": vote_change,
+    "ghost_note": ghost_note,
+    "ghost_note_delivery": ghost_note_delivery,
+    "pack_leader_sniff": pack_leader_sniff,
+    "forum_seer_sense": forum_seer_sense,
+    "psychic_read": psychic_read,
+    "insomniac_stay_awake": insomniac_stay_awake,
+    "vigilante_shoot": vigilante_shoot,
+    "ninja_kill": ninja_kill,
+    "guardian_angel_protect": guardian_angel_protect,
+    "priest_revive": priest_revive,
+    "mad_scientist_dose": mad_scientist_dose,
+}

@@ -1,0 +1,40 @@
+"""Ghost notes (004 "Ghosts and Notes", option ``ghost_notes``).
+
+"If you are dead and have written a note you believe will benefit the other Human
+players, PM it to me with what it will say, letting me know whether one individual will
+find it privately (I will PM it to them; you cannot stipulate who: I will choose
+randomly from among the remaining living Humans) or whether the note will be
+discovered publicly (I will post it in the thread)."
+
+Each player who dies may write one note (``ghost_note``, text; an empty text writes
+none), then say how it is found (``ghost_note_delivery``: ``public`` or ``private``).
+The host posts a public note in the thread, or hands a private one to a living human
+drawn by lot. The host passes notes as they are written; a note never names who may
+find it. Ghost sightings are the host's case-by-case choice and are not modelled."""
+
+from engine.decisions import TEXT
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.roles.base import register_death_hook
+
+DELIVERIES = ("public", "private")
+
+
+def _note(game, player, cause):
+    phase = game.phase
+    said = yield from ask_one(game.ask(player.name, "ghost_note", shape=TEXT, round=1, phase="ghost_note"))
+    text = said.get("text", "") if said.__class__ is dict else (said or "")
+    if not text.strip():
+        game.phase = phase
+        return
+    how = yield from ask_one(game.ask(player.name, "ghost_note_delivery", DELIVERIES))
+    game.phase = phase
+    humans = sorted(p.name for p in game.players if p.alive and not p.is_wolf)
+    if how == "private" and humans:
+        reader = game.rng.choice(humans)
+        game.emit("ghost_note", game.private(player.name, reader), author=player.name, text=text, reader=reader)
+    else:
+        game.emit("ghost_note", PUBLIC, author=player.name, text=text)
+
+
+register_death_hook(40, _note, when=lambda o: o.ghost_notes)

@@ -1,0 +1,60 @@
+"""The Guardian Angel (004): "Each night, you must PM the Host telling them who, if anyone,
+you're protecting tonight. You can't protect the same person more than one night in a
+row (unless the Wolves choose that person to kill - in which case, nobody dies that
+night, and you can protect the same player again the next night). Sure, you can
+protect yourself".
+
+Each night, first, ``guardian_angel_protect``: a living player (herself allowed), or
+null. Not last night's charge, unless the pack attacked that charge last night. The
+protected player survives every night kill (the pack's, the Ninja's). A protecting
+Angel is "up and about" for the Ninja. "Some games force you to blow your cover when
+a protection is successful": not by default; a save is told to the Angel alone."""
+
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+
+GUARDIAN_ANGEL = register_role(
+    RoleSpec(
+        id="guardian_angel",
+        name="Guardian Angel",
+        camp=VILLAGE,
+        summary="Each night you may protect a player from being killed; never the same player two nights running, unless they were attacked.",
+        decisions=("guardian_angel_protect",),
+        presets=("forum",),
+    )
+)
+NIGHT_KILLS = ("werewolves", "ninja")
+
+
+def _run(game):
+    for angel in game.able("guardian_angel"):
+        options = list(game.alive_names())
+        last = angel.state.get("last_protect")  # (night, target, attacked)
+        if last is not None and last[0] == game.day - 1 and not last[2]:
+            options = [n for n in options if n != last[1]]
+        target = yield from ask_one(
+            game.ask(angel.name, "guardian_angel_protect", tuple(options), allow_pass=True, last=last[1] if last else None)
+        )
+        angel.state["last_protect"] = (game.day, target, False) if target is not None else None
+        if target is None:
+            continue
+        game.night.setdefault("protected", []).append((angel.name, target))
+        game.night.setdefault("up", []).append(angel.name)
+
+
+def _protect(game) -> None:
+    night = game.night
+    for angel_name, target in night.get("protected", ()):
+        angel = game.by_name[angel_name]
+        if target in night.get("attacked", ()):
+            angel.state["last_protect"] = (game.day, target, True)
+        before = len(night["kills"])
+        night["kills"] = [(n, c) for n, c in night["kills"] if not (n == target and c in NIGHT_KILLS)]
+        if len(night["kills"]) != before:
+            game.emit("guardian_angel_saved", game.private(angel_name), target=target)
+
+
+register_step(
+    NightStep(name="guardian_angel", order=96, run=_run, active=lambda game: game.has_able("guardian_angel"), roles=("guardian_angel",))
+)
+register_resolver(11, _protect, roles=("guardian_angel",))

@@ -1,0 +1,47 @@
+"""The Pack Leader (004, "(Were)Wolf"): "In some larger games, the Pack Leader role may
+be used; the Pack Leader can choose to "sniff" a Human each night to see if that Human
+holds an Auxiliary Role."
+
+A werewolf (he hunts with the pack) who, each night alongside the pack, may name a
+living non-wolf (``pack_leader_sniff``, or null) and learns whether they hold an
+Auxiliary Role (any human card but the Civilian's). "In really big games, he might even
+be told what it is": not modelled, he learns yes or no."""
+
+from engine.flow.common import ask_one
+from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+from engine.roles.civilian import PLAIN
+
+PACK_LEADER = register_role(
+    RoleSpec(
+        id="pack_leader",
+        name="Pack Leader",
+        camp=WEREWOLVES,
+        is_wolf=True,
+        summary="A werewolf who each night may sniff a human to learn whether they hold an Auxiliary Role.",
+        decisions=("pack_leader_sniff",),
+        presets=("forum",),
+    )
+)
+
+
+def _run(game):
+    for leader in game.able("pack_leader"):
+        options = tuple(p.name for p in game.players if p.alive and not p.is_wolf and p.name not in game.spares(leader.name))
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(leader.name, "pack_leader_sniff", options, allow_pass=True))
+        if target is not None:
+            aux = game.by_name[target].role not in PLAIN
+            game.emit("pack_leader_sniff", game.private(leader.name), target=target, auxiliary=aux)
+
+
+register_step(
+    NightStep(
+        name="pack_leader",
+        order=190,
+        run=_run,
+        active=lambda game: game.has_able("pack_leader"),
+        group="night_main",
+        roles=("pack_leader", "mad_scientist"),
+    )
+)

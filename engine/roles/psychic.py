@@ -1,0 +1,35 @@
+"""The Psychic (004): "You can see hidden talents in others (and the truth in Wolves).
+Each night, you must PM the Host and tell them whether you wish to exercise your
+ability (you'll be informed of that player's exact role)."
+
+Each night ``psychic_read``: a living player (not herself), or null to rest; she learns
+their exact card. "The Wolves might get informed if you do this": not modelled."""
+
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+PSYCHIC = register_role(
+    RoleSpec(
+        id="psychic",
+        name="Psychic",
+        camp=VILLAGE,
+        summary="Each night you may learn the exact role of one player.",
+        decisions=("psychic_read",),
+        presets=("forum",),
+    )
+)
+
+
+def _run(game):
+    for psychic in game.able("psychic"):
+        options = tuple(n for n in game.alive_names() if n != psychic.name)
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(psychic.name, "psychic_read", options, allow_pass=True))
+        if target is not None:
+            game.emit("psychic_result", game.private(psychic.name), target=target, role=game.by_name[target].role)
+
+
+register_step(
+    NightStep(name="psychic", order=102, run=_run, active=lambda game: game.has_able("psychic"), group="night_main", roles=("psychic",))
+)

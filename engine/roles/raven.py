@@ -1,0 +1,40 @@
+"""The Raven (000 The Village, "The Raven"): "Each end of night, after the Werewolves have
+gone back to sleep (when his role is called), the Raven may designate a player he
+suspects. The narrator then places the "anonymous poster" marker on the designated
+player's home. That player will automatically have 2 extra votes against them at the
+next vote count ... The Raven cannot designate any Vagabond."
+
+Last of the night (000 "Reminder of the Turns of Play": the Raven closes the night),
+``raven_mark``: another living player, or null. The poster is public at dawn
+(``raven_poster``); the next day vote counts 2 more votes against that player."""
+
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+RAVEN = register_role(
+    RoleSpec(
+        id="raven",
+        name="Raven",
+        camp=VILLAGE,
+        summary="At the end of each night you may post an anonymous accusation: that player gets 2 extra votes against them at the next vote.",
+        decisions=("raven_mark",),
+        presets=("village",),
+    )
+)
+
+
+def _run(game):
+    for raven in game.able("raven"):
+        vagabonds = tuple(game.memory.get("vagabonds", ()))
+        options = game.targets(raven.name, exclude=vagabonds)
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(raven.name, "raven_mark", options, allow_pass=True))
+        if target is not None:
+            extra = game.memory.setdefault("extra_votes", {})
+            extra[target] = extra.get(target, 0) + 2
+            game.emit("raven_poster", PUBLIC, target=target)
+
+
+register_step(NightStep(name="raven", order=340, run=_run, active=lambda game: game.has_able("raven"), roles=("raven",)))

@@ -1,0 +1,80 @@
+"""The heuristic bot at the forum (004): every forum decision kind is asked and answered
+by its own policy, legally (strict mode surfaces a policy's error instead of covering
+it), and the powers are played with intent: the Vigilante's bullet and the Ninja's
+blade mostly find wolves, the Guardian Angel and the Priest serve humans, refusals to
+vote are rare."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from agents.base import SeatView
+from agents.heuristic import HeuristicAgent
+from agents.heuristic_forum import POLICIES
+from engine import Game, GameSetup, get_preset
+from engine.presets import FORUM_AUX
+
+
+@lru_cache(maxsize=None)
+def corpus() -> tuple[Game, ...]:
+    games = []
+    for seed in range(120):
+        n = 8 + seed % 11
+        deck = get_preset("forum").deck(n)
+        missing = [r for r in FORUM_AUX if r not in deck]
+        for r in missing[: deck.count("civilian") - 1]:
+            deck.remove("civilian")
+            deck.append(r)
+        if "pack_leader" not in deck:
+            deck[deck.index("werewolf")] = "pack_leader"
+        options = get_preset("forum").options({"discussion_rounds": 1})
+        game = Game(GameSetup(names=[f"P{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))
+        agents = {p.name: HeuristicAgent(p.name, seed) for p in game.players}
+        for a in agents.values():
+            a.strict = True
+        while not game.over:
+            d = game.waiting[0]
+            game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
+        games.append(game)
+    return tuple(games)
+
+
+def test_every_forum_kind_is_asked_and_both_sides_win():
+    asked = {kind for g in corpus() for (_i, _s, kind, _a) in g.answer_log}
+    assert set(POLICIES) <= asked, f"never asked: {set(POLICIES) - asked}"
+    assert {g.winner for g in corpus()} >= {"village", "werewolves"}
+
+
+def test_the_powers_are_used_with_intent():
+    # Wolves are about a fifth of each table: a random shot would hit one that often.
+    shots = [(g, e.data["target"]) for g in corpus() for e in g.events if e.kind == "vigilante_shot"]
+    assert shots and sum(g.by_name[t].is_wolf for g, t in shots) / len(shots) > 0.35
+    blades = [(g, d.name) for g in corpus() for d in g.deaths if d.cause == "ninja"]
+    assert blades and sum(g.by_name[n].is_wolf for g, n in blades) / len(blades) > 0.35
+    revived = [(g, e.data["player"]) for g in corpus() for e in g.events if e.kind == "revived"]
+    assert revived and sum(not g.by_name[n].is_wolf for g, n in revived) / len(revived) > 0.8
+    saves = sum(1 for g in corpus() for e in g.events if e.kind == "guardian_angel_saved")
+    assert saves > 0
+    votes = [a for g in corpus() for (_i, _s, kind, a) in g.answer_log if kind == "vote"]
+    assert sum(a is None for a in votes) / len(votes) < 0.2
+
+
+def test_psychic_and_insomniac_findings_reach_the_votes():
+    """A Psychic who read a wolf votes for that wolf the next day."""
+    hits = total = 0
+    for g in corpus():
+        for e in g.events:
+            if e.kind == "psychic_result" and get_wolf(g, e.data["role"]):
+                psychic = next(iter(e.audience))
+                for r in g.events:
+                    if r.kind == "vote_result" and r.day == e.day and psychic in r.data["votes"] and g.by_name[e.data["target"]].alive is not None:
+                        total += 1
+                        hits += r.data["votes"][psychic] == e.data["target"]
+                        break
+    assert total and hits / total > 0.5
+
+
+def get_wolf(g, role) -> bool:
+    from engine.roles import ROLES
+
+    return ROLES[role].is_wolf

@@ -1,0 +1,122 @@
+"""The property test over message-board Werewolf (004): random games of the ``forum``
+preset with every role and random options always end with a legal winner, the dead
+act only as the rules allow (final words, ghost notes), votes name living players, a
+revival is the only way back, one bullet and one revival each, and the humans win only
+on a morning without a death with every wolf dead; the wolves only when no human is
+left. The same seed replays the same game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import get_preset
+from engine.presets import FORUM_AUX
+from test_property import Case, play, replay_log
+
+GAMES = 600
+CHUNK = 150
+CAUSES = {"werewolves", "vote", "vigilante", "ninja"}
+DEAD_MAY_ACT = {"ghost_note", "ghost_note_delivery"}
+NOT_TARGETS = {"speak", "wolf_chat", "ghost_note", "ghost_note_delivery", "forum_seer_sense", "insomniac_stay_awake", "priest_revive"}
+
+
+def make_forum_case(seed: int) -> Case:
+    rng = random.Random(f"case:forum:{seed}")
+    n = rng.randint(4, 20)
+    deck = get_preset("forum").deck(n)
+    for role in FORUM_AUX:  # random Auxiliary Roles in place of Civilians
+        if role not in deck and "civilian" in deck and rng.random() < 0.4:
+            deck.remove("civilian")
+            deck.append(role)
+    opts: dict[str, Any] = {
+        "vote_changes": rng.choice([0, 1, 2]),
+        "phantom_votes": rng.random() < 0.8,
+        "ghost_notes": rng.random() < 0.6,
+        "last_words": rng.choice(["vote", "none"]),
+        "discussion_rounds": rng.choice([0, 1]),
+        "tie": rng.choice(["random", "no_elimination", "revote"]),
+        "mad_scientist_vials": rng.choice([1, 2]),
+        "max_days": rng.choice([8, 40]),
+    }
+    return Case(seed, [f"P{i:02d}" for i in range(n)], deck, opts, None, "forum")
+
+
+def check_forum(case: Case, game, log) -> None:
+    tag = f"seed {case.seed}"
+    assert game.over and game.events[-1].kind == "game_end", tag
+    assert game.winner in ("village", "werewolves", "none"), tag
+    for a in log:
+        if a.kind in DEAD_MAY_ACT or (a.kind == "speak" and a.phase == "last_words"):
+            assert not a.alive, f"{tag}: {a.kind} by living {a.seat}"
+        else:
+            assert a.alive, f"{tag}: dead {a.seat} asked {a.kind}"
+        if a.kind not in NOT_TARGETS and isinstance(a.answer, str):
+            assert a.answer in a.alive_names, f"{tag}: {a.kind} names {a.answer}, who is not alive"
+        if a.kind == "priest_revive" and a.answer is not None:
+            assert a.answer not in a.alive_names, f"{tag}: the Priest revived a living player"
+    alive = {p.name for p in game.players}
+    for e in game.events:
+        if e.kind == "death":
+            assert e.data["player"] in alive and e.data["cause"] in CAUSES, tag
+            assert "role" not in e.data or game.options.reveal_role_on_death, tag
+            alive.discard(e.data["player"])
+        elif e.kind == "revived":
+            assert e.data["player"] not in alive, tag
+            alive.add(e.data["player"])
+        elif e.kind == "vote_result":
+            for voter, target in e.data["votes"].items():
+                assert voter in alive and (target is None or target in alive), tag
+        elif e.kind == "vote_change":
+            assert e.data["voter"] in alive and e.data["target"] in alive, tag
+    assert alive == {p.name for p in game.players if p.alive}, tag
+    shooters = [e.data["shooter"] for e in game.events if e.kind == "vigilante_shot"]
+    assert len(shooters) == len(set(shooters)), f"{tag}: a Vigilante shot twice"
+    assert len([e for e in game.events if e.kind == "priest_revive" or (e.kind == "revived" and "priest" in e.data)]) <= len(
+        [p for p in game.players if p.initial_role == "priest" or p.role == "priest"]
+    ), tag
+    living = [p for p in game.players if p.alive]
+    if game.winner == "village":
+        assert not any(p.is_wolf for p in living), tag
+        kinds = [e.kind for e in game.events]
+        assert kinds[-2] == "no_death" or kinds[kinds.index("game_end") - 1] == "no_death", f"{tag}: not a quiet morning"
+    elif game.winner == "werewolves":
+        assert living and all(p.is_wolf for p in living), tag
+    else:
+        assert not living or game.day >= game.options.max_days, tag
+    expected = sorted(p.name for p in game.players if game.winner != "none" and p.camp == game.winner)
+    assert sorted(game.winners) == expected, tag
+
+
+@pytest.mark.parametrize("start", range(0, GAMES, CHUNK))
+def test_random_forum_games_are_sound(start):
+    winners = set()
+    for seed in range(start, start + CHUNK):
+        case = make_forum_case(seed)
+        game, log = play(case)
+        check_forum(case, game, log)
+        winners.add(game.winner)
+        if seed % 3 == 0:
+            assert replay_log(case) == [e.to_json() for e in game.events], f"seed {seed}: replay differs"
+    assert {"village", "werewolves"} <= winners
+
+
+def test_forum_runs_cover_every_role_and_cause():
+    roles, causes, kinds = set(), set(), set()
+    for seed in range(0, 200):
+        game, _ = play(make_forum_case(seed))
+        roles |= {p.initial_role for p in game.players}
+        causes |= {d.cause for d in game.deaths}
+        kinds |= {e.kind for e in game.events}
+    assert roles >= {"werewolf", "pack_leader", "civilian", *FORUM_AUX}
+    assert causes == CAUSES
+    assert kinds >= {"vote_change", "phantom_votes", "lynch_cancelled", "ghost_note", "revived", "mutated", "vigilante_shot"}
+
+
+@pytest.mark.parametrize("n", range(3, 31))
+def test_every_forum_table_size_plays(n):
+    case = Case(n, [f"P{i:02d}" for i in range(n)], get_preset("forum").deck(n), {}, None, "forum")
+    game, log = play(case)
+    check_forum(case, game, log)
