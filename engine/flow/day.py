@@ -6,8 +6,9 @@ from engine.decisions import TEXT
 from engine.events import PUBLIC
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
-from engine.flow.forum import day_powers, lynch
-from engine.flow.voting import sheriff_election
+from engine.flow.day_powers import day_powers, powers_of
+from engine.flow.forum import lynch
+from engine.flow.voting import day_vote, sheriff_election
 
 
 def dawn(game):
@@ -79,7 +80,12 @@ def day(game, opening: bool = False):
             yield from discussion(game, "campaign", 1)
         yield from sheriff_election(game)
     yield from discussion(game, "discussion", opts.discussion_rounds)
-    yield from day_powers(game)  # 004: the Vigilante's shot, the Priest's revival
-    if game.over:
-        return
-    yield from lynch(game)
+    powers = powers_of(game)
+    if powers:  # 004: the Vigilante's shot, the Priest's revival
+        yield from day_powers(game, powers)
+        if game.over:
+            return
+    if opts.vote_changes or opts.phantom_votes or "lynch_cancelled" in game.memory:
+        yield from lynch(game)
+    else:
+        yield from day_vote(game)

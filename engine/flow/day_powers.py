@@ -19,8 +19,19 @@ def register_day_power(roles: tuple[str, ...], fn) -> None:
     DAY_POWERS.append((roles, fn))
 
 
-def day_powers(game):
-    for roles, fn in DAY_POWERS:
+def powers_of(game) -> tuple:
+    """The day powers this game's deck can hold (every card dealt or set aside: a swap
+    or a Mad Scientist's vial only hands out cards of the deck), found once per game."""
+    found = game.__dict__.get("_day_powers")
+    if found is None:
+        deck = {p.initial_role for p in game.players}
+        deck.update(game.center)
+        found = game._day_powers = tuple((roles, fn) for roles, fn in DAY_POWERS if any(r in deck for r in roles))
+    return found
+
+
+def day_powers(game, powers: tuple | None = None):
+    for roles, fn in DAY_POWERS if powers is None else powers:
         for r in roles:
             if game.has_able(r):
                 yield from fn(game)
