@@ -4,7 +4,8 @@ The terminal narrator (``arena.narrate``) tells a game as a story and leans on w
 it told before (a pack is announced once, echoes are skipped). A page that filters
 events per seat cannot: each event must read on its own, because a seat's view may
 hold only one copy of it. So this module describes each event alone, in plain text
-(callers escape it), reusing the narrator's words for causes, roles and winners.
+(callers escape it), reusing the narrator's words for causes, roles and winners; and
+the words both readers use for a seat's answers and a model's calls.
 """
 
 from __future__ import annotations
@@ -146,3 +147,31 @@ def describe(kind: str, data: dict[str, Any]) -> str:
             pass
     details = ", ".join(f"{k}={v}" for k, v in data.items())
     return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+
+
+# ---------------------------------------------------------------------- answers, calls, the end
+STOPPED = "The game stopped here: {message}"
+UNFINISHED = "The transcript ends here: the game did not reach its end."
+
+
+def answer_text(value: Any) -> str:
+    """A recorded answer (or one of the options offered) as words."""
+    if value is None:
+        return "(pass)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " and ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return str(value.get("text", value))
+    return str(value)
+
+
+def offered_text(answer: Any) -> str:
+    """What an answer record's seat was offered: the options, and passing where legal."""
+    return ", ".join(answer_text(o) for o in answer.options) + (" or pass" if answer.allow_pass else "")
+
+
+def caller(call: Any) -> str:
+    """Who made a model call: the seat and its model (or back end)."""
+    return f"{call.seat} ({getattr(call, 'model', '') or getattr(call, 'backend', '')})"

@@ -17,7 +17,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from transcripts.describe import describe
+from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe, offered_text
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import NARRATOR, PUBLIC, reasoning_of
 
@@ -114,30 +114,17 @@ def _event_item(e: EventRecord, seats: _Seats) -> str:
     return f'<div class="v {classes} {kind_class}{extra}">{body}</div>'
 
 
-def _answer_text(value: Any) -> str:
-    if value is None:
-        return "(pass)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " and ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return str(value.get("text", value))
-    return str(value)
-
-
 def _answer_item(a: AnswerRecord, seats: _Seats) -> str:
     if a.shape == "text":
         return ""  # the speech itself follows, heard by its audience
-    offered = ", ".join(_answer_text(o) for o in a.options) + (" or pass" if a.allow_pass else "")
     return (
         f'<div class="v {seats.of(a.seat)} act">▸ {esc(a.seat)} ({esc(a.agent)}) decides {esc(a.kind)}'
-        f" among {esc(offered)}: <b>{esc(_answer_text(a.answer))}</b></div>"
+        f" among {esc(offered_text(a))}: <b>{esc(answer_text(a.answer))}</b></div>"
     )
 
 
 def _call_item(c: Any, seats: _Seats) -> str:
-    who = f"{esc(c.seat)} ({esc(getattr(c, 'model', '') or getattr(c, 'backend', ''))})"
+    who = esc(caller(c))
     out = []
     thought = reasoning_of(c)
     if thought:
@@ -219,9 +206,9 @@ def timeline_html(t: Transcript, seats: _Seats) -> tuple[str, list[tuple[str, st
         elif getattr(r, "type", None) == "call":
             items.append(_call_item(r, seats))
         elif getattr(r, "type", None) == "error":
-            items.append(f'<div class="v v-pub warn">The game stopped here: {esc(r.message)}</div>')
+            items.append(f'<div class="v v-pub warn">{esc(STOPPED.format(message=r.message))}</div>')
     if not t.complete:
-        items.append('<div class="v v-pub warn">The transcript ends here: the game did not reach its end.</div>')
+        items.append(f'<div class="v v-pub warn">{esc(UNFINISHED)}</div>')
     close()
     return "".join(sections), anchors
 

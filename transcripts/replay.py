@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.narrate import Narrator, role_name
-from transcripts.describe import describe
+from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe, offered_text
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import Lens, reasoning_of, timeline, visible
 
@@ -106,13 +106,13 @@ def replay(transcript: Transcript, console: Console, options: ReplayOptions) -> 
             if started:
                 tell_call(out, record)
         elif getattr(record, "type", None) == "error" and started:
-            out.print(f"[red]The game stopped here: {escape(record.message)}[/red]")
+            out.print(f"[red]{escape(STOPPED.format(message=record.message))}[/red]")
         if started and counter.written > before:
             shown += 1
             if options.pause is not None and not options.pause():
                 break
     if not transcript.complete:
-        console.print("[yellow]The transcript ends here: the game did not reach its end.[/yellow]")
+        console.print(f"[yellow]{UNFINISHED}[/yellow]")
     return shown
 
 
@@ -138,34 +138,20 @@ def recap(console: Console, narrator: Narrator, transcript: Transcript, lens: Le
             console.print(f"[dim]{escape(lens.seat)} is the {escape(role_name(role))}.[/dim]")
 
 
-def _answer_text(value: Any) -> str:
-    if value is None:
-        return "(pass)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " and ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return str(value.get("text", value))
-    return str(value)
-
-
 def tell_answer(console: Console, a: AnswerRecord) -> None:
     """A seat's own decision: what it was offered and what it chose."""
     if a.shape == "text":
         return  # the speech itself is told as it is heard
-    offered = ", ".join(_answer_text(o) for o in a.options)
-    passing = " or pass" if a.allow_pass else ""
     console.print(
-        f"[dim]▸ {escape(a.seat)} decides {escape(a.kind)} (among {escape(offered)}{passing}): "
-        f"[/dim][bold]{escape(_answer_text(a.answer))}[/bold]"
+        f"[dim]▸ {escape(a.seat)} decides {escape(a.kind)} (among {escape(offered_text(a))}): "
+        f"[/dim][bold]{escape(answer_text(a.answer))}[/bold]"
     )
 
 
 def tell_call(console: Console, c: Any) -> None:
     """A model's call: its private reasoning, and whether its reply was refused."""
     thought = reasoning_of(c)
-    who = f"{escape(c.seat)} ({escape(str(getattr(c, 'model', '') or getattr(c, 'backend', '')))})"
+    who = escape(caller(c))
     if thought:
         console.print(f"[magenta]💭 {who} on {escape(c.kind)}:[/magenta] [italic]{escape(thought)}[/italic]")
     if getattr(c, "violation", None):
