@@ -13,7 +13,6 @@ agent played (after a fork) is not asked either: it never made those decisions.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -21,21 +20,35 @@ from typing import Any, Callable, Mapping
 from rich.console import Console
 
 from agents.base import Agent, SeatView
-from arena.cli import EXIT_GAME_FAILED, CliError, console_for
-from arena.gamefile import GameFileError, GameSpec, spec_from_data
+from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
+from arena.gamefile import GameFileError, GameSpec, apply_model_options, spec_from_data
 from transcripts.schema import AnswerRecord, HeaderRecord
-from transcripts.verify import Verification
+from transcripts.verify import Status, Verification, verify_file
 
 # Agents whose next answer depends only on their seed and the decisions put to them.
 REPLAYABLE = frozenset({"heuristic", "random", "scripted"})
 
 
 # ---------------------------------------------------------------------- the table again
-def spec_from_header(header: HeaderRecord, agents: Mapping[str, str] | None = None) -> GameSpec:
-    """The table a transcript was played at, with ``agents`` (name -> spec) swapped in.
+def verified(path: str, verb: str) -> Verification:
+    """The transcript to ``verb`` (resume, fork), verified: a file that cannot be read
+    (exit 2) or that the rules disagree with (exit 1) is not played on."""
+    v = verify_file(path)
+    if v.status is Status.UNREADABLE:
+        raise CliError(f"cannot {verb}: {v.summary()}", EXIT_BAD_INPUT)
+    if v.status is Status.MISMATCH:
+        raise CliError(f"cannot {verb} a transcript that does not verify: {v.summary()}", EXIT_GAME_FAILED)
+    return v
+
+
+def spec_from_header(
+    header: HeaderRecord, agents: Mapping[str, str] | None = None, model_options: dict[str, Any] | None = None
+) -> GameSpec:
+    """The table a transcript was played at, with ``agents`` (name -> spec) swapped in
+    and ``model_options`` given to every model seat that does not set its own.
 
     A seat given a new agent loses what belonged to the old one (a scripted queue, a
-    model's settings).
+    model's settings, a person's time limit).
     """
     agents = dict(agents or {})
     seats = []
@@ -48,10 +61,10 @@ def spec_from_header(header: HeaderRecord, agents: Mapping[str, str] | None = No
                 seat["answers"] = s.answers
             if s.options is not None:
                 seat["options"] = s.options
-            timeout = getattr(s, "timeout", None)
-            if timeout is not None:
-                seat["timeout"] = timeout
+            if s.timeout is not None:
+                seat["timeout"] = s.timeout
         seats.append(seat)
+    apply_model_options(seats, model_options)
     data: dict[str, Any] = {
         "preset": header.preset,
         "seed": header.seed,
@@ -66,15 +79,22 @@ def spec_from_header(header: HeaderRecord, agents: Mapping[str, str] | None = No
     try:
         return spec_from_data(data)
     except GameFileError as e:
-        raise CliError(f"the transcript's table cannot be seated again: {e}") from None
+        settings = " with these --model-option settings" if model_options else ""
+        raise CliError(f"the transcript's table cannot be seated again{settings}: {e}") from None
 
 
-def seat_table(header: HeaderRecord, agents: Mapping[str, str] | None = None, agent_seed: int | None = None, calls: Any = None):
+def seat_table(
+    header: HeaderRecord,
+    agents: Mapping[str, str] | None = None,
+    agent_seed: int | None = None,
+    calls: Any = None,
+    model_options: dict[str, Any] | None = None,
+):
     """The table's spec, a fresh engine dealt from the header, and the table's agents
     (seeded by ``agent_seed``, else by the game's seed as ``werewolf play`` seeds them)."""
     from transcripts.verify import build_game
 
-    spec = spec_from_header(header, agents)
+    spec = spec_from_header(header, agents, model_options)
     seating = spec if agent_seed is None else spec.model_copy(update={"seed": agent_seed})
     try:
         _, seated = seating.build(calls=calls)
@@ -175,105 +195,22 @@ class Continuation:
 
 def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
     """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
-    from arena.narrate import Narrator
-    from arena.result import result_of
-    from arena.runner import run_async
-    from engine.decisions import GameError, IllegalAnswer
+    from arena.play_loop import play_to_end, screen_for
 
-    game, agents, writer = cont.game, cont.agents, cont.writer
-    humans = _humans(agents, god)
-    console = console_for(to_stderr=json_out)
-    narrator = None if quiet or humans else Narrator(console, god=god)
-    for h in humans:
-        h.attach(console)
+    game = cont.game
+    screen = screen_for(cont.agents, json_out=json_out, quiet=quiet, god=god)
+    narrator = screen.narrator
     if narrator is not None:
         # Told silently, so the narrator remembers the dead and the Sheriff without
         # telling the recorded part again.
         narrator.console = Console(file=io.StringIO())
         narrator.follow(game.events)
-        narrator.console = console
+        narrator.console = screen.console
     if not quiet:
-        console.print(f"[dim]{banner}[/dim]")
+        screen.console.print(f"[dim]{banner}[/dim]")
         for line in cont.caught.drift:
-            console.print(f"[yellow]warning: {line}[/yellow]")
-
-    def follow(g: Any) -> None:
-        for h in humans:
-            h.notify(SeatView(h.name, g.observation(h.name)))
-        if writer is not None:
-            writer.sync_events(g)
-        if narrator is not None:
-            narrator.follow(g.events)
-
-    def on_answer(g: Any, decision: Any, answer: Any, agent: Agent) -> None:
-        if writer is not None:
-            writer.on_answer(g, decision, answer, agent)
-        follow(g)
-
-    async def run() -> None:
-        try:
-            await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)))
-        finally:
-            for agent in agents.values():
-                aclose = getattr(agent, "aclose", None)
-                if aclose is not None:
-                    await aclose()
-
-    try:
-        follow(game)
-        try:
-            asyncio.run(run())
-        except (GameError, IllegalAnswer) as e:
-            from arena.cli import _failure
-
-            message = _failure(game, e)
-            follow(game)
-            if writer is not None:
-                writer.error(game, message)
-            raise CliError(message, EXIT_GAME_FAILED) from None
-        except KeyboardInterrupt:
-            if writer is not None:
-                writer.error(game, "interrupted")
-            raise CliError("interrupted", 130) from None
-        except Exception as e:  # a bug: keep the record, then let the traceback show
-            if writer is not None:
-                writer.error(game, f"internal error: {e!r}")
-            raise
-        follow(game)
-        if not game.over:
-            message = "the game stopped before reaching an end (no decision was pending)"
-            if writer is not None:
-                writer.error(game, message)
-            raise CliError(message, EXIT_GAME_FAILED)
-        if writer is not None:
-            writer.result(game)
-    finally:
-        if writer is not None:
-            writer.close()
-        for agent in agents.values():
-            agent.close()
-        if cont.calls is not None and getattr(cont.calls, "records", None) and not quiet:
-            from arena.cli import print_usage
-
-            print_usage(console, cont.calls.summary())
-    result = result_of(game)
-    if json_out:
-        print(result.to_json(), flush=True)
-    elif quiet:
-        winners = ", ".join(result.winners) or "nobody"
-        print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
-    return 0
-
-
-def _humans(agents: Mapping[str, Agent], god: bool) -> list:
-    try:
-        from arena.human_play import humans_at_terminal
-    except ImportError:  # no human seats in this build
-        return []
-    try:
-        return humans_at_terminal(agents, god=god)
-    except ValueError as e:
-        raise CliError(str(e)) from None
+            screen.console.print(f"[yellow]warning: {line}[/yellow]")
+    return play_to_end(game, cont.agents, screen, writer=cont.writer, calls=cont.calls, json_out=json_out, quiet=quiet)
 
 
 def new_call_log() -> Any:

@@ -11,7 +11,6 @@ argument), 1 for a game that could not be played to its end.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import json
 import sys
@@ -68,6 +67,51 @@ def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> d
     return out
 
 
+def seat_pair(pair: str, names: Sequence[str], form: str = "NAME=SPEC") -> tuple[str, str]:
+    """One ``--seat`` pair as (name, agent), the name checked against the table's."""
+    name, sep, agent = pair.partition("=")
+    name, agent = name.strip(), agent.strip()
+    if not sep or not name or not agent:
+        raise CliError(f"--seat needs {form}, got '{pair}'")
+    if name not in names:
+        raise CliError(f"--seat {pair}: no seat named '{name}' (seats: {', '.join(names)})")
+    return name, agent
+
+
+def add_model_option_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--model-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a setting for every model seat (temperature, max_tokens, base_url, timeout, ...) unless its seat sets it (repeatable)",
+    )
+
+
+def add_output_flags(p: argparse.ArgumentParser) -> None:
+    """How a game played at this terminal is shown."""
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
+    p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
+    p.add_argument("--quiet", action="store_true", help="no narration")
+
+
+def apply_limits(args: argparse.Namespace) -> None:
+    """``--concurrency`` (model calls in flight, all models together) and
+    ``--model-concurrency`` (in flight to any one model), for every model seat."""
+    caps: dict[str, int] = {}
+    for flag, value, cap in (
+        ("--concurrency", getattr(args, "concurrency", None), "global_limit"),
+        ("--model-concurrency", getattr(args, "model_concurrency", None), "default_per_model"),
+    ):
+        if value is not None:
+            if value < 1:
+                raise CliError(f"{flag} needs a positive number")
+            caps[cap] = value
+    if caps:
+        from arena.limits import configure
+
+        configure(**caps)
+
+
 def parse_roles(text: str | None) -> list[str] | None:
     if text is None:
         return None
@@ -92,7 +136,6 @@ def console_for(to_stderr: bool) -> Console:
 # ---------------------------------------------------------------------- play
 def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("game_file", nargs="?", metavar="GAME_FILE", help="a .yaml/.yml/.json game file (default: a table of bots)")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
     p.add_argument("--transcript", metavar="PATH", help="also write the game's transcript (JSON Lines)")
     p.add_argument("--seed", type=int, help="override the game's seed (default: the file's, or 0)")
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
@@ -102,21 +145,16 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-4o-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
-    p.add_argument(
-        "--model-option",
-        action="append",
-        metavar="KEY=VALUE",
-        help="a setting for every model seat (temperature, max_tokens, base_url, timeout, ...) unless its seat sets it (repeatable)",
-    )
+    add_model_option_flag(p)
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
-    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once (default 32; 8 per model)")
+    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once, all models together (default 32)")
+    p.add_argument("--model-concurrency", type=int, metavar="N", help="at most N calls in flight to any one model (default 8)")
     p.add_argument("--human", action="append", metavar="NAME", help="you play seat NAME at this terminal (one seat; not with --god)")
     p.add_argument(
         "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"
     )
-    p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
-    p.add_argument("--quiet", action="store_true", help="no narration")
+    add_output_flags(p)
     p.add_argument(
         "--resume",
         metavar="TRANSCRIPT",
@@ -178,7 +216,7 @@ def _play_spec(args: argparse.Namespace):
 def _model_overrides(spec, args: argparse.Namespace):
     """Apply ``--seat``, ``--model-option`` and ``--language`` to a table; the result is
     checked again, so an override is refused with the same words a file would be."""
-    from arena.gamefile import GameFileError, spec_from_data
+    from arena.gamefile import GameFileError, apply_model_options, spec_from_data
 
     from agents.llm import is_model_spec
 
@@ -190,20 +228,13 @@ def _model_overrides(spec, args: argparse.Namespace):
     data = spec.model_dump(exclude_unset=True)
     names = [s["name"] for s in data["seats"]]
     for pair in seats:
-        name, sep, agent = pair.partition("=")
-        name, agent = name.strip(), agent.strip()
-        if not sep or not name or not agent:
-            raise CliError(f"--seat needs NAME=SPEC, got '{pair}'")
-        if name not in names:
-            raise CliError(f"--seat {pair}: no seat named '{name}' (seats: {', '.join(names)})")
+        name, agent = seat_pair(pair, names)
         seat = data["seats"][names.index(name)]
         seat["agent"] = agent
         seat.pop("answers", None)  # a scripted seat's queues do not carry over to another agent
         if not is_model_spec(agent):
             seat.pop("options", None)
-    for seat in data["seats"]:
-        if model_opts and is_model_spec(seat.get("agent", "")):
-            seat["options"] = {**model_opts, **(seat.get("options") or {})}  # the file's own settings win
+    apply_model_options(data["seats"], model_opts)
     if language:
         data["language"] = language
     try:
@@ -212,60 +243,18 @@ def _model_overrides(spec, args: argparse.Namespace):
         raise CliError(str(e)) from None
 
 
-def _failure(game, exc: Exception) -> str:
-    """Name the seat and the decision behind a stopped game."""
-    from engine.decisions import IllegalAnswer
-
-    if isinstance(exc, IllegalAnswer) and game.waiting:
-        d = game.waiting[0]  # the runners submit in order, so the refused one is first
-        when = f"night {game.day}" if game.phase == "night" else f"day {game.day}"
-        return f"{d.seat}'s {d.kind} on {when} was refused: {exc}"
-    return str(exc)
-
-
-async def _play_game(game, agents, on_answer) -> None:
-    """The game, then the model seats' connections closed in the loop that opened them."""
-    from arena.runner import run_async
-
-    try:
-        await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)))
-    finally:
-        for agent in agents.values():
-            aclose = getattr(agent, "aclose", None)
-            if aclose is not None:
-                await aclose()
-
-
 def run_play(args: argparse.Namespace) -> int:
     if getattr(args, "resume", None):
         from arena.resume import run_resume
 
         return run_resume(args)
     from arena.gamefile import header_for
-    from arena.narrate import Narrator
-    from arena.result import result_of
-    from arena.runner import run_async
-    from engine.decisions import GameError, IllegalAnswer
+    from arena.play_loop import play_to_end, screen_for
     from transcripts.writer import TranscriptWriter
 
-    if getattr(args, "concurrency", None) is not None:
-        if args.concurrency < 1:
-            raise CliError("--concurrency needs a positive number")
-        from arena.limits import configure
-
-        configure(global_limit=args.concurrency)
+    apply_limits(args)
     spec, game, agents, calls = _play_spec(args)
-    from arena.human_play import humans_at_terminal, show_humans
-
-    try:
-        humans = humans_at_terminal(agents, god=args.god)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    console = console_for(to_stderr=args.json)
-    # A person sees their own seat's screen instead of the table's narration.
-    narrator = None if args.quiet or humans else Narrator(console, god=args.god)
-    for h in humans:
-        h.attach(console)
+    screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god)
     writer = None
     if args.transcript:
         try:
@@ -273,94 +262,7 @@ def run_play(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CliError(f"cannot write transcript {args.transcript}: {e.strerror or e}") from None
         calls.subscribe(writer.call)
-
-    def catch_up() -> None:
-        show_humans(humans, game)
-        if writer is not None:
-            writer.sync_events(game)
-        if narrator is not None:
-            narrator.follow(game.events)
-
-    def on_answer(g, decision, answer, agent) -> None:
-        if writer is not None:
-            writer.on_answer(g, decision, answer, agent)
-        show_humans(humans, g)
-        if narrator is not None:
-            narrator.follow(g.events)
-
-    try:
-        catch_up()
-        try:
-            # Every pending decision of a batch is asked at once: a table of model
-            # seats votes in one round trip (arena.limits caps the calls in flight).
-            asyncio.run(_play_game(game, agents, on_answer))
-        except (GameError, IllegalAnswer) as e:
-            message = _failure(game, e)
-            catch_up()
-            if writer is not None:
-                writer.error(game, message)
-            raise CliError(message, EXIT_GAME_FAILED) from None
-        except KeyboardInterrupt:
-            if writer is not None:
-                writer.error(game, "interrupted")
-            raise CliError("interrupted", 130) from None
-        except Exception as e:  # a bug, not a user error: keep the record, then show the traceback
-            if writer is not None:
-                writer.error(game, f"internal error: {e!r}")
-            raise
-        catch_up()
-        if not game.over:
-            message = "the game stopped before reaching an end (no decision was pending)"
-            if writer is not None:
-                writer.error(game, message)
-            raise CliError(message, EXIT_GAME_FAILED)
-        if writer is not None:
-            writer.result(game)
-    finally:
-        if writer is not None:
-            writer.close()
-        for agent in agents.values():
-            agent.close()
-        if calls.records and not args.quiet:
-            print_usage(console, calls.summary(), order=list(agents))
-
-    result = result_of(game)
-    if args.json:
-        print(result.to_json(), flush=True)
-    elif args.quiet:
-        winners = ", ".join(result.winners) or "nobody"
-        print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
-    return 0
-
-
-def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
-    """The closing table of model seats: what each cost and how well it kept the rules
-    (illegal: replies refused; fallback: decisions the bot played for the seat). Seats
-    come in table order; a model without a price shows "?" and the total says what it
-    leaves out rather than guessing."""
-    from rich import box
-    from rich.table import Table
-
-    rank = {name: i for i, name in enumerate(order)}
-    rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
-    table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("seat / model", overflow="fold", min_width=10)
-    for col in ("calls", "in", "cached", "out", "USD", "illegal", "fallback"):
-        table.add_column(col, justify="right", no_wrap=True)
-    known, unpriced = 0.0, []
-    for r in rows:
-        if r.cost_usd is None:
-            unpriced.append(r.model)
-        else:
-            known += r.cost_usd
-        table.add_row(
-            f"{r.seat}\n[dim]{r.model}[/dim]", str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
-            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks),
-        )  # fmt: skip
-    console.print(table)
-    note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
-    console.print(f"Estimated cost: ${known:.4f}{note}")
-    console.print("in: prompt tokens (cached: read from the provider's cache); out: completion tokens", style="dim")
+    return play_to_end(game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents))
 
 
 # ---------------------------------------------------------------------- roles, presets

@@ -17,21 +17,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command
-from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table
+from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
+from arena.cli import CliError, Command, add_model_option_flag, add_output_flags, parse_option_pairs, seat_pair
 from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript
-from transcripts.verify import Status, verify_file
 
 
 def parse_seats(pairs: list[str] | None, names: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs or ():
-        name, sep, agent = pair.partition("=")
-        name, agent = name.strip(), agent.strip()
-        if not sep or not name or not agent:
-            raise CliError(f"--seat needs NAME=AGENT, got '{pair}'")
-        if name not in names:
-            raise CliError(f"--seat {pair}: no seat named '{name}' (seats: {', '.join(names)})")
+        name, agent = seat_pair(pair, names, "NAME=AGENT")
         if agent == "scripted":
             raise CliError(f"--seat {pair}: a scripted seat needs its answers; write a game file instead")
         if name in out:
@@ -61,18 +55,22 @@ def earlier_agents(prefix: list[Any], seats: dict[str, str]) -> dict[str, list[s
 
 
 def prepare_fork(
-    path: str, day: int, swaps: dict[str, str], out: str | None, agent_seed: int | None, *, label: str | None = None
+    path: str,
+    day: int,
+    swaps: dict[str, str],
+    out: str | None,
+    agent_seed: int | None,
+    *,
+    label: str | None = None,
+    model_options: dict[str, Any] | None = None,
 ) -> Continuation:
     """The forked game caught up to its fork point; ``label`` names the source in the
-    header (the path as the user gave it, when ``path`` was found another way)."""
+    header (the path as the user gave it, when ``path`` was found another way);
+    ``model_options`` go to every model seat that does not set its own."""
     from arena.gamefile import header_for
     from transcripts.writer import TranscriptWriter
 
-    v = verify_file(path)
-    if v.status is Status.UNREADABLE:
-        raise CliError(f"cannot fork: {v.summary()}", EXIT_BAD_INPUT)
-    if v.status is Status.MISMATCH:
-        raise CliError(f"cannot fork a transcript that does not verify: {v.summary()}", EXIT_GAME_FAILED)
+    v = verified(path, "fork")
     t = v.transcript
     assert t is not None
     unknown = [n for n in swaps if n not in t.header.names]
@@ -81,7 +79,7 @@ def prepare_fork(
     cut = fork_point(t, day)
     prefix = t.records[:cut]
     calls = new_call_log()
-    spec, game, agents = seat_table(t.header, swaps, agent_seed=agent_seed, calls=calls)
+    spec, game, agents = seat_table(t.header, swaps, agent_seed=agent_seed, calls=calls, model_options=model_options)
     header = header_for(spec, game)
     header.fork = ForkRecord(
         transcript=label or str(path),
@@ -90,6 +88,7 @@ def prepare_fork(
         answers=sum(isinstance(r, AnswerRecord) for r in prefix),
         earlier_agents=earlier_agents(prefix, {s.name: s.agent for s in header.seats}),
         agent_seed=agent_seed,
+        model_options=model_options or None,
     )
     writer = None
     if out is not None:
@@ -113,9 +112,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="seat NAME is played by AGENT from the fork on (heuristic, random, human, openai:MODEL, anthropic:MODEL); repeatable; other seats keep their recorded agent")  # fmt: skip
     p.add_argument("--transcript", dest="transcript_out", metavar="OUT", help="write the forked game's transcript (the replayed part included)")
     p.add_argument("--seed", type=int, help="seed the bots with S from the fork on (default: the recorded game's, so unchanged bots play on as before)")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
-    p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
-    p.add_argument("--quiet", action="store_true", help="no narration")
+    add_model_option_flag(p)
+    add_output_flags(p)
     p.epilog = (
         "The fork point: night N opens day N (a death during night N has day N), so --day N replays "
         "everything before night N falls (day N-1's vote and its consequences included) and the given "
@@ -133,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     except TranscriptError as e:
         raise CliError(f"cannot fork: {e}") from None
     swaps = parse_seats(args.seat, names)
-    cont = prepare_fork(args.transcript, args.day, swaps, args.transcript_out, args.seed)
+    model_options = parse_option_pairs(args.model_option, "--model-option")
+    cont = prepare_fork(args.transcript, args.day, swaps, args.transcript_out, args.seed, model_options=model_options)
     dead = [n for n in swaps if not cont.game.by_name[n].alive]
     changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"
     banner = f"Forked {args.transcript} as night {args.day} falls ({cont.caught.answers} recorded answers replayed): {changed}"

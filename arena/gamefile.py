@@ -230,7 +230,14 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
         options=game.options.to_json(),
         seed=spec.seed,
         seats=[
-            SeatRecord(name=s.name, agent=s.agent, role=s.role, options=s.options.public() if s.options else None, answers=s.answers)
+            SeatRecord(
+                name=s.name,
+                agent=s.agent,
+                role=s.role,
+                options=s.options.public() if s.options else None,
+                answers=s.answers,
+                timeout=s.timeout,
+            )
             for s in spec.seats
         ],
         roles=list(spec.roles) if spec.roles is not None else None,
@@ -238,6 +245,18 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
         language=spec.language,
         software=software_version(),
     )
+
+
+def apply_model_options(seats: list[dict[str, Any]], options: dict[str, Any] | None) -> None:
+    """Give every model seat among ``seats`` (as data) the ``options`` it does not set
+    itself (``--model-option``): a seat's own settings win."""
+    if not options:
+        return
+    from agents.llm import is_model_spec
+
+    for seat in seats:
+        if is_model_spec(seat.get("agent", "")):
+            seat["options"] = {**options, **(seat.get("options") or {})}
 
 
 # ---------------------------------------------------------------------- parsing

@@ -15,19 +15,15 @@ import argparse
 import os
 from pathlib import Path
 
-from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table
-from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
+from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
+from arena.cli import EXIT_BAD_INPUT, CliError, apply_limits
 from transcripts.schema import Transcript
 from transcripts.verify import Status, Verification, verify_file
 
 
 # ---------------------------------------------------------------------- resume
 def checked_for_resume(path: str) -> Verification:
-    v = verify_file(path)
-    if v.status is Status.UNREADABLE:
-        raise CliError(f"cannot resume: {v.summary()}", EXIT_BAD_INPUT)
-    if v.status is Status.MISMATCH:
-        raise CliError(f"cannot resume a transcript that does not verify: {v.summary()}", EXIT_GAME_FAILED)
+    v = verified(path, "resume")
     if v.status is Status.OK:
         game = v.game
         raise CliError(f"{path}: the game already ended ({game.winner} won after day {game.day}); nothing to resume", EXIT_BAD_INPUT)
@@ -97,7 +93,7 @@ def refork(path: str, out: str | None, t: Transcript) -> Continuation:
         raise CliError(f"cannot resume {path}: its source {fork.transcript} changed since the fork; run werewolf fork again")
     before = {s.name: s.agent for s in v.transcript.header.seats}
     swaps = {s.name: s.agent for s in t.header.seats if s.agent != before.get(s.name)}
-    return prepare_fork(str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript)
+    return prepare_fork(str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options)
 
 
 def _find_source(name: str, beside: Path) -> Path | None:
@@ -120,12 +116,7 @@ def run_resume(args: argparse.Namespace) -> int:
             f"--resume continues a recorded game at its own table; it takes no {', '.join(clashing)} "
             "(werewolf fork plays a recorded game on with other agents)"
         )
-    if getattr(args, "concurrency", None) is not None:
-        if args.concurrency < 1:
-            raise CliError("--concurrency needs a positive number")
-        from arena.limits import configure
-
-        configure(global_limit=args.concurrency)
+    apply_limits(args)
     cont = prepare_resume(args.resume, args.transcript)
     where = args.transcript or args.resume
     banner = (

@@ -112,6 +112,19 @@ def standin_router() -> Iterator[respx.MockRouter]:
         yield router
 
 
+def standin_fixture(standin: Callable[..., Any], **kwargs: Any) -> Any:
+    """A test module's ``api`` fixture: ``standin(router, **kwargs)`` (a stand-in API)
+    answering on a fresh router for the test's duration."""
+    import pytest
+
+    @pytest.fixture
+    def api() -> Iterator[Any]:
+        with standin_router() as router:
+            yield standin(router, **kwargs)
+
+    return api
+
+
 # ---------------------------------------------------------------------- behaviours
 @dataclass
 class Reply:

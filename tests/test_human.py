@@ -219,6 +219,25 @@ def test_game_file_seats_a_human_with_its_timeout():
     assert isinstance(agents["Alice"], HumanAgent) and agents["Alice"].timeout == 20
 
 
+def test_the_time_limit_is_recorded_and_kept_on_resume(tmp_path):
+    """The header records a human seat's time limit, so ``play --resume`` seats the
+    person again with it (a game killed before anyone answered)."""
+    from arena.gamefile import header_for
+    from arena.resume import prepare_resume
+    from transcripts import TranscriptWriter, read_transcript
+
+    spec = spec_from_data({"seats": [{"name": "Alice", "agent": "human", "timeout": 0.5}] + [{"name": n} for n in NAMES[1:]]})
+    game, _ = spec.build()
+    path = tmp_path / "t.jsonl"
+    with TranscriptWriter(path, header_for(spec, game)) as writer:
+        writer.sync_events(game)
+    seats = read_transcript(path).header.seats
+    assert seats[0].timeout == 0.5 and all(s.timeout is None for s in seats[1:])
+    cont = prepare_resume(str(path))
+    cont.writer.close()
+    assert isinstance(cont.agents["Alice"], HumanAgent) and cont.agents["Alice"].timeout == 0.5
+
+
 def test_a_timeout_on_a_bot_seat_is_refused():
     with pytest.raises(GameFileError, match="only 'human' seats take a timeout"):
         spec_from_data({"seats": [{"name": n, "timeout": 5} for n in NAMES]})
@@ -335,3 +354,27 @@ def test_leaving_stops_cleanly_and_keeps_the_transcript(tmp_path, how):
     from transcripts import read_transcript
 
     read_transcript(path)  # still a valid (partial) transcript
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_resumed_game_keeps_the_persons_time_limit(tmp_path):
+    """Killed half-way, a game with a silent person resumes with the same time limit:
+    every question the person leaves unanswered still plays its safe default."""
+    path = tmp_path / "t.jsonl"
+    child = spawn(str(table(tmp_path, "seer")), "--human", "Alice", "--human-timeout", "0.2", "--transcript", str(path))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, seen(child)[-2000:]
+    rows = path.read_text().splitlines(keepends=True)
+    alice = [i for i, line in enumerate(rows) if json.loads(line).get("seat") == "Alice" and '"type":"answer"' in line]
+    assert len(alice) >= 2
+    path.write_text("".join(rows[: alice[0] + 1]))  # killed after the person's first answer
+    child = spawn("--resume", str(path))
+    child.expect(pexpect.EOF)
+    child.close()
+    text = seen(child)
+    assert child.exitstatus == 0, text[-2000:]
+    assert "You have 0.2 s to answer" in text and "Time is up" in text
+    from transcripts.verify import verify_file
+
+    assert verify_file(path).ok

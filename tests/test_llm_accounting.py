@@ -213,3 +213,16 @@ def test_play_default_table_of_models_with_agents_flag(capsys, tmp_path):
     assert t.header.language == "zh" and len({c.seat for c in t.calls}) == 8
     assert "狼" in api.requests[0]["messages"][0]["content"]  # the Chinese prompts
     assert "Model seats" not in capsys.readouterr().err  # --quiet: no table either
+
+
+def test_play_caps_the_calls_per_model(capsys):
+    with standin_router() as router:
+        api = OpenAIStandIn(router, latency=0.02)
+        assert main(["play", "--agents", "openai:gpt-4o-mini", "--quiet", "--model-concurrency", "2"]) == 0
+    assert api.peak_in_flight == 2  # a batch of eight votes, two at a time
+
+
+@pytest.mark.parametrize("flag", ["--concurrency", "--model-concurrency"])
+def test_concurrency_caps_must_be_positive(capsys, flag):
+    assert main(["play", "--agents", "openai:gpt-4o-mini", "--quiet", flag, "0"]) == 2
+    assert f"{flag} needs a positive number" in capsys.readouterr().err

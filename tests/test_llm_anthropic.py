@@ -21,6 +21,7 @@ from llm_standins import (
     ask,
     game_at,
     model_seat,
+    standin_fixture,
     standin_router,
 )
 
@@ -33,13 +34,7 @@ from engine import Game, GameSetup
 MODEL = "anthropic:claude-3-5-haiku-latest"
 pytestmark = pytest.mark.usefixtures("llm_env")
 
-
-@pytest.fixture
-def api():
-    with standin_router() as router:
-        yield AnthropicStandIn(router, cache_min=64)
-
-
+api = standin_fixture(AnthropicStandIn, cache_min=64)
 seat = partial(model_seat, MODEL)
 
 

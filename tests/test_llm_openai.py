@@ -23,6 +23,7 @@ from llm_standins import (
     ask,
     game_at,
     model_seat,
+    standin_fixture,
     standin_router,
 )
 
@@ -35,13 +36,7 @@ from engine import Game, GameSetup
 MODEL = "openai:gpt-4o-mini"
 pytestmark = pytest.mark.usefixtures("llm_env")
 
-
-@pytest.fixture
-def api():
-    with standin_router() as router:
-        yield OpenAIStandIn(router)
-
-
+api = standin_fixture(OpenAIStandIn)
 seat = partial(model_seat, MODEL)
 
 

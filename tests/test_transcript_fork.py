@@ -122,6 +122,8 @@ def test_fork_of_a_fork(tmp_path, capsys, source):
         (["--day", "2", "--seat", "Alice"], "NAME=AGENT"),
         (["--day", "2", "--seat", "Alice=scripted"], "scripted"),
         (["--day", "2", "--seat", "Alice=chess-engine"], "chess-engine"),
+        (["--day", "2", "--model-option", "temperature"], "--model-option needs KEY=VALUE"),
+        (["--day", "2", "--seat", "Alice=openai:gpt-4o-mini", "--model-option", "colour=red"], "unknown key 'colour'"),
     ],
 )
 def test_fork_refusals(tmp_path, capsys, source, args, words):
@@ -139,3 +141,35 @@ def test_fork_refuses_a_tampered_source_and_its_own_source_as_output(tmp_path, c
     assert code == 1 and "does not verify" in err
     code, _, err = fork(capsys, str(source), "--day", "2", "--transcript", str(source), "--quiet")
     assert code == 2 and "never overwrites" in err
+
+
+@pytest.mark.usefixtures("llm_env")
+def test_fork_model_options_reach_the_new_model_seat_and_its_resume(tmp_path, capsys, source):
+    """``--model-option`` as for ``play``: every model seat gets the settings it does not
+    set itself; the header keeps them, so a fork resumed (even re-forked, when it stopped
+    before its fork point) asks its model with them still."""
+    from llm_standins import OpenAIStandIn, standin_router
+
+    seat = read_transcript(source).header.names[1]
+    out = tmp_path / "f.jsonl"
+    settings = ["--model-option", "temperature=0.3", "--model-option", "max_tokens=77"]
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        code, _, err = fork(capsys, str(source), "--day", "2", "--seat", f"{seat}=openai:gpt-4o-mini", *settings, "--transcript", str(out), "--quiet")
+    assert code == 0, err
+    assert api.requests and all(b["temperature"] == 0.3 and b["max_completion_tokens"] == 77 for b in api.requests)
+    h = read_transcript(out).header
+    assert h.fork.model_options == {"temperature": 0.3, "max_tokens": 77}
+    assert next(s for s in h.seats if s.name == seat).options == {"temperature": 0.3, "max_tokens": 77}
+    assert all(s.options is None for s in h.seats if s.name != seat)  # bots take no model settings
+    assert verify_file(out).ok
+    rows = out.read_text().splitlines(keepends=True)
+    answers = [i for i, r in enumerate(lines(out)) if r["type"] == "answer"]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(rows[: answers[h.fork.answers // 2] + 1]))  # stopped before the fork point
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        assert main(["play", "--resume", str(cut), "--quiet"]) == 0
+    assert api.requests and all(b["temperature"] == 0.3 and b["max_completion_tokens"] == 77 for b in api.requests)
+    assert read_transcript(cut).header.fork.model_options == {"temperature": 0.3, "max_tokens": 77}
+    assert verify_file(cut).ok

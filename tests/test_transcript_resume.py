@@ -131,48 +131,44 @@ def test_refusals(tmp_path, capsys):
     assert code == 2 and "--seed" in err
 
 
-def test_model_seats_are_not_asked_again(tmp_path, capsys, monkeypatch):
+@pytest.mark.usefixtures("llm_env")
+def test_model_seats_are_not_asked_again(tmp_path, capsys):
     """Recorded model answers are re-submitted, never re-asked: only the decisions the
     record lacks reach the model; the resumed file verifies, calls included."""
-    from llm_standins import OpenAIStandIn, reset_llm_state, set_fake_keys, standin_router
+    from llm_standins import OpenAIStandIn, standin_router
 
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
     game = tmp_path / "g.yaml"
     names = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
     game.write_text("seed: 4\nseats:\n" + "".join(
         f"  - {{name: {n}, agent: {'openai:gpt-4o-mini' if n in ('Alice', 'Bob') else 'heuristic'}}}\n" for n in names
     ))  # fmt: skip
     full = tmp_path / "full.jsonl"
-    try:
-        with standin_router() as router:
-            api = OpenAIStandIn(router)
-            assert main(["play", str(game), "--quiet", "--transcript", str(full)]) == 0
-            asked_full = len(api.requests)
-        t = read_transcript(full)
-        assert t.calls and verify_file(full).ok
-        model_answers = [i for i, r in enumerate(lines(full)) if r["type"] == "answer" and r["seat"] in ("Alice", "Bob")]
-        cut_at = model_answers[len(model_answers) // 2] + 1
-        cut = tmp_path / "cut.jsonl"
-        cut.write_text("".join(full.read_text().splitlines(keepends=True)[:cut_at]))
-        before = read_transcript(cut)
-        answered = {a.decision for a in before.answers}
-        with standin_router() as router:
-            api = OpenAIStandIn(router)
-            code, _, err = resume(capsys, cut)
-            assert code == 0, err
-            asked_resumed = len(api.requests)
-        v = verify_file(cut)
-        assert v.ok, v.summary()
-        resumed = read_transcript(cut)
-        new_calls = resumed.calls[len(before.calls):]
-        assert new_calls and asked_resumed == len([c for c in new_calls if c.messages])
-        assert not [c for c in new_calls if c.decision in answered]  # no recorded decision asked again
-        missing = {a.decision for a in resumed.answers if a.seat in ("Alice", "Bob") and a.decision not in answered}
-        assert missing <= {c.decision for c in new_calls}  # every missing one was
-        assert resumed.complete and asked_full > 0
-    finally:
-        reset_llm_state()
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        assert main(["play", str(game), "--quiet", "--transcript", str(full)]) == 0
+        asked_full = len(api.requests)
+    t = read_transcript(full)
+    assert t.calls and verify_file(full).ok
+    model_answers = [i for i, r in enumerate(lines(full)) if r["type"] == "answer" and r["seat"] in ("Alice", "Bob")]
+    cut_at = model_answers[len(model_answers) // 2] + 1
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(full.read_text().splitlines(keepends=True)[:cut_at]))
+    before = read_transcript(cut)
+    answered = {a.decision for a in before.answers}
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        code, _, err = resume(capsys, cut)
+        assert code == 0, err
+        asked_resumed = len(api.requests)
+    v = verify_file(cut)
+    assert v.ok, v.summary()
+    resumed = read_transcript(cut)
+    new_calls = resumed.calls[len(before.calls):]
+    assert new_calls and asked_resumed == len([c for c in new_calls if c.messages])
+    assert not [c for c in new_calls if c.decision in answered]  # no recorded decision asked again
+    missing = {a.decision for a in resumed.answers if a.seat in ("Alice", "Bob") and a.decision not in answered}
+    assert missing <= {c.decision for c in new_calls}  # every missing one was
+    assert resumed.complete and asked_full > 0
 
 
 def test_catch_up_never_asks_people_models_or_strangers(tmp_path):

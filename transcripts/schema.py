@@ -44,6 +44,7 @@ class SeatRecord(_Record):
     role: str | None = None  # the role forced by the game file, if any
     options: dict[str, Any] | None = None  # a model seat's settings as given (never a key)
     answers: dict[str, list[Any]] | None = None  # a scripted seat's queues, so resume and fork can rebuild it
+    timeout: float | None = None  # a human seat's time limit per decision (seconds), kept on resume
 
 
 class ForkRecord(_Record):
@@ -55,6 +56,7 @@ class ForkRecord(_Record):
     answers: int  # how many recorded answers were replayed before that
     earlier_agents: dict[str, list[str]] = Field(default_factory=dict)  # seat -> agents credited in the replayed part
     agent_seed: int | None = None  # the bots' seed after the fork; None: the game's seed
+    model_options: dict[str, Any] | None = None  # --model-option: settings for the model seats that did not set their own
 
 
 class HeaderRecord(_Line):

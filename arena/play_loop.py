@@ -1,0 +1,179 @@
+"""Playing a seated game to its end at this terminal.
+
+``werewolf play`` runs this loop for a new game, ``play --resume`` and ``fork`` for a
+game caught up with its record (``arena.catchup``): every pending decision of a batch
+asked at once, the transcript written as answers are accepted, the table narrated (or
+the person at the terminal shown their own seat), and whatever stops the game early (a
+refused answer, Ctrl-C, a bug) written to the transcript before the exit code says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from rich.console import Console
+
+from agents.base import Agent
+from arena.cli import EXIT_GAME_FAILED, CliError, console_for
+
+
+@dataclass
+class Screen:
+    """Where a game is shown: the console, the table's narrator (none when quiet, or
+    when a person plays: they see their own seat's screen instead) and the people."""
+
+    console: Console
+    narrator: Any = None
+    humans: list[Any] = field(default_factory=list)
+
+
+def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god: bool) -> Screen:
+    """The screen for a table; ``CliError`` when this terminal cannot keep a person's
+    secrets (``--god``, or more than one person)."""
+    from arena.human_play import humans_at_terminal
+    from arena.narrate import Narrator
+
+    try:
+        humans = humans_at_terminal(agents, god=god)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    console = console_for(to_stderr=json_out)
+    narrator = None if quiet or humans else Narrator(console, god=god)
+    for h in humans:
+        h.attach(console)
+    return Screen(console, narrator, humans)
+
+
+def failure_message(game: Any, exc: Exception) -> str:
+    """Name the seat and the decision behind a stopped game."""
+    from engine.decisions import IllegalAnswer
+
+    if isinstance(exc, IllegalAnswer) and game.waiting:
+        d = game.waiting[0]  # the runners submit in order, so the refused one is first
+        when = f"night {game.day}" if game.phase == "night" else f"day {game.day}"
+        return f"{d.seat}'s {d.kind} on {when} was refused: {exc}"
+    return str(exc)
+
+
+async def run_game(game: Any, agents: Mapping[str, Agent], on_answer: Any) -> None:
+    """The game, then the model seats' connections closed in the loop that opened them."""
+    from arena.runner import run_async
+
+    try:
+        await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)))
+    finally:
+        for agent in agents.values():
+            aclose = getattr(agent, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+
+def play_to_end(
+    game: Any,
+    agents: Mapping[str, Agent],
+    screen: Screen,
+    *,
+    writer: Any,
+    calls: Any,
+    json_out: bool,
+    quiet: bool,
+    order: Sequence[str] = (),
+) -> int:
+    """Play ``game`` to its end and print its result; returns the exit code, raises
+    ``CliError`` for a game that stopped (the transcript says why). ``writer`` (a
+    ``TranscriptWriter`` or ``None``) is closed at the end whatever happens; the model
+    seats' usage (``calls``) is printed with the seats in ``order`` (else as they
+    first called)."""
+    from arena.human_play import show_humans
+    from arena.result import result_of
+    from engine.decisions import GameError, IllegalAnswer
+
+    narrator = screen.narrator
+
+    def follow(g: Any) -> None:
+        show_humans(screen.humans, g)
+        if writer is not None:
+            writer.sync_events(g)
+        if narrator is not None:
+            narrator.follow(g.events)
+
+    def on_answer(g: Any, decision: Any, answer: Any, agent: Agent) -> None:
+        if writer is not None:
+            writer.on_answer(g, decision, answer, agent)
+        follow(g)
+
+    try:
+        follow(game)
+        try:
+            # Every pending decision of a batch is asked at once: a table of model
+            # seats votes in one round trip (arena.limits caps the calls in flight).
+            asyncio.run(run_game(game, agents, on_answer))
+        except (GameError, IllegalAnswer) as e:
+            message = failure_message(game, e)
+            follow(game)
+            if writer is not None:
+                writer.error(game, message)
+            raise CliError(message, EXIT_GAME_FAILED) from None
+        except KeyboardInterrupt:
+            if writer is not None:
+                writer.error(game, "interrupted")
+            raise CliError("interrupted", 130) from None
+        except Exception as e:  # a bug, not a user error: keep the record, then show the traceback
+            if writer is not None:
+                writer.error(game, f"internal error: {e!r}")
+            raise
+        follow(game)
+        if not game.over:
+            message = "the game stopped before reaching an end (no decision was pending)"
+            if writer is not None:
+                writer.error(game, message)
+            raise CliError(message, EXIT_GAME_FAILED)
+        if writer is not None:
+            writer.result(game)
+    finally:
+        if writer is not None:
+            writer.close()
+        for agent in agents.values():
+            agent.close()
+        if calls is not None and calls.records and not quiet:
+            print_usage(screen.console, calls.summary(), order=order)
+
+    result = result_of(game)
+    if json_out:
+        print(result.to_json(), flush=True)
+    elif quiet:
+        winners = ", ".join(result.winners) or "nobody"
+        print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
+    return 0
+
+
+def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
+    """The closing table of model seats: what each cost and how well it kept the rules
+    (illegal: replies refused; fallback: decisions the bot played for the seat). Seats
+    come in table order; a model without a price shows "?" and the total says what it
+    leaves out rather than guessing."""
+    from rich import box
+    from rich.table import Table
+
+    rank = {name: i for i, name in enumerate(order)}
+    rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
+    table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("seat / model", overflow="fold", min_width=10)
+    for col in ("calls", "in", "cached", "out", "USD", "illegal", "fallback"):
+        table.add_column(col, justify="right", no_wrap=True)
+    known, unpriced = 0.0, []
+    for r in rows:
+        if r.cost_usd is None:
+            unpriced.append(r.model)
+        else:
+            known += r.cost_usd
+        table.add_row(
+            f"{r.seat}\n[dim]{r.model}[/dim]", str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
+            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks),
+        )  # fmt: skip
+    console.print(table)
+    note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
+    console.print(f"Estimated cost: ${known:.4f}{note}")
+    console.print("in: prompt tokens (cached: read from the provider's cache); out: completion tokens", style="dim")
