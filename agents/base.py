@@ -85,6 +85,10 @@ class SeatView:
         return [e for e in self.events if e.kind in kinds]
 
 
+class BeliefFailed(Exception):
+    """A seat asked for its beliefs gave none that could be read; the message says why."""
+
+
 class Agent(ABC):
     """A seat's player. Bots answer synchronously; models and people override
     ``adecide`` to wait without blocking the other seats."""
@@ -100,6 +104,20 @@ class Agent(ABC):
 
     async def adecide(self, view: SeatView, decision: Decision) -> Any:
         return self.decide(view, decision)
+
+    def beliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float] | None:
+        """The seat's private probability that each other living player is a werewolf
+        (the ``beliefs`` game option), or ``None`` when this agent gives none (the
+        default: people, scripted seats). It must change nothing in how the agent
+        plays. ``moment`` is the id of the decision pending when the question is put
+        (the day's first vote), for the agent's records. Raising means the seat was
+        asked and failed: its belief is recorded as missing (``BeliefFailed``)."""
+        return None
+
+    async def abeliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float] | None:
+        """``beliefs`` for the async runner; model seats override it to wait without
+        blocking the other seats."""
+        return self.beliefs(view, moment)
 
     def notify(self, view: SeatView) -> None:
         """Called when new events reach the seat; most agents ignore it."""

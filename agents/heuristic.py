@@ -23,6 +23,7 @@ from agents import heuristic_votes as votes
 from agents.base import Agent, SeatView
 from agents.heuristic_memory import Memory
 from agents.heuristic_situation import Situation
+from agents.heuristic_suspicion import judge
 from agents.random_agent import random_answer
 from engine.decisions import Decision, IllegalAnswer
 
@@ -60,8 +61,7 @@ class HeuristicAgent(Agent):
         self.plan: dict[str, Any] = {}
 
     def decide(self, view: SeatView, decision: Decision) -> Any:
-        if self.memory.update(view.events):
-            self.plan = {}  # a new game: yesterday's lies belong to another table
+        self._remember(view)
         policy = POLICIES.get(decision.kind) or roles.ROLE_POLICIES.get(decision.kind)
         if policy is None:  # a kind from a role this bot does not know yet
             return random_answer(self.rng, decision)
@@ -72,6 +72,19 @@ class HeuristicAgent(Agent):
                 raise
             return random_answer(self.rng, decision)
         return self._legal(decision, answer)
+
+    def _remember(self, view: SeatView) -> None:
+        if self.memory.update(view.events):
+            self.plan = {}  # a new game: yesterday's lies belong to another table
+
+    def beliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float]:
+        """The suspicion model's P(wolf) for every other living player, from the seat's
+        private knowledge. Reading the view only advances the memory the next decision
+        would read anyway (in the same order), and judging draws no random number, so
+        asking changes nothing in how the bot plays."""
+        self._remember(view)
+        p = judge(self.memory, private=True).p
+        return {n: round(min(1.0, max(0.0, p.get(n, 0.0))), 6) for n in view.alive if n != self.name}
 
     def _legal(self, decision: Decision, answer: Any) -> Any:
         """The policy's answer if the rules allow it, else a random legal one: a bot

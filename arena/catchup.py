@@ -72,6 +72,8 @@ def spec_from_header(
         "seats": seats,
         "language": header.language,
     }
+    if header.beliefs:
+        data["beliefs"] = True
     if header.roles is not None:
         data["roles"] = list(header.roles)
     if header.center is not None:
@@ -111,6 +113,7 @@ class CatchUp:
     answers: int = 0
     asked: int = 0  # of those, how many were put to their bot again
     drift: list[str] = field(default_factory=list)  # bots that would now answer otherwise
+    beliefs: set[tuple[int, str]] = field(default_factory=set)  # (day, seat) of the beliefs in the record: not asked again
 
 
 def catch_up(
@@ -133,7 +136,9 @@ def catch_up(
     if writer is not None:
         writer.sync_events(game)  # what the deal told, before anyone was asked
     for r in records:
-        if getattr(r, "type", None) == "call":
+        if getattr(r, "type", None) in ("call", "belief"):  # beliefs, like calls, precede their batch's answers
+            if r.type == "belief":
+                done.beliefs.add((r.day, r.seat))
             calls.append(r)
             continue
         if not isinstance(r, AnswerRecord):
@@ -210,7 +215,11 @@ def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banne
         screen.console.print(f"[dim]{banner}[/dim]")
         for line in cont.caught.drift:
             screen.console.print(f"[yellow]warning: {line}[/yellow]")
-    return play_to_end(game, cont.agents, screen, writer=cont.writer, calls=cont.calls, json_out=json_out, quiet=quiet)
+    from arena.beliefs import poll_for
+
+    source = cont.verification.transcript
+    beliefs = poll_for(bool(source and source.header.beliefs), cont.writer, recorded=cont.caught.beliefs)
+    return play_to_end(game, cont.agents, screen, writer=cont.writer, calls=cont.calls, json_out=json_out, quiet=quiet, beliefs=beliefs)
 
 
 def new_call_log() -> Any:

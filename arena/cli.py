@@ -156,6 +156,9 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     )
     add_output_flags(p)
     p.add_argument(
+        "--beliefs", action="store_true", help="as each vote opens, seats privately rate each other player's chance of being a wolf (in the transcript)"
+    )
+    p.add_argument(
         "--resume",
         metavar="TRANSCRIPT",
         help="continue a game that stopped half-way, with the same agents, appending to TRANSCRIPT (or to --transcript OUT, a new file)",
@@ -189,6 +192,8 @@ def _play_spec(args: argparse.Namespace):
                 options=extra,
             )
         spec = _model_overrides(spec, args)
+        if getattr(args, "beliefs", False):
+            spec = spec.model_copy(update={"beliefs": True})
         if getattr(args, "human", None) or getattr(args, "human_timeout", None) is not None:
             from arena.human_play import seat_humans
 
@@ -262,7 +267,12 @@ def run_play(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CliError(f"cannot write transcript {args.transcript}: {e.strerror or e}") from None
         calls.subscribe(writer.call)
-    return play_to_end(game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents))
+    from arena.beliefs import poll_for
+
+    beliefs = poll_for(spec.beliefs, writer)
+    return play_to_end(
+        game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents), beliefs=beliefs
+    )
 
 
 # ---------------------------------------------------------------------- roles, presets

@@ -66,6 +66,7 @@ class GameSpec(BaseModel):
     roles: list[str] | None = None
     language: str = "en"  # of the prompts model seats read: en | zh
     prices: str | None = None  # a YAML/JSON price table for model seats (relative to this file)
+    beliefs: bool = False  # not a rule: seats privately rate each other's P(wolf) as each vote opens (arena.beliefs)
 
     # ------------------------------------------------------------------ checks
     def rule_options(self) -> RuleOptions:
@@ -244,6 +245,7 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
         center=list(spec.center) if spec.center is not None else None,
         language=spec.language,
         software=software_version(),
+        beliefs=spec.beliefs,
     )
 
 

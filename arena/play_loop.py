@@ -57,12 +57,12 @@ def failure_message(game: Any, exc: Exception) -> str:
     return str(exc)
 
 
-async def run_game(game: Any, agents: Mapping[str, Agent], on_answer: Any) -> None:
+async def run_game(game: Any, agents: Mapping[str, Agent], on_answer: Any, beliefs: Any = None) -> None:
     """The game, then the model seats' connections closed in the loop that opened them."""
     from arena.runner import run_async
 
     try:
-        await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)))
+        await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)), beliefs=beliefs)
     finally:
         for agent in agents.values():
             aclose = getattr(agent, "aclose", None)
@@ -80,6 +80,7 @@ def play_to_end(
     json_out: bool,
     quiet: bool,
     order: Sequence[str] = (),
+    beliefs: Any = None,
 ) -> int:
     """Play ``game`` to its end and print its result; returns the exit code, raises
     ``CliError`` for a game that stopped (the transcript says why). ``writer`` (a
@@ -109,7 +110,7 @@ def play_to_end(
         try:
             # Every pending decision of a batch is asked at once: a table of model
             # seats votes in one round trip (arena.limits caps the calls in flight).
-            asyncio.run(run_game(game, agents, on_answer))
+            asyncio.run(run_game(game, agents, on_answer, beliefs))
         except (GameError, IllegalAnswer) as e:
             message = failure_message(game, e)
             follow(game)

@@ -109,7 +109,7 @@ def run_resume(args: argparse.Namespace) -> int:
         ("GAME_FILE", args.game_file), ("--seed", args.seed), ("--players", args.players), ("--preset", args.preset),
         ("--agents", args.agents), ("--option", args.option), ("--seat", getattr(args, "seat", None)),
         ("--human", getattr(args, "human", None)), ("--model-option", getattr(args, "model_option", None)),
-        ("--language", getattr(args, "language", None)),
+        ("--language", getattr(args, "language", None)), ("--beliefs", getattr(args, "beliefs", False)),
     ) if value]  # fmt: skip
     if clashing:
         raise CliError(

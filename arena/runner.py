@@ -4,16 +4,23 @@ The engine pends decisions in batches that the rules make simultaneous; the asyn
 runner asks every seat of a batch at once (a 12-player vote is one round trip), then
 submits the answers in decision order so the record never depends on who was
 fastest. The sync runner is the same loop without an event loop, for bots.
+
+With a ``BeliefPoll`` (the ``beliefs`` game option, ``arena.beliefs``), the batch that
+opens a day's vote is asked together with the seats' private beliefs; those never
+reach the engine or any seat's view.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from agents.base import Agent, SeatView
 from engine.decisions import Decision
 from engine.game import Game
+
+if TYPE_CHECKING:
+    from arena.beliefs import BeliefPoll
 
 # Called after each answer is accepted: (game, decision, answer, agent).
 AnswerHook = Callable[[Game, Decision, Any, Agent], None]
@@ -23,11 +30,15 @@ def view_for(game: Game, seat: str) -> SeatView:
     return SeatView(seat, game.observation(seat))
 
 
-def run_sync(game: Game, agents: Mapping[str, Agent], on_answer: AnswerHook | None = None) -> Game:
+def run_sync(
+    game: Game, agents: Mapping[str, Agent], on_answer: AnswerHook | None = None, beliefs: "BeliefPoll | None" = None
+) -> Game:
     while not game.over:
         batch = game.waiting
         if not batch:
             break
+        if beliefs is not None:
+            beliefs.poll(game, agents, batch)
         for d in batch:
             agent = agents[d.seat]
             answer = agent.decide(view_for(game, d.seat), d)
@@ -42,6 +53,7 @@ async def run_async(
     agents: Mapping[str, Agent],
     on_answer: AnswerHook | None = None,
     limit: int = 16,
+    beliefs: "BeliefPoll | None" = None,
 ) -> Game:
     sem = asyncio.Semaphore(max(1, limit))
 
@@ -53,7 +65,12 @@ async def run_async(
         batch = game.waiting
         if not batch:
             break
-        answers = await asyncio.gather(*(one(d) for d in batch))
+        if beliefs is not None and beliefs.moment(game, batch) is not None:
+            # The day's vote opens: the seats' beliefs are asked alongside it, from the
+            # same moment, and all are in before any vote is submitted.
+            *_, answers = await asyncio.gather(beliefs.apoll(game, agents, batch, sem), asyncio.gather(*(one(d) for d in batch)))
+        else:
+            answers = await asyncio.gather(*(one(d) for d in batch))
         for d, answer in zip(batch, answers):
             game.submit(d.id, answer)
             if on_answer is not None:

@@ -29,7 +29,7 @@ def _configure_verify(p: argparse.ArgumentParser) -> None:
 
 
 def verdict_json(v: Verification) -> dict:
-    out: dict = {"path": v.path, "status": v.status.value, "events": v.events, "answers": v.answers, "calls": v.calls}
+    out: dict = {"path": v.path, "status": v.status.value, "events": v.events, "answers": v.answers, "calls": v.calls, "beliefs": v.beliefs}
     if v.difference is not None:
         d = v.difference
         out["difference"] = {"line": d.line, "message": d.message, "expected": d.expected, "found": d.found}

@@ -189,6 +189,8 @@ def legal_instance(schema: dict[str, Any], rng: random.Random, *, path: str = ""
         return [legal_instance(items, rng, path=path) for _ in range(n)]
     if t == "boolean":
         return rng.random() < 0.5
+    if t == "number" and "minimum" in schema and "maximum" in schema:
+        return round(rng.uniform(schema["minimum"], schema["maximum"]), 3)  # a belief's probability
     if t in ("integer", "number"):
         return 0
     if t == "null":

@@ -105,6 +105,9 @@ def replay(transcript: Transcript, console: Console, options: ReplayOptions) -> 
         elif getattr(record, "type", None) == "call":
             if started:
                 tell_call(out, record)
+        elif getattr(record, "type", None) == "belief":
+            if started:
+                tell_belief(out, record)
         elif getattr(record, "type", None) == "error" and started:
             out.print(f"[red]{escape(STOPPED.format(message=record.message))}[/red]")
         if started and counter.written > before:
@@ -160,6 +163,15 @@ def tell_call(console: Console, c: Any) -> None:
         console.print(f"[yellow]⚠ {who}'s call failed: {escape(str(c.error))}[/yellow]")
     if getattr(c, "fallback", False):
         console.print(f"[yellow]⚠ the fallback bot answered for {escape(c.seat)}[/yellow]")
+
+
+def tell_belief(console: Console, b: Any) -> None:
+    """A seat's private beliefs (shown only to that seat's view and the full view)."""
+    if b.probabilities is None:
+        console.print(f"[yellow]⚠ {escape(b.seat)} gave no beliefs on day {b.day}: {escape(str(b.error or 'missing'))}[/yellow]")
+        return
+    rated = ", ".join(f"{escape(n)} {p:.0%}" for n, p in sorted(b.probabilities.items(), key=lambda kv: -kv[1]))
+    console.print(f"[magenta]🔮 {escape(b.seat)}'s private beliefs (chance of being a werewolf):[/magenta] {rated or '(nobody to rate)'}")
 
 
 def terminal_pause(stdin: Any, prompt_to: Any) -> Pause | None:

@@ -72,6 +72,7 @@ class HeaderRecord(_Line):
     language: str = "en"
     software: str
     fork: ForkRecord | None = None
+    beliefs: bool = False  # the ``beliefs`` game option: seats' private P(wolf), as ``belief`` records
 
     @property
     def names(self) -> list[str]:
@@ -181,6 +182,22 @@ class CallRecord(_Line):
     answer: Any = None  # on the decision's last record: what the seat played
 
 
+class BeliefRecord(_Line):
+    """One seat's private beliefs (the ``beliefs`` game option): for each other living
+    player, the probability that it is a werewolf, given as the day's vote opened
+    (``decision`` is that vote's first decision, pending then). ``probabilities`` is
+    ``None`` when the seat was asked and gave no readable answer (``error`` says why):
+    missing, never guessed. A model's calls for it are ``call`` records of kind
+    ``beliefs``. Not re-played (nothing in play depends on it), and private to its seat."""
+
+    type: Literal["belief"] = "belief"
+    day: int
+    seat: str
+    decision: int
+    probabilities: dict[str, float] | None = None
+    error: str | None = None
+
+
 class ErrorRecord(_Line):
     """Why a game stopped before its end (a scripted seat failed, the run was interrupted)."""
 
@@ -189,14 +206,14 @@ class ErrorRecord(_Line):
 
 
 Record = Annotated[
-    Union[HeaderRecord, EventRecord, AnswerRecord, CallRecord, ResultRecord, ErrorRecord], Field(discriminator="type")
+    Union[HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, ErrorRecord], Field(discriminator="type")
 ]
 _RECORD = TypeAdapter(Record)
 
 
 class Transcript(BaseModel):
     header: HeaderRecord
-    records: list[Union[EventRecord, AnswerRecord, CallRecord, ResultRecord, ErrorRecord]]
+    records: list[Union[EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, ErrorRecord]]
     truncated: bool = False  # the last line was cut off mid-write and was dropped
 
     @property
@@ -210,6 +227,10 @@ class Transcript(BaseModel):
     @property
     def calls(self) -> list[CallRecord]:
         return [r for r in self.records if isinstance(r, CallRecord)]
+
+    @property
+    def beliefs(self) -> list[BeliefRecord]:
+        return [r for r in self.records if isinstance(r, BeliefRecord)]
 
     @property
     def result(self) -> ResultRecord | None:

@@ -72,6 +72,7 @@ class Verification:
     events: int = 0  # events reproduced and matched
     answers: int = 0  # answers re-submitted and accepted
     calls: int = 0  # model call records checked against the decisions asked
+    beliefs: int = 0  # belief records checked against the moment they were given
     difference: Difference | None = None
     reason: str = ""  # for INCOMPLETE and UNREADABLE: why, in words
     transcript: Transcript | None = None
@@ -88,7 +89,8 @@ class Verification:
 
     def counts(self, verb: str) -> str:
         calls = f", {self.calls} model calls checked" if self.calls else ""
-        return f"{self.events} events and {self.answers} answers {verb}{calls}"
+        beliefs = f", {self.beliefs} beliefs checked" if self.beliefs else ""
+        return f"{self.events} events and {self.answers} answers {verb}{calls}{beliefs}"
 
     def summary(self) -> str:
         """One line for OK and INCOMPLETE; the difference in full for a MISMATCH."""
@@ -183,6 +185,7 @@ class _Rerun:
         self.answers = 0
         self.asked: dict[int, Any] = {}  # every decision the engine has pended, by id
         self.calls: list[tuple[int, Any]] = []
+        self.beliefs = 0
         self.stopped: str | None = None  # an error record's message
         self.result_line: int | None = None
         self._note_pending()
@@ -206,6 +209,8 @@ class _Rerun:
             self.stopped = r.message
         elif getattr(r, "type", None) == "call":
             self.calls.append((line, r))
+        elif getattr(r, "type", None) == "belief":
+            self.belief(line, r)
         else:  # a record type this reader does not check
             raise _Stop(Difference(line, f"unexpected record type '{getattr(r, 'type', '?')}'"))
 
@@ -222,6 +227,27 @@ class _Rerun:
             diff.line = line
             raise _Stop(diff)
         self.ev += 1
+
+    def belief(self, line: int, r: Any) -> None:
+        """A seat's private beliefs are not re-played (nothing in play depends on them),
+        but they must sit where they were given: while the day's vote is open and before
+        any of its answers, from a living seat, about other players at the table."""
+        game = self.game
+        what = f"a belief of {r.seat} (day {r.day})"
+        self._all_events_seen(line, what)
+        if r.seat not in game.by_name:
+            raise _Stop(Difference(line, f"{what}, but there is no seat named '{r.seat}'"))
+        d = next((d for d in game.waiting if d.id == r.decision), None)
+        if d is None or d.kind != "vote" or r.day != game.day:
+            now = f"day {game.day}, waiting for {self._waiting()}"
+            raise _Stop(Difference(line, f"{what}, given at decision {r.decision}, where no such vote is open ({now})"))
+        if not game.by_name[r.seat].alive:
+            raise _Stop(Difference(line, f"{what}, but {r.seat} is dead by then"))
+        for name in r.probabilities or {}:
+            p = game.by_name.get(name)
+            if name == r.seat or p is None or not p.alive:
+                raise _Stop(Difference(line, f"{what} rates '{name}', who is not another living player"))
+        self.beliefs += 1
 
     def answer(self, line: int, r: AnswerRecord) -> None:
         game = self.game
@@ -293,7 +319,12 @@ class _Rerun:
     def check_calls(self) -> None:
         """Model calls cannot be re-run, but each must belong to a decision that was
         asked of that seat, or it is a stray line."""
+        names = set(self.t.header.names)
         for line, c in self.calls:
+            if c.kind == "beliefs":  # asked alongside a vote, of any seat: not a decision
+                if c.seat not in names or c.decision not in self.asked:
+                    raise _Stop(Difference(line, f"a beliefs call of {c.seat} at decision {c.decision}, which the engine never asked"))
+                continue
             d = self.asked.get(c.decision)
             if d is None or d.seat != c.seat or d.kind != c.kind:
                 what = f"{decision_label(d)}" if d is not None else "no decision the engine asked"
@@ -329,7 +360,7 @@ def verify(transcript: Transcript, path: str = "transcript") -> Verification:
     except _Stop as stop:
         out.status = Status.MISMATCH
         out.difference = stop.difference
-    out.events, out.answers, out.calls = run.ev, run.answers, len(run.calls)
+    out.events, out.answers, out.calls, out.beliefs = run.ev, run.answers, len(run.calls), run.beliefs
     _check_chain(transcript, out)
     if out.status is Status.MISMATCH:
         from transcripts.writer import software_version

@@ -4,8 +4,8 @@ A transcript holds the whole truth; a view is a lens over it. The lens uses only
 audience recorded with each event, the same test the engine applies when it builds a
 seat's observation (``engine.events.Event.visible_to``), so a replay ``--as`` a seat or
 a per-seat page of the HTML export can never show more than the seat was shown while
-it played. Answers and model calls carry no audience of their own: they are the
-asking seat's own acts and thoughts, so a seat sees its own and nobody else's, and
+it played. Answers, model calls and beliefs carry no audience of their own: they are
+the asking seat's own acts and thoughts, so a seat sees its own and nobody else's, and
 only the full (god) view sees them all.
 """
 
@@ -18,6 +18,7 @@ from transcripts.schema import AnswerRecord, EventRecord, Transcript
 
 PUBLIC = "public"
 NARRATOR = "narrator"
+PRIVATE_ACTS = ("call", "belief")  # record types that are their seat's own, like answers
 
 
 def visible(audience: Any, seat: str) -> bool:
@@ -62,13 +63,13 @@ class Lens:
         return visible(event.audience, self.seat)
 
     def sees_act(self, record: Any) -> bool:
-        """An answer or a model call: its seat's own, private to it."""
+        """An answer, a model call or a belief: its seat's own, private to it."""
         return self.god or (self.seat is not None and getattr(record, "seat", None) == self.seat)
 
     def sees(self, record: Any) -> bool:
         if isinstance(record, EventRecord):
             return self.sees_event(record)
-        if isinstance(record, AnswerRecord) or getattr(record, "type", None) == "call":
+        if isinstance(record, AnswerRecord) or getattr(record, "type", None) in PRIVATE_ACTS:
             return self.sees_act(record)
         return True  # the result and a stop notice are for everyone
 

@@ -17,7 +17,7 @@ from typing import IO, Any
 from engine.decisions import Decision
 from engine.game import Game
 from transcripts.chain import link
-from transcripts.schema import AnswerRecord, CallRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
+from transcripts.schema import AnswerRecord, BeliefRecord, CallRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
 
 
 def software_version() -> str:
@@ -96,6 +96,12 @@ class TranscriptWriter:
         """Record one model call. Calls are written when they end, so those of a batch
         interleave by finishing time and precede the batch's answers; readers match
         them to decisions by ``decision``, never by position."""
+        if not self._file.closed:
+            self._write(record)
+
+    def belief(self, record: BeliefRecord) -> None:
+        """Record one seat's private beliefs (``arena.beliefs``): written as the seat
+        answers, so they come before the answers of the vote they were asked at."""
         if not self._file.closed:
             self._write(record)
 

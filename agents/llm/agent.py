@@ -24,8 +24,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from agents.base import Agent, SeatView
+from agents.base import Agent, BeliefFailed, SeatView
 from agents.llm.accounting import CallLog, CallRecord
+from agents.llm.beliefs import FAMILY as BELIEFS_FAMILY
+from agents.llm.beliefs import TOOL_NAME as BELIEFS_TOOL
+from agents.llm.beliefs import belief_schema, read_beliefs
 from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Turn
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
@@ -34,6 +37,8 @@ from agents.llm.schema import answer_schema, tool_name
 from engine.decisions import Decision, IllegalAnswer
 
 log = logging.getLogger("werewolf.llm")
+
+BELIEFS_KIND = "beliefs"  # the ``kind`` of a beliefs question's call records
 
 
 @dataclass
@@ -162,7 +167,22 @@ class LLMAgent(Agent):
 
     def prompt(self, view: SeatView, decision: Decision) -> Prompt:
         """The request for ``decision``, vendor-neutral (see ``prompts.render``)."""
-        from prompts.render import decision_prompt, history_entries, system_prompt
+        from prompts.render import decision_prompt, history_entries
+
+        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
+        return Prompt(
+            system=self._system_for(view),
+            history_parts=self._parts(entries),
+            question=decision_prompt(decision, language=self.language),
+            schema=answer_schema(decision, players=list(view.players), roles=_role_ids()),
+            name=tool_name(decision),
+            description=f"Submit your {decision.kind} answer.",
+            language=self.language,
+            family=decision.shape,
+        )
+
+    def _system_for(self, view: SeatView) -> str:
+        from prompts.render import system_prompt
 
         if self._system is None:
             # Rendered once: the role card is the deal's (a later change, the Thief's,
@@ -178,17 +198,7 @@ class LLMAgent(Agent):
                 language=self.language,
                 deck=start.get("roles_in_play"),
             )
-        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
-        return Prompt(
-            system=self._system,
-            history_parts=self._parts(entries),
-            question=decision_prompt(decision, language=self.language),
-            schema=answer_schema(decision, players=list(view.players), roles=_role_ids()),
-            name=tool_name(decision),
-            description=f"Submit your {decision.kind} answer.",
-            language=self.language,
-            family=decision.shape,
-        )
+        return self._system
 
     def _parts(self, entries: list[str]) -> list[str]:
         """The history cut where this seat's earlier requests ended (see ``Prompt``)."""
@@ -216,6 +226,107 @@ class LLMAgent(Agent):
 
             self.rules = get_preset(self._preset(view)).options()
         return self.rules
+
+    # ------------------------------------------------------------------ beliefs
+    def beliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float]:
+        """For synchronous callers, as ``decide``."""
+
+        async def once() -> dict[str, float]:
+            try:
+                return await self.abeliefs(view, moment)
+            finally:
+                await self.aclose()
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(once())
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, once()).result()
+
+    async def abeliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float]:
+        """The model's private P(wolf) for each other living player (the ``beliefs``
+        game option). Same back end, prompt layout, retries, re-asks and time limit as
+        a decision; every call is recorded with kind ``beliefs``. There is no fallback:
+        a seat that gives no readable answer raises ``BeliefFailed`` and its belief is
+        recorded as missing. Nothing of it enters any history, its own included."""
+        players = [n for n in view.alive if n != self.name]
+        if not players:
+            return {}
+        if self.disabled:
+            raise BeliefFailed(f"not asked: {self.disabled}")
+        asked = Decision(id=-1 if moment is None else moment, seat=self.name, kind=BELIEFS_KIND, shape=BELIEFS_FAMILY, options=tuple(players))
+        state = _Asking(asked, view)
+        try:
+            return await asyncio.wait_for(self._ask_beliefs(state, players), timeout=self.options.decision_timeout)
+        except asyncio.CancelledError:
+            raise
+        except BeliefFailed:
+            raise
+        except TimeoutError:
+            why = f"time limit ({self.options.decision_timeout:g}s) reached"
+            self._end_without_reply(state, why, cut_off=True)
+            raise BeliefFailed(why) from None
+        except Exception as e:  # never let a model seat crash the game
+            log.warning("%s: %s on beliefs: %r", self.name, type(e).__name__, e)
+            why = f"internal error: {type(e).__name__}: {e}"
+            self._end_without_reply(state, why)
+            raise BeliefFailed(why) from None
+
+    async def _ask_beliefs(self, state: _Asking, players: list[str]) -> dict[str, float]:
+        state.prompt = self.belief_prompt(state.view, players)
+        reason = "no answer"
+        for attempt in range(1, self.options.max_reasks + 2):
+            state.attempt = attempt
+            state.call_started = time.monotonic()
+            self._flush(state)
+            try:
+                result = await self.backend.call(state.prompt, state.turns)
+            except CallFailed as e:
+                if e.disable:
+                    self.disabled = str(e)
+                state.pending = self._record(state, messages=e.messages, error=str(e), retries=e.retries, latency=time.monotonic() - state.call_started)
+                self._flush(state)
+                raise BeliefFailed(str(e)) from None
+            reading = read_beliefs(result.reply.data, result.reply.text, players)
+            state.pending = self._record(state, result=result, reading=reading)
+            if reading.ok:
+                state.pending.answer = reading.answer
+                self._flush(state)
+                return reading.answer
+            reason = reading.reason or "unreadable answer"
+            state.turns.append(Turn(result.reply, reason))
+        self._flush(state)
+        raise BeliefFailed(f"no readable answer after {self.options.max_reasks + 1} attempts: {reason}")
+
+    def belief_prompt(self, view: SeatView, players: list[str]) -> Prompt:
+        """The beliefs question after the seat's own history: the same system part and
+        history as its decisions, so the vote that follows reuses the cached prefix."""
+        from prompts.beliefs_text import beliefs_prompt
+        from prompts.render import history_entries
+
+        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
+        return Prompt(
+            system=self._system_for(view),
+            history_parts=self._parts(entries),
+            question=beliefs_prompt(players, language=self.language),
+            schema=belief_schema(players),
+            name=BELIEFS_TOOL,
+            description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
+            language=self.language,
+            family=BELIEFS_FAMILY,
+        )
+
+    def _end_without_reply(self, state: _Asking, error: str, *, cut_off: bool = False) -> None:
+        """Record a question that ended with no finished call to blame (a call cut off
+        by the time limit, an internal error)."""
+        self._flush(state)
+        made_request = cut_off and state.prompt is not None
+        messages = self._messages(state) if made_request else []
+        latency = time.monotonic() - state.call_started if made_request else 0.0
+        state.attempt = max(state.attempt, 1)
+        state.pending = self._record(state, messages=messages, error=error, latency=latency)
+        self._flush(state)
 
     # ------------------------------------------------------------------ fallback
     def _fallback(self, state: _Asking, *, error: str | None = None, cut_off: bool = False) -> Any:

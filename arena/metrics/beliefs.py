@@ -15,6 +15,12 @@ seat's statements in the game (the seat itself is never scored):
   seat only ever rated one kind of player.
 
 Probabilities outside [0, 1] or not numbers are counted as ``invalid`` and not scored.
+A record whose ``probabilities`` is ``null`` is a seat that was asked and gave no
+readable answer: counted as ``missing``, never scored (nor guessed).
+
+The records are written by ``arena.beliefs`` (``werewolf play --beliefs``, the game
+file's ``beliefs: true``), one per living seat that gives beliefs (model seats and
+heuristic bots) each day, as the day's vote opens.
 """
 
 from __future__ import annotations
@@ -70,11 +76,22 @@ def belief_pairs(g: GameRecord) -> tuple[dict[str, list[tuple[float, int, int]]]
     return dict(pairs), dict(invalid)
 
 
+def missing_beliefs(g: GameRecord) -> dict[str, int]:
+    """Per seat: the days it was asked and gave no belief (``probabilities: null``)."""
+    missing: dict[str, int] = defaultdict(int)
+    for b in g.beliefs:
+        seat = b.get("seat")
+        if isinstance(seat, str) and b.get("probabilities") is None:
+            missing[seat] += 1
+    return dict(missing)
+
+
 def belief_metrics(g: GameRecord) -> dict[str, Any]:
     pairs, invalid = belief_pairs(g)
+    missing = missing_beliefs(g)
     n_players = len(g.roles)
     seats: dict[str, Any] = {}
-    for seat in sorted(set(pairs) | set(invalid)):
+    for seat in sorted(set(pairs) | set(invalid) | set(missing)):
         rows = pairs.get(seat, [])
         py = [(p, y) for p, y, _ in rows]
         others_wolves = len(g.wolves - {seat})
@@ -87,6 +104,7 @@ def belief_metrics(g: GameRecord) -> dict[str, Any]:
             "role": g.roles.get(seat),
             "n": len(py),
             "invalid": invalid.get(seat, 0),
+            "missing": missing.get(seat, 0),
             "brier": brier(py),
             "baseline_brier": brier([(share, y) for _, y in py]),
             "auc": auc(py),

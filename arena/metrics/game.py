@@ -87,6 +87,7 @@ def seat_summary(
         "belief_n": b.get("n", 0),
         "belief_brier_sum": round((b.get("brier") or 0.0) * b.get("n", 0), 6),
         "belief_auc": b.get("auc"),
+        "belief_missing": b.get("missing", 0),
         "decisions_asked": r.get("decisions", 0),
         "violations": r.get("violations", 0),
         "fallbacks": r.get("fallbacks", 0),
@@ -103,7 +104,7 @@ def seat_summary(
 ADDITIVE = (
     "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
     "false_claims", "lies", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
-    "innocents_voted_out", "belief_n", "belief_brier_sum", "decisions_asked", "violations", "fallbacks", "errors",
+    "innocents_voted_out", "belief_n", "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
     "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
 )  # fmt: skip
 

@@ -4,6 +4,8 @@ A refused reply (malformed, or illegal at that moment) is re-asked; a decision t
 never got a legal reply is answered by the fallback bot. Both are read from the
 transcript's ``call`` records, per seat, and normalised by the decisions the seat was
 asked, so a chatty seat and a quiet one compare. Bots make no calls and have no row.
+The private ``beliefs`` question is not a decision of the game: its calls (kind
+``beliefs``) count in cost, not here; a belief never given is ``missing`` in beliefs.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ def rule_metrics(g: GameRecord) -> dict[str, Any]:
     seats: dict[str, dict[str, Any]] = {}
     decisions: dict[str, set] = defaultdict(set)
     for c in g.calls:
+        if c.get("kind") == "beliefs":
+            continue
         seat = c.get("seat", "?")
         s = seats.setdefault(seat, {"decisions": 0, "violations": 0, "fallbacks": 0, "errors": 0, "retries": 0, "examples": []})
         decisions[seat].add(c.get("decision"))

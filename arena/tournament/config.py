@@ -103,6 +103,7 @@ class TournamentConfig(_Strict):
     budget_usd: float | None = Field(default=None, gt=0)
     language: str = "en"
     prices: str | None = None  # a YAML/JSON price table (USD per 1M tokens), relative to the file
+    beliefs: bool = False  # seats privately rate each other's P(wolf) as each vote opens (arena.beliefs)
 
     @field_validator("participants")
     @classmethod

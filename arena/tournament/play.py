@@ -36,6 +36,7 @@ class GameJob:
     prices: str | None
     folder: str  # the database's folder; transcript paths are relative to it
     transcript: str  # relative path of the final transcript
+    beliefs: bool = False  # the beliefs option: seats' private P(wolf) in the transcript
 
     @property
     def bots_only(self) -> bool:
@@ -68,6 +69,7 @@ def game_spec(job: GameJob):
         roles=list(job.plan.deck),
         language=job.language,
         prices=job.prices,
+        beliefs=job.beliefs,
     )
 
 
@@ -92,6 +94,9 @@ class _Table:
         self.writer = TranscriptWriter(job.part_path, header_for(spec, self.game))
         self.calls.subscribe(self.writer.call)
         self.writer.sync_events(self.game)
+        from arena.beliefs import poll_for
+
+        self.beliefs = poll_for(spec.beliefs, self.writer)
 
     def fail(self, message: str) -> GameFailed:
         self.writer.error(self.game, message)
@@ -119,7 +124,7 @@ def play_sync(job: GameJob) -> FinishedGame:
     table = _Table(job)
     try:
         try:
-            run_sync(table.game, table.agents, on_answer=table.writer.on_answer)
+            run_sync(table.game, table.agents, on_answer=table.writer.on_answer, beliefs=table.beliefs)
         except (GameError, IllegalAnswer) as e:
             raise table.fail(str(e)) from None
         return table.finish()
@@ -138,7 +143,9 @@ async def play_async(job: GameJob, on_call=None) -> FinishedGame:
         table.calls.subscribe(on_call)
     try:
         try:
-            await run_async(table.game, table.agents, on_answer=table.writer.on_answer, limit=max(16, len(table.agents)))
+            await run_async(
+                table.game, table.agents, on_answer=table.writer.on_answer, limit=max(16, len(table.agents)), beliefs=table.beliefs
+            )
         except (GameError, IllegalAnswer) as e:
             raise table.fail(str(e)) from None
         except BaseException as e:  # cancelled, interrupted, or a bug: keep the reason in the part file
