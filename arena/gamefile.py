@@ -113,12 +113,10 @@ class GameSpec(BaseModel):
 
     def price_table(self):
         """The built-in prices overlaid with the file's ``prices:``; ``GameFileError``."""
-        from agents.llm.pricing import DEFAULT_TABLE, PriceError, PriceTable
+        from agents.llm.pricing import PriceError, table_from
 
-        if self.prices is None:
-            return DEFAULT_TABLE
         try:
-            return PriceTable.from_file(self.prices)
+            return table_from(self.prices)
         except PriceError as e:
             raise GameFileError(str(e)) from None
 

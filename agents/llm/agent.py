@@ -97,9 +97,15 @@ class LLMAgent(Agent):
         """For synchronous callers; games with model seats should use ``run_async``.
         Each call runs in an event loop of its own, whose connections it closes."""
 
+        return self._run_sync(self.adecide(view, decision))
+
+    def _run_sync(self, coro: Any) -> Any:
+        """Run one of this seat's coroutines to the end from synchronous code, in an
+        event loop of its own whose connections are closed afterwards."""
+
         async def once() -> Any:
             try:
-                return await self.adecide(view, decision)
+                return await coro
             finally:
                 await self.aclose()
 
@@ -230,19 +236,7 @@ class LLMAgent(Agent):
     # ------------------------------------------------------------------ beliefs
     def beliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float]:
         """For synchronous callers, as ``decide``."""
-
-        async def once() -> dict[str, float]:
-            try:
-                return await self.abeliefs(view, moment)
-            finally:
-                await self.aclose()
-
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(once())
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, once()).result()
+        return self._run_sync(self.abeliefs(view, moment))
 
     async def abeliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float]:
         """The model's private P(wolf) for each other living player (the ``beliefs``

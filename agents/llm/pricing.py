@@ -136,3 +136,11 @@ def load_prices(path: str | Path) -> dict[str, ModelPrice]:
 
 
 DEFAULT_TABLE = PriceTable()
+
+
+def table_from(path: str | None) -> "PriceTable":
+    """The built-in prices overlaid with a user's ``prices:`` file; ``PriceError`` if it
+    cannot be read. Game files and tournament configs both name such a file."""
+    if path is None:
+        return DEFAULT_TABLE
+    return PriceTable.from_file(path)

@@ -157,12 +157,10 @@ class TournamentConfig(_Strict):
                     )
 
     def price_table(self):
-        from agents.llm.pricing import DEFAULT_TABLE, PriceError, PriceTable
+        from agents.llm.pricing import PriceError, table_from
 
-        if self.prices is None:
-            return DEFAULT_TABLE
         try:
-            return PriceTable.from_file(self.prices)
+            return table_from(self.prices)
         except PriceError as e:
             raise ConfigError(str(e)) from None
 
