@@ -135,9 +135,13 @@ def fetch_model(directory: Path | None = None, *, quiet: bool = True, timeout: f
 
 
 # ---------------------------------------------------------------------- the server
+# Loopback only: never through a proxy the environment may name.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 def _get(url: str, timeout: float) -> tuple[int, bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:  # loopback only
+        with _DIRECT.open(url, timeout=timeout) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, b""
@@ -282,6 +286,12 @@ class LocalModelServer:
                 proc.wait(timeout)
         if self._reader is not None:
             self._reader.join(timeout)
+        for pipe in (proc.stdin, proc.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass
         self.address = None
 
     @property

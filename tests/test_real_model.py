@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import time
+import warnings
 
 import pytest
 from real_model import MODEL, NAMES, SEAT_OPTIONS, SLOTS, SPEC, point_openai_at, serve
@@ -68,11 +69,12 @@ def test_model_cache_is_reused_and_checked_by_size(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------- the server
-def test_server_speaks_openai_with_schema_constrained_output(server):
+def test_server_speaks_openai_with_schema_constrained_output(server, monkeypatch):
     """The plain ``openai`` client: the model list, a JSON-schema answer restricted to
     an enum, and the usage block a seat's accounting reads."""
     import openai
 
+    point_openai_at(monkeypatch, server)
     assert server.base_url.startswith("http://127.0.0.1:")
     client = openai.OpenAI(base_url=server.base_url, api_key="sk-local-test", max_retries=0, timeout=120)
     assert MODEL in [m.id for m in client.models.list().data]
@@ -175,6 +177,14 @@ async def test_full_game_of_eight_real_model_seats_ends(server, monkeypatch, tmp
     calls_file = tmp_path / "calls.jsonl"  # every record, to read when this test fails
     calls_file.write_text("".join(r.model_dump_json() + "\n" for r in records), encoding="utf-8")
     print("\nreal-model game:", json.dumps(summary), "records:", calls_file)
+
+    if summary["json_speeches"]:
+        # Not this test's to fail: reported where every run shows it.
+        warnings.warn(
+            f"{summary['json_speeches']} public speeches were the raw text of a JSON reply cut at max_tokens, "
+            "private reasoning included (see the records)",
+            stacklevel=1,
+        )
 
     # The game ended, with a legal outcome.
     assert game.over and game.winner in ("village", "werewolves"), summary
