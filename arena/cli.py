@@ -94,6 +94,12 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no narration")
 
 
+def add_limit_flags(p: argparse.ArgumentParser) -> None:
+    """The two caps on model calls in flight (``play``, ``play --resume``, ``fork``)."""
+    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once, all models together (default 32)")
+    p.add_argument("--model-concurrency", type=int, metavar="N", help="at most N calls in flight to any one model (default 8)")
+
+
 def apply_limits(args: argparse.Namespace) -> None:
     """``--concurrency`` (model calls in flight, all models together) and
     ``--model-concurrency`` (in flight to any one model), for every model seat."""
@@ -148,8 +154,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     add_model_option_flag(p)
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
-    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once, all models together (default 32)")
-    p.add_argument("--model-concurrency", type=int, metavar="N", help="at most N calls in flight to any one model (default 8)")
+    add_limit_flags(p)
     p.add_argument("--human", action="append", metavar="NAME", help="you play seat NAME at this terminal (one seat; not with --god)")
     p.add_argument(
         "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
-from arena.cli import CliError, Command, add_model_option_flag, add_output_flags, parse_option_pairs, seat_pair
+from arena.cli import CliError, Command, add_limit_flags, add_model_option_flag, add_output_flags, apply_limits, parse_option_pairs, seat_pair
 from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript
 
 
@@ -113,6 +113,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--transcript", dest="transcript_out", metavar="OUT", help="write the forked game's transcript (the replayed part included)")
     p.add_argument("--seed", type=int, help="seed the bots with S from the fork on (default: the recorded game's, so unchanged bots play on as before)")
     add_model_option_flag(p)
+    add_limit_flags(p)
     add_output_flags(p)
     p.epilog = (
         "The fork point: night N opens day N (a death during night N has day N), so --day N replays "
@@ -132,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"cannot fork: {e}") from None
     swaps = parse_seats(args.seat, names)
     model_options = parse_option_pairs(args.model_option, "--model-option")
+    apply_limits(args)
     cont = prepare_fork(args.transcript, args.day, swaps, args.transcript_out, args.seed, model_options=model_options)
     dead = [n for n in swaps if not cont.game.by_name[n].alive]
     changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"

@@ -173,3 +173,23 @@ def test_fork_model_options_reach_the_new_model_seat_and_its_resume(tmp_path, ca
     assert api.requests and all(b["temperature"] == 0.3 and b["max_completion_tokens"] == 77 for b in api.requests)
     assert read_transcript(cut).header.fork.model_options == {"temperature": 0.3, "max_tokens": 77}
     assert verify_file(cut).ok
+
+
+@pytest.mark.usefixtures("llm_env")
+def test_fork_takes_the_concurrency_caps(tmp_path, capsys, source):
+    """``fork`` caps the model calls in flight as ``play`` does: ``--model-concurrency``
+    per model, ``--concurrency`` for all together; a cap below 1 is refused."""
+    from llm_standins import OpenAIStandIn, reset_llm_state, standin_router
+
+    names = read_transcript(source).header.names
+    seats = [a for n in names for a in ("--seat", f"{n}=openai:gpt-4o-mini")]
+    for flag in ("--concurrency", "--model-concurrency"):
+        code, _, err = fork(capsys, str(source), "--day", "1", *seats, flag, "0")
+        assert code == 2 and f"{flag} needs a positive number" in err
+    for flag, cap in (("--model-concurrency", 2), ("--concurrency", 3)):
+        reset_llm_state()  # the caps are the process's
+        with standin_router() as router:
+            api = OpenAIStandIn(router, latency=0.02)
+            code, _, err = fork(capsys, str(source), "--day", "1", *seats, flag, str(cap), "--quiet")
+        assert code == 0, err
+        assert api.peak_in_flight == cap  # a batch of ten votes, ``cap`` at a time
