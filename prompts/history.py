@@ -52,6 +52,11 @@ class _Reader:
                 items.append(self.t("vote_item", voter=self.who(voter), target=self.who(target)))
         return self.cat.table(items)
 
+    def added(self, counts: dict) -> str:
+        """Votes the count adds by itself (phantom votes, a poster's extra votes)."""
+        ordered = sorted((counts or {}).items(), key=lambda kv: (-kv[1], str(kv[0])))
+        return self.cat.table(self.t("added_item", name=self.who(n), count=c) for n, c in ordered)
+
     def tally(self, tally: dict) -> str:
         ordered = sorted((tally or {}).items(), key=lambda kv: (-kv[1], str(kv[0])))
         return self.cat.table(self.t("tally_item", name=self.who(n), count=c) for n, c in ordered)
@@ -259,7 +264,15 @@ def _doubled(d: dict) -> bool:
 def _vote_result(r: _Reader, e: Event) -> str:
     d = e.data
     double = r.t("vote_double") if _doubled(d) else ""
-    return r.t("vote_result", round=d.get("round", 1), votes=r.votes(d.get("votes")), tally=r.tally(d.get("tally")), double=double)
+    phantoms = r.t("vote_phantoms", phantoms=r.added(d["phantoms"])) if d.get("phantoms") else ""
+    return r.t(
+        "vote_result",
+        round=d.get("round", 1),
+        votes=r.votes(d.get("votes")),
+        tally=r.tally(d.get("tally")),
+        double=double,
+        phantoms=phantoms,
+    )
 
 
 def _sheriff_votes(r: _Reader, e: Event) -> str:
@@ -384,6 +397,105 @@ def _idiot_revealed(r: _Reader, e: Event) -> str:
     return r.t(f"idiot_revealed.{r.side(player)}", player=r.who(player), role=r.role(e.data.get("role", "idiot")))
 
 
+# ------------------------------------------------------------------ message-board Werewolf (forum)
+def _vote_change(r: _Reader, e: Event) -> str:
+    d = e.data
+    voter, previous, target = d.get("voter"), d.get("previous"), d.get("target")
+    side = r.side(voter)
+
+    def pick(name: Any) -> str:  # a vote for oneself reads "yourself" / "themself"
+        if name is not None and name == voter:
+            return r.t("vote_change.yourself" if side == "self" else "vote_change.themself")
+        return r.who(name)
+
+    key = f"vote_change.fresh.{side}" if previous is None else f"vote_change.{side}"
+    return r.t(key, voter=r.who(voter), previous=pick(previous), target=pick(target), round=d.get("round", 1))
+
+
+def _phantom_votes(r: _Reader, e: Event) -> str:
+    players = list(e.data.get("players") or [])
+    if r.seat in players:
+        others = [p for p in players if p != r.seat]
+        more = r.t("phantom_votes.others", players=r.names(others)) if others else ""
+        return r.t("phantom_votes.self", others=more)
+    return r.t(f"phantom_votes.{'one' if len(players) == 1 else 'many'}", players=r.names(players))
+
+
+def _lynch_cancelled(r: _Reader, e: Event) -> str:
+    carried = e.data.get("carried") or {}
+    more = r.t("lynch_cancelled_carried", phantoms=r.added(carried)) if carried else ""
+    return r.t("lynch_cancelled", n=e.data.get("day", e.day), carried=more)
+
+
+def _celebrity_news(r: _Reader, e: Event) -> str:
+    player = e.data.get("player")
+    return r.t(f"celebrity_news.{r.side(player)}", player=r.who(player), n=e.data.get("day", e.day))
+
+
+def _vigilante_shot(r: _Reader, e: Event) -> str:
+    shooter = e.data.get("shooter")
+    return r.t(f"vigilante_shot.{r.side(shooter)}", shooter=r.who(shooter), target=r.who(e.data.get("target")))
+
+
+def _revived(r: _Reader, e: Event) -> str:
+    player, priest = e.data.get("player"), e.data.get("priest")
+    if priest is None:  # by night: the table is not told who brought them back
+        return r.t(f"revived.night.{r.side(player)}", player=r.who(player))
+    key = "priest_self" if priest == r.seat else r.side(player)
+    return r.t(f"revived.day.{key}", player=r.who(player), priest=r.who(priest))
+
+
+def _ghost_note(r: _Reader, e: Event) -> str:
+    d = e.data
+    author, reader = d.get("author"), d.get("reader")
+    text = str(d.get("text") or "")
+    if "reader" not in d:
+        return r.t(f"ghost_note.public.{r.side(author)}", author=r.who(author), text=text)
+    key = "author" if author == r.seat else "reader" if reader == r.seat else "other"
+    return r.t(f"ghost_note.private.{key}", author=r.who(author), reader=r.who(reader), text=text)
+
+
+def _coroner_report(r: _Reader, e: Event) -> str:
+    d = e.data
+    return r.t("coroner_report", target=r.who(d.get("target")), cause=r.cat.word("causes", d.get("cause")), role=r.role(d.get("role")))
+
+
+def _forum_seer_sense(r: _Reader, e: Event) -> str:
+    count = int(e.data.get("wolves") or 0)
+    key = "none" if count == 0 else "one" if count == 1 else "many"
+    return r.t(f"forum_seer_sense.{key}", count=count)
+
+
+def _psychic_result(r: _Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t(f"psychic_result.{r.side(target)}", target=r.who(target), role=r.role(e.data.get("role")))
+
+
+def _insomniac_saw(r: _Reader, e: Event) -> str:
+    wolf = e.data.get("wolf")
+    return r.t("insomniac_saw.none") if wolf is None else r.t("insomniac_saw.some", wolf=r.who(wolf))
+
+
+def _ninja_saw(r: _Reader, e: Event) -> str:
+    seen = e.data.get("seen") or {}
+    target = r.who(e.data.get("target"))
+    if not seen:
+        return r.t("ninja_saw.none", target=target)
+    items = [r.t("ninja_saw.item", player=r.who(n), role=r.role(role)) for n, role in seen.items()]
+    return r.t("ninja_saw.some", target=target, seen=r.cat.join(items))
+
+
+def _guardian_angel_saved(r: _Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t(f"guardian_angel_saved.{r.side(target)}", target=r.who(target))
+
+
+# ------------------------------------------------------------------ the Village
+def _raven_poster(r: _Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t(f"raven_poster.{r.side(target)}", target=r.who(target))
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
@@ -473,6 +585,32 @@ RENDERERS: dict[str, Renderer] = {
     ),
     "elder_life": lambda r, e: r.t("elder_life", player=r.who(e.data.get("player")), lives=e.data.get("lives")),
     "rusty_sword": lambda r, e: r.t("rusty_sword", knight=r.who(e.data.get("knight")), wolf=r.who(e.data.get("wolf"))),
+    # message-board Werewolf (forum)
+    "votes_cast": lambda r, e: r.t("votes_cast", votes=r.votes(e.data.get("votes"))),
+    "vote_change": _vote_change,
+    "sundown": lambda r, e: r.t("sundown"),
+    "phantom_votes": _phantom_votes,
+    "lynch_cancelled": _lynch_cancelled,
+    "celebrity_news": _celebrity_news,
+    "vigilante_shot": _vigilante_shot,
+    "revived": _revived,
+    "priest_revive": lambda r, e: r.t("priest_revive", target=r.who(e.data.get("target"))),
+    "ghost_note": _ghost_note,
+    "coroner_report": _coroner_report,
+    "pack_leader_sniff": lambda r, e: r.t(
+        f"pack_leader_sniff.{'true' if e.data.get('auxiliary') else 'false'}", target=r.who(e.data.get("target"))
+    ),
+    "forum_seer_sense": _forum_seer_sense,
+    "psychic_result": _psychic_result,
+    "insomniac_saw": _insomniac_saw,
+    "insomniac_seen": lambda r, e: r.t("insomniac_seen", insomniac=r.who(e.data.get("insomniac"))),
+    "ninja_saw": _ninja_saw,
+    "guardian_angel_saved": _guardian_angel_saved,
+    "mad_scientist_dose": lambda r, e: r.t("mad_scientist_dose", target=r.who(e.data.get("target"))),
+    "mutated": lambda r, e: r.t("mutated", role=r.role(e.data.get("role"))),
+    # the Village
+    "raven_poster": _raven_poster,
+    "extra_votes": lambda r, e: r.t("extra_votes", votes=r.added(e.data.get("votes"))),
 }
 
 
