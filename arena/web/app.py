@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import anyio
 from starlette.applications import Starlette
@@ -32,7 +33,7 @@ from arena.web.table_form import setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
 
 STATIC = Path(__file__).parent / "static"
-VIEWS = ("play", "watch", "full", "host")
+log = logging.getLogger("werewolf.web")
 
 # Tokens travel in the path, so no page may leak its address (Referrer-Policy), run a
 # script from elsewhere or be framed; and nothing a game sends is worth caching.
@@ -213,12 +214,21 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return PlainTextResponse(f"{status}: {detail}", status_code=status)
 
 
-def create_app(transcripts_dir: str | Path = "out/web") -> Starlette:
-    """The application; ``transcripts_dir`` receives one transcript per game."""
+# The four ways into a game: (view, the page's path after its token's segment).
+PATHS = {"play": "/play/{token}", "watch": "/watch/{token}", "full": "/watch/{token}/full", "host": "/host/{token}"}
+
+
+def create_app(transcripts_dir: str | Path = "out/web", *, restore: bool = True, say: Callable[[str], None] | None = None) -> Starlette:
+    """The application; ``transcripts_dir`` receives one transcript per game (and its
+    small ``.session.json``). On start the games found there are taken up again
+    (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each."""
     store = SessionStore(Path(transcripts_dir))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        if restore:
+            for line in store.restore():
+                (say or log.info)(line)
         yield
         await store.shutdown()
 
@@ -226,22 +236,18 @@ def create_app(transcripts_dir: str | Path = "out/web") -> Starlette:
         Route("/", start_page),
         Route("/api/setup", api_setup),
         Route("/api/games", api_create, methods=["POST"]),
-        Route("/play/{token}", _table_page("play")),
-        Route("/watch/{token}", _table_page("watch")),
-        Route("/watch/{token}/full", _table_page("full")),
-        Route("/host/{token}", _table_page("host")),
-        Route("/api/play/{token}/state", _state("play")),
-        Route("/api/watch/{token}/state", _state("watch")),
-        Route("/api/watch/{token}/full/state", _state("full")),
-        Route("/api/host/{token}/state", _state("host")),
+    ]
+    for view, path in PATHS.items():
+        routes += [
+            Route(path, _table_page(view)),
+            Route("/api" + path + "/state", _state(view)),
+            WebSocketRoute("/ws" + path, _stream(view)),
+        ]
+    routes += [
         Route("/api/play/{token}/answer", api_answer, methods=["POST"]),
         Route("/api/host/{token}/stop", api_stop, methods=["POST"]),
         Route("/api/watch/{token}/transcript", _transcript("full")),
         Route("/api/host/{token}/transcript", _transcript("host")),
-        WebSocketRoute("/ws/play/{token}", _stream("play")),
-        WebSocketRoute("/ws/watch/{token}", _stream("watch")),
-        WebSocketRoute("/ws/watch/{token}/full", _stream("full")),
-        WebSocketRoute("/ws/host/{token}", _stream("host")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})

@@ -64,7 +64,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port must be between 0 and 65535, got {args.port}")
     sock = bind(args.host, args.port)
-    app = create_app(args.transcripts)
+    app = create_app(args.transcripts, say=lambda line: print(f"Earlier game {line}", flush=True))
     print(f"Werewolf Arena is serving on {address(sock)}  (Ctrl-C stops it)", flush=True)
     print(f"Transcripts are written to {args.transcripts}/", flush=True)
     if not _is_loopback(args.host):

@@ -17,23 +17,28 @@ import logging
 import secrets
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
+from arena.beliefs import BeliefPoll, poll_for
 from arena.gamefile import HUMAN, GameSpec, header_for, seat_seed
 from arena.runner import run_async
 from engine.decisions import Decision, GameError, IllegalAnswer
-from transcripts.schema import CallRecord
+from transcripts.schema import BeliefRecord, CallRecord, EventRecord
 from transcripts.views import reasoning_of
 from transcripts.writer import TranscriptWriter
 
+from arena.web import persist
 from arena.web.lens import FULL_LENS, Lens
+from arena.web.persist import Keys, digest
 from arena.web.questions import given, question
 from arena.web.render import card, entries, players, role_names
-from arena.web.web_agent import WebAgent
+from arena.web.web_agent import AnswerRefused, WebAgent
 
 log = logging.getLogger("werewolf.web")
+
+INTERRUPTED = "interrupted: the server stopped (it plays the game on when it starts again)"
 
 
 class Channel:
@@ -74,40 +79,146 @@ class Paced(Agent):
 
 
 class GameSession:
-    """One game: its engine state, agents, transcript, tokens and open connections."""
+    """One game: its engine state, agents, transcript, tokens and open connections.
 
-    def __init__(self, spec: GameSpec, *, transcripts_dir: Path, pace: float = 0.0):
-        self.spec = spec
-        self.id = secrets.token_hex(4)
-        self.watch_token = secrets.token_urlsafe(18)
-        self.host_token = secrets.token_urlsafe(24)
-        self.created = time.time()
-        self.calls = CallLog()
-        self.game, agents = spec.build(calls=self.calls)
+    Made three ways: ``new`` (a table set up in the browser), ``resumed`` (a game this
+    server was playing when it stopped, caught up with its transcript by ``play
+    --resume``'s machinery) and ``finished`` (a game that had ended: its pages still
+    open, nothing is played)."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        game: Any,
+        agents: dict[str, Agent],
+        *,
+        transcript: Path,
+        keys: Keys,
+        id: str,
+        created: float,
+        pace: float = 0.0,
+        calls: CallLog | None = None,
+        writer: TranscriptWriter | None = None,
+        beliefs: BeliefPoll | None = None,
+        records: list[Any] = (),  # a transcript's records: its thoughts and beliefs are shown again
+    ):
+        self.spec, self.game, self.keys, self.id, self.created, self.pace = spec, game, keys, id, created, pace
+        self.transcript, self.writer, self.calls, self.poll = transcript, writer, calls, beliefs
         self.names = [s.name for s in spec.seats]
         self.web_seats: dict[str, WebAgent] = {}
+        agents = dict(agents)
         for i, seat in enumerate(spec.seats):
             if seat.agent == HUMAN:
                 agent = WebAgent(seat.name, seed=seat_seed(spec.seed, i), timeout=seat.timeout, language=spec.language)
                 agent.on_change = self._seat_changed
                 agents[seat.name] = self.web_seats[seat.name] = agent
-            elif pace > 0 and not seat.is_model:
+            elif pace > 0 and not seat.is_model and seat.name in agents:
                 agents[seat.name] = Paced(agents[seat.name], pace)
         self.agents: dict[str, Agent] = agents
-        self.seat_tokens: dict[str, str] = {secrets.token_urlsafe(18): name for name in self.web_seats}
-        transcripts_dir.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.created))
-        self.transcript = transcripts_dir / f"web-{stamp}-{self.id}.jsonl"
-        self.writer = TranscriptWriter(self.transcript, header_for(spec, self.game))
-        self.calls.subscribe(self.writer.call)
-        self.calls.subscribe(self._on_call)
         self.thoughts: list[dict[str, Any]] = []
+        self.beliefs: list[dict[str, Any]] = []
+        seen = 0
+        for r in records:
+            if isinstance(r, EventRecord):
+                seen += 1
+            elif isinstance(r, CallRecord):
+                self._thought(r, seen)
+            elif isinstance(r, BeliefRecord):
+                self._belief(r, seen)
+        if calls is not None:
+            if writer is not None:
+                calls.subscribe(writer.call)
+            calls.subscribe(self._on_call)
+        if beliefs is not None:
+            beliefs.subscribe(self._on_belief)
         self.status = "running"  # running | over | failed | stopped
         self.error: str | None = None
+        self.interrupted = False  # the server is stopping: the game resumes when it starts again
         self.channels: set[Channel] = set()
         self.history: list[Channel] = []  # every channel ever opened, for audits and tests
         self._published = 0
         self.task: asyncio.Task | None = None
+
+    # ------------------------------------------------------------------ three ways in
+    @classmethod
+    def new(cls, spec: GameSpec, *, transcripts_dir: Path, pace: float = 0.0) -> "GameSession":
+        calls = CallLog()
+        game, agents = spec.build(calls=calls)
+        id, created = secrets.token_hex(4), time.time()
+        transcripts_dir.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(created))
+        transcript = transcripts_dir / f"web-{stamp}-{id}.jsonl"
+        writer = TranscriptWriter(transcript, header_for(spec, game))
+        keys = Keys.new([s.name for s in spec.seats if s.agent == HUMAN])
+        session = cls(
+            spec, game, agents, transcript=transcript, keys=keys, id=id, created=created, pace=pace,
+            calls=calls, writer=writer, beliefs=poll_for(spec.beliefs, writer),
+        )  # fmt: skip
+        session.save()
+        return session
+
+    @classmethod
+    def resumed(cls, transcript: Path, meta: dict[str, Any]) -> "GameSession":
+        """The game of ``transcript`` caught up with its record, appending to it;
+        ``CliError`` when it cannot be (it ended, it does not verify, a seat cannot be
+        seated again)."""
+        from arena.catchup import spec_from_header
+        from arena.resume import prepare_resume
+
+        cont = prepare_resume(str(transcript))
+        t = cont.verification.transcript
+        assert t is not None
+        spec = spec_from_header(t.header)
+        session = cls(
+            spec, cont.game, cont.agents, transcript=transcript, keys=Keys.from_json(meta["keys"]), id=str(meta["id"]),
+            created=float(meta.get("created") or 0), pace=float(meta.get("pace") or 0), calls=cont.calls, writer=cont.writer,
+            beliefs=poll_for(spec.beliefs, cont.writer, recorded=cont.caught.beliefs), records=t.records,
+        )  # fmt: skip
+        return session
+
+    @classmethod
+    def finished(cls, transcript: Path, meta: dict[str, Any], error: str | None = None) -> "GameSession | None":
+        """A game that is not played any more, as far as its transcript goes (``None``
+        when it cannot be read at all); ``error`` overrides the recorded reason."""
+        from arena.catchup import spec_from_header
+        from arena.cli import CliError
+        from transcripts.verify import Status, verify_file
+
+        v = verify_file(transcript)
+        t = v.transcript
+        if t is None or v.game is None or v.status is Status.UNREADABLE:
+            return None
+        try:
+            spec = spec_from_header(t.header)
+        except CliError:
+            return None
+        session = cls(
+            spec, v.game, {}, transcript=transcript, keys=Keys.from_json(meta["keys"]), id=str(meta["id"]),
+            created=float(meta.get("created") or 0), records=t.records,
+        )  # fmt: skip
+        stops = [r.message for r in t.records if getattr(r, "type", None) == "error"]
+        if v.status is Status.OK:
+            session.status = "over"
+        else:
+            status = meta.get("status")
+            session.status = status if status in ("stopped", "failed") else "failed"
+            session.error = error or (stops[-1] if stops else "the game stopped before reaching an end")
+        session._published = len(session.game.events)
+        return session
+
+    def save(self) -> None:
+        """The game's file (``arena.web.persist``): digests of its tokens, its pace, its status."""
+        persist.save(
+            self.transcript,
+            {
+                "id": self.id,
+                "created": self.created,
+                "transcript": self.transcript.name,
+                "pace": self.pace,
+                "status": self.status,
+                "keys": self.keys.to_json(),
+            },
+        )
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
@@ -118,12 +229,16 @@ class GameSession:
         return self.status != "running"
 
     async def _run(self) -> None:
+        assert self.writer is not None
         self.writer.sync_events(self.game)  # the deal and the first night's opening, before any answer
         self.publish()
         try:
-            await run_async(self.game, self.agents, on_answer=self._on_answer, limit=max(16, len(self.agents)))
+            await run_async(self.game, self.agents, on_answer=self._on_answer, limit=max(16, len(self.agents)), beliefs=self.poll)
         except asyncio.CancelledError:
-            self._stop("stopped", "the game was stopped by the host")
+            if self.interrupted:
+                self._stop("stopped", INTERRUPTED)
+            else:
+                self._stop("stopped", "the game was stopped by the host")
         except (GameError, IllegalAnswer) as e:
             self._stop("failed", str(e))
         except Exception as e:  # a bug: keep the record and tell the pages, never kill the server
@@ -146,10 +261,19 @@ class GameSession:
                     agent.close()
                 except Exception:  # closing is best effort
                     log.debug("closing %s failed", agent.name, exc_info=True)
+            if not self.interrupted:
+                self._save_quietly()
             self.publish()
+
+    def _save_quietly(self) -> None:
+        try:
+            self.save()
+        except OSError:
+            log.warning("cannot save the state of game %s", self.id, exc_info=True)
 
     def _stop(self, status: str, message: str) -> None:
         self.status, self.error = status, message
+        assert self.writer is not None
         self.writer.error(self.game, message)
 
     def stop(self) -> bool:
@@ -160,16 +284,17 @@ class GameSession:
         return True
 
     def _on_answer(self, game: Any, decision: Decision, answer: Any, agent: Agent) -> None:
+        assert self.writer is not None
         self.writer.on_answer(game, decision, answer, agent)
         seat = self.web_seats.get(decision.seat)
         if seat is not None:
             seat.settled(decision.id)
         self.publish()
 
-    def _on_call(self, record: CallRecord) -> None:
+    def _thought(self, record: CallRecord, after: int) -> dict[str, Any] | None:
         reasoning = reasoning_of(record)
         if not reasoning:
-            return
+            return None
         thought = {
             "seat": record.seat,
             "kind": record.kind,
@@ -177,16 +302,40 @@ class GameSession:
             "decision": record.decision,
             "model": record.display_name or record.model,
             "text": reasoning,
-            "after": self._published,  # the page shows it after the events already out
+            "after": after,  # the page shows it after the events already out
         }
         self.thoughts.append(thought)
+        return thought
+
+    def _belief(self, record: BeliefRecord, after: int) -> dict[str, Any]:
+        belief = {
+            "seat": record.seat,
+            "day": record.day,
+            "decision": record.decision,
+            "probabilities": record.probabilities,
+            "error": record.error,
+            "after": after,
+        }
+        self.beliefs.append(belief)
+        return belief
+
+    def _on_call(self, record: CallRecord) -> None:
+        thought = self._thought(record, self._published)
+        if thought is not None:
+            self._push({"type": "thought", "thought": thought}, lambda lens: lens.full)
+
+    def _on_belief(self, record: BeliefRecord) -> None:
+        """A seat's private beliefs: to that seat's pages and the full view, nobody else."""
+        belief = self._belief(record, self._published)
+        self._push({"type": "belief", "belief": belief}, lambda lens: lens.full or lens.seat == record.seat)
+
+    def _push(self, message: dict[str, Any], to: Callable[[Lens], bool]) -> None:
         for ch in list(self.channels):
-            if ch.lens.full:
-                ch.push({"type": "thought", "thought": thought})
+            if to(ch.lens):
+                ch.push(message)
 
     def _seat_changed(self, seat: str) -> None:
         self.publish(seat=seat)
-
     # ------------------------------------------------------------------ what pages receive
     def publish(self, seat: str | None = None) -> None:
         """Send each connection the events it may see since the last publish, with the
@@ -211,9 +360,13 @@ class GameSession:
             "speaking": self._speaking(),
             "links": self.links(lens),
             "me": lens.seat,
+            "language": self.spec.language,
+            "beliefs_option": self.spec.beliefs,
         }
         if kind == "snapshot":
             out["roles"] = role_names(self.spec.language)
+            if lens.full or lens.seat is not None:  # a seat's own beliefs, never another's
+                out["beliefs"] = [b for b in self.beliefs if lens.full or b["seat"] == lens.seat]
         if lens.seat is not None:
             out["card"] = card(seen, lens.seat, self.spec.language)
             agent = self.web_seats.get(lens.seat)
@@ -240,11 +393,18 @@ class GameSession:
         return None
 
     def links(self, lens: Lens) -> dict[str, Any]:
-        out: dict[str, Any] = {"watch": f"/watch/{self.watch_token}"}
+        """The addresses this lens may follow; after a restart the server knows a token
+        only once a page has shown it (``persist.Keys.learn``)."""
+        watch, host = self.keys.watch_token, self.keys.host_token
+        out: dict[str, Any] = {"watch": f"/watch/{watch}"} if watch else {}
         if self.over or lens.full:
-            out["full"] = f"/watch/{self.watch_token}/full"
             out["transcript"] = str(self.transcript)
-            out["download"] = f"/api/watch/{self.watch_token}/transcript" if self.over else f"/api/host/{self.host_token}/transcript"
+            if watch:
+                out["full"] = f"/watch/{watch}/full"
+            if self.over and watch:
+                out["download"] = f"/api/watch/{watch}/transcript"
+            elif lens.full and host:
+                out["download"] = f"/api/host/{host}/transcript"
         return out
 
     def subscribe(self, lens: Lens) -> Channel:
@@ -260,21 +420,23 @@ class GameSession:
 
     # ------------------------------------------------------------------ the person's answers
     def answer(self, seat: str, decision_id: int, value: Any) -> Any:
+        if self.over:
+            raise AnswerRefused("the game is not being played any more", 409)
         return self.web_seats[seat].answer(decision_id, value)
 
     def summary(self) -> dict[str, Any]:
         """What the creator of the game is told: every address of it."""
         return {
             "id": self.id,
-            "seats": {name: f"/play/{token}" for token, name in self.seat_tokens.items()},
-            "watch": f"/watch/{self.watch_token}",
-            "host": f"/host/{self.host_token}",
+            "seats": {name: f"/play/{token}" for name, token in self.keys.seat_tokens.items()},
+            "watch": f"/watch/{self.keys.watch_token}",
+            "host": f"/host/{self.keys.host_token}",
             "transcript": str(self.transcript),
         }
 
 
 class SessionStore:
-    """Every game of this server, found by its tokens only."""
+    """Every game of this server, found by its tokens' digests only."""
 
     def __init__(self, transcripts_dir: Path):
         self.transcripts_dir = transcripts_dir
@@ -288,29 +450,80 @@ class SessionStore:
 
         if sum(1 for s in self.sessions.values() if not s.over) >= MAX_RUNNING:
             raise RuntimeError(f"this server already plays {MAX_RUNNING} games; stop one first")
-        session = GameSession(spec, transcripts_dir=self.transcripts_dir, pace=pace)
-        self.sessions[session.id] = session
-        for token, name in session.seat_tokens.items():
-            self._seat[token] = (session, name)
-        self._watch[session.watch_token] = session
-        self._host[session.host_token] = session
+        session = GameSession.new(spec, transcripts_dir=self.transcripts_dir, pace=pace)
+        self._add(session)
         session.start()
         return session
 
+    def _add(self, session: GameSession) -> None:
+        self.sessions[session.id] = session
+        keys = session.keys
+        for d, name in keys.seats.items():
+            self._seat[d] = (session, name)
+        self._watch[keys.watch] = session
+        self._host[keys.host] = session
+
+    def restore(self) -> list[str]:
+        """Take up the games this server's folder holds (a restart): the ones still
+        being played are caught up with their transcripts and played on, the others
+        open as they ended. Returns one line per game, for the log."""
+        from arena.cli import CliError
+
+        told = []
+        for transcript, meta in persist.saved_games(self.transcripts_dir):
+            if str(meta.get("id")) in self.sessions or not transcript.is_file():
+                continue
+            session = None
+            if meta.get("status") == "running":
+                try:
+                    session = GameSession.resumed(transcript, meta)
+                except CliError as e:
+                    ended = "already ended" in str(e)
+                    session = GameSession.finished(transcript, meta, None if ended else f"cannot be resumed after a restart: {e}")
+                except Exception as e:  # a bug must not keep the server from starting
+                    log.exception("game %s cannot be resumed", meta.get("id"))
+                    session = GameSession.finished(transcript, meta, f"cannot be resumed after a restart: {e!r}")
+                else:
+                    self._add(session)
+                    session.start()
+                    told.append(f"{transcript.name}: played on from day {session.game.day}")
+                    continue
+            else:
+                session = GameSession.finished(transcript, meta)
+            if session is None:
+                told.append(f"{transcript.name}: cannot be read, skipped")
+                continue
+            self._add(session)
+            told.append(f"{transcript.name}: {session.status}" + (f" ({session.error})" if session.error else ""))
+        return told
+
     def by_seat(self, token: str) -> tuple[GameSession, str] | None:
-        return self._seat.get(token)
+        found = self._seat.get(digest(token))
+        if found is not None:
+            found[0].keys.learn("play", token)
+        return found
 
     def by_watch(self, token: str) -> GameSession | None:
-        return self._watch.get(token)
+        session = self._watch.get(digest(token))
+        if session is not None:
+            session.keys.learn("watch", token)
+        return session
 
     def by_host(self, token: str) -> GameSession | None:
-        return self._host.get(token)
+        session = self._host.get(digest(token))
+        if session is not None:
+            session.keys.learn("host", token)
+        return session
 
     async def shutdown(self) -> None:
-        """Stop every running game; each transcript records why it stopped."""
-        tasks = [s.task for s in self.sessions.values() if s.task is not None and not s.task.done()]
-        for t in tasks:
-            t.cancel()
+        """Stop every running game, to be played on when the server starts again; each
+        transcript records the interruption."""
+        tasks = []
+        for s in self.sessions.values():
+            if s.task is not None and not s.task.done():
+                s.interrupted = True
+                s.task.cancel()
+                tasks.append(s.task)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 
