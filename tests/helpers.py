@@ -11,13 +11,15 @@ it on, so that a test only scripts the decisions its rule needs.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+import random
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from agents.base import Agent, SeatView
 from agents.scripted import ScriptedAgent
 from engine import Game, GameSetup, get_preset
 from engine.decisions import Decision
 from engine.events import PUBLIC, Event
+from engine.options import CHOICES
 
 BASE_OPTIONS: dict[str, Any] = {"sheriff": False}
 
@@ -88,6 +90,20 @@ def scripted_game(
     return game
 
 
+def best_of_game(
+    roles: Mapping[str, str],
+    answers: Mapping[str, Mapping[str, Iterable[Any]]] | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    preset: str = "best_of",
+) -> Game:
+    """``scripted_game`` in ``best_of`` (or ``preset``): wolves without a scripted victim
+    pass (``wolves_may_pass``), so a script names only what its rule needs."""
+    game = new_game(roles, {"wolves_may_pass": True, **(options or {})}, preset=preset)
+    drive(game, agents_for(game, answers))
+    return game
+
+
 def start(
     roles: Mapping[str, str],
     answers: Mapping[str, Mapping[str, Iterable[Any]]] | None = None,
@@ -114,7 +130,56 @@ def pending(kind: str, seat: str | None = None, **context: Any) -> Callable[[Dec
     return match
 
 
+# --------------------------------------------------------------------------- random games
+CENTERS = (None, None, ["werewolf", "werewolf"], ["werewolf", "villager"], ["seer", "villager"])
+
+
+def random_classic_game(
+    rng: random.Random, seed: int, n: int, roles: Iterable[str], names: list[str], varied: Callable[[], Mapping[str, Any]]
+) -> Game:
+    """A ``millers_hollow`` game of ``n`` seats holding each of ``roles`` (in place of a
+    villager), every option of ``CHOICES`` drawn from ``rng``, then ``varied()`` (drawn
+    after them) on top, and the Thief's center cards drawn last (``CENTERS``)."""
+    deck = get_preset("millers_hollow").deck(n)
+    for role in roles:
+        if role not in deck:
+            deck.remove("villager")
+            deck.append(role)
+    opts = {key: rng.choice(values) for key, values in CHOICES.items()}
+    opts.update(varied())
+    center = rng.choice(CENTERS)
+    if center is not None:
+        center = list(center)
+        # the named center cards replace two of the extra villagers the Thief adds
+        deck += center
+    options = get_preset("millers_hollow").options(opts)
+    return Game(GameSetup(names=names, seed=seed, options=options, roles=deck, center=center))
+
+
+def bots(game: Game, seed: int, village: str = "heuristic") -> dict[str, Agent]:
+    """Heuristic seats; with ``village="random"`` every seat outside the pack plays at random."""
+    from agents.heuristic import HeuristicAgent
+    from agents.random_agent import RandomAgent
+
+    return {
+        p.name: (RandomAgent if (village == "random" and not p.is_wolf) else HeuristicAgent)(p.name, seed=seed) for p in game.players
+    }
+
+
 # --------------------------------------------------------------------------- reading a game
+def strings(value: Any) -> Iterator[str]:
+    """Every string in ``value``, a nest of dicts (keys included), lists and tuples."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from strings(k)
+            yield from strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from strings(v)
+
+
 def events(game: Game, kind: str, **match: Any) -> list[Event]:
     return [e for e in game.events if e.kind == kind and all(e.data.get(k) == v for k, v in match.items())]
 

@@ -568,6 +568,25 @@ def model_seat(spec: str, decision: Any, log: Any, sleep: Any = None, **options:
     return make_llm_agent(spec, decision.seat, log=log, sleep=sleep or SleepRecorder(), **{**FAST, **options})
 
 
+async def model_game(spec: str, seed: int, log: Any = None, *, seat_seeds: bool = False) -> Any:
+    """A game of the eight ``NAMES``, every seat a ``spec`` model seat with the fast
+    settings (seat i seeded i with ``seat_seeds``), played to its end and returned."""
+    from agents.llm import make_llm_agent
+    from arena.runner import run_async
+    from engine import Game, GameSetup
+
+    game = Game(GameSetup(names=list(NAMES), seed=seed))
+    agents = {n: make_llm_agent(spec, n, seed=i if seat_seeds else 0, log=log, **FAST) for i, n in enumerate(NAMES)}
+    await run_async(game, agents)
+    return game
+
+
+def assert_every_asked_seat_recorded(game: Any, log: Any) -> None:
+    """The game is over and every seat it asked has call records, and no other seat."""
+    assert game.over
+    assert {r.seat for r in log.records} == {seat for _, seat, _, _ in game.answer_log}
+
+
 async def ask(agent: Any, game: Any, decision: Any) -> Any:
     """``decision`` put to ``agent`` as its seat sees the game now."""
     from arena.runner import view_for

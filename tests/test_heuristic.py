@@ -22,11 +22,11 @@ from agents.heuristic_village import POLICIES as VILLAGE_POLICIES
 from agents.heuristic_lines import load_lines
 from agents.heuristic_memory import Memory
 from agents.heuristic_suspicion import judge
-from agents.random_agent import RandomAgent
 from arena.runner import run_sync
 from engine import Game, GameSetup, get_preset
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import PUBLIC, Event
+from helpers import bots
 
 WINNERS = {"village", "werewolves", "lovers", "none"}
 POWERS = ["seer", "witch", "hunter", "cupid", "little_girl", "thief"]
@@ -52,11 +52,7 @@ def full_deck(n: int, rng: random.Random) -> list[str]:
 def play(n: int, seed: int, deck: list[str], *, village: str = "heuristic", options: dict | None = None) -> Game:
     opts = get_preset("millers_hollow").options(options) if options else None
     game = Game(GameSetup(names=names(n), seed=seed, roles=deck, options=opts))
-    agents = {}
-    for p in game.players:
-        cls = RandomAgent if (village == "random" and not p.is_wolf) else HeuristicAgent
-        agents[p.name] = cls(p.name, seed=seed)
-    return run_sync(game, agents)
+    return run_sync(game, bots(game, seed, village))
 
 
 @lru_cache(maxsize=None)

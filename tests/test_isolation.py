@@ -22,6 +22,7 @@ revealed by the vote.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,8 @@ from agents.base import SeatView
 from agents.random_agent import RandomAgent
 from engine import Game, GameSetup, get_preset
 from engine.events import NARRATOR, PUBLIC
-from engine.options import CHOICES
 from engine.roles import ROLES
-from helpers import scripted_game
+from helpers import random_classic_game, scripted_game, strings
 
 GAMES = 240
 CHUNK = 60
@@ -69,28 +69,19 @@ PRIVATE_KINDS = {
 def make_game(seed: int) -> Game:
     rng = random.Random(f"isolation:{seed}")
     n = rng.randint(8, 18)
-    deck = get_preset("millers_hollow").deck(n)
-    for role in ALL_ROLES:
-        if role not in deck:
-            deck.remove("villager")
-            deck.append(role)
-    opts = {key: rng.choice(values) for key, values in CHOICES.items()}
-    opts.update(
-        sheriff=rng.random() < 0.7,
-        little_girl_catch_chance=rng.choice([0.0, 0.3, 1.0]),
-        wolves_may_kill_wolf=rng.random() < 0.3,
-        wolves_may_pass=rng.random() < 0.3,
-        reveal_role_on_death=rng.random() < 0.8,
-        lovers_may_target_each_other=rng.random() < 0.3,
-        wolf_chat_rounds=rng.choice([1, 2]),
-    )
-    center = rng.choice([None, None, ["werewolf", "werewolf"], ["werewolf", "villager"], ["seer", "villager"]])
-    if center is not None:
-        # the named center cards replace two of the extra villagers the Thief adds
-        deck += center
-    options = get_preset("millers_hollow").options(opts)
-    names = [f"S{i:02d}" for i in range(n)]
-    return Game(GameSetup(names=names, seed=seed, options=options, roles=deck, center=center))
+
+    def varied() -> dict[str, Any]:
+        return dict(
+            sheriff=rng.random() < 0.7,
+            little_girl_catch_chance=rng.choice([0.0, 0.3, 1.0]),
+            wolves_may_kill_wolf=rng.random() < 0.3,
+            wolves_may_pass=rng.random() < 0.3,
+            reveal_role_on_death=rng.random() < 0.8,
+            lovers_may_target_each_other=rng.random() < 0.3,
+            wolf_chat_rounds=rng.choice([1, 2]),
+        )
+
+    return random_classic_game(rng, seed, n, ALL_ROLES, [f"S{i:02d}" for i in range(n)], varied)
 
 
 def play(game: Game, seed: int) -> Game:
@@ -99,18 +90,6 @@ def play(game: Game, seed: int) -> Game:
         for d in game.waiting:
             game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
     return game
-
-
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _strings(v)
 
 
 def _dicts(value):
@@ -222,7 +201,7 @@ def check_game(game: Game, seed: int) -> None:
             # who spoke and who voted stay hidden; the victims pointed at may be named
             # (with wolves_may_kill_wolf a victim can be a wolf: she sees a target, not a pack)
             hidden = {k: v for k, v in e.data.items() if k not in ("target", "targets")}
-            named = wolf_names & set(_strings(hidden))
+            named = wolf_names & set(strings(hidden))
             assert not named, f"{tag}: the Little Girl overheard a wolf's name {named}: {e.data}"
         for seat in names:
             ok, why = may_see(e, seat, role, alive, initial, wolves, charmed)
@@ -279,36 +258,34 @@ def make_new_game(seed: int) -> Game:
     return Game(GameSetup(names=names, preset=preset, seed=seed, options=options, roles=deck))
 
 
-@pytest.mark.parametrize("start", range(0, 120, 40))
-def test_new_characters_secrets_never_leak(start):
-    for seed in range(start, start + 40):
-        game = play(make_new_game(seed), seed)
+def private_kinds(make, seeds) -> set[str]:
+    """The kinds of the private events of the games ``make(seed)`` plays."""
+    seen = set()
+    for seed in seeds:
+        game = play(make(seed), seed)
+        seen |= {e.kind for e in game.events if e.audience != PUBLIC}
+    return seen
+
+
+@pytest.mark.parametrize(
+    "make,start,chunk",
+    [(make_new_game, start, 40) for start in range(0, 120, 40)] + [(make_game, start, CHUNK) for start in range(0, GAMES, CHUNK)],
+    ids=[f"new-{start}" for start in range(0, 120, 40)] + [f"base-{start}" for start in range(0, GAMES, CHUNK)],
+)
+def test_observations_never_leak(make, start, chunk):
+    for seed in range(start, start + chunk):
+        game = play(make(seed), seed)
         check_game(game, seed)
 
 
 def test_the_checks_see_every_new_private_event_kind():
-    seen = set()
-    for seed in range(0, 160):
-        game = play(make_new_game(seed), seed)
-        seen |= {e.kind for e in game.events if e.audience != PUBLIC}
-    missing = (NEW_PRIVATE | NARRATOR_ONLY) - {"center"} - seen
+    missing = (NEW_PRIVATE | NARRATOR_ONLY) - {"center"} - private_kinds(make_new_game, range(0, 160))
     assert not missing, f"never produced: {missing}"
-
-
-@pytest.mark.parametrize("start", range(0, GAMES, CHUNK))
-def test_observations_never_leak(start):
-    for seed in range(start, start + CHUNK):
-        game = play(make_game(seed), seed)
-        check_game(game, seed)
 
 
 def test_the_checks_see_every_private_event_kind():
     """Guard: the random games actually produce the secrets being checked."""
-    seen = set()
-    for seed in range(0, 120):
-        game = play(make_game(seed), seed)
-        seen |= {e.kind for e in game.events if e.audience != PUBLIC}
-    missing = PRIVATE_KINDS - NEW_PRIVATE - (NARRATOR_ONLY - {"center"}) - seen
+    missing = PRIVATE_KINDS - NEW_PRIVATE - (NARRATOR_ONLY - {"center"}) - private_kinds(make_game, range(0, 120))
     assert not missing, f"never produced: {missing}"
 
 

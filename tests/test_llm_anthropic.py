@@ -9,9 +9,7 @@ from functools import partial
 import httpx
 import pytest
 from llm_standins import (
-    ANTHROPIC_URL,
     FAKE_ANTHROPIC_KEY,
-    FAST,
     NAMES,
     AnthropicStandIn,
     Raise,
@@ -19,17 +17,15 @@ from llm_standins import (
     SleepRecorder,
     Status,
     ask,
+    assert_every_asked_seat_recorded,
     game_at,
+    model_game,
     model_seat,
     standin_fixture,
-    standin_router,
 )
 
-from agents.llm import make_llm_agent
 from agents.llm.accounting import CallLog
-from agents.llm.backends.base import MissingKey
-from arena.runner import run_async, view_for
-from engine import Game, GameSetup
+from arena.runner import view_for
 
 MODEL = "anthropic:claude-3-5-haiku-latest"
 pytestmark = pytest.mark.usefixtures("llm_env")
@@ -64,9 +60,8 @@ async def test_forced_tool_use_with_cache_breakpoints(api):
 async def test_each_call_reads_the_previous_calls_cache(api):
     """History blocks, once sent, are re-sent byte-identical, so the previous request's
     breakpoint is a block boundary of the next one and its cache is read."""
-    game = Game(GameSetup(names=list(NAMES), seed=8))
     log = CallLog()
-    await run_async(game, {n: make_llm_agent(MODEL, n, log=log, **FAST) for n in NAMES})
+    await model_game(MODEL, 8, log)
     by_seat: dict[str, list[list[dict]]] = {}
     for body in api.requests:
         by_seat.setdefault(body["system"][0]["text"], []).append(body["messages"][0]["content"][:-1])
@@ -119,40 +114,12 @@ async def test_proxy_without_tools_gets_text(api):
     assert "tools" not in api.requests[-1] and log.records[0].mode == "text"
 
 
-async def test_exhausted_retries_end_in_the_fallback():
-    game, d = game_at("vote", after_death=True)
-    log = CallLog()
-    with standin_router() as router:
-        route = router.post(f"{ANTHROPIC_URL}/v1/messages").mock(side_effect=httpx.ReadTimeout)
-        answer = await ask(seat(d, log, max_retries=2), game, d)
-    d.validate(answer)
-    assert route.call_count == 3 and log.records[0].fallback and log.records[0].retries == 2
-
-
-def test_keyless_environment_is_a_clear_error(monkeypatch):
-    monkeypatch.delenv("ANTHROPIC_API_KEY")
-    with pytest.raises(MissingKey, match="set ANTHROPIC_API_KEY"):
-        make_llm_agent(MODEL, "Alice")
-
-
-async def test_anthropic_base_url_env_is_honoured(monkeypatch):
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://proxy.local:4000")
-    with standin_router() as router:
-        api = AnthropicStandIn(router, base_url="http://proxy.local:4000")
-        game, d = game_at("vote", after_death=True)
-        d.validate(await ask(seat(d, CallLog()), game, d))
-    assert len(api.requests) == 1
-
-
 async def test_full_game_of_eight_anthropic_seats_finishes_with_caching(api):
     api.push(Status(529), Raise(httpx.ConnectError))
     api.push(Reply('{"action": "Nobody-Here"}'), Reply("garbage"))
-    game = Game(GameSetup(names=list(NAMES), seed=5))
     log = CallLog()
-    agents = {n: make_llm_agent(MODEL, n, seed=i, log=log, **FAST) for i, n in enumerate(NAMES)}
-    await run_async(game, agents)
-    assert game.over
-    assert {r.seat for r in log.records} == {seat for _, seat, _, _ in game.answer_log}  # every seat that was asked
+    game = await model_game(MODEL, 5, log, seat_seeds=True)
+    assert_every_asked_seat_recorded(game, log)
     assert sum(r.retries for r in log.records) == 2 and sum(1 for r in log.records if r.violation) == 2
     read = sum(r.cached_tokens or 0 for r in log.records)
     total = sum(r.input_tokens or 0 for r in log.records)

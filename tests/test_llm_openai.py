@@ -12,8 +12,6 @@ import pytest
 from llm_standins import (
     FAKE_OPENAI_KEY,
     FAST,
-    NAMES,
-    OPENAI_URL,
     OpenAIStandIn,
     Raise,
     Reply,
@@ -21,7 +19,9 @@ from llm_standins import (
     Sleep,
     Status,
     ask,
+    assert_every_asked_seat_recorded,
     game_at,
+    model_game,
     model_seat,
     standin_fixture,
     standin_router,
@@ -29,9 +29,7 @@ from llm_standins import (
 
 from agents.llm import make_llm_agent
 from agents.llm.accounting import CallLog
-from agents.llm.backends.base import MissingKey
-from arena.runner import run_async, view_for
-from engine import Game, GameSetup
+from arena.runner import view_for
 
 MODEL = "openai:gpt-4o-mini"
 pytestmark = pytest.mark.usefixtures("llm_env")
@@ -68,11 +66,8 @@ async def test_structured_output_request_and_recorded_call(api):
 async def test_history_is_a_growing_prefix_and_cached_tokens_are_recorded():
     with standin_router() as router:
         api = OpenAIStandIn(router, cache_min=128)
-        names = list(NAMES)
-        game = Game(GameSetup(names=names, seed=4))
         log = CallLog()
-        agents = {n: make_llm_agent(MODEL, n, log=log, **FAST) for n in names}
-        await run_async(game, agents)
+        game = await model_game(MODEL, 4, log)
     assert game.over
     by_seat: dict[str, list[str]] = {}
     for body in api.requests:
@@ -177,18 +172,6 @@ async def test_timeouts_and_connection_errors_are_retried(api):
     assert log.records[0].retries == 3 and log.records[0].accepted
 
 
-async def test_respx_side_effect_read_timeout_until_attempts_run_out():
-    game, d = game_at("vote", after_death=True)
-    log = CallLog()
-    with standin_router() as router:
-        route = router.post(f"{OPENAI_URL}/chat/completions").mock(side_effect=httpx.ReadTimeout)
-        answer = await ask(seat(d, log, max_retries=3), game, d)
-    d.validate(answer)
-    assert route.call_count == 4
-    (rec,) = log.records
-    assert rec.fallback and rec.retries == 3 and "gave up after 4 attempts" in rec.error and "timeout" in rec.error
-
-
 async def test_total_retry_time_is_capped(api):
     game, d = game_at("vote", after_death=True)
     log = CallLog()
@@ -281,25 +264,7 @@ async def test_forced_text_mode_and_per_seat_base_url():
     assert len(api.requests) == 1 and "response_format" not in api.requests[0]
 
 
-async def test_openai_base_url_env_is_honoured(monkeypatch):
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://vllm.local:8000/v1")
-    with standin_router() as router:
-        api = OpenAIStandIn(router, base_url="http://vllm.local:8000/v1")
-        game, d = game_at("vote", after_death=True)
-        d.validate(await ask(seat(d, CallLog()), game, d))
-    assert len(api.requests) == 1
-
-
-# ---------------------------------------------------------------------- keys
-def test_keyless_environment_is_a_clear_error(monkeypatch):
-    monkeypatch.delenv("OPENAI_API_KEY")
-    with pytest.raises(MissingKey, match="set OPENAI_API_KEY"):
-        make_llm_agent(MODEL, "Alice")
-    monkeypatch.setenv("MY_SERVER_KEY", "")
-    with pytest.raises(MissingKey, match="set MY_SERVER_KEY"):
-        make_llm_agent(MODEL, "Alice", api_key_env="MY_SERVER_KEY")
-
-
+# ---------------------------------------------------------------------- keys (and test_llm_backends)
 async def test_api_key_env_names_the_seats_own_key(monkeypatch, api):
     monkeypatch.setenv("MY_SERVER_KEY", "sk-other-server-key-123456")
     game, d = game_at("vote", after_death=True)
@@ -314,12 +279,10 @@ async def test_full_game_of_eight_openai_seats_with_failures_finishes(api):
         return body["response_format"]["json_schema"]["name"] not in ("speak", "wolf_chat")
 
     api.push(Reply("not json at all, sorry"), Reply('{"reasoning": "", "action": "Nobody-Here"}'), when=a_move)
-    game = Game(GameSetup(names=list(NAMES), seed=11))
     log = CallLog()
-    agents = {n: make_llm_agent(MODEL, n, seed=i, log=log, **FAST) for i, n in enumerate(NAMES)}
-    await run_async(game, agents)
-    assert game.over and game.winner in ("village", "werewolves")
-    assert {r.seat for r in log.records} == {seat for _, seat, _, _ in game.answer_log}  # every seat that was asked
+    game = await model_game(MODEL, 11, log, seat_seeds=True)
+    assert_every_asked_seat_recorded(game, log)
+    assert game.winner in ("village", "werewolves")
     assert sum(r.retries for r in log.records) == 3
     assert sum(1 for r in log.records if r.violation) == 2
     assert all(r.input_tokens and r.output_tokens for r in log.records)
@@ -333,9 +296,7 @@ async def test_a_batch_is_asked_concurrently_within_the_limits():
     limits = configure(global_limit=3)
     with standin_router() as router:
         api = OpenAIStandIn(router, latency=0.02)
-        game = Game(GameSetup(names=list(NAMES), seed=2))
-        agents = {n: make_llm_agent(MODEL, n, **FAST) for n in NAMES}
-        await run_async(game, agents)
+        await model_game(MODEL, 2)
     assert api.peak_in_flight == 3 and limits.peak["*"] == 3
 
 
@@ -344,8 +305,7 @@ async def test_per_model_limit(api):
 
     configure(global_limit=10, per_model={"openai:gpt-4o-mini": 2})
     api.latency = 0.02
-    game = Game(GameSetup(names=list(NAMES), seed=2))
-    await run_async(game, {n: make_llm_agent(MODEL, n, **FAST) for n in NAMES})
+    await model_game(MODEL, 2)
     assert api.peak_in_flight == 2
 
 

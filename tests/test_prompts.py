@@ -18,11 +18,12 @@ import pytest
 
 from agents.heuristic import HeuristicAgent
 from arena.runner import run_sync
-from engine import Game, GameSetup, get_preset
+from engine import Game, get_preset
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import NARRATOR, PUBLIC, Event
 from engine.options import CHOICES, RuleOptions
 from engine.roles import ROLES, VILLAGE, RoleSpec
+from helpers import random_classic_game
 from prompts.catalog import FILES, _tree, catalog
 from prompts.history import RENDERERS, _Reader, event_body
 from prompts.render import LANGUAGES, decision_prompt, history_entries, system_prompt
@@ -437,28 +438,21 @@ def test_unknown_events_render_generically() -> None:
 def _game(seed: int, n: int | None = None, **opts: Any) -> Game:
     rng = random.Random(f"prompts:{seed}")
     n = n or rng.randint(8, 14)
-    deck = get_preset("millers_hollow").deck(n)
-    for role in BASE_ROLES:
-        if role not in deck:
-            deck.remove("villager")
-            deck.append(role)
-    options = {key: rng.choice(values) for key, values in CHOICES.items()}
-    options.update(
-        sheriff=rng.random() < 0.8,
-        little_girl_catch_chance=rng.choice([0.0, 0.3, 1.0]),
-        wolves_may_pass=rng.random() < 0.2,
-        reveal_role_on_death=rng.random() < 0.8,
-        hunter_may_pass=rng.random() < 0.3,
-        sheriff_tiebreak_may_void=rng.random() < 0.5,
-        wolf_chat_rounds=rng.choice([1, 2]),
-        allow_abstain=rng.random() < 0.7,
-    )
-    options.update(opts)
-    center = rng.choice([None, None, ["werewolf", "werewolf"], ["werewolf", "villager"], ["seer", "villager"]])
-    if center is not None:
-        deck += center
+
+    def varied() -> dict[str, Any]:
+        return dict(
+            sheriff=rng.random() < 0.8,
+            little_girl_catch_chance=rng.choice([0.0, 0.3, 1.0]),
+            wolves_may_pass=rng.random() < 0.2,
+            reveal_role_on_death=rng.random() < 0.8,
+            hunter_may_pass=rng.random() < 0.3,
+            sheriff_tiebreak_may_void=rng.random() < 0.5,
+            wolf_chat_rounds=rng.choice([1, 2]),
+            allow_abstain=rng.random() < 0.7,
+        ) | opts
+
     names = [f"{PLAYERS[i % 8]}{'' if i < 8 else i}" for i in range(n)]
-    return Game(GameSetup(names=names, seed=seed, options=get_preset("millers_hollow").options(options), roles=deck, center=center))
+    return random_classic_game(rng, seed, n, BASE_ROLES, names, varied)
 
 
 Capture = tuple[Decision, list[Event]]

@@ -14,7 +14,7 @@ import pytest
 
 from engine import get_preset
 from engine.presets import FORUM_AUX
-from test_property import Case, play, replay_log
+from test_property import Case, play, play_and_check
 
 GAMES = 600
 CHUNK = 150
@@ -92,14 +92,7 @@ def check_forum(case: Case, game, log) -> None:
 
 @pytest.mark.parametrize("start", range(0, GAMES, CHUNK))
 def test_random_forum_games_are_sound(start):
-    winners = set()
-    for seed in range(start, start + CHUNK):
-        case = make_forum_case(seed)
-        game, log = play(case)
-        check_forum(case, game, log)
-        winners.add(game.winner)
-        if seed % 3 == 0:
-            assert replay_log(case) == [e.to_json() for e in game.events], f"seed {seed}: replay differs"
+    winners = play_and_check(range(start, start + CHUNK), make_forum_case, check_forum, replay_every=3)
     assert {"village", "werewolves"} <= winners
 
 

@@ -10,17 +10,10 @@ continues."
 
 from __future__ import annotations
 
-from helpers import agents_for, data, deaths, drive, events, kinds, new_game
+from helpers import best_of_game as play
+from helpers import data, deaths, events, kinds
 
 ROLES = {"An": "angel", "W1": "werewolf", "W2": "werewolf", "Wi": "witch", "Hu": "hunter", "V1": "villager", "V2": "villager"}
-
-
-def play(roles, answers=None, options=None):
-    """Wolves without a scripted victim pass (``wolves_may_pass``), so a script names
-    only what its rule needs."""
-    game = new_game(roles, {"wolves_may_pass": True, **(options or {})}, preset="best_of")
-    drive(game, agents_for(game, answers))
-    return game
 
 
 def votes(target, *voters):

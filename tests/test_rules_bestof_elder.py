@@ -10,7 +10,7 @@ makes him one life. The Infected Father of the Wolves does not infect him."
 from __future__ import annotations
 
 from engine.events import NARRATOR, PUBLIC
-from helpers import agents_for, asked, data, deaths, drive, events, new_game
+from helpers import asked, best_of_game, data, deaths, events
 
 ROLES = {"El": "elder", "W1": "werewolf", "Se": "seer", "Wi": "witch", "Hu": "hunter", "V1": "villager", "V2": "villager", "V3": "villager"}
 
@@ -20,9 +20,7 @@ def play(roles, answers=None, options=None, preset="best_of"):
     answers = {k: dict(v) for k, v in (answers or {}).items()}
     if "Se" in roles:
         answers.setdefault("Se", {}).setdefault("seer_check", ["W1"] * 9)
-    game = new_game(roles, {"wolves_may_pass": True, **(options or {})}, preset=preset)
-    drive(game, agents_for(game, answers))
-    return game
+    return best_of_game(roles, answers, options, preset=preset)
 
 
 def test_the_first_attack_costs_a_life_the_second_kills():

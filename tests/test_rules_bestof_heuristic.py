@@ -16,9 +16,9 @@ import pytest
 
 from agents.heuristic import HeuristicAgent
 from agents.heuristic_roles import ROLE_POLICIES
-from agents.random_agent import RandomAgent
 from arena.runner import run_sync
 from engine import Game, GameSetup, get_preset
+from helpers import bots
 
 BOX = (
     ["werewolf"] * 3 + ["infect_father", "big_bad_wolf"] + ["villager"] * 7
@@ -53,11 +53,7 @@ def play(seed: int, village: str = "heuristic") -> Game:
     preset, deck, opts = deal(seed)
     names = [f"P{i}" for i in range(len(deck))]
     game = Game(GameSetup(names=names, preset=preset, seed=seed, roles=deck, options=get_preset(preset).options(opts)))
-    agents = {}
-    for p in game.players:
-        cls = RandomAgent if (village == "random" and not p.is_wolf) else HeuristicAgent
-        agents[p.name] = cls(p.name, seed=seed)
-    return run_sync(game, agents)
+    return run_sync(game, bots(game, seed, village))
 
 
 @lru_cache(maxsize=None)

@@ -20,13 +20,8 @@ power for the rest of the game. He may choose not to probe one night."
 from __future__ import annotations
 
 from engine.events import NARRATOR, PUBLIC
-from helpers import agents_for, asked, data, deaths, drive, events, new_game
-
-
-def play(roles, answers=None, options=None):
-    game = new_game(roles, {"wolves_may_pass": True, **(options or {})}, preset="best_of")
-    drive(game, agents_for(game, answers))
-    return game
+from helpers import best_of_game as play
+from helpers import asked, data, deaths, events
 
 
 # ------------------------------------------------------------------------------ the Knight

@@ -18,13 +18,8 @@ equities and designates his successor when he dies."
 
 from __future__ import annotations
 
+from helpers import best_of_game as play
 from helpers import agents_for, asked, data, deaths, drive, events, new_game
-
-
-def play(roles, answers=None, options=None):
-    game = new_game(roles, {"wolves_may_pass": True, **(options or {})}, preset="best_of")
-    drive(game, agents_for(game, answers))
-    return game
 
 
 # ------------------------------------------------------------------------------ White Werewolf

@@ -14,7 +14,7 @@ probability ``little_girl_catch_chance``.
 
 from __future__ import annotations
 
-from helpers import asked, data, deaths, drive, events, pending, scripted_game, start
+from helpers import asked, data, deaths, drive, events, pending, scripted_game, start, strings
 
 ROLES = {"W1": "werewolf", "W2": "werewolf", "Girl": "little_girl", "Ann": "villager", "Bob": "villager", "Cat": "villager"}
 WOLF_NAMES = {"W1", "W2"}
@@ -22,18 +22,6 @@ WOLF_NAMES = {"W1", "W2"}
 
 def wolves(*victims, chat=()):
     return {"W1": {"wolf_kill": list(victims), "wolf_chat": list(chat)}, "W2": {"wolf_kill": list(victims)}}
-
-
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _strings(v)
 
 
 def test_spying_is_optional_and_not_spying_overhears_nothing():
@@ -57,7 +45,7 @@ def test_a_spying_girl_overhears_the_pack_without_names():
     assert votes[0].data["targets"] == ["Ann", "Ann"]
     for e in chat + votes + events(game, "wolf_victim_overheard"):
         assert e.audience == frozenset({"Girl"})
-        assert not WOLF_NAMES & set(_strings(e.data)), f"{e.kind} names a wolf: {e.data}"
+        assert not WOLF_NAMES & set(strings(e.data)), f"{e.kind} names a wolf: {e.data}"
     assert "Girl" not in {n for e in game.observation("Girl") if e.kind == "wolf_chat" for n in [e.data["speaker"]]}
     assert not [e for e in game.observation("Girl") if e.kind in ("wolf_chat", "wolf_votes", "wolf_pack", "wolf_victim")]
     assert deaths(game) == [("Ann", 1, "werewolves")]
@@ -68,7 +56,7 @@ def test_a_spying_girl_with_a_lone_wolf_overhears_the_choice():
     game = scripted_game(roles, {"W1": {"wolf_kill": ["Bob"]}, "Girl": {"little_girl_spy": [True]}}, {"max_days": 1, "little_girl_catch_chance": 0.0})
     [ev] = events(game, "wolf_votes_overheard")
     assert ev.data["targets"] == ["Bob"]
-    assert "W1" not in set(_strings(ev.data))
+    assert "W1" not in set(strings(ev.data))
 
 
 def test_catch_chance_zero_never_catches():
