@@ -22,7 +22,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 
 from agents.base import Agent, BeliefFailed, SeatView
 from agents.llm.accounting import CallLog, CallRecord
@@ -39,6 +39,10 @@ from engine.decisions import Decision, IllegalAnswer
 log = logging.getLogger("werewolf.llm")
 
 BELIEFS_KIND = "beliefs"  # the ``kind`` of a beliefs question's call records
+
+
+class _Unanswered(Exception):
+    """A question's attempts ended without an accepted answer (the message says why)."""
 
 
 @dataclass
@@ -151,6 +155,18 @@ class LLMAgent(Agent):
     async def _ask(self, state: _Asking) -> Any:
         d, view = state.decision, state.view
         state.prompt = self.prompt(view, d)
+        try:
+            return await self._attempts(state, lambda reply: read_reply(reply.data, reply.text, d, view), "illegal answer")
+        except _Unanswered:
+            return self._fallback(state)
+
+    async def _attempts(self, state: _Asking, read: Callable[[Any], Reading], refused: str) -> Any:
+        """Ask ``state.prompt`` up to 1 + ``max_reasks`` times, each refused reply sent
+        back with its reason (``refused`` when ``read`` gives none), and return the first
+        answer ``read`` accepts, its record written. Raises ``_Unanswered`` when the back
+        end fails for good or every reply is refused, the last call's record held in
+        ``state.pending``."""
+        reason = "no answer"
         for attempt in range(1, self.options.max_reasks + 2):
             state.attempt = attempt
             state.call_started = time.monotonic()
@@ -161,31 +177,37 @@ class LLMAgent(Agent):
                 if e.disable:
                     self.disabled = str(e)
                 state.pending = self._record(state, messages=e.messages, error=str(e), retries=e.retries, latency=time.monotonic() - state.call_started)
-                return self._fallback(state)
-            reading = read_reply(result.reply.data, result.reply.text, d, view)
+                raise _Unanswered(str(e)) from None
+            reading = read(result.reply)
             state.pending = self._record(state, result=result, reading=reading)
             if reading.ok:
                 state.pending.answer = reading.answer
                 self._flush(state)
                 return reading.answer
-            state.turns.append(Turn(result.reply, reading.reason or "illegal answer"))
-        return self._fallback(state)
+            reason = reading.reason or refused
+            state.turns.append(Turn(result.reply, reason))
+        raise _Unanswered(f"no readable answer after {self.options.max_reasks + 1} attempts: {reason}")
 
     def prompt(self, view: SeatView, decision: Decision) -> Prompt:
         """The request for ``decision``, vendor-neutral (see ``prompts.render``)."""
-        from prompts.render import decision_prompt, history_entries
+        from prompts.render import decision_prompt
 
-        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
-        return Prompt(
-            system=self._system_for(view),
-            history_parts=self._parts(entries),
+        return self._request(
+            view,
             question=decision_prompt(decision, language=self.language),
             schema=answer_schema(decision, players=list(view.players), roles=_role_ids()),
             name=tool_name(decision),
             description=f"Submit your {decision.kind} answer.",
-            language=self.language,
             family=decision.shape,
         )
+
+    def _request(self, view: SeatView, **question: Any) -> Prompt:
+        """The seat's system part and append-only history, then ``question`` (the
+        ``Prompt`` fields of the question asked)."""
+        from prompts.render import history_entries
+
+        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
+        return Prompt(system=self._system_for(view), history_parts=self._parts(entries), language=self.language, **question)
 
     def _system_for(self, view: SeatView) -> str:
         from prompts.render import system_prompt
@@ -269,58 +291,41 @@ class LLMAgent(Agent):
 
     async def _ask_beliefs(self, state: _Asking, players: list[str]) -> dict[str, float]:
         state.prompt = self.belief_prompt(state.view, players)
-        reason = "no answer"
-        for attempt in range(1, self.options.max_reasks + 2):
-            state.attempt = attempt
-            state.call_started = time.monotonic()
+        try:
+            return await self._attempts(state, lambda reply: read_beliefs(reply.data, reply.text, players), "unreadable answer")
+        except _Unanswered as e:
             self._flush(state)
-            try:
-                result = await self.backend.call(state.prompt, state.turns)
-            except CallFailed as e:
-                if e.disable:
-                    self.disabled = str(e)
-                state.pending = self._record(state, messages=e.messages, error=str(e), retries=e.retries, latency=time.monotonic() - state.call_started)
-                self._flush(state)
-                raise BeliefFailed(str(e)) from None
-            reading = read_beliefs(result.reply.data, result.reply.text, players)
-            state.pending = self._record(state, result=result, reading=reading)
-            if reading.ok:
-                state.pending.answer = reading.answer
-                self._flush(state)
-                return reading.answer
-            reason = reading.reason or "unreadable answer"
-            state.turns.append(Turn(result.reply, reason))
-        self._flush(state)
-        raise BeliefFailed(f"no readable answer after {self.options.max_reasks + 1} attempts: {reason}")
+            raise BeliefFailed(str(e)) from None
 
     def belief_prompt(self, view: SeatView, players: list[str]) -> Prompt:
         """The beliefs question after the seat's own history: the same system part and
         history as its decisions, so the vote that follows reuses the cached prefix."""
         from prompts.beliefs_text import beliefs_prompt
-        from prompts.render import history_entries
 
-        entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
-        return Prompt(
-            system=self._system_for(view),
-            history_parts=self._parts(entries),
+        return self._request(
+            view,
             question=beliefs_prompt(players, language=self.language),
             schema=belief_schema(players),
             name=BELIEFS_TOOL,
             description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
-            language=self.language,
             family=BELIEFS_FAMILY,
         )
 
     def _end_without_reply(self, state: _Asking, error: str, *, cut_off: bool = False) -> None:
         """Record a question that ended with no finished call to blame (a call cut off
         by the time limit, an internal error)."""
+        self._record_without_reply(state, error, cut_off=cut_off)
+        self._flush(state)
+
+    def _record_without_reply(self, state: _Asking, error: str, *, cut_off: bool) -> None:
+        """Hold in ``state.pending`` the record of a question that ended with no finished
+        call to blame; with ``cut_off``, the request that was in flight."""
         self._flush(state)
         made_request = cut_off and state.prompt is not None
         messages = self._messages(state) if made_request else []
         latency = time.monotonic() - state.call_started if made_request else 0.0
         state.attempt = max(state.attempt, 1)
         state.pending = self._record(state, messages=messages, error=error, latency=latency)
-        self._flush(state)
 
     # ------------------------------------------------------------------ fallback
     def _fallback(self, state: _Asking, *, error: str | None = None, cut_off: bool = False) -> Any:
@@ -329,12 +334,7 @@ class LLMAgent(Agent):
         if cut_off or error or state.pending is None:
             # The decision ended without a finished call to blame: a call cut off by
             # the time limit, an internal error, a disabled seat.
-            self._flush(state)
-            made_request = cut_off and state.prompt is not None
-            messages = self._messages(state) if made_request else []
-            latency = time.monotonic() - state.call_started if made_request else 0.0
-            state.attempt = max(state.attempt, 1)
-            state.pending = self._record(state, messages=messages, error=error or "no answer", latency=latency)
+            self._record_without_reply(state, error or "no answer", cut_off=cut_off)
         state.pending.fallback = True
         state.pending.answer = answer
         self._flush(state)
