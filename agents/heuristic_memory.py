@@ -29,6 +29,7 @@ class Claim:
     role: str | None = None
     checks: dict[str, str] = field(default_factory=dict)
     roles_claimed: set[str] = field(default_factory=set)
+    since: dict[str, int] = field(default_factory=dict)  # role -> rank of the speech that first claimed it
 
 
 @dataclass(slots=True)
@@ -66,6 +67,7 @@ class Memory:
         self.beloved: str | None = None
         self.sheriff: str | None = None
         self.claims: dict[str, Claim] = {}
+        self.speeches = 0  # public speeches read so far: the order in which claims came
         self.accusations: list[Accusation] = []
         self.votes: list[VoteRound] = []
         self.sheriff_votes: list[VoteRound] = []
@@ -147,6 +149,7 @@ class Memory:
         speaker = d.get("speaker")
         if not isinstance(speaker, str):
             return
+        self.speeches += 1
         claims = d.get("claims")
         if not isinstance(claims, dict):
             return
@@ -157,6 +160,7 @@ class Memory:
             c = self.claims.setdefault(speaker, Claim())
             c.role = role
             c.roles_claimed.add(role)
+            c.since.setdefault(role, self.speeches)
         if isinstance(checks, list):
             for chk in checks:
                 if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):

@@ -22,6 +22,7 @@ from engine.roles import ROLES
 # Log-odds weights. Big ones are near-proofs, small ones are table talk.
 LIAR = 5.0  # a claim the cards contradict
 RIVAL_CLAIM = 1.8  # two living players claim the same unique role: one lies, likely a wolf
+LATE_CLAIM = 1.5  # claimed a unique role someone else had already claimed: the usual counter-claim
 CONFIRMED_SEER = 2.5  # a Seer claim whose wolf result was revealed true
 VOTED_WOLF = -0.8
 VOTED_GOOD = 0.5
@@ -45,6 +46,7 @@ FOX_FOUND = 1.2  # a werewolf among the Fox's group: each unknown member is susp
 FOX_CLEARED = -4.0  # no werewolf in the group when the Fox looked
 BEAR_GROWL = 1.0  # the Bear Tamer's own neighbours when his bear growled
 BEAR_SILENT = -2.5
+DEVOURED = ("werewolves", "big_bad_wolf")  # death causes only a non-wolf can have
 
 
 @dataclass(slots=True)
@@ -56,15 +58,30 @@ class Beliefs:
     liars: set[str] = field(default_factory=set)
     known: dict[str, bool] = field(default_factory=dict)  # name -> is wolf, for certain
     hidden_wolves: float = 0.0
+    score: dict[str, float] = field(default_factory=dict)  # the log-odds behind ``p``
 
     def of(self, name: str) -> float:
         return self.p.get(name, 0.0)
+
+    def rank(self, name: str) -> float:
+        """``p``, with the log-odds breaking ties among players capped at certainty."""
+        return self.p.get(name, 0.0) + 0.001 * math.tanh(self.score.get(name, 0.0) / 10.0)
+
+    def lead(self, name: str) -> float:
+        """How far ``name`` stands out from the other players whose camp is unknown."""
+        pool = [q for n, q in self.p.items() if n not in self.known]
+        if not pool:
+            return 0.0
+        return self.of(name) - sum(pool) / len(pool)
 
 
 def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
     """Players whose camp is certain: revealed dead, and privately the seat's own
     knowledge. A wolf knows every camp; a Seer knows those she looked at."""
     known: dict[str, bool] = {n: is_wolf_role(r) for n, r in mem.dead.items() if r is not None}
+    for n, cause in mem.causes.items():
+        if cause in DEVOURED:
+            known.setdefault(n, False)  # the pack never devours its own, card shown or not
     for n, r in mem.revealed.items():
         known.setdefault(n, is_wolf_role(r))
     if not private:
@@ -100,12 +117,18 @@ def _wolves_total(mem: Memory, private: bool) -> float:
     return deck + THIEF_WOLF_CHANCE
 
 
-def _role_holders(mem: Memory, private: bool) -> dict[str, set[str]]:
-    """role -> players certainly holding it (revealed, or privately known)."""
+def _role_holders(mem: Memory, known: dict[str, bool], private: bool) -> dict[str, set[str]]:
+    """role -> players certainly holding it (revealed, or privately known). A player
+    known to be no wolf (devoured, cleared) who claimed a role is taken at his word:
+    villagers have no reason to lie about their card."""
     holders: dict[str, set[str]] = {}
     for n, r in mem.dead.items():
         if r:
             holders.setdefault(r, set()).add(n)
+    for n, claim in mem.claims.items():
+        if known.get(n) is False and n not in mem.revealed and mem.dead.get(n) is None and claim.role:
+            if claim.role != "villager" and not is_wolf_role(claim.role) and len(claim.roles_claimed - {"villager"}) == 1:
+                holders.setdefault(claim.role, set()).add(n)
     if private:
         for n, r in mem.seer_results.items():
             holders.setdefault(r, set()).add(n)
@@ -119,7 +142,7 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     the deck, a changed story, or a Seer result the reveals disprove. Villagers have no
     reason to lie, so a proven lie is the strongest evidence a bot gets."""
     liars: set[str] = set()
-    holders = _role_holders(mem, private)
+    holders = _role_holders(mem, known, private)
     has_thief = "thief" in mem.roles_in_play
     for c, claim in mem.claims.items():
         if private and c == mem.me:
@@ -233,19 +256,28 @@ def _characters(mem: Memory, s: dict[str, float]) -> None:
 
 def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
     """Two living claimants of one unique role: at least one lies. Uncontested power
-    claims, on the other hand, are mild evidence of good faith."""
+    claims, on the other hand, are mild evidence of good faith. Of rival claimants, the
+    ones who spoke up after another are the likelier liars: a wolf counter-claims once
+    the real one has exposed the pack (a dead first claimant still counts)."""
     by_role: dict[str, list[str]] = {}
+    first: dict[str, tuple[int, str]] = {}
     for c, claim in mem.claims.items():
-        if c in mem.dead or claim.role in (None, "villager") or c in liars:
+        if claim.role in (None, "villager") or c in liars or mem.count_in_play(claim.role) != 1:
             continue
-        if mem.count_in_play(claim.role) == 1:
+        rank = claim.since.get(claim.role, 0)
+        if claim.role not in first or (rank, c) < first[claim.role]:
+            first[claim.role] = (rank, c)
+        if c not in mem.dead:
             by_role.setdefault(claim.role, []).append(c)
     for role, names in by_role.items():
         if len(names) > 1:
             for c in names:
                 s[c] += RIVAL_CLAIM
-        elif role != "seer":
+        elif role != "seer" and first[role][1] == names[0]:
             s[names[0]] += SELF_EXPOSED
+        for c in names:
+            if c != first[role][1]:
+                s[c] += LATE_CLAIM
 
 
 def _normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, float]:
@@ -298,7 +330,7 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
     for n in alive:
         if n in known:
             p[n] = 1.0 if known[n] else 0.0
-    return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden)
+    return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden, score=s)
 
 
 def _credibility(
@@ -316,6 +348,8 @@ def _credibility(
         revealed = mem.dead.get(c)
         if revealed is not None:
             cred[c] = 1.0 if revealed == "seer" else 0.1
+        elif known.get(c) is False:
+            cred[c] = 1.0  # devoured or cleared: no wolf, so no reason to lie
         elif c in p:
             cred[c] = 1.0 - p[c]
         else:

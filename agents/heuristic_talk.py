@@ -26,6 +26,7 @@ COUNTER_CLAIM_CHANCE = 0.7  # a wolf answers a Seer who exposed the pack
 FRAME_CHANCE = 0.5  # a fake Seer's new result frames a villager rather than clears a mate
 BUS_CHANCE = 0.3  # a wolf joins the accusation of a mate who is lost anyway
 STRONG = 0.6
+LEAD = 0.12  # a villager names a suspect only when one stands out: guesses feed the pack's bandwagons
 
 
 @dataclass(slots=True)
@@ -79,8 +80,8 @@ def _village_speech(sit: Situation) -> Speech:
         sp.liar = (liars[0], mem.claims[liars[0]].role or "")
     if not sp.accuses:
         others = [n for n in mem.alive if n != mem.me and n != mem.beloved]
-        top = sit.best(others, b.of)
-        if top is not None and b.of(top) > 0:
+        top = sit.best(others, b.rank)
+        if top is not None and b.of(top) > 0 and (b.lead(top) >= LEAD or b.of(top) >= STRONG):
             sp.accuses = [top]
             sp.strong = b.of(top) >= STRONG
     return sp

@@ -24,7 +24,7 @@ def vote(sit: Situation) -> str | None:
         return _wolf_vote(sit, options)
     b = sit.beliefs
     options = _spare_the_angel(sit, options)
-    target = sit.best(options, b.of)
+    target = sit.best(options, b.rank)
     if b.of(target) <= 0.0 and sit.decision.allow_pass:
         return None  # everyone on offer is known innocent
     return target
