@@ -7,8 +7,12 @@ random stream, a scripted seat's queues), so each recorded decision is put to it
 again and the reply discarded ("ask and discard"): after the catch-up every bot is
 exactly where it was, and the continuation is the game that would have been played.
 Models and people are never asked again: a model seat rebuilds its context from the
-seat's events, and a person would not want to re-answer. A bot sitting where another
-agent played (after a fork) is not asked either: it never made those decisions.
+seat's events, and a person would not want to re-answer. A model seat's fallback bot
+(the heuristic bot that answers when the model fails) is a bot like any other: each
+recorded decision its seat's call records say it answered is put to it again, and it
+reads the seat's events, so after the catch-up it remembers what it would have. A bot
+sitting where another agent played (after a fork) is not asked either: it never made
+those decisions.
 """
 
 from __future__ import annotations
@@ -132,6 +136,7 @@ def catch_up(
     """
     done = CatchUp()
     calls: list[Any] = []  # model calls wait for their batch's answers, as when played
+    fell_back: set[tuple[str, int]] = set()  # (seat, decision) a model seat's fallback bot answered
     drifted: set[str] = set()
     if writer is not None:
         writer.sync_events(game)  # what the deal told, before anyone was asked
@@ -139,6 +144,8 @@ def catch_up(
         if getattr(r, "type", None) in ("call", "belief"):  # beliefs, like calls, precede their batch's answers
             if r.type == "belief":
                 done.beliefs.add((r.day, r.seat))
+            elif r.fallback:
+                fell_back.add((r.seat, r.decision))
             calls.append(r)
             continue
         if not isinstance(r, AnswerRecord):
@@ -153,12 +160,16 @@ def catch_up(
             except Exception as e:  # a scripted seat whose queues were not recorded, say
                 reply = e
             done.asked += 1
-            if not _same(d, reply, r.answer) and r.seat not in drifted:
-                drifted.add(r.seat)
-                done.drift.append(
-                    f"{r.seat} ({spec}) now answers {reply!r} to decision {d.id} ({d.kind}, day {game.day}) where the record has "
-                    f"{r.answer!r}: the bot changed since the game was played, so what follows may differ from the original"
-                )
+            _check_drift(done, drifted, game, d, r, spec, reply)
+        elif spec == r.agent and (r.seat, r.decision) in fell_back and hasattr(agent, "fallback_agent"):
+            # The model failed here and its fallback bot played: put the decision to
+            # the bot again, so its random stream and plans are where they were.
+            try:
+                reply = agent._fallback_answer(SeatView(d.seat, game.observation(d.seat)), d)
+            except Exception as e:
+                reply = e
+            done.asked += 1
+            _check_drift(done, drifted, game, d, r, f"{spec}'s fallback bot", reply)
         if writer is not None:
             for c in calls:
                 writer.call(c)
@@ -172,7 +183,21 @@ def catch_up(
     if writer is not None:
         for c in calls:  # the calls of a batch the record stops in: paid for, so kept
             writer.call(c)
+    for name, agent in agents.items():  # every fallback bot reads what its seat was shown
+        fallback = getattr(agent, "fallback_agent", None)
+        remember = getattr(fallback, "_remember", None)
+        if remember is not None and name in game.by_name:
+            remember(SeatView(name, game.observation(name)))
     return done
+
+
+def _check_drift(done: CatchUp, drifted: set[str], game: Any, d: Any, r: AnswerRecord, who: str, reply: Any) -> None:
+    if not _same(d, reply, r.answer) and r.seat not in drifted:
+        drifted.add(r.seat)
+        done.drift.append(
+            f"{r.seat} ({who}) now answers {reply!r} to decision {d.id} ({d.kind}, day {game.day}) where the record has "
+            f"{r.answer!r}: the bot changed since the game was played, so what follows may differ from the original"
+        )
 
 
 def _same(decision: Any, reply: Any, recorded: Any) -> bool:

@@ -200,3 +200,49 @@ def test_catch_up_never_asks_people_models_or_strangers(tmp_path):
     assert [agents[n].asked for n in names[:3]] == [0, 0, 0]
     assert sum(agents[n].asked for n in names[3:]) == done.asked > 0
     assert done.drift  # a Spy passing where the record chose: reported, not fatal
+
+
+@pytest.mark.usefixtures("llm_env")
+@pytest.mark.parametrize("seed", [4, 11])
+def test_a_model_seats_fallback_bot_is_caught_up(tmp_path, capsys, seed):
+    """A model that fails is played by its fallback bot (the heuristic bot). Resumed,
+    that bot is put again the decisions it answered and reads the seat's events, so it
+    plays on exactly as it would have: the resumed game is the uninterrupted one."""
+    from llm_standins import OpenAIStandIn, Status, standin_router
+
+    from arena.resume import prepare_resume
+
+    models = ("Alice", "Bob", "Chloe")
+    game = tmp_path / "g.yaml"
+    names = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
+    game.write_text(f"seed: {seed}\nseats:\n" + "".join(
+        f"  - {{name: {n}, agent: openai:gpt-4o-mini, options: {{max_retries: 0}}}}\n" if n in models else f"  - {{name: {n}}}\n"
+        for n in names
+    ))  # fmt: skip
+    full = tmp_path / "full.jsonl"
+    with standin_router() as router:
+        OpenAIStandIn(router).push(*[Status(401)] * 3)  # every model seat is refused, then not asked again
+        assert main(["play", str(game), "--quiet", "--transcript", str(full)]) == 0
+    t = read_transcript(full)
+    assert all(c.fallback for c in t.calls)
+    rows = full.read_text().splitlines(keepends=True)
+    model_answers = [i for i, r in enumerate(lines(full)) if r["type"] == "answer" and r["seat"] in models]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(rows[: model_answers[len(model_answers) // 2] + 1]))
+    before = read_transcript(cut)
+
+    with standin_router() as router:
+        OpenAIStandIn(router).push(*[Status(401)] * 3)
+        cont = prepare_resume(str(cut))
+        cont.writer.close()
+        for n in models:  # the bot remembers the seat's game, not an empty one
+            fallback = cont.agents[n].fallback_agent
+            assert fallback.memory.seen == len(cont.game.observation(n)) and fallback.memory.players
+        assert cont.caught.asked == len(before.answers)  # the bots' and the fallback bots' decisions alike
+        assert not cont.caught.drift
+        code, _, err = resume(capsys, cut)
+        assert code == 0, err
+    resumed = read_transcript(cut)
+    assert verify_file(cut).ok
+    assert [(a.decision, a.seat, a.answer) for a in resumed.answers] == [(a.decision, a.seat, a.answer) for a in t.answers]
+    assert resumed.result.winners == t.result.winners
