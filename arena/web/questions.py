@@ -2,6 +2,7 @@
 
 Why the words are the terminal seat's (``agents.human_view._situation``, which reads
 the prompts' own questions): one text per decision kind, the one model seats read.
+The headings and buttons around them are the page's words (``arena.web.words``).
 The page gets the legal options as the engine listed them and posts one of them
 back; the engine's ``validate`` is still the judge.
 """
@@ -11,27 +12,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agents.human_input import option_label, pass_word
+from agents.human_input import ROLE_OPTIONS, option_label
 from agents.human_view import _situation
 from engine.decisions import BOOL, TEXT, Decision
 
 from arena.web.web_agent import Given, Question, WebAgent
-
-TITLES = {
-    "speak": "Your turn to speak",
-    "vote": "Vote",
-    "sheriff_vote": "Elect the Sheriff",
-    "wolf_kill": "The pack's victim",
-    "wolf_chat": "Talk with the pack",
-    "seer_check": "Whose card do you look at?",
-    "witch_heal": "The healing potion",
-    "witch_poison": "The poison",
-    "hunter_shot": "The Hunter's last shot",
-}
+from arena.web.words import pass_label, say, words
 
 
-def title(decision: Decision) -> str:
-    return TITLES.get(decision.kind, decision.kind.replace("_", " ").capitalize())
+def title(decision: Decision, language: str = "en") -> str:
+    """The question's heading in the page's words (``q.<kind>``), else its kind."""
+    found = words(language).get(f"q.{decision.kind}")
+    return found or decision.kind.replace("_", " ").capitalize()
 
 
 def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
@@ -40,22 +32,26 @@ def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
         "id": d.id,
         "kind": d.kind,
         "shape": d.shape,
-        "title": title(d),
+        "title": title(d, language),
         "lines": _situation(d, language),
         "count": d.count,
         "allow_pass": d.allow_pass,
-        "options": [{"value": o, "label": _label(d, o)} for o in d.options],
-        "pass_label": (pass_word(d).capitalize() if d.allow_pass and d.shape != TEXT else None),
+        "options": [{"value": o, "label": _label(d, o, language)} for o in d.options],
+        "pass_label": (pass_label(d, language) if d.allow_pass and d.shape != TEXT else None),
         "seconds_left": None if q.deadline is None else max(0.0, round(q.deadline - time.time(), 1)),
         "timeout": agent.timeout,
-        "default": agent._default_text(d) if agent.timeout is not None else None,
+        "default": agent.default_text(d) if agent.timeout is not None else None,
     }
     return out
 
 
-def _label(d: Decision, option: Any) -> str:
+def _label(d: Decision, option: Any, language: str) -> str:
     if d.shape == BOOL:
-        return "Yes" if option else "No"
+        return say(language, "yes" if option else "no")
+    if d.kind in ROLE_OPTIONS:
+        from prompts.catalog import catalog
+
+        return catalog(language).role_name(option)
     return option_label(d, option)
 
 
@@ -63,7 +59,7 @@ def given(agent: WebAgent, g: Given) -> dict[str, Any]:
     return {
         "id": g.decision.id,
         "kind": g.decision.kind,
-        "title": title(g.decision),
+        "title": title(g.decision, agent.language),
         "answer": g.answer,
         "text": agent.describe_answer(g.decision, g.answer),
         "by_default": g.by_default,

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agents.human_view import _win_line
-from arena.narrate import CAUSES
 from engine.events import Event
 from engine.roles import ROLES
 from prompts.catalog import Catalog, catalog
@@ -112,7 +111,7 @@ def players(names: list[str], seen: list[Event], lens: Lens, language: str) -> l
         elif k == "death":
             if d.get("player") in info:
                 info[d["player"]]["alive"] = False
-                info[d["player"]]["cause"] = CAUSES.get(d.get("cause", ""), d.get("cause"))
+                info[d["player"]]["cause"] = cat.word("causes", d["cause"]) if d.get("cause") else None
                 info[d["player"]]["died"] = e.day
             know(d.get("player"), d.get("role"), "revealed")
         elif k in ("sheriff_elected", "sheriff_successor"):

@@ -40,6 +40,7 @@ class TableForm(BaseModel):
     timeout: float | None = Field(default=None, gt=0, le=3600)  # seconds per decision, for the people
     options: dict[str, Any] = Field(default_factory=dict)
     pace: float = Field(default=1.0, ge=0, le=10)  # seconds before each bot's speech
+    beliefs: bool = False  # not a rule: models and bots privately rate each other's P(wolf) as each vote opens
 
 
 def table_spec(raw: Any) -> tuple[GameSpec, float]:
@@ -67,6 +68,7 @@ def table_spec(raw: Any) -> tuple[GameSpec, float]:
         "language": form.language,
         "options": form.options,
         "seats": seats,
+        "beliefs": form.beliefs,
     }
     spec = spec_from_data(data)
     return spec, form.pace

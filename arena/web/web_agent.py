@@ -17,7 +17,10 @@ from typing import Any, Callable
 
 from agents.base import SeatView
 from agents.human import HumanAgent
+from agents.human_input import ROLE_OPTIONS
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
+
+from arena.web.words import pass_phrase, say
 
 MAX_SPEECH = 2000  # characters: a speech is read by every seat, models included
 
@@ -58,6 +61,7 @@ class WebAgent(HumanAgent):
 
     def __init__(self, name: str, *, seed: int = 0, timeout: float | None = None, language: str = "en"):
         super().__init__(name, seed=seed, timeout=timeout, language=language)
+        self.language = language
         self.questions: dict[int, Question] = {}
         self.given: dict[int, Given] = {}
         self.notes: list[str] = []  # what happened to the seat outside the events (a time limit)
@@ -83,7 +87,7 @@ class WebAgent(HumanAgent):
                 if q.future.done():  # answered in the same instant the clock ran out
                     return q.future.result()
                 answer = self._default(view, decision)
-                note = f"Time is up: {self._describe(decision, answer)}."
+                note = say(self.language, "a.time_up", text=self.describe_default(decision, answer))
                 self.notes.append(note)
                 self._settle(decision, answer, by_default=True, note=note)
                 return answer
@@ -138,11 +142,35 @@ class WebAgent(HumanAgent):
             raise AnswerRefused(str(e)) from None
 
     # ------------------------------------------------------------------ for the page
+    def _picks(self, decision: Decision, answer: Any) -> str:
+        from prompts.catalog import catalog
+
+        picks = answer if isinstance(answer, list) else [answer]
+        if decision.kind in ROLE_OPTIONS:
+            picks = [catalog(self.language).role_name(p) for p in picks]
+        return say(self.language, "a.and").join(str(p) for p in picks)
+
+    def default_text(self, decision: Decision) -> str:
+        """What a time limit would play ("you abstain"), in the game's language."""
+        if decision.shape == TEXT:
+            return say(self.language, "a.say_nothing")
+        if decision.can_pass:
+            return say(self.language, "a.no") if decision.shape == BOOL else pass_phrase(decision, self.language)
+        return say(self.language, "a.default.chosen")
+
+    def describe_default(self, decision: Decision, answer: Any) -> str:
+        """What the time limit played ("you abstain", "you chose Bob")."""
+        if decision.shape == TEXT:
+            return say(self.language, "a.say_nothing")
+        if decision.shape == BOOL:
+            return say(self.language, "a.yes" if answer else "a.no")
+        if answer is None:
+            return pass_phrase(decision, self.language)
+        return say(self.language, "a.chose", names=self._picks(decision, answer))
+
     def describe_answer(self, decision: Decision, answer: Any) -> str:
         """The answer as the person reads it back ("You vote for Bob")."""
         if decision.shape == TEXT:
-            return f'You said: "{answer}"' if answer else "You said nothing."
-        text = self._describe(decision, answer)  # "you answer yes", "playing Bob for you", "you abstain"
-        if text.startswith("playing ") and text.endswith(" for you"):
-            text = "you chose " + text[len("playing ") : -len(" for you")]
-        return text[0].upper() + text[1:] + "."
+            return say(self.language, "a.said", text=answer) if answer else say(self.language, "a.silent")
+        text = self.describe_default(decision, answer)
+        return text[0].upper() + text[1:] + say(self.language, "a.end")

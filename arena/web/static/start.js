@@ -5,12 +5,7 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = [
-  ["human", "You"],
-  ["heuristic", "Heuristic bot"],
-  ["random", "Random bot"],
-  ["model", "Language model…"],
-];
+const AGENTS = ["human", "heuristic", "random", "model"]; // labels: start.agent.<id>
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -41,7 +36,7 @@ function deckText(cards) {
 
 function agentSelect(value) {
   const sel = el("select", { class: "agent" });
-  for (const [v, label] of AGENTS) sel.append(el("option", { value: v, text: label }));
+  for (const v of AGENTS) sel.append(el("option", { value: v, text: T("start.agent." + v) }));
   sel.value = value;
   return sel;
 }
@@ -87,11 +82,11 @@ function rebuildSeats() {
   const roles = [...new Set(cards)];
   for (const row of rows.children) {
     const sel = row.querySelector(".role");
-    sel.append(el("option", { value: "", text: "dealt at random" }));
+    sel.append(el("option", { value: "", text: T("start.dealt") }));
     for (const r of roles) sel.append(el("option", { value: r, text: choices.roles[r] || r }));
     sel.value = roles.includes(row.dataset.role) ? row.dataset.role : "";
   }
-  $("deck").textContent = cards.length ? "Deck: " + deckText(cards) : "";
+  $("deck").textContent = cards.length ? T("start.deck", { cards: deckText(cards) }) : "";
 }
 
 function table() {
@@ -105,6 +100,7 @@ function table() {
     language: $("language").value,
     seats,
     pace: Number($("pace").value || 0),
+    beliefs: $("beliefs").checked,
     options: { sheriff: $("sheriff").checked, discussion_rounds: Number($("rounds").value || 1) },
   };
   if ($("timeout").value) body.timeout = Number($("timeout").value);
@@ -122,15 +118,15 @@ async function start(event) {
   showError("");
   const body = table();
   const model = body.seats.find((s) => !s.agent);
-  if (model) return showError(`${model.name}: name the model, e.g. openai:gpt-4o-mini`);
+  if (model) return showError(T("start.name_model", { name: model.name }));
   $("start").disabled = true;
   try {
     const res = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const data = await res.json();
-    if (!res.ok) return showError(data.error || "the server refused this table");
+    if (!res.ok) return showError(data.error || T("start.refused"));
     created(data);
   } catch (e) {
-    showError("the server cannot be reached: " + e);
+    showError(T("start.unreachable", { error: e }));
   } finally {
     $("start").disabled = false;
   }
@@ -147,19 +143,36 @@ function created(data) {
   const seats = $("seat-links");
   seats.replaceChildren();
   for (const [name, href] of Object.entries(data.seats)) {
-    seats.append(el("div", { class: "linkrow" }, el("span", { class: "label", text: `${name} — your seat` }), el("a", { class: "button primary", id: "take-seat", href, text: "Take your seat →" })));
+    seats.append(el("div", { class: "linkrow" }, el("span", { class: "label", text: T("start.your_seat", { name }) }), el("a", { class: "button primary", id: "take-seat", href, text: T("start.take_seat") })));
   }
-  if (!Object.keys(data.seats).length) seats.append(el("p", { text: "Nobody plays from a browser: the table plays on its own." }));
+  if (!Object.keys(data.seats).length) seats.append(el("p", { text: T("start.no_person") }));
   link($("watch-link"), data.watch);
   link($("host-link"), data.host);
   $("transcript").textContent = data.transcript;
 }
 
+// The start page speaks the language chosen for the game (a Chinese browser starts in Chinese).
+function relabel() {
+  setLanguage($("language").value);
+  document.title = T("start.title");
+  const bulk = $("bulk-agent");
+  const chosen = bulk.value;
+  bulk.replaceChildren(...AGENTS.slice(1).map((v) => el("option", { value: v, text: T("start.agent." + v) })));
+  bulk.value = chosen || "heuristic";
+  for (const sel of document.querySelectorAll("#seat-rows .agent")) {
+    for (const o of sel.options) o.textContent = T("start.agent." + o.value);
+  }
+  rebuildSeats();
+}
+
 async function init() {
-  choices = await (await fetch("/api/setup")).json();
+  const [setup] = await Promise.all([fetch("/api/setup").then((r) => r.json()), loadWords()]);
+  choices = setup;
+  if ((navigator.language || "").toLowerCase().startsWith("zh") && choices.languages.includes("zh")) $("language").value = "zh";
+  setLanguage($("language").value);
   for (const p of choices.presets) $("preset").append(el("option", { value: p.id, text: p.title }));
   const bulk = $("bulk-agent");
-  for (const [v, label] of AGENTS.slice(1)) bulk.append(el("option", { value: v, text: label }));
+  for (const v of AGENTS.slice(1)) bulk.append(el("option", { value: v, text: T("start.agent." + v) }));
   bulk.addEventListener("change", () => ($("bulk-model").hidden = bulk.value !== "model"));
   $("bulk-apply").addEventListener("click", () => {
     for (const row of $("seat-rows").children) {
@@ -180,6 +193,7 @@ async function init() {
   };
   $("preset").addEventListener("change", syncPreset);
   $("players").addEventListener("change", rebuildSeats);
+  $("language").addEventListener("change", relabel);
   $("setup").addEventListener("submit", start);
   $("again").addEventListener("click", () => {
     $("created").hidden = true;

@@ -18,6 +18,7 @@ const S = {
   events: [],
   seqs: new Set(),
   thoughts: [],
+  beliefs: [],
   players: [],
   roles: {},
   card: null,
@@ -35,7 +36,7 @@ const S = {
   replayLens: "all",
 };
 
-const SUBPHASES = { campaign: "Sheriff campaign", sheriff_election: "Sheriff election", discussion: "Debate", vote: "The vote", last_words: "Last words" };
+const SUBPHASES = new Set(["campaign", "sheriff_election", "discussion", "vote", "last_words"]); // headings: sub.<phase>
 const QUIET = new Set(["day_start", "thief_cards", "lovers_echo"]);
 
 function el(tag, attrs = {}, ...children) {
@@ -51,7 +52,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function who(name) {
-  return name === S.me ? "You" : String(name);
+  return name === S.me ? T("you") : String(name);
 }
 
 function roleName(role) {
@@ -73,7 +74,7 @@ function connect() {
   socket = new WebSocket(WS_URL);
   socket.onopen = () => {
     retry = 500;
-    setConn("● live", "live");
+    setConn(T("conn.live"), "live");
   };
   socket.onmessage = (m) => {
     const msg = JSON.parse(m.data);
@@ -81,11 +82,11 @@ function connect() {
     apply(msg);
   };
   socket.onclose = async () => {
-    setConn("reconnecting…", "down");
+    setConn(T("conn.reconnecting"), "down");
     try {
       const res = await fetch(STATE_URL, { cache: "no-store" });
-      if (res.status === 404) return goneForGood("This game is not on the server any more (was it restarted?).");
-      if (res.status === 403) return goneForGood("This view is not open yet.");
+      if (res.status === 404) return goneForGood(T("gone.missing"));
+      if (res.status === 403) return goneForGood(T("gone.closed"));
       if (res.ok) {
         const msg = await res.json();
         window.__received.push(msg);
@@ -101,7 +102,7 @@ function connect() {
 
 function goneForGood(message) {
   gone = true;
-  setConn("offline", "down");
+  setConn(T("conn.offline"), "down");
   $("action").hidden = false;
   $("action").replaceChildren(el("div", { class: "status error", text: message }));
 }
@@ -113,10 +114,17 @@ function apply(msg) {
     if (S.replayStep === null) appendItems([{ thought: msg.thought }]);
     return;
   }
+  if (msg.type === "belief") {
+    S.beliefs.push(msg.belief);
+    if (S.replayStep === null) appendItems([{ belief: msg.belief }]);
+    return;
+  }
+  if (msg.language && setLanguage(msg.language)) renderTimeline();
   if (msg.type === "snapshot") {
     S.events = [];
     S.seqs = new Set();
     S.thoughts = msg.thoughts || S.thoughts;
+    S.beliefs = msg.beliefs || S.beliefs;
     if (msg.roles) S.roles = msg.roles;
   }
   const fresh = [];
@@ -145,6 +153,7 @@ let cursor = { sub: null };
 function items() {
   const out = S.events.map((e) => ({ key: [e.seq, 0], event: e }));
   S.thoughts.forEach((t, i) => out.push({ key: [(t.after || 0) - 1, 1 + i], thought: t }));
+  S.beliefs.forEach((b, i) => out.push({ key: [(b.after || 0) - 1, 1 + S.thoughts.length + i], belief: b }));
   out.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1]);
   return out;
 }
@@ -161,7 +170,7 @@ function renderTimeline() {
   const box = $("timeline");
   box.replaceChildren();
   cursor = { sub: null };
-  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought)));
+  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought || it.belief)));
   appendItems(list, true);
 }
 
@@ -174,7 +183,7 @@ function appendItems(list, rebuilding) {
   const box = $("timeline");
   const atBottom = rebuilding || window.innerHeight + window.scrollY >= document.body.scrollHeight - 160;
   for (const it of list) {
-    for (const node of it.event ? eventNodes(it.event) : [thoughtNode(it.thought)]) box.append(node);
+    for (const node of it.event ? eventNodes(it.event) : [it.belief ? beliefNode(it.belief) : thoughtNode(it.thought)]) box.append(node);
   }
   if (atBottom && list.length) window.scrollTo(0, document.body.scrollHeight);
 }
@@ -183,17 +192,17 @@ function eventNodes(e) {
   const nodes = [];
   if (e.kind === "night_start") {
     cursor.sub = null;
-    nodes.push(el("div", { class: "sep night-sep", "data-kind": e.kind }, el("span", { text: `🌙 Night ${e.data.night || e.day}` }), el("small", { text: e.text })));
+    nodes.push(el("div", { class: "sep night-sep", "data-kind": e.kind }, el("span", { text: T("night", { n: e.data.night || e.day }) }), el("small", { text: e.text })));
     return nodes;
   }
   if (e.kind === "dawn") {
     cursor.sub = null;
-    nodes.push(el("div", { class: "sep day-sep", "data-kind": e.kind }, el("span", { text: `☀ Day ${e.data.day || e.day}` }), el("small", { text: e.text })));
+    nodes.push(el("div", { class: "sep day-sep", "data-kind": e.kind }, el("span", { text: T("day", { n: e.data.day || e.day }) }), el("small", { text: e.text })));
     return nodes;
   }
-  if (SUBPHASES[e.phase] && cursor.sub !== e.phase) {
+  if (SUBPHASES.has(e.phase) && cursor.sub !== e.phase) {
     cursor.sub = e.phase;
-    nodes.push(el("h3", { class: "subphase", text: SUBPHASES[e.phase] }));
+    nodes.push(el("h3", { class: "subphase", text: T("sub." + e.phase) }));
   }
   if (QUIET.has(e.kind)) return nodes;
   const node = eventNode(e);
@@ -202,7 +211,7 @@ function eventNodes(e) {
     node.dataset.kind = e.kind;
     if (!e.public) {
       node.classList.add("secret");
-      const tag = S.view === "full" && Array.isArray(e.audience) ? "🔒 " + e.audience.join(", ") : "🔒 secret";
+      const tag = S.view === "full" && Array.isArray(e.audience) ? "🔒 " + e.audience.join(", ") : T("secret");
       node.prepend(el("span", { class: "secret-tag", text: tag }));
     }
     nodes.push(node);
@@ -221,7 +230,7 @@ function eventNode(e) {
         "div",
         { class: "speech" + (mine ? " mine" : "") + (e.kind === "wolf_chat" ? " pack" : "") },
         el("div", { class: "avatar", text: String(d.speaker || "?").slice(0, 1) }),
-        el("div", { class: "bubble" }, el("div", { class: "speaker", text: (e.kind === "wolf_chat" ? "🐺 " : "") + who(d.speaker) }), el("div", { class: text ? "words" : "words muted", text: text || "(says nothing)" }))
+        el("div", { class: "bubble" }, el("div", { class: "speaker", text: (e.kind === "wolf_chat" ? "🐺 " : "") + who(d.speaker) }), el("div", { class: text ? "words" : "words muted", text: text || T("says_nothing") }))
       );
     }
     case "vote_result":
@@ -250,7 +259,7 @@ function eventNode(e) {
 
 function voteNode(e) {
   const d = e.data || {};
-  const title = e.kind === "sheriff_votes" ? `Sheriff election${d.round > 1 ? ", round " + d.round : ""}` : `The vote${d.round > 1 ? ", round " + d.round : ""}`;
+  const title = T(e.kind === "sheriff_votes" ? "vote.sheriff" : "vote.title") + (d.round > 1 ? T("vote.round", { n: d.round }) : "");
   const byTarget = {};
   const abstain = [];
   for (const [voter, target] of Object.entries(d.votes || {})) {
@@ -269,7 +278,7 @@ function voteNode(e) {
       el("span", { class: "voters muted", text: "← " + (byTarget[name] || []).map((v) => who(v) + (d.sheriff && v === d.sheriff ? " ★" : "")).join(", ") })
     )
   );
-  const foot = abstain.length ? el("div", { class: "muted small", text: "Abstained: " + abstain.map(who).join(", ") }) : null;
+  const foot = abstain.length ? el("div", { class: "muted small", text: T("vote.abstained", { names: abstain.map(who).join(", ") }) }) : null;
   return el("div", { class: "card votes", title: e.text }, el("div", { class: "vtitle", text: "🗳 " + title }), ...rows, foot);
 }
 
@@ -277,38 +286,54 @@ function thoughtNode(t) {
   return el(
     "div",
     { class: "thought", "data-kind": "thought" },
-    el("div", { class: "speaker", text: `💭 ${t.seat} (${t.model}) — ${String(t.kind).replace(/_/g, " ")}` }),
+    el("div", { class: "speaker", text: T("thought", { seat: t.seat, model: t.model, kind: String(t.kind).replace(/_/g, " ") }) }),
     el("div", { class: "words", text: t.text })
+  );
+}
+
+// A seat's private beliefs (the beliefs option): the server sends a seat its own only.
+function beliefNode(b) {
+  const whose = b.seat === S.me ? T("beliefs.mine", { day: b.day }) : T("beliefs.of", { seat: b.seat, day: b.day });
+  if (!b.probabilities) {
+    return el("div", { class: "belief missing", "data-kind": "belief", "data-seat": b.seat }, el("div", { class: "speaker", text: T("beliefs.missing", { seat: b.seat === S.me ? T("you") : b.seat, day: b.day, why: b.error || "?" }) }));
+  }
+  const rates = Object.entries(b.probabilities)
+    .sort((x, y) => y[1] - x[1])
+    .map(([name, p]) => el("span", { class: "rate" }, who(name) + " ", el("b", { text: Math.round(p * 100) + "%" })));
+  return el(
+    "div",
+    { class: "belief", "data-kind": "belief", "data-seat": b.seat },
+    el("div", { class: "speaker", text: whose }),
+    el("div", { class: "rates" }, ...(rates.length ? rates : [T("beliefs.nobody")]))
   );
 }
 
 // ------------------------------------------------------------------ the side panel
 function renderSide() {
-  const viewNames = { seat: `${S.me || ""}'s seat`, public: "Spectator — public events only", full: "Full view — every secret" };
-  $("viewname").textContent = viewNames[S.view] || "";
+  $("viewname").textContent = T("view." + S.view, { name: S.me || "" });
   if (S.card) {
     $("card").hidden = false;
     $("card").classList.toggle("wolf", !!S.card.wolf);
     $("card-name").textContent = S.card.name;
     $("card-summary").textContent = S.card.summary;
     $("card-win").textContent = S.card.win || "";
-    $("card").querySelector(".label").textContent = S.card.changed ? "Your card (changed)" : "Your card";
+    $("card").querySelector(".label").textContent = T(S.card.changed ? "card.changed" : "card.label");
   }
   const list = $("players");
   list.replaceChildren();
   for (const p of S.players) {
     const marks = [];
-    if (p.sheriff) marks.push(el("span", { class: "mark sheriff", title: "Sheriff", text: "★" }));
-    if (p.lover) marks.push(el("span", { class: "mark lover", title: "lover", text: "♥" }));
-    if (S.speaking === p.name) marks.push(el("span", { class: "mark speaking", title: "speaking", text: "🗣" }));
+    if (p.sheriff) marks.push(el("span", { class: "mark sheriff", title: T("mark.sheriff"), text: "★" }));
+    if (p.lover) marks.push(el("span", { class: "mark lover", title: T("mark.lover"), text: "♥" }));
+    if (S.speaking === p.name) marks.push(el("span", { class: "mark speaking", title: T("mark.speaking"), text: "🗣" }));
     const known = p.role ? el("span", { class: "prole" + (p.known === "revealed" ? "" : " private"), title: knownHow(p), text: p.role_name }) : null;
-    const fate = p.alive ? null : el("span", { class: "fate", text: `✝ day ${p.died}` + (p.cause ? ", " + p.cause : "") });
+    const fate = p.alive ? null : el("span", { class: "fate", text: fateText(p) });
     list.append(
       el(
         "li",
         { class: "player" + (p.alive ? "" : " dead") + (p.you ? " you" : ""), "data-name": p.name },
         el("span", { class: "pnum", text: String(p.seat) }),
-        el("span", { class: "pname", text: p.name + (p.you ? " (you)" : "") }),
+        el("span", { class: "pname", text: p.name + (p.you ? T("you_mark") : "") }),
         ...marks,
         known,
         fate
@@ -319,26 +344,31 @@ function renderSide() {
 }
 
 function knownHow(p) {
-  return { card: p.you ? "your card" : "their card", pack: "your pack", seen: "seen by the Seer", revealed: "revealed" }[p.known] || "";
+  if (!p.known) return "";
+  return T(p.known === "card" && p.you ? "known.card.you" : "known." + p.known);
+}
+
+function fateText(p) {
+  return T("died", { day: p.died }) + (p.cause ? (LANG === "zh" ? "，" : ", ") + p.cause : "");
 }
 
 function renderLinks() {
   const box = $("links");
   box.replaceChildren();
   const L = S.links || {};
-  if (S.view !== "public" && L.watch) box.append(el("p", {}, el("a", { href: L.watch, target: "_blank", rel: "noopener noreferrer", text: "Spectator page (public)" })));
-  if (S.view !== "full" && L.full) box.append(el("p", {}, el("a", { id: "full-link", href: L.full, text: "Full view & replay — every secret" })));
-  if (L.download) box.append(el("p", {}, el("a", { href: L.download, text: "Download the transcript" })));
+  if (S.view !== "public" && L.watch) box.append(el("p", {}, el("a", { href: L.watch, target: "_blank", rel: "noopener noreferrer", text: T("link.watch") })));
+  if (S.view !== "full" && L.full) box.append(el("p", {}, el("a", { id: "full-link", href: L.full, text: T("link.full") })));
+  if (L.download) box.append(el("p", {}, el("a", { href: L.download, text: T("link.download") })));
   if (L.transcript && S.status !== "running")
-    box.append(el("p", { class: "muted small" }, "Saved as ", el("code", { text: L.transcript }), el("br"), "werewolf replay / verify / export read it."));
+    box.append(el("p", { class: "muted small" }, T("link.saved"), el("code", { text: L.transcript }), el("br"), T("link.tools")));
   if (VIEW === "host" && S.status === "running") {
     box.append(
       el("button", {
         type: "button",
         class: "secondary danger",
-        text: "Stop the game",
+        text: T("stop"),
         onclick: async () => {
-          if (confirm("Stop this game where it is? The transcript keeps everything played so far.")) await fetch(`/api/host/${TOKEN}/stop`, { method: "POST" });
+          if (confirm(T("stop.confirm"))) await fetch(`/api/host/${TOKEN}/stop`, { method: "POST" });
         },
       })
     );
@@ -349,17 +379,17 @@ function renderLinks() {
 function renderPhase() {
   const shown = S.events.filter(replayVisible);
   const last = shown[shown.length - 1];
-  let text = "Setting up the table";
+  let text = T("phase.setup");
   let night = false;
   if (last) {
     if (last.phase === "night") {
       night = true;
-      text = `🌙 Night ${last.day}`;
-    } else if (last.phase === "end") text = "🏁 The game is over";
-    else if (last.phase !== "setup") text = `☀ Day ${last.day}` + (SUBPHASES[last.phase] ? " · " + SUBPHASES[last.phase] : "");
+      text = T("night", { n: last.day });
+    } else if (last.phase === "end") text = T("phase.over");
+    else if (last.phase !== "setup") text = T("day", { n: last.day }) + (SUBPHASES.has(last.phase) ? " · " + T("sub." + last.phase) : "");
   }
-  if (S.status === "stopped") text = "■ Stopped";
-  if (S.status === "failed") text = "⚠ The game failed";
+  if (S.status === "stopped") text = T("phase.stopped");
+  if (S.status === "failed") text = T("phase.failed");
   $("phase").textContent = text;
   document.body.classList.toggle("night", night);
   document.body.classList.toggle("day", !night);
@@ -375,9 +405,9 @@ function renderReveal() {
   }
   const d = end.data;
   const winners = new Set(d.winners || []);
-  const titles = { village: "The village wins", werewolves: "The werewolves win", lovers: "The Lovers win", none: "Nobody wins" };
-  const title = titles[d.winner] || `${String(d.winner).replace(/_/g, " ")} wins`;
-  const mine = S.me ? (winners.has(S.me) ? "You won! " : "You lost. ") : "";
+  const known = ["village", "werewolves", "lovers", "none"].includes(d.winner);
+  const title = known ? T("win." + d.winner) : T("win.other", { winner: String(d.winner).replace(/_/g, " ") });
+  const mine = S.me ? T(winners.has(S.me) ? "won" : "lost") : "";
   const byName = Object.fromEntries(S.players.map((p) => [p.name, p]));
   const rows = Object.entries(d.roles || {}).map(([name, role]) => {
     const p = byName[name] || {};
@@ -386,17 +416,17 @@ function renderReveal() {
     return el(
       "tr",
       { class: (winners.has(name) ? "won" : "lost") + (name === S.me ? " you" : "") },
-      el("td", { text: name + (name === S.me ? " (you)" : "") + (p.sheriff ? " ★" : "") + ((d.lovers || []).includes(name) ? " ♥" : "") }),
+      el("td", { text: name + (name === S.me ? T("you_mark") : "") + (p.sheriff ? " ★" : "") + ((d.lovers || []).includes(name) ? " ♥" : "") }),
       el("td", { class: "rcard", text: cardText }),
-      el("td", { text: p.alive === false ? `✝ day ${p.died}${p.cause ? ", " + p.cause : ""}` : "alive" }),
-      el("td", { class: "rwon", text: winners.has(name) ? "✓ won" : "" })
+      el("td", { text: p.alive === false ? fateText(p) : T("alive") }),
+      el("td", { class: "rwon", text: winners.has(name) ? T("won_mark") : "" })
     );
   });
   const first = box.hidden;
   box.replaceChildren(
     el("h2", { text: `${mine}${title}` }),
-    el("p", { class: "muted", text: d.reason ? `Why: ${d.reason}.` : "" }),
-    el("table", { class: "reveal-table" }, el("thead", {}, el("tr", {}, ...["Player", "Card", "Fate", ""].map((h) => el("th", { text: h })))), el("tbody", {}, ...rows))
+    el("p", { class: "muted", text: d.reason ? T("why", { reason: d.reason }) : "" }),
+    el("table", { class: "reveal-table" }, el("thead", {}, el("tr", {}, ...["col.player", "col.card", "col.fate"].map((h) => el("th", { text: T(h) })), el("th"))), el("tbody", {}, ...rows))
   );
   box.hidden = false;
   if (first && S.replayStep === null) box.scrollIntoView({ block: "end" });
@@ -412,10 +442,11 @@ function renderReplayBar() {
   const step = $("rp-step");
   step.max = n;
   step.value = S.replayStep === null ? n : S.replayStep;
-  $("rp-where").textContent = S.replayStep === null ? `live · ${n} events` : `event ${S.replayStep} of ${n}`;
+  $("rp-where").textContent = S.replayStep === null ? T("replay.live", { n }) : T("replay.at", { step: S.replayStep, n });
   const sel = $("rp-lens");
-  if (sel.options.length !== S.players.length + 2) {
-    sel.replaceChildren(el("option", { value: "all", text: "everyone (all secrets)" }), el("option", { value: "public", text: "the public" }), ...S.players.map((p) => el("option", { value: p.name, text: p.name })));
+  if (sel.options.length !== S.players.length + 2 || sel.dataset.lang !== LANG) {
+    sel.dataset.lang = LANG;
+    sel.replaceChildren(el("option", { value: "all", text: T("replay.everyone") }), el("option", { value: "public", text: T("replay.public") }), ...S.players.map((p) => el("option", { value: p.name, text: p.name })));
     sel.value = S.replayLens;
   }
 }
@@ -461,18 +492,18 @@ function renderAction() {
   }
   shownQuestions = "";
   const lines = [];
-  for (const g of S.given) lines.push(el("div", { class: "status given", text: `✓ ${g.text}` + (g.by_default ? " (time was up)" : "") + " — waiting for the others…" }));
+  for (const g of S.given) lines.push(el("div", { class: "status given", text: T("status.given", { text: g.text + (g.by_default ? T("status.by_default") : "") }) }));
   if (!lines.length) {
     const last = S.events[S.events.length - 1];
-    if (S.status === "over") lines.push(el("div", { class: "status", text: "The game is over." }));
-    else if (S.status !== "running") lines.push(el("div", { class: "status error", text: S.error || "The game has stopped." }));
-    else if (S.speaking) lines.push(el("div", { class: "status", text: `🗣 ${who(S.speaking)} ${S.speaking === S.me ? "are" : "is"} speaking…` }));
-    else if (S.view === "full" && S.waiting.length) lines.push(el("div", { class: "status", text: "Waiting for: " + S.waiting.map((w) => `${w.seat} (${w.kind.replace(/_/g, " ")})`).join(", ") }));
-    else if (last && last.phase === "night") lines.push(el("div", { class: "status", text: "🌙 The night goes on…" }));
+    if (S.status === "over") lines.push(el("div", { class: "status", text: T("status.over") }));
+    else if (S.status !== "running") lines.push(el("div", { class: "status error", text: S.error || T("status.stopped") }));
+    else if (S.speaking) lines.push(el("div", { class: "status", text: S.speaking === S.me ? T("status.you_speak") : T("status.speaking", { name: S.speaking }) }));
+    else if (S.view === "full" && S.waiting.length) lines.push(el("div", { class: "status", text: T("status.waiting", { list: S.waiting.map((w) => `${w.seat} (${w.kind.replace(/_/g, " ")})`).join(", ") }) }));
+    else if (last && last.phase === "night") lines.push(el("div", { class: "status", text: T("status.night") }));
     else lines.push(el("div", { class: "status", text: "…" }));
   }
   const me = S.players.find((p) => p.you);
-  if (me && !me.alive && S.status === "running") lines.push(el("div", { class: "status", text: "✝ You are out of the game; you can still follow the table." }));
+  if (me && !me.alive && S.status === "running") lines.push(el("div", { class: "status", text: T("status.dead") }));
   if (S.notes && S.notes.length) lines.push(el("div", { class: "status note", text: "⚠ " + S.notes[S.notes.length - 1] }));
   box.replaceChildren(...lines);
   box.className = "action";
@@ -489,14 +520,14 @@ function questionNode(q) {
       const res = await fetch(`/api/play/${TOKEN}/answer`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ decision: q.id, answer }) });
       const data = await res.json().catch(() => ({}));
       if (!res.ok) {
-        error.textContent = data.error || "the server refused this answer";
+        error.textContent = data.error || T("refused");
         buttons.forEach((b) => (b.disabled = false));
         if (res.status === 409) refresh();
         return;
       }
       sessionStorage.removeItem(draftKey);
     } catch (e) {
-      error.textContent = "the server cannot be reached; try again";
+      error.textContent = T("unreachable");
       buttons.forEach((b) => (b.disabled = false));
     }
   };
@@ -505,11 +536,11 @@ function questionNode(q) {
   const body = el("div", { class: "qbody" });
   const buttons = [];
   if (q.shape === "text") {
-    const area = el("textarea", { id: "speech", maxlength: 2000, rows: 3, placeholder: "What do you say to the table? (Ctrl+Enter sends)" });
+    const area = el("textarea", { id: "speech", maxlength: 2000, rows: 3, placeholder: T("speech.placeholder") });
     area.value = sessionStorage.getItem(draftKey) || "";
     area.addEventListener("input", () => sessionStorage.setItem(draftKey, area.value));
-    const speak = el("button", { type: "button", class: "primary", id: "speak", text: "Speak" });
-    const silent = el("button", { type: "button", class: "secondary", id: "silent", text: "Say nothing" });
+    const speak = el("button", { type: "button", class: "primary", id: "speak", text: T("speak") });
+    const silent = el("button", { type: "button", class: "secondary", id: "silent", text: T("silent") });
     buttons.push(speak, silent, area);
     speak.onclick = () => send(area.value, buttons);
     silent.onclick = () => send("", buttons);
@@ -519,14 +550,14 @@ function questionNode(q) {
     body.append(area, el("div", { class: "row" }, speak, silent));
   } else if (q.shape === "multi") {
     const picked = new Set();
-    const confirm = el("button", { type: "button", class: "primary", text: `Confirm (0/${q.count})`, disabled: true });
+    const confirm = el("button", { type: "button", class: "primary", text: T("confirm", { n: 0, count: q.count }), disabled: true });
     for (const o of q.options) {
       const b = el("button", { type: "button", class: "option", "data-value": o.value, text: o.label });
       b.onclick = () => {
         if (picked.has(o.value)) picked.delete(o.value);
         else if (picked.size < q.count) picked.add(o.value);
         b.classList.toggle("picked", picked.has(o.value));
-        confirm.textContent = `Confirm (${picked.size}/${q.count})`;
+        confirm.textContent = T("confirm", { n: picked.size, count: q.count });
         confirm.disabled = picked.size !== q.count;
       };
       buttons.push(b);
@@ -549,7 +580,7 @@ function questionNode(q) {
     buttons.push(b);
     body.append(b);
   }
-  const foot = q.default ? el("div", { class: "muted small", text: `If time runs out: ${q.default}.` }) : null;
+  const foot = q.default ? el("div", { class: "muted small", text: T("if_time_runs_out", { text: q.default }) }) : null;
   return el("div", { class: "question", "data-kind": q.kind, "data-id": String(q.id) }, head, ...lines, body, foot, error);
 }
 
@@ -558,7 +589,7 @@ function startTimer() {
   const tick = () => {
     for (const t of document.querySelectorAll(".timer")) {
       const left = Math.max(0, Math.round((Number(t.dataset.deadline) - Date.now()) / 1000));
-      t.textContent = `⏱ ${left} s`;
+      t.textContent = T("seconds", { n: left });
       t.classList.toggle("urgent", left <= 10);
     }
   };
@@ -576,4 +607,8 @@ async function refresh() {
 }
 
 initReplay();
-connect();
+loadWords().then(() => {
+  setLanguage(LANG);
+  setConn(T("conn.connecting"));
+  connect();
+});
