@@ -21,6 +21,12 @@ def _k(cat: Catalog, kind: str, key: str, **values: Any) -> str:
     return cat.text(f"decisions.kinds.{kind}.{key}", **values)
 
 
+def _told(cat: Catalog, d: Decision, kind: str, key: str) -> list[str]:
+    """``kind``'s ``key`` line, quoting the context's ``key``, when the context gives one."""
+    value = d.context.get(key)
+    return [_k(cat, kind, key, **{key: value})] if value else []
+
+
 def _unavailable(cat: Catalog, reason: Any) -> str:
     found = cat.get("terms.unavailable")
     if isinstance(found, dict) and reason in found:
@@ -67,9 +73,7 @@ def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
     attempt = d.context.get("attempt", 1)
     if attempt and attempt > 1:
         lines.append(_k(cat, "wolf_kill", "attempt", attempt=attempt))
-    if d.context.get("caught"):
-        lines.append(_k(cat, "wolf_kill", "caught", caught=d.context["caught"]))
-    return lines
+    return lines + _told(cat, d, "wolf_kill", "caught")
 
 
 def _witch_heal(cat: Catalog, d: Decision) -> list[str]:
@@ -112,10 +116,7 @@ def _little_girl_spy(cat: Catalog, d: Decision) -> list[str]:
 
 
 def _protector_guard(cat: Catalog, d: Decision) -> list[str]:
-    lines = [_k(cat, "protector_guard", "ask")]
-    if d.context.get("last"):
-        lines.append(_k(cat, "protector_guard", "last", last=d.context["last"]))
-    return lines
+    return [_k(cat, "protector_guard", "ask"), *_told(cat, d, "protector_guard", "last")]
 
 
 def _sister_chat(cat: Catalog, d: Decision) -> list[str]:

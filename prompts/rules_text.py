@@ -82,10 +82,12 @@ class _Builder:
     def text(self, path: str, **values: Any) -> None:
         self.say(self.cat.text(path, **values))
 
-    def option(self, opts: RuleOptions, key: str) -> None:
-        sentence = _option(self.cat, key, getattr(opts, key))
-        if sentence:  # some values need no words (a variant that is off)
-            self.say(sentence)
+    def option(self, opts: RuleOptions, *keys: str) -> None:
+        """The sentence of each option in ``keys``, in that order."""
+        for key in keys:
+            sentence = _option(self.cat, key, getattr(opts, key))
+            if sentence:  # some values need no words (a variant that is off)
+                self.say(sentence)
 
 
 def _preset_title(cat: Catalog, preset: str) -> str:
@@ -133,10 +135,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
         b.text("rules.table.opening_day")
     b.option(o, "reveal_role_on_death")
     b.text("rules.table.dead")
-    b.option(o, "opening_day")
-    b.option(o, "last_words")
-    b.option(o, "ghost_notes")
-    b.option(o, "max_days")
+    b.option(o, "opening_day", "last_words", "ghost_notes", "max_days")
 
     b.heading("night")
     b.text("rules.night.order", steps=_night_order(cat, in_play, o))
@@ -146,38 +145,27 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     if not o.sheriff:
         b.option(o, "sheriff")
     else:
-        b.option(o, "sheriff_election_day")
-        b.option(o, "sheriff_campaign")
-        b.option(o, "sheriff_vote_self")
+        b.option(o, "sheriff_election_day", "sheriff_campaign", "sheriff_vote_self")
         b.text("rules.sheriff.majority")
-        b.option(o, "sheriff_election_tie")
-        b.option(o, "sheriff_double_vote")
-        b.option(o, "sheriff_tiebreak")
+        b.option(o, "sheriff_election_tie", "sheriff_double_vote", "sheriff_tiebreak")
         if o.sheriff_tiebreak == "choose":
             b.option(o, "sheriff_tiebreak_may_void")
         b.text("rules.sheriff.succession")
 
     b.heading("day")
-    b.option(o, "discussion_rounds")
-    b.option(o, "speaking_order")
+    b.option(o, "discussion_rounds", "speaking_order")
     b.text("rules.day.vote")
-    b.option(o, "vote_self")
-    b.option(o, "allow_abstain")
-    b.option(o, "vote_changes")
-    b.option(o, "phantom_votes")
+    b.option(o, "vote_self", "allow_abstain", "vote_changes", "phantom_votes")
     b.text("rules.day.majority")
     intro_key = "sheriff" if o.sheriff and o.sheriff_tiebreak != "none" else "plain"
     b.say(cat.option("rules.options.tie", o.tie, intro=cat.text(f"rules.day.tie_intro.{intro_key}")))
 
     b.heading("wolves")
     b.text("rules.wolves.intro")
-    b.option(o, "wolf_chat_rounds")
-    b.option(o, "wolf_pack")
+    b.option(o, "wolf_chat_rounds", "wolf_pack")
     if o.wolf_pack != "plurality":
         b.option(o, "wolf_kill_rounds")
-    b.option(o, "wolves_may_pass")
-    b.option(o, "wolves_may_kill_wolf")
-    b.option(o, "wolves_hypnotise")
+    b.option(o, "wolves_may_pass", "wolves_may_kill_wolf", "wolves_hypnotise")
 
     specials = [r for r in in_play if r in ROLE_OPTIONS or r in ROLE_RULES]
     if specials:
@@ -195,9 +183,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("victory")
     b.text("rules.victory.checked")
     b.text("rules.victory.village")
-    b.option(o, "village_wins_at_quiet_dawn")
-    b.option(o, "wolves_win_at_parity")
-    b.option(o, "wolves_win_side")
+    b.option(o, "village_wins_at_quiet_dawn", "wolves_win_at_parity", "wolves_win_side")
     for role in SOLITARY:
         if role in in_play:
             b.text(f"rules.victory.{role}")

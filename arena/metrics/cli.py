@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from arena.cli import CliError, Command, console_for
 
@@ -80,70 +80,72 @@ def _f(v: Any, digits: int = 3) -> str:
     return "—" if v is None else f"{v:.{digits}f}"
 
 
-def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
+def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *, left: int = 1) -> Any:
+    """A rich table: the first ``left`` columns are text, aligned left; the others, numbers."""
     from rich.table import Table
 
+    t = Table(title=title, title_justify="left")
+    for i, c in enumerate(columns):
+        t.add_column(c, justify="left" if i < left else "right")
+    for row in rows:
+        t.add_row(*row)
+    return t
+
+
+def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
     console = console_for(False)
     winners = ", ".join(f"{k} {v}" for k, v in agg["winners"].items())
     console.print(f"[bold]{agg['games']} games[/bold] · winners: {winners}" + (f" · {len(skipped)} skipped" if skipped else ""))
     groups = (("agent", "by_label"), ("agent and side", "by_label_side"), ("role dealt", "by_role"))
     for title, key in groups:
-        t = Table(title=f"Votes and survival by {title} (95% Wilson intervals)", title_justify="left")
-        for c in ("who", "seats", "votes on wolves vs chance", "voted with majority", "survived"):
-            t.add_column(c, justify="left" if c == "who" else "right")
-        for who, b in agg[key].items():
-            t.add_row(who, str(b["seats"]), _x(b["ratio_to_chance"]), _pct(b["majority_agreement"]), _pct(b["survival"]))
-        console.print(t)
+        console.print(_table(
+            f"Votes and survival by {title} (95% Wilson intervals)",
+            ("who", "seats", "votes on wolves vs chance", "voted with majority", "survived"),
+            ((who, str(b["seats"]), _x(b["ratio_to_chance"]), _pct(b["majority_agreement"]), _pct(b["survival"])) for who, b in agg[key].items()),
+        ))  # fmt: skip
     for title, key in groups[:2]:
-        t = Table(title=f"Claims by {title} (95% Wilson intervals)", title_justify="left")
-        for c in ("who", "lie rate", "false claims", "liar survived day", "innocent voted out"):
-            t.add_column(c, justify="left" if c == "who" else "right")
-        for who, b in agg[key].items():
-            t.add_row(who, _pct(b["lie_rate"]), _pct(b["false_claim_rate"]), _pct(b["lies_survived"]), _pct(b["innocents_voted_out_after_lie"]))
-        console.print(t)
+        console.print(_table(
+            f"Claims by {title} (95% Wilson intervals)",
+            ("who", "lie rate", "false claims", "liar survived day", "innocent voted out"),
+            ((who, _pct(b["lie_rate"]), _pct(b["false_claim_rate"]), _pct(b["lies_survived"]), _pct(b["innocents_voted_out_after_lie"]))
+             for who, b in agg[key].items()),
+        ))  # fmt: skip
     models = {who: b for who, b in agg["by_label"].items() if b.get("calls") or b.get("belief_ratings")}
     if models:
-        t = Table(title="Model seats: beliefs, rule-following, cost", title_justify="left")
-        for c in ("who", "Brier", "AUC", "violations / decision", "fallbacks / decision", "calls", "cost (USD)"):
-            t.add_column(c, justify="left" if c == "who" else "right")
-        for who, b in models.items():
-            cost = b.get("cost_usd")
-            t.add_row(who, _f(b.get("brier")), _f(b.get("auc")), _pct(b["violation_rate"]), _pct(b["fallback_rate"]),
-                      f"{b['calls']:,}", "unknown" if cost is None else f"{cost:.4f}")  # fmt: skip
-        console.print(t)
+        console.print(_table(
+            "Model seats: beliefs, rule-following, cost",
+            ("who", "Brier", "AUC", "violations / decision", "fallbacks / decision", "calls", "cost (USD)"),
+            ((who, _f(b.get("brier")), _f(b.get("auc")), _pct(b["violation_rate"]), _pct(b["fallback_rate"]), f"{b['calls']:,}",
+              _usd(b.get("cost_usd"))) for who, b in models.items()),
+        ))  # fmt: skip
     for s in skipped[:5]:
         console.print(f"[yellow]skipped[/yellow] {s}")
 
 
-def print_game(m: dict[str, Any]) -> None:
-    from rich.table import Table
+def _usd(cost: float | None) -> str:
+    return "unknown" if cost is None else f"{cost:.4f}"
 
+
+def print_game(m: dict[str, Any]) -> None:
     console = console_for(False)
     console.print(f"[bold]{m['transcript']}[/bold] · {m['preset']} · seed {m['seed']} · {m['winner']} won after day {m['days']}")
-    t = Table(title="Seats: votes and claims", title_justify="left")
-    for c in ("seat", "agent", "role", "alive", "wolf votes (chance)", "with majority", "lies / claims", "lies survived"):
-        t.add_column(c, justify="left" if c in ("seat", "agent", "role") else "right")
-    for name, s in m["seats"].items():
-        t.add_row(
-            name, s["label"], s["role"] or "?", "yes" if s["survived"] else "no",
-            f"{s['wolf_votes']}/{s['ballots']} ({s['expected_wolf_votes']:.2f})", f"{s['majority_agree']}/{s['majority_n']}",
-            f"{s['lies']}/{s['claims']}", str(s["lies_survived"]),
-        )  # fmt: skip
-    console.print(t)
+    console.print(_table(
+        "Seats: votes and claims",
+        ("seat", "agent", "role", "alive", "wolf votes (chance)", "with majority", "lies / claims", "lies survived"),
+        ((name, s["label"], s["role"] or "?", "yes" if s["survived"] else "no",
+          f"{s['wolf_votes']}/{s['ballots']} ({s['expected_wolf_votes']:.2f})", f"{s['majority_agree']}/{s['majority_n']}",
+          f"{s['lies']}/{s['claims']}", str(s["lies_survived"])) for name, s in m["seats"].items()),
+        left=3,
+    ))  # fmt: skip
     models = {n: s for n, s in m["seats"].items() if s["belief_n"] or s["calls"] or s["decisions_asked"]}
     if models:
-        t = Table(title="Model seats: beliefs, rule-following, cost", title_justify="left")
-        for c in ("seat", "Brier", "AUC", "decisions", "violations", "fallbacks", "calls", "tokens", "latency (s)", "cost (USD)"):
-            t.add_column(c, justify="left" if c == "seat" else "right")
-        for name, s in models.items():
-            brier = s["belief_brier_sum"] / s["belief_n"] if s["belief_n"] else None
-            cost = s["cost_usd"]
-            t.add_row(
-                name, _f(brier), _f(s["belief_auc"]), str(s["decisions_asked"]), str(s["violations"]), str(s["fallbacks"]),
-                str(s["calls"]), f"{s['input_tokens'] + s['output_tokens']:,}", f"{s['latency_s']:.1f}",
-                "unknown" if cost is None else f"{cost:.4f}",
-            )  # fmt: skip
-        console.print(t)
+        console.print(_table(
+            "Model seats: beliefs, rule-following, cost",
+            ("seat", "Brier", "AUC", "decisions", "violations", "fallbacks", "calls", "tokens", "latency (s)", "cost (USD)"),
+            ((name, _f(s["belief_brier_sum"] / s["belief_n"] if s["belief_n"] else None), _f(s["belief_auc"]), str(s["decisions_asked"]),
+              str(s["violations"]), str(s["fallbacks"]), str(s["calls"]), f"{s['input_tokens'] + s['output_tokens']:,}",
+              f"{s['latency_s']:.1f}", _usd(s["cost_usd"])) for name, s in models.items()),
+        ))  # fmt: skip
     for seer in m["key_roles"]["seer"]:
         console.print(
             f"Seer {seer['seer']}: {seer['checks']} checks, first wolf seen night {seer['first_wolf_night'] or '—'}, "
@@ -156,16 +158,15 @@ def print_game(m: dict[str, Any]) -> None:
         console.print(f"  {k['role']} {k['seat']}: " + ("survived" if k["survived"] else f"died day {k['died_day']} ({k['death_cause']})"))
     lies = [c for c in m["deception"]["claims"] if c["lie"]]
     if lies:
-        lt = Table(title="Lies", title_justify="left")
-        for c in ("day", "seat", "role", "claim", "target", "liar survived day", "village votes on innocent", "innocent voted out"):
-            lt.add_column(c)
-        for c in lies:
-            what = f"{c['kind']}: {c['claim']}"
-            lt.add_row(
-                str(c["day"]), c["seat"], c["role"] or "?", what, c["target"] or "", "yes" if c.get("liar_survived_day") else "no",
-                str(c.get("village_votes_on_innocent", "")), {True: "yes", False: "no"}.get(c.get("innocent_voted_out"), ""),
-            )  # fmt: skip
-        console.print(lt)
+        columns = ("day", "seat", "role", "claim", "target", "liar survived day", "village votes on innocent", "innocent voted out")
+        console.print(_table(
+            "Lies",
+            columns,
+            ((str(c["day"]), c["seat"], c["role"] or "?", f"{c['kind']}: {c['claim']}", c["target"] or "",
+              "yes" if c.get("liar_survived_day") else "no", str(c.get("village_votes_on_innocent", "")),
+              {True: "yes", False: "no"}.get(c.get("innocent_voted_out"), "")) for c in lies),
+            left=len(columns),
+        ))  # fmt: skip
 
 
 COMMANDS = [Command("metrics", "measure votes, deception, beliefs, rule-following and cost from transcripts", _configure, run)]
