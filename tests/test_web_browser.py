@@ -54,16 +54,16 @@ def _browser_or_skip():
 
 
 # ---------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
-    """The real server (uvicorn, WebSockets) on a free loopback port, in a thread."""
+def run_server(folder: Path, port: int = 0):
+    """The real server (uvicorn, WebSockets) on a loopback port, in a thread: the app,
+    its base address and a function that stops it."""
     import uvicorn
 
     from arena.web.app import create_app
     from arena.web.serve import address, bind
 
-    app = create_app(tmp_path_factory.mktemp("web-transcripts"))
-    sock = bind("127.0.0.1", 0)
+    app = create_app(folder)
+    sock = bind("127.0.0.1", port)
     srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -71,10 +71,20 @@ def server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
     while not srv.started and time.time() < deadline:
         time.sleep(0.05)
     assert srv.started, "the server did not start"
-    yield address(sock).rstrip("/"), app
-    srv.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+
+    def stop() -> None:
+        srv.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
+
+    return app, address(sock).rstrip("/"), stop
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
+    app, base, stop = run_server(tmp_path_factory.mktemp("web-transcripts"))
+    yield base, app
+    stop()
 
 
 @pytest.fixture(scope="module")
@@ -135,6 +145,15 @@ def answer_next(page, *, speech: str = "I am a simple villager. Let us find the 
         q.locator("button.option:not(.pass)").first.click()
     page.wait_for_selector(f".question[data-id='{qid}']", state="detached")
     return kind
+
+
+def until_vote(page, **speech: str) -> str:
+    """Answer the page's questions until it asks for a vote; that question's id."""
+    while True:
+        page.wait_for_selector(".question")
+        if page.get_attribute(".question", "data-kind") == "vote":
+            return page.get_attribute(".question", "data-id")
+        answer_next(page, **speech)
 
 
 def play_to_end(page, on_question=None, limit: int = 40) -> list[str]:
@@ -215,12 +234,7 @@ def test_reloading_in_the_middle_of_a_vote_keeps_the_question(server, page):
     base, app = server
     links = create(base, **table({"Alice": "werewolf", "Bob": "villager"}, seed=5))
     page.goto(base + links["seats"]["Alice"])
-    while True:
-        page.wait_for_selector(".question")
-        if page.get_attribute(".question", "data-kind") == "vote":
-            break
-        answer_next(page)
-    before = page.get_attribute(".question", "data-id")
+    before = until_vote(page)
     page.reload()
     page.wait_for_selector(f".question[data-kind='vote'][data-id='{before}']")
     target = page.locator(".question button.option:not(.pass)").nth(1)
@@ -284,3 +298,57 @@ def test_the_page_never_receives_another_seats_secret(server, page):
     for ch in channels:
         for msg in ch.sent:
             assert all(by_seq[ev["seq"]].visible_to("Alice") for ev in msg.get("events", []))
+
+
+def test_a_chinese_table_with_beliefs(server, page):
+    """The start page turns Chinese with the game's language; the seat's page speaks
+    Chinese; after the end the full view shows each bot's private beliefs."""
+    base, app = server
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-rows tr")
+    page.select_option("#language", "zh")
+    assert page.inner_text("#start") == "开始游戏" and page.inner_text("h1") == "开一桌"
+    assert page.locator("#seat-rows tr:nth-child(2) .agent option:checked").inner_text() == "启发式机器人"
+    page.check("#beliefs")
+    shoot(page, "7-start-page-zh")
+    page.select_option("#language", "en")
+    assert page.inner_text("#start") == "Start the game"
+
+    links = create(base, **table({"Alice": "werewolf", "Bob": "villager"}, seed=7), language="zh", beliefs=True)
+    page.goto(base + links["seats"]["Alice"])
+    page.wait_for_selector("#card:not([hidden])")
+    assert page.inner_text("#card .label") == "你的身份牌" and page.inner_text(".players-box h2") == "玩家"
+    until_vote(page, speech="我是好人，我们一起找狼。")
+    assert page.inner_text(".question .qhead strong") == "投票"
+    shoot(page, "8-vote-zh")
+    play_to_end(page)
+    assert "赢" in page.inner_text("#reveal h2") or "获胜" in page.inner_text("#reveal h2")
+    assert page.locator(".belief").count() == 0  # a person gives no beliefs, and never sees another seat's
+    page.click("#full-link")
+    page.wait_for_selector(".belief")
+    assert "私下的判断" in page.locator(".belief").first.inner_text()
+    page.locator(".belief").first.scroll_into_view_if_needed()
+    shoot(page, "9-full-view-beliefs-zh")
+
+
+def test_a_restart_keeps_the_seat_page_playing(tmp_path, page):
+    """The server stops in the middle of a game and starts again on the same port: the
+    open seat page reconnects by itself and the game goes on to its end."""
+    app, base, stop = run_server(tmp_path / "games")
+    links = create(base, **table({"Alice": "werewolf", "Bob": "villager"}, seed=5))
+    page.goto(base + links["seats"]["Alice"])
+    before = until_vote(page)
+    stop()
+    page.wait_for_selector("#conn.down")
+    app, _, stop = run_server(tmp_path / "games", int(base.rsplit(":", 1)[1]))
+    try:
+        page.wait_for_selector("#conn.live", timeout=20_000)
+        page.wait_for_selector(f".question[data-kind='vote'][data-id='{before}']")
+        play_to_end(page)
+        session = session_of(app, links)
+        assert session.status == "over"
+        from arena.cli import main
+
+        assert main(["verify", str(session.transcript)]) == 0
+    finally:
+        stop()

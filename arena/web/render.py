@@ -33,6 +33,8 @@ def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
     }
     if lens.full:
         out["audience"] = e.audience_json()
+    if e.kind == "game_end" and e.data.get("reason"):
+        out["reason"] = cat.word("end_reasons", e.data["reason"])  # the engine says why in English
     return out
 
 

@@ -64,8 +64,11 @@ let socket = null;
 let retry = 500;
 let gone = false;
 
-function setConn(text, cls) {
-  $("conn").textContent = text;
+let connKey = "conn.connecting";
+
+function setConn(key, cls) {
+  connKey = key;
+  $("conn").textContent = T(key);
   $("conn").className = "conn " + (cls || "");
 }
 
@@ -74,7 +77,7 @@ function connect() {
   socket = new WebSocket(WS_URL);
   socket.onopen = () => {
     retry = 500;
-    setConn(T("conn.live"), "live");
+    setConn("conn.live", "live");
   };
   socket.onmessage = (m) => {
     const msg = JSON.parse(m.data);
@@ -82,7 +85,7 @@ function connect() {
     apply(msg);
   };
   socket.onclose = async () => {
-    setConn(T("conn.reconnecting"), "down");
+    setConn("conn.reconnecting", "down");
     try {
       const res = await fetch(STATE_URL, { cache: "no-store" });
       if (res.status === 404) return goneForGood(T("gone.missing"));
@@ -102,7 +105,7 @@ function connect() {
 
 function goneForGood(message) {
   gone = true;
-  setConn(T("conn.offline"), "down");
+  setConn("conn.offline", "down");
   $("action").hidden = false;
   $("action").replaceChildren(el("div", { class: "status error", text: message }));
 }
@@ -119,7 +122,10 @@ function apply(msg) {
     if (S.replayStep === null) appendItems([{ belief: msg.belief }]);
     return;
   }
-  if (msg.language && setLanguage(msg.language)) renderTimeline();
+  if (msg.language && setLanguage(msg.language)) {
+    $("conn").textContent = T(connKey);
+    renderTimeline();
+  }
   if (msg.type === "snapshot") {
     S.events = [];
     S.seqs = new Set();
@@ -425,7 +431,7 @@ function renderReveal() {
   const first = box.hidden;
   box.replaceChildren(
     el("h2", { text: `${mine}${title}` }),
-    el("p", { class: "muted", text: d.reason ? T("why", { reason: d.reason }) : "" }),
+    el("p", { class: "muted", text: d.reason ? T("why", { reason: end.reason || d.reason }) : "" }),
     el("table", { class: "reveal-table" }, el("thead", {}, el("tr", {}, ...["col.player", "col.card", "col.fate"].map((h) => el("th", { text: T(h) })), el("th"))), el("tbody", {}, ...rows))
   );
   box.hidden = false;
@@ -609,6 +615,6 @@ async function refresh() {
 initReplay();
 loadWords().then(() => {
   setLanguage(LANG);
-  setConn(T("conn.connecting"));
+  setConn("conn.connecting");
   connect();
 });
