@@ -83,25 +83,18 @@ def scripted_game(
     *,
     center: list[str] | None = None,
     seed: int = 0,
+    preset: str = "millers_hollow",
 ) -> Game:
     """Build the game, run it to its end with scripted seats, return it."""
-    game = new_game(roles, options, center=center, seed=seed)
+    game = new_game(roles, options, center=center, seed=seed, preset=preset)
     drive(game, agents_for(game, answers))
     return game
 
 
-def best_of_game(
-    roles: Mapping[str, str],
-    answers: Mapping[str, Mapping[str, Iterable[Any]]] | None = None,
-    options: Mapping[str, Any] | None = None,
-    *,
-    preset: str = "best_of",
-) -> Game:
+def best_of_game(roles: Mapping[str, str], answers=None, options: Mapping[str, Any] | None = None, *, preset: str = "best_of") -> Game:
     """``scripted_game`` in ``best_of`` (or ``preset``): wolves without a scripted victim
     pass (``wolves_may_pass``), so a script names only what its rule needs."""
-    game = new_game(roles, {"wolves_may_pass": True, **(options or {})}, preset=preset)
-    drive(game, agents_for(game, answers))
-    return game
+    return scripted_game(roles, answers, {"wolves_may_pass": True, **(options or {})}, preset=preset)
 
 
 def start(

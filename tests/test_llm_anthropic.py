@@ -8,21 +8,8 @@ from functools import partial
 
 import httpx
 import pytest
-from llm_standins import (
-    FAKE_ANTHROPIC_KEY,
-    NAMES,
-    AnthropicStandIn,
-    Raise,
-    Reply,
-    SleepRecorder,
-    Status,
-    ask,
-    assert_every_asked_seat_recorded,
-    game_at,
-    model_game,
-    model_seat,
-    standin_fixture,
-)
+from llm_standins import FAKE_ANTHROPIC_KEY, NAMES, AnthropicStandIn, Raise, Reply, SleepRecorder, Status, ask, game_at, model_seat
+from llm_standins import assert_every_asked_seat_recorded, model_game, standin_fixture
 
 from agents.llm.accounting import CallLog
 from arena.runner import view_for

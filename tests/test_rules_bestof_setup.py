@@ -19,7 +19,7 @@ import pytest
 
 from engine import get_preset
 from engine.roles import ROLES
-from helpers import agents_for, asked, drive, new_game
+from helpers import asked, scripted_game
 
 BOOK = {
     8: {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4},
@@ -39,9 +39,7 @@ NINETEEN = {
 
 
 def play(roles, answers=None, options=None, seed=0):
-    game = new_game(roles, options, preset="best_of", seed=seed)
-    drive(game, agents_for(game, answers))
-    return game
+    return scripted_game(roles, answers, options, preset="best_of", seed=seed)
 
 
 @pytest.mark.parametrize("n", sorted(BOOK))
