@@ -25,7 +25,8 @@ from engine.decisions import BOOL, MULTI, TEXT, Decision, GameError, IllegalAnsw
 
 
 class HumanLeft(GameError):
-    """The person closed their input: the game stops where it is, nothing is made up."""
+    """The person closed their input (Ctrl-D): the game stops where it is, nothing is
+    made up; ``werewolf play`` saves it and exits with status 3, to be resumed."""
 
 
 class HumanAgent(Agent):
@@ -90,7 +91,7 @@ class HumanAgent(Agent):
                 return answer
             except EndOfInput:
                 self.screen.console.print()
-                raise HumanLeft(f"{self.name} left the game (end of input, Ctrl-D); the game stops here") from None
+                raise HumanLeft(f"{self.name} left the game (end of input, Ctrl-D)") from None
             except asyncio.CancelledError:  # Ctrl-C: the error then starts on a line of its own
                 self.screen.console.print()
                 raise

@@ -25,7 +25,7 @@ from rich.console import Console
 
 from agents.base import Agent, SeatView
 from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
-from arena.gamefile import GameFileError, GameSpec, apply_model_options, spec_from_data
+from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
 from transcripts.schema import AnswerRecord, HeaderRecord
 from transcripts.verify import Status, Verification, verify_file
 
@@ -147,6 +147,14 @@ def catch_up(
             elif r.fallback:
                 fell_back.add((r.seat, r.decision))
             calls.append(r)
+            continue
+        if getattr(r, "type", None) == "time_limit":
+            # A person's time limit changed on an earlier resume: it holds from here on.
+            seat = agents.get(r.seat)
+            if getattr(seat, "spec", None) == HUMAN and hasattr(seat, "timeout"):
+                seat.timeout = r.seconds
+                if writer is not None:
+                    writer.time_limit(r.seat, r.seconds)
             continue
         if not isinstance(r, AnswerRecord):
             continue

@@ -22,6 +22,7 @@ from rich.console import Console
 
 EXIT_BAD_INPUT = 2
 EXIT_GAME_FAILED = 1
+EXIT_PERSON_LEFT = 3  # a person closed their input (Ctrl-D): the game so far is saved, to be resumed
 
 
 class CliError(Exception):
@@ -266,12 +267,19 @@ def run_play(args: argparse.Namespace) -> int:
     spec, game, agents, calls = _play_spec(args)
     screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god)
     writer = None
-    if args.transcript:
+    path = args.transcript
+    if path is None and screen.humans:
+        from arena.play_loop import save_path
+
+        path = str(save_path())  # a person's game is always recorded, so leaving loses nothing
+    if path:
         try:
-            writer = TranscriptWriter(args.transcript, header_for(spec, game))
+            writer = TranscriptWriter(path, header_for(spec, game))
         except OSError as e:
-            raise CliError(f"cannot write transcript {args.transcript}: {e.strerror or e}") from None
+            raise CliError(f"cannot write transcript {path}: {e.strerror or e}") from None
         calls.subscribe(writer.call)
+        if path != args.transcript:
+            screen.console.print(f"[dim]This game is recorded in {path} (--transcript PATH to choose the file).[/dim]")
     from arena.beliefs import poll_for
 
     beliefs = poll_for(spec.beliefs, writer)

@@ -128,18 +128,26 @@ def run(args: argparse.Namespace) -> int:
     from transcripts.schema import TranscriptError, read_transcript
 
     try:
-        names = read_transcript(args.transcript).header.names
+        header = read_transcript(args.transcript).header
     except TranscriptError as e:
         raise CliError(f"cannot fork: {e}") from None
+    names = header.names
     swaps = parse_seats(args.seat, names)
     model_options = parse_option_pairs(args.model_option, "--model-option")
     apply_limits(args)
-    cont = prepare_fork(args.transcript, args.day, swaps, args.transcript_out, args.seed, model_options=model_options)
+    out = args.transcript_out
+    if out is None and any(swaps.get(s.name, s.agent) == "human" for s in header.seats):
+        from arena.play_loop import save_path
+
+        out = str(save_path())  # a person's game is always recorded, so leaving loses nothing
+    cont = prepare_fork(args.transcript, args.day, swaps, out, args.seed, model_options=model_options)
     dead = [n for n in swaps if not cont.game.by_name[n].alive]
     changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"
     banner = f"Forked {args.transcript} as night {args.day} falls ({cont.caught.answers} recorded answers replayed): {changed}"
     if dead:
         banner += f"; {', '.join(dead)} is already dead by then"
+    if out != args.transcript_out:
+        banner += f"; recorded in {out}"
     return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
 
 

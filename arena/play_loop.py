@@ -10,13 +10,42 @@ refused answer, Ctrl-C, a bug) written to the transcript before the exit code sa
 from __future__ import annotations
 
 import asyncio
+import tempfile
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from rich.console import Console
 
 from agents.base import Agent
-from arena.cli import EXIT_GAME_FAILED, CliError, console_for
+from arena.cli import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
+
+SAVE_DIR = Path("out") / "play"  # where a person's game goes when no --transcript is given
+
+
+def save_path(folder: Path | None = None) -> Path:
+    """A new file for a game played by a person without ``--transcript``:
+    ``out/play/<date>-<time>.jsonl`` under the current directory (the system's
+    temporary folder when that cannot be written)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for base in ([folder] if folder is not None else [SAVE_DIR, Path(tempfile.gettempdir()) / "werewolf-play"]):
+        try:
+            base.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        for n in range(1, 1000):
+            candidate = base / (f"{stamp}.jsonl" if n == 1 else f"{stamp}-{n}.jsonl")
+            if not candidate.exists():
+                return candidate
+    raise CliError("cannot find a folder to record the game in; give --transcript PATH")
+
+
+def resume_hint(writer: Any, game: Any) -> str:
+    """Where a game that stopped half-way was saved, and how to go on with it."""
+    if writer is None or game.over:
+        return ""
+    return f"; everything played so far is saved in {writer.path}: werewolf play --resume {writer.path} goes on from there"
 
 
 @dataclass
@@ -87,6 +116,7 @@ def play_to_end(
     ``TranscriptWriter`` or ``None``) is closed at the end whatever happens; the model
     seats' usage (``calls``) is printed with the seats in ``order`` (else as they
     first called)."""
+    from agents.human import HumanLeft
     from arena.human_play import show_humans
     from arena.result import result_of
     from engine.decisions import GameError, IllegalAnswer
@@ -111,6 +141,11 @@ def play_to_end(
             # Every pending decision of a batch is asked at once: a table of model
             # seats votes in one round trip (arena.limits caps the calls in flight).
             asyncio.run(run_game(game, agents, on_answer, beliefs))
+        except HumanLeft as e:  # Ctrl-D: not a failure; the game is kept to be resumed
+            follow(game)
+            if writer is not None:
+                writer.error(game, str(e))
+            raise CliError(f"{e}{resume_hint(writer, game)}", EXIT_PERSON_LEFT) from None
         except (GameError, IllegalAnswer) as e:
             message = failure_message(game, e)
             follow(game)
@@ -120,7 +155,7 @@ def play_to_end(
         except KeyboardInterrupt:
             if writer is not None:
                 writer.error(game, "interrupted")
-            raise CliError("interrupted", 130) from None
+            raise CliError(f"interrupted{resume_hint(writer, game)}", 130) from None
         except Exception as e:  # a bug, not a user error: keep the record, then show the traceback
             if writer is not None:
                 writer.error(game, f"internal error: {e!r}")

@@ -7,6 +7,11 @@ re-runs after a kill finds one whole transcript per game: a line cut off mid-wri
 dropped first, and an ``interrupted`` notice stays where it was, as history.
 ``--transcript OUT`` writes the whole game to a new file instead and leaves the old
 one as it was. A fork stopped before its fork point is forked again from its source.
+
+A person's time limit is the recorded one (the header's, or the last ``time_limit``
+record's); ``--human-timeout SECONDS`` replaces it from the resume on, and the change
+is written as a ``time_limit`` record, so the record says which limit each part of the
+game was played under and a later resume keeps the new one.
 """
 
 from __future__ import annotations
@@ -116,6 +121,11 @@ def run_resume(args: argparse.Namespace) -> int:
             f"--resume continues a recorded game at its own table; it takes no {', '.join(clashing)} "
             "(werewolf fork plays a recorded game on with other agents)"
         )
+    timeout = getattr(args, "human_timeout", None)
+    if timeout is not None and not timeout > 0:
+        raise CliError(f"--human-timeout needs a positive number of seconds, got {timeout:g}")
+    if timeout is not None:
+        _needs_a_person(args.resume)
     apply_limits(args)
     cont = prepare_resume(args.resume, args.transcript)
     where = args.transcript or args.resume
@@ -123,4 +133,39 @@ def run_resume(args: argparse.Namespace) -> int:
         f"Resuming {args.resume} on day {cont.game.day} after {cont.caught.answers} recorded answers "
         f"({cont.caught.asked} put to their bots again); writing to {where}"
     )
+    if timeout is not None:
+        banner += "; " + set_time_limit(cont, timeout)
     return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
+
+
+def _needs_a_person(path: str) -> None:
+    """``--human-timeout`` on a resume is refused, before anything is written, when the
+    recorded table seats nobody (a file that cannot be read is left to the resume)."""
+    from transcripts.schema import TranscriptError, read_transcript
+
+    try:
+        seats = read_transcript(path).header.seats
+    except (TranscriptError, OSError, ValueError):
+        return
+    if not any(s.agent == "human" for s in seats):
+        raise CliError(f"--human-timeout needs a human seat, and the game of {path} has none")
+
+
+def set_time_limit(cont: Continuation, seconds: float) -> str:
+    """Give every human seat of a resumed game the time limit ``seconds`` from now on,
+    recorded in its transcript; what changed, in words. ``CliError`` for a table
+    without a person (the writer is closed first: nothing is played)."""
+    humans = [a for a in cont.agents.values() if getattr(a, "spec", None) == "human" and hasattr(a, "timeout")]
+    if not humans:
+        if cont.writer is not None:
+            cont.writer.close()
+        raise CliError("--human-timeout needs a human seat, and this game has none")
+    changed = []
+    for h in humans:
+        before = h.timeout
+        if before != seconds:
+            h.timeout = seconds
+            if cont.writer is not None:
+                cont.writer.time_limit(h.name, seconds)
+        changed.append(f"{h.name}'s time limit is {seconds:g} s" + (f" (was {before:g} s)" if before is not None and before != seconds else ""))
+    return ", ".join(changed)

@@ -276,10 +276,11 @@ def table(tmp_path: Path, role: str, **alice) -> Path:
     return p
 
 
-def spawn(*args: str):
-    env = {**os.environ, "TERM": "xterm", "PYTHONUNBUFFERED": "1"}
+def spawn(*args: str, cwd: Path | None = None):
+    """``werewolf play ARGS`` in a pseudo-terminal, run from ``cwd`` (the repository by default)."""
+    env = {**os.environ, "TERM": "xterm", "PYTHONUNBUFFERED": "1", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     child = pexpect.spawn(
-        sys.executable, ["-m", "arena.cli", "play", *args], cwd=str(ROOT), env=env, encoding="utf-8", timeout=20, dimensions=(60, 200)
+        sys.executable, ["-m", "arena.cli", "play", *args], cwd=str(cwd or ROOT), env=env, encoding="utf-8", timeout=20, dimensions=(60, 200)
     )
     child.logfile_read = io.StringIO()
     return child
@@ -318,7 +319,7 @@ def test_a_person_plays_a_whole_game(tmp_path, role):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_the_time_limit_plays_on_for_a_silent_person(tmp_path):
-    child = spawn(str(table(tmp_path, "seer", agent="human", timeout=0.2)))  # the game file seats the person
+    child = spawn(str(table(tmp_path, "seer", agent="human", timeout=0.2)), cwd=tmp_path)  # the game file seats the person
     child.expect(pexpect.EOF)
     child.close()
     text = seen(child)
@@ -326,6 +327,11 @@ def test_the_time_limit_plays_on_for_a_silent_person(tmp_path):
     assert "You have 0.2 s to answer" in text
     assert "Time is up: playing" in text and "Time is up: you say nothing" in text
     assert "The cards are revealed" in text
+    saved = list((tmp_path / "out" / "play").glob("*.jsonl"))  # no --transcript: recorded all the same
+    assert len(saved) == 1 and f"This game is recorded in {Path('out') / 'play' / saved[0].name}" in text
+    from transcripts.verify import verify_file
+
+    assert verify_file(saved[0]).ok
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -344,8 +350,9 @@ def test_leaving_stops_cleanly_and_keeps_the_transcript(tmp_path, how):
     child.close()
     text = seen(child)
     assert "Traceback" not in text
-    if how == "eof":
-        assert child.exitstatus == 1 and "error: Alice left the game (end of input" in text
+    if how == "eof":  # leaving is not a failure: its own status, and where the game is kept
+        assert child.exitstatus == 3 and "error: Alice left the game (end of input, Ctrl-D)" in text
+        assert f"saved in {path}: werewolf play --resume {path} goes on" in re.sub(r"\s*\n\s*", " ", text)
     else:
         assert child.exitstatus == 130 and "error: interrupted" in text
     records = [json.loads(line) for line in path.read_text().splitlines()]
@@ -378,3 +385,84 @@ def test_a_resumed_game_keeps_the_persons_time_limit(tmp_path):
     from transcripts.verify import verify_file
 
     assert verify_file(path).ok
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_ctrl_d_without_a_transcript_saves_the_game_and_resume_goes_on_with_a_new_time_limit(tmp_path):
+    """Ctrl-D at a prompt loses nothing: the game (recorded in out/play/ when no
+    --transcript was given) is saved, the exit status is 3, and ``play --resume
+    --human-timeout S`` goes on from there under the new limit, recorded as such."""
+    from transcripts import read_transcript
+    from transcripts.verify import Status, verify_file
+
+    child = spawn(str(table(tmp_path, "seer")), "--human", "Alice", cwd=tmp_path)
+    child.expect(PROMPT[0])
+    child.sendline("2")
+    child.expect(PROMPT[3])
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = re.sub(r"\s*\n\s*", " ", seen(child))
+    assert child.exitstatus == 3 and "Traceback" not in text, text[-2000:]
+    saved = list((tmp_path / "out" / "play").glob("*.jsonl"))
+    assert len(saved) == 1
+    rel = Path("out") / "play" / saved[0].name
+    assert f"Alice left the game (end of input, Ctrl-D); everything played so far is saved in {rel}" in text
+    assert verify_file(saved[0]).status is Status.INCOMPLETE
+    t = read_transcript(saved[0])
+    assert t.error.message.startswith("Alice left the game") and t.time_limits()["Alice"] is None
+    assert any(a.seat == "Alice" and a.kind == "seer_check" for a in t.answers)
+
+    child = spawn("--resume", str(rel), "--human-timeout", "0.2", cwd=tmp_path)  # the person stays silent now
+    child.expect(pexpect.EOF)
+    child.close()
+    text = seen(child)
+    assert child.exitstatus == 0, text[-2000:]
+    assert "Alice's time limit is 0.2 s" in text and "You have 0.2 s to answer" in text and "Time is up" in text
+    assert verify_file(saved[0]).ok
+    t = read_transcript(saved[0])
+    limits = [r for r in t.records if r.type == "time_limit"]
+    assert [(r.seat, r.seconds) for r in limits] == [("Alice", 0.2)] and t.time_limits()["Alice"] == 0.2
+
+
+def test_a_new_time_limit_on_resume_is_recorded_and_kept(tmp_path, capsys):
+    """``play --resume --human-timeout S`` overrides the recorded limit: written as a
+    ``time_limit`` record that verifies, kept by a later resume (into the same file or
+    a new one); refused with the reason where it cannot apply."""
+    from arena.gamefile import header_for
+    from arena.resume import prepare_resume, set_time_limit
+    from transcripts import TranscriptWriter, read_transcript
+    from transcripts.verify import Status, verify_file
+
+    spec = spec_from_data({"seats": [{"name": "Alice", "agent": "human", "timeout": 0.5}] + [{"name": n} for n in NAMES[1:]]})
+    game, _ = spec.build()
+    path = tmp_path / "t.jsonl"
+    with TranscriptWriter(path, header_for(spec, game)) as writer:
+        writer.sync_events(game)
+    cont = prepare_resume(str(path))
+    assert set_time_limit(cont, 2.0) == "Alice's time limit is 2 s (was 0.5 s)"
+    cont.writer.close()
+    t = read_transcript(path)
+    assert t.header.seats[0].timeout == 0.5 and t.time_limits()["Alice"] == 2.0
+    assert verify_file(path).status is Status.INCOMPLETE
+    for out in (None, str(tmp_path / "new.jsonl")):
+        cont = prepare_resume(str(path), out)
+        cont.writer.close()
+        assert cont.agents["Alice"].timeout == 2.0
+    assert read_transcript(tmp_path / "new.jsonl").time_limits()["Alice"] == 2.0 and verify_file(tmp_path / "new.jsonl").status is Status.INCOMPLETE
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(path.read_text())
+    with TranscriptWriter.appending(forged, events_written=0, last_digest=read_transcript(forged).records[-1].digest) as writer:
+        writer.time_limit("Bob", 3.0)  # Bob is a bot
+    assert verify_file(forged).status is Status.MISMATCH
+
+    assert main(["play", "--resume", str(path), "--human-timeout", "0"]) == 2
+    assert "positive number of seconds" in capsys.readouterr().err
+    bots = tmp_path / "bots.jsonl"
+    spec = spec_from_data({"seats": [{"name": n} for n in NAMES]})
+    game, _ = spec.build()
+    with TranscriptWriter(bots, header_for(spec, game)) as writer:
+        writer.sync_events(game)
+    before = bots.read_text()
+    assert main(["play", "--resume", str(bots), "--human-timeout", "5"]) == 2
+    assert "--human-timeout needs a human seat" in capsys.readouterr().err and bots.read_text() == before

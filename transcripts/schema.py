@@ -198,6 +198,16 @@ class BeliefRecord(_Line):
     error: str | None = None
 
 
+class TimeLimitRecord(_Line):
+    """A human seat's time limit per decision, changed from this line on (``play
+    --resume --human-timeout``): the header's ``timeout``, or an earlier such record,
+    held until here."""
+
+    type: Literal["time_limit"] = "time_limit"
+    seat: str
+    seconds: float
+
+
 class ErrorRecord(_Line):
     """Why a game stopped before its end (a scripted seat failed, the run was interrupted)."""
 
@@ -206,14 +216,15 @@ class ErrorRecord(_Line):
 
 
 Record = Annotated[
-    Union[HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, ErrorRecord], Field(discriminator="type")
+    Union[HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, ErrorRecord],
+    Field(discriminator="type"),
 ]
 _RECORD = TypeAdapter(Record)
 
 
 class Transcript(BaseModel):
     header: HeaderRecord
-    records: list[Union[EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, ErrorRecord]]
+    records: list[Union[EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, ErrorRecord]]
     truncated: bool = False  # the last line was cut off mid-write and was dropped
 
     @property
@@ -239,6 +250,15 @@ class Transcript(BaseModel):
     @property
     def error(self) -> ErrorRecord | None:
         return next((r for r in self.records if isinstance(r, ErrorRecord)), None)
+
+    def time_limits(self) -> dict[str, float | None]:
+        """Each seat's time limit per decision as the record ends: the header's,
+        unless a ``time_limit`` record changed it."""
+        limits = {s.name: s.timeout for s in self.header.seats}
+        for r in self.records:
+            if isinstance(r, TimeLimitRecord):
+                limits[r.seat] = r.seconds
+        return limits
 
     @property
     def complete(self) -> bool:

@@ -211,6 +211,8 @@ class _Rerun:
             self.calls.append((line, r))
         elif getattr(r, "type", None) == "belief":
             self.belief(line, r)
+        elif getattr(r, "type", None) == "time_limit":
+            self.time_limit(line, r)
         else:  # a record type this reader does not check
             raise _Stop(Difference(line, f"unexpected record type '{getattr(r, 'type', '?')}'"))
 
@@ -248,6 +250,15 @@ class _Rerun:
             if name == r.seat or p is None or not p.alive:
                 raise _Stop(Difference(line, f"{what} rates '{name}', who is not another living player"))
         self.beliefs += 1
+
+    def time_limit(self, line: int, r: Any) -> None:
+        """A new time limit is a setting, not play: it must name a human seat and a
+        positive number of seconds."""
+        seat = next((s for s in self.t.header.seats if s.name == r.seat), None)
+        if seat is None or seat.agent != "human":
+            raise _Stop(Difference(line, f"a time limit for '{r.seat}', which is not a human seat of this table"))
+        if not r.seconds > 0:
+            raise _Stop(Difference(line, f"a time limit of {r.seconds:g} s for {r.seat}; it must be positive"))
 
     def answer(self, line: int, r: AnswerRecord) -> None:
         game = self.game

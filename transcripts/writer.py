@@ -17,7 +17,16 @@ from typing import IO, Any
 from engine.decisions import Decision
 from engine.game import Game
 from transcripts.chain import link
-from transcripts.schema import AnswerRecord, BeliefRecord, CallRecord, ErrorRecord, EventRecord, HeaderRecord, ResultRecord
+from transcripts.schema import (
+    AnswerRecord,
+    BeliefRecord,
+    CallRecord,
+    ErrorRecord,
+    EventRecord,
+    HeaderRecord,
+    ResultRecord,
+    TimeLimitRecord,
+)
 
 
 def software_version() -> str:
@@ -111,6 +120,10 @@ class TranscriptWriter:
         self.sync_events(game)
         res = result_of(game)
         self._write(ResultRecord(**res.model_dump(), reason=game.end_reason))
+
+    def time_limit(self, seat: str, seconds: float) -> None:
+        """A human seat's time limit per decision changes from here on."""
+        self._write(TimeLimitRecord(seat=seat, seconds=seconds))
 
     def error(self, game: Game | None, message: str) -> None:
         if game is not None:
