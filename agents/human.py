@@ -96,7 +96,7 @@ class HumanAgent(Agent):
                 self.screen.console.print()
                 raise
             try:
-                return parse_answer(decision, line)
+                return parse_answer(decision, line, view.players, view.alive)
             except BadInput as e:
                 self.screen.problem(f"{e}. Try again.")
 

@@ -14,6 +14,21 @@ from typing import Any
 
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
 
+# Text decisions that take more than words, as model seats send them (``engine.speech``):
+# a speech may state public claims, the pack's night talk may propose a victim.
+SPEECH_KINDS = frozenset({"speak"})
+TARGETED_KINDS = frozenset({"wolf_chat"})
+SPEECH_COMMANDS = {
+    "/role": "/role ROLE claims a role",
+    "/check": "/check NAME ROLE announces a Seer result",
+    "/accuse": "/accuse NAME [NAME ...] accuses",
+}
+TARGET_COMMANDS = {"/target": "/target NAME proposes the pack's victim"}
+# A word that starts with a slash and a letter is a command; "//" keeps a literal slash.
+_COMMAND = re.compile(r"(?:(?<=\s)|^)(/[^\W\d]\w*)")
+_LITERAL = re.compile(r"(?:(?<=\s)|^)//(?=[^\W\d])")
+ROLE_ALIASES = {"wolf": "werewolf", "wolves": "werewolf", "werewolves": "werewolf"}
+
 YES = frozenset({"y", "yes", "true", "oui", "是", "是的"})
 NO = frozenset({"n", "no", "false", "non", "否", "不"})
 # Decisions whose options are role ids; people read the role's name beside them.
@@ -43,7 +58,12 @@ def input_hint(decision: Decision) -> str:
     """What to type, said in the prompt itself so nobody has to guess the format."""
     n = len(decision.options)
     if decision.shape == TEXT:
-        return "type your words and press Enter; an empty line = say nothing"
+        words = "type your words and press Enter; an empty line = say nothing"
+        if decision.kind in SPEECH_KINDS:
+            return words + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I saw a wolf. /role seer /check Bob werewolf /accuse Bob)"
+        if decision.kind in TARGETED_KINDS:
+            return words + "; add /target NAME to propose the victim (e.g. Let's take Bob. /target Bob)"
+        return words
     if decision.shape == BOOL:
         if len(decision.options) == 1:
             only = "y" if decision.options[0] else "n"
@@ -69,12 +89,14 @@ def pass_word(decision: Decision) -> str:
     return "pass"
 
 
-def parse_answer(decision: Decision, line: str) -> Any:
-    """The answer ``line`` stands for, checked by the engine's own rules; ``BadInput``."""
+def parse_answer(decision: Decision, line: str, players: list[str] | None = None, alive: list[str] | None = None) -> Any:
+    """The answer ``line`` stands for, checked by the engine's own rules; ``BadInput``.
+    ``players`` (everyone at the table) and ``alive`` are what a speech's claims and
+    the pack's proposed victim may name."""
     raw = line.strip()
     shape = decision.shape
     if shape == TEXT:
-        answer: Any = raw
+        answer: Any = _text(decision, raw, list(players or ()), list(alive if alive is not None else players or ()))
     elif shape == BOOL:
         answer = _yes_no(decision, raw)
     elif shape == MULTI:
@@ -147,3 +169,107 @@ def _index(decision: Decision, token: str) -> int:
         if folded in (label.casefold(), str(decision.options[i - 1]).casefold()):
             return i
     raise BadInput(f"'{token}' is not a number on the list: type {input_hint(decision)}")
+
+
+# ---------------------------------------------------------------------- words with claims
+def _text(decision: Decision, raw: str, players: list[str], alive: list[str]) -> Any:
+    """A speech's words, with ``/role``, ``/check`` and ``/accuse`` claims after them,
+    or the pack's talk with a ``/target``: the dict a model seat sends. Plain words stay
+    a plain string."""
+    if decision.kind in SPEECH_KINDS:
+        allowed = SPEECH_COMMANDS
+    elif decision.kind in TARGETED_KINDS:
+        allowed = TARGET_COMMANDS
+    else:
+        return raw
+    parts = _COMMAND.split(raw)
+    text = parts[0]
+    claims: dict[str, Any] = {"role": None, "checks": [], "accuses": []}
+    target = None
+    for command, arg in zip(parts[1::2], parts[2::2]):
+        name = command.casefold()
+        if name not in allowed:
+            other = "the pack's night talk" if name in TARGET_COMMANDS else "a speech" if name in SPEECH_COMMANDS else None
+            where = f"{command} is for {other}; " if other else f"{command} is not a command; "
+            raise BadInput(where + "here: " + "; ".join(allowed.values()) + " (// for a word starting with a slash)")
+        arg = arg.strip()
+        if name == "/role":
+            if claims["role"] is not None:
+                raise BadInput("one /role per speech")
+            claims["role"] = _role(arg, "/role ROLE")
+        elif name == "/check":
+            claims["checks"].append(_check(arg, players))
+        elif name == "/accuse":
+            claims["accuses"].extend(n for n in _names(arg, players, "/accuse NAME") if n not in claims["accuses"])
+        elif name == "/target":
+            if target is not None:
+                raise BadInput("one /target per message")
+            target = _player(arg, alive, "/target NAME", living=True)
+    text = _LITERAL.sub("/", text.strip())
+    if len(parts) == 1:
+        return text
+    if decision.kind in TARGETED_KINDS:
+        return {"text": text, "target": target}
+    return {"text": text, "claims": claims}
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\s_\-]+", "", text.casefold())
+
+
+def _role(text: str, usage: str) -> str:
+    from engine.roles import ROLES
+
+    if not text:
+        raise BadInput(f"type {usage}")
+    wanted = _fold(text)
+    wanted = ROLE_ALIASES.get(wanted, wanted)
+    for rid, spec in ROLES.items():
+        if wanted in (_fold(rid), _fold(spec.name)):
+            return rid
+    raise BadInput(f"'{text}' is not a role (for example: werewolf, seer, witch, villager)")
+
+
+def _player(text: str, names: list[str], usage: str, living: bool = False) -> str:
+    if not text:
+        raise BadInput(f"type {usage}")
+    for n in names:
+        if n.casefold() == text.casefold():
+            return n
+    who = "a living player" if living else "a player at this table"
+    raise BadInput(f"'{text}' is not {who}: {', '.join(names)}")
+
+
+def _names(text: str, players: list[str], usage: str) -> list[str]:
+    """Names separated by spaces or commas (a name with a space in it is matched whole)."""
+    tokens = [t for t in re.split(r"[\s,;，、]+", text) if t]
+    if not tokens:
+        raise BadInput(f"type {usage}")
+    out, i = [], 0
+    while i < len(tokens):
+        for j in range(len(tokens), i, -1):  # the longest run of words that is a name
+            joined = " ".join(tokens[i:j]).casefold()
+            match = next((n for n in players if n.casefold() == joined), None)
+            if match is not None:
+                out.append(match)
+                i = j
+                break
+        else:
+            _player(tokens[i], players, usage)  # raises, naming the players
+    return out
+
+
+def _check(text: str, players: list[str]) -> dict[str, str]:
+    """``NAME ROLE`` (or ``NAME=ROLE``, ``NAME:ROLE``): a Seer result announced."""
+    usage = "/check NAME ROLE, e.g. /check Bob werewolf"
+    text = re.sub(r"\s*[=:]\s*", " ", text).strip()
+    tokens = text.split()
+    if len(tokens) < 2:
+        raise BadInput(f"type {usage}")
+    for k in range(len(tokens) - 1, 0, -1):
+        name = " ".join(tokens[:k])
+        match = next((n for n in players if n.casefold() == name.casefold()), None)
+        if match is not None:
+            return {"target": match, "role": _role(" ".join(tokens[k:]), usage)}
+    _player(tokens[0], players, usage)
+    raise BadInput(f"type {usage}")

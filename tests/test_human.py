@@ -96,6 +96,42 @@ class TestParse:
         assert parse_answer(d, "  I am the Seer.  ") == "I am the Seer."
         assert parse_answer(d, "") == ""
 
+    def test_a_speech_states_claims_after_its_words(self):
+        d = decision(kind="speak", shape=TEXT, options=())
+        players = NAMES + ["Mary Ann"]
+        assert parse_answer(d, "I am the Seer. /role seer /check Bob werewolf /accuse bob, mary ann", players) == {
+            "text": "I am the Seer.",
+            "claims": {"role": "seer", "checks": [{"target": "Bob", "role": "werewolf"}], "accuses": ["Bob", "Mary Ann"]},
+        }
+        both = parse_answer(d, "/check Chloe=Little Girl /check David: wolf", players)
+        assert both["text"] == "" and both["claims"]["checks"] == [{"target": "Chloe", "role": "little_girl"}, {"target": "David", "role": "werewolf"}]
+        assert parse_answer(d, "and/or: see //etc", players) == "and/or: see /etc"  # no command: plain words, as before
+
+    @pytest.mark.parametrize(
+        "line, why",
+        [
+            ("x /rol seer", "/rol is not a command"),
+            ("x /target Bob", "/target is for the pack's night talk"),
+            ("x /role banker", "'banker' is not a role"),
+            ("x /role seer /role witch", "one /role per speech"),
+            ("x /check Bob", "type /check NAME ROLE"),
+            ("x /check Zed werewolf", "'Zed' is not a player at this table"),
+            ("x /accuse", "type /accuse NAME"),
+        ],
+    )
+    def test_claim_mistakes_are_explained(self, line, why):
+        with pytest.raises(BadInput, match=re.escape(why)):
+            parse_answer(decision(kind="speak", shape=TEXT, options=()), line, NAMES)
+
+    def test_the_packs_talk_proposes_a_living_victim(self):
+        d = decision(kind="wolf_chat", shape=TEXT, options=())
+        assert parse_answer(d, "Let's take Bob. /target bob", NAMES, ["Bob", "Chloe"]) == {"text": "Let's take Bob.", "target": "Bob"}
+        assert parse_answer(d, "no idea yet", NAMES, ["Bob"]) == "no idea yet"
+        with pytest.raises(BadInput, match="'David' is not a living player"):
+            parse_answer(d, "/target David", NAMES, ["Bob", "Chloe"])
+        with pytest.raises(BadInput, match="/role is for a speech"):
+            parse_answer(d, "/role seer", NAMES, ["Bob"])
+
     def test_role_options_read_as_role_names(self):
         d = decision(kind="thief_swap", options=("werewolf", "seer"), allow_pass=True)
         assert [label for _, label in numbered(d)] == ["Werewolf", "Seer"]
@@ -466,3 +502,46 @@ def test_a_new_time_limit_on_resume_is_recorded_and_kept(tmp_path, capsys):
     before = bots.read_text()
     assert main(["play", "--resume", str(bots), "--human-timeout", "5"]) == 2
     assert "--human-timeout needs a human seat" in capsys.readouterr().err and bots.read_text() == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_person_states_claims_and_proposes_the_packs_victim(tmp_path):
+    """From the terminal, as a model seat does with {"text", "claims"} and {"text",
+    "target"}: a mistyped command is explained and asked again; the engine takes the
+    claims and the proposed victim, and the transcript keeps them."""
+    path = tmp_path / "t.jsonl"
+    child = spawn(str(table(tmp_path, "werewolf")), "--human", "Alice", "--transcript", str(path))
+    child.expect("Your card, Alice")
+    chat = speech = False
+    while True:
+        i = child.expect([*PROMPT, pexpect.EOF])
+        if i == 4:
+            break
+        if i == 3 and "wolf chat" in child.before and not chat:
+            assert "/target NAME to propose the victim" in re.sub(r"\s*\n\s*", " ", ANSI.sub("", child.before))
+            child.sendline("Let's take Bob. /role seer")  # a speech's command, in the pack's talk
+            child.expect("/role is for a speech")
+            child.expect(PROMPT[3])
+            child.sendline("Let's take Bob. /target Bob")
+            chat = True
+            continue
+        if i == 3 and "speak" in child.before and not speech:
+            child.sendline("I checked Bob last night. /role seer /check Bob werewolf /accuse Bob")
+            speech = True
+            continue
+        child.sendline({0: "1", 1: "1 2", 2: "n", 3: ""}[i])
+    child.close()
+    assert child.exitstatus == 0, seen(child)[-2000:]
+    assert chat and speech
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    mine = {r["kind"]: r["answer"] for r in rows if r["type"] == "answer" and r["seat"] == "Alice" and isinstance(r["answer"], dict)}
+    assert mine["wolf_chat"] == {"text": "Let's take Bob.", "target": "Bob"}
+    assert mine["speak"] == {
+        "text": "I checked Bob last night.",
+        "claims": {"role": "seer", "checks": [{"target": "Bob", "role": "werewolf"}], "accuses": ["Bob"]},
+    }
+    chats = [r for r in rows if r["type"] == "event" and r["kind"] == "wolf_chat" and r["data"]["speaker"] == "Alice"]
+    assert chats[0]["data"]["target"] == "Bob"
+    from transcripts.verify import verify_file
+
+    assert verify_file(path).ok
