@@ -4,7 +4,6 @@ reconnection, answers, time limits, transcripts and the ``serve`` command."""
 from __future__ import annotations
 
 import json
-import socket
 import time
 from pathlib import Path
 from typing import Any, Callable
