@@ -19,9 +19,12 @@ A participant's fair share of a role is the sum, over its seats so far, of the r
 share of that table's deck; both policies keep every participant within about one
 game of it. Ties are broken by the tournament's seeded generator.
 
-- Bias. Seat order and player names are shuffled for every game (published work finds
-  both position and name effects), and participants never see each other's display
-  names.
+- Positions. Published work finds position effects (who speaks first, who sits next to
+  whom), so seat positions are balanced, not left to chance: the positions of a game
+  are filled in a seeded random order, each by the seat whose participant is furthest
+  below its fair share of that position, on that seat's side and overall. A participant's fair share of a position is, over its seats so far, one
+  table-size-th of a seat per position of that table. Player names are shuffled for
+  every game (name effects), and participants never see each other's display names.
 - Mirrors. With ``mirror: true`` each deal is replayed once per rotation of its
   participants (the same seats, names, roles and seed, each participant taking the
   next one's seats), so deal luck cancels within the set. ``games`` then counts deals.
@@ -110,6 +113,26 @@ class Balance:
     side: dict = field(default_factory=lambda: defaultdict(Counter))
     side_due: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(float)))
     position: dict = field(default_factory=lambda: defaultdict(Counter))
+    position_due: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(float)))
+    side_position: dict = field(default_factory=lambda: defaultdict(Counter))  # (participant, side) -> position -> seats
+    side_position_due: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(float)))
+
+    def add_position_due(self, participant: str, side: str, n: int) -> None:
+        """One more seat at a table of ``n``: 1/n of a seat due at each position."""
+        for pos in range(n):
+            self.position_due[participant][pos] += 1 / n
+            self.side_position_due[(participant, side)][pos] += 1 / n
+
+    def sit(self, participant: str, side: str, pos: int) -> None:
+        self.position[participant][pos] += 1
+        self.side_position[(participant, side)][pos] += 1
+
+    def position_gap(self, participant: str, pos: int) -> float:
+        return self.position[participant][pos] - self.position_due[participant][pos]
+
+    def side_position_gap(self, participant: str, side: str, pos: int) -> float:
+        key = (participant, side)
+        return self.side_position[key][pos] - self.side_position_due[key][pos]
 
     def add_seat(self, participant: str, deck: list[str]) -> None:
         self.seats[participant] += 1
@@ -194,6 +217,36 @@ def deal_teams(wolf: str, village: str, cards: list[str], bal: Balance) -> tuple
     return slots, list(cards)
 
 
+def place_seats(slots: list[str], roles: list[str], bal: Balance, rng: random.Random) -> list[int]:
+    """Which slot sits at each position (``order[pos]``), balancing positions.
+
+    The positions are filled in a seeded random order, each by the free slot whose
+    participant is furthest below its fair share of that position, on the slot's side
+    (counted twice) and whatever the side (then by chance): over a tournament every
+    participant sits everywhere about equally often, as a wolf and as a villager.
+    """
+    n = len(slots)
+    for p, r in zip(slots, roles):
+        bal.add_position_due(p, side_of(r), n)
+    positions = list(range(n))
+    rng.shuffle(positions)
+    free = list(range(n))
+    order = [0] * n
+    for pos in positions:
+        best = min(free, key=lambda i: (_position_need(bal, slots[i], roles[i], pos), rng.random()))
+        free.remove(best)
+        order[pos] = best
+        bal.sit(slots[best], side_of(roles[best]), pos)
+    return order
+
+
+def _position_need(bal: Balance, participant: str, role: str, pos: int) -> float:
+    """How far above its fair share of ``pos`` a seat's participant is: on the seat's
+    side counted twice, overall once (rounded, so that float noise never breaks a tie
+    the seeded draw should break)."""
+    return round(2 * bal.side_position_gap(participant, side_of(role), pos) + bal.position_gap(participant, pos), 9)
+
+
 def seat_cards(deck: list[str], players: int, rng: random.Random) -> list[str]:
     """The cards that go to seats: a Thief's deck of N+2 sets two aside at random."""
     if len(deck) == players + 2:
@@ -230,8 +283,7 @@ def _deal_games(cfg: TournamentConfig, d: int, names: list[str], bal: Balance, s
     else:
         slots = pick_participants(names, table.players, bal, rng)
         roles = deal_mixed(slots, cards_for_seats, bal, rng)
-    order = list(range(table.players))
-    rng.shuffle(order)
+    order = place_seats(slots, roles, bal, rng)
     seat_names = table_names(table.players, rng)
     seed = derive_seed(cfg.seed, "game", d)
     base = [(slots[i], roles[i]) for i in order]  # seat position k holds slot order[k]
@@ -244,13 +296,13 @@ def _deal_games(cfg: TournamentConfig, d: int, names: list[str], bal: Balance, s
         if r:
             shift = {p: present[(i + r) % len(present)] for i, p in enumerate(present)}
             seats_now = [(shift[p], role) for p, role in base]
-            for p, role in seats_now:
+            for pos, (p, role) in enumerate(seats_now):
                 bal.add_seat(p, cards_for_seats)
                 bal.give(p, role)
+                bal.add_position_due(p, side_of(role), len(seats_now))
+                bal.sit(p, side_of(role), pos)
         else:
-            seats_now = base
-        for pos, (p, _) in enumerate(seats_now):
-            bal.position[p][pos] += 1
+            seats_now = base  # counted by place_seats
         yield GamePlan(
             id=f"g{d:05d}" + (f"m{r}" if cfg.mirror else ""),
             index=start + r,
