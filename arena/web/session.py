@@ -109,7 +109,9 @@ class GameSession:
         agents = dict(agents)
         for i, seat in enumerate(spec.seats):
             if seat.agent == HUMAN:
-                agent = WebAgent(seat.name, seed=seat_seed(spec.seed, i), timeout=seat.timeout, language=spec.language)
+                # The seated agent's limit: a resumed record may have changed the header's (time_limit).
+                timeout = getattr(agents.get(seat.name), "timeout", seat.timeout)
+                agent = WebAgent(seat.name, seed=seat_seed(spec.seed, i), timeout=timeout, language=spec.language)
                 agent.on_change = self._seat_changed
                 agents[seat.name] = self.web_seats[seat.name] = agent
             elif pace > 0 and not seat.is_model and seat.name in agents:
