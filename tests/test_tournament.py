@@ -261,6 +261,45 @@ def test_model_games_count_tokens_and_cost_and_the_budget_stops_new_games(tmp_pa
     assert labels == {"Mini"}
 
 
+def test_the_budget_counts_what_games_in_flight_will_cost(tmp_path, monkeypatch, capsys):
+    """With several games at once, a budget that leaves room for one more game starts
+    one, not as many as there are slots: the committed spend plus what the games in
+    flight are expected to cost (the finished games' mean) must stay within it. The
+    report says what was spent and expected."""
+    from llm_standins import OpenAIStandIn, reset_llm_state, set_fake_keys, standin_router
+
+    set_fake_keys(monkeypatch)
+    reset_llm_state()
+    fast = {"max_retries": 0, "retry_initial": 0, "timeout": 5}
+    data = cfg_data(
+        games=6,
+        seating="teams",
+        participants=[{"name": "Mini", "agent": "openai:gpt-4o-mini", "options": fast}, BOTS[0]],
+        tables=[{"players": 5, "options": {"sheriff": False}}],
+        concurrency={"games": 3},
+    )
+    db = tmp_path / "m.sqlite"
+    try:
+        with standin_router() as router:
+            OpenAIStandIn(router)
+            first = run_tournament(config_from_data(data), db, progress=False, max_games=1)
+            assert first.played == 1
+            (cost,) = sqlite3.connect(db).execute("SELECT cost_usd FROM games").fetchone()
+            assert cost > 0
+            cfg = write_cfg(tmp_path, **{**data, "budget_usd": 2.5 * cost})  # room for one more game, not three
+            assert main(["tournament", str(cfg), "--db", str(db), "--quiet", "--json"]) == 0
+            report = json.loads(capsys.readouterr().out)
+            assert main(["tournament", str(cfg), "--db", str(db), "--quiet"]) == 0
+            text = capsys.readouterr().out
+    finally:
+        reset_llm_state()
+    assert report["stopped"] == "budget" and report["played"] == 1 and report["remaining"] == 4
+    b = report["budget"]
+    assert b["in_flight"] == 1 and b["expected_per_game_usd"] == pytest.approx(cost, rel=1e-3)
+    assert b["spent_usd"] + b["in_flight_expected_usd"] + b["expected_per_game_usd"] > b["budget_usd"]
+    assert "budget of $" in text and "no new game was started" in text and "0 played now" in text
+
+
 # ---------------------------------------------------------------------- the commands
 def test_tournament_and_leaderboard_commands(tmp_path, capsys):
     cfg = write_cfg(tmp_path, games=16)

@@ -56,7 +56,14 @@ def run(args: argparse.Namespace) -> int:
         for line in report.failures[:5]:
             out.print(f"[red]failed[/red] {line}")
         if report.stopped == "budget":
-            out.print(f"budget of ${cfg.budget_usd} reached: no new game was started; raise budget_usd and run again to continue")
+            b = report.budget or {}
+            detail = f"${b.get('spent_usd', 0):.4f} spent"
+            if b.get("in_flight"):
+                detail += f", ~${b.get('in_flight_expected_usd', 0):.4f} still expected from the {b['in_flight']} game(s) then in flight"
+            out.print(
+                f"budget of ${cfg.budget_usd} reached ({detail}; a game is expected to cost ~${b.get('expected_per_game_usd', 0):.4f}): "
+                "no new game was started; raise budget_usd and run again to continue"
+            )
         elif report.stopped == "failing":
             out.print("stopped: too many games failed in a row (see above); fix the cause and run again")
         elif report.stopped == "interrupted":

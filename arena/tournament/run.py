@@ -10,8 +10,13 @@ Bot-only games are played synchronously, in a worker thread or, with
 ``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU). Games with
 model seats are coroutines on one event loop, at most ``concurrency.games`` at a time,
 their calls capped by ``arena.limits`` globally and per model. A budget cap is checked
-before each game starts: once spending reaches it, no new game starts and the games in
-flight finish, so the overshoot is at most what those cost. Five failed games in a row
+before each game starts, counting what the games in flight will still cost: a game
+starts only if the spending so far, plus what each game in flight is expected to cost
+beyond what it has spent, plus the new game's expected cost stay within the budget.
+A game is expected to cost what the finished model games cost on average (before any
+has finished, at least what the dearest game in flight has spent so far); bot games
+cost nothing. The report says what was spent and expected when the budget stopped the
+run. Five failed games in a row
 stop the run too (a missing key or a dead server fails every game the same way).
 """
 
@@ -48,6 +53,7 @@ class RunReport:
     stopped: str | None = None  # budget | failing | interrupted | limit
     failures: list[str] = field(default_factory=list)
     extra: int = 0  # finished games in the database that this plan does not contain
+    budget: dict[str, Any] | None = None  # when the budget stopped the run: what was spent and expected then
     totals: dict[str, Any] = field(default_factory=dict)
     db: str = ""
     transcripts: str = ""
@@ -178,20 +184,45 @@ class _Runner:
         self.report = report
         self.bar = bar
         self.spent = float(store.totals()["cost_usd"] or 0.0)
+        # What finished model games cost, each: the estimate of what a game will cost.
+        self.game_costs = [float(g["cost_usd"]) for g in store.games() if g["calls"] and g["cost_usd"] is not None]
+        self.in_flight: dict[str, float] = {}  # model game id -> spent on it so far
         self.failures_in_a_row = 0
         self.stop = False
 
-    def _may_start(self) -> bool:
+    def expected_game_cost(self) -> float:
+        """What a model game is expected to cost: the finished ones' mean; before any has
+        finished, what the dearest game in flight has spent so far (a lower bound)."""
+        if self.game_costs:
+            return sum(self.game_costs) / len(self.game_costs)
+        return max(self.in_flight.values(), default=0.0)
+
+    def _may_start(self, job: GameJob) -> bool:
         if self.stop:
             return False
         budget = self.cfg.budget_usd
-        if budget is not None and self.spent >= budget:
+        if budget is None:
+            return True
+        each = self.expected_game_cost()
+        in_flight = sum(max(0.0, each - spent) for spent in self.in_flight.values())
+        this = 0.0 if job.bots_only else each
+        if self.spent >= budget or self.spent + in_flight + this > budget:
             self.report.stopped = "budget"
+            self.report.budget = {
+                "budget_usd": budget,
+                "spent_usd": round(self.spent, 6),
+                "in_flight": len(self.in_flight),
+                "in_flight_expected_usd": round(in_flight, 6),
+                "expected_per_game_usd": round(each, 6),
+            }
             self.stop = True
         return not self.stop
 
-    def _on_call(self, record: Any) -> None:
-        self.spent += float(record.cost_usd or 0.0)
+    def _on_call(self, record: Any, game_id: str | None = None) -> None:
+        cost = float(record.cost_usd or 0.0)
+        self.spent += cost
+        if game_id in self.in_flight:
+            self.in_flight[game_id] += cost
         self.bar.call(record)
 
     def _stored(self, fin: FinishedGame) -> None:
@@ -223,13 +254,17 @@ class _Runner:
         async def one(job: GameJob) -> None:
             slots = bot_slots if job.bots_only else model_slots
             async with slots:
-                if not self._may_start():
+                if not self._may_start(job):
                     return
+                gid = job.plan.id
                 try:
                     if job.bots_only:
                         fin = await loop.run_in_executor(executor, play_sync, job)
                     else:
-                        fin = await play_async(job, on_call=self._on_call)
+                        self.in_flight[gid] = 0.0
+                        fin = await play_async(job, on_call=lambda record: self._on_call(record, gid))
+                        if fin.cost_usd is not None:
+                            self.game_costs.append(float(fin.cost_usd))
                 except GameFailed as e:
                     self._failed(job, str(e))
                     return
@@ -240,6 +275,8 @@ class _Runner:
                 except Exception as e:  # a bug in a seat or the engine: keep the tournament going
                     self._failed(job, f"{job.plan.id}: internal error: {e!r}")
                     return
+                finally:
+                    self.in_flight.pop(gid, None)
                 self._stored(fin)
 
         try:
