@@ -27,6 +27,9 @@ CAUSES = {
     "white_werewolf": "killed by the White Werewolf",
     "big_bad_wolf": "devoured by the Big Bad Wolf",
     "rusty_sword": "dead of the Rusty Knight's tetanus",
+    "with_elder": "dead with the Elder, the Idiot's pardon gone",
+    "vigilante": "shot by the Vigilante",
+    "ninja": "assassinated by the Ninja",
     "barber": "killed by the Barber",
 }
 
@@ -56,6 +59,30 @@ def _n(name: Any) -> str:
     return f"[bold]{escape(str(name))}[/bold]"
 
 
+def _names(names: Any) -> str:
+    return ", ".join(_n(n) for n in names or []) or "nobody"
+
+
+def _r(role: Any) -> str:
+    return f"[bold]{escape(role_name(role))}[/bold]"
+
+
+def _quote(text: Any) -> str:
+    return f"\"{escape(str(text or '').strip())}\""
+
+
+def _only(e: Event) -> str | None:
+    """The one seat a private event was sent to, if there is exactly one."""
+    a = e.audience
+    return next(iter(a)) if not isinstance(a, str) and len(a) == 1 else None
+
+
+def _added(counts: dict[str, int] | None) -> str:
+    """Votes a count adds by itself (phantom votes, a poster's extra votes)."""
+    ranked = sorted((counts or {}).items(), key=lambda kv: (-kv[1], str(kv[0])))
+    return ", ".join(f"{_n(n)} +{k}" for n, k in ranked)
+
+
 class Narrator:
     """Prints events to a rich console as they are fed in."""
 
@@ -67,6 +94,10 @@ class Narrator:
         self._pack: list[str] = []
         self.sheriff: str | None = None
         self.dead: dict[str, dict] = {}
+        # Facts a secret event already told, so the copy sent to another seat (the
+        # charmed, the infected, the Insomniac's wolf...) is not told twice; through one
+        # seat's eyes that copy is the only one and is told.
+        self._told: set[tuple[str, Any]] = set()
 
     # ------------------------------------------------------------------ feeding
     def follow(self, events: list[Event]) -> None:
@@ -85,6 +116,8 @@ class Narrator:
             self.sheriff = e.data.get("player")
         if e.kind == "death":
             self.dead[e.data.get("player")] = {**e.data, "day": e.day}
+        if e.kind == "revived":
+            self.dead.pop(e.data.get("player"), None)
         if not public and not self.god:
             return
         handler = getattr(self, f"_on_{e.kind}", None)
@@ -137,6 +170,11 @@ class Narrator:
         self.say(f"[dim]{len(alive)} alive: {', '.join(escape(str(a)) for a in alive)}[/dim]")
 
     def _on_speech(self, e: Event) -> None:
+        if e.data.get("last_words"):
+            text = str(e.data.get("text", "")).strip()
+            body = escape(text) if text else "[dim](says nothing)[/dim]"
+            self.say(f"{_n(e.data.get('speaker'))} [dim](last words)[/dim]: {body}")
+            return
         if e.phase != self._phase:
             self._phase = e.phase
             title = PHASE_TITLES.get(e.phase, e.phase.replace("_", " ").capitalize())
@@ -175,6 +213,8 @@ class Narrator:
         rnd = e.data.get("round", 1)
         title = "The vote" if rnd == 1 else f"The vote, round {rnd}"
         self._vote_table(title, e.data.get("votes", {}), e.data.get("tally", {}), e.data.get("sheriff"))
+        if e.data.get("phantoms"):
+            self.say(f"[dim]The tally includes phantom votes: {_added(e.data['phantoms'])}.[/dim]")
 
     def _on_tie_broken(self, e: Event) -> None:
         target = e.data.get("target")
@@ -201,6 +241,69 @@ class Narrator:
 
     def _on_game_end(self, e: Event) -> None:
         self.final_reveal(e.data)
+
+    def _on_idiot_revealed(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} is voted out but shows the {_r(e.data.get('role', 'idiot'))} card: they survive, and vote no more.")
+
+    def _on_bear_growl(self, e: Event) -> None:
+        if e.data.get("growl"):
+            self.say("🐻 The Bear Tamer's bear [red]growls[/red]: a werewolf sits next to the Bear Tamer.")
+        else:
+            self.say("🐻 The Bear Tamer's bear stays silent.")
+
+    def _on_village_powers_lost(self, e: Event) -> None:
+        cause = CAUSES.get(e.data.get("cause", ""), e.data.get("cause"))
+        self.say(f"The Elder {_n(e.data.get('elder'))} died by the village's own hand ({escape(str(cause))}): every villager loses their power.")
+
+    # ------------------------------------------------------------------ message-board Werewolf (forum)
+    def _on_votes_cast(self, e: Event) -> None:
+        votes = e.data.get("votes", {})
+        shown = ", ".join(f"{escape(str(v))} → {escape(str(t)) if t is not None else '[dim](no vote)[/dim]'}" for v, t in votes.items())
+        self.say(f"The lynch votes are posted: {shown or 'none'}.")
+
+    def _on_vote_change(self, e: Event) -> None:
+        previous, target = e.data.get("previous"), e.data.get("target")
+        was = _n(previous) if previous is not None else "[dim](no vote)[/dim]"
+        self.say(f"✎ {_n(e.data.get('voter'))} changes their vote: {was} → {_n(target)}.")
+
+    def _on_sundown(self, e: Event) -> None:
+        self.say("[bold]Sundown[/bold]: pencils down, the votes are final.")
+
+    def _on_phantom_votes(self, e: Event) -> None:
+        players = list(e.data.get("players") or [])
+        each = " each" if len(players) > 1 else ""
+        self.say(f"No vote by sundown from {_names(players)}: one phantom vote{each} at the next lynch tally.")
+
+    def _on_lynch_cancelled(self, e: Event) -> None:
+        carried = e.data.get("carried") or {}
+        more = f" The phantom votes due today carry over: {_added(carried)}." if carried else ""
+        self.say(f"The lynching of day {e.data.get('day', e.day)} is [bold]cancelled[/bold]: no vote today.{more}")
+
+    def _on_celebrity_news(self, e: Event) -> None:
+        self.say(f"📰 The newspaper: {_n(e.data.get('player'))}, killed by the werewolves, was the Unknown Celebrity. Today's lynching is cancelled.")
+
+    def _on_vigilante_shot(self, e: Event) -> None:
+        self.say(f"[red]Bang![/red] {_n(e.data.get('shooter'))} reveals themself as the Vigilante and shoots {_n(e.data.get('target'))}.")
+
+    def _on_revived(self, e: Event) -> None:
+        player, priest = e.data.get("player"), e.data.get("priest")
+        if priest is None:
+            self.say(f"✚ {_n(player)} has come back to life in the night.")
+        else:
+            self.say(f"✚ The Priest {_n(priest)} brings {_n(player)} back to life.")
+
+    def _on_ghost_note(self, e: Event) -> None:
+        author, reader = e.data.get("author"), e.data.get("reader")
+        if reader is None:
+            self.say(f"👻 A note from the late {_n(author)} is found: {_quote(e.data.get('text'))}")
+        else:
+            self.say(f"👻 The late {_n(author)}'s note is passed privately to {_n(reader)}: {_quote(e.data.get('text'))}", secret=True)
+
+    def _on_extra_votes(self, e: Event) -> None:
+        self.say(f"The anonymous poster adds votes to the count: {_added(e.data.get('votes'))}.")
+
+    def _on_raven_poster(self, e: Event) -> None:
+        self.say(f"📜 An anonymous poster is put up on {_n(e.data.get('target'))}'s home: 2 extra votes against them at the next vote.")
 
     # ------------------------------------------------------------------ night secrets (god mode)
     def _on_role(self, e: Event) -> None:
@@ -258,6 +361,144 @@ class Narrator:
 
     def _on_witch_poisoned(self, e: Event) -> None:
         self.say(f"The Witch poisons {_n(e.data.get('target'))}.", secret=True)
+
+    def _on_protector_guard(self, e: Event) -> None:
+        self.say(f"The Protector guards {_n(e.data.get('target'))}.", secret=True)
+
+    def _on_sisters(self, e: Event) -> None:
+        sisters = tuple(e.data.get("sisters") or ())
+        if ("sisters", sisters) not in self._told:
+            self._told.add(("sisters", sisters))
+            self.say(f"The Sisters open their eyes: {_names(sisters)}.", secret=True)
+
+    def _on_sister_chat(self, e: Event) -> None:
+        text = str(e.data.get("text", "")).strip()
+        if text:
+            self.say(f"{_n(e.data.get('speaker'))} (to the Sisters): {escape(text)}", secret=True)
+
+    def _on_fox_result(self, e: Event) -> None:
+        found = "[red]a werewolf[/red] among" if e.data.get("wolf") else "no werewolf among (and loses the power)"
+        self.say(f"The Fox sniffs around {_n(e.data.get('target'))}: {found} {_names(e.data.get('group'))}.", secret=True)
+
+    def _on_wild_child_model(self, e: Event) -> None:
+        self.say(f"The Wild Child chooses {_n(e.data.get('model'))} as their model.", secret=True)
+
+    def _on_wild_child_turned(self, e: Event) -> None:
+        self.say(f"The Wild Child {_n(e.data.get('player'))} lost their model {_n(e.data.get('model'))} and becomes a werewolf.", secret=True)
+
+    def _on_wolf_hound_side(self, e: Event) -> None:
+        side = "the werewolves" if e.data.get("side") == "werewolves" else "the village"
+        self.say(f"The Wolf-Hound {_n(e.data.get('player'))} chooses {side}.", secret=True)
+
+    def _on_white_werewolf_kill(self, e: Event) -> None:
+        t = e.data.get("target")
+        self.say(f"The White Werewolf wakes alone and kills {_n(t)}." if t else "The White Werewolf wakes alone and spares the pack.", secret=True)
+
+    def _on_infect_father(self, e: Event) -> None:
+        self._told.add(("infected", e.data.get("target")))
+        self.say(f"The Infect Father infects {_n(e.data.get('target'))}: they join the pack instead of dying.", secret=True)
+
+    def _on_infected(self, e: Event) -> None:
+        if ("infected", e.data.get("player")) not in self._told:
+            self.say(f"{_n(e.data.get('player'))} is infected: they now play for the werewolves.", secret=True)
+
+    def _on_infection_failed(self, e: Event) -> None:
+        self.say(f"The Infect Father's infection of {_n(e.data.get('target'))} fails: the Elder cannot be infected.", secret=True)
+
+    def _on_big_bad_wolf_victim(self, e: Event) -> None:
+        self.say(f"The Big Bad Wolf devours a second victim: {_n(e.data.get('target'))}.", secret=True)
+
+    def _on_pied_piper_charm(self, e: Event) -> None:
+        for t in e.data.get("targets") or []:
+            self._told.add(("charmed", t))
+        self.say(f"The Pied Piper charms {_names(e.data.get('targets'))}.", secret=True)
+
+    def _on_charmed(self, e: Event) -> None:
+        if ("charmed", e.data.get("player")) not in self._told:
+            self.say(f"{_n(e.data.get('player'))} is charmed by the Pied Piper.", secret=True)
+
+    def _on_charmed_players(self, e: Event) -> None:
+        players = tuple(e.data.get("players") or ())
+        if ("charmed_players", (e.day, players)) not in self._told:
+            self._told.add(("charmed_players", (e.day, players)))
+            self.say(f"The charmed open their eyes: {_names(players)}.", secret=True)
+
+    def _on_hypnotised(self, e: Event) -> None:
+        self.say(f"The werewolves hypnotise {_n(e.data.get('player'))}: their power is gone.", secret=True)
+
+    def _on_cupid_paramours(self, e: Event) -> None:
+        d = e.data
+        self._told.add(("paramours", d.get("deceiver")))
+        self._told.add(("paramours", d.get("paramour")))
+        self.say(
+            f"Cupid's second arrow: {_n(d.get('deceiver'))} deceives {_n(d.get('abandoned'))} with {_n(d.get('paramour'))}.",
+            secret=True,
+        )
+
+    def _on_paramours(self, e: Event) -> None:
+        lover = e.data.get("lover")
+        if ("paramours", lover) not in self._told:
+            self._told.add(("paramours", lover))
+            self._told.add(("paramours", e.data.get("paramour")))
+            self.say(f"Cupid's second arrow: {_n(lover)} and {_n(e.data.get('paramour'))} are paramours.", secret=True)
+
+    def _on_angel_villager(self, e: Event) -> None:
+        why = "has fallen in love" if e.data.get("reason") == "love" else "survived the first round"
+        self.say(f"The Angel {_n(e.data.get('player'))} {why}: from now on a plain villager.", secret=True)
+
+    def _on_elder_life(self, e: Event) -> None:
+        self.say(f"The Elder {_n(e.data.get('player'))} survives an attack: {escape(str(e.data.get('lives')))} life left.", secret=True)
+
+    def _on_rusty_sword(self, e: Event) -> None:
+        self.say(f"The Rusty Knight {_n(e.data.get('knight'))}'s sword infects {_n(e.data.get('wolf'))}: dead at the next nightfall.", secret=True)
+
+    # ------------------------------------------------------------------ forum secrets
+    def _on_coroner_report(self, e: Event) -> None:
+        cause = CAUSES.get(e.data.get("cause", ""), e.data.get("cause"))
+        self.say(f"The Coroner learns that {_n(e.data.get('target'))} ({escape(str(cause))}) was the {_r(e.data.get('role'))}.", secret=True)
+
+    def _on_pack_leader_sniff(self, e: Event) -> None:
+        what = "holds an Auxiliary Role" if e.data.get("auxiliary") else "holds no Auxiliary Role"
+        self.say(f"The Pack Leader sniffs {_n(e.data.get('target'))}: {what}.", secret=True)
+
+    def _on_forum_seer_sense(self, e: Event) -> None:
+        n = e.data.get("wolves", 0)
+        self.say(f"The Seer senses {n} werewol{'f' if n == 1 else 'ves'} still alive.", secret=True)
+
+    def _on_psychic_result(self, e: Event) -> None:
+        self.say(f"The Psychic reads {_n(e.data.get('target'))}: the {_r(e.data.get('role'))}.", secret=True)
+
+    def _on_insomniac_saw(self, e: Event) -> None:
+        wolf = e.data.get("wolf")
+        if wolf is None:
+            self.say("The Insomniac lies awake and sees no werewolf.", secret=True)
+            return
+        self._told.add(("insomniac_seen", (e.day, _only(e))))
+        self.say(f"The Insomniac lies awake and sees werewolf {_n(wolf)}, who sees them too.", secret=True)
+
+    def _on_insomniac_seen(self, e: Event) -> None:
+        if ("insomniac_seen", (e.day, e.data.get("insomniac"))) not in self._told:
+            wolf = _only(e)
+            who = f"Werewolf {_n(wolf)}" if wolf else "A werewolf"
+            self.say(f"{who} is seen by the Insomniac {_n(e.data.get('insomniac'))}, and sees them back.", secret=True)
+
+    def _on_ninja_saw(self, e: Event) -> None:
+        seen = e.data.get("seen") or {}
+        up = ", ".join(f"{_n(n)} ({escape(role_name(r))})" for n, r in seen.items())
+        extra = f"; on the way they see {up}" if up else ""
+        self.say(f"The Ninja goes after {_n(e.data.get('target'))}{extra}.", secret=True)
+
+    def _on_guardian_angel_saved(self, e: Event) -> None:
+        self.say(f"The Guardian Angel's protection saves {_n(e.data.get('target'))}.", secret=True)
+
+    def _on_priest_revive(self, e: Event) -> None:
+        self.say(f"It is the Priest who brought {_n(e.data.get('target'))} back.", secret=True)
+
+    def _on_mad_scientist_dose(self, e: Event) -> None:
+        self.say(f"The Mad Scientist doses {_n(e.data.get('target'))}.", secret=True)
+
+    def _on_mutated(self, e: Event) -> None:
+        self.say(f"The potion changes {_n(e.data.get('player'))}: now the {_r(e.data.get('role'))}.", secret=True)
 
     def _generic(self, e: Event) -> None:
         details = ", ".join(f"{escape(str(k))}={escape(str(v))}" for k, v in e.data.items())
