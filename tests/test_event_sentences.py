@@ -146,15 +146,19 @@ def _readers(game: Game, e: Event) -> list[str]:
 
 def test_every_event_of_real_games_reads_as_a_sentence(games: list[Game]) -> None:
     seen: set[str] = set()
+    unknown: set[str] = set()
     for game in games:
         for e in game.events:
             seen.add(e.kind)
-            assert e.kind in RENDERERS, e.kind
+            if e.kind not in RENDERERS:
+                unknown.add(e.kind)
+                continue
             for lang in LANGUAGES:
                 cat = catalog(lang)
                 for seat in _readers(game, e):
                     body = RENDERERS[e.kind](_Reader(cat, seat), e)  # raises instead of falling back
                     assert body.strip() and not PLACEHOLDER.search(body), (lang, e.kind, e.data, body)
+    assert not unknown, f"events of real games without a renderer in prompts/history.py: {sorted(unknown)}"
     assert FORUM_KINDS | VILLAGE_KINDS <= seen, sorted((FORUM_KINDS | VILLAGE_KINDS) - seen)
 
 
@@ -173,8 +177,10 @@ def test_a_private_event_speaks_to_its_seat(games: list[Game]) -> None:
 
 
 def test_the_narrator_tells_every_event_in_its_own_words(games: list[Game], monkeypatch: pytest.MonkeyPatch) -> None:
+    plain: set[str] = set()
+
     def generic(self: Narrator, e: Event) -> None:
-        raise AssertionError(f"the narrator has no line for {e.kind}: {e.data}")
+        plain.add(e.kind)
 
     monkeypatch.setattr(Narrator, "_generic", generic)
     for game in games:
@@ -184,6 +190,7 @@ def test_the_narrator_tells_every_event_in_its_own_words(games: list[Game], monk
         assert "The cards are revealed" in text
         if game.preset == "forum":
             assert "The lynch votes are posted" in text and "Sundown" in text
+    assert not plain, f"events the narrator (arena/narrate.py) tells only as key=value: {sorted(plain)}"
 
 
 # ------------------------------------------------------------------------------ visibility
