@@ -21,6 +21,7 @@ from agents import heuristic_talk as talk
 from agents import heuristic_village as village
 from agents import heuristic_votes as votes
 from agents.base import Agent, SeatView
+from agents.heuristic_lines import LANGUAGES
 from agents.heuristic_memory import Memory
 from agents.heuristic_situation import Situation
 from agents.heuristic_suspicion import judge
@@ -54,11 +55,19 @@ class HeuristicAgent(Agent):
     # Tests set this to surface a policy's bug instead of covering it with a random answer.
     strict: bool = False
 
-    def __init__(self, name: str, seed: int = 0):
+    def __init__(self, name: str, seed: int = 0, language: str | None = None):
         super().__init__(name)
         self.rng = random.Random(f"{seed}:{name}")
         self.memory = Memory(name)
         self.plan: dict[str, Any] = {}
+        # The language of the bot's speech (``prompts/bot_lines/<language>.yaml``): the
+        # game's, when the table says it; otherwise the first language another seat is
+        # heard speaking in (a Chinese table of people or models), else English.
+        self.language = language if language in LANGUAGES else None
+
+    @property
+    def lang(self) -> str:
+        return self.language or self.memory.heard or "en"
 
     def decide(self, view: SeatView, decision: Decision) -> Any:
         self._remember(view)
@@ -66,7 +75,7 @@ class HeuristicAgent(Agent):
         if policy is None:  # a kind from a role this bot does not know yet
             return random_answer(self.rng, decision)
         try:
-            answer = policy(Situation(self.memory, self.rng, decision, self.plan))
+            answer = policy(Situation(self.memory, self.rng, decision, self.plan, self.lang))
         except Exception:
             if self.strict:
                 raise

@@ -7,6 +7,7 @@ the structured claims carry the meaning, the lines only make the table readable.
 from __future__ import annotations
 
 import random
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ def _lines_path(lang: str) -> Path:
 
 @lru_cache(maxsize=None)
 def load_lines(lang: str = "en") -> dict[str, Any]:
+    if lang not in LANGUAGES:
+        lang = "en"
     with open(_lines_path(lang), encoding="utf-8") as f:
         data = yaml.safe_load(f)
     if not isinstance(data, dict):
@@ -39,9 +42,30 @@ def load_lines(lang: str = "en") -> dict[str, Any]:
     return data
 
 
-def role_name(role: str | None) -> str:
+LANGUAGES = ("en", "zh")
+CJK = re.compile("[\u4e00-\u9fff]")
+
+
+def language_of(text: object) -> str | None:
+    """``zh`` for a text written in Chinese, else ``None`` (no opinion)."""
+    return "zh" if isinstance(text, str) and CJK.search(text) else None
+
+
+def role_name(role: str | None, lang: str = "en") -> str:
+    if lang != "en":
+        from prompts.catalog import catalog
+
+        try:
+            return catalog(lang).role_name(role or "villager")
+        except ValueError:  # a language without prompts: the English name
+            pass
     spec = ROLES.get(role) if isinstance(role, str) else None
     return spec.name if spec else str(role or "villager")
+
+
+def join(parts: list[str], lang: str = "en") -> str:
+    """Sentences side by side: Chinese needs no space between them."""
+    return ("" if lang == "zh" else " ").join(p for p in parts if p)
 
 
 def line(rng: random.Random, key: str, lang: str = "en", **fill: str) -> str:

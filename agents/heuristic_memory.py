@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from agents.heuristic_lines import language_of
 from engine.roles import ROLES
 
 
@@ -68,6 +69,7 @@ class Memory:
         self.sheriff: str | None = None
         self.claims: dict[str, Claim] = {}
         self.speeches = 0  # public speeches read so far: the order in which claims came
+        self.heard: str | None = None  # the language another seat spoke in ("zh"), once heard
         self.accusations: list[Accusation] = []
         self.votes: list[VoteRound] = []
         self.sheriff_votes: list[VoteRound] = []
@@ -150,6 +152,8 @@ class Memory:
         if not isinstance(speaker, str):
             return
         self.speeches += 1
+        if self.heard is None and speaker != self.me:
+            self.heard = language_of(d.get("text"))
         claims = d.get("claims")
         if not isinstance(claims, dict):
             return

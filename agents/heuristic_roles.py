@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from agents.heuristic_lines import line
 from agents.heuristic_memory import Memory
 from agents.heuristic_night import choose_victim
 from agents.heuristic_situation import Situation
@@ -76,8 +75,8 @@ def sister_chat(sit: Situation) -> dict[str, Any]:
     others = [n for n in mem.alive if n != mem.me and n not in mem.sisters]
     top = sit.best(others, b.of)
     if top is None or b.of(top) <= 0:
-        return {"text": line(sit.rng, "sister_chat.none")}
-    return {"text": line(sit.rng, "sister_chat.suspect", target=top)}
+        return {"text": sit.say("sister_chat.none")}
+    return {"text": sit.say("sister_chat.suspect", target=top)}
 
 
 def _group_chance(mem: Memory, sit: Situation, name: str) -> tuple[float, bool]:

@@ -9,17 +9,19 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterable
 
+from agents.heuristic_lines import line, role_name
 from agents.heuristic_memory import Memory, is_wolf_role
 from agents.heuristic_suspicion import Beliefs, judge
 from engine.decisions import Decision
 
 
 class Situation:
-    def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict):
+    def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en"):
         self.mem = mem
         self.rng = rng
         self.decision = decision
         self.plan = plan  # the seat's intentions that must stay consistent across days
+        self.lang = lang  # the language the seat speaks (``prompts/bot_lines/<lang>.yaml``)
         self._private: Beliefs | None = None
         self._public: Beliefs | None = None
 
@@ -36,6 +38,13 @@ class Situation:
         if self._public is None:
             self._public = judge(self.mem, private=False)
         return self._public
+
+    def say(self, key: str, **fill: str) -> str:
+        """One line of the situation ``key`` in the seat's language."""
+        return line(self.rng, key, self.lang, **fill)
+
+    def role_name(self, role: str | None) -> str:
+        return role_name(role, self.lang)
 
     @property
     def me(self) -> str:

@@ -67,13 +67,6 @@ class Beliefs:
         """``p``, with the log-odds breaking ties among players capped at certainty."""
         return self.p.get(name, 0.0) + 0.001 * math.tanh(self.score.get(name, 0.0) / 10.0)
 
-    def lead(self, name: str) -> float:
-        """How far ``name`` stands out from the other players whose camp is unknown."""
-        pool = [q for n, q in self.p.items() if n not in self.known]
-        if not pool:
-            return 0.0
-        return self.of(name) - sum(pool) / len(pool)
-
 
 def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
     """Players whose camp is certain: revealed dead, and privately the seat's own

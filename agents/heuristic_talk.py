@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.heuristic_lines import line, role_name
+from agents.heuristic_lines import join
 from agents.heuristic_memory import Memory, is_wolf_role
 from agents.heuristic_night import choose_victim, kill_options
 from agents.heuristic_situation import Situation
@@ -26,7 +26,6 @@ COUNTER_CLAIM_CHANCE = 0.7  # a wolf answers a Seer who exposed the pack
 FRAME_CHANCE = 0.5  # a fake Seer's new result frames a villager rather than clears a mate
 BUS_CHANCE = 0.3  # a wolf joins the accusation of a mate who is lost anyway
 STRONG = 0.6
-LEAD = 0.12  # a villager names a suspect only when one stands out: guesses feed the pack's bandwagons
 
 
 @dataclass(slots=True)
@@ -81,7 +80,7 @@ def _village_speech(sit: Situation) -> Speech:
     if not sp.accuses:
         others = [n for n in mem.alive if n != mem.me and n != mem.beloved]
         top = sit.best(others, b.rank)
-        if top is not None and b.of(top) > 0 and (b.lead(top) >= LEAD or b.of(top) >= STRONG):
+        if top is not None and b.of(top) > 0:
             sp.accuses = [top]
             sp.strong = b.of(top) >= STRONG
     return sp
@@ -244,48 +243,48 @@ def wolf_chat(sit: Situation) -> dict[str, Any]:
     """The first wolf proposes; the others agree unless they cannot (a wolf never
     devours its beloved), in which case they counter-propose. ``wolf_kill`` then
     follows the latest proposal, so the pack is unanimous."""
-    mem, rng = sit.mem, sit.rng
+    mem = sit.mem
     tonight = mem.chat_targets.get(mem.day, [])
     legal = kill_options(mem)
     proposal = tonight[-1][1] if tonight else None
     if proposal in legal:
-        return {"text": line(rng, "wolf_chat.agree", target=proposal), "target": proposal}
+        return {"text": sit.say("wolf_chat.agree", target=proposal), "target": proposal}
     target = choose_victim(sit, legal)
     if target is None:
         return {"text": ""}
     if proposal is not None:
-        return {"text": line(rng, "wolf_chat.counter", target=target, other=proposal), "target": target}
-    return {"text": line(rng, "wolf_chat.propose", target=target), "target": target}
+        return {"text": sit.say("wolf_chat.counter", target=target, other=proposal), "target": target}
+    return {"text": sit.say("wolf_chat.propose", target=target), "target": target}
 
 
 # ---------------------------------------------------------------------- wording
 def _words(sit: Situation, sp: Speech) -> str:
-    mem, rng = sit.mem, sit.rng
+    mem = sit.mem
     parts: list[str] = []
     if mem.phase == "campaign":
-        parts.append(line(rng, "opening.campaign"))
+        parts.append(sit.say("opening.campaign"))
     else:
         key = "opening.opening_day" if mem.day == 0 else "opening.first_day" if mem.day == 1 else "opening.later_day"
-        parts.append(line(rng, key))
+        parts.append(sit.say(key))
     if sp.role == SEER:
         if sp.counter:
-            parts.append(line(rng, "seer_counter_claim", target=sp.counter))
+            parts.append(sit.say("seer_counter_claim", target=sp.counter))
         else:
-            parts.append(line(rng, "seer_claim"))
+            parts.append(sit.say("seer_claim"))
         for t, r in sp.checks[-2:]:
             key = "seer_check_wolf" if r == WOLF else "seer_check_good"
-            parts.append(line(rng, key, target=t, verdict=role_name(r)))
+            parts.append(sit.say(key, target=t, verdict=sit.role_name(r)))
     elif sp.role in ("witch", "hunter"):
-        parts.append(line(rng, f"claim_{sp.role}"))
+        parts.append(sit.say(f"claim_{sp.role}"))
     elif sp.role == GOOD:
-        parts.append(line(rng, "claim_villager"))
+        parts.append(sit.say("claim_villager"))
     elif sp.role:
-        parts.append(line(rng, "claim_other", role=role_name(sp.role)))
+        parts.append(sit.say("claim_other", role=sit.role_name(sp.role)))
     if sp.liar:
-        parts.append(line(rng, "liar", target=sp.liar[0], role=role_name(sp.liar[1])))
+        parts.append(sit.say("liar", target=sp.liar[0], role=sit.role_name(sp.liar[1])))
     if sp.accuses:
         for t in sp.accuses[:2]:
-            parts.append(line(rng, "accuse_strong" if sp.strong else "accuse", target=t))
+            parts.append(sit.say("accuse_strong" if sp.strong else "accuse", target=t))
     else:
-        parts.append(line(rng, "no_lead"))
-    return " ".join(p for p in parts if p)
+        parts.append(sit.say("no_lead"))
+    return join(parts, sit.lang)
