@@ -166,7 +166,8 @@ def _seer_speech(sit: Situation, sp: Speech, h: float) -> None:
     rivals = [c for c, cl in mem.claims.items() if c != mem.me and c in alive and cl.role == SEER]
     before = mem.my_public_claim()
     late = len(alive) <= 5 or (mem.day >= 3 and len(results) >= 2)
-    if not (before and before.role == SEER) and not found and not rivals and h < 2 and not late:
+    last = sit.decision.context.get("phase") == "last_words"  # nothing left to hide
+    if not (before and before.role == SEER) and not found and not rivals and h < 2 and not late and not last:
         return
     sp.role = SEER
     sp.checks = [(t, WOLF if is_wolf_role(r) else GOOD) for t, r in results.items()]
