@@ -346,7 +346,7 @@ def test_a_person_plays_a_whole_game(tmp_path, role):
     text = seen(child)
     assert child.exitstatus == 0, text[-2000:]
     assert garbage_sent or role == "cupid"
-    assert "The cards are revealed" in text and "Winners:" in text
+    assert "The cards are revealed" in text and ("Winners:" in text or "Nobody wins" in text)  # a game may end with nobody alive
     assert "(pack talk)" not in text  # Alice is never a wolf here: the pack's talk is not hers to read
     lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert lines[-1]["type"] == "result"
