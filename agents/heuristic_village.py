@@ -1,15 +1,98 @@
-"""The heuristic bot's play of The Village's characters (000, Rules of Expansion #2).
+"""The heuristic bot's play of The Village (000, Rules of Expansion #2): the Raven, the
+Arsonist and every building's power, each used with intent.
 
-The Raven posts his accusation on the player his beliefs hold most suspect, and only
-when that suspicion is real: two extra votes on an innocent help the pack."""
+Registered into ``agents.heuristic.POLICIES`` and ``heuristic_memory._HANDLERS``: what
+the Confessor is shown and what the Baker glimpses become known roles (the suspicion
+model treats them as certainties); a Vagabond moving into a freed home changes the
+seating the bot reasons with (neighbours, the Arsonist's "to the right")."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from agents.heuristic_memory import _HANDLERS, Memory
 from agents.heuristic_situation import Situation
 
 POSTER_CONFIDENCE = 0.35
+SHAVE_CONFIDENCE = 0.8  # the Barber dies with an innocent: only a near-certain wolf
+FORBID_CONFIDENCE = 0.45
+PARDON_TRUST = 0.35  # a condemned player below this P(wolf) is worth a pardon
+HEAR_CONFIDENCE = 0.3
+BURN_THREAT = 2.0  # a claimed Seer or Witch: the pack's likely next victim
+# What a token is worth to its holder, best first (a wolf wants the tavern's shelter).
+TOKEN_VALUE = (
+    "tavernkeeper", "castellan", "confessor", "bailiff", "schoolmistress", "barber", "bonesetter", "baker", "farmer", "vagabond",
+)  # fmt: skip
+HOME_VALUE = {b: len(TOKEN_VALUE) - i for i, b in enumerate(TOKEN_VALUE)}
 
 
+# ------------------------------------------------------------------ memory
+def _learned(mem: Memory, name: Any, role: Any) -> None:
+    if isinstance(name, str) and isinstance(role, str):
+        mem.seer_results[name] = role
+
+
+def _confessed(mem: Memory, e: Any, d: dict) -> None:
+    _learned(mem, d.get("player"), d.get("role"))
+
+
+def _glimpse(mem: Memory, e: Any, d: dict) -> None:
+    _learned(mem, d.get("player"), "werewolf")
+
+
+def _homes(mem: Memory) -> dict[str, str]:
+    homes = mem.__dict__.get("homes")
+    if homes is None:
+        homes = mem.__dict__["homes"] = {}
+    return homes
+
+
+def _buildings(mem: Memory, e: Any, d: dict) -> None:
+    homes = d.get("homes")
+    if isinstance(homes, dict):
+        mem.__dict__["homes"] = {n: b for n, b in homes.items() if isinstance(n, str) and isinstance(b, str)}
+
+
+def _moved_in(mem: Memory, e: Any, d: dict) -> None:
+    """The newcomer takes the dead occupant's place at the table."""
+    name, former = d.get("player"), d.get("former")
+    if isinstance(name, str) and isinstance(d.get("building"), str):
+        _homes(mem)[name] = d["building"]
+    seats = mem.players
+    if name in seats and former in seats:
+        i, j = seats.index(name), seats.index(former)
+        seats[i], seats[j] = seats[j], seats[i]
+
+
+def _fire(mem: Memory, e: Any, d: dict) -> None:
+    if isinstance(d.get("player"), str):
+        _homes(mem)[d["player"]] = "vagabond"
+
+
+_HANDLERS.update(
+    {
+        "confessed_role": _confessed,
+        "baker_glimpse": _glimpse,
+        "buildings": _buildings,
+        "building_chosen": lambda mem, e, d: _homes(mem).__setitem__(d.get("player"), d.get("building")),
+        "moved_in": _moved_in,
+        "fire": _fire,
+    }
+)
+
+
+# ------------------------------------------------------------------ helpers
+def _unknown(sit: Situation, options) -> list[str]:
+    """Options whose camp this seat does not know for certain."""
+    known = sit.beliefs.known
+    return [o for o in options if o not in known]
+
+
+def _mates(sit: Situation) -> set[str]:
+    return set(sit.mem.pack) if sit.mem.is_wolf else set()
+
+
+# ------------------------------------------------------------------ the Raven
 def raven_mark(sit: Situation) -> str | None:
     options = [o for o in sit.decision.options if o != sit.mem.beloved]
     if not options:
@@ -24,4 +107,114 @@ def raven_mark(sit: Situation) -> str | None:
     return None
 
 
-POLICIES = {"raven_mark": raven_mark}
+# ------------------------------------------------------------------ the hand-out
+def building_choice(sit: Situation) -> str:
+    options = list(sit.decision.options)
+    return max(options, key=lambda b: (HOME_VALUE.get(b, 0), sit.rng.random()))
+
+
+# ------------------------------------------------------------------ day powers
+def confessor_hear(sit: Situation) -> str | None:
+    """Hear the most suspect player whose card is unknown; a wolf looks for the Seer."""
+    options = [o for o in sit.decision.options if o not in _mates(sit)]
+    if sit.mem.is_wolf:
+        target = sit.best(options, sit.threat)
+        return target if target is not None and sit.threat(target) >= BURN_THREAT else None
+    candidates = _unknown(sit, options)
+    target = sit.best(candidates, sit.beliefs.of)
+    if target is None:
+        return None
+    if sit.beliefs.of(target) >= HEAR_CONFIDENCE or sit.mem.day >= 3:
+        return target
+    return None
+
+
+def bonesetter_restore(sit: Situation) -> str | None:
+    options = list(sit.decision.options)
+    if sit.mem.is_wolf:
+        mates = [o for o in options if o in sit.mem.pack]
+        return mates[0] if mates else None
+    trusted = [o for o in options if sit.beliefs.of(o) < PARDON_TRUST]
+    return sit.best(trusted, lambda o: -sit.beliefs.of(o)) if trusted else None
+
+
+def barber_shave(sit: Situation) -> str | None:
+    if sit.mem.is_wolf:
+        return None  # a wolf's razor costs the pack a wolf for one villager
+    options = [o for o in sit.decision.options if o != sit.mem.beloved]
+    target = sit.best(options, sit.beliefs.rank)
+    if target is not None and sit.beliefs.of(target) >= SHAVE_CONFIDENCE:
+        return target
+    return None
+
+
+def schoolmistress_forbid(sit: Situation) -> str | None:
+    options = [o for o in sit.decision.options if o != sit.mem.beloved]
+    if sit.mem.is_wolf:  # silence the voices that would vote the pack out
+        villagers = [o for o in options if o not in sit.mem.pack]
+        target = sit.best(villagers, sit.threat)
+        return target
+    target = sit.best(options, sit.beliefs.of)
+    if target is not None and sit.beliefs.of(target) >= FORBID_CONFIDENCE:
+        return target
+    return None
+
+
+# ------------------------------------------------------------------ homes
+def bailiff_assign(sit: Situation) -> str | None:
+    options = list(sit.decision.options)
+    if sit.mem.is_wolf:
+        mates = [o for o in options if o in sit.mem.pack]
+        if mates:
+            return mates[0]
+        return sit.best(options, lambda o: -sit.threat(o))
+    return sit.best(options, lambda o: -sit.beliefs.of(o))
+
+
+def vagabond_accept(sit: Situation) -> bool:
+    return True  # a home's power is worth more than a Vagabond's few immunities
+
+
+# ------------------------------------------------------------------ the Castellan
+def castellan_plea(sit: Situation) -> bool:
+    return True
+
+
+def castellan_pardon(sit: Situation) -> bool:
+    target = sit.decision.context.get("player")
+    if target == sit.me or target == sit.mem.beloved:
+        return True
+    if sit.mem.is_wolf:
+        return target in sit.mem.pack
+    return sit.beliefs.of(target) < PARDON_TRUST
+
+
+# ------------------------------------------------------------------ the Arsonist
+def arsonist_burn(sit: Situation) -> str | None:
+    """Burn the home of the player the pack most wants dead (a claimed Seer): if they
+    are tonight's victim, the wolf beside them burns. A cheap home first."""
+    if sit.mem.day < 2:
+        return None
+    options = [o for o in sit.decision.options if o != sit.me]
+    if sit.mem.is_wolf:
+        return None
+    homes = _homes(sit.mem)
+    target = sit.best(options, lambda o: sit.threat(o) - 0.1 * HOME_VALUE.get(homes.get(o, ""), 0))
+    if target is not None and sit.threat(target) >= BURN_THREAT:
+        return target
+    return None
+
+
+POLICIES = {
+    "raven_mark": raven_mark,
+    "building_choice": building_choice,
+    "confessor_hear": confessor_hear,
+    "bonesetter_restore": bonesetter_restore,
+    "barber_shave": barber_shave,
+    "schoolmistress_forbid": schoolmistress_forbid,
+    "bailiff_assign": bailiff_assign,
+    "vagabond_accept": vagabond_accept,
+    "castellan_plea": castellan_plea,
+    "castellan_pardon": castellan_pardon,
+    "arsonist_burn": arsonist_burn,
+}

@@ -41,6 +41,7 @@ class SeatSpec(BaseModel):
 
     name: str
     role: str | None = None
+    building: str | None = None  # The Village: the seat's building token (farmer, bailiff, vagabond...)
     agent: str = DEFAULT_AGENT
     answers: dict[str, list[Any]] | None = None
     options: LLMOptions | None = None  # model seats only: sampling, base_url, time limits...
@@ -130,6 +131,7 @@ class GameSpec(BaseModel):
             roles=list(self.roles) if self.roles is not None else None,
             forced={s.name: s.role for s in self.seats if s.role is not None},
             center=list(self.center) if self.center is not None else None,
+            buildings={s.name: s.building for s in self.seats if s.building is not None},
         )
 
     def build(self, *, calls: Any = None, prices: Any = None) -> tuple[Game, dict[str, Agent]]:
@@ -233,6 +235,7 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
                 name=s.name,
                 agent=s.agent,
                 role=s.role,
+                building=s.building,
                 options=s.options.public() if s.options else None,
                 answers=s.answers,
                 timeout=s.timeout,

@@ -39,6 +39,11 @@ class Player:
     # A player whose power is gone (the Elder's death, a hypnosis, a Fox's miss): the
     # card stays, its night calls and last acts do not happen.
     powerless: bool = False
+    # The Village's public layer (000, "The Buildings"): the building this player lives
+    # in ("" when the game has no buildings; ``vagabond`` when homeless), and whether
+    # they hold its token (a unique power not yet used, the Tavernkeeper's immunity).
+    building: str = ""
+    token: bool = False
 
     def __post_init__(self) -> None:
         spec = ROLES[self.role]
@@ -92,6 +97,10 @@ class Game:
             Player(name=n, seat=i, role=dealt.roles[n], initial_role=dealt.roles[n]) for i, n in enumerate(setup.names)
         ]
         self.by_name: dict[str, Player] = {p.name: p for p in self.players}
+        # The seating around the table, clockwise: the players' list itself until a
+        # Vagabond moves into a freed home (000 The Village: "That Vagabond changes seat
+        # to sit behind the building"). ``Player.seat`` is an index into it.
+        self.table: list[Player] = self.players
         self.center: list[str] = dealt.center
         # The hooks this deck and these options need (night steps, death and dawn
         # hooks, solitary goals), chosen once: a game never pays for absent roles.
@@ -107,6 +116,11 @@ class Game:
         self.spared: dict[str, tuple[str, ...]] = {}
         self.grief: dict[str, tuple[str, ...]] = {}
         self.voteless: set[str] = set()  # players who lost their vote (a revealed Idiot)
+        self.barred: set[str] = set()  # players who may not vote in today's vote (the Schoolmistress)
+        # Who the rules put out of reach of an action ("vote", "devour"): the
+        # Tavernkeeper while he keeps his immunity. Empty in most games.
+        self.sheltered: dict[str, frozenset] = {}
+        self.first_voters: tuple[str, ...] = ()  # who votes alone before the others (the Tavernkeeper)
         self.night: dict[str, Any] = {}  # scratch state of the current night
         self.memory: dict[str, Any] = {}  # what mechanics remember across nights
         self.winner: str | None = None
@@ -228,7 +242,7 @@ class Game:
     def neighbours(self, name: str) -> list[Player]:
         """The nearest living player on each side of ``name``, left (the next seat)
         first: the dead's places no longer count (003, the Bear Tamer and the Fox)."""
-        players = self.players
+        players = self.table
         n = len(players)
         seat = self.by_name[name].seat
         found: list[Player] = []
@@ -240,6 +254,14 @@ class Game:
                         found.append(p)
                     break
         return found
+
+    def move(self, name: str, to_seat: int) -> None:
+        """Seat ``name`` at ``to_seat``; whoever sat there takes ``name``'s old place."""
+        table = self.table = list(self.table)
+        p = self.by_name[name]
+        other = table[to_seat]
+        table[p.seat], table[to_seat] = other, p
+        other.seat, p.seat = p.seat, to_seat
 
     def set_lovers(self, a: str, b: str) -> None:
         """Cupid's couple: each spares the other, each dies of the other's death."""

@@ -19,6 +19,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "speaking_order": ("sheriff_left", "seat", "rotate"),
     "sheriff_election_tie": ("revote_then_lot", "lot"),
     "last_words": ("none", "first_night_and_vote", "all", "vote"),
+    "buildings": ("none", "first_game", "thirds", "box", "listed"),
+    "building_handout": ("random", "choice"),
 }
 
 
@@ -82,6 +84,11 @@ class RuleOptions:
     ghost_notes: bool = False  # 004 "Ghosts and Notes": the dead may leave a note the host passes on
     village_wins_at_quiet_dawn: bool = False  # 004: humans win on "waking up ... to find nobody died" once every wolf is dead
     mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
+    # --- The Village's buildings (000, Rules of Expansion #2) ------------------------------
+    buildings: str = "none"  # the tokens handed out: the book's first-game set, its later 1/3 split, the whole box, or ``building_tokens``
+    building_tokens: tuple[str, ...] = ()  # ``buildings: listed``: the narrator's selection (at least one per player)
+    building_handout: str = "random"  # 000: drawn face down, or each player in turn picks one face up
+    baker_glimpse_chance: float = 0.25  # digital form of the Baker's dawn: chance per night of seeing a werewolf return
 
     def updated(self, overrides: dict[str, Any]) -> "RuleOptions":
         return replace(self, **overrides)

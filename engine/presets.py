@@ -37,6 +37,13 @@ class Preset:
     deck: Callable[[int], list[str]] = _millers_hollow_deck
     min_players: int = 3
     max_players: int = 30
+    # The recommended deck under other options than the preset's own (The Village's
+    # Arsonist needs buildings): fn(deck, options) -> deck.
+    adapt: Callable[[list[str], RuleOptions], list[str]] | None = None
+
+    def deck_for(self, n: int, options: RuleOptions) -> list[str]:
+        deck = self.deck(n)
+        return self.adapt(deck, options) if self.adapt is not None else deck
 
     def options(self, extra: dict[str, Any] | None = None) -> RuleOptions:
         opts = _defaults(self.id, tuple(sorted(self.overrides.items())))
@@ -184,15 +191,24 @@ LANGRENSHA = register_preset(
 # the rules of the base game ... Add the new characters and buildings you like, gradually,
 # without using too many at once." The box adds the White Werewolf, the Raven and the
 # Arsonist. Ours: the base game's table (2 wolves for 8-11, 3 for 12-18, the Fortune
-# Teller), with the Raven from 9 players and the White Werewolf in place of a wolf from
-# 12; the Arsonist needs the buildings and is not dealt yet.
+# Teller), with the Raven from 9 players, the Arsonist from 10 (he needs buildings) and
+# the White Werewolf in place of a wolf from 12; the buildings as the book recommends
+# after the first game ("1/3 Farmers, 1/3 Vagabonds, and 1/3 special buildings").
 def _village_deck(n: int) -> list[str]:
     deck = _millers_hollow_deck(n)
-    if n >= 9 and "villager" in deck:
-        deck.remove("villager")
-        deck.append("raven")
+    for size, role in ((9, "raven"), (10, "arsonist")):
+        if n >= size and "villager" in deck:
+            deck.remove("villager")
+            deck.append(role)
     if n >= 12:
         deck[deck.index("werewolf")] = "white_werewolf"
+    return deck
+
+
+def _village_adapt(deck: list[str], options: RuleOptions) -> list[str]:
+    """Without buildings the Arsonist has nothing to burn: a villager takes his card."""
+    if options.buildings == "none":
+        return ["villager" if r == "arsonist" else r for r in deck]
     return deck
 
 
@@ -201,8 +217,10 @@ VILLAGE = register_preset(
         id="village",
         title="The Werewolves of Miller's Hollow: The Village",
         seed_file="000_a61e3271ac00f591.txt",
-        overrides={},
+        overrides={"buildings": "thirds"},
         deck=_village_deck,
+        adapt=_village_adapt,
+        max_players=29,  # the box's 29 building tokens, one per player
     )
 )
 

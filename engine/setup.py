@@ -29,6 +29,7 @@ class GameSetup:
     roles: list[str] | None = None  # the whole deck (center cards included)
     forced: dict[str, str] = field(default_factory=dict)  # name -> role id
     center: list[str] | None = None
+    buildings: dict[str, str] = field(default_factory=dict)  # name -> building id (The Village)
 
     def rule_options(self) -> RuleOptions:
         return self.options if self.options is not None else get_preset(self.preset).options()
@@ -66,6 +67,18 @@ def _deal_deck(setup: GameSetup, deck: list[str], options: RuleOptions, rng: ran
     return Deal(roles=roles, center=[deck.pop(), deck.pop()] if has_thief else [], deck=cards)
 
 
+def _check_buildings(setup: GameSetup, options: RuleOptions) -> None:
+    from engine.buildings.base import BUILDINGS
+
+    if options.buildings == "none":
+        raise SetupError("seats are given buildings but the game has none (set the rule option 'buildings')")
+    for name, b in setup.buildings.items():
+        if name not in setup.names:
+            raise SetupError(f"building given for unknown player '{name}'")
+        if b not in BUILDINGS:
+            raise SetupError(f"unknown building '{b}' for {name} (known: {', '.join(sorted(BUILDINGS))})")
+
+
 def deal(setup: GameSetup, rng: random.Random) -> Deal:
     names = setup.names
     n = len(names)
@@ -82,6 +95,8 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
             raise SetupError(f"role given for unknown player '{name}'")
         _check_role(role, f"the seat of {name}")
     options = setup.rule_options()
+    if setup.buildings:
+        _check_buildings(setup, options)
     if setup.roles is not None and not setup.forced and setup.center is None:
         fast = _deal_deck(setup, list(setup.roles), options, rng)
         if fast is not None:
@@ -97,7 +112,7 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
         explicit = True
     else:
         try:
-            deck = get_preset(setup.preset).deck(n)
+            deck = get_preset(setup.preset).deck_for(n, options)
         except ValueError as e:
             raise SetupError(str(e)) from None
         explicit = False

@@ -140,6 +140,22 @@ def _paramour(cat: Catalog, d: Decision) -> list[str]:
     return [_k(cat, "cupid_paramour", "ask", deceiver=d.context.get("deceiver"))]
 
 
+def _home_ask(kind: str) -> Asker:
+    """The Bailiff's offer: the freed building by its name in the language."""
+
+    def ask(cat: Catalog, d: Decision) -> list[str]:
+        home = cat.word("homes", d.context.get("building"))
+        return [_k(cat, kind, "ask", building=home, former=d.context.get("former"))]
+
+    return ask
+
+
+def _building_choice(cat: Catalog, d: Decision) -> list[str]:
+    tokens = d.context.get("tokens") or {}
+    listed = cat.join(f"{cat.word('buildings', b)} × {k}" for b, k in sorted(tokens.items()))
+    return [_k(cat, "building_choice", "ask", tokens=listed)]
+
+
 def _plain_ask(kind: str) -> Asker:
     return lambda cat, d: [_k(cat, kind, "ask")]
 
@@ -191,12 +207,16 @@ ASKERS: dict[str, Asker] = {
     "pied_piper_charm": _charm,
     "cupid_deceiver": _deceiver,
     "cupid_paramour": _paramour,
+    "bailiff_assign": _home_ask("bailiff_assign"),
+    "vagabond_accept": _home_ask("vagabond_accept"),
+    "building_choice": _building_choice,
 }
 
 # Decisions whose options are role ids, shown with the role's name beside the id;
 # and those whose options are camps, shown with the camp's name.
 ROLE_ANSWERS = {"thief_swap"}
 CAMP_ANSWERS = {"wolf_hound_side"}
+BUILDING_ANSWERS = {"building_choice"}
 
 
 # ---------------------------------------------------------------------------- answers
@@ -206,6 +226,8 @@ def _option_text(cat: Catalog, d: Decision, option: Any) -> str:
         return cat.text("decisions.role_option", literal=literal, name=cat.role_name(option))
     if d.kind in CAMP_ANSWERS:
         return cat.text("decisions.role_option", literal=literal, name=cat.word("camps", option))
+    if d.kind in BUILDING_ANSWERS:
+        return cat.text("decisions.role_option", literal=literal, name=cat.word("buildings", option))
     return literal
 
 
@@ -249,9 +271,18 @@ def _reminder(cat: Catalog, d: Decision) -> str:
     return cat.text("decisions.reminder.default")
 
 
+def _catalogued(cat: Catalog, d: Decision) -> list[str]:
+    """A kind without an asker of its own: its ``ask`` line, filled from the context
+    (lists joined, players' names as they are), else the generic question."""
+    if not cat.has(f"decisions.kinds.{d.kind}.ask"):
+        return _generic(cat, d)
+    values = {k: cat.join(v) if isinstance(v, (list, tuple)) else _plain(v) for k, v in d.context.items()}
+    return [_k(cat, d.kind, "ask", **values)]
+
+
 def decision_prompt(decision: Decision, *, language: str = "en") -> str:
     cat = catalog(language)
-    asker = ASKERS.get(decision.kind, _generic)
+    asker = ASKERS.get(decision.kind, _catalogued)
     try:
         situation = asker(cat, decision)
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -9,6 +9,8 @@ cannot drift apart.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from typing import Any, Iterable
 
 from engine.options import RuleOptions
@@ -59,6 +61,13 @@ def _option(cat: Catalog, key: str, value: Any) -> str:
     elif key == "little_girl_catch_chance":
         value = float(value)
         extra = {"percent": f"{value * 100:g}"}
+    elif key == "baker_glimpse_chance":
+        value = float(value)
+        extra = {"percent": f"{value * 100:g}"}
+    elif key == "building_tokens":
+        counts = Counter(value)
+        extra = {"tokens": cat.join(f"{cat.word('buildings', b)} × {k}" for b, k in sorted(counts.items()))}
+        value = "other"
     elif key == "hunter_shot_causes":
         extra = {"causes": cat.join((cat.word("causes", c) for c in value), last="or")}
         value = "other"
@@ -120,6 +129,35 @@ def _night_order(cat: Catalog, in_play: list[str], options: RuleOptions) -> str:
     return cat.join(steps)
 
 
+def buildings_possible(options: RuleOptions) -> list[str]:
+    """The building tokens this game may hand out, in the registry's order."""
+    from engine.buildings.base import BUILDINGS
+    from engine.buildings.handout import FARMER, FIRST_GAME, VAGABOND
+
+    if options.buildings == "first_game":
+        wanted = {*FIRST_GAME, FARMER, VAGABOND}
+    elif options.buildings == "listed":
+        wanted = set(options.building_tokens)
+    else:
+        wanted = set(BUILDINGS)
+    return [b for b in BUILDINGS if b in wanted]
+
+
+def _buildings(b: "_Builder", o: RuleOptions) -> None:
+    """000 The Village: the public layer of buildings, as far as this game can hold it."""
+    b.heading("buildings")
+    b.option(o, "buildings")
+    if o.buildings == "listed":
+        b.option(o, "building_tokens")
+    b.option(o, "building_handout")
+    for key in ("public", "tokens", "freed", "day_powers"):
+        b.text(f"rules.buildings.{key}")
+    for building in buildings_possible(o):
+        b.text(f"rules.buildings.{building}")
+        if building == "baker":
+            b.option(o, "baker_glimpse_chance")
+
+
 def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: list[str], deck: Iterable[str] | None) -> list[str]:
     """Every rule of this game, as headed bullet lines."""
     o = options
@@ -151,6 +189,9 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
         if o.sheriff_tiebreak == "choose":
             b.option(o, "sheriff_tiebreak_may_void")
         b.text("rules.sheriff.succession")
+
+    if o.buildings != "none":
+        _buildings(b, o)
 
     b.heading("day")
     b.option(o, "discussion_rounds", "speaking_order")

@@ -138,7 +138,8 @@ def random_classic_game(
         if role not in deck:
             deck.remove("villager")
             deck.append(role)
-    opts = {key: rng.choice(values) for key, values in CHOICES.items()}
+    # The classic game: The Village's buildings layer stays off (its own tests vary it).
+    opts = {key: rng.choice(values) for key, values in CHOICES.items() if not key.startswith("building")}
     opts.update(varied())
     center = rng.choice(CENTERS)
     if center is not None:

@@ -21,12 +21,16 @@ import pytest
 from agents.random_agent import RandomAgent
 from agents.base import SeatView
 from engine import Game, GameSetup, get_preset
+from engine.buildings.base import BUILDINGS
 from engine.options import CHOICES
 from engine.roles import ROLES
 
 GAMES = 2400
 CHUNK = 200
-CAUSES = {"werewolves", "vote", "poison", "hunter", "grief", "white_werewolf", "big_bad_wolf", "rusty_sword", "with_elder"}
+CAUSES = {
+    "werewolves", "vote", "poison", "hunter", "grief", "white_werewolf", "big_bad_wolf", "rusty_sword", "with_elder",
+    "barber", "barber_mistake", "arsonist",
+}  # fmt: skip
 WINNERS = {"village", "werewolves", "lovers", "none", "white_werewolf", "pied_piper", "angel"}
 SPECIALS = ("witch", "hunter", "cupid", "thief", "little_girl")
 # The characters each preset adds, drawn at random into its decks.
@@ -37,6 +41,11 @@ BEST_OF_SPECIALS = (
 LANGRENSHA_SPECIALS = ("witch", "hunter", "idiot", "protector", "elder", "cupid", "thief", "pied_piper")
 PRESET_SIZES = {"millers_hollow": (6, 18), "best_of": (6, 28), "langrensha": (6, 18)}
 DEAD_MAY_ACT = {"hunter_shot", "sheriff_successor"}
+# Decision kinds whose answers are not players' names.
+NOT_TARGETS = {
+    "speak", "wolf_chat", "thief_swap", "witch_heal", "little_girl_spy", "sister_chat", "wolf_hound_side",
+    "infect_father_infect", "castellan_plea", "castellan_pardon", "vagabond_accept", "building_choice",
+}  # fmt: skip
 
 
 @dataclass
@@ -101,6 +110,13 @@ def make_case(seed: int) -> Case:
             opts["thief_adds_villagers"] = False
             deck += [rng.choice(["werewolf", "villager", "hunter", "seer"]), "villager"]
     opts["last_words"] = "none"
+    if opts["buildings"] == "listed":  # The Village's buildings, on the base game too
+        box = [b for b, spec in BUILDINGS.items() for _ in range(spec.box)]
+        opts["building_tokens"] = rng.sample(box, n + rng.choice([0, 0, 3]))
+    opts["baker_glimpse_chance"] = rng.choice([0.0, 0.5, 1.0])
+    if opts["buildings"] != "none" and "villager" in deck and rng.random() < 0.6:
+        deck.remove("villager")
+        deck.append("arsonist")
     return Case(seed, names, deck, opts, center)
 
 
@@ -199,7 +215,7 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
             assert a.alive, f"{tag}: dead {a.seat} asked {a.kind}"
         # targets named in an answer are living (the dead are never targeted)
         targets = a.answer if isinstance(a.answer, list) else [a.answer]
-        if a.kind not in ("speak", "wolf_chat", "thief_swap", "witch_heal", "little_girl_spy", "sister_chat", "wolf_hound_side", "infect_father_infect"):
+        if a.kind not in NOT_TARGETS:
             for t in targets:
                 if t is not None:
                     assert t in a.alive_names, f"{tag}: {a.seat}'s {a.kind} names {t}, who is not alive"

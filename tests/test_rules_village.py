@@ -23,6 +23,8 @@ from test_property import Case, check, play
 
 
 def run(roles, answers=None, until=None, **opts):
+    """A scripted village game; the characters' tests play without buildings."""
+    opts.setdefault("buildings", "none")
     game = new_game(roles, opts, preset="village")
     d = drive(game, agents_for(game, answers), None if until is None else (lambda d: until(game, d)))
     return game, d
@@ -31,9 +33,13 @@ def run(roles, answers=None, until=None, **opts):
 def test_the_preset_deals_the_new_characters():
     assert Counter(get_preset("village").deck(8)) == Counter({"werewolf": 2, "seer": 1, "villager": 5})
     assert Counter(get_preset("village").deck(9))["raven"] == 1
+    assert Counter(get_preset("village").deck(9))["arsonist"] == 0
     deck12 = Counter(get_preset("village").deck(12))
-    assert deck12["white_werewolf"] == 1 and deck12["werewolf"] == 2 and deck12["raven"] == 1
-    assert get_preset("village").options() == get_preset("millers_hollow").options()
+    assert deck12["white_werewolf"] == 1 and deck12["werewolf"] == 2 and deck12["raven"] == 1 and deck12["arsonist"] == 1
+    # The rules are the base game's; the buildings are the layer the expansion adds.
+    assert get_preset("village").options() == get_preset("millers_hollow").options({"buildings": "thirds"})
+    no_buildings = get_preset("village").options({"buildings": "none"})
+    assert "arsonist" not in get_preset("village").deck_for(12, no_buildings)
 
 
 def test_the_raven_poster_adds_two_votes_at_the_next_count():

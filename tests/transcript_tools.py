@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from arena.gamefile import GameSpec, SeatSpec, default_names, header_for
 from arena.runner import run_sync
+from engine.buildings.handout import box
 from engine.options import CHOICES
 from engine.presets import PRESETS, get_preset
 from engine.roles import ROLES
@@ -34,6 +35,11 @@ def varied_spec(seed: int, agent: str = "random", preset: str = "millers_hollow"
             deck.append(role)
     options: dict[str, Any] = {key: rng.choice(values) for key, values in CHOICES.items()}
     options.update(sheriff=rng.random() < 0.7, little_girl_catch_chance=rng.choice([0.0, 0.5, 1.0]), wolf_chat_rounds=rng.choice([1, 2]))
+    if options["buildings"] == "listed":  # The Village's buildings, on every preset
+        options["building_tokens"] = rng.sample(box(), n)
+    if options["buildings"] != "none" and "villager" in deck and "arsonist" not in deck:
+        deck.remove("villager")
+        deck.append("arsonist")
     names = default_names(n)
     return GameSpec(preset=preset, seed=seed, options=options, roles=deck, seats=[SeatSpec(name=x, agent=agent) for x in names])
 

@@ -42,6 +42,7 @@ class SeatRecord(_Record):
     name: str
     agent: str
     role: str | None = None  # the role forced by the game file, if any
+    building: str | None = None  # the building token given by the game file, if any (The Village)
     options: dict[str, Any] | None = None  # a model seat's settings as given (never a key)
     answers: dict[str, list[Any]] | None = None  # a scripted seat's queues, so resume and fork can rebuild it
     timeout: float | None = None  # a human seat's time limit per decision (seconds), kept on resume
@@ -91,6 +92,7 @@ class HeaderRecord(_Line):
             roles=list(self.roles) if self.roles is not None else None,
             forced={s.name: s.role for s in self.seats if s.role is not None},
             center=list(self.center) if self.center is not None else None,
+            buildings={s.name: s.building for s in self.seats if s.building is not None},
         )
 
 

@@ -6,7 +6,7 @@ from engine.decisions import TEXT
 from engine.events import PUBLIC
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
-from engine.flow.day_powers import day_powers, powers_of
+from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
 from engine.flow.forum import lynch
 from engine.flow.voting import day_vote, sheriff_election
 
@@ -47,11 +47,12 @@ def speaking_order(game) -> list:
     return sorted(alive, key=lambda p: (p.seat - start) % n)
 
 
-def discussion(game, phase: str, rounds: int):
+def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None):
+    """``speakers``: only these players speak (The Village's Farmers campaigning)."""
     game.phase = phase
     for rnd in range(1, rounds + 1):
         for player in speaking_order(game):
-            if not player.alive:
+            if not player.alive or (speakers is not None and player.name not in speakers):
                 continue
             name = player.name
             d = game.ask(name, "speak", shape=TEXT, round=rnd, phase=phase)
@@ -65,6 +66,28 @@ def discussion(game, phase: str, rounds: int):
                 game.emit("speech", PUBLIC, speaker=name, text=said, round=rnd)
 
 
+def sheriff_pool(game) -> list[str] | None:
+    """Who may elect and be the Sheriff when the rules narrow it (The Village's
+    Farmers), else None: everyone."""
+    for pool in game.rules.sheriff_pools:
+        found = pool(game)
+        if found is not None:
+            return found
+    return None
+
+
+def _election(game):
+    opts = game.options
+    pool = sheriff_pool(game) if game.rules.sheriff_pools else None
+    if pool is not None and (not pool or game.day < max(opts.sheriff_election_day, 2)):
+        # 000 The Village: "From the second turn on, the Farmers debate and vote to
+        # choose a Sheriff among themselves"; no Farmer left, no Sheriff.
+        return
+    if opts.sheriff_campaign:
+        yield from discussion(game, "campaign", 1, pool)
+    yield from sheriff_election(game, pool)
+
+
 def day(game, opening: bool = False):
     """One day. ``opening``: the day before the first night (003: "With Angel, start
     with a day of debate and an eliminatory vote"), which has no dawn."""
@@ -74,15 +97,19 @@ def day(game, opening: bool = False):
         if game.over:
             return
     game.phase = "day"
+    if game.barred:
+        game.barred = set()
     game.emit("day_start", PUBLIC, day=game.day, alive=game.alive_names(), sheriff=game.sheriff)
-    if opts.sheriff and game.sheriff is None and not game.memory.get("sheriff_elected") and game.day >= opts.sheriff_election_day:
-        if opts.sheriff_campaign:
-            yield from discussion(game, "campaign", 1)
-        yield from sheriff_election(game)
-    yield from discussion(game, "discussion", opts.discussion_rounds)
     powers = powers_of(game)
-    if powers:  # 004: the Vigilante's shot, the Priest's revival
-        yield from day_powers(game, powers)
+    if powers:  # The Village: the Confessor may hear a confession before the debate
+        yield from day_powers(game, powers, MORNING)
+        if game.over:
+            return
+    if opts.sheriff and game.sheriff is None and not game.memory.get("sheriff_elected") and game.day >= opts.sheriff_election_day:
+        yield from _election(game)
+    yield from discussion(game, "discussion", opts.discussion_rounds)
+    if powers:  # 004: the Vigilante's shot, the Priest's revival; The Village: the Barber...
+        yield from day_powers(game, powers, EVENING)
         if game.over:
             return
     if opts.vote_changes or opts.phantom_votes or "lynch_cancelled" in game.memory:

@@ -1,40 +1,68 @@
 """Powers used "at any point during the day" (004: the Vigilante's shot "during any Day
 phase", the Priest's revival "anytime Day or Night"; 000 The Village: the Confessor,
-the Bonesetter, the Barber). The day offers them after the debate, before the votes,
-in registration order, to the living holders who still have them. Kept free of other
-imports so that role modules can register here."""
+the Bonesetter, the Barber, and the Schoolmistress "just before the vote").
+
+A digital day has no "any point": the day offers these powers in two windows, the
+``morning`` (after the dawn's news, before the Sheriff's election and the debate) and
+the ``evening`` (after the debate, before the votes), in registration order, to the
+living holders who still have them. Each power says in which windows it is offered.
+Kept free of other imports so that role and building modules can register here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from engine.roles.base import DECISION_KINDS
 
-# (role ids, fn(game) generator)
-DAY_POWERS: list[tuple[tuple[str, ...], object]] = []
+MORNING = "morning"
+EVENING = "evening"
+
+
+@dataclass(frozen=True, slots=True)
+class DayPower:
+    keys: tuple[str, ...]  # the role or building ids that can hold it
+    fn: Callable  # fn(game): generator; asks its holders, acts
+    windows: tuple[str, ...]
+    ready: Callable  # ready(game) -> bool: a living holder still has it
+
+
+DAY_POWERS: list[DayPower] = []
 
 # Decision kinds of the forum's mechanics (engine.flow.forum, engine.flow.ghost_notes).
 DECISION_KINDS.update(("vote_change", "ghost_note", "ghost_note_delivery"))
 
 
-def register_day_power(roles: tuple[str, ...], fn) -> None:
-    DAY_POWERS.append((roles, fn))
+def _role_ready(roles: tuple[str, ...]) -> Callable:
+    def ready(game) -> bool:
+        return any(game.has_able(r) for r in roles)
+
+    return ready
+
+
+def register_day_power(
+    keys: tuple[str, ...], fn, *, windows: tuple[str, ...] = (EVENING,), ready: Callable | None = None
+) -> None:
+    """``keys`` are role ids unless ``ready`` says otherwise (a building's holders)."""
+    DAY_POWERS.append(DayPower(keys, fn, windows, ready or _role_ready(keys)))
 
 
 def powers_of(game) -> tuple:
-    """The day powers this game's deck can hold (every card dealt or set aside: a swap
-    or a Mad Scientist's vial only hands out cards of the deck), found once per game."""
+    """The day powers this game can hold (every card dealt or set aside: a swap or a
+    Mad Scientist's vial only hands out cards of the deck; every building dealt:
+    a Bailiff only hands out freed ones), found once per game."""
     found = game.__dict__.get("_day_powers")
     if found is None:
         deck = {p.initial_role for p in game.players}
         deck.update(game.center)
-        found = game._day_powers = tuple((roles, fn) for roles, fn in DAY_POWERS if any(r in deck for r in roles))
+        deck.update(p.building for p in game.players if p.building)
+        found = game._day_powers = tuple(dp for dp in DAY_POWERS if any(k in deck for k in dp.keys))
     return found
 
 
-def day_powers(game, powers: tuple | None = None):
-    for roles, fn in DAY_POWERS if powers is None else powers:
-        for r in roles:
-            if game.has_able(r):
-                yield from fn(game)
-                break
-        if game.over:
-            return
+def day_powers(game, powers: tuple, window: str):
+    for dp in powers:
+        if window in dp.windows and dp.ready(game):
+            yield from dp.fn(game)
+            if game.over:
+                return

@@ -109,7 +109,7 @@ def forum_vote(game):
         game.emit("no_elimination", PUBLIC, reason="tie" if leaders else "no votes")
         return
     for pardon in game.rules.pardons:
-        if pardon(game, target):
+        if (yield from pardon(game, target)):
             return
     game.emit("eliminated", PUBLIC, player=target)
     yield from kill_batch(game, [(target, "vote")])

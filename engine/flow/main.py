@@ -26,6 +26,8 @@ def script(game):
         game.emit("role", game.private(p.name), player=p.name, role=p.role)
     if game.center:
         game.emit("center", "narrator", cards=list(game.center))
+    for hook in game.rules.setup:  # The Village: the buildings are handed out
+        yield from hook(game)
     if game.rules.opening_day:
         # 003 "Preparing the game": "With Angel, start with a day of debate and an
         # eliminatory vote, then the first night if the game continues." It is day 0:

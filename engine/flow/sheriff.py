@@ -10,8 +10,15 @@ def _successor(game, player, cause):
     if game.sheriff != player.name:
         return
     options = tuple(game.alive_names())
+    if game.rules.sheriff_pools:
+        from engine.flow.day import sheriff_pool
+
+        pool = sheriff_pool(game)
+        if pool is not None:  # 000 The Village: "only from among the surviving Farmers"
+            options = tuple(n for n in options if n in pool)
     if not options:
         game.sheriff = None
+        game.emit("sheriff_gone", PUBLIC, previous=player.name)
         return
     heir = yield from ask_one(game.ask(player.name, "sheriff_successor", options))
     game.sheriff = heir

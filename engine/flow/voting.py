@@ -33,8 +33,15 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
     opts = game.options
     alive = game.alive_names()
     pool = alive if candidates is None else [n for n in alive if n in candidates]
-    # A revealed Idiot keeps his seat but not his vote.
-    voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
+    sheltered = game.sheltered.get("vote") if game.sheltered else None
+    if sheltered:  # The Village: "the villagers cannot vote against" the Tavernkeeper
+        pool = [n for n in pool if n not in sheltered]
+    # A revealed Idiot keeps his seat but not his vote; the Schoolmistress's pupils
+    # lose theirs for the day.
+    if game.voteless or game.barred:
+        voters = [n for n in alive if n not in game.voteless and n not in game.barred]
+    else:
+        voters = alive
     spared = game.spared if game.spared and not opts.lovers_may_target_each_other else None
     decisions = []
     for v in voters:
@@ -44,21 +51,37 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         spare = spared.get(v, ()) if spared else ()
         legal = tuple([n for n in pool if n != skip and n not in spare]) if spare else tuple([n for n in pool if n != skip])
         decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
-    picks = (yield from ask(*decisions)) if decisions else []
+    first = [d for d in decisions if d.seat in game.first_voters] if game.first_voters else None
+    if first:
+        # The Village: the Tavernkeeper "always votes alone, before the others".
+        early = yield from ask(*first)
+        mine = game.memory.get("first_votes")
+        if mine is None or mine[0] != game.day:
+            mine = game.memory["first_votes"] = (game.day, {})
+        for d, pick in zip(first, early):
+            game.emit("first_vote", PUBLIC, voter=d.seat, target=pick, round=rnd)
+            mine[1].setdefault(d.seat, []).append(pick)
+        rest = [d for d in decisions if d not in first]
+        late = (yield from ask(*rest)) if rest else []
+        answers = dict(zip([d.seat for d in first], early)) | dict(zip([d.seat for d in rest], late))
+        picks = [answers[v] for v in voters]
+    else:
+        picks = (yield from ask(*decisions)) if decisions else []
     counts = tally(game, voters, picks, opts.sheriff_double_vote)
     if rnd == 1 and game.memory.get("extra_votes"):
-        _add_extra_votes(game, counts, pool)
+        _add_extra_votes(game, counts, alive)  # the poster may hang on the tavern
     leaders = leaders_of(counts)
+    votes = dict(zip(voters, picks))
     game.emit(
         "vote_result",
         PUBLIC,
         round=rnd,
-        votes=dict(zip(voters, picks)),
+        votes=votes,
         tally=counts,
         leaders=leaders,
         sheriff=game.sheriff,
     )
-    return dict(zip(voters, picks)), leaders
+    return votes, leaders
 
 
 def _add_extra_votes(game, counts: dict[str, int], pool: list[str]) -> None:
@@ -115,21 +138,22 @@ def day_vote(game):
         game.emit("no_elimination", PUBLIC, reason="tie" if leaders else "no votes")
         return
     for pardon in game.rules.pardons:  # an elimination that does not happen (the Idiot)
-        if pardon(game, target):
+        if (yield from pardon(game, target)):
             return
     game.emit("eliminated", PUBLIC, player=target)
     yield from kill_batch(game, [(target, "vote")])
 
 
-def sheriff_election(game):
+def sheriff_election(game, electorate: list[str] | None = None):
     """000 "The Sheriff": elected by relative majority; he cannot refuse. The books do
     not say what a tied election does: we vote again among the tied, then draw lots
-    (``sheriff_election_tie``)."""
+    (``sheriff_election_tie``). ``electorate``: who votes and may be elected, when
+    not everyone (000 The Village: the Farmers "choose a Sheriff among themselves")."""
     opts = game.options
     game.phase = "sheriff_election"
     candidates = None
     for rnd in (1, 2):
-        alive = game.alive_names()
+        alive = game.alive_names() if electorate is None else [n for n in game.alive_names() if n in electorate]
         voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
         pool = alive if candidates is None else candidates
         decisions = []

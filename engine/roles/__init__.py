@@ -17,6 +17,8 @@ from engine.roles.base import (  # noqa: F401  (re-exported)
     register_pardon,
     register_resolver,
     register_role,
+    register_setup_hook,
+    register_sheriff_pool,
     register_step,
     register_victory,
     rules_for,
@@ -61,4 +63,7 @@ from engine.roles import (  # noqa: F401,E402  (registration side effects)
     mad_scientist,
     # village (000, The Village)
     raven,
+    arsonist,
 )
+
+from engine import buildings as _buildings  # noqa: F401,E402  (The Village's buildings register their hooks)

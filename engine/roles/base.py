@@ -118,8 +118,12 @@ def register_step(step: NightStep) -> NightStep:
 #   DAWN_HOOKS       fn(game): generator; after the dawn's deaths, if the game goes on
 #   VICTORY_CHECKS   fn(game, alive) -> (winner, reason) or None: solitary goals,
 #                    checked before the camps' conditions
-#   PARDONS          fn(game, target) -> bool: a vote's elimination that does not happen
-#   NIGHT_START      fn(game): generator; the first thing of every night
+#   PARDONS          fn(game, target): generator returning True when the vote's designated
+#                    victim is not eliminated after all (the Idiot, the Castellan); every
+#                    hook sees the designation until one pardons (the Tavernkeeper's vote)
+#   SETUP_HOOKS      fn(game): generator; after the deal, before the first night or day
+#   SHERIFF_POOLS    fn(game) -> list of names or None: who may elect and be the Sheriff
+#                    when the rules narrow it (The Village's Farmers); None: no say
 DEATH_HOOKS: list[tuple[Hook, bool]] = []
 BATCH_HOOKS: list[Hook] = []
 RESOLVERS: list[Hook] = []
@@ -127,6 +131,8 @@ DAWN_HOOKS: list[Hook] = []
 VICTORY_CHECKS: list[Hook] = []
 PARDONS: list[Hook] = []
 OPENING_DAY: list[Hook] = []  # present: the game starts with a day (003, the Angel)
+SETUP_HOOKS: list[Hook] = []
+SHERIFF_POOLS: list[Hook] = []
 
 
 def _add(registry: list, hook: Any) -> None:
@@ -177,6 +183,16 @@ def register_pardon(order: int, fn: Callable, *, roles: tuple[str, ...] = (), wh
     return fn
 
 
+def register_setup_hook(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(SETUP_HOOKS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_sheriff_pool(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(SHERIFF_POOLS, Hook(order, fn, roles, when))
+    return fn
+
+
 @dataclass(frozen=True, slots=True)
 class GameRules:
     """The hooks one game needs, chosen once from its deck and options."""
@@ -191,6 +207,8 @@ class GameRules:
     victory: tuple
     pardons: tuple
     opening_day: bool
+    setup: tuple = ()
+    sheriff_pools: tuple = ()
 
 
 def _plan(steps: list[NightStep]) -> tuple:
@@ -245,4 +263,6 @@ def _rules(deck: frozenset, switched: tuple) -> GameRules:
         victory=keep(VICTORY_CHECKS),
         pardons=keep(PARDONS),
         opening_day=any(h.wanted(deck, switches) for h in OPENING_DAY),
+        setup=keep(SETUP_HOOKS),
+        sheriff_pools=keep(SHERIFF_POOLS),
     )

@@ -23,7 +23,7 @@ IDIOT = register_role(
 )
 
 
-def _pardon(game, target: str) -> bool:
+def _pardon(game, target: str):
     p = game.by_name[target]
     if p.role != "idiot" or p.powerless or p.state.get("revealed"):
         return False
@@ -31,6 +31,7 @@ def _pardon(game, target: str) -> bool:
     game.voteless.add(target)
     game.emit("idiot_revealed", PUBLIC, player=target, role="idiot")
     return True
+    yield  # a generator, like every pardon
 
 
 def _with_elder(game, fallen, queue) -> None:

@@ -8,6 +8,7 @@ Last of the night (000 "Reminder of the Turns of Play": the Raven closes the nig
 ``raven_mark``: another living player, or null. The poster is public at dawn
 (``raven_poster``); the next day vote counts 2 more votes against that player."""
 
+from engine.buildings.base import vagabonds
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
@@ -26,8 +27,7 @@ RAVEN = register_role(
 
 def _run(game):
     for raven in game.able("raven"):
-        vagabonds = tuple(game.memory.get("vagabonds", ()))
-        options = game.targets(raven.name, exclude=vagabonds)
+        options = game.targets(raven.name, exclude=vagabonds(game))
         if not options:
             continue
         target = yield from ask_one(game.ask(raven.name, "raven_mark", options, allow_pass=True))

@@ -33,7 +33,7 @@ def _contaminate(game, player, cause):
         return
     n = len(game.players)
     for k in range(1, n):
-        p = game.players[(player.seat + k) % n]
+        p = game.table[(player.seat + k) % n]
         if p.alive and p.is_wolf:
             game.memory.setdefault("rusty", []).append(p.name)
             game.emit("rusty_sword", NARRATOR, knight=player.name, wolf=p.name)

@@ -81,13 +81,15 @@ def _run(game):
             return
 
     victim = None
+    # The Village: "The Werewolves do not devour" the Tavernkeeper.
+    shelter = tuple(game.sheltered.get("devour", ())) if game.sheltered else ()
     for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
         decisions = []
         for w in pack:
             if opts.wolves_may_kill_wolf:
-                options = game.targets(w)
+                options = game.targets(w, exclude=shelter)
             else:
-                options = game.targets(w, exclude=tuple(pack))
+                options = game.targets(w, exclude=tuple(pack) + shelter)
             decisions.append(
                 game.ask(w, "wolf_kill", options, allow_pass=opts.wolves_may_pass or not options, attempt=attempt, caught=caught)
             )

@@ -1,0 +1,45 @@
+"""The Baker (000 The Village): "Building: the bakery. Power: permanent ... Sometimes,
+just before dawn, he thinks he sees Werewolves returning from their misdeeds ... Each
+night, the Baker opens their eyes immediately after the narrator finishes saying
+"…the Werewolves go back to sleep!" After a moment, the narrator asks the Baker to go
+back to sleep."
+
+At the table the Baker catches what he can of the pack going back to its seats. Our
+digital form, as for the Little Girl's peeking: each night after the pack (000's
+reminder lists "The Little Girl - the Baker" right after the Werewolves), a living
+Baker who is not a werewolf himself sees, with chance ``baker_glimpse_chance``, one
+living werewolf (``baker_glimpse``, private). No decision: the book gives him none."""
+
+from __future__ import annotations
+
+from engine.buildings.base import PERMANENT, BuildingSpec, holders, layer_on, register_building
+from engine.roles.base import NightStep, register_step
+
+BAKER = register_building(
+    BuildingSpec(
+        id="baker",
+        name="Baker",
+        home="bakery",
+        power=PERMANENT,
+        box=1,
+        summary="Each night, as the werewolves go back to sleep, you may catch sight of one of them.",
+    )
+)
+
+
+def _run(game):
+    wolves = sorted(p.name for p in game.wolves())
+    for b in holders(game, "baker"):
+        if b.is_wolf or not wolves:
+            continue
+        if game.rng.random() < game.options.baker_glimpse_chance:
+            game.emit("baker_glimpse", game.private(b.name), player=game.rng.choice(wolves))
+    return
+    yield
+
+
+def _active(game) -> bool:
+    return any(p.building == "baker" and p.alive for p in game.players)
+
+
+register_step(NightStep(name="baker", order=206, run=_run, active=_active, when=layer_on))

@@ -1,0 +1,53 @@
+"""The Barber (000 The Village): "Building: the Barber's shop. Power: unique ... At any
+point during the day, the Barber may eliminate a player of their choice. If the
+eliminated player is a Werewolf, the Barber is congratulated by the village and
+survives their act. Otherwise, the Barber is immediately eliminated. The Barber cannot
+eliminate a Vagabond. After using this power, the Barber loses it and returns their
+token."
+
+A day power, ``barber_shave``: another living player who is not a Vagabond, or null.
+The victim dies at once (cause ``barber``); if the victim was not a werewolf (the White
+Werewolf is one), the Barber dies with them (cause ``barber_mistake``)."""
+
+from __future__ import annotations
+
+from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, vagabonds, with_token
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.flow.day_powers import EVENING, MORNING, register_day_power
+
+BARBER = register_building(
+    BuildingSpec(
+        id="barber",
+        name="Barber",
+        home="barber's shop",
+        power=UNIQUE,
+        box=1,
+        summary="Once per game, during the day, you may kill a player (not a Vagabond): if they are not a werewolf, you die too.",
+        decisions=("barber_shave",),
+    )
+)
+
+
+def _day(game):
+    from engine.flow.deaths import kill_batch
+
+    for b in with_token(game, "barber"):
+        if not b.alive or game.over:
+            continue
+        options = game.targets(b.name, exclude=vagabonds(game))
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(b.name, "barber_shave", options, allow_pass=True))
+        if target is None:
+            continue
+        wolf = game.by_name[target].is_wolf
+        game.emit("shave", PUBLIC, barber=b.name, target=target)
+        spend_token(game, b, "used")
+        deaths = [(target, "barber")] if wolf else [(target, "barber"), (b.name, "barber_mistake")]
+        yield from kill_batch(game, deaths)
+        if game.over:
+            return
+
+
+register_day_power(("barber",), _day, windows=(MORNING, EVENING), ready=lambda game: has_token(game, "barber"))

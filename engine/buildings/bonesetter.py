@@ -1,0 +1,52 @@
+"""The Bonesetter (000 The Village): "Building: the hovel. Power: unique ... At any point
+during the day, the Bonesetter can restore to a player the unique power they have
+already used. The narrator returns to that player the token that restores the power
+linked to their building (for a new, single use). After using this power, the
+Bonesetter loses it and returns their token."
+
+A day power, ``bonesetter_restore``: a living player whose building's unique power is
+spent (the Confessor, the Barber, the Castellan, another Bonesetter), or null. Only
+asked when such a player exists."""
+
+from __future__ import annotations
+
+from engine.buildings.base import BUILDINGS, UNIQUE, BuildingSpec, give_token, has_token, register_building, spend_token, with_token
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.flow.day_powers import EVENING, MORNING, register_day_power
+
+BONESETTER = register_building(
+    BuildingSpec(
+        id="bonesetter",
+        name="Bonesetter",
+        home="hovel",
+        power=UNIQUE,
+        box=1,
+        summary="Once per game, during the day, you may give a player back the one-use power of their building that they have already used.",
+        decisions=("bonesetter_restore",),
+    )
+)
+
+
+def spent(game, setter) -> tuple[str, ...]:
+    return tuple(
+        p.name
+        for p in game.players
+        if p.alive and p is not setter and not p.token and p.building in BUILDINGS and BUILDINGS[p.building].power == UNIQUE
+    )
+
+
+def _day(game):
+    for b in with_token(game, "bonesetter"):
+        options = spent(game, b)
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(b.name, "bonesetter_restore", options, allow_pass=True))
+        if target is None:
+            continue
+        game.emit("bones_set", PUBLIC, bonesetter=b.name, player=target)
+        spend_token(game, b, "used")
+        give_token(game, game.by_name[target], "bonesetter")
+
+
+register_day_power(("bonesetter",), _day, windows=(MORNING, EVENING), ready=lambda game: has_token(game, "bonesetter"))

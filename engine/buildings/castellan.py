@@ -1,0 +1,51 @@
+"""The Castellan (000 The Village): "Building: the manor. Power: unique ... After any
+vote, the Castellan may, at the request of the intended victim, pardon a villager
+chosen by the village's vote. That player will therefore not be eliminated and will not
+reveal their character card. A selfish Castellan may of course pardon themselves. After
+using this power, the Castellan loses it and returns their token."
+
+When the vote designates a victim and a living Castellan still holds his token, the
+victim answers ``castellan_plea`` (ask for mercy or not; the Castellan himself need
+not ask) and, if they ask, the Castellan answers ``castellan_pardon``; null is no. A pardon spares
+the victim and spends the token."""
+
+from __future__ import annotations
+
+from engine.decisions import BOOL
+from engine.buildings.base import YES_NO, UNIQUE, BuildingSpec, layer_on, register_building, spend_token, with_token
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.roles.base import DECISION_KINDS, register_pardon
+
+CASTELLAN = register_building(
+    BuildingSpec(
+        id="castellan",
+        name="Castellan",
+        home="manor",
+        power=UNIQUE,
+        box=1,
+        summary="Once per game, when the vote condemns a player who asks you for mercy (or yourself), you may pardon them.",
+        decisions=("castellan_pardon",),
+    )
+)
+DECISION_KINDS.add("castellan_plea")
+
+
+def _pardon(game, target: str):
+    for c in with_token(game, "castellan"):
+        if target != c.name:
+            plea = yield from ask_one(game.ask(target, "castellan_plea", YES_NO, shape=BOOL, allow_pass=True, castellan=c.name))
+            if not plea:
+                continue
+            game.emit("plea", PUBLIC, player=target, castellan=c.name)
+        mercy = yield from ask_one(game.ask(c.name, "castellan_pardon", YES_NO, shape=BOOL, allow_pass=True, player=target))
+        if not mercy:
+            game.emit("pardon_refused", PUBLIC, castellan=c.name, player=target)
+            continue
+        game.emit("pardoned", PUBLIC, castellan=c.name, player=target)
+        spend_token(game, c, "used")
+        return True
+    return False
+
+
+register_pardon(5, _pardon, when=layer_on)

@@ -1,0 +1,43 @@
+"""The Confessor (000 The Village): "Building: the church. Power: unique ... At any point
+during the day, the Confessor designates a player, who must immediately show them their
+character card in secret. After using this power, the Confessor loses it and returns
+their token."
+
+A day power (morning and evening windows), ``confessor_hear``: another living player,
+or null to wait. The table sees who confessed (``confession``); only the Confessor
+learns the card (``confessed_role``)."""
+
+from __future__ import annotations
+
+from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, with_token
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.flow.day_powers import EVENING, MORNING, register_day_power
+
+CONFESSOR = register_building(
+    BuildingSpec(
+        id="confessor",
+        name="Confessor",
+        home="church",
+        power=UNIQUE,
+        box=1,
+        summary="Once per game, during the day, you may have a player show you their character card in secret.",
+        decisions=("confessor_hear",),
+    )
+)
+
+
+def _day(game):
+    for c in with_token(game, "confessor"):
+        options = game.targets(c.name)
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(c.name, "confessor_hear", options, allow_pass=True))
+        if target is None:
+            continue
+        game.emit("confession", PUBLIC, confessor=c.name, player=target)
+        game.emit("confessed_role", game.private(c.name), player=target, role=game.by_name[target].role)
+        spend_token(game, c, "used")
+
+
+register_day_power(("confessor",), _day, windows=(MORNING, EVENING), ready=lambda game: has_token(game, "confessor"))

@@ -1,0 +1,94 @@
+"""The Arsonist (000 The Village): "Power: unique ... When called upon, the Arsonist may,
+once and only once in the game, designate a building on which the narrator places the
+"fire" marker. The following morning, after all the inhabitants have witnessed the
+disaster, the building is permanently removed from the table. Its former occupant is
+not eliminated from the game — they become a Vagabond. If the Arsonist designated the
+building where that day's Werewolf victim lives, the first Werewolf to the right of the
+victim is eliminated, burned completely. Panicked by the flames, any surviving
+Werewolves have no time to sit down to their meal! In that case, there is no victim."
+
+Called after the White Werewolf and before the Witch (000's reminder), once per game,
+``arsonist_burn``: a living player whose home still stands (never a Vagabond, who has
+none; his own home is allowed), or null to wait. At dawn, before the night's deaths
+apply, the fire is public (``fire``); the occupant becomes a Vagabond. If the pack's
+victim lived there, the victim is spared and the first living werewolf to the victim's
+right (the seats before theirs, the contract's clockwise order) dies, cause
+``arsonist``. The Arsonist is a villager: his aim is the village's."""
+
+from engine.buildings.base import VAGABOND, layer_on, refresh
+from engine.events import PUBLIC
+from engine.flow.common import ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+
+ARSONIST = register_role(
+    RoleSpec(
+        id="arsonist",
+        name="Arsonist",
+        camp=VILLAGE,
+        summary="Once per game, at night, you may set fire to a player's home: they become a Vagabond; if the werewolves' victim lived there, the werewolf to the victim's right burns instead of the victim.",
+        decisions=("arsonist_burn",),
+        presets=("village",),
+    )
+)
+
+
+def _homes(game) -> tuple[str, ...]:
+    return tuple(p.name for p in game.players if p.alive and p.building and p.building != VAGABOND)
+
+
+def _active(game) -> bool:
+    return any(p.role == "arsonist" and p.alive and not p.powerless and not p.state.get("burned") for p in game.players)
+
+
+def _run(game):
+    for a in game.able("arsonist"):
+        if a.state.get("burned"):
+            continue
+        options = _homes(game)
+        if not options:
+            continue
+        target = yield from ask_one(game.ask(a.name, "arsonist_burn", options, allow_pass=True))
+        if target is None:
+            continue
+        a.state["burned"] = True
+        game.night["fire"] = target
+        game.emit("fire_set", game.private(a.name), player=target, building=game.by_name[target].building)
+
+
+def right_wolf(game, name: str):
+    """The first living werewolf to ``name``'s right: the seats before theirs."""
+    table = game.table
+    n = len(table)
+    seat = game.by_name[name].seat
+    for k in range(1, n):
+        p = table[(seat - k) % n]
+        if p.alive and p.is_wolf and p.name != name:
+            return p
+    return None
+
+
+def _burn(game) -> None:
+    night = game.night
+    target = night.pop("fire", None)
+    if target is None:
+        return
+    home = game.by_name[target]
+    building = home.building
+    victim = night.get("wolf_victim")
+    burned = None
+    if victim == target:
+        night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c == "werewolves")]
+        night["attacked"] = [n for n in night["attacked"] if n != victim]
+        night["wolf_victim"] = None
+        wolf = right_wolf(game, victim)
+        if wolf is not None:
+            burned = wolf.name
+            night["kills"].append((wolf.name, "arsonist"))
+    game.emit("fire", PUBLIC, player=target, building=building, wolf_burned=burned is not None)
+    home.building = VAGABOND
+    home.token = True
+    refresh(game)
+
+
+register_step(NightStep(name="arsonist", order=215, run=_run, active=_active, roles=("arsonist",), when=layer_on))
+register_resolver(5, _burn, roles=("arsonist",), when=layer_on)
