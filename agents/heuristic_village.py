@@ -14,7 +14,8 @@ from agents.heuristic_memory import _HANDLERS, Memory
 from agents.heuristic_situation import Situation
 
 POSTER_CONFIDENCE = 0.35
-SHAVE_CONFIDENCE = 0.8  # the Barber dies with an innocent: only a near-certain wolf
+SHAVE_CONFIDENCE = 0.97  # the Barber dies with an innocent: only a near-certain wolf
+ENDGAME = 5  # living players (non-Vagabonds, the Barber included) when an uncertain shave pays
 FORBID_CONFIDENCE = 0.45
 PARDON_TRUST = 0.35  # a condemned player below this P(wolf) is worth a pardon
 HEAR_CONFIDENCE = 0.3
@@ -142,6 +143,14 @@ def barber_shave(sit: Situation) -> str | None:
     if sit.mem.is_wolf:
         return None  # a wolf's razor costs the pack a wolf for one villager
     options = [o for o in sit.decision.options if o != sit.mem.beloved]
+    known = sit.beliefs.known
+    certain = [o for o in options if known.get(o)]
+    if certain:  # a wolf the Seer's check, a confession or the Baker's dawn revealed
+        return sit.best(certain, sit.beliefs.rank)
+    # Without certainty the suspicion model's cap is wrong one time in three: the razor
+    # waits for the endgame, when a lost Barber costs less than a lost vote.
+    if len(sit.decision.options) + 1 > ENDGAME:
+        return None
     target = sit.best(options, sit.beliefs.rank)
     if target is not None and sit.beliefs.of(target) >= SHAVE_CONFIDENCE:
         return target
