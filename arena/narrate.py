@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
+from engine.buildings.base import BUILDINGS
 from engine.events import Event
 from engine.roles import ROLES
 
@@ -30,7 +31,9 @@ CAUSES = {
     "with_elder": "dead with the Elder, the Idiot's pardon gone",
     "vigilante": "shot by the Vigilante",
     "ninja": "assassinated by the Ninja",
-    "barber": "killed by the Barber",
+    "barber": "killed by the Barber's razor",
+    "barber_mistake": "dead by his own razor, the Barber who struck an innocent",
+    "arsonist": "burned in the Arsonist's fire",
 }
 
 PHASE_TITLES = {"campaign": "Sheriff campaign", "discussion": "Debate"}
@@ -57,6 +60,17 @@ def role_name(role: str | None) -> str:
 def _n(name: Any) -> str:
     """A player's name, safe inside rich markup (names and speeches are untrusted)."""
     return f"[bold]{escape(str(name))}[/bold]"
+
+
+def _b(building: Any) -> str:
+    """A building token by its holder's title (the Village)."""
+    spec = BUILDINGS.get(building) if isinstance(building, str) else None
+    return f"[bold]{escape(spec.name if spec else str(building))}[/bold]"
+
+
+def _home(building: Any) -> str:
+    spec = BUILDINGS.get(building) if isinstance(building, str) else None
+    return escape(spec.home if spec and spec.home else "bindle")
 
 
 def _names(names: Any) -> str:
@@ -304,6 +318,84 @@ class Narrator:
 
     def _on_raven_poster(self, e: Event) -> None:
         self.say(f"📜 An anonymous poster is put up on {_n(e.data.get('target'))}'s home: 2 extra votes against them at the next vote.")
+
+    # ------------------------------------------------------------------ the Village's buildings
+    def _on_buildings(self, e: Event) -> None:
+        homes = e.data.get("homes") or {}
+        self.say("🏠 The buildings, for all to see: " + ", ".join(f"{_n(n)} {_b(b)}" for n, b in homes.items()) + ".")
+
+    def _on_buildings_on_offer(self, e: Event) -> None:
+        tokens = e.data.get("tokens") or {}
+        self.say("The building tokens are laid face up: " + ", ".join(f"{_b(b)} ×{k}" for b, k in sorted(tokens.items())) + ".")
+
+    def _on_building_chosen(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} takes the {_b(e.data.get('building'))} token.")
+
+    def _on_token_returned(self, e: Event) -> None:
+        d = e.data
+        if d.get("reason") == "voted_out":
+            self.say(f"🍺 {_n(d.get('player'))} voted against the condemned: the Tavernkeeper loses his token and his immunity.")
+        else:
+            self.say(f"{_n(d.get('player'))} has used the {_b(d.get('building'))}'s one-use power and returns the token.")
+
+    def _on_token_given(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} gets the {_b(e.data.get('building'))} token back.")
+
+    def _on_confession(self, e: Event) -> None:
+        self.say(f"⛪ {_n(e.data.get('confessor'))}, the Confessor, hears {_n(e.data.get('player'))}'s confession.")
+
+    def _on_confessed_role(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} shows the Confessor their card: the {_r(e.data.get('role'))}.", secret=True)
+
+    def _on_bones_set(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('bonesetter'))}, the Bonesetter, restores {_n(e.data.get('player'))}'s spent power.")
+
+    def _on_shave(self, e: Event) -> None:
+        self.say(f"💈 {_n(e.data.get('barber'))}, the Barber, takes the razor to {_n(e.data.get('target'))}.")
+
+    def _on_forbidden(self, e: Event) -> None:
+        players = e.data.get("players") or []
+        who = _names(players) if players else "nobody"
+        self.say(f"🔔 {_n(e.data.get('schoolmistress'))}, the Schoolmistress, forbids {who} to vote today; she never votes herself.")
+
+    def _on_home_offered(self, e: Event) -> None:
+        d = e.data
+        self.say(f"🔑 {_n(d.get('bailiff'))}, the Bailiff, offers {_n(d.get('former'))}'s {_home(d.get('building'))} to {_n(d.get('player'))}.")
+
+    def _on_home_refused(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} refuses the {_home(e.data.get('building'))} and stays a Vagabond.")
+
+    def _on_moved_in(self, e: Event) -> None:
+        d = e.data
+        self.say(f"{_n(d.get('player'))} moves into {_n(d.get('former'))}'s {_home(d.get('building'))} and takes that seat: now the {_b(d.get('building'))}.")
+
+    def _on_plea(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} begs the Castellan, {_n(e.data.get('castellan'))}, for mercy.")
+
+    def _on_pardoned(self, e: Event) -> None:
+        self.say(f"🛡 {_n(e.data.get('castellan'))}, the Castellan, pardons {_n(e.data.get('player'))}: no elimination, the card stays hidden.")
+
+    def _on_pardon_refused(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('castellan'))}, the Castellan, refuses to pardon {_n(e.data.get('player'))}.")
+
+    def _on_first_vote(self, e: Event) -> None:
+        target = e.data.get("target")
+        against = f"against {_n(target)}" if target is not None else "no vote"
+        self.say(f"🍺 {_n(e.data.get('voter'))}, the Tavernkeeper, votes first and alone: {against}.")
+
+    def _on_sheriff_gone(self, e: Event) -> None:
+        self.say(f"No one may succeed {_n(e.data.get('previous'))}: there is no longer a Sheriff.")
+
+    def _on_fire(self, e: Event) -> None:
+        d = e.data
+        extra = " The werewolves' victim lived there: the victim is spared, and a werewolf burns." if d.get("wolf_burned") else ""
+        self.say(f"🔥 At dawn {_n(d.get('player'))}'s {_home(d.get('building'))} burns down: {_n(d.get('player'))} is now a Vagabond.{extra}")
+
+    def _on_fire_set(self, e: Event) -> None:
+        self.say(f"The Arsonist sets fire to {_n(e.data.get('player'))}'s {_home(e.data.get('building'))}.", secret=True)
+
+    def _on_baker_glimpse(self, e: Event) -> None:
+        self.say(f"The Baker sees {_n(e.data.get('player'))} going home before dawn: a werewolf.", secret=True)
 
     # ------------------------------------------------------------------ night secrets (god mode)
     def _on_role(self, e: Event) -> None:

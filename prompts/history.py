@@ -496,6 +496,69 @@ def _raven_poster(r: _Reader, e: Event) -> str:
     return r.t(f"raven_poster.{r.side(target)}", target=r.who(target))
 
 
+def _title(r: _Reader, building: Any) -> str:
+    return r.cat.word("buildings", building)
+
+
+def _home(r: _Reader, building: Any) -> str:
+    return r.cat.word("homes", building)
+
+
+def _buildings(r: _Reader, e: Event) -> str:
+    homes = e.data.get("homes") or {}
+    listed = r.cat.join(r.t("buildings.item", player=r.who(n), title=_title(r, b)) for n, b in homes.items())
+    text = r.t("buildings.all", homes=listed)
+    mine = homes.get(r.seat)
+    if mine == "vagabond":
+        text += r.t("buildings.vagabond")
+    elif mine:
+        text += r.t("buildings.mine", title=_title(r, mine), home=_home(r, mine))
+    return text
+
+
+def _tokens(r: _Reader, tokens: Any) -> str:
+    return r.cat.join(f"{_title(r, b)} × {k}" for b, k in sorted((tokens or {}).items()))
+
+
+def _by_player(kind: str, *roles: str) -> Renderer:
+    """A Village event told from the first of ``roles`` who is the reader (``self_<role>``),
+    else from outside (``other``); every name and the building's words filled in."""
+
+    def render(r: _Reader, e: Event) -> str:
+        d = e.data
+        variant = next((f"self_{k}" for k in roles if d.get(k) == r.seat), "other")
+        values = {k: r.who(v) for k, v in d.items() if isinstance(v, str) and k not in ("building", "reason", "role")}
+        if "building" in d:
+            values.update(title=_title(r, d["building"]), home=_home(r, d["building"]))
+        if "role" in d:
+            values["role"] = r.role(d["role"])
+        if "players" in d:
+            values["players"] = r.names(d["players"])
+        return r.t(f"{kind}.{variant}", **values)
+
+    return render
+
+
+def _token_returned(r: _Reader, e: Event) -> str:
+    reason = "voted_out" if e.data.get("reason") == "voted_out" else "used"
+    return _by_player(f"token_returned.{reason}", "player")(r, e)
+
+
+def _forbidden(r: _Reader, e: Event) -> str:
+    kind = "forbidden" if e.data.get("players") else "forbidden_none"
+    return _by_player(kind, "schoolmistress")(r, e)
+
+
+def _first_vote(r: _Reader, e: Event) -> str:
+    kind = "first_vote" if e.data.get("target") is not None else "first_vote_none"
+    return _by_player(kind, "voter")(r, e)
+
+
+def _fire(r: _Reader, e: Event) -> str:
+    text = _by_player("fire", "player")(r, e)
+    return text + r.t("fire_wolf") if e.data.get("wolf_burned") else text
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
@@ -611,6 +674,27 @@ RENDERERS: dict[str, Renderer] = {
     # the Village
     "raven_poster": _raven_poster,
     "extra_votes": lambda r, e: r.t("extra_votes", votes=r.added(e.data.get("votes"))),
+    "buildings": _buildings,
+    "buildings_on_offer": lambda r, e: r.t("buildings_on_offer", tokens=_tokens(r, e.data.get("tokens"))),
+    "building_chosen": _by_player("building_chosen", "player"),
+    "token_returned": _token_returned,
+    "token_given": _by_player("token_given", "player"),
+    "confession": _by_player("confession", "confessor", "player"),
+    "confessed_role": _by_player("confessed_role"),
+    "bones_set": _by_player("bones_set", "bonesetter", "player"),
+    "shave": _by_player("shave", "barber", "target"),
+    "forbidden": _forbidden,
+    "home_offered": _by_player("home_offered", "bailiff", "player"),
+    "home_refused": _by_player("home_refused", "player"),
+    "moved_in": _by_player("moved_in", "player"),
+    "plea": _by_player("plea", "player", "castellan"),
+    "pardoned": _by_player("pardoned", "castellan", "player"),
+    "pardon_refused": _by_player("pardon_refused", "castellan", "player"),
+    "baker_glimpse": _by_player("baker_glimpse"),
+    "fire": _fire,
+    "fire_set": _by_player("fire_set"),
+    "first_vote": _first_vote,
+    "sheriff_gone": _by_player("sheriff_gone"),
 }
 
 
