@@ -481,3 +481,18 @@ def test_random_village_games_with_buildings_are_sound(start):
         case = Case(seed, [f"P{i:02d}" for i in range(n)], deck, opts, None, "village")
         game, log = play(case)
         check(case, game, log)
+
+
+def test_the_buildings_also_bind_the_forums_open_vote():
+    """The layer works on any preset: on a forum game the Tavernkeeper is still out of
+    the vote's reach and the Schoolmistress's pupils do not vote."""
+    roles = {"W": "werewolf", "T": "civilian", "S": "civilian", "A": "civilian", "B": "civilian"}
+    homes = {"W": "farmer", "T": "tavernkeeper", "S": "schoolmistress", "A": "farmer", "B": "farmer"}
+    opts = {"buildings": "listed", "building_tokens": list(homes.values()), "wolves_may_pass": True, "opening_day": False}
+    setup = GameSetup(names=list(roles), preset="forum", options=get_preset("forum").options(opts), forced=roles, buildings=homes)
+    game = Game(setup)
+    answers = {"S": {"schoolmistress_forbid": ["A"]}, "W": {"wolf_kill": [None]}}
+    drive(game, agents_for(game, answers), lambda d: d.kind == "vote")
+    voters = {x.seat for x in game.waiting if x.kind == "vote"}
+    assert voters == {"W", "T", "B"}
+    assert all("T" not in x.options for x in game.waiting if x.kind == "vote")

@@ -42,6 +42,8 @@ def lynch(game):
 
 def _legal(game, voter: str, pool: list[str]) -> tuple:
     spare = game.spares(voter) if game.spared else ()
+    if game.sheltered:  # The Village's buildings on a forum game: the Tavernkeeper's immunity
+        spare = (*spare, *game.sheltered.get("vote", ()))
     skip = None if game.options.vote_self else voter
     return tuple([n for n in pool if n != skip and n not in spare])
 
@@ -50,7 +52,10 @@ def forum_vote(game):
     opts = game.options
     game.phase = "vote"
     alive = game.alive_names()
-    voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
+    if game.voteless or game.barred:  # a revealed Idiot; the Schoolmistress's pupils
+        voters = [n for n in alive if n not in game.voteless and n not in game.barred]
+    else:
+        voters = alive
     decisions = [game.ask(v, "vote", _legal(game, v, alive), allow_pass=True, round=1, candidates=None) for v in voters]
     picks = (yield from ask(*decisions)) if decisions else []
     current = dict(zip(voters, picks))
