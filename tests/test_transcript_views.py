@@ -122,7 +122,9 @@ def test_seat_view_tells_what_only_that_seat_hears(tmp_path):
         heard = [e for e in t.events if e.kind == "wolf_chat_overheard"]
         if spies and heard:
             text = _text(t, Lens.of(spies[0]))
-            assert "Overheard from the pack" in text
+            # told to the seat in its own history's words (prompts.history)
+            assert "Spying, you overhear a werewolf whisper" in text
+            assert "[private]" in text
             return
     pytest.skip("no game with an eavesdropping Little Girl among the seeds")
 

@@ -32,7 +32,7 @@ def test_every_word_the_pages_use_is_in_both_languages():
         used |= set(re.findall(r'data-i18n(?:-placeholder|-title)?="([a-z_.]+)"', text))  # marked elements
     used = {k for k in used if not k.endswith(".") and k != "key"}  # composed keys are listed below
     used |= {f"start.agent.{a}" for a in ("human", "heuristic", "random", "model")}
-    used |= {f"sub.{p}" for p in ("campaign", "sheriff_election", "discussion", "vote", "last_words")}
+    used |= {f"sub.{p}" for p in ("campaign", "sheriff_election", "discussion", "vote", "dusk", "last_words")}
     used |= {f"view.{v}" for v in ("seat", "public", "full")} | {f"win.{w}" for w in ("village", "werewolves", "lovers", "none")}
     used |= {f"known.{k}" for k in ("card", "card.you", "pack", "seen", "revealed")} | {"q.vote", "a.time_up"}
     assert used and not used - set(table["en"]), sorted(used - set(table["en"]))

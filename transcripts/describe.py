@@ -6,6 +6,12 @@ events per seat cannot: each event must read on its own, because a seat's view m
 hold only one copy of it. So this module describes each event alone, in plain text
 (callers escape it), reusing the narrator's words for causes, roles and winners; and
 the words both readers use for a seat's answers and a model's calls.
+
+The base game's events have their own plain English sentences here. Every other kind
+(the forum's, the Village's buildings, the Arsonist, the Best of roles...) reads as the
+seats read it in their history (``prompts.history.event_body``): one text per event
+kind, in either prompt language, told to the seat that received it when the event is
+one seat's secret. A Chinese game reads wholly in Chinese that way.
 """
 
 from __future__ import annotations
@@ -13,6 +19,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from arena.narrate import CAUSES, WINNER_TITLES, role_name
+from engine.events import Event, audience_from_json
+from prompts.catalog import catalog
+from prompts.history import event_body
 
 
 def _names(items: Any) -> str:
@@ -60,7 +69,10 @@ def _tie_broken(d: dict) -> str:
 def _vote_result(d: dict) -> str:
     rnd = d.get("round", 1)
     title = "The vote" if rnd == 1 else f"The vote, round {rnd}"
-    return f"{title}: {_votes(d.get('votes', {}))}. Tally: {_tally(d.get('tally', {}))}."
+    phantoms = d.get("phantoms") or {}
+    added = ", ".join(f"{n} +{k}" for n, k in sorted(phantoms.items(), key=lambda kv: (-kv[1], str(kv[0]))))
+    extra = f" The tally includes phantom votes: {added}." if added else ""
+    return f"{title}: {_votes(d.get('votes', {}))}. Tally: {_tally(d.get('tally', {}))}.{extra}"
 
 
 def _hunter_shot(d: dict) -> str:
@@ -137,16 +149,48 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
 }
 
 
-def describe(kind: str, data: dict[str, Any]) -> str:
-    """The event as one sentence; a kind added later still reads, as key=value pairs."""
-    sentence = SENTENCES.get(kind)
+def describe(
+    kind: str,
+    data: dict[str, Any],
+    *,
+    day: int = 0,
+    phase: str = "",
+    reader: str | None = None,
+    language: str = "en",
+) -> str:
+    """The event as one sentence.
+
+    ``reader``: the seat it is told to ("you"), for a per-seat view; None for the
+    narrator's plain account. The base game's kinds have their English sentence here;
+    any other kind, a reader's view and any other language read as in the seats'
+    history (``prompts.history``), which knows every kind the engine emits and falls
+    back to its generic "kind — key: value" form only for a kind added later."""
+    sentence = SENTENCES.get(kind) if reader is None and language == "en" else None
     if sentence is not None:
         try:
             return sentence(data)
         except Exception:  # a hand-made record with odd data must still be shown, not crash the page
             pass
-    details = ", ".join(f"{k}={v}" for k, v in data.items())
-    return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+    try:
+        cat = catalog(language)
+    except Exception:  # an unknown language in a hand-made header: read it in English
+        cat = catalog("en")
+    return event_body(cat, Event(0, kind, day, phase, "public", dict(data or {})), reader or "")
+
+
+def describe_event(record: Any, *, seat: str | None = None, language: str = "en") -> str:
+    """A recorded event (``EventRecord`` or engine ``Event``) as one sentence: told to
+    ``seat`` when given; a secret sent to one seat alone, without a plain sentence of
+    its own here, is told to that seat ("You set fire to..."), the way the web's full
+    view tells it; anything else plainly."""
+    audience = record.audience
+    if not isinstance(audience, (str, frozenset)):
+        audience = audience_from_json(audience)
+    reader = seat
+    plain = language == "en" and record.kind in SENTENCES
+    if reader is None and not plain and isinstance(audience, frozenset) and len(audience) == 1:
+        reader = next(iter(audience))
+    return describe(record.kind, record.data, day=record.day, phase=record.phase, reader=reader, language=language)
 
 
 # ---------------------------------------------------------------------- answers, calls, the end

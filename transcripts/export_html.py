@@ -17,7 +17,10 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe, offered_text
+from transcripts.buildings import home as building_home
+from transcripts.buildings import public_tokens
+from transcripts.buildings import title as building_title
+from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe_event, offered_text
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import NARRATOR, PUBLIC, reasoning_of
 
@@ -96,7 +99,7 @@ def _chart_for(e: EventRecord) -> str:
 
 
 # ---------------------------------------------------------------------- timeline items
-def _event_item(e: EventRecord, seats: _Seats) -> str:
+def _event_item(e: EventRecord, seats: _Seats, language: str = "en") -> str:
     classes = seats.classes(e.audience)
     kind_class = f"k-{esc(e.kind)}"
     private = e.audience != PUBLIC
@@ -105,9 +108,9 @@ def _event_item(e: EventRecord, seats: _Seats) -> str:
         text = str(e.data.get("text", "")).strip()
         body = f"<b>{esc(e.data.get('speaker'))}</b>: {esc(text) if text else '<i>(says nothing)</i>'}"
     elif e.kind in ("vote_result", "sheriff_votes"):
-        body = esc(describe(e.kind, e.data)) + _chart_for(e)
+        body = esc(describe_event(e, language=language)) + _chart_for(e)
     else:
-        body = esc(describe(e.kind, e.data))
+        body = esc(describe_event(e, language=language))
     if private:
         who = "nobody (the narrator's secret)" if e.audience == NARRATOR else ", ".join(e.audience)
         body = "🔒 " + body + f'<span class="who">seen by {esc(who)}</span>'
@@ -198,7 +201,7 @@ def timeline_html(t: Transcript, seats: _Seats) -> tuple[str, list[tuple[str, st
                 close()
                 title = {"night": f"Night {r.day}", "day": f"Day {r.day}", "end": "The end"}[opener]
                 current = (opener, title, f"{opener}-{r.day}")
-            items.append(_event_item(r, seats))
+            items.append(_event_item(r, seats, t.header.language))
             if r.kind == "game_end":
                 items.append(_reveal_table(t))
         elif isinstance(r, AnswerRecord):
@@ -235,9 +238,44 @@ def _views(names: list[str]) -> tuple[str, str, str]:
     return "\n".join(inputs), "\n".join(labels), "\n".join(css)
 
 
+_HOW = {"fire": "home burned down", "moved_in": "moved in"}
+
+
+def _building_cell(token: dict[str, Any] | None, language: str) -> str:
+    """A player's public building token and what became of it (The Village): the title
+    in the game's language, then each change with its day; a spent unique power and a
+    home a Vagabond took over are said too. Public facts only (``transcripts.buildings``)."""
+    if not token:
+        return ""
+    parts = []
+    for i, c in enumerate(token["changes"]):
+        name = esc(building_title(c["building"], language))
+        if i == 0:
+            parts.append(f'<span class="bld">{name}</span>')
+            continue
+        how = _HOW.get(c["how"], c["how"])
+        if c.get("former"):
+            how = f"moved into {c['former']}'s {building_home(c['building'], language)}"
+        parts.append(f'→ <span class="bld">{name}</span> <small>(day {esc(c["day"])}, {esc(how)})</small>')
+    if not token["token"]:
+        parts.append("<small>(token returned)</small>")
+    if token.get("taken_by"):
+        parts.append(f"<small>(home taken by {esc(token['taken_by'])})</small>")
+    return " ".join(parts)
+
+
 def _summary(t: Transcript) -> str:
     h = t.header
-    rows = "".join(f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td></tr>" for s in h.seats)
+    tokens = public_tokens(t.events)
+    if tokens:
+        rows = "".join(
+            f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td><td>{_building_cell(tokens.get(s.name), h.language)}</td></tr>"
+            for s in h.seats
+        )
+        head = "<tr><th>seat</th><th>agent</th><th>building</th></tr>"
+    else:
+        rows = "".join(f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td></tr>" for s in h.seats)
+        head = "<tr><th>seat</th><th>agent</th></tr>"
     facts = [f"preset {esc(h.preset)}", f"seed {esc(h.seed)}", esc(h.software)]
     fork = getattr(h, "fork", None)
     if fork is not None:
@@ -247,7 +285,7 @@ def _summary(t: Transcript) -> str:
         facts.append(f"{esc(result.winner)} won after day {esc(result.days)}")
     return (
         f'<p class="verdict">{" · ".join(facts)}</p>'
-        f'<table class="seats"><tr><th>seat</th><th>agent</th></tr>{rows}</table>'
+        f'<table class="seats">{head}{rows}</table>'
     )
 
 

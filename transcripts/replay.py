@@ -19,13 +19,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.narrate import Narrator, role_name
-from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe, offered_text
+from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe_event, offered_text
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import Lens, reasoning_of, timeline, visible
 
 # Events the live narrator skips because another copy already told them; through one
 # seat's eyes that copy may be the only one (the Little Girl hears the pack but never
-# sees its own lines, the Witch is shown the victim without the pack's choice).
+# sees its own lines, the Witch is shown the victim without the pack's choice). They
+# are told to the seat in the words of its own history (``prompts.history``).
 _SEAT_ONLY = {"lovers", "wolf_chat_overheard", "wolf_votes_overheard", "wolf_victim_overheard", "witch_victim", "thief_cards"}
 
 Pause = Callable[[], bool]  # returns False to stop the replay
@@ -41,7 +42,7 @@ class LensNarrator(Narrator):
 
     def event(self, e: Any) -> None:
         if self.lens.seat is not None and e.kind in _SEAT_ONLY:
-            self.say(escape(describe(e.kind, e.data)), secret=True)
+            self.say(escape(describe_event(e, seat=self.lens.seat)), secret=True)
             return
         super().event(e)
 

@@ -16,6 +16,7 @@ from engine.events import Event
 from engine.roles import ROLES
 from prompts.catalog import Catalog, catalog
 from prompts.history import event_body
+from transcripts.buildings import public_tokens
 
 from arena.web.lens import Lens
 
@@ -85,8 +86,10 @@ def card(events: list[Event], seat: str, language: str) -> dict[str, Any] | None
 
 
 def players(names: list[str], seen: list[Event], lens: Lens, language: str) -> list[dict[str, Any]]:
-    """The table as this lens knows it: who is alive, the Sheriff, and every card the
-    lens has been shown (its own, a pack mate's, a Seer's look, a death, the reveal)."""
+    """The table as this lens knows it: who is alive, the Sheriff, every card the lens
+    has been shown (its own, a pack mate's, a Seer's look, a death, the reveal) and, in
+    a game with buildings, each player's public token (``building``: the holder's title
+    and home in the game's language, whether a unique power's token is still held)."""
     cat = catalog(language)
     info: dict[str, dict[str, Any]] = {
         n: {"name": n, "seat": i + 1, "alive": True, "sheriff": False, "role": None, "known": None, "you": n == lens.seat, "lover": False}
@@ -130,6 +133,17 @@ def players(names: list[str], seen: list[Event], lens: Lens, language: str) -> l
                     info[n]["lover"] = True
     if sheriff in info:
         info[sheriff]["sheriff"] = True
+    tokens = public_tokens(seen)  # The Village: every token is public, read from public events only
     for p in info.values():
         p["role_name"] = role_label(cat, p["role"])
+        token = tokens.get(p["name"])
+        if token is not None:
+            b = token["building"]
+            p["building"] = {
+                "id": b,
+                "title": cat.word("buildings", b),
+                "home": cat.word("homes", b),
+                "token": token["token"],  # False: a unique power spent (its token returned)
+                "taken_by": token.get("taken_by"),  # a dead occupant's home a Vagabond moved into
+            }
     return list(info.values())

@@ -36,7 +36,7 @@ const S = {
   replayLens: "all",
 };
 
-const SUBPHASES = new Set(["campaign", "sheriff_election", "discussion", "vote", "last_words"]); // headings: sub.<phase>
+const SUBPHASES = new Set(["campaign", "sheriff_election", "discussion", "vote", "dusk", "last_words"]); // headings: sub.<phase>
 const QUIET = new Set(["day_start", "thief_cards", "lovers_echo"]);
 
 function el(tag, attrs = {}, ...children) {
@@ -333,6 +333,7 @@ function renderSide() {
     if (p.lover) marks.push(el("span", { class: "mark lover", title: T("mark.lover"), text: "♥" }));
     if (S.speaking === p.name) marks.push(el("span", { class: "mark speaking", title: T("mark.speaking"), text: "🗣" }));
     const known = p.role ? el("span", { class: "prole" + (p.known === "revealed" ? "" : " private"), title: knownHow(p), text: p.role_name }) : null;
+    const building = p.building ? buildingBadge(p.building) : null;
     const fate = p.alive ? null : el("span", { class: "fate", text: fateText(p) });
     list.append(
       el(
@@ -341,12 +342,22 @@ function renderSide() {
         el("span", { class: "pnum", text: String(p.seat) }),
         el("span", { class: "pname", text: p.name + (p.you ? T("you_mark") : "") }),
         ...marks,
+        building,
         known,
         fate
       )
     );
   }
   renderLinks();
+}
+
+// The Village: a player's public building token (the holder's title, in the game's
+// language); a unique power already used shows its token returned.
+function buildingBadge(b) {
+  const notes = [b.id === "vagabond" ? T("mark.vagabond") : T("mark.building", { home: b.home })];
+  if (!b.token) notes.push(T("mark.token_spent"));
+  if (b.taken_by) notes.push(T("mark.home_taken", { name: who(b.taken_by) }));
+  return el("span", { class: "pbuilding" + (b.token ? "" : " spent") + (b.id === "vagabond" ? " vagabond" : ""), "data-building": b.id, title: notes.join(" · "), text: b.title });
 }
 
 function knownHow(p) {

@@ -1,0 +1,91 @@
+"""The Village's building tokens as the table sees them: public facts only.
+
+Every player's token is public (000 The Village: "a visible role token"), and every
+change to it is a public event: the hand-out (``building_chosen``, ``buildings``), a
+unique power spent or restored (``token_returned``, ``token_given``), a Vagabond moving
+into a freed building (``moved_in``), a fire (``fire``). So any reader, a seat's page
+as much as the spectators' or an exported record, may show them; this module reads
+them from those events alone and never from a private one, so a caller that passes
+more than the public events shows nothing more.
+
+Used by the web pages' players panel (``arena.web.render``) and the HTML export's
+player list (``transcripts.export_html``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from prompts.catalog import catalog
+
+VAGABOND = "vagabond"
+KINDS = frozenset({"building_chosen", "buildings", "token_returned", "token_given", "moved_in", "fire"})
+
+
+def _public(e: Any) -> bool:
+    audience = getattr(e, "audience", "public")
+    return audience == "public"
+
+
+def public_tokens(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Each player's token as the public events tell it, in order, for the players who
+    have one: ``building`` (the id), ``token`` (a unique power's token still in front of
+    them), ``changes`` (``{"day", "building", "how", "former"}`` from the hand-out on:
+    ``how`` is ``chosen``, ``handout``, ``fire`` or ``moved_in``) and, for a dead
+    occupant whose building a Vagabond took, ``taken_by``. Empty in a game without
+    buildings. Works on engine events and transcript records alike."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def take(name: Any, building: Any, day: int, how: str, former: Any = None) -> None:
+        if not isinstance(name, str) or not isinstance(building, str):
+            return
+        p = out.setdefault(name, {"building": None, "token": True, "changes": []})
+        if p["building"] == building and how in ("handout", "chosen"):
+            return  # the hand-out lists the tokens already chosen
+        p["building"] = building
+        p["token"] = True
+        change = {"day": day, "building": building, "how": how}
+        if former is not None:
+            change["former"] = former
+        p["changes"].append(change)
+
+    for e in events:
+        kind = getattr(e, "kind", None)
+        if kind not in KINDS or not _public(e):
+            continue
+        d = getattr(e, "data", None) or {}
+        day = getattr(e, "day", 0)
+        if kind == "building_chosen":
+            take(d.get("player"), d.get("building"), day, "chosen")
+        elif kind == "buildings":
+            for name, building in (d.get("homes") or {}).items():
+                take(name, building, day, "handout")
+        elif kind in ("token_returned", "token_given"):
+            p = out.get(d.get("player"))
+            if p is not None:
+                p["token"] = kind == "token_given"
+        elif kind == "moved_in":
+            take(d.get("player"), d.get("building"), day, "moved_in", d.get("former"))
+            former = out.get(d.get("former"))
+            if former is not None:
+                former["taken_by"] = d.get("player")
+        elif kind == "fire":
+            take(d.get("player"), VAGABOND, day, "fire")
+    return out
+
+
+def title(building: Any, language: str = "en") -> str:
+    """The holder's title in the game's language (``terms.buildings``: Farmer, 农夫)."""
+    return _cat(language).word("buildings", building)
+
+
+def home(building: Any, language: str = "en") -> str:
+    """The building itself in the game's language (``terms.homes``: farm, 农场)."""
+    return _cat(language).word("homes", building)
+
+
+def _cat(language: str):
+    try:
+        return catalog(language)
+    except Exception:  # an unknown language in a hand-made header
+        return catalog("en")
