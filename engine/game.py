@@ -81,6 +81,8 @@ def _script():
 
 
 _SCRIPT = None
+# Makes an instance without calling ``__init__`` (see ``Game.emit``).
+_new = object.__new__
 
 
 class Game:
@@ -133,6 +135,7 @@ class Game:
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
         self._batch_size = 0
+        self._solo: dict[str, frozenset] = {}  # ``private(name)``'s audiences, made once
         self._script: Iterator = script(self)
         self._advance(None)
 
@@ -178,7 +181,16 @@ class Game:
     # ------------------------------------------------------------------ used by the rules
     def emit(self, kind: str, audience: Any, **data: Any) -> Event:
         events = self.events
-        ev = Event(len(events), kind, self.day, self.phase, audience, data)
+        # Filled field by field instead of ``Event(...)``: calling a dataclass's Python
+        # ``__init__`` from the class call is the dearest part of an event, and a game
+        # emits about 85 of them (engine throughput, benchmarks/engine_instructions.py).
+        ev = _new(Event)
+        ev.seq = len(events)
+        ev.kind = kind
+        ev.day = self.day
+        ev.phase = self.phase
+        ev.audience = audience
+        ev.data = data
         events.append(ev)
         return ev
 
@@ -193,7 +205,16 @@ class Game:
         count: int = 1,
         **context: Any,
     ) -> Decision:
-        d = Decision(self._next_decision, seat, kind, shape, options, allow_pass, count, context)
+        # Field by field for the same reason as ``emit``: one decision per answer.
+        d = _new(Decision)
+        d.id = self._next_decision
+        d.seat = seat
+        d.kind = kind
+        d.shape = shape
+        d.options = options
+        d.allow_pass = allow_pass
+        d.count = count
+        d.context = context
         self._next_decision += 1
         return d
 
@@ -288,6 +309,12 @@ class Game:
         return tuple([p.name for p in self.players if p.alive and p.name != skip])
 
     def private(self, *names: str) -> frozenset:
+        if len(names) == 1:  # the common case (a seat's own result): one set per seat and game
+            name = names[0]
+            solo = self._solo.get(name)
+            if solo is None:
+                solo = self._solo[name] = frozenset(names)
+            return solo
         return frozenset(names)
 
     # ------------------------------------------------------------------ internals

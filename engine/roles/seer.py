@@ -3,7 +3,6 @@
 She is asked alongside the wolves: her look does not depend on their choice, so both
 are pending together (group ``night_main``)."""
 
-from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 SEER = register_role(
@@ -24,11 +23,13 @@ def _active(game) -> bool:
 
 def _run(game):
     for seer in game.able("seer"):
-        options = tuple(n for n in game.alive_names() if n != seer.name)
+        name = seer.name
+        options = tuple([p.name for p in game.players if p.alive and p.name != name])
         if not options:
             continue
-        target = yield from ask_one(game.ask(seer.name, "seer_check", options))
-        game.emit("seer_result", game.private(seer.name), seer=seer.name, target=target, role=game.by_name[target].role)
+        d = game.ask(name, "seer_check", options)
+        target = (yield [d])[d.id]  # ``ask_one`` inlined: asked every night
+        game.emit("seer_result", game.private(name), seer=name, target=target, role=game.by_name[target].role)
 
 
 register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))

@@ -6,7 +6,7 @@ spies reads along without names (see ``engine.roles.little_girl``)."""
 
 from collections import Counter
 
-from engine.flow.common import ask, ask_one
+from engine.flow.common import ask
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 
 WEREWOLF = register_role(
@@ -30,11 +30,10 @@ def _resolve(game, picks: list) -> tuple[bool, str | None]:
     """(decided, victim). ``None`` picks are a wolf declining to kill."""
     rule = game.options.wolf_pack
     n = len(picks)
-    counts = Counter(picks)
     if rule == "unanimous":
-        return (True, picks[0]) if len(counts) == 1 else (False, None)
+        return (True, picks[0]) if len(set(picks)) == 1 else (False, None)
     if rule == "majority":
-        for target, c in counts.items():
+        for target, c in Counter(picks).items():
             if c * 2 > n:
                 return True, target
         return False, None
@@ -48,19 +47,20 @@ def _resolve(game, picks: list) -> tuple[bool, str | None]:
 
 def _run(game):
     opts = game.options
-    pack = [p.name for p in game.wolves()]
+    pack = [p.name for p in game.players if p.alive and p.is_wolf]  # ``game.wolves()``' names
     pack_audience = game.private(*pack)
     if game.memory.get("pack") != pack:
         game.memory["pack"] = pack
         for w in pack:
             game.emit("wolf_pack", game.private(w), wolves=list(pack))
     spies = game.night.get("spies", [])
-    spy_audience = game.private(*spies)
+    spy_audience = game.private(*spies) if spies else None
 
     if len(pack) >= 2:
         for rnd in range(1, opts.wolf_chat_rounds + 1):
             for w in pack:
-                said = yield from ask_one(game.ask(w, "wolf_chat", shape="text", round=rnd, wolves=list(pack)))
+                d = game.ask(w, "wolf_chat", shape="text", round=rnd, wolves=list(pack))
+                said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
                 text = said.get("text", "") if isinstance(said, dict) else said
                 data = {"speaker": w, "text": text, "round": rnd}
                 if isinstance(said, dict) and said.get("target"):
@@ -85,8 +85,15 @@ def _run(game):
     shelter = tuple(game.sheltered.get("devour", ())) if game.sheltered else ()
     for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
         decisions = []
+        # Without Lovers (``game.spared``) and with the pack off limits, every wolf has
+        # the same choice: it is worked out once for the pack.
+        shared = None
+        if pack and not opts.wolves_may_kill_wolf and not game.spared:
+            shared = game.targets(pack[0], exclude=tuple(pack) + shelter)
         for w in pack:
-            if opts.wolves_may_kill_wolf:
+            if shared is not None:
+                options = shared
+            elif opts.wolves_may_kill_wolf:
                 options = game.targets(w, exclude=shelter)
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)

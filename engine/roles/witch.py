@@ -11,7 +11,6 @@ When the wolves strike twice in a night (003: the Big Bad Wolf, the White Werewo
 "The leader indicates to it the victim(s) of the wolves; a cure saves a person": she
 is shown each victim in turn and may heal one of them."""
 
-from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 WITCH = register_role(
@@ -57,9 +56,11 @@ def _run(game):
         for victim in night["attacked"] or [None]:
             game.emit("witch_victim", game.private(witch.name), victim=victim)
             reason = "the healing potion is already used" if healed else _heal_reason(game, witch, victim)
-            heal = yield from ask_one(
-                game.ask_bool(witch.name, "witch_heal", not reason, victim=victim, **({"unavailable": reason} if reason else {}))
-            )
+            if reason:
+                d = game.ask_bool(witch.name, "witch_heal", False, victim=victim, unavailable=reason)
+            else:
+                d = game.ask_bool(witch.name, "witch_heal", True, victim=victim)
+            heal = (yield [d])[d.id]  # ``ask_one`` inlined: asked every night
             if heal:
                 healed = True
                 st["heal"] = False
@@ -75,10 +76,11 @@ def _run(game):
             reason = "the Witch has already used her one potion"
         elif healed and not opts.witch_both_potions_same_night:
             reason = "only one potion a night under these rules"
-        options = () if reason else game.targets(witch.name)
-        target = yield from ask_one(
-            game.ask(witch.name, "witch_poison", options, allow_pass=True, **({"unavailable": reason} if reason else {}))
-        )
+        if reason:
+            d = game.ask(witch.name, "witch_poison", (), allow_pass=True, unavailable=reason)
+        else:
+            d = game.ask(witch.name, "witch_poison", game.targets(witch.name), allow_pass=True)
+        target = (yield [d])[d.id]
         if target is not None:
             st["poison"] = False
             night["kills"].append((target, "poison"))
