@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         per_game = []
         for g in games:
             m = game_metrics(g)
-            per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "key_roles", "cost")} | {"seats": m["seats"]})
+            per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]})
         print(json.dumps({"aggregate": agg, "games": per_game, "skipped": skipped}, ensure_ascii=False))
     else:
         print_aggregate(agg, skipped)
@@ -110,6 +110,10 @@ def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
             ((who, _pct(b["lie_rate"]), _pct(b["false_claim_rate"]), _pct(b["lies_survived"]), _pct(b["innocents_voted_out_after_lie"]))
              for who, b in agg[key].items()),
         ))  # fmt: skip
+    for title, key, first in (("agent", "powers_by_label", ("who",)), ("agent and side", "powers_by_label_side", ("who", "side")),
+                              ("kind and side", "powers_by_kind", ("power", "side"))):  # fmt: skip
+        if agg.get(key):
+            console.print(_power_table(f"Targeted powers by {title} (95% Wilson intervals; side: the user's when used)", first, agg[key]))
     models = {who: b for who, b in agg["by_label"].items() if b.get("calls") or b.get("belief_ratings")}
     if models:
         console.print(_table(
@@ -120,6 +124,30 @@ def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
         ))  # fmt: skip
     for s in skipped[:5]:
         console.print(f"[yellow]skipped[/yellow] {s}")
+
+
+def _power_table(title: str, first: Sequence[str], groups: dict[str, Any]) -> Any:
+    """One row per group; a key "a / b" fills the ``first`` columns (the label, the side);
+    the first column is never cut (a power's id must stay readable)."""
+    t = _table(
+        title,
+        (*first, "uses", "good uses", "chance", "good vs chance", "target a wolf"),
+        ((*key.rsplit(" / ", len(first) - 1), str(b["uses"]), _pct(b["good_rate"]), _pct1(b["chance_rate"]), _x(b["ratio_to_chance"]),
+          _pct(b["wolf_target_rate"])) for key, b in groups.items()),
+        left=len(first),
+    )  # fmt: skip
+    t.columns[0].no_wrap = True
+    return t
+
+
+def _target(use: dict[str, Any]) -> str:
+    if use["kind"] == "castellan_pardon":  # a yes/no about the condemned
+        return f"{use['target']} ({'spared' if use['answer'] else 'not spared'})"
+    return str(use["target"])
+
+
+def _pct1(v: float | None) -> str:
+    return "—" if v is None else f"{100 * v:.1f}%"
 
 
 def _usd(cost: float | None) -> str:
@@ -146,6 +174,18 @@ def print_game(m: dict[str, Any]) -> None:
               str(s["violations"]), str(s["fallbacks"]), str(s["calls"]), f"{s['input_tokens'] + s['output_tokens']:,}",
               f"{s['latency_s']:.1f}", _usd(s["cost_usd"])) for name, s in models.items()),
         ))  # fmt: skip
+    uses = m["powers"]["uses"]
+    if uses:
+        columns = ("day", "seat", "side", "power", "target", "target a wolf", "good", "chance")
+        t = _table(
+            "Targeted powers (good: for the user's side when used; chance: good targets among the options)",
+            columns,
+            ((str(u["day"]), u["seat"], u["side"], u["kind"], _target(u), "yes" if u["target_wolf"] else "no", "yes" if u["good"] else "no",
+              _pct1(u["chance"])) for u in uses),
+            left=5,
+        )  # fmt: skip
+        t.columns[3].no_wrap = True
+        console.print(t)
     for seer in m["key_roles"]["seer"]:
         console.print(
             f"Seer {seer['seer']}: {seer['checks']} checks, first wolf seen night {seer['first_wolf_night'] or '—'}, "
@@ -169,4 +209,4 @@ def print_game(m: dict[str, Any]) -> None:
         ))  # fmt: skip
 
 
-COMMANDS = [Command("metrics", "measure votes, deception, beliefs, rule-following and cost from transcripts", _configure, run)]
+COMMANDS = [Command("metrics", "measure votes, powers, deception, beliefs, rule-following and cost from transcripts", _configure, run)]

@@ -8,13 +8,14 @@ interval, and nothing has to be re-read from transcripts.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from arena.metrics.beliefs import auc, belief_metrics, belief_pairs, brier
 from arena.metrics.cost import cost_metrics
 from arena.metrics.deception import deception_metrics
 from arena.metrics.key_roles import key_role_metrics
 from arena.metrics.load import GameRecord
+from arena.metrics.powers import power_metrics
 from arena.metrics.rule_following import rule_metrics
 from arena.metrics.votes import ratio, vote_metrics
 from arena.ratings.wilson import rate_with_interval
@@ -28,14 +29,16 @@ def game_metrics(g: GameRecord) -> dict[str, Any]:
     beliefs = belief_metrics(g)
     rules = rule_metrics(g)
     cost = cost_metrics(g)
+    powers = power_metrics(g)
     return {
         "transcript": g.path,
         "seed": g.header.get("seed"),
         "preset": g.header.get("preset"),
         "winner": g.winner,
         "days": g.days,
-        "seats": {n: seat_summary(g, n, votes, deception, beliefs, rules, cost) for n in g.names},
+        "seats": {n: seat_summary(g, n, votes, deception, beliefs, rules, cost, powers) for n in g.names},
         "votes": votes["sides"],
+        "powers": {"kinds": powers["kinds"], "uses": powers["uses"]},
         "key_roles": key,
         "deception": {"claims": deception["claims"], "roles": deception["roles"]},
         "beliefs": beliefs,
@@ -52,6 +55,7 @@ def seat_summary(
     beliefs: dict[str, Any] | None = None,
     rules: dict[str, Any] | None = None,
     cost: dict[str, Any] | None = None,
+    powers: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Additive counts for one seat (see the module docstring)."""
     votes = votes or vote_metrics(g)
@@ -59,11 +63,13 @@ def seat_summary(
     beliefs = beliefs or belief_metrics(g)
     rules = rules or rule_metrics(g)
     cost = cost or cost_metrics(g)
+    powers = powers or power_metrics(g)
     v = votes["seats"].get(name, {})
     d = deception["seats"].get(name, {})
     b = beliefs["seats"].get(name, {})
     r = rules["seats"].get(name, {})
     c = cost["seats"].get(name, {})
+    pw = powers["seats"].get(name, {})
     deaths = {x["player"]: x for x in g.deaths()}
     return {
         "label": g.label(name),
@@ -84,6 +90,10 @@ def seat_summary(
         "lies_on_innocents": d.get("lies_on_innocents", 0),
         "village_votes_on_innocents": d.get("village_votes_on_innocents", 0),
         "innocents_voted_out": d.get("innocents_voted_out", 0),
+        "power_uses": pw.get("uses", 0),
+        "power_good": pw.get("good", 0),
+        "power_expected_good": round(pw.get("expected_good", 0.0), 6),
+        "power_wolf_targets": pw.get("wolf_targets", 0),
         "belief_n": b.get("n", 0),
         "belief_brier_sum": round((b.get("brier") or 0.0) * b.get("n", 0), 6),
         "belief_auc": b.get("auc"),
@@ -104,7 +114,7 @@ def seat_summary(
 ADDITIVE = (
     "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
     "false_claims", "lies", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
-    "innocents_voted_out", "belief_n", "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
+    "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n", "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
     "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
 )  # fmt: skip
 
@@ -147,6 +157,7 @@ def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
     out["village_votes_per_lie_on_innocent"] = (
         acc["village_votes_on_innocents"] / acc["lies_on_innocents"] if acc["lies_on_innocents"] else None
     )
+    out["powers"] = accuracy(acc["power_uses"], acc["power_good"], acc["power_expected_good"], acc["power_wolf_targets"])
     out["survival"] = rate_with_interval(acc["survived"], acc["seats"])
     out["brier"] = acc["belief_brier_sum"] / acc["belief_n"] if acc["belief_n"] else None
     out["belief_ratings"] = acc["belief_n"]
@@ -160,17 +171,41 @@ def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def accuracy(uses: int, good: int, expected_good: float, wolf_targets: int) -> dict[str, Any]:
+    """Power accuracy from summed counts: the good rate with its Wilson interval, the
+    chance rate, their ratio (its interval: the Wilson interval divided by chance, as
+    for votes) and the share of uses that named a werewolf. Uses of one seat are not
+    independent: read the intervals as indicative."""
+    good_rate = rate_with_interval(good, uses)
+    chance = expected_good / uses if uses else None
+    return {
+        "uses": uses,
+        "good_rate": good_rate,
+        "chance_rate": chance,
+        "ratio_to_chance": {
+            "value": ratio(good, expected_good),
+            "low": good_rate["low"] / chance if chance else None,
+            "high": good_rate["high"] / chance if chance else None,
+        },
+        "wolf_target_rate": rate_with_interval(wolf_targets, uses),
+    }
+
+
 def aggregate(games: list[GameRecord]) -> dict[str, Any]:
     """Sums over games, by who played the seat (label), by role, and by label and side;
-    belief AUC is pooled over every rating a label gave."""
+    belief AUC is pooled over every rating a label gave; power accuracy also by kind,
+    by label and by label and kind, each with the actor's side at the moment of use."""
     by_label: dict[str, list] = defaultdict(list)
     by_role: dict[str, list] = defaultdict(list)
     by_label_side: dict[str, list] = defaultdict(list)
     pooled: dict[str, list] = defaultdict(list)
     winners: dict[str, int] = defaultdict(int)
+    uses: list[dict[str, Any]] = []
     for g in games:
         winners[g.winner or "unfinished"] += 1
-        summaries = {n: seat_summary(g, n) for n in g.names}
+        powers = power_metrics(g)
+        uses.extend({**u, "label": g.label(u["seat"])} for u in powers["uses"])
+        summaries = {n: seat_summary(g, n, powers=powers) for n in g.names}
         for n, s in summaries.items():
             by_label[s["label"]].append(s)
             by_role[s["initial_role"] or "?"].append(s)
@@ -189,4 +224,21 @@ def aggregate(games: list[GameRecord]) -> dict[str, Any]:
         "by_label": labels,
         "by_label_side": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_label_side.items())},
         "by_role": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_role.items())},
+        "powers_by_kind": power_groups(uses, lambda u: f"{u['kind']} / {u['side']}"),
+        "powers_by_label": power_groups(uses, lambda u: u["label"]),
+        "powers_by_label_side": power_groups(uses, lambda u: f"{u['label']} / {u['side']}"),
+        "powers_by_label_kind": power_groups(uses, lambda u: f"{u['label']} / {u['kind']} / {u['side']}"),
     }
+
+
+def power_groups(uses: list[dict[str, Any]], key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+    """Power accuracy of the uses grouped by ``key``; the side in a key is the actor's
+    side when he used the power (a converted player's earlier uses stay the village's)."""
+    acc: dict[str, list] = defaultdict(lambda: [0, 0, 0.0, 0])
+    for u in uses:
+        a = acc[key(u)]
+        a[0] += 1
+        a[1] += int(u["good"])
+        a[2] += u["chance"]
+        a[3] += int(u["target_wolf"])
+    return {k: accuracy(n, good, expected, wolves) for k, (n, good, expected, wolves) in sorted(acc.items())}

@@ -108,6 +108,60 @@ class GameRecord:
         return [{**e["data"], "day": e["day"], "phase": e["phase"], "seq": e["seq"]} for e in self.events if e.get("kind") == "death"]
 
 
+class Truth:
+    """Who holds which card, who is a werewolf and who is alive *at a moment* of the
+    game, read forward.
+
+    ``GameRecord.roles`` is the cards at the end; a measure of a decision needs the
+    truth when it was taken. Start from the cards dealt and feed every event in file
+    order (``see``): a new card (``role``: the deal, the Thief's swap, the Mad
+    Scientist's dose) sets the card and the side from it, as ``Player.set_role`` does; a
+    conversion that keeps the card (``infected``, ``wild_child_turned``, the
+    Wolf-Hound's ``wolf_hound_side``) makes the player a werewolf, as
+    ``Player.convert`` does (the Angel's change to the village never makes a wolf);
+    ``death`` and ``revived`` (the forum's Priest) move players between the living and
+    the dead. An answer record sits before the events it caused, so the state when it is
+    read is the state the seat decided in.
+    """
+
+    def __init__(self, g: "GameRecord") -> None:
+        names = g.names or list(g.initial_roles)
+        self.order = list(names)
+        self.role: dict[str, str] = {n: g.initial_roles.get(n, "") for n in names}
+        self.wolf: dict[str, bool] = {n: is_wolf_role(r) for n, r in self.role.items()}
+        self.alive: dict[str, bool] = {n: True for n in names}
+
+    def see(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        data = event.get("data") or {}
+        who = data.get("player")
+        if not isinstance(who, str):
+            return
+        if kind == "role" and isinstance(data.get("role"), str):
+            self.role[who] = data["role"]
+            self.wolf[who] = is_wolf_role(data["role"])
+        elif kind in ("infected", "wild_child_turned"):
+            self.wolf[who] = True
+        elif kind == "wolf_hound_side" and data.get("side") == "werewolves":
+            self.wolf[who] = True
+        elif kind == "death":
+            self.alive[who] = False
+        elif kind == "revived":
+            self.alive[who] = True
+
+    def is_wolf(self, name: str) -> bool:
+        return self.wolf.get(name, False)
+
+    def role_of(self, name: str) -> str:
+        return self.role.get(name, "")
+
+    def living(self) -> list[str]:
+        return [n for n in self.order if self.alive.get(n)]
+
+    def dead(self) -> list[str]:
+        return [n for n in self.order if not self.alive.get(n)]
+
+
 def is_wolf_role(role: str) -> bool:
     r = ROLES.get(role)
     return bool(r.is_wolf) if r is not None else "wolf" in role
