@@ -15,7 +15,8 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
 
     ``options`` only reach model seats (``agents.llm.make_llm_agent``: sampling, base
     URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
-    caller may pass the same wiring to every seat. A human seat reads ``timeout``.
+    caller may pass the same wiring to every seat. A human seat reads ``timeout``; the
+    heuristic bot reads ``language``, the game's, to speak it.
     """
     if spec == "random":
         from agents.random_agent import RandomAgent
@@ -28,7 +29,7 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
     if spec == "heuristic":
         from agents.heuristic import HeuristicAgent
 
-        return HeuristicAgent(name, seed=seed)
+        return HeuristicAgent(name, seed=seed, language=options.get("language"))  # the game's language, if told
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision
         from agents.human import HumanAgent
 

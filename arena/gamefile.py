@@ -148,7 +148,7 @@ class GameSpec(BaseModel):
             game = Game(self.setup())
         except SetupError as e:
             raise GameFileError(str(e)) from None
-        wiring: dict[str, Any] = {}
+        wiring: dict[str, Any] = {"language": self.language}  # bots speak the game's language too
         if any(seat.is_model for seat in self.seats):
             wiring = {
                 "preset": self.preset,
@@ -179,7 +179,7 @@ def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
             return make_agent(seat.agent, seat.name, seed=seed, timeout=seat.timeout)
         if seat.is_model:
             return make_agent(seat.agent, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
-        return make_agent(seat.agent, seat.name, seed=seed)
+        return make_agent(seat.agent, seat.name, seed=seed, language=wiring.get("language"))
     except ImportError as e:
         raise GameFileError(f"agent '{seat.agent}' for {seat.name} is not available: {e}") from None
     except (ValueError, TypeError) as e:

@@ -118,3 +118,15 @@ def test_examples_load(path):
         pytest.skip("agents.heuristic is not available yet")
     game, agents = spec.build()
     assert set(agents) == {p.name for p in game.players}
+
+
+def test_bots_speak_the_game_files_language():
+    """``language: zh`` reaches the heuristic bots, not only model seats."""
+    from arena.runner import run_sync
+
+    seats = [{"name": f"P{i}"} for i in range(8)]
+    spec = GameSpec.model_validate({"preset": "langrensha", "seed": 2, "language": "zh", "seats": seats})
+    game, agents = spec.build()
+    run_sync(game, agents)
+    speeches = [e.data["text"] for e in game.events if e.kind == "speech" and e.data.get("text")]
+    assert speeches and all(any("\u4e00" <= ch <= "\u9fff" for ch in t) for t in speeches)
