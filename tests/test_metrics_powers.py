@@ -229,4 +229,4 @@ def test_metrics_command_reports_powers(games, capsys):
     assert len(doc["powers"]["uses"]) == 11 and doc["powers"]["kinds"]["confessor_hear"]["village"]["good"] == 1
     assert main(["metrics", str(games["village"])]) == 0
     out = capsys.readouterr().out
-    assert "Targeted powers" in out and "castellan_pardon" in out and "spared" in out
+    assert "Targeted powers" in out and "castellan_pardon" in out and "K: refused" in out and "K (wolf)" in out

@@ -142,7 +142,7 @@ def _power_table(title: str, first: Sequence[str], groups: dict[str, Any]) -> An
 
 def _target(use: dict[str, Any]) -> str:
     if use["kind"] == "castellan_pardon":  # a yes/no about the condemned
-        return f"{use['target']} ({'spared' if use['answer'] else 'not spared'})"
+        return f"{use['target']}: {'spared' if use['answer'] else 'refused'}"
     return str(use["target"])
 
 
@@ -176,15 +176,16 @@ def print_game(m: dict[str, Any]) -> None:
         ))  # fmt: skip
     uses = m["powers"]["uses"]
     if uses:
-        columns = ("day", "seat", "side", "power", "target", "target a wolf", "good", "chance")
+        columns = ("day", "seat", "power", "target", "wolf", "good", "chance")
         t = _table(
-            "Targeted powers (good: for the user's side when used; chance: good targets among the options)",
+            "Targeted powers (good: for the user's side when used, (wolf): a werewolf's use; chance: good targets among the options)",
             columns,
-            ((str(u["day"]), u["seat"], u["side"], u["kind"], _target(u), "yes" if u["target_wolf"] else "no", "yes" if u["good"] else "no",
-              _pct1(u["chance"])) for u in uses),
-            left=5,
+            ((str(u["day"]), u["seat"] + (" (wolf)" if u["side"] == "werewolves" else ""), u["kind"], _target(u),
+              "yes" if u["target_wolf"] else "no", "yes" if u["good"] else "no", f"{100 * u['chance']:.0f}%") for u in uses),
+            left=4,
         )  # fmt: skip
-        t.columns[3].no_wrap = True
+        for c in t.columns:
+            c.no_wrap = True
         console.print(t)
     for seer in m["key_roles"]["seer"]:
         console.print(
