@@ -114,7 +114,8 @@ def seat_summary(
 ADDITIVE = (
     "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
     "false_claims", "lies", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
-    "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n", "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
+    "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n",
+    "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
     "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
 )  # fmt: skip
 

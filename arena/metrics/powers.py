@@ -25,8 +25,11 @@ he uses a village power (an infected Seer, a Wild Child turned, a Witch dealt in
 pack by the Mad Scientist, a wolf who lives in the Barber's shop) serves the pack: his
 use is good when it is bad for the village (his poison on a human, his guard on a
 wolf), and the reverse for a villager who would use a wolf power. Each use records the
-actor's side at that moment (``side``) and every sum keeps the sides apart, so the
-village's accuracy is never mixed with the pack's.
+actor's side at that moment (``side``); the sums per kind and per agent and side keep the
+sides apart, so the village's accuracy is never mixed with the pack's. A seat's and an
+agent's overall totals add both, each use judged for its own side. (The seat's ``wolf``
+flag and the votes metric read the cards at the end, which a conversion keeps: a turned
+Wild Child's uses after his turn are the pack's here, whatever that flag says.)
 
 ``castellan_pardon`` is a yes/no about the condemned, whom the village's vote chose
 (the answer record's options are ``[true, false]``): every answer is a use whose target
