@@ -230,3 +230,14 @@ def test_metrics_command_reports_powers(games, capsys):
     assert main(["metrics", str(games["village"])]) == 0
     out = capsys.readouterr().out
     assert "Targeted powers" in out and "castellan_pardon" in out and "K: refused" in out and "K (wolf)" in out
+
+
+def test_votes_are_scored_with_the_sides_of_their_moment(games):
+    """The vote metric replays conversions too: the day-2 votes against K (a wolf since
+    his model died, card unchanged) are hits, and K's own votes are a wolf's."""
+    from arena.metrics.votes import ballots
+
+    day2 = [b for b in ballots(load_transcript(games["village"])) if b["day"] == 2]
+    against_k = [b for b in day2 if b["target"] == "K"]
+    assert against_k and all(b["hit"] for b in against_k)
+    assert all(b["voter_wolf"] for b in day2 if b["voter"] == "K")

@@ -17,33 +17,36 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from arena.metrics.load import GameRecord
+from arena.metrics.load import GameRecord, Truth
 
 VOTE_KINDS = ("vote",)
 
 
 def ballots(g: GameRecord) -> list[dict[str, Any]]:
-    """Every day-vote answer with its day, the voter's side and chance of a wolf hit."""
-    wolves = g.wolves
+    """Every day-vote answer with its day, the voter's side and chance of a wolf hit,
+    each as things stood when the vote was cast (``Truth``: a player infected or turned
+    since the deal is a wolf from then on, not before)."""
+    truth = Truth(g)
     out: list[dict[str, Any]] = []
     day = 0
     for r in g.records:
         t = r.get("type")
         if t == "event":
             day = int(r.get("day", day))
+            truth.see(r)
             continue
         if t != "answer" or r.get("kind") not in VOTE_KINDS:
             continue
         options = [o for o in r.get("options") or [] if isinstance(o, str)]
         target = r.get("answer")
-        chance = (sum(1 for o in options if o in wolves) / len(options)) if options else 0.0
+        chance = (sum(1 for o in options if truth.is_wolf(o)) / len(options)) if options else 0.0
         out.append(
             {
                 "day": day,
                 "voter": r["seat"],
-                "voter_wolf": r["seat"] in wolves,
+                "voter_wolf": truth.is_wolf(r["seat"]),
                 "target": target if isinstance(target, str) else None,
-                "hit": isinstance(target, str) and target in wolves,
+                "hit": isinstance(target, str) and truth.is_wolf(target),
                 "chance": chance,
             }
         )
