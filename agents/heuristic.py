@@ -57,6 +57,7 @@ class HeuristicAgent(Agent):
 
     def __init__(self, name: str, seed: int = 0, language: str | None = None):
         super().__init__(name)
+        self.seed = seed
         self.rng = random.Random(f"{seed}:{name}")
         self.memory = Memory(name)
         self.plan: dict[str, Any] = {}
@@ -75,7 +76,7 @@ class HeuristicAgent(Agent):
         if policy is None:  # a kind from a role this bot does not know yet
             return random_answer(self.rng, decision)
         try:
-            answer = policy(Situation(self.memory, self.rng, decision, self.plan, self.lang))
+            answer = policy(Situation(self.memory, self.rng, decision, self.plan, self.lang, self.seed))
         except Exception:
             if self.strict:
                 raise

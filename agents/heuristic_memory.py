@@ -31,6 +31,7 @@ class Claim:
     checks: dict[str, str] = field(default_factory=dict)
     roles_claimed: set[str] = field(default_factory=set)
     since: dict[str, int] = field(default_factory=dict)  # role -> rank of the speech that first claimed it
+    told: dict[str, int] = field(default_factory=dict)  # target -> rank of the speech that first reported it
 
 
 @dataclass(slots=True)
@@ -69,6 +70,9 @@ class Memory:
         self.sheriff: str | None = None
         self.claims: dict[str, Claim] = {}
         self.speeches = 0  # public speeches read so far: the order in which claims came
+        self.spoken: dict[str, tuple[int, int]] = {}  # speaker -> (day, rank) of their latest speech
+        self.preset: str | None = None
+        self.hidden_cards = False  # a death was announced without its card (狼人杀)
         self.heard: str | None = None  # the language another seat spoke in ("zh"), once heard
         self.accusations: list[Accusation] = []
         self.votes: list[VoteRound] = []
@@ -113,6 +117,7 @@ class Memory:
 
     def _game_start(self, e: Any, d: dict) -> None:
         self.players = [p for p in d.get("players", []) if isinstance(p, str)]
+        self.preset = d.get("preset") if isinstance(d.get("preset"), str) else None
         self.roles_in_play = [r for r in d.get("roles_in_play", []) if isinstance(r, str)]
         aside = d.get("set_aside")
         self.set_aside = aside if isinstance(aside, int) else 0
@@ -132,6 +137,8 @@ class Memory:
         name = d.get("player")
         if isinstance(name, str):
             self.dead[name] = d.get("role")
+            if d.get("role") is None:
+                self.hidden_cards = True
             self.causes[name] = str(d.get("cause", ""))
             if d.get("cause") == "werewolves":
                 self.night_victims.append(name)
@@ -152,6 +159,7 @@ class Memory:
         if not isinstance(speaker, str):
             return
         self.speeches += 1
+        self.spoken[speaker] = (e.day, self.speeches)
         if self.heard is None and speaker != self.me:
             self.heard = language_of(d.get("text"))
         claims = d.get("claims")
@@ -170,6 +178,7 @@ class Memory:
                 if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):
                     c = self.claims.setdefault(speaker, Claim())
                     c.checks[chk["target"]] = chk["role"]
+                    c.told.setdefault(chk["target"], self.speeches)
         accuses = claims.get("accuses")
         if isinstance(accuses, list):
             for t in dict.fromkeys(a for a in accuses if isinstance(a, str)):
@@ -263,6 +272,24 @@ class Memory:
 
     def my_public_claim(self) -> Claim | None:
         return self.claims.get(self.me)
+
+    @property
+    def cards_hidden(self) -> bool:
+        """Whether the dead keep their cards hidden: seen at a death, else the 狼人杀
+        preset's default."""
+        return self.hidden_cards or self.preset == "langrensha"
+
+    @property
+    def white_wolf(self) -> str | None:
+        """The mate a plain werewolf knows to be the White Werewolf: the deck has one,
+        no dead wolf showed his card, and a single mate is left alive. He hunts with the
+        pack but kills a wolf every other night: no mate at all."""
+        if "white_werewolf" not in self.roles_in_play or self.my_role == "white_werewolf" or self.me not in self.pack:
+            return None
+        if any(r == "white_werewolf" for r in self.dead.values()):
+            return None
+        mates = [w for w in self.pack_alive if w != self.me]
+        return mates[0] if len(mates) == 1 else None
 
     def likely_angels(self) -> set[str]:
         """In the Angel's first round (day 0 and night 1), players who said they were a

@@ -32,6 +32,7 @@ SELF_GUARD_CHANCE = 0.3
 FOX_MIN_CHANCE = 0.25  # below this chance of a wolf in the group, keep the power
 HOUND_WOLF_CHANCE = 0.4
 INFECT_CHANCE = 0.35
+WHITE_WOLF_MARGIN = 1  # the White Werewolf betrays once the pack is this close to parity
 POWER_CLAIMS = ("seer", "witch", "fox", "hunter", "protector", "bear_tamer")
 
 
@@ -132,7 +133,7 @@ def white_werewolf_kill(sit: Situation) -> str | None:
         return None
     mates = [n for n in mem.pack_alive if n != mem.me]
     villagers = [n for n in mem.alive if n not in mem.pack and n != mem.me]
-    if 2 * len(mates) >= len(villagers) or len(villagers) <= 1:
+    if len(mates) + WHITE_WOLF_MARGIN >= len(villagers) or len(villagers) <= 1:
         return sit.best(options, lambda n: -pub.of(n))  # the mate the village would spare
     return None
 

@@ -16,8 +16,9 @@ from engine.decisions import Decision
 
 
 class Situation:
-    def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en"):
+    def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en", seed: int = 0):
         self.mem = mem
+        self.seed = seed  # the table's seed: dice a whole pack shares (``pack_dice``)
         self.rng = rng
         self.decision = decision
         self.plan = plan  # the seat's intentions that must stay consistent across days
@@ -70,6 +71,27 @@ class Situation:
                 best, key = o, k
         return best
 
+    def pack_dice(self, *question: object) -> float:
+        """A number in [0, 1) that every wolf of the pack draws alike for the same
+        question: the pack's shared plans (whether to fake the Seer, whether to answer
+        a real one) need no night talk to agree. Seeded by the table's seed, the pack
+        and the question, so the same game plays the same way."""
+        key = ":".join([str(self.seed), "|".join(sorted(self.mem.pack)), *map(str, question)])
+        return random.Random(key).random()
+
+    def framed(self) -> set[str]:
+        """Players a living fake Seer of the pack has called a werewolf: devoured, they
+        would prove the lie (the pack never eats its own), so they must live to be voted."""
+        mem = self.mem
+        if not mem.is_wolf:
+            return set()
+        out: set[str] = set()
+        for w in mem.pack_alive:
+            c = mem.claims.get(w)
+            if c is not None and c.role == "seer":
+                out.update(t for t, r in c.checks.items() if is_wolf_role(r))
+        return out - mem.pack
+
     def threat(self, name: str) -> float:
         """How much the pack gains by removing ``name``: claimed power roles, trusted
         voices, and anyone pointing at the pack."""
@@ -85,9 +107,55 @@ class Situation:
                 t += 1.5
             elif claim.role == "hunter":
                 t -= 1.5  # devoured, he shoots back
-        t += 0.4 * sum(1 for a in mem.accusations if a.speaker == name and a.target in mem.pack)
+        t += ACCUSER_THREAT * sum(1 for a in mem.accusations if a.speaker == name and a.target in mem.pack)
         if name == mem.sheriff:
             t += 0.7
         if name == mem.caught_girl:
             t += 3.0
+        if mem.is_wolf:
+            t += _building_threat(self, name)
+            if name in self.framed():
+                t -= 4.0
         return t
+
+
+ACCUSER_THREAT = 0.4  # per accusation of a wolf: a sharp villager, but his death points at his suspect
+
+# What a building's holder costs the pack alive (The Village, docs/RULES.md §9): the
+# Baker may see a wolf any night, the Barber shaves a known one, the Schoolmistress
+# silences the pack's votes, the Castellan pardons the villager it framed.
+BUILDING_THREAT = {"baker": 1.2, "barber": 0.6, "schoolmistress": 0.5, "castellan": 0.3, "bailiff": 0.2, "confessor": 0.3}
+HEARD_A_WOLF = 3.0  # the Confessor saw a living wolf's card: he names it at dawn
+FORBADE_A_WOLF = 1.0
+FIRE_RISK = 3.0  # a victim whose home the Arsonist is likely to burn takes a wolf with them
+
+
+def _building_threat(sit: Situation, name: str) -> float:
+    mem = sit.mem
+    homes = mem.__dict__.get("homes")
+    if not homes:
+        return 0.0
+    home = homes.get(name)
+    t = BUILDING_THREAT.get(home or "", 0.0)
+    alive = set(mem.alive)
+    for confessor, heard in mem.__dict__.get("confessions", ()):
+        if confessor == name and heard in mem.pack and heard in alive:
+            t += HEARD_A_WOLF
+    for teacher, pupils in mem.__dict__.get("forbidden", ()):
+        if teacher == name and any(p in mem.pack for p in pupils):
+            t += FORBADE_A_WOLF
+    if home not in (None, "vagabond") and _fire_likely(mem, name, sit):
+        t -= FIRE_RISK
+    return t
+
+
+def _fire_likely(mem: Memory, name: str, sit: Situation) -> bool:
+    """The Arsonist (a villager bot burns once, from the second night, the home of a
+    credible Seer or Witch claimant): devouring the one whose home burns tonight costs
+    the pack the wolf to the victim's right, for no victim."""
+    if mem.day < 2 or "arsonist" not in mem.roles_in_play or mem.__dict__.get("fire_seen"):
+        return False
+    if any(r == "arsonist" for r in mem.dead.values()):
+        return False
+    claim = mem.claims.get(name)
+    return claim is not None and claim.role in ("seer", "witch") and name not in sit.public.liars

@@ -21,10 +21,18 @@ SEER = "seer"
 WOLF = "werewolf"
 GOOD = "villager"  # what a Seer reports for any non-wolf: naming the Witch would expose her
 
-BLUFF_SEER_CHANCE = 0.05  # a wolf opens with a fake Seer claim
-COUNTER_CLAIM_CHANCE = 0.7  # a wolf answers a Seer who exposed the pack
-FRAME_CHANCE = 0.5  # a fake Seer's new result frames a villager rather than clears a mate
+# The pack's fake Seer (``_plan_fake_claim``), by whether the dead show their cards.
+BLUFF_HIDDEN = 0.3  # the pack opens with a fake Seer claim on the first day
+BLUFF_REVEALED = 0.0
+BLUFF_PER_WOLF = 0.0  # relative change per wolf beyond two
+COUNTER_HIDDEN = 0.8  # the pack answers a Seer who named a mate
+COUNTER_REVEALED = 0.25
+FRAME_HIDDEN = 0.6  # a fake Seer's new result frames a villager
+FRAME_REVEALED = 0.25
+FRAME_ENDGAME = 0.8
 BUS_CHANCE = 0.3  # a wolf joins the accusation of a mate who is lost anyway
+BUS_DOOMED = 0.6
+WOLF_QUIET = 0.4  # a wolf names nobody: every villager he accuses is evidence against him once revealed
 STRONG = 0.6
 
 
@@ -178,24 +186,103 @@ def _seer_speech(sit: Situation, sp: Speech, h: float) -> None:
 
 
 # ---------------------------------------------------------------------- the pack
+def _first_speech_day(mem: Memory) -> int:
+    """The first day with speeches: day 0 when the game opens with a day (the Angel)."""
+    return 0 if "angel" in mem.roles_in_play else 1
+
+
+def _real_seers(mem: Memory) -> list[str]:
+    """Living Seer claimants outside the pack, in the order they came out."""
+    alive = set(mem.alive)
+    named = [c for c, cl in mem.claims.items() if c in alive and c not in mem.pack and cl.role == SEER]
+    return sorted(named, key=lambda c: mem.claims[c].since.get(SEER, 0))
+
+
+def _pack_claimant(mem: Memory) -> str | None:
+    """The living wolf who tells the pack's Seer story, if one does."""
+    for w in mem.pack_alive:
+        c = mem.claims.get(w)
+        if c is not None and c.role == SEER:
+            return w
+    return None
+
+
+def _exposure(mem: Memory) -> tuple[str, str, int] | None:
+    """The latest (Seer claimant, named wolf of the pack, rank of the speech) when a
+    Seer claimant outside the pack has named a living wolf."""
+    alive = set(mem.alive)
+    found: tuple[str, str, int] | None = None
+    for c in _real_seers(mem):
+        for t, r in mem.claims[c].checks.items():
+            if t in mem.pack and t in alive and is_wolf_role(r):
+                rank = mem.claims[c].told.get(t, 0)
+                if found is None or rank > found[2]:
+                    found = (c, t, rank)
+    return found
+
+
+def _first_wolf_since(mem: Memory, rank: int) -> bool:
+    """No mate has spoken since the speech of that rank: this wolf answers first."""
+    return not any(mem.spoken.get(w, (0, -1))[1] > rank for w in mem.pack if w != mem.me)
+
+
+def bluff_chance(mem: Memory) -> float:
+    """How often a pack opens with a fake Seer claim. A fake Seer who speaks first is
+    believed over the real one, who then looks like the usual late counter-claim; where
+    the dead show their cards, the lie is exposed by the first reveal that contradicts
+    it, so the pack bluffs less and frames less."""
+    base = BLUFF_HIDDEN if mem.cards_hidden else BLUFF_REVEALED
+    wolves = max(1, len(mem.pack))
+    return min(0.9, base * (1.0 + BLUFF_PER_WOLF * (wolves - 2)))
+
+
+def _plan_fake_claim(sit: Situation) -> str | None:
+    """Whether this wolf tells the pack's fake Seer story in this speech: ``counter``
+    (a real Seer named a mate: the first wolf to speak after it answers, the whole pack
+    having drawn the same dice), ``bluff`` (the pack opens with the claim on the first
+    day, through its first wolf to speak, before any real Seer), or None."""
+    mem, plan = sit.mem, sit.plan
+    if SEER not in mem.roles_in_play or mem.count_in_play(SEER) != 1:
+        return None  # a Seer claim where the deck has none is a proven lie
+    if _pack_claimant(mem) not in (None, mem.me) or any(
+        mem.claims.get(w) is not None and mem.claims[w].role == SEER for w in mem.pack if w in mem.dead
+    ):
+        return None
+    mine = mem.my_public_claim()
+    if mine is not None and mine.role not in (None, GOOD):
+        return None  # another story told already: a second one is a proven lie
+    exposed = _exposure(mem)
+    if exposed is not None:
+        real, named, rank = exposed
+        key = ("counter", real, named)
+        if key not in plan:
+            plan[key] = _first_wolf_since(mem, rank) and sit.pack_dice(*key) < counter_chance(mem, named)
+        if plan[key]:
+            return "counter"
+        return None
+    if _real_seers(mem) or mem.day > _first_speech_day(mem):
+        return None
+    if "bluff" not in plan:
+        first = all(mem.spoken.get(w, (-1, 0))[0] < mem.day for w in mem.pack if w != mem.me)
+        plan["bluff"] = first and sit.pack_dice("bluff") < bluff_chance(mem)
+    return "bluff" if plan["bluff"] else None
+
+
+def counter_chance(mem: Memory, named: str) -> float:
+    """A named wolf is lost without an answer; the answer costs the pack its claimant
+    where the reveals will contradict him."""
+    return COUNTER_HIDDEN if mem.cards_hidden else COUNTER_REVEALED
+
+
 def _wolf_speech(sit: Situation) -> Speech:
-    mem, pub, rng, plan = sit.mem, sit.public, sit.rng, sit.plan
+    mem, pub, rng = sit.mem, sit.public, sit.rng
     sp = Speech()
     me = mem.me
     alive = mem.alive
     mates = [w for w in mem.pack_alive if w != me]
-    real = [c for c, cl in mem.claims.items() if c in alive and c not in mem.pack and cl.role == SEER]
-    exposed = any(a.speaker in real and a.target in mem.pack for a in mem.accusations)
-    mate_claims = any(mem.claims.get(w) is not None and mem.claims[w].role == SEER for w in mem.pack if w != me)
+    real = _real_seers(mem)
     mine = mem.my_public_claim()
-    fake = bool(mine and mine.role == SEER)
-    if not fake and not mate_claims:
-        if exposed and "counter" not in plan:
-            plan["counter"] = rng.random() < COUNTER_CLAIM_CHANCE
-            fake = plan["counter"]
-        elif "bluff" not in plan:
-            plan["bluff"] = rng.random() < BLUFF_SEER_CHANCE
-            fake = plan["bluff"]
+    fake = bool(mine and mine.role == SEER) or _plan_fake_claim(sit) is not None
     if fake:
         sp.role = SEER
         sp.checks = _fake_checks(sit, real, mates)
@@ -206,35 +293,57 @@ def _wolf_speech(sit: Situation) -> Speech:
     elif heat(mem, me) >= 1:
         sp.role = GOOD
     if not sp.accuses:
-        doomed = [m for m in mates if pub.of(m) >= 0.6]
-        if doomed and rng.random() < BUS_CHANCE:
+        claimant = _pack_claimant(mem)
+        story = [t for t in sit.framed() if t in alive]
+        doomed = [m for m in mates if pub.of(m) >= BUS_DOOMED and m != claimant]
+        if story:  # back the mate's fake Seer: his wolf is the pack's candidate
+            top = sit.best(story, pub.of)
+            sp.accuses = [top]
+            sp.strong = True
+        elif doomed and rng.random() < BUS_CHANCE:
             sp.accuses = [doomed[0]]
         else:
             pool = [n for n in alive if n not in mem.pack and n != mem.beloved]
-            top = sit.best(pool, pub.of)
-            if top is not None:
+            top = sit.best(pool, lambda n: pub.of(n) + (0.5 if n in real and claimant else 0.0))
+            # Every villager a wolf names is evidence against him once the card turns
+            # (even joining the crowd: it adds his name to the villager's accusers), so he
+            # deflects when he is the one under fire and otherwise often keeps his counsel.
+            if top is not None and (heat(mem, me) >= 1 or rng.random() >= WOLF_QUIET):
                 sp.accuses = [top]
                 sp.strong = pub.of(top) >= STRONG
     return sp
 
 
 def _fake_checks(sit: Situation, real: list[str], mates: list[str]) -> list[tuple[str, str]]:
-    """One invented result per night so far, kept consistent from day to day."""
+    """One invented result per night so far, kept consistent from day to day. The real
+    Seer is the first wolf found; then, where cards stay hidden, the village's own
+    suspect is framed (easy to believe, never disproved); where the dead show their
+    cards a frame is exposed by the framed one's death, so the fake Seer mostly clears
+    villagers (true, hence safe) and frames only when a vote decides the game."""
     mem, rng, pub = sit.mem, sit.rng, sit.public
     checks: dict[str, str] = sit.plan.setdefault("fake_checks", {})
     alive = mem.alive
+    hidden = mem.cards_hidden
+    for c in real:  # a rival who came out since: he is the wolf tonight's look found
+        if c not in checks and len(checks) >= max(1, mem.day):
+            checks[c] = WOLF
+    villagers = len([n for n in alive if n not in mem.pack])
+    endgame = villagers - len(mem.pack_alive) <= 2
+    frame_chance = FRAME_HIDDEN if hidden else (FRAME_ENDGAME if endgame else FRAME_REVEALED)
     while len(checks) < max(1, mem.day):
         fresh = [n for n in alive if n not in mem.pack and n not in checks and n != mem.beloved]
         rivals = [c for c in real if c not in checks]
-        clean = [m for m in mates if m not in checks]
         if rivals:
             checks[rivals[0]] = WOLF
-        elif fresh and rng.random() < FRAME_CHANCE:
-            checks[sit.best(fresh, pub.of)] = WOLF  # the village's own suspect: easy to believe
-        elif clean:
-            checks[clean[0]] = GOOD
-        elif fresh:
-            checks[rng.choice(fresh)] = GOOD
+        elif fresh and rng.random() < frame_chance:
+            checks[sit.best(fresh, lambda n: pub.of(n) - (1.0 if mem.claims.get(n) and mem.claims[n].role not in (None, GOOD) else 0.0))] = WOLF
+        elif fresh and (not hidden or not mates or rng.random() < 0.5):
+            checks[sit.best(fresh, lambda n: -pub.of(n))] = GOOD  # a trusted villager: true, so it never backfires
+        elif mates:
+            clean = [m for m in mates if m not in checks]
+            if not clean:
+                break
+            checks[sit.best(clean, pub.of)] = GOOD
         else:
             break
     return list(checks.items())

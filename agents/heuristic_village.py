@@ -66,8 +66,21 @@ def _moved_in(mem: Memory, e: Any, d: dict) -> None:
 
 
 def _fire(mem: Memory, e: Any, d: dict) -> None:
+    mem.__dict__["fire_seen"] = True  # the Arsonist burns once a game
     if isinstance(d.get("player"), str):
         _homes(mem)[d["player"]] = "vagabond"
+
+
+def _confession(mem: Memory, e: Any, d: dict) -> None:
+    """Public: whom the Confessor heard (a wolf knows whether he saw a wolf's card)."""
+    if isinstance(d.get("confessor"), str) and isinstance(d.get("player"), str):
+        mem.__dict__.setdefault("confessions", []).append((d["confessor"], d["player"]))
+
+
+def _forbidden(mem: Memory, e: Any, d: dict) -> None:
+    pupils = [p for p in d.get("players", []) if isinstance(p, str)] if isinstance(d.get("players"), list) else []
+    if isinstance(d.get("schoolmistress"), str):
+        mem.__dict__.setdefault("forbidden", []).append((d["schoolmistress"], pupils))
 
 
 _HANDLERS.update(
@@ -78,6 +91,8 @@ _HANDLERS.update(
         "building_chosen": lambda mem, e, d: _homes(mem).__setitem__(d.get("player"), d.get("building")),
         "moved_in": _moved_in,
         "fire": _fire,
+        "confession": _confession,
+        "forbidden": _forbidden,
     }
 )
 

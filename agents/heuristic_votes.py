@@ -13,6 +13,7 @@ SPLIT_CHANCE = 0.4  # one wolf of a pack votes elsewhere
 BUS_VOTE_CHANCE = 0.75  # a wolf votes for a mate the village has doomed: it costs nothing
 DOOMED = 0.6
 SHERIFF_MATE_CHANCE = 0.5
+WHITE_WOLF_VOTE = 0.3  # a plain wolf joins a vote on the known White Werewolf
 SEE_THROUGH_ANGEL = 0.7  # a voter who recognises the Angel's plea on day 0
 
 
@@ -49,6 +50,9 @@ def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
     anyway; otherwise push the next villager in line. A Seer claimant is attacked
     only when the pack has a counter-claim to justify it."""
     mem, pub, rng = sit.mem, sit.public, sit.rng
+    white = mem.white_wolf
+    if white in options and pub.of(white) >= WHITE_WOLF_VOTE:
+        return white  # the White Werewolf will kill this wolf: the village may take him
     villagers = [o for o in options if o not in mem.pack]
     if not villagers:
         if mem.beloved is not None and mem.beloved not in mem.pack:

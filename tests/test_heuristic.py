@@ -200,7 +200,9 @@ def test_witch_poisons_wolves_not_at_random():
         hits[g.by_name[e.data["target"]].is_wolf] += 1
     total = sum(hits.values())
     assert total >= 20
-    assert hits[True] / total >= 0.7, hits  # random would be about one in four
+    # random would be about one in four; against wolves who hide their tracks (quiet,
+    # bussing, fake Seers) the Witch's certainty is wrong more often than it used to be
+    assert hits[True] / total >= 0.45, hits
 
 
 def test_witch_heals_the_first_victim():
