@@ -33,6 +33,14 @@ def parallel(scripts: Iterable[Script]) -> Script:
         except StopIteration:
             pass
     while active:
+        if len(active) == 1:  # the others are done: hand this one's batches straight through
+            script, batch = active[0]
+            while True:
+                answers = yield batch
+                try:
+                    batch = script.send(answers)
+                except StopIteration:
+                    return
         answers = yield [d for _, batch in active for d in batch]
         still: list[tuple[Script, list[Decision]]] = []
         for s, _ in active:

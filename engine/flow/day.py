@@ -33,18 +33,19 @@ def dawn(game):
 
 
 def speaking_order(game) -> list:
-    alive = game.alive()
-    if not alive:
-        return []
+    """The living players clockwise from the opening seat."""
+    table = game.table
     rule = game.options.speaking_order
-    n = len(game.players)
+    n = len(table)
     if rule == "sheriff_left" and game.sheriff and game.by_name[game.sheriff].alive:
         start = (game.by_name[game.sheriff].seat + 1) % n
     elif rule == "seat":
         start = 0
     else:
         start = (game.day - 1) % n
-    return sorted(alive, key=lambda p: (p.seat - start) % n)
+    # ``Player.seat`` is the index into ``game.table``, so the table read from ``start``
+    # round to the seat before it is the clockwise order.
+    return [p for p in table[start:] + table[:start] if p.alive]
 
 
 def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None):

@@ -29,6 +29,15 @@ def leaders_of(counts: dict[str, int]) -> list[str]:
     return [t for t, c in counts.items() if c == top]
 
 
+def _all_but(names: tuple, name: str | None) -> tuple:
+    """``names`` without ``name``: two slices around its place (names are unique), which
+    is cheaper than filtering the pool again for each of the voters."""
+    if name is None or name not in names:
+        return names
+    i = names.index(name)
+    return names[:i] + names[i + 1 :]
+
+
 def _vote_round(game, candidates: list[str] | None, rnd: int):
     opts = game.options
     alive = game.alive_names()
@@ -44,12 +53,16 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         voters = alive
     spared = game.spared if game.spared and not opts.lovers_may_target_each_other else None
     decisions = []
+    everyone = tuple(pool)
     for v in voters:
         # Same legality as ``game.targets`` (never oneself unless allowed, never the
         # beloved), computed from one pool: this runs for every voter of every vote.
-        skip = None if opts.vote_self else v
         spare = spared.get(v, ()) if spared else ()
-        legal = tuple([n for n in pool if n != skip and n not in spare]) if spare else tuple([n for n in pool if n != skip])
+        if spare:
+            skip = None if opts.vote_self else v
+            legal = tuple([n for n in pool if n != skip and n not in spare])
+        else:
+            legal = _all_but(everyone, None if opts.vote_self else v)
         decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
     first = [d for d in decisions if d.seat in game.first_voters] if game.first_voters else None
     if first:
@@ -155,10 +168,10 @@ def sheriff_election(game, electorate: list[str] | None = None):
     for rnd in (1, 2):
         alive = game.alive_names() if electorate is None else [n for n in game.alive_names() if n in electorate]
         voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
-        pool = alive if candidates is None else candidates
+        pool = tuple(alive if candidates is None else candidates)
         decisions = []
         for v in voters:
-            legal = tuple(pool if opts.sheriff_vote_self else [c for c in pool if c != v]) or tuple(pool)
+            legal = (pool if opts.sheriff_vote_self else _all_but(pool, v)) or pool
             decisions.append(game.ask(v, "sheriff_vote", legal, round=rnd))
         picks = (yield from ask(*decisions)) if decisions else []
         counts = tally(game, voters, picks, False)
