@@ -373,7 +373,9 @@ class Narrator:
         self.say(f"{_n(e.data.get('player'))} begs the Castellan, {_n(e.data.get('castellan'))}, for mercy.")
 
     def _on_pardoned(self, e: Event) -> None:
-        self.say(f"🛡 {_n(e.data.get('castellan'))}, the Castellan, pardons {_n(e.data.get('player'))}: no elimination, the card stays hidden.")
+        castellan, player = e.data.get("castellan"), e.data.get("player")
+        whom = "himself" if castellan == player else _n(player)
+        self.say(f"🛡 {_n(castellan)}, the Castellan, pardons {whom}: no elimination, the card stays hidden.")
 
     def _on_pardon_refused(self, e: Event) -> None:
         self.say(f"{_n(e.data.get('castellan'))}, the Castellan, refuses to pardon {_n(e.data.get('player'))}.")

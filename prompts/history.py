@@ -688,7 +688,9 @@ RENDERERS: dict[str, Renderer] = {
     "home_refused": _by_player("home_refused", "player"),
     "moved_in": _by_player("moved_in", "player"),
     "plea": _by_player("plea", "player", "castellan"),
-    "pardoned": _by_player("pardoned", "castellan", "player"),
+    "pardoned": lambda r, e: _by_player(
+        "pardoned_self" if e.data.get("castellan") == e.data.get("player") else "pardoned", "castellan", "player"
+    )(r, e),
     "pardon_refused": _by_player("pardon_refused", "castellan", "player"),
     "baker_glimpse": _by_player("baker_glimpse"),
     "fire": _fire,
