@@ -233,7 +233,7 @@ def bluff_chance(mem: Memory) -> float:
     it, so the pack bluffs less and frames less."""
     base = BLUFF_HIDDEN if mem.cards_hidden else BLUFF_REVEALED
     wolves = max(1, len(mem.pack))
-    return min(0.9, base * (1.0 + BLUFF_PER_WOLF * (wolves - 2)))
+    return min(1.0, base * (1.0 + BLUFF_PER_WOLF * (wolves - 2)))
 
 
 def _plan_fake_claim(sit: Situation) -> str | None:
