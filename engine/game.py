@@ -86,6 +86,18 @@ _SCRIPT = None
 _new = object.__new__
 _ID = attrgetter("id")
 
+# One seat's audience, made once per name: the sets are immutable, so games share them.
+_AUDIENCES: dict[str, frozenset] = {}
+
+
+def private_to(name: str) -> frozenset:
+    found = _AUDIENCES.get(name)
+    if found is None:
+        if len(_AUDIENCES) > 4096:  # names come from game files: keep the cache bounded
+            _AUDIENCES.clear()
+        found = _AUDIENCES[name] = frozenset((name,))
+    return found
+
 
 class Game:
     """One game in progress. Create it from a ``GameSetup``; then loop on ``pending``."""
@@ -98,7 +110,7 @@ class Game:
         "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
         "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "barred", "sheltered",
         "first_voters", "night", "memory", "winner", "over", "winners", "end_reason", "pending", "answers",
-        "answer_log", "_next_decision", "_by_id", "_batch_size", "_solo", "_script", "__dict__",
+        "answer_log", "_next_decision", "_by_id", "_batch_size", "_script", "__dict__",
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
@@ -148,7 +160,6 @@ class Game:
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
         self._batch_size = 0
-        self._solo: dict[str, frozenset] = {}  # ``private(name)``'s audiences, made once
         self._script: Iterator = script(self)
         self._advance(None)
 
@@ -201,10 +212,19 @@ class Game:
 
     # ------------------------------------------------------------------ used by the rules
     def emit(self, kind: str, audience: Any, **data: Any) -> Event:
+        """Record that ``kind`` happened, seen by ``audience`` (``PUBLIC``, ``NARRATOR`` or
+        a set of names, see ``private``)."""
+        return self.emit_data(kind, audience, data)
+
+    def emit_data(self, kind: str, audience: Any, data: dict[str, Any]) -> Event:
+        """``emit`` with the data given as a dict, every argument positional: the form of
+        the rules' hottest steps (speeches, votes, the night's calls). CPython 3.11 runs
+        a positional call to a Python function in place, while ``**data`` goes through
+        its general call path, about a quarter of an event's cost."""
         events = self.events
-        # Filled field by field instead of ``Event(...)``: calling a dataclass's Python
-        # ``__init__`` from the class call is the dearest part of an event, and a game
-        # emits about 85 of them (engine throughput, benchmarks/engine_instructions.py).
+        # Filled field by field instead of ``Event(...)``: a class call runs the
+        # dataclass's ``__init__`` as a separate Python call from C, the dearest part
+        # of an event after the call itself (benchmarks/engine_instructions.py).
         ev = _new(Event)
         ev.seq = len(events)
         ev.kind = kind
@@ -226,7 +246,23 @@ class Game:
         count: int = 1,
         **context: Any,
     ) -> Decision:
-        # Field by field for the same reason as ``emit``: one decision per answer.
+        """A question to ``seat``: the legal ``options`` (see ``Decision``) and what the
+        asker shows with it (``context``). The rules yield it in a batch."""
+        return self.ask_with(seat, kind, options, context, shape, allow_pass, count)
+
+    def ask_with(
+        self,
+        seat: str,
+        kind: str,
+        options: tuple,
+        context: dict[str, Any],
+        shape: str = CHOICE,
+        allow_pass: bool = False,
+        count: int = 1,
+    ) -> Decision:
+        """``ask`` with the context given as a dict, every argument positional: the form
+        of the questions asked every day and night (see ``emit_data``)."""
+        # Field by field for the same reason as ``emit_data``: one decision per answer.
         d = _new(Decision)
         d.id = self._next_decision
         d.seat = seat
@@ -330,13 +366,13 @@ class Game:
         return tuple([p.name for p in self.players if p.alive and p.name != skip])
 
     def private(self, *names: str) -> frozenset:
-        if len(names) == 1:  # the common case (a seat's own result): one set per seat and game
-            name = names[0]
-            solo = self._solo.get(name)
-            if solo is None:
-                solo = self._solo[name] = frozenset(names)
-            return solo
+        if len(names) == 1:
+            return private_to(names[0])
         return frozenset(names)
+
+    def private_to(self, name: str) -> frozenset:
+        """``private(name)``, one seat's audience: the form of the nightly results."""
+        return private_to(name)
 
     # ------------------------------------------------------------------ internals
     def _not_pending(self, decision_id: int) -> str:

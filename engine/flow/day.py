@@ -17,11 +17,11 @@ def dawn(game):
     for resolve in rules.resolvers:  # what stops a kill before it applies (a guard, a life)
         resolve(game)
     kills = game.night.get("kills", [])
-    game.emit("dawn", PUBLIC, day=game.day)
+    game.emit_data("dawn", PUBLIC, {"day": game.day})
     if kills:
         yield from kill_batch(game, list(kills))
     else:
-        game.emit("no_death", PUBLIC, day=game.day)
+        game.emit_data("no_death", PUBLIC, {"day": game.day})
         # A deal can leave no wolf in play (the only one set aside for a Thief who kept
         # his card): the village has then already won.
         check_victory(game)
@@ -56,15 +56,18 @@ def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None)
             if not player.alive or (speakers is not None and player.name not in speakers):
                 continue
             name = player.name
-            d = game.ask(name, "speak", shape=TEXT, round=rnd, phase=phase)
-            said = (yield [d])[d.id]  # inlined ask_one: this is the engine's hottest loop
+            # The engine's hottest loop: ``ask_one`` inlined, positional ``ask_with`` and
+            # ``emit_data`` (see ``Game.emit_data``).
+            d = game.ask_with(name, "speak", (), {"round": rnd, "phase": phase}, TEXT)
+            said = (yield [d])[d.id]
             if said.__class__ is dict:
                 if "claims" in said:
-                    game.emit("speech", PUBLIC, speaker=name, text=said["text"], round=rnd, claims=said["claims"])
+                    data = {"speaker": name, "text": said["text"], "round": rnd, "claims": said["claims"]}
                 else:
-                    game.emit("speech", PUBLIC, speaker=name, text=said["text"], round=rnd)
+                    data = {"speaker": name, "text": said["text"], "round": rnd}
             else:
-                game.emit("speech", PUBLIC, speaker=name, text=said, round=rnd)
+                data = {"speaker": name, "text": said, "round": rnd}
+            game.emit_data("speech", PUBLIC, data)
 
 
 def sheriff_pool(game) -> list[str] | None:
@@ -100,7 +103,7 @@ def day(game, opening: bool = False):
     game.phase = "day"
     if game.barred:
         game.barred = set()
-    game.emit("day_start", PUBLIC, day=game.day, alive=game.alive_names(), sheriff=game.sheriff)
+    game.emit_data("day_start", PUBLIC, {"day": game.day, "alive": game.alive_names(), "sheriff": game.sheriff})
     powers = powers_of(game)
     if powers:  # The Village: the Confessor may hear a confession before the debate
         yield from day_powers(game, powers, MORNING)

@@ -20,9 +20,9 @@ from engine.game import Death
 def record_death(game, p, cause: str) -> None:
     game.deaths.append(Death(p.name, game.day, cause))
     if game.options.reveal_role_on_death:
-        game.emit("death", PUBLIC, player=p.name, cause=cause, role=p.role)
+        game.emit_data("death", PUBLIC, {"player": p.name, "cause": cause, "role": p.role})
     else:
-        game.emit("death", PUBLIC, player=p.name, cause=cause)
+        game.emit_data("death", PUBLIC, {"player": p.name, "cause": cause})
 
 
 def kill_batch(game, deaths: list[tuple[str, str]]):

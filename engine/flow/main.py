@@ -23,7 +23,7 @@ def script(game):
         set_aside=len(game.center),
     )
     for p in game.players:
-        game.emit("role", game.private(p.name), player=p.name, role=p.role)
+        game.emit_data("role", game.private_to(p.name), {"player": p.name, "role": p.role})
     if game.center:
         game.emit("center", "narrator", cards=list(game.center))
     for hook in game.rules.setup:  # The Village: the buildings are handed out

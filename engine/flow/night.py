@@ -15,7 +15,7 @@ from engine.flow.common import parallel
 def night(game):
     game.phase = "night"
     game.night = {"kills": [], "wolf_victim": None, "spies": [], "attacked": []}
-    game.emit("night_start", PUBLIC, night=game.day)
+    game.emit_data("night_start", PUBLIC, {"night": game.day})
     plan = game.rules.first_night if game.day == 1 else game.rules.later_nights
     for group in plan:
         if len(group) == 1:

@@ -7,6 +7,7 @@ still a tie, no player is eliminated." The other books' readings are options
 
 from __future__ import annotations
 
+from engine.decisions import CHOICE
 from engine.events import PUBLIC
 from engine.flow.common import ask, ask_one
 from engine.flow.deaths import kill_batch
@@ -63,7 +64,8 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
             legal = tuple([n for n in pool if n != skip and n not in spare])
         else:
             legal = _all_but(everyone, None if opts.vote_self else v)
-        decisions.append(game.ask(v, "vote", legal, allow_pass=opts.allow_abstain or not legal, round=rnd, candidates=candidates))
+        context = {"round": rnd, "candidates": candidates}
+        decisions.append(game.ask_with(v, "vote", legal, context, CHOICE, opts.allow_abstain or not legal))
     first = [d for d in decisions if d.seat in game.first_voters] if game.first_voters else None
     if first:
         # The Village: the Tavernkeeper "always votes alone, before the others".
@@ -85,14 +87,10 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         _add_extra_votes(game, counts, alive)  # the poster may hang on the tavern
     leaders = leaders_of(counts)
     votes = dict(zip(voters, picks))
-    game.emit(
+    game.emit_data(
         "vote_result",
         PUBLIC,
-        round=rnd,
-        votes=votes,
-        tally=counts,
-        leaders=leaders,
-        sheriff=game.sheriff,
+        {"round": rnd, "votes": votes, "tally": counts, "leaders": leaders, "sheriff": game.sheriff},
     )
     return votes, leaders
 
@@ -148,12 +146,12 @@ def day_vote(game):
                 target = game.rng.choice(sorted(leaders))
                 game.emit("tie_broken", PUBLIC, by=None, target=target, rule="lot")
     if target is None:
-        game.emit("no_elimination", PUBLIC, reason="tie" if leaders else "no votes")
+        game.emit_data("no_elimination", PUBLIC, {"reason": "tie" if leaders else "no votes"})
         return
     for pardon in game.rules.pardons:  # an elimination that does not happen (the Idiot)
         if (yield from pardon(game, target)):
             return
-    game.emit("eliminated", PUBLIC, player=target)
+    game.emit_data("eliminated", PUBLIC, {"player": target})
     yield from kill_batch(game, [(target, "vote")])
 
 
@@ -172,11 +170,11 @@ def sheriff_election(game, electorate: list[str] | None = None):
         decisions = []
         for v in voters:
             legal = (pool if opts.sheriff_vote_self else _all_but(pool, v)) or pool
-            decisions.append(game.ask(v, "sheriff_vote", legal, round=rnd))
+            decisions.append(game.ask_with(v, "sheriff_vote", legal, {"round": rnd}))
         picks = (yield from ask(*decisions)) if decisions else []
         counts = tally(game, voters, picks, False)
         leaders = leaders_of(counts)
-        game.emit("sheriff_votes", PUBLIC, round=rnd, votes=dict(zip(voters, picks)), tally=counts, leaders=leaders)
+        game.emit_data("sheriff_votes", PUBLIC, {"round": rnd, "votes": dict(zip(voters, picks)), "tally": counts, "leaders": leaders})
         if len(leaders) == 1:
             break
         candidates = sorted(leaders)
@@ -188,4 +186,4 @@ def sheriff_election(game, electorate: list[str] | None = None):
     winner = leaders[0] if len(leaders) == 1 else game.rng.choice(sorted(leaders))
     game.sheriff = winner
     game.memory["sheriff_elected"] = True
-    game.emit("sheriff_elected", PUBLIC, player=winner, by_lot=len(leaders) > 1)
+    game.emit_data("sheriff_elected", PUBLIC, {"player": winner, "by_lot": len(leaders) > 1})

@@ -27,9 +27,10 @@ def _run(game):
         options = tuple([p.name for p in game.players if p.alive and p.name != name])
         if not options:
             continue
-        d = game.ask(name, "seer_check", options)
-        target = (yield [d])[d.id]  # ``ask_one`` inlined: asked every night
-        game.emit("seer_result", game.private(name), seer=name, target=target, role=game.by_name[target].role)
+        # Asked every night: ``ask_one`` inlined, the positional forms (``Game.emit_data``).
+        d = game.ask_with(name, "seer_check", options, {})
+        target = (yield [d])[d.id]
+        game.emit_data("seer_result", game.private_to(name), {"seer": name, "target": target, "role": game.by_name[target].role})
 
 
 register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))

@@ -6,6 +6,7 @@ spies reads along without names (see ``engine.roles.little_girl``)."""
 
 from collections import Counter
 
+from engine.decisions import CHOICE, TEXT
 from engine.flow.common import ask
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 
@@ -46,26 +47,27 @@ def _resolve(game, picks: list) -> tuple[bool, str | None]:
 
 
 def _run(game):
+    # Run every night: the pack's calls use the positional forms (``Game.emit_data``).
     opts = game.options
     pack = [p.name for p in game.players if p.alive and p.is_wolf]  # ``game.wolves()``' names
     pack_audience = game.private(*pack)
     if game.memory.get("pack") != pack:
         game.memory["pack"] = pack
         for w in pack:
-            game.emit("wolf_pack", game.private(w), wolves=list(pack))
+            game.emit_data("wolf_pack", game.private_to(w), {"wolves": list(pack)})
     spies = game.night.get("spies", [])
     spy_audience = game.private(*spies) if spies else None
 
     if len(pack) >= 2:
         for rnd in range(1, opts.wolf_chat_rounds + 1):
             for w in pack:
-                d = game.ask(w, "wolf_chat", shape="text", round=rnd, wolves=list(pack))
+                d = game.ask_with(w, "wolf_chat", (), {"round": rnd, "wolves": list(pack)}, TEXT)
                 said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
                 text = said.get("text", "") if isinstance(said, dict) else said
                 data = {"speaker": w, "text": text, "round": rnd}
                 if isinstance(said, dict) and said.get("target"):
                     data["target"] = said["target"]
-                game.emit("wolf_chat", pack_audience, **data)
+                game.emit_data("wolf_chat", pack_audience, data)
                 if spies:
                     game.emit("wolf_chat_overheard", spy_audience, text=text, round=rnd)
 
@@ -97,11 +99,10 @@ def _run(game):
                 options = game.targets(w, exclude=shelter)
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)
-            decisions.append(
-                game.ask(w, "wolf_kill", options, allow_pass=opts.wolves_may_pass or not options, attempt=attempt, caught=caught)
-            )
+            context = {"attempt": attempt, "caught": caught}
+            decisions.append(game.ask_with(w, "wolf_kill", options, context, CHOICE, opts.wolves_may_pass or not options))
         picks = yield from ask(*decisions)
-        game.emit("wolf_votes", pack_audience, votes=dict(zip(pack, picks)), attempt=attempt)
+        game.emit_data("wolf_votes", pack_audience, {"votes": dict(zip(pack, picks)), "attempt": attempt})
         if spies:
             game.emit("wolf_votes_overheard", spy_audience, targets=sorted(p for p in picks if p), attempt=attempt)
         # A wolf with nobody he may attack (only his beloved is left outside the pack)
@@ -110,7 +111,7 @@ def _run(game):
         decided, victim = _resolve(game, voting) if voting else (True, None)
         if decided:
             break
-    game.emit("wolf_victim", pack_audience, target=victim)
+    game.emit_data("wolf_victim", pack_audience, {"target": victim})
     if spies:
         game.emit("wolf_victim_overheard", spy_audience, target=victim)
     if victim is not None:

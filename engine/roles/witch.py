@@ -11,6 +11,7 @@ When the wolves strike twice in a night (003: the Big Bad Wolf, the White Werewo
 "The leader indicates to it the victim(s) of the wolves; a cure saves a person": she
 is shown each victim in turn and may heal one of them."""
 
+from engine.decisions import BOOL, CHOICE
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 WITCH = register_role(
@@ -49,24 +50,27 @@ def _run(game):
     opts = game.options
     night = game.night
     for witch in game.able("witch"):
+        # Asked every night: ``ask_one`` inlined, the positional forms (``Game.emit_data``).
+        name = witch.name
+        audience = game.private_to(name)
         st = witch.state
         st.setdefault("heal", True)
         st.setdefault("poison", True)
         healed = False
         for victim in night["attacked"] or [None]:
-            game.emit("witch_victim", game.private(witch.name), victim=victim)
+            game.emit_data("witch_victim", audience, {"victim": victim})
             reason = "the healing potion is already used" if healed else _heal_reason(game, witch, victim)
             if reason:
-                d = game.ask_bool(witch.name, "witch_heal", False, victim=victim, unavailable=reason)
+                d = game.ask_with(name, "witch_heal", (False,), {"victim": victim, "unavailable": reason}, BOOL)
             else:
-                d = game.ask_bool(witch.name, "witch_heal", True, victim=victim)
-            heal = (yield [d])[d.id]  # ``ask_one`` inlined: asked every night
+                d = game.ask_with(name, "witch_heal", (True, False), {"victim": victim}, BOOL)
+            heal = (yield [d])[d.id]
             if heal:
                 healed = True
                 st["heal"] = False
                 night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c != "poison")]
                 night.setdefault("healed", []).append(victim)
-                game.emit("witch_healed", game.private(witch.name), target=victim)
+                game.emit_data("witch_healed", audience, {"target": victim})
         reason = ""
         if not st["poison"]:
             reason = "the poison is already used"
@@ -77,14 +81,14 @@ def _run(game):
         elif healed and not opts.witch_both_potions_same_night:
             reason = "only one potion a night under these rules"
         if reason:
-            d = game.ask(witch.name, "witch_poison", (), allow_pass=True, unavailable=reason)
+            d = game.ask_with(name, "witch_poison", (), {"unavailable": reason}, CHOICE, True)
         else:
-            d = game.ask(witch.name, "witch_poison", game.targets(witch.name), allow_pass=True)
+            d = game.ask_with(name, "witch_poison", game.targets(name), {}, CHOICE, True)
         target = (yield [d])[d.id]
         if target is not None:
             st["poison"] = False
             night["kills"].append((target, "poison"))
-            game.emit("witch_poisoned", game.private(witch.name), target=target)
+            game.emit_data("witch_poisoned", audience, {"target": target})
 
 
 register_step(NightStep(name="witch", order=300, run=_run, active=_active, roles=("witch",)))
