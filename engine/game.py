@@ -82,7 +82,7 @@ def _script():
 
 
 _SCRIPT = None
-# Makes an instance without calling ``__init__`` (see ``Game.emit``).
+# Makes an instance without calling ``__init__`` (see ``Game.emit_data``).
 _new = object.__new__
 _ID = attrgetter("id")
 
@@ -90,13 +90,31 @@ _ID = attrgetter("id")
 _AUDIENCES: dict[str, frozenset] = {}
 
 
-def private_to(name: str) -> frozenset:
-    found = _AUDIENCES.get(name)
-    if found is None:
-        if len(_AUDIENCES) > 4096:  # names come from game files: keep the cache bounded
-            _AUDIENCES.clear()
-        found = _AUDIENCES[name] = frozenset((name,))
+def _audience(name: str) -> frozenset:
+    if len(_AUDIENCES) > 4096:  # names come from game files: keep the cache bounded
+        _AUDIENCES.clear()
+    found = _AUDIENCES[name] = frozenset((name,))
     return found
+
+
+def _seated(name: str, seat: int, role: str) -> Player:
+    """``Player(name, seat, role, role)``, every field set here rather than by the class
+    call (see ``Game.emit_data``): each game seats every player.
+    tests/test_engine_fast_paths.py checks that both give the same player."""
+    spec = ROLES[role]
+    p = _new(Player)
+    p.name = name
+    p.seat = seat
+    p.role = role
+    p.initial_role = role
+    p.alive = True
+    p.state = {}
+    p.is_wolf = spec.is_wolf
+    p.camp = spec.camp
+    p.powerless = False
+    p.building = ""
+    p.token = False
+    return p
 
 
 class Game:
@@ -119,11 +137,10 @@ class Game:
         self.preset = setup.preset
         self.options: RuleOptions = setup.rule_options()
         self.rng = random.Random(setup.seed)
-        dealt = deal(setup, self.rng)
-        self.players: list[Player] = [
-            Player(name=n, seat=i, role=dealt.roles[n], initial_role=dealt.roles[n]) for i, n in enumerate(setup.names)
-        ]
-        self.by_name: dict[str, Player] = {p.name: p for p in self.players}
+        dealt = deal(setup, self.rng, self.options)
+        roles = dealt.roles
+        self.players: list[Player] = [_seated(n, i, roles[n]) for i, n in enumerate(setup.names)]
+        self.by_name: dict[str, Player] = dict(zip(setup.names, self.players))
         # The seating around the table, clockwise: the players' list itself until a
         # Vagabond moves into a freed home (000 The Village: "That Vagabond changes seat
         # to sit behind the building"). ``Player.seat`` is an index into it.
@@ -355,7 +372,7 @@ class Game:
             return ()
         return self.spared.get(actor, ())
 
-    def targets(self, actor: str, *, self_ok: bool = False, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
+    def targets(self, actor: str, self_ok: bool = False, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
         """Living players ``actor`` may act against: never their beloved (000: a Lover
         must never "cause them any harm"), never themself unless ``self_ok``."""
         spare = self.spares(actor) if self.spared else ()
@@ -367,12 +384,14 @@ class Game:
 
     def private(self, *names: str) -> frozenset:
         if len(names) == 1:
-            return private_to(names[0])
+            return self.private_to(names[0])
         return frozenset(names)
 
     def private_to(self, name: str) -> frozenset:
-        """``private(name)``, one seat's audience: the form of the nightly results."""
-        return private_to(name)
+        """``private(name)``, one seat's audience, shared by every game (the sets are
+        immutable): the positional form (see ``emit_data``) of the nightly results."""
+        found = _AUDIENCES.get(name)
+        return found if found is not None else _audience(name)
 
     # ------------------------------------------------------------------ internals
     def _not_pending(self, decision_id: int) -> str:

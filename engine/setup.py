@@ -47,11 +47,33 @@ def _check_role(role: str, where: str) -> None:
         raise SetupError(f"unknown role '{role}' in {where} (known: {', '.join(sorted(ROLES))})")
 
 
-def _deal_deck(setup: GameSetup, deck: list[str], options: RuleOptions, rng: random.Random) -> Deal | None:
+def _deal_deck(setup: GameSetup, options: RuleOptions, rng: random.Random) -> Deal | None:
     """The common case (a whole deck, no forced seat, no named center) without the
     bookkeeping; it deals exactly what the general path would. ``None`` defers to the
     general path, which also produces the error messages."""
     n = len(setup.names)
+    key = (tuple(setup.roles), n, options.thief_adds_villagers)
+    cards = _CHECKED_DECKS.get(key)
+    if cards is None:
+        cards = _check_deck(list(setup.roles), n, options)
+        if cards is None:
+            return None
+        if len(_CHECKED_DECKS) > 1024:
+            _CHECKED_DECKS.clear()
+        _CHECKED_DECKS[key] = cards
+    deck = list(cards)
+    rng.shuffle(deck)
+    roles = {name: deck.pop() for name in setup.names}
+    return Deal(roles, [deck.pop(), deck.pop()] if "thief" in cards else [], cards)
+
+
+# Decks ``_deal_deck`` has found playable, sorted with their added cards, by (deck,
+# players, ``thief_adds_villagers``): a tournament or a simulation deals the same deck
+# thousands of times. Only the registry of roles decides, and roles are never removed.
+_CHECKED_DECKS: dict[tuple, tuple[str, ...]] = {}
+
+
+def _check_deck(deck: list[str], n: int, options: RuleOptions) -> tuple[str, ...] | None:
     roles_known = ROLES
     if not all(r in roles_known for r in deck):
         return None
@@ -61,10 +83,7 @@ def _deal_deck(setup: GameSetup, deck: list[str], options: RuleOptions, rng: ran
     if len(deck) != (n + 2 if has_thief else n) or not any(roles_known[r].is_wolf for r in deck):
         return None
     deck.sort()
-    cards = tuple(deck)
-    rng.shuffle(deck)
-    roles = {name: deck.pop() for name in setup.names}
-    return Deal(roles=roles, center=[deck.pop(), deck.pop()] if has_thief else [], deck=cards)
+    return tuple(deck)
 
 
 def _check_buildings(setup: GameSetup, options: RuleOptions) -> None:
@@ -79,7 +98,9 @@ def _check_buildings(setup: GameSetup, options: RuleOptions) -> None:
             raise SetupError(f"unknown building '{b}' for {name} (known: {', '.join(sorted(BUILDINGS))})")
 
 
-def deal(setup: GameSetup, rng: random.Random) -> Deal:
+def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = None) -> Deal:
+    """The cards of ``setup`` dealt with ``rng``. ``options``: the setup's rule options,
+    when the caller has them already."""
     names = setup.names
     n = len(names)
     if n < 3:
@@ -94,11 +115,12 @@ def deal(setup: GameSetup, rng: random.Random) -> Deal:
         if name not in names:
             raise SetupError(f"role given for unknown player '{name}'")
         _check_role(role, f"the seat of {name}")
-    options = setup.rule_options()
+    if options is None:
+        options = setup.rule_options()
     if setup.buildings:
         _check_buildings(setup, options)
     if setup.roles is not None and not setup.forced and setup.center is None:
-        fast = _deal_deck(setup, list(setup.roles), options, rng)
+        fast = _deal_deck(setup, options, rng)
         if fast is not None:
             return fast
 

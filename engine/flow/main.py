@@ -12,15 +12,17 @@ from engine.flow import ghost_notes as _ghost_notes  # noqa: F401  (registers th
 
 
 def script(game):
-    game.emit(
+    game.emit_data(
         "game_start",
         PUBLIC,
-        players=[p.name for p in game.players],
-        preset=game.preset,
-        # The deck is public at the table. The set-aside cards are part of it: listing
-        # only the seats' cards would tell everyone what lies in the center.
-        roles_in_play=sorted([p.role for p in game.players] + list(game.center)),
-        set_aside=len(game.center),
+        {
+            "players": [p.name for p in game.players],
+            "preset": game.preset,
+            # The deck is public at the table. The set-aside cards are part of it: listing
+            # only the seats' cards would tell everyone what lies in the center.
+            "roles_in_play": sorted([p.role for p in game.players] + list(game.center)),
+            "set_aside": len(game.center),
+        },
     )
     for p in game.players:
         game.emit_data("role", game.private_to(p.name), {"player": p.name, "role": p.role})

@@ -43,20 +43,23 @@ def check_victory(game) -> bool:
             return end_game(game, *reached)
     if game.lovers is not None and mixed_lovers(game) and {p.name for p in alive} == set(game.lovers):
         return end_game(game, "lovers", "the Lovers are the last two alive")
-    wolves = [p for p in alive if p.is_wolf]
+    wolves = 0  # counted in a loop: checked after every batch of deaths
+    for p in alive:
+        if p.is_wolf:
+            wolves += 1
+    opts = game.options
     if not wolves:
-        if game.options.village_wins_at_quiet_dawn:
+        if opts.village_wins_at_quiet_dawn:
             return False  # 004: the humans win only on a morning without a death (engine.flow.forum)
         return end_game(game, "village", "the last werewolf is dead")
-    others = len(alive) - len(wolves)
-    opts = game.options
+    others = len(alive) - wolves
     if others == 0:
         # 003: the wolves win "when they have eliminated their opponents": a White
         # Werewolf or a mixed couple still alive among them is an opponent.
         if all(camp_of(game, p) == WEREWOLVES for p in alive):
             return end_game(game, "werewolves", "the last villager is dead")
         return False
-    if opts.wolves_win_at_parity and len(wolves) >= others and not (
+    if opts.wolves_win_at_parity and wolves >= others and not (
         mixed_lovers(game) and any(p.name in game.lovers for p in alive)
     ):
         return end_game(game, "werewolves", "the werewolves are as many as the villagers")
@@ -95,17 +98,21 @@ def end_game(game, winner: str, reason: str) -> bool:
     game.end_reason = reason
     if winner == "none":
         game.winners = []
-    else:
+    elif game.lovers:
         game.winners = [p.name for p in game.players if camp_of(game, p) == winner]
+    else:  # without Lovers a player's camp is ``Player.camp`` (``camp_of``)
+        game.winners = [p.name for p in game.players if p.camp == winner]
     game.phase = "end"
-    game.emit(
+    game.emit_data(
         "game_end",
         PUBLIC,
-        winner=winner,
-        winners=list(game.winners),
-        reason=reason,
-        roles={p.name: p.role for p in game.players},
-        initial_roles={p.name: p.initial_role for p in game.players},
-        lovers=list(game.lovers) if game.lovers else None,
+        {
+            "winner": winner,
+            "winners": list(game.winners),
+            "reason": reason,
+            "roles": {p.name: p.role for p in game.players},
+            "initial_roles": {p.name: p.initial_role for p in game.players},
+            "lovers": list(game.lovers) if game.lovers else None,
+        },
     )
     return True

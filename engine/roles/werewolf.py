@@ -24,7 +24,10 @@ WEREWOLF = register_role(
 
 
 def _active(game) -> bool:
-    return bool(game.wolves())
+    for p in game.players:  # ``bool(game.wolves())`` without building the list, every night
+        if p.alive and p.is_wolf:
+            return True
+    return False
 
 
 def _resolve(game, picks: list) -> tuple[bool, str | None]:
