@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, vagabonds, with_token
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.flow.common import optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
 
 BARBER = register_building(
@@ -35,10 +35,7 @@ def _day(game):
     for b in with_token(game, "barber"):
         if not b.alive or game.over:
             continue
-        options = game.targets(b.name, exclude=vagabonds(game))
-        if not options:
-            continue
-        target = yield from ask_one(game.ask(b.name, "barber_shave", options, allow_pass=True))
+        target = yield from optional_target(game, b.name, "barber_shave", game.targets(b.name, exclude=vagabonds(game)))
         if target is None:
             continue
         wolf = game.by_name[target].is_wolf

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.buildings.base import BUILDINGS, UNIQUE, BuildingSpec, give_token, has_token, register_building, spend_token, with_token
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.flow.common import optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
 
 BONESETTER = register_building(
@@ -38,10 +38,7 @@ def spent(game, setter) -> tuple[str, ...]:
 
 def _day(game):
     for b in with_token(game, "bonesetter"):
-        options = spent(game, b)
-        if not options:
-            continue
-        target = yield from ask_one(game.ask(b.name, "bonesetter_restore", options, allow_pass=True))
+        target = yield from optional_target(game, b.name, "bonesetter_restore", spent(game, b))
         if target is None:
             continue
         game.emit("bones_set", PUBLIC, bonesetter=b.name, player=target)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, with_token
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.flow.common import optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
 
 CONFESSOR = register_building(
@@ -29,10 +29,7 @@ CONFESSOR = register_building(
 
 def _day(game):
     for c in with_token(game, "confessor"):
-        options = game.targets(c.name)
-        if not options:
-            continue
-        target = yield from ask_one(game.ask(c.name, "confessor_hear", options, allow_pass=True))
+        target = yield from optional_target(game, c.name, "confessor_hear", game.targets(c.name))
         if target is None:
             continue
         game.emit("confession", PUBLIC, confessor=c.name, player=target)

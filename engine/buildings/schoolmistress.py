@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from engine.buildings.base import PERMANENT, BuildingSpec, holders, register_building, vagabonds
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
-from engine.flow.day_powers import EVENING, register_day_power
+from engine.flow.common import optional_target
+from engine.flow.day_powers import register_day_power
 
 SCHOOLMISTRESS = register_building(
     BuildingSpec(
@@ -37,9 +37,7 @@ def _day(game):
         picked: list[str] = []
         for rnd in range(1, PUPILS + 1):
             options = tuple(n for n in game.targets(s.name, exclude=vagabonds(game)) if n not in game.barred)
-            if not options:
-                break
-            pick = yield from ask_one(game.ask(s.name, "schoolmistress_forbid", options, allow_pass=True, round=rnd, forbidden=list(picked)))
+            pick = yield from optional_target(game, s.name, "schoolmistress_forbid", options, round=rnd, forbidden=list(picked))
             if pick is None:
                 break
             picked.append(pick)

@@ -49,3 +49,12 @@ def parallel(scripts: Iterable[Script]) -> Script:
             except StopIteration:
                 pass
         active = still
+
+
+def optional_target(game, seat: str, kind: str, options: tuple, **context: Any) -> Generator[list[Decision], dict[int, Any], Any]:
+    """A power its holder may use or keep: ask ``seat`` for one of ``options`` or null.
+    With no legal target the question is not asked at all (None)."""
+    if not options:
+        return None
+    answers = yield [game.ask(seat, kind, options, allow_pass=True, **context)]
+    return next(iter(answers.values()))

@@ -17,7 +17,7 @@ right (the seats before theirs, the contract's clockwise order) dies, cause
 
 from engine.buildings.base import VAGABOND, layer_on, refresh
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.flow.common import optional_target
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
 
 ARSONIST = register_role(
@@ -44,10 +44,7 @@ def _run(game):
     for a in game.able("arsonist"):
         if a.state.get("burned"):
             continue
-        options = _homes(game)
-        if not options:
-            continue
-        target = yield from ask_one(game.ask(a.name, "arsonist_burn", options, allow_pass=True))
+        target = yield from optional_target(game, a.name, "arsonist_burn", _homes(game))
         if target is None:
             continue
         a.state["burned"] = True
