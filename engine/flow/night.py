@@ -23,10 +23,10 @@ def night(game):
             if step.active(game):
                 yield from step.run(game)
         else:
-            active = [s for s in group if s.active(game)]
-            if len(active) == 1:
-                yield from active[0].run(game)
-            elif active:
-                yield from parallel([s.run(game) for s in active])
+            scripts = [s.run(game) for s in group if s.active(game)]
+            if len(scripts) == 1:
+                yield from scripts[0]
+            elif scripts:
+                yield from parallel(scripts)
         if game.over:
             return

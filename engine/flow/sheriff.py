@@ -2,7 +2,6 @@
 successor" (000 "The Sheriff")."""
 
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
 from engine.roles.base import register_death_hook
 
 
@@ -20,9 +19,10 @@ def _successor(game, player, cause):
         game.sheriff = None
         game.emit("sheriff_gone", PUBLIC, previous=player.name)
         return
-    heir = yield from ask_one(game.ask(player.name, "sheriff_successor", options))
+    d = game.ask_with(player.name, "sheriff_successor", options, {})
+    heir = (yield [d])[d.id]  # ``ask_one`` inlined: most games pass the badge on
     game.sheriff = heir
-    game.emit("sheriff_successor", PUBLIC, previous=player.name, player=heir)
+    game.emit_data("sheriff_successor", PUBLIC, {"previous": player.name, "player": heir})
 
 
 register_death_hook(20, _successor)

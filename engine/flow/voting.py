@@ -80,8 +80,11 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         late = (yield from ask(*rest)) if rest else []
         answers = dict(zip([d.seat for d in first], early)) | dict(zip([d.seat for d in rest], late))
         picks = [answers[v] for v in voters]
+    elif decisions:
+        answers = yield decisions  # ``ask`` inlined: every vote
+        picks = [answers[d.id] for d in decisions]
     else:
-        picks = (yield from ask(*decisions)) if decisions else []
+        picks = []
     counts = tally(game, voters, picks, opts.sheriff_double_vote)
     if rnd == 1 and game.memory.get("extra_votes"):
         _add_extra_votes(game, counts, alive)  # the poster may hang on the tavern
@@ -115,7 +118,7 @@ def _sheriff_breaks(game, votes: dict, leaders: list[str]):
     if rule == "his_vote":
         pick = votes.get(sheriff)
         if pick in leaders:
-            game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="his_vote")
+            game.emit_data("tie_broken", PUBLIC, {"by": sheriff, "target": pick, "rule": "his_vote"})
             return True, pick
         return False, None
     legal = tuple(n for n in leaders if n in game.targets(sheriff, self_ok=True))
@@ -171,7 +174,8 @@ def sheriff_election(game, electorate: list[str] | None = None):
         for v in voters:
             legal = (pool if opts.sheriff_vote_self else _all_but(pool, v)) or pool
             decisions.append(game.ask_with(v, "sheriff_vote", legal, {"round": rnd}))
-        picks = (yield from ask(*decisions)) if decisions else []
+        answers = (yield decisions) if decisions else {}  # ``ask`` inlined
+        picks = [answers[d.id] for d in decisions]
         counts = tally(game, voters, picks, False)
         leaders = leaders_of(counts)
         game.emit_data("sheriff_votes", PUBLIC, {"round": rnd, "votes": dict(zip(voters, picks)), "tally": counts, "leaders": leaders})

@@ -7,7 +7,6 @@ spies reads along without names (see ``engine.roles.little_girl``)."""
 from collections import Counter
 
 from engine.decisions import CHOICE, TEXT
-from engine.flow.common import ask
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 
 WEREWOLF = register_role(
@@ -53,7 +52,7 @@ def _run(game):
     # Run every night: the pack's calls use the positional forms (``Game.emit_data``).
     opts = game.options
     pack = [p.name for p in game.players if p.alive and p.is_wolf]  # ``game.wolves()``' names
-    pack_audience = game.private(*pack)
+    pack_audience = frozenset(pack)  # ``game.private(*pack)``
     if game.memory.get("pack") != pack:
         game.memory["pack"] = pack
         for w in pack:
@@ -94,7 +93,7 @@ def _run(game):
         # the same choice: it is worked out once for the pack.
         shared = None
         if pack and not opts.wolves_may_kill_wolf and not game.spared:
-            shared = game.targets(pack[0], exclude=tuple(pack) + shelter)
+            shared = game.targets(pack[0], False, tuple(pack) + shelter)  # positional: see ``Game.emit_data``
         for w in pack:
             if shared is not None:
                 options = shared
@@ -104,7 +103,8 @@ def _run(game):
                 options = game.targets(w, exclude=tuple(pack) + shelter)
             context = {"attempt": attempt, "caught": caught}
             decisions.append(game.ask_with(w, "wolf_kill", options, context, CHOICE, opts.wolves_may_pass or not options))
-        picks = yield from ask(*decisions)
+        answers = yield decisions  # ``ask`` inlined: every night
+        picks = [answers[d.id] for d in decisions]
         game.emit_data("wolf_votes", pack_audience, {"votes": dict(zip(pack, picks)), "attempt": attempt})
         if spies:
             game.emit("wolf_votes_overheard", spy_audience, targets=sorted(p for p in picks if p), attempt=attempt)
