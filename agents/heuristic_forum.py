@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents import heuristic_votes as votes
-from agents.heuristic_memory import _HANDLERS, Memory, is_wolf_role
+from agents.heuristic_memory import _HANDLERS, Memory, is_wolf_role, learn_role
 from agents.heuristic_situation import Situation
 
 SHOOT_CONFIDENCE = 0.8  # the Vigilante's only bullet goes to a near-certain wolf
@@ -19,17 +19,12 @@ DOSE_CHANCE = 0.5
 
 
 # ------------------------------------------------------------------ memory
-def _known(mem: Memory, target: Any, role: Any) -> None:
-    if isinstance(target, str) and isinstance(role, str):
-        mem.seer_results[target] = role
-
-
 def _psychic(mem: Memory, e: Any, d: dict) -> None:
-    _known(mem, d.get("target"), d.get("role"))
+    learn_role(mem, d.get("target"), d.get("role"))
 
 
 def _insomniac(mem: Memory, e: Any, d: dict) -> None:
-    _known(mem, d.get("wolf"), "werewolf")
+    learn_role(mem, d.get("wolf"), "werewolf")
 
 
 def _coroner(mem: Memory, e: Any, d: dict) -> None:

@@ -309,6 +309,14 @@ def _append_round(rounds: list[VoteRound], e: Any, d: dict) -> None:
         rounds.append(VoteRound(e.day, rnd if isinstance(rnd, int) else 1, dict(votes)))
 
 
+def learn_role(mem: Memory, name: Any, role: Any) -> None:
+    """A card this seat was shown privately (a Psychic's read, an Insomniac's night, a
+    confession, the Baker's dawn): the suspicion model takes it as certain, as it takes
+    the Seer's own checks."""
+    if isinstance(name, str) and isinstance(role, str):
+        mem.seer_results[name] = role
+
+
 _HANDLERS = {
     "game_start": Memory._game_start,
     "role": Memory._role,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.heuristic_memory import _HANDLERS, Memory
+from agents.heuristic_memory import _HANDLERS, Memory, learn_role
 from agents.heuristic_situation import Situation
 
 POSTER_CONFIDENCE = 0.35
@@ -28,17 +28,12 @@ HOME_VALUE = {b: len(TOKEN_VALUE) - i for i, b in enumerate(TOKEN_VALUE)}
 
 
 # ------------------------------------------------------------------ memory
-def _learned(mem: Memory, name: Any, role: Any) -> None:
-    if isinstance(name, str) and isinstance(role, str):
-        mem.seer_results[name] = role
-
-
 def _confessed(mem: Memory, e: Any, d: dict) -> None:
-    _learned(mem, d.get("player"), d.get("role"))
+    learn_role(mem, d.get("player"), d.get("role"))
 
 
 def _glimpse(mem: Memory, e: Any, d: dict) -> None:
-    _learned(mem, d.get("player"), "werewolf")
+    learn_role(mem, d.get("player"), "werewolf")
 
 
 def _homes(mem: Memory) -> dict[str, str]:
