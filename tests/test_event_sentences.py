@@ -2,7 +2,8 @@
 and in Chinese (``prompts/history.py``, ``prompts/{en,zh}/events.yaml``), and on the
 terminal narrator of ``werewolf play`` and ``werewolf replay`` (``arena/narrate.py``).
 
-The kinds are found by scanning the engine's source for ``emit("kind", ...)``, so a new
+The kinds are found by scanning the engine's source for ``emit("kind", ...)`` (and
+``emit_data("kind", ...)``), so a new
 event cannot be added without its words: it would otherwise fall back to the generic
 "kind — key: value" rendering that models and people read badly. Then real games of the
 message-board (004) and Village (000) presets are played and every event is rendered for
@@ -34,8 +35,9 @@ from prompts.render import LANGUAGES, history_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "engine"
-EMIT = re.compile(r"""\bemit\(\s*(["'])([A-Za-z0-9_]+)\1""")
-ANY_EMIT = re.compile(r"\.emit\(")
+# ``emit("kind", ...)`` and its positional form ``emit_data("kind", ...)``
+EMIT = re.compile(r"""\bemit(?:_data)?\(\s*(["'])([A-Za-z0-9_]+)\1""")
+ANY_EMIT = re.compile(r"\.emit(?:_data)?\(")
 PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_]")
 
 FORUM_KINDS = {
