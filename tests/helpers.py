@@ -208,3 +208,21 @@ def public(game: Game) -> list[Event]:
 
 def role_of(game: Game, name: str) -> str:
     return game.by_name[name].role
+
+
+def random_forum_game(tag: str, seed: int) -> Game:
+    """A ``forum`` game of 8-20 seats with every Auxiliary Role that fits, a Pack Leader,
+    ghost notes and vote changes, drawn from ``tag`` and ``seed``: each test family
+    keeps its own tables."""
+    from engine.presets import FORUM_AUX
+
+    rng = random.Random(f"{tag}:{seed}")
+    n = rng.randint(8, 20)
+    wolves = max(2, n // 5)
+    specials = list(FORUM_AUX)
+    while wolves + len(specials) > n - 1:
+        specials.remove(rng.choice(specials))
+    deck = ["pack_leader"] + ["werewolf"] * (wolves - 1) + specials + ["civilian"] * (n - wolves - len(specials))
+    opts = {"ghost_notes": True, "discussion_rounds": 1, "vote_changes": rng.choice([1, 2])}
+    options = get_preset("forum").options(opts)
+    return Game(GameSetup(names=[f"S{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))

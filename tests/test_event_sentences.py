@@ -14,7 +14,6 @@ and narrated with every secret, without the narrator's generic line.
 from __future__ import annotations
 
 import io
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from arena import narrate
 from arena.narrate import Narrator
 from engine import Game, GameSetup, get_preset
 from engine.events import NARRATOR, PUBLIC, Event
-from engine.presets import FORUM_AUX
+from helpers import random_forum_game
 from prompts.catalog import catalog
 from prompts.history import RENDERERS, _Reader
 from prompts.render import LANGUAGES, history_entries
@@ -107,15 +106,7 @@ def test_every_emitted_event_kind_has_its_sentences() -> None:
 
 # ------------------------------------------------------------------------------ real games
 def _forum(seed: int) -> Game:
-    rng = random.Random(f"sentences-forum:{seed}")
-    n = rng.randint(8, 20)
-    wolves = max(2, n // 5)
-    specials = list(FORUM_AUX)
-    while wolves + len(specials) > n - 1:
-        specials.remove(rng.choice(specials))
-    deck = ["pack_leader"] + ["werewolf"] * (wolves - 1) + specials + ["civilian"] * (n - wolves - len(specials))
-    opts = {"ghost_notes": True, "discussion_rounds": 1, "vote_changes": rng.choice([1, 2])}
-    return Game(GameSetup(names=[f"S{i:02d}" for i in range(n)], preset="forum", seed=seed, options=get_preset("forum").options(opts), roles=deck))
+    return random_forum_game("sentences-forum", seed)
 
 
 def _village(seed: int) -> Game:

@@ -8,16 +8,14 @@ one living human. No public event pairs a living player with a card."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from agents.base import SeatView
 from agents.random_agent import RandomAgent
-from engine import Game, GameSetup, get_preset
+from engine import Game
 from engine.events import PUBLIC
-from engine.presets import FORUM_AUX
 from engine.roles import ROLES
+from helpers import random_forum_game
 from test_isolation import reveals_living_role
 
 ACTOR = {
@@ -35,16 +33,7 @@ WOLF_ONLY = {"wolf_chat", "wolf_votes", "wolf_victim", "wolf_pack"}
 
 
 def make_game(seed: int) -> Game:
-    rng = random.Random(f"isolation-forum:{seed}")
-    n = rng.randint(8, 20)
-    wolves = max(2, n // 5)
-    specials = list(FORUM_AUX)
-    while wolves + len(specials) > n - 1:
-        specials.remove(rng.choice(specials))
-    deck = ["pack_leader"] + ["werewolf"] * (wolves - 1) + specials + ["civilian"] * (n - wolves - len(specials))
-    opts = {"ghost_notes": True, "discussion_rounds": 1, "vote_changes": rng.choice([1, 2])}
-    options = get_preset("forum").options(opts)
-    return Game(GameSetup(names=[f"S{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))
+    return random_forum_game("isolation-forum", seed)
 
 
 def play(game: Game, seed: int) -> Game:
