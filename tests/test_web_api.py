@@ -219,7 +219,8 @@ def test_a_reconnection_finds_the_question_and_the_given_answer(client):
 def test_refused_answers_say_why(client):
     links = start(client)
     q = play_until(client, links, "speak")
-    assert answer(client, links, q["id"], {"text": "hi", "claims": {"role": "seer"}}).json()["error"] == "a speech is text"
+    assert answer(client, links, q["id"], {"text": 3}).json()["error"] == "a speech is text"
+    assert "not secret" in answer(client, links, q["id"], {"text": "hi", "secret": 1}).json()["error"]
     assert "at most" in answer(client, links, q["id"], "x" * 5000).json()["error"]
     assert answer(client, links, q["id"] + 1000, "hi").status_code == 409
     bad = client.post("/api" + links["seats"]["Alice"] + "/answer", content=b"not json")
@@ -327,3 +328,42 @@ def test_serve_binds_loopback_and_names_a_busy_port():
             bind("127.0.0.1", port)
     finally:
         sock.close()
+
+
+# ---------------------------------------------------------------------- claims and the pack's victim
+def test_a_speech_carries_claims_and_a_malformed_one_is_refused(client):
+    links = start(client)
+    q = play_until(client, links, "speak")
+    extras = q["extras"]
+    assert extras["kind"] == "claims" and "Alice" not in extras["players"] and "Bob" in extras["players"]
+    assert {r["value"] for r in extras["roles"]} >= {"werewolf", "seer", "villager"}
+    bad = answer(client, links, q["id"], {"text": "Trust me.", "claims": {"role": "seer", "checks": [{"target": "Zed", "role": "werewolf"}]}})
+    assert bad.status_code == 400 and bad.json()["error"] == "claimed check names an unknown player: 'Zed'"
+    bad = answer(client, links, q["id"], {"text": "Trust me.", "claims": {"role": "wizard"}})
+    assert bad.status_code == 400 and "is not a role id" in bad.json()["error"]
+    bad = answer(client, links, q["id"], {"text": "Trust me.", "claims": {"checks": [{"target": "Bob"}]}})
+    assert bad.status_code == 400 and "needs a target name and a role id" in bad.json()["error"]
+    assert "takes text and claims only" in answer(client, links, q["id"], {"text": "x", "target": "Bob"}).json()["error"]
+    assert client.get(seat_url(links)).json()["pending"][0]["id"] == q["id"]  # still open after the refusals
+    claims = {"role": "seer", "checks": [{"target": "Bob", "role": "werewolf"}], "accuses": ["Bob"]}
+    ok = answer(client, links, q["id"], {"text": "I am the Seer: Bob is a wolf.", "claims": claims})
+    assert ok.status_code == 200, ok.text
+    said = wait_for(client, seat_url(links), lambda s: any(e["kind"] == "speech" and e["data"]["speaker"] == "Alice" for e in s["events"]))
+    speech = next(e for e in said["events"] if e["kind"] == "speech" and e["data"]["speaker"] == "Alice")
+    assert speech["data"]["text"] == "I am the Seer: Bob is a wolf." and speech["data"]["claims"] == claims
+    public = client.get("/api" + links["watch"] + "/state").json()  # claims are public
+    assert any(e["kind"] == "speech" and e["data"].get("claims") == claims for e in public["events"])
+
+
+def test_the_pack_talk_proposes_a_victim_from_the_seat(client):
+    links = start(client, roles={"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer"})
+    q = play_until(client, links, "wolf_chat")
+    assert q["extras"]["kind"] == "target" and set(q["extras"]["players"]) == set(NAMES)
+    bad = answer(client, links, q["id"], {"text": "Let's go.", "target": "Zed"})
+    assert bad.status_code == 400 and bad.json()["error"] == "proposed target 'Zed' is not a living player"
+    assert "takes text and target only" in answer(client, links, q["id"], {"text": "x", "claims": {}}).json()["error"]
+    assert answer(client, links, q["id"], {"text": "Let's take Chloe.", "target": "Chloe"}).status_code == 200
+    state = wait_for(client, seat_url(links), lambda s: any(e["kind"] == "wolf_chat" and e["data"]["speaker"] == "Alice" for e in s["events"]))
+    talk = next(e for e in state["events"] if e["kind"] == "wolf_chat" and e["data"]["speaker"] == "Alice")
+    assert talk["data"]["text"] == "Let's take Chloe." and talk["data"]["target"] == "Chloe"
+    assert not any(e["kind"] == "wolf_chat" for e in client.get("/api" + links["watch"] + "/state").json()["events"])

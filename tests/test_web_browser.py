@@ -351,3 +351,41 @@ def test_a_restart_keeps_the_seat_page_playing(tmp_path, page):
         assert main(["verify", str(session.transcript)]) == 0
     finally:
         stop()
+
+
+def test_a_person_attaches_claims_and_proposes_the_victim(server, page):
+    base, app = server
+    links = create(base, **table({"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer"}, seed=7))
+    page.goto(base + links["seats"]["Alice"])
+
+    def until(kind: str) -> None:
+        while True:
+            page.wait_for_selector(".question")
+            if page.get_attribute(".question", "data-kind") == kind:
+                return
+            answer_next(page)
+
+    until("wolf_chat")
+    page.click(".extras[data-extras='target'] summary")
+    page.select_option("#claim-target", "Chloe")
+    page.fill("#speech", "Chloe smells like a Seer.")
+    page.click("#speak")
+    page.wait_for_selector(".question[data-kind='wolf_chat']", state="detached")
+    session = session_of(app, links)
+    talk = [a[3] for a in session.game.answer_log if a[1] == "Alice" and a[2] == "wolf_chat"]
+    assert talk[0] == {"text": "Chloe smells like a Seer.", "target": "Chloe"}
+
+    until("speak")
+    page.click(".extras[data-extras='claims'] summary")
+    page.select_option("#claim-role", "seer")
+    page.click("#claim-add-check")
+    page.select_option(".xcheck select >> nth=0", "David")  # no role picked: refused with the engine's reason
+    page.fill("#speech", "I am the Seer.")
+    page.click("#speak")
+    page.wait_for_selector(".qerror:has-text('needs a target name and a role id')")
+    page.select_option(".xcheck select >> nth=1", "werewolf")
+    page.check(".xaccuse input[value='David']")
+    page.click("#speak")
+    page.wait_for_selector(".question[data-kind='speak']", state="detached")
+    said = [a[3] for a in session.game.answer_log if a[1] == "Alice" and a[2] == "speak"]
+    assert said[0] == {"text": "I am the Seer.", "claims": {"role": "seer", "checks": [{"target": "David", "role": "werewolf"}], "accuses": ["David"]}}

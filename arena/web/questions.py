@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agents.human_input import ROLE_OPTIONS, option_label
+from agents.human_input import ROLE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
 from agents.human_view import _situation
 from engine.decisions import BOOL, TEXT, Decision
 
@@ -42,7 +42,32 @@ def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
         "timeout": agent.timeout,
         "default": agent.default_text(d) if agent.timeout is not None else None,
     }
+    extras = _extras(d, q.view, language)
+    if extras:
+        out["extras"] = extras
     return out
+
+
+def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
+    """What a speech may carry besides its words, as the page offers it (``engine.speech``):
+    claims for a speech (a role among the ones in play, Seer results, accusations), a
+    proposed victim for the pack's talk. Only what the seat was shown is listed."""
+    if d.kind in SPEECH_KINDS:
+        from prompts.catalog import catalog
+
+        cat = catalog(language)
+        deck: list[str] = []
+        for e in view.events:
+            if e.kind == "game_start":
+                deck = list(dict.fromkeys(e.data.get("roles_in_play") or []))
+        return {
+            "kind": "claims",
+            "roles": [{"value": r, "label": cat.role_name(r)} for r in deck],
+            "players": [p for p in view.players if p != view.name],
+        }
+    if d.kind in TARGETED_KINDS:
+        return {"kind": "target", "players": list(view.alive)}
+    return None
 
 
 def _label(d: Decision, option: Any, language: str) -> str:

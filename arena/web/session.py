@@ -424,7 +424,7 @@ class GameSession:
     def answer(self, seat: str, decision_id: int, value: Any) -> Any:
         if self.over:
             raise AnswerRefused("the game is not being played any more", 409)
-        return self.web_seats[seat].answer(decision_id, value)
+        return self.web_seats[seat].answer(decision_id, value, self.game.by_name)
 
     def summary(self) -> dict[str, Any]:
         """What the creator of the game is told: every address of it."""

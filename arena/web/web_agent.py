@@ -17,8 +17,10 @@ from typing import Any, Callable
 
 from agents.base import SeatView
 from agents.human import HumanAgent
-from agents.human_input import ROLE_OPTIONS
+from agents.human_input import ROLE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
+from engine.roles import ROLES
+from engine.speech import check_speech
 
 from arena.web.words import pass_phrase, say
 
@@ -96,14 +98,16 @@ class WebAgent(HumanAgent):
                 self.on_change(self.name)
 
     # ------------------------------------------------------------------ from the page
-    def answer(self, decision_id: int, raw: Any) -> Any:
-        """Take the page's answer to an open question; ``AnswerRefused`` says why not."""
+    def answer(self, decision_id: int, raw: Any, players: dict | None = None) -> Any:
+        """Take the page's answer to an open question; ``AnswerRefused`` says why not.
+        ``players``: the game's players by name, to check a speech's claims or a
+        proposed victim as the engine will (``engine.speech``) before it is taken."""
         if decision_id in self.given:
             raise AnswerRefused("this question is already answered; the answer given is kept", 409)
         q = self.questions.get(decision_id)
         if q is None or q.future.done():
             raise AnswerRefused("this question is not open (the game has moved on)", 409)
-        value = self._check(q.decision, raw)
+        value = self._check(q.decision, raw, players)
         q.future.set_result(value)
         self._settle(q.decision, value)
         return value
@@ -118,10 +122,15 @@ class WebAgent(HumanAgent):
         self.on_change(self.name)
 
     @staticmethod
-    def _check(decision: Decision, raw: Any) -> Any:
+    def _check(decision: Decision, raw: Any, players: dict | None = None) -> Any:
         """The engine's ``validate`` is the last word; this only refuses what a page
-        should never send (a dict where a speech goes, a number for a name)."""
+        should never send (a dict where plain words go, a number for a name). A speech
+        may carry claims and the pack's talk a proposed victim, as model seats send
+        them: those are checked here by the engine's own ``check_speech``, so a bad
+        claim is refused with its reason instead of failing the game later."""
         shape = decision.shape
+        if shape == TEXT and isinstance(raw, dict):
+            return WebAgent._check_structured(decision, raw, players)
         if shape == TEXT:
             if raw is None:
                 raw = ""
@@ -138,6 +147,34 @@ class WebAgent(HumanAgent):
             raise AnswerRefused(f"answer with a list of {decision.count} options")
         try:
             return decision.validate(raw)
+        except IllegalAnswer as e:
+            raise AnswerRefused(str(e)) from None
+
+    @staticmethod
+    def _check_structured(decision: Decision, raw: dict, players: dict | None) -> Any:
+        if decision.kind in SPEECH_KINDS:
+            extra = "claims"
+        elif decision.kind in TARGETED_KINDS:
+            extra = "target"
+        else:
+            raise AnswerRefused("a speech is text")
+        unknown = sorted(str(k) for k in raw if k not in ("text", extra))
+        if unknown:
+            raise AnswerRefused(f"{decision.kind} takes text and {extra} only, not {', '.join(unknown)}")
+        text = raw.get("text")
+        if text is None:
+            text = ""
+        if not isinstance(text, str):
+            raise AnswerRefused("a speech is text")
+        text = text.strip()
+        if len(text) > MAX_SPEECH:
+            raise AnswerRefused(f"a speech is at most {MAX_SPEECH} characters (this one has {len(text)})")
+        if raw.get(extra) is None:  # words alone: a plain speech
+            return WebAgent._check(decision, text)
+        if players is None:
+            raise AnswerRefused("claims cannot be checked here", 409)
+        try:
+            return check_speech(decision.kind, {"text": text, extra: raw[extra]}, players, ROLES)
         except IllegalAnswer as e:
             raise AnswerRefused(str(e)) from None
 
@@ -171,6 +208,8 @@ class WebAgent(HumanAgent):
     def describe_answer(self, decision: Decision, answer: Any) -> str:
         """The answer as the person reads it back ("You vote for Bob")."""
         if decision.shape == TEXT:
+            if isinstance(answer, dict):
+                answer = answer.get("text", "")
             return say(self.language, "a.said", text=answer) if answer else say(self.language, "a.silent")
         text = self.describe_default(decision, answer)
         return text[0].upper() + text[1:] + say(self.language, "a.end")

@@ -559,12 +559,13 @@ function questionNode(q) {
     const speak = el("button", { type: "button", class: "primary", id: "speak", text: T("speak") });
     const silent = el("button", { type: "button", class: "secondary", id: "silent", text: T("silent") });
     buttons.push(speak, silent, area);
-    speak.onclick = () => send(area.value, buttons);
+    const extras = q.extras ? extrasForm(q.extras) : null;
+    speak.onclick = () => send(extras ? extras.answer(area.value) : area.value, buttons);
     silent.onclick = () => send("", buttons);
     area.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) speak.click();
     });
-    body.append(area, el("div", { class: "row" }, speak, silent));
+    body.append(area, extras ? extras.node : null, el("div", { class: "row" }, speak, silent));
   } else if (q.shape === "multi") {
     const picked = new Set();
     const confirm = el("button", { type: "button", class: "primary", text: T("confirm", { n: 0, count: q.count }), disabled: true });
@@ -599,6 +600,54 @@ function questionNode(q) {
   }
   const foot = q.default ? el("div", { class: "muted small", text: T("if_time_runs_out", { text: q.default }) }) : null;
   return el("div", { class: "question", "data-kind": q.kind, "data-id": String(q.id) }, head, ...lines, body, foot, error);
+}
+
+// What a speech may carry besides its words (the server lists the choices in
+// q.extras; it and the engine check them again): claims for a speech, a proposed
+// victim for the pack's talk. Nothing picked: the words go alone, as plain text.
+function choice(id, options, noneKey) {
+  const sel = el("select", { id }, el("option", { value: "", text: T(noneKey) }));
+  for (const o of options) sel.append(typeof o === "string" ? el("option", { value: o, text: who(o) }) : el("option", { value: o.value, text: o.label }));
+  return sel;
+}
+
+function extrasForm(x) {
+  if (x.kind === "target") {
+    const target = choice("claim-target", x.players, "claims.no_target");
+    const node = el("details", { class: "extras", "data-extras": "target" }, el("summary", { text: T("claims.target_more") }), el("label", { class: "xrow" }, el("span", { text: T("claims.target") }), target));
+    return { node, answer: (text) => (target.value ? { text, target: target.value } : text) };
+  }
+  const role = choice("claim-role", x.roles, "claims.none");
+  const checks = el("div", { class: "xchecks" });
+  const addCheck = () => {
+    const row = el("div", { class: "xrow xcheck" }, choice("", x.players, "claims.pick_player"), el("span", { text: T("claims.is") }), choice("", x.roles, "claims.pick_role"));
+    row.append(el("button", { type: "button", class: "secondary small", text: T("claims.remove"), onclick: () => row.remove() }));
+    checks.append(row);
+  };
+  const add = el("button", { type: "button", class: "secondary small", id: "claim-add-check", text: T("claims.add_check"), onclick: addCheck });
+  const accused = x.players.map((p) => el("input", { type: "checkbox", value: p }));
+  const accuses = el("div", { class: "xaccuse" }, ...accused.map((box) => el("label", { class: "xpick" }, box, " " + who(box.value))));
+  const node = el(
+    "details",
+    { class: "extras", "data-extras": "claims" },
+    el("summary", { text: T("claims.more") }),
+    el("label", { class: "xrow" }, el("span", { text: T("claims.role") }), role),
+    el("div", { class: "xrow" }, el("span", { text: T("claims.checks") }), add),
+    checks,
+    el("div", { class: "xrow" }, el("span", { text: T("claims.accuses") })),
+    accuses
+  );
+  const answer = (text) => {
+    const found = [];
+    for (const row of checks.querySelectorAll(".xcheck")) {
+      const [target, what] = row.querySelectorAll("select");
+      if (target.value || what.value) found.push({ target: target.value || null, role: what.value || null }); // half-filled: the server says what is missing
+    }
+    const names = accused.filter((b) => b.checked).map((b) => b.value);
+    if (!role.value && !found.length && !names.length) return text;
+    return { text, claims: { role: role.value || null, checks: found, accuses: names } };
+  };
+  return { node, answer };
 }
 
 function startTimer() {
