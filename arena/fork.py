@@ -112,6 +112,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="seat NAME is played by AGENT from the fork on (heuristic, random, human, openai:MODEL, anthropic:MODEL); repeatable; other seats keep their recorded agent")  # fmt: skip
     p.add_argument("--transcript", dest="transcript_out", metavar="OUT", help="write the forked game's transcript (the replayed part included)")
     p.add_argument("--seed", type=int, help="seed the bots with S from the fork on (default: the recorded game's, so unchanged bots play on as before)")
+    p.add_argument("--human-timeout", type=float, metavar="SECONDS",
+                   help="time limit per decision for every human seat from the fork on (recorded in the new transcript); then a safe default is played")  # fmt: skip
     add_model_option_flag(p)
     add_limit_flags(p)
     add_output_flags(p)
@@ -134,6 +136,12 @@ def run(args: argparse.Namespace) -> int:
     names = header.names
     swaps = parse_seats(args.seat, names)
     model_options = parse_option_pairs(args.model_option, "--model-option")
+    timeout = args.human_timeout
+    if timeout is not None:
+        if not timeout > 0:
+            raise CliError(f"--human-timeout needs a positive number of seconds, got {timeout:g}")
+        if not any(swaps.get(s.name, s.agent) == "human" for s in header.seats):
+            raise CliError("--human-timeout needs a human seat in the fork (--seat NAME=human, or one recorded)")
     apply_limits(args)
     out = args.transcript_out
     if out is None and any(swaps.get(s.name, s.agent) == "human" for s in header.seats):
@@ -148,6 +156,10 @@ def run(args: argparse.Namespace) -> int:
         banner += f"; {', '.join(dead)} is already dead by then"
     if out != args.transcript_out:
         banner += f"; recorded in {out}"
+    if timeout is not None:
+        from arena.resume import set_time_limit
+
+        banner += "; " + set_time_limit(cont, timeout)
     return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
 
 

@@ -8,7 +8,10 @@ where it branched off; a forked game resumes like any other.
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,6 +127,8 @@ def test_fork_of_a_fork(tmp_path, capsys, source):
         (["--day", "2", "--seat", "Alice=chess-engine"], "chess-engine"),
         (["--day", "2", "--model-option", "temperature"], "--model-option needs KEY=VALUE"),
         (["--day", "2", "--seat", "Alice=openai:gpt-4o-mini", "--model-option", "colour=red"], "unknown key 'colour'"),
+        (["--day", "2", "--seat", "Alice=human", "--human-timeout", "0"], "positive number"),
+        (["--day", "2", "--human-timeout", "5"], "--human-timeout needs a human seat"),
     ],
 )
 def test_fork_refusals(tmp_path, capsys, source, args, words):
@@ -195,3 +200,30 @@ def test_fork_takes_the_concurrency_caps(tmp_path, capsys, source):
             code, _, err = fork(capsys, str(source), "--day", "1", *seats, flag, str(cap), "--quiet")
         assert code == 0, err
         assert api.peak_in_flight == cap  # a batch of ten votes, ``cap`` at a time
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_fork_gives_a_new_human_seat_its_time_limit(tmp_path, source):
+    """``fork --seat NAME=human --human-timeout S``: the person's limit holds from the
+    fork on, recorded as a ``time_limit`` line; a silent person's turns fall to the safe
+    default and the forked game ends and verifies."""
+    import pexpect
+
+    from transcripts import read_transcript
+
+    gone = {r["data"]["player"] for r in lines(source) if r.get("kind") == "death" and r.get("day", 0) <= 2}
+    seat = next(n for n in read_transcript(source).header.names if n not in gone)
+    out = tmp_path / "f.jsonl"
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "TERM": "xterm", "PYTHONUNBUFFERED": "1", "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    args = ["-m", "arena.cli", "fork", str(source), "--day", "2", "--seat", f"{seat}=human", "--human-timeout", "0.2", "--transcript", str(out), "--quiet"]
+    child = pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, encoding="utf-8", timeout=120, dimensions=(60, 200))
+    child.logfile_read = io.StringIO()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = child.logfile_read.getvalue()
+    assert child.exitstatus == 0, text[-2000:]
+    t = read_transcript(out)
+    assert [(r.seat, r.seconds) for r in t.records if r.type == "time_limit"] == [(seat, 0.2)]
+    assert any(a.seat == seat for a in t.answers[t.header.fork.answers :])
+    assert verify_file(out).ok
