@@ -60,6 +60,11 @@ def _moved_in(mem: Memory, e: Any, d: dict) -> None:
         seats[i], seats[j] = seats[j], seats[i]
 
 
+def _chosen(mem: Memory, e: Any, d: dict) -> None:
+    if isinstance(d.get("player"), str) and isinstance(d.get("building"), str):
+        _homes(mem)[d["player"]] = d["building"]
+
+
 def _fire(mem: Memory, e: Any, d: dict) -> None:
     mem.__dict__["fire_seen"] = True  # the Arsonist burns once a game
     if isinstance(d.get("player"), str):
@@ -83,7 +88,7 @@ _HANDLERS.update(
         "confessed_role": _confessed,
         "baker_glimpse": _glimpse,
         "buildings": _buildings,
-        "building_chosen": lambda mem, e, d: _homes(mem).__setitem__(d.get("player"), d.get("building")),
+        "building_chosen": _chosen,
         "moved_in": _moved_in,
         "fire": _fire,
         "confession": _confession,
@@ -101,6 +106,11 @@ def _unknown(sit: Situation, options) -> list[str]:
 
 def _mates(sit: Situation) -> set[str]:
     return set(sit.mem.pack) if sit.mem.is_wolf else set()
+
+
+def _first_mate(sit: Situation, options) -> str | None:
+    """A wolf holding a favour to give gives it to the pack."""
+    return next((o for o in options if o in sit.mem.pack), None)
 
 
 # ------------------------------------------------------------------ the Raven
@@ -143,8 +153,7 @@ def confessor_hear(sit: Situation) -> str | None:
 def bonesetter_restore(sit: Situation) -> str | None:
     options = list(sit.decision.options)
     if sit.mem.is_wolf:
-        mates = [o for o in options if o in sit.mem.pack]
-        return mates[0] if mates else None
+        return _first_mate(sit, options)
     trusted = [o for o in options if sit.beliefs.of(o) < PARDON_TRUST]
     return sit.best(trusted, lambda o: -sit.beliefs.of(o)) if trusted else None
 
@@ -170,9 +179,7 @@ def barber_shave(sit: Situation) -> str | None:
 def schoolmistress_forbid(sit: Situation) -> str | None:
     options = [o for o in sit.decision.options if o != sit.mem.beloved]
     if sit.mem.is_wolf:  # silence the voices that would vote the pack out
-        villagers = [o for o in options if o not in sit.mem.pack]
-        target = sit.best(villagers, sit.threat)
-        return target
+        return sit.best([o for o in options if o not in sit.mem.pack], sit.threat)
     target = sit.best(options, sit.beliefs.of)
     if target is not None and sit.beliefs.of(target) >= FORBID_CONFIDENCE:
         return target
@@ -183,10 +190,7 @@ def schoolmistress_forbid(sit: Situation) -> str | None:
 def bailiff_assign(sit: Situation) -> str | None:
     options = list(sit.decision.options)
     if sit.mem.is_wolf:
-        mates = [o for o in options if o in sit.mem.pack]
-        if mates:
-            return mates[0]
-        return sit.best(options, lambda o: -sit.threat(o))
+        return _first_mate(sit, options) or sit.best(options, lambda o: -sit.threat(o))
     return sit.best(options, lambda o: -sit.beliefs.of(o))
 
 

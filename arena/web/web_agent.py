@@ -132,13 +132,7 @@ class WebAgent(HumanAgent):
         if shape == TEXT and isinstance(raw, dict):
             return WebAgent._check_structured(decision, raw, players)
         if shape == TEXT:
-            if raw is None:
-                raw = ""
-            if not isinstance(raw, str):
-                raise AnswerRefused("a speech is text")
-            raw = raw.strip()
-            if len(raw) > MAX_SPEECH:
-                raise AnswerRefused(f"a speech is at most {MAX_SPEECH} characters (this one has {len(raw)})")
+            raw = WebAgent._words(raw)
         elif shape == BOOL and not isinstance(raw, bool):
             raise AnswerRefused("answer yes (true) or no (false)")
         elif shape == CHOICE and raw is not None and not isinstance(raw, str):
@@ -151,6 +145,18 @@ class WebAgent(HumanAgent):
             raise AnswerRefused(str(e)) from None
 
     @staticmethod
+    def _words(raw: Any) -> str:
+        """A speech's words: text (null is silence), trimmed, not too long."""
+        if raw is None:
+            return ""
+        if not isinstance(raw, str):
+            raise AnswerRefused("a speech is text")
+        raw = raw.strip()
+        if len(raw) > MAX_SPEECH:
+            raise AnswerRefused(f"a speech is at most {MAX_SPEECH} characters (this one has {len(raw)})")
+        return raw
+
+    @staticmethod
     def _check_structured(decision: Decision, raw: dict, players: dict | None) -> Any:
         if decision.kind in SPEECH_KINDS:
             extra = "claims"
@@ -161,14 +167,7 @@ class WebAgent(HumanAgent):
         unknown = sorted(str(k) for k in raw if k not in ("text", extra))
         if unknown:
             raise AnswerRefused(f"{decision.kind} takes text and {extra} only, not {', '.join(unknown)}")
-        text = raw.get("text")
-        if text is None:
-            text = ""
-        if not isinstance(text, str):
-            raise AnswerRefused("a speech is text")
-        text = text.strip()
-        if len(text) > MAX_SPEECH:
-            raise AnswerRefused(f"a speech is at most {MAX_SPEECH} characters (this one has {len(text)})")
+        text = WebAgent._words(raw.get("text"))
         if raw.get(extra) is None:  # words alone: a plain speech
             return WebAgent._check(decision, text)
         if players is None:

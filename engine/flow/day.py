@@ -8,6 +8,7 @@ from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
 from engine.flow.forum import lynch
+from engine.flow.sheriff import sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
 
 
@@ -68,16 +69,6 @@ def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None)
             else:
                 data = {"speaker": name, "text": said, "round": rnd}
             game.emit_data("speech", PUBLIC, data)
-
-
-def sheriff_pool(game) -> list[str] | None:
-    """Who may elect and be the Sheriff when the rules narrow it (The Village's
-    Farmers), else None: everyone."""
-    for pool in game.rules.sheriff_pools:
-        found = pool(game)
-        if found is not None:
-            return found
-    return None
 
 
 def _election(game):
