@@ -34,6 +34,12 @@ ARGS = [
     "--disable-sync",
 ]
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+CSP_LISTENER = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
 STEP_MS = 15_000  # the longest a step of a bot game may take before the page is wrong
 
 
@@ -102,9 +108,17 @@ def page(browser):
     pg.set_default_timeout(STEP_MS)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # What a person would see in the console: a refused inline style or script is a
+    # page that does not look the way its code says (the vote bars once drew full width).
+    violations: list[str] = []
+    pg.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    context.add_init_script(CSP_LISTENER)
     yield pg
+    if not pg.is_closed():
+        violations += pg.evaluate("window.__csp || []")
     context.close()
     assert not errors, f"the page raised: {errors}"
+    assert not violations, f"the page broke its Content-Security-Policy: {violations}"
 
 
 # ---------------------------------------------------------------------- helpers
@@ -127,6 +141,28 @@ def session_of(app, links: dict[str, Any]):
 def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def assert_vote_bars_are_proportional(page) -> None:
+    """Every vote card's bars are as long as their counts say, the longest full: what
+    a person reads off the chart, measured on the rendered page."""
+    cards = page.evaluate(
+        """() => [...document.querySelectorAll('.card.votes')].map((card) =>
+            [...card.querySelectorAll('.vrow')].map((row) => ({
+              count: Number(row.querySelector('.vcount').textContent),
+              fill: row.querySelector('.vfill').getBoundingClientRect().width,
+              bar: row.querySelector('.vbar').getBoundingClientRect().width,
+            })))"""
+    )
+    assert cards, "no vote was drawn"
+    spread = False
+    for rows in cards:
+        top = max(r["count"] for r in rows)
+        for r in rows:
+            assert r["bar"] > 0
+            assert abs(r["fill"] / r["bar"] - r["count"] / top) < 0.03, (rows, r)
+        spread |= len({r["count"] for r in rows}) > 1
+    assert spread, f"every vote was unanimous or tied, nothing to compare: {cards}"
 
 
 def answer_next(page, *, speech: str = "I am a simple villager. Let us find the wolf.") -> str | None:
@@ -207,6 +243,7 @@ def test_a_person_plays_a_whole_game_from_the_start_page(server, page):
         assert name in reveal
     assert "Werewolf" in reveal and "Seer" in reveal  # every card is turned over
     page.wait_for_selector("#full-link")
+    assert_vote_bars_are_proportional(page)
     shoot(page, "4-final-reveal")
 
     # The person's words reached the table, and the game left a transcript that verifies.

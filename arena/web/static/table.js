@@ -44,6 +44,9 @@ function el(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
+    // The page's CSP (style-src 'self') refuses style attributes, so a style is set
+    // through the CSSOM, which the policy allows: pass it as an object.
+    else if (k === "style") Object.assign(node.style, v);
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
@@ -279,7 +282,7 @@ function voteNode(e) {
       "div",
       { class: "vrow" },
       el("span", { class: "vname", text: who(name) }),
-      el("span", { class: "vbar" }, el("span", { class: "vfill", style: `width:${Math.round((100 * count) / max)}%` })),
+      el("span", { class: "vbar" }, el("span", { class: "vfill", style: { width: `${Math.round((100 * count) / max)}%` } })),
       el("span", { class: "vcount", text: String(count) }),
       el("span", { class: "voters muted", text: "← " + (byTarget[name] || []).map((v) => who(v) + (d.sheriff && v === d.sheriff ? " ★" : "")).join(", ") })
     )
