@@ -144,7 +144,7 @@ def console_for(to_stderr: bool) -> Console:
 def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("game_file", nargs="?", metavar="GAME_FILE", help="a .yaml/.yml/.json game file (default: a table of bots)")
     p.add_argument("--transcript", metavar="PATH", help="also write the game's transcript (JSON Lines)")
-    p.add_argument("--seed", type=int, help="override the game's seed (default: the file's, or 0)")
+    p.add_argument("--seed", type=int, help="the game's seed, to play a game again (default: the file's, else a fresh one, printed)")
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
     p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
     p.add_argument(
@@ -175,6 +175,7 @@ def _play_spec(args: argparse.Namespace):
     from arena.gamefile import DEFAULT_AGENT, GameFileError, default_game, load_game_file
 
     extra = parse_option_pairs(args.option)
+    drawn: int | None = None  # the seed drawn for this run, when none was given
     try:
         if args.game_file:
             if args.players is not None or args.agents is not None:
@@ -183,6 +184,8 @@ def _play_spec(args: argparse.Namespace):
             update: dict[str, Any] = {}
             if args.seed is not None:
                 update["seed"] = args.seed
+            elif "seed" not in spec.model_fields_set:
+                update["seed"] = drawn = fresh_seed()
             if args.preset is not None:
                 update["preset"] = args.preset
             if extra:
@@ -193,7 +196,7 @@ def _play_spec(args: argparse.Namespace):
             spec = default_game(
                 players=players,
                 preset=args.preset or "millers_hollow",
-                seed=args.seed or 0,
+                seed=(drawn := fresh_seed()) if args.seed is None else args.seed,
                 agent=args.agents or DEFAULT_AGENT,
                 options=extra,
             )
@@ -221,7 +224,17 @@ def _play_spec(args: argparse.Namespace):
         game, agents = spec.build(calls=calls, prices=prices)
     except GameFileError as e:
         raise CliError(f"{args.game_file}: {e}" if args.game_file else str(e)) from None
+    if drawn is not None:
+        print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
     return spec, game, agents, calls
+
+
+def fresh_seed() -> int:
+    """A new game each time ``werewolf play`` runs without a seed; the seed is printed
+    (and written to the transcript's header) so that ``--seed`` plays it again."""
+    import secrets
+
+    return secrets.randbelow(1_000_000)
 
 
 def _model_overrides(spec, args: argparse.Namespace):

@@ -299,3 +299,36 @@ def test_roles_and_presets(capsys):
 def test_no_command_prints_help(capsys):
     code, out, _ = run_main(capsys)
     assert code == 2 and "play" in out and "simulate" in out
+
+
+def test_play_without_a_seed_plays_a_new_game_and_says_how_to_replay_it(capsys, monkeypatch, tmp_path):
+    import re
+
+    seeds = iter([101, 202])
+    monkeypatch.setattr("arena.cli.fresh_seed", lambda: next(seeds))
+    code, out1, err1 = run_main(capsys, "play", "--json", "--quiet", "--agents", "random")
+    code2, out2, err2 = run_main(capsys, "play", "--json", "--quiet", "--agents", "random")
+    assert code == code2 == 0
+    assert re.search(r"Seed 101: --seed 101 plays this game again", err1)
+    assert re.search(r"Seed 202: --seed 202 plays this game again", err2)
+    assert single_json(out1) != single_json(out2)
+    code, again, err = run_main(capsys, "play", "--json", "--quiet", "--agents", "random", "--seed", "101")
+    assert code == 0 and single_json(again) == single_json(out1)
+    assert "Seed" not in err  # a chosen seed is not announced again
+
+    # A file without a seed gets a fresh one too; a file's own seed is its game.
+    unseeded = tmp_path / "unseeded.yaml"
+    unseeded.write_text("\n".join(line for line in RANDOM_TABLE.splitlines() if not line.startswith("seed:")))
+    monkeypatch.setattr("arena.cli.fresh_seed", lambda: 303)
+    code, out, err = run_main(capsys, "play", str(unseeded), "--json", "--quiet")
+    assert code == 0 and "Seed 303" in err
+    seeded = tmp_path / "seeded.yaml"
+    seeded.write_text(RANDOM_TABLE)
+    code, out, err = run_main(capsys, "play", str(seeded), "--json", "--quiet")
+    assert code == 0 and "Seed" not in err
+
+
+def test_fresh_seeds_differ():
+    from arena.cli import fresh_seed
+
+    assert len({fresh_seed() for _ in range(20)}) > 1
