@@ -26,11 +26,13 @@ EXIT_PERSON_LEFT = 3  # a person closed their input (Ctrl-D): the game so far is
 
 
 class CliError(Exception):
-    """A failure the user can act on; ``code`` is the exit status."""
+    """A failure the user can act on; ``code`` is the exit status. ``plain`` messages
+    are not failures (a person who left with Ctrl-D) and print without ``error:``."""
 
-    def __init__(self, message: str, code: int = EXIT_BAD_INPUT):
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT, *, plain: bool = False):
         super().__init__(message)
         self.code = code
+        self.plain = plain
 
 
 @dataclass(frozen=True)
@@ -385,6 +387,16 @@ COMMANDS: list[Command] = [
 
 
 # ---------------------------------------------------------------------- entry point
+def package_version() -> str:
+    """The installed distribution's version (pyproject.toml's), for ``--version``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("werewolf-arena")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def all_commands() -> list[Command]:
     commands = list(COMMANDS)
     for module in COMMAND_MODULES:
@@ -394,9 +406,11 @@ def all_commands() -> list[Command]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="werewolf", description="Werewolf Arena: LLMs, people and bots play Werewolf.")
+    parser.add_argument("--version", action="version", version=f"werewolf-arena {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for cmd in all_commands():
-        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        # ``help`` goes through %-formatting (so "95%%"), a description is printed as is.
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help.replace("%%", "%"))
         cmd.configure(p)
         p.set_defaults(_run=cmd.run)
     return parser
@@ -411,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args._run(args)
     except CliError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(str(e) if e.plain else f"error: {e}", file=sys.stderr)
         return e.code
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -145,7 +145,7 @@ def play_to_end(
             follow(game)
             if writer is not None:
                 writer.error(game, str(e))
-            raise CliError(f"{e}{resume_hint(writer, game)}", EXIT_PERSON_LEFT) from None
+            raise CliError(f"{e}{resume_hint(writer, game)}", EXIT_PERSON_LEFT, plain=True) from None
         except (GameError, IllegalAnswer) as e:
             message = failure_message(game, e)
             follow(game)

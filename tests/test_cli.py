@@ -332,3 +332,15 @@ def test_fresh_seeds_differ():
     from arena.cli import fresh_seed
 
     assert len({fresh_seed() for _ in range(20)}) > 1
+
+
+def test_version_and_help_texts(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("werewolf-arena ") and out.split()[1][0].isdigit()
+    with pytest.raises(SystemExit):
+        main(["leaderboard", "--help"])
+    out = capsys.readouterr().out
+    assert "95% intervals" in out and "%%" not in out

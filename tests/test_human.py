@@ -387,7 +387,8 @@ def test_leaving_stops_cleanly_and_keeps_the_transcript(tmp_path, how):
     text = seen(child)
     assert "Traceback" not in text
     if how == "eof":  # leaving is not a failure: its own status, and where the game is kept
-        assert child.exitstatus == 3 and "error: Alice left the game (end of input, Ctrl-D)" in text
+        assert child.exitstatus == 3 and "Alice left the game (end of input, Ctrl-D)" in text
+        assert "error:" not in text
         assert f"saved in {path}: werewolf play --resume {path} goes on" in re.sub(r"\s*\n\s*", " ", text)
     else:
         assert child.exitstatus == 130 and "error: interrupted" in text
