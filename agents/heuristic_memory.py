@@ -84,6 +84,7 @@ class Memory:
         self.thief_cards: list[str] = []
         self.overheard: set[str] = set()  # names the spied-on pack aimed at (never wolves)
         self.night_victims: list[str] = []
+        self.quiet_dawns: set[int] = set()  # days whose dawn announced that nobody died
         # Best of Werewolves and 狼人杀 characters
         self.sisters: set[str] = set()  # the other Sister(s), known from the first night
         self.fox_results: list[tuple[list[str], bool]] = []  # (group, a werewolf among them)
@@ -142,6 +143,9 @@ class Memory:
             self.causes[name] = str(d.get("cause", ""))
             if d.get("cause") == "werewolves":
                 self.night_victims.append(name)
+
+    def _no_death(self, e: Any, d: dict) -> None:
+        self.quiet_dawns.add(e.day)
 
     def _seer_result(self, e: Any, d: dict) -> None:
         if d.get("seer") == self.me and isinstance(d.get("target"), str):
@@ -322,6 +326,7 @@ _HANDLERS = {
     "role": Memory._role,
     "wolf_pack": Memory._wolf_pack,
     "death": Memory._death,
+    "no_death": Memory._no_death,
     "seer_result": Memory._seer_result,
     "lovers": Memory._lovers,
     "sheriff_elected": Memory._sheriff,

@@ -368,14 +368,28 @@ def wolf_chat(sit: Situation) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- wording
+def _opening(sit: Situation) -> str:
+    """The speech's first words, true to the moment: a seat greets the table once a
+    day (not again in every debate round), speaks as the condemned in its last words,
+    and only mourns a night that took someone."""
+    mem = sit.mem
+    if sit.decision.context.get("phase") == "last_words":
+        return sit.say("opening.last_words")
+    if mem.phase == "campaign":
+        return sit.say("opening.campaign")
+    if mem.spoken.get(mem.me, (None,))[0] == mem.day:
+        return ""  # already greeted today: straight to the point
+    if mem.day == 0:
+        return sit.say("opening.opening_day")
+    if mem.day == 1:
+        return sit.say("opening.first_day")
+    return sit.say("opening.quiet_night" if mem.day in mem.quiet_dawns else "opening.later_day")
+
+
 def _words(sit: Situation, sp: Speech) -> str:
     mem = sit.mem
     parts: list[str] = []
-    if mem.phase == "campaign":
-        parts.append(sit.say("opening.campaign"))
-    else:
-        key = "opening.opening_day" if mem.day == 0 else "opening.first_day" if mem.day == 1 else "opening.later_day"
-        parts.append(sit.say(key))
+    parts.append(_opening(sit))
     if sp.role == SEER:
         if sp.counter:
             parts.append(sit.say("seer_counter_claim", target=sp.counter))

@@ -331,3 +331,73 @@ def test_wolves_sometimes_fake_a_seer_claim():
         framed += any(c["role"] == "werewolf" and not g.by_name[c["target"]].is_wolf for e in fakes for c in e.data["claims"]["checks"])
     assert framed >= 10
     assert faked <= 0.5 * len(games)
+
+
+def _openers(lang: str = "en") -> dict[str, set[str]]:
+    return {k: set(v) for k, v in load_lines(lang)["opening"].items()}
+
+
+def _speeches_by_day(game: Game) -> list[tuple[int, str, str, str]]:
+    """(day, speaker, phase, text) of every public speech."""
+    return [(e.day, e.data["speaker"], e.phase, e.data.get("text") or "") for e in game.events if e.kind == "speech"]
+
+
+@pytest.mark.parametrize("preset,players", [("millers_hollow", 8), ("langrensha", 12), ("forum", 10)])
+def test_bot_speeches_are_true_to_the_moment(preset, players):
+    """A bot mourns only a night that took someone, greets the table once a day (not
+    in every debate round), and does not greet it in its last words."""
+    open_ = _openers()
+    greetings = set().union(*(open_[k] for k in ("opening_day", "first_day", "later_day", "quiet_night")))
+    forum_openers: set[str] = set()
+    for seed in range(25):
+        names_ = names(players)
+        opts = get_preset(preset).options({"last_words": "all"} if preset == "langrensha" else {})
+        game = Game(GameSetup(names=names_, seed=seed, preset=preset, options=opts))
+        run_sync(game, {n: HeuristicAgent(n, seed=seed * 100 + i) for i, n in enumerate(names_)})
+        quiet = {e.day for e in game.events if e.kind == "no_death"}
+        greeted: set[tuple[int, str]] = set()
+        for day, speaker, phase, text in _speeches_by_day(game):
+            first = next((g for g in greetings | open_["last_words"] | open_["campaign"] if text.startswith(g)), None)
+            if phase == "last_words":
+                assert first is None or first in open_["last_words"], text
+                continue
+            if day >= 2 and day in quiet:
+                assert first not in open_["later_day"], (seed, day, text)
+            if first in greetings:
+                assert (day, speaker) not in greeted, f"{speaker} greeted twice on day {day}: {text}"
+                greeted.add((day, speaker))
+            if preset == "forum" and day == 0 and first:
+                forum_openers.add(first)
+    if preset == "forum":
+        assert len(forum_openers) >= 4, forum_openers
+
+
+def test_bot_lines_keep_the_same_counts_in_both_languages():
+    """Same counts per situation, so the same seed plays the same game in zh and en."""
+    en, zh = load_lines("en"), load_lines("zh")
+
+    def counts(node, path=""):
+        if isinstance(node, dict):
+            return {k2: v2 for k, v in node.items() for k2, v2 in counts(v, f"{path}.{k}").items()}
+        return {path: len(node) if isinstance(node, list) else 1}
+
+    assert counts(en) == counts(zh)
+
+
+def test_the_morning_after_a_quiet_night_says_so():
+    from agents.heuristic_situation import Situation
+    from agents.heuristic_talk import _opening
+
+    mem = Memory("P0")
+    mem.day, mem.phase = 2, "discussion"
+    decision = Decision(id=1, seat="P0", kind="speak", shape=TEXT, context={"round": 1})
+    lines = _openers()
+    said = {_opening(Situation(mem, random.Random(i), decision, {})) for i in range(40)}
+    assert said <= lines["later_day"] and said
+    mem.quiet_dawns.add(2)
+    said = {_opening(Situation(mem, random.Random(i), decision, {})) for i in range(40)}
+    assert said <= lines["quiet_night"] and said
+    mem.spoken["P0"] = (2, 5)  # already spoke today: no second greeting
+    assert _opening(Situation(mem, random.Random(0), decision, {})) == ""
+    last = Decision(id=2, seat="P0", kind="speak", shape=TEXT, context={"round": 1, "phase": "last_words"})
+    assert _opening(Situation(mem, random.Random(0), last, {})) in lines["last_words"]
