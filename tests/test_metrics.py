@@ -128,6 +128,25 @@ def test_every_claim_checked_against_the_truth(transcript):
     assert (by_role["werewolf"]["lies"], by_role["villager"]["claims"], by_role["villager"]["false"]) == (3, 3, 2)
 
 
+def test_last_words_are_not_scored_as_a_liar_who_survived(tmp_path):
+    """A claim made after the speaker was out (last words) is still a lie, but whether
+    the liar 'survived the day' means nothing then: it is neither a yes nor a no."""
+    recs = records()
+    end = next(i for i, r in enumerate(recs) if r.get("kind") == "game_end")
+    last = ev(10.5, "speech", 1, "last_words", {"speaker": "Ann", "text": "...", "round": 1,
+                                                "claims": {"role": "villager", "checks": [], "accuses": ["Dan"]}})  # fmt: skip
+    recs.insert(end, last)
+    p = tmp_path / "last.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    m = game_metrics(load_transcript(p))
+    posthumous = [c for c in m["deception"]["claims"] if c["phase"] == "last_words"]
+    assert len(posthumous) == 2 and all(c["lie"] and c["posthumous"] and "liar_survived_day" not in c for c in posthumous)
+    ann = m["seats"]["Ann"]
+    assert (ann["lies"], ann["lies_alive"], ann["lies_survived"]) == (5, 3, 0)
+    agg = aggregate([load_transcript(p)])
+    assert agg["by_role"]["werewolf"]["lies_survived"]["n"] == 3  # the rate is over the lies told alive
+
+
 def test_beliefs_brier_and_auc(transcript):
     b = game_metrics(load_transcript(transcript))["beliefs"]["seats"]
     assert b["Ben"]["n"] == 4  # its own entry is not scored

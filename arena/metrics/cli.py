@@ -204,7 +204,8 @@ def print_game(m: dict[str, Any]) -> None:
             "Lies",
             columns,
             ((str(c["day"]), c["seat"], c["role"] or "?", f"{c['kind']}: {c['claim']}", c["target"] or "",
-              "yes" if c.get("liar_survived_day") else "no", str(c.get("village_votes_on_innocent", "")),
+              "last words" if c.get("posthumous") else "yes" if c.get("liar_survived_day") else "no",
+              str(c.get("village_votes_on_innocent", "")),
               {True: "yes", False: "no"}.get(c.get("innocent_voted_out"), "")) for c in lies),
             left=len(columns),
         ))  # fmt: skip

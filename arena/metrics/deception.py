@@ -13,7 +13,7 @@ A speech's structured claims are of three kinds, each judged two ways: whether i
   villager wrongly accusing an innocent is mistaken, not lying.
 
 Whether a lie worked is read from what followed on the same day: the liar was still
-alive at its end; and when the lie pointed at an innocent (a false accusation, a
+alive at its end (not asked of last words, said once the liar was out); and when the lie pointed at an innocent (a false accusation, a
 fabricated wolf result), how many ballots from the village (not the liar, not the
 wolves, who know better) went onto that innocent after the claim, and whether the
 innocent was voted out. A lie that cleared a wolf worked when that wolf survived the day.
@@ -64,8 +64,12 @@ def _effects(g: GameRecord, claim: dict[str, Any]) -> dict[str, Any]:
     """What followed a lie on its day."""
     day, seq, liar = claim["day"], claim["seq"], claim["seat"]
     wolves = g.wolves
-    died_after = any(d["player"] == liar and d["day"] == day and d["seq"] > seq for d in g.deaths())
-    eff: dict[str, Any] = {"liar_survived_day": not died_after}
+    deaths = g.deaths()
+    eff: dict[str, Any] = {}
+    if any(d["player"] == liar and d["seq"] < seq for d in deaths):
+        eff["posthumous"] = True  # last words: the liar was already out, survival says nothing
+    else:
+        eff["liar_survived_day"] = not any(d["player"] == liar and d["day"] == day and d["seq"] > seq for d in deaths)
     target = claim.get("target")
     if target is None:
         return eff
@@ -83,7 +87,7 @@ def _effects(g: GameRecord, claim: dict[str, Any]) -> dict[str, Any]:
         )
     elif not claim.get("says_wolf", True) and target in wolves:
         eff["covered_wolf"] = target
-        eff["covered_wolf_survived_day"] = not any(d["player"] == target and d["day"] == day and d["seq"] > seq for d in g.deaths())
+        eff["covered_wolf_survived_day"] = not any(d["player"] == target and d["day"] == day and d["seq"] > seq for d in deaths)
     return eff
 
 
@@ -103,7 +107,7 @@ def deception_metrics(g: GameRecord) -> dict[str, Any]:
 
 
 def _zero() -> dict[str, int]:
-    return {"claims": 0, "false": 0, "lies": 0, "lies_survived": 0, "lies_on_innocents": 0,
+    return {"claims": 0, "false": 0, "lies": 0, "lies_alive": 0, "lies_survived": 0, "lies_on_innocents": 0,
             "village_votes_on_innocents": 0, "innocents_voted_out": 0}  # fmt: skip
 
 
@@ -113,7 +117,9 @@ def _count(b: dict[str, int], c: dict[str, Any]) -> None:
     if not c["lie"]:
         return
     b["lies"] += 1
-    b["lies_survived"] += int(c.get("liar_survived_day", False))
+    if not c.get("posthumous"):
+        b["lies_alive"] += 1
+        b["lies_survived"] += int(c.get("liar_survived_day", False))
     if "innocent_target" in c:
         b["lies_on_innocents"] += 1
         b["village_votes_on_innocents"] += c["village_votes_on_innocent"]

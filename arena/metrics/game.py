@@ -86,6 +86,7 @@ def seat_summary(
         "claims": d.get("claims", 0),
         "false_claims": d.get("false", 0),
         "lies": d.get("lies", 0),
+        "lies_alive": d.get("lies_alive", 0),
         "lies_survived": d.get("lies_survived", 0),
         "lies_on_innocents": d.get("lies_on_innocents", 0),
         "village_votes_on_innocents": d.get("village_votes_on_innocents", 0),
@@ -113,7 +114,7 @@ def seat_summary(
 
 ADDITIVE = (
     "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
-    "false_claims", "lies", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
+    "false_claims", "lies", "lies_alive", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
     "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n",
     "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
     "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
@@ -130,6 +131,8 @@ def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         acc["survived"] += int(bool(r.get("survived")))
         for k in ADDITIVE:
             acc[k] += r.get(k) or 0
+        if "lies_alive" not in r:  # a row stored before last words were told apart
+            acc["lies_alive"] += r.get("lies") or 0
         if acc["cost_usd"] is not None:
             acc["cost_usd"] = None if r.get("cost_usd") is None else acc["cost_usd"] + r["cost_usd"]
     return acc
@@ -153,7 +156,7 @@ def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
     out["majority_agreement"] = rate_with_interval(acc["majority_agree"], acc["majority_n"])
     out["lie_rate"] = rate_with_interval(acc["lies"], acc["claims"])
     out["false_claim_rate"] = rate_with_interval(acc["false_claims"], acc["claims"])
-    out["lies_survived"] = rate_with_interval(acc["lies_survived"], acc["lies"])
+    out["lies_survived"] = rate_with_interval(acc["lies_survived"], acc["lies_alive"])
     out["innocents_voted_out_after_lie"] = rate_with_interval(acc["innocents_voted_out"], acc["lies_on_innocents"])
     out["village_votes_per_lie_on_innocent"] = (
         acc["village_votes_on_innocents"] / acc["lies_on_innocents"] if acc["lies_on_innocents"] else None
