@@ -130,14 +130,6 @@ def parse_roles(text: str | None) -> list[str] | None:
     return roles
 
 
-def deck_text(deck: Sequence[str]) -> str:
-    """``werewolf ×2, seer, villager ×5``: a deck as people count cards."""
-    counts: dict[str, int] = {}
-    for r in deck:
-        counts[r] = counts.get(r, 0) + 1
-    return ", ".join(f"{r} ×{c}" if c > 1 else r for r, c in counts.items())
-
-
 def console_for(to_stderr: bool) -> Console:
     return Console(file=sys.stderr if to_stderr else sys.stdout, highlight=False, soft_wrap=False)
 
@@ -342,6 +334,9 @@ def _configure_presets(p: argparse.ArgumentParser) -> None:
 def run_presets(args: argparse.Namespace) -> int:
     from rich.table import Table
 
+    from rich.markup import escape
+
+    from arena.narrate import deck_words
     from engine.options import RuleOptions
     from engine.presets import PRESETS
 
@@ -367,16 +362,29 @@ def run_presets(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
-    table = Table(title="Presets")
-    for col in ("id", "title", "players", "differs from the defaults", "8-player deck"):
-        table.add_column(col, overflow="fold")
+    # One row per preset, its facts one per line: option names are long words, and
+    # a column of their own would cut them in the middle at 80 columns.
+    table = Table(title="Presets", show_lines=True)
+    table.add_column("preset", no_wrap=True)
+    table.add_column("players, 8-player deck, and what differs from the default options", overflow="fold")
     for r in rows:
-        over = ", ".join(f"{k}={v}" for k, v in r["overrides"].items()) or "-"
-        table.add_row(r["id"], r["title"], f"{r['min_players']}-{r['max_players']}", over, deck_text(r["deck_8"]))
+        lines = [f"[bold]{escape(r['title'])}[/bold]", f"{r['min_players']}-{r['max_players']} players"]
+        lines.append("8 players: " + escape(deck_words(r["deck_8"], str)))
+        lines += [escape(f"{k}={option_text(v)}") for k, v in r["overrides"].items()]
+        table.add_row(r["id"], "\n".join(lines))
     console = console_for(False)
     console.print(table)
-    console.print("Default rule options: " + ", ".join(f"{k}={v}" for k, v in base.items()), soft_wrap=True)
+    console.print("Default rule options: " + escape(", ".join(f"{k}={option_text(v)}" for k, v in base.items())))
     return 0
+
+
+def option_text(value: Any) -> str:
+    """A rule option's value as ``--option KEY=VALUE`` reads it (YAML: ``true``, ``[a, b]``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(option_text, value)) + "]"
+    return str(value)
 
 
 COMMANDS: list[Command] = [

@@ -8,7 +8,7 @@ know (a role added later) are still shown, plainly, rather than dropped.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rich.console import Console
 from rich.markup import escape
@@ -55,6 +55,15 @@ def role_name(role: str | None) -> str:
         return "?"
     spec = ROLES.get(role)
     return spec.name if spec else role
+
+
+def deck_words(roles: Iterable[str], name: Callable[[str], str] = role_name) -> str:
+    """``Werewolf ×2, Seer, Villager ×5``: a deck as people count cards, in the order
+    the cards first appear."""
+    counts: dict[str, int] = {}
+    for r in roles:
+        counts[r] = counts.get(r, 0) + 1
+    return ", ".join(f"{name(r)} ×{c}" if c > 1 else name(r) for r, c in counts.items())
 
 
 def _n(name: Any) -> str:
@@ -150,12 +159,9 @@ class Narrator:
         self.console.print(Rule(f"[bold]A game of Werewolf[/bold] ({escape(str(e.data.get('preset', '')))})"))
         self.say(f"{len(players)} players around the table: " + ", ".join(_n(p) for p in players))
         if roles:
-            counts: dict[str, int] = {}
-            for r in roles:
-                counts[r] = counts.get(r, 0) + 1
             aside = e.data.get("set_aside") or 0
             note = f" ({aside} set aside for the Thief)" if aside else ""
-            self.say("The deck: " + ", ".join(f"{role_name(r)} ×{c}" if c > 1 else role_name(r) for r, c in counts.items()) + note)
+            self.say("The deck: " + deck_words(roles) + note)
 
     def _on_night_start(self, e: Event) -> None:
         self.console.print()

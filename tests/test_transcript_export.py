@@ -172,3 +172,29 @@ def test_the_template_ships_with_the_package():
     assert resources.files("transcripts").joinpath("templates/report.html").is_file()
     pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
     assert 'transcripts = ["templates/*"]' in pyproject
+
+
+def test_a_vote_chart_names_every_voter_and_the_reveal_reads_as_cards():
+    from transcripts.export_html import _wrap, vote_chart
+
+    voters = ["Bob", "Chloe", "David", "Emma", "Farah", "Gaspard-Ulysse", "Hugo", "Iris", "Jules"]
+    svg = vote_chart("Day 1 vote", {v: "Alice" for v in voters} | {"Kenji": None}, {"Alice": 9})
+    text = " ".join(__import__("re").findall(r">([^<>]+)</tspan>", svg))
+    for v in voters + ["Kenji"]:
+        assert v in text
+    lines = _wrap(voters, 34)
+    assert len(lines) > 1 and all(len(line) <= 35 for line in lines)
+    assert ", ".join(line.rstrip(",") for line in lines) == ", ".join(voters)
+    assert all(line.endswith(",") for line in lines[:-1]) and not lines[-1].endswith(",")
+    assert _wrap(["A" * 50, "B"], 34) == ["A" * 50 + ",", "B"]
+
+
+def test_the_export_counts_the_deck_and_names_cards(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_to_file(varied_spec(seed=3), path)
+    page = render_html(read_transcript(path))
+    assert "Villager ×" in page or "Werewolf ×" in page  # cards counted, not listed one by one
+    assert "Villager, Villager" not in page and "Werewolf, Werewolf" not in page
+    reveal = page[page.index('class="reveal"'):]
+    reveal = reveal[: reveal.index("</table>")]
+    assert "<td>werewolf</td>" not in reveal and "<td>Werewolf</td>" in reveal

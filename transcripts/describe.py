@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from arena.narrate import CAUSES, WINNER_TITLES, role_name
+from arena.narrate import CAUSES, WINNER_TITLES, deck_words, role_name
 from engine.events import Event, audience_from_json
 from prompts.catalog import catalog
 from prompts.history import event_body
@@ -40,7 +40,7 @@ def _tally(tally: dict[str, int]) -> str:
 
 def _game_start(d: dict) -> str:
     aside = d.get("set_aside") or 0
-    deck = ", ".join(role_name(r) for r in d.get("roles_in_play", []))
+    deck = deck_words(d.get("roles_in_play", []))
     return f"A game of Werewolf ({d.get('preset', '')}): {len(d.get('players', []))} players: {_names(d.get('players'))}. " + (
         f"The deck: {deck}" + (f" ({aside} set aside for the Thief)." if aside else ".")
     )

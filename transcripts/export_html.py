@@ -17,6 +17,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from arena.narrate import CAUSES, role_name
 from transcripts.buildings import home as building_home
 from transcripts.buildings import public_tokens
 from transcripts.buildings import title as building_title
@@ -68,22 +69,49 @@ def vote_chart(title: str, votes: dict[str, Any], tally: dict[str, int]) -> str:
     if not rows:
         return f'<figure class="votes"><figcaption>{esc(title)}: no votes</figcaption></figure>'
     top = max(c for _, c, _, _ in rows) or 1
-    label_w, bar_w, row_h = 120, 260, 24
-    width = label_w + bar_w + 220
-    height = row_h * len(rows) + 4
+    label_w, bar_w, row_h, line_h = 120, 260, 24, 15
+    # Every voter is named: the list wraps onto as many lines as it needs beside the
+    # longest bar, never cut at the figure's edge.
+    wrapped = [_wrap(voters, VOTER_LINE) for _, _, voters, _ in rows]
+    width = label_w + bar_w + 30 + VOTER_LINE * 7
+    heights = [max(row_h, 9 + line_h * len(lines)) for lines in wrapped]
+    height = sum(heights) + 4
     parts = [
         f'<figure class="votes"><figcaption>{esc(title)}</figcaption>',
         f'<svg role="img" aria-label="{esc(title)}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
     ]
-    for i, (target, count, voters, grey) in enumerate(rows):
-        y = i * row_h + 2
+    y = 2
+    for (target, count, voters, grey), lines, h in zip(rows, wrapped, heights):
         w = max(2, round(bar_w * count / top))
         parts.append(f'<text x="{label_w - 6}" y="{y + 15}" text-anchor="end">{esc(target)}</text>')
         parts.append(f'<rect class="{"abstain" if grey else "bar"}" x="{label_w}" y="{y + 3}" width="{w}" height="{row_h - 8}" rx="2"/>')
         parts.append(f'<text x="{label_w + w + 6}" y="{y + 15}">{count}</text>')
-        parts.append(f'<text class="voters" x="{label_w + w + 26}" y="{y + 15}">{esc(", ".join(voters))}</text>')
+        x = label_w + bar_w + 30
+        spans = "".join(f'<tspan x="{x}" dy="{0 if i == 0 else line_h}">{esc(text)}</tspan>' for i, text in enumerate(lines))
+        parts.append(f'<text class="voters" x="{x}" y="{y + 15}">{spans}</text>')
+        y += h
     parts.append("</svg></figure>")
     return "".join(parts)
+
+
+VOTER_LINE = 34  # characters of voters' names on one line of a vote chart
+
+
+def _wrap(names: list[str], limit: int) -> list[str]:
+    """Names joined by commas into lines of at most ``limit`` characters (a longer
+    name stands alone on its line); every comma is followed by a name."""
+    lines: list[str] = []
+    current = ""
+    for n in names:
+        piece = n if not current else f"{current}, {n}"
+        if current and len(piece) > limit:
+            lines.append(current + ",")
+            current = n
+        else:
+            current = piece
+    if current:
+        lines.append(current)
+    return lines
 
 
 def _chart_for(e: EventRecord) -> str:
@@ -150,11 +178,11 @@ def _reveal_table(t: Transcript) -> str:
     rows = []
     for name, role in (d.get("roles") or {}).items():
         death = deaths.get(name)
-        fate = f"dead (day {death.day}, {death.data.get('cause')})" if death else "alive"
+        fate = f"day {death.day}: {CAUSES.get(death.data.get('cause'), death.data.get('cause'))}" if death else "alive"
         initial = (d.get("initial_roles") or {}).get(name, role)
         marks = "♥ lover" if name in lovers else ""
         rows.append(
-            f"<tr><td>{esc(name)}</td><td>{esc(initial)}</td><td>{esc(role)}</td><td>{esc(fate)}</td>"
+            f"<tr><td>{esc(name)}</td><td>{esc(role_name(initial))}</td><td>{esc(role_name(role))}</td><td>{esc(fate)}</td>"
             f"<td>{esc(marks)}</td><td>{'✓' if name in winners else ''}</td></tr>"
         )
     head = "<tr><th>player</th><th>initial role</th><th>final role</th><th>fate</th><th></th><th>won</th></tr>"
