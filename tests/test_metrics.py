@@ -215,3 +215,22 @@ def test_metrics_on_a_played_game(tmp_path):
     n_votes = sum(1 for a in g.answers if a["kind"] == "vote")
     assert sum(s["ballots"] + s["abstained"] for s in m["seats"].values()) == n_votes
     assert 0 <= m["votes"]["village"]["wolf_votes"] <= m["votes"]["village"]["ballots"]
+
+
+def test_the_metrics_tables_fit_80_columns_without_cutting_a_word(tmp_path, capsys, monkeypatch):
+    """What a person reads in a terminal: no cell or header ends in an ellipsis, no
+    line is wider than the terminal, and the seat table says what its numbers mean."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERM", "dumb")
+    p = tmp_path / "games" / "played.jsonl"
+    p.parent.mkdir()
+    assert main(["play", "--players", "12", "--seed", "4", "--quiet", "--transcript", str(p)]) == 0
+    capsys.readouterr()
+    for target in (p, p.parent):
+        assert main(["metrics", str(target)]) == 0
+        out = capsys.readouterr().out
+        assert "…" not in out, out
+        assert max(len(line) for line in out.splitlines()) <= 80
+    assert main(["metrics", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "on wolves: day ballots cast on a werewolf" in " ".join(out.split())

@@ -82,11 +82,16 @@ def _f(v: Any, digits: int = 3) -> str:
 
 def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *, left: int = 1) -> Any:
     """A rich table: the first ``left`` columns are text, aligned left; the others, numbers."""
+    from rich import box
     from rich.table import Table
 
-    t = Table(title=title, title_justify="left")
+    # Light rules and no edge padding leave an 80-column terminal room for every
+    # column, each as wide as its longest word.
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
     for i, c in enumerate(columns):
-        t.add_column(c, justify="left" if i < left else "right")
+        # The leading names (a seat, an agent, a role) are never cut; the other columns
+        # give way, their headers wrapping at spaces.
+        t.add_column(c, justify="left" if i < left else "right", no_wrap=i < min(left, 3))
     for row in rows:
         t.add_row(*row)
     return t
@@ -146,6 +151,11 @@ def _target(use: dict[str, Any]) -> str:
     return str(use["target"])
 
 
+def _claim(c: dict[str, Any]) -> str:
+    """A claim in a few words: ``role: seer``, ``check: werewolf``, ``accuses``."""
+    return "accuses" if c["kind"] == "accusation" else f"{c['kind']}: {c['claim']}"
+
+
 def _pct1(v: float | None) -> str:
     return "—" if v is None else f"{100 * v:.1f}%"
 
@@ -159,12 +169,18 @@ def print_game(m: dict[str, Any]) -> None:
     console.print(f"[bold]{m['transcript']}[/bold] · {m['preset']} · seed {m['seed']} · {m['winner']} won after day {m['days']}")
     console.print(_table(
         "Seats: votes and claims",
-        ("seat", "agent", "role", "alive", "wolf votes (chance)", "with majority", "lies / claims", "lies survived"),
+        ("seat", "agent", "role", "alive", "on wolves", "chance", "with majority", "lies", "lies survived"),
         ((name, s["label"], s["role"] or "?", "yes" if s["survived"] else "no",
-          f"{s['wolf_votes']}/{s['ballots']} ({s['expected_wolf_votes']:.2f})", f"{s['majority_agree']}/{s['majority_n']}",
+          f"{s['wolf_votes']}/{s['ballots']}", f"{s['expected_wolf_votes']:.2f}", f"{s['majority_agree']}/{s['majority_n']}",
           f"{s['lies']}/{s['claims']}", str(s["lies_survived"])) for name, s in m["seats"].items()),
         left=3,
     ))  # fmt: skip
+    console.print(
+        "[dim]on wolves: day ballots cast on a werewolf / ballots cast; chance: how many of them random "
+        "ballots among the same legal targets would have put on wolves; with majority: ballots for the "
+        "player the vote eliminated; lies: lies / claims; lies survived: lies after which the liar was "
+        "alive at the day's end.[/dim]"
+    )
     models = {n: s for n, s in m["seats"].items() if s["belief_n"] or s["calls"] or s["decisions_asked"]}
     if models:
         console.print(_table(
@@ -203,7 +219,7 @@ def print_game(m: dict[str, Any]) -> None:
         console.print(_table(
             "Lies",
             columns,
-            ((str(c["day"]), c["seat"], c["role"] or "?", f"{c['kind']}: {c['claim']}", c["target"] or "",
+            ((str(c["day"]), c["seat"], c["role"] or "?", _claim(c), c["target"] or "",
               "last words" if c.get("posthumous") else "yes" if c.get("liar_survived_day") else "no",
               str(c.get("village_votes_on_innocent", "")),
               {True: "yes", False: "no"}.get(c.get("innocent_voted_out"), "")) for c in lies),
