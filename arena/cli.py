@@ -52,6 +52,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "arena.ratings.cli",
     "arena.metrics.cli",
     "arena.web.serve",
+    "arena.model_command",
 )
 
 

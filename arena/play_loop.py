@@ -86,13 +86,21 @@ def failure_message(game: Any, exc: Exception) -> str:
     return str(exc)
 
 
-async def run_game(game: Any, agents: Mapping[str, Agent], on_answer: Any, beliefs: Any = None) -> None:
-    """The game, then the model seats' connections closed in the loop that opened them."""
+async def run_game(
+    game: Any, agents: Mapping[str, Agent], on_answer: Any, beliefs: Any = None, console: Console | None = None, calls: Any = None
+) -> None:
+    """The game, then the model seats' connections closed in the loop that opened them.
+    With a ``console``, a model seat that keeps the table waiting is said to
+    (``arena.patience``), so a slow model never looks like a hung game."""
+    from arena import patience
     from arena.runner import run_async
 
+    watcher = asyncio.create_task(patience.watch(game, agents, console, calls)) if console is not None else None
     try:
         await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)), beliefs=beliefs)
     finally:
+        if watcher is not None:
+            watcher.cancel()
         for agent in agents.values():
             aclose = getattr(agent, "aclose", None)
             if aclose is not None:
@@ -140,7 +148,7 @@ def play_to_end(
         try:
             # Every pending decision of a batch is asked at once: a table of model
             # seats votes in one round trip (arena.limits caps the calls in flight).
-            asyncio.run(run_game(game, agents, on_answer, beliefs))
+            asyncio.run(run_game(game, agents, on_answer, beliefs, console=None if quiet else screen.console, calls=calls))
         except HumanLeft as e:  # Ctrl-D: not a failure; the game is kept to be resumed
             follow(game)
             if writer is not None:
