@@ -186,6 +186,10 @@ class Narrator:
         self.say(f"[red]✝[/red] {_n(d.get('player'))} is {how}{role}.")
 
     def _on_day_start(self, e: Event) -> None:
+        if e.day == 0 and self._phase != "dawn":  # the forum's opening day: no night, no dawn before it
+            self.console.print()
+            self.console.print(Rule("[bold yellow]Day 0: the opening day[/bold yellow]"))
+            self._phase = "dawn"
         alive = e.data.get("alive", [])
         self.say(f"[dim]{len(alive)} alive: {', '.join(escape(str(a)) for a in alive)}[/dim]")
 

@@ -344,3 +344,10 @@ def test_version_and_help_texts(capsys):
         main(["leaderboard", "--help"])
     out = capsys.readouterr().out
     assert "95% intervals" in out and "%%" not in out
+
+
+def test_the_forums_opening_day_has_a_heading(capsys):
+    code, out, _ = run_main(capsys, "play", "--preset", "forum", "--players", "8", "--seed", "3")
+    assert code == 0
+    heading = out.index("Day 0: the opening day")
+    assert heading < out.index("Debate") < out.index("Night 1")

@@ -341,3 +341,16 @@ def test_command_errors(tmp_path, capsys):
     Store(empty).close()
     assert main(["leaderboard", "--db", str(empty), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 0
+
+
+def test_the_plan_table_shows_position_balance(tmp_path, capsys, monkeypatch):
+    """--plan's table (not only --json) says how evenly each participant sits."""
+    from arena.cli import main
+
+    monkeypatch.setenv("COLUMNS", "120")
+    cfg = Path(__file__).resolve().parent.parent / "examples" / "tournaments" / "bots.yaml"
+    assert main(["tournament", str(cfg), "--db", str(tmp_path / "t.sqlite"), "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert "per position" in out
+    gaps = [int(cell.strip("│ ±")) for line in out.splitlines() for cell in line.split("│") if cell.strip().startswith("±")]
+    assert gaps and max(gaps) <= 2

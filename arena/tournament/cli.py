@@ -101,15 +101,35 @@ def print_plan(cfg, as_json: bool) -> int:
 
     roles = sorted({r for row in rows for r in row["roles"]})
     t = Table(title=f"{cfg.name}: {len(plans)} games · seats per role (fair share in brackets)", title_justify="left")
-    for c in ("participant", "games", "seats", *roles):
+    for c in ("participant", "games", "seats", *roles, "per position"):
         t.add_column(c, justify="left" if c == "participant" else "right")
     for row in rows:
         t.add_row(
             row["participant"], str(row["games"]), str(row["seats"]),
             *(f"{row['roles'].get(r, {}).get('seats', 0)} [{row['roles'].get(r, {}).get('fair', 0):g}]" for r in roles),
+            _position_gap(plans, row["participant"], row["positions"]),
         )  # fmt: skip
-    console_for(False).print(t)
+    console = console_for(False)
+    console.print(t)
+    console.print("[dim]per position: the largest gap, over the seat positions, between the seats a participant "
+                  "holds there and its fair share of them (--json lists every position).[/dim]")
     return 0
+
+
+def _position_gap(plans, participant: str, positions: dict) -> str:
+    """``±1``: how far the participant's seats at any one position are from its fair
+    share there (its share of each game's seats, summed over the games that have that
+    position: a 12-seat table's 12th chair exists in 12-seat games only)."""
+    fair: Counter = Counter()
+    for g in plans:
+        share = sum(1 for seat in g.seats if seat.participant == participant) / len(g.seats)
+        for seat in g.seats:
+            fair[str(seat.position)] += share
+    if not fair:
+        return "—"
+    held = {str(k): v for k, v in positions.items()}
+    gap = max(abs(held.get(k, 0) - v) for k, v in fair.items())
+    return f"±{gap:.0f}" if gap >= 0.5 else "±0"
 
 
 COMMANDS = [Command("tournament", "run or resume a tournament (results in SQLite)", _configure, run)]
