@@ -78,7 +78,7 @@ class HumanAgent(Agent):
                 self.screen.note(f"(ignored what was typed before this question: {' / '.join(stale)})")
         loop = asyncio.get_running_loop()
         deadline = None if self.timeout is None else loop.time() + self.timeout
-        self.screen.question(decision, self.timeout, self._default_text(decision) if self.timeout is not None else None)
+        self.screen.question(decision, self.timeout, self._default_text(decision) if self.timeout is not None else None, view.alive)
         while True:
             self.screen.prompt(decision)
             left = None if deadline is None else max(0.0, deadline - loop.time())

@@ -54,15 +54,20 @@ def numbered(decision: Decision) -> list[tuple[int, str]]:
     return [(i, option_label(decision, o)) for i, o in enumerate(decision.options, start=1)]
 
 
-def input_hint(decision: Decision) -> str:
-    """What to type, said in the prompt itself so nobody has to guess the format."""
+def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
+    """What to type, said in the prompt itself so nobody has to guess the format. The
+    pack's example victim is a living player outside the pack (``alive``), never one
+    of the reader's own packmates."""
     n = len(decision.options)
     if decision.shape == TEXT:
         words = "type your words and press Enter; an empty line = say nothing"
         if decision.kind in SPEECH_KINDS:
             return words + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I saw a wolf. /role seer /check Bob werewolf /accuse Bob)"
         if decision.kind in TARGETED_KINDS:
-            return words + "; add /target NAME to propose the victim (e.g. Let's take Bob. /target Bob)"
+            pack = set(decision.context.get("wolves") or ()) | {decision.seat}
+            prey = next((a for a in alive or () if a not in pack), None)
+            example = f" (e.g. Let's take {prey}. /target {prey})" if prey else ""
+            return words + "; add /target NAME to propose the victim" + example
         return words
     if decision.shape == BOOL:
         if len(decision.options) == 1:

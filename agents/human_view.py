@@ -108,7 +108,7 @@ class SeatScreen:
         narrator.final_reveal(data)
 
     # ------------------------------------------------------------------ questions
-    def question(self, decision: Decision, timeout: float | None, default_text: str | None) -> None:
+    def question(self, decision: Decision, timeout: float | None, default_text: str | None, alive: list[str] | None = None) -> None:
         """The question and its numbered legal answers, just before the prompt."""
         self.console.print()
         self.console.print(Rule(f"[bold]{escape(self.seat)}, your turn: {escape(decision.kind.replace('_', ' '))}[/bold]", style="green"))
@@ -122,7 +122,7 @@ class SeatScreen:
         if timeout is not None:
             then = f"; then: {default_text}" if default_text else ""
             self.console.print(f"[dim]You have {timeout:g} s to answer{escape(then)}.[/dim]")
-        self.console.print(f"[dim]({escape(input_hint(decision))})[/dim]")
+        self.console.print(f"[dim]({escape(input_hint(decision, alive))})[/dim]")
 
     def prompt(self, decision: Decision) -> None:
         label = {TEXT: "You say", BOOL: "Yes or no", MULTI: "Your picks"}.get(decision.shape, "Your choice")

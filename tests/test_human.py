@@ -18,7 +18,7 @@ from rich.console import Console
 from agents.base import SeatView
 from agents.heuristic import HeuristicAgent
 from agents.human import HumanAgent, HumanLeft
-from agents.human_input import BadInput, numbered, parse_answer
+from agents.human_input import BadInput, input_hint, numbered, parse_answer
 from agents.human_io import LineReader
 from agents.human_view import SeatScreen
 from arena.cli import main
@@ -131,6 +131,12 @@ class TestParse:
             parse_answer(d, "/target David", NAMES, ["Bob", "Chloe"])
         with pytest.raises(BadInput, match="/role is for a speech"):
             parse_answer(d, "/role seer", NAMES, ["Bob"])
+
+    def test_the_packs_example_victim_is_never_a_packmate(self):
+        d = Decision(id=1, seat="Alice", kind="wolf_chat", shape=TEXT, context={"round": 1, "wolves": ["Alice", "Bob"]})
+        hint = input_hint(d, ["Alice", "Bob", "Chloe", "David"])
+        assert "/target Chloe" in hint and "Bob" not in hint
+        assert "e.g." not in input_hint(d, ["Alice", "Bob"])  # nobody outside the pack: no example
 
     def test_role_options_read_as_role_names(self):
         d = decision(kind="thief_swap", options=("werewolf", "seer"), allow_pass=True)
