@@ -291,6 +291,13 @@ def test_the_start_page_is_offered_its_choices(client):
     choices = client.get("/api/setup").json()
     assert any(p["id"] == "millers_hollow" for p in choices["presets"])
     assert "heuristic" in choices["bots"] and "en" in choices["languages"]
+    # Every table size a preset plays is offered, up to 30 seats (the form once stopped at 18).
+    from engine.presets import PRESETS
+
+    for p in choices["presets"]:
+        assert p["max_players"] == PRESETS[p["id"]].max_players
+        assert max(int(n) for n in p["decks"]) == p["max_players"]
+    assert len(choices["names"]) >= max(p["max_players"] for p in choices["presets"]) == 30
 
 
 # ---------------------------------------------------------------------- pages and packaging

@@ -426,3 +426,17 @@ def test_a_person_attaches_claims_and_proposes_the_victim(server, page):
     page.wait_for_selector(".question[data-kind='speak']", state="detached")
     said = [a[3] for a in session.game.answer_log if a[1] == "Alice" and a[2] == "speak"]
     assert said[0] == {"text": "I am the Seer.", "claims": {"role": "seer", "checks": [{"target": "David", "role": "werewolf"}], "accuses": ["David"]}}
+
+
+def test_the_start_form_offers_every_table_size_a_preset_plays(server, page):
+    base, _ = server
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-rows tr")
+    page.fill("#players", "24")
+    page.dispatch_event("#players", "change")
+    assert page.locator("#seat-rows tr").count() == 24  # the form once stopped at 18
+    page.select_option("#preset", "best_of")
+    assert page.get_attribute("#players", "max") == "28"
+    page.fill("#players", "40")
+    page.dispatch_event("#players", "change")
+    assert page.locator("#seat-rows tr").count() == 28

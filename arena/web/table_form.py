@@ -80,7 +80,7 @@ def setup_choices() -> dict[str, Any]:
     for p in PRESETS.values():
         opts = p.options()
         decks = {}
-        for n in range(p.min_players, min(p.max_players, 18) + 1):
+        for n in range(p.min_players, p.max_players + 1):
             try:
                 decks[n] = p.deck(n)
             except ValueError:
@@ -100,7 +100,7 @@ def setup_choices() -> dict[str, Any]:
 
     return {
         "presets": presets,
-        "names": default_names(18),
+        "names": default_names(max(p.max_players for p in PRESETS.values())),
         "bots": list(BOTS),
         "models": list(MODEL_EXAMPLES),
         "languages": list(LANGUAGES),

@@ -73,7 +73,7 @@ function readRow(row) {
 }
 
 function rebuildSeats() {
-  const n = Math.max(preset().min_players, Math.min(Number($("players").value) || 8, 18));
+  const n = Math.max(preset().min_players, Math.min(Number($("players").value) || 8, preset().max_players));
   const rows = $("seat-rows");
   const old = [...rows.children].map(readRow);
   rows.replaceChildren();
@@ -187,6 +187,7 @@ async function init() {
   const syncPreset = () => {
     const p = preset();
     $("players").min = p.min_players;
+    $("players").max = p.max_players;
     $("sheriff").checked = p.sheriff;
     $("rounds").value = p.discussion_rounds;
     rebuildSeats();
