@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -77,34 +78,85 @@ def simulate(
     agents: str = "heuristic",
     roles: list[str] | None = None,
     options: dict[str, Any] | None = None,
+    processes: int = 1,
 ) -> SimulationReport:
-    """Play ``games`` bot games with the sync runner.
+    """Play ``games`` bot games with the sync runner, on ``processes`` worker processes
+    (1: in this process). Game ``i`` has seed ``seed + i`` wherever it is played, and
+    the outcomes are gathered in game order, so the report is the same for any number
+    of processes.
 
     Raises ``GameFileError`` for a table that cannot be dealt, and ``GameError`` /
     ``IllegalAnswer`` (annotated with the seed) if a bot breaks a game.
     """
-    from arena.gamefile import default_game
-    from arena.runner import run_sync
-    from engine.decisions import GameError, IllegalAnswer
-
-    wins: Counter[str] = Counter({camp: 0 for camp in MAIN_CAMPS})
-    days: list[int] = []
+    table = _Table(preset, players, agents, roles, options)
     start = time.perf_counter()
-    for i in range(games):
-        spec = default_game(players=players, preset=preset, seed=seed + i, agent=agents, roles=roles, options=options)
+    # The first game here: a table the rules refuse fails at once, before any worker starts.
+    outcomes = [table.play(seed)] + _play_all(table, seed + 1, games - 1, max(1, processes)) if games > 0 else []
+    seconds = time.perf_counter() - start
+    wins: Counter[str] = Counter({camp: 0 for camp in MAIN_CAMPS})
+    for winner, _ in outcomes:
+        wins[winner] += 1
+    return SimulationReport(
+        games=games, seconds=seconds, wins=dict(wins), days=[d for _, d in outcomes], preset=preset, players=players,
+        seed=seed, agents=agents,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What every game of a simulation shares: sent once to each worker process."""
+
+    preset: str
+    players: int
+    agents: str
+    roles: list[str] | None
+    options: dict[str, Any] | None
+
+    def play(self, game_seed: int) -> tuple[str, int]:
+        """One game's (winner, days)."""
+        from arena.gamefile import default_game
+        from arena.runner import run_sync
+        from engine.decisions import GameError, IllegalAnswer
+
+        spec = default_game(players=self.players, preset=self.preset, seed=game_seed, agent=self.agents, roles=self.roles, options=self.options)
         game, seats = spec.build()
         try:
             run_sync(game, seats)
         except (GameError, IllegalAnswer) as e:
-            raise type(e)(f"game {i} (seed {seed + i}): {e}") from None
+            raise type(e)(f"game with seed {game_seed}: {e}") from None
         if not game.over:
-            raise GameError(f"game {i} (seed {seed + i}) stopped before reaching an end")
-        wins[game.winner] += 1
-        days.append(game.day)
-    seconds = time.perf_counter() - start
-    return SimulationReport(
-        games=games, seconds=seconds, wins=dict(wins), days=days, preset=preset, players=players, seed=seed, agents=agents
-    )
+            raise GameError(f"game with seed {game_seed} stopped before reaching an end")
+        return game.winner, game.day
+
+    def play_range(self, first: int, count: int) -> list[tuple[str, int]]:
+        return [self.play(first + i) for i in range(count)]
+
+
+CHUNK = 64  # games per task handed to a worker: large enough to amortise the hand-off, small enough to balance
+
+
+def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tuple[str, int]]:
+    """Every game's (winner, days) in game order. Workers get contiguous chunks and
+    the parent only concatenates: nothing is copied per seat or per event."""
+    if processes == 1 or games <= CHUNK:
+        return [table.play(seed + i) for i in range(games)]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    starts = range(0, games, CHUNK)
+    # fork where the platform has it: the workers start with the engine already imported.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(method)) as pool:
+        chunks = pool.map(table.play_range, [seed + s for s in starts], [min(CHUNK, games - s) for s in starts])
+        return [o for chunk in chunks for o in chunk]
+
+
+def default_processes() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 # ---------------------------------------------------------------------- command
@@ -116,6 +168,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agents", default="heuristic", choices=("heuristic", "random"), help="bot for every seat (default heuristic)")
     p.add_argument("--roles", help="the deck as comma-separated role ids (default: the preset's recommended deck)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
+    p.add_argument("--processes", type=int, default=None, metavar="N", help="worker processes (default: every core); the results are the same for any N")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -125,6 +178,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games < 0:
         raise CliError("--games must not be negative")
+    processes = default_processes() if args.processes is None else args.processes
+    if processes < 1:
+        raise CliError("--processes must be at least 1")
     try:
         report = simulate(
             preset=args.preset,
@@ -134,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
             agents=args.agents,
             roles=parse_roles(args.roles),
             options=parse_option_pairs(args.option),
+            processes=processes,
         )
     except GameFileError as e:
         raise CliError(str(e)) from None

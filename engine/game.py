@@ -128,7 +128,7 @@ class Game:
         "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
         "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "barred", "sheltered",
         "first_voters", "night", "memory", "winner", "over", "winners", "end_reason", "pending", "answers",
-        "answer_log", "_next_decision", "_by_id", "_batch_size", "_script", "__dict__",
+        "answer_log", "_next_decision", "_by_id", "_batch_size", "_script", "_views", "__dict__",
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
@@ -152,6 +152,7 @@ class Game:
         self.day = 0
         self.phase = "setup"
         self.events: list[Event] = []
+        self._views: dict[str, list] = {}  # seat -> [its visible events so far, events read] (``observation``)
         self.deaths: list[Death] = []
         self.sheriff: str | None = None
         self.lovers: tuple[str, str] | None = None
@@ -221,8 +222,22 @@ class Game:
             self._advance(answers)
 
     def observation(self, seat: str, since: int = 0) -> list[Event]:
-        """Every event ``seat`` may see, in order: derived from visibility alone."""
-        return [e for e in self.events[since:] if e.visible_to(seat)]
+        """Every event ``seat`` may see, in order (from ``events[since]`` on): derived
+        from visibility alone. Events are never changed once emitted, so each seat's
+        view is kept and extended with the events emitted since it was last asked:
+        a seat asked at every decision costs the new events only, not the whole game
+        again (which made a decision dearer the longer and larger the game)."""
+        events = self.events
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = [[], 0]
+        seen, read = view
+        if read < len(events):
+            seen += [e for e in events[read:] if e.visible_to(seat)]
+            view[1] = len(events)
+        if since:
+            return [e for e in seen if e.seq >= since]  # an event's seq is its index in ``events``
+        return list(seen)
 
     def public_events(self) -> list[Event]:
         return [e for e in self.events if e.audience == PUBLIC]

@@ -97,3 +97,20 @@ def test_wilson_interval():
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_processes_play_the_same_games():
+    """Any number of worker processes gives the one-core report, game for game."""
+    one = simulate(games=150, seed=7, agents="random", processes=1)
+    two = simulate(games=150, seed=7, agents="random", processes=2)
+    assert one.wins == two.wins and one.days == two.days and one.games == two.games == 150
+    assert simulate(games=0, seed=7, agents="random", processes=2).games == 0
+
+
+def test_a_bad_table_fails_before_any_worker_starts():
+    import pytest
+
+    from arena.gamefile import GameFileError
+
+    with pytest.raises(GameFileError):
+        simulate(games=500, roles=["seer", "villager", "villager"], agents="random", processes=2)
