@@ -387,9 +387,7 @@ def _opening(sit: Situation) -> str:
 
 
 def _words(sit: Situation, sp: Speech) -> str:
-    mem = sit.mem
-    parts: list[str] = []
-    parts.append(_opening(sit))
+    parts = [_opening(sit)]
     if sp.role == SEER:
         if sp.counter:
             parts.append(sit.say("seer_counter_claim", target=sp.counter))
