@@ -112,7 +112,11 @@ def test_missing_file(tmp_path):
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
-def test_examples_load(path):
+def test_examples_load(path, monkeypatch):
+    # A model seat's example is run with a local server's address and a placeholder
+    # key (examples/local_model.yaml says so); building the table sends nothing.
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     spec = load_game_file(path)
     if any(s.agent == "heuristic" for s in spec.seats) and not _heuristic_available():
         pytest.skip("agents.heuristic is not available yet")
