@@ -54,7 +54,7 @@ class Participant(_Strict):
                 where = ".".join(str(x) for x in first["loc"])
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS:
-            raise ValueError(f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, openai:MODEL, anthropic:MODEL)")
+            raise ValueError(f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)")
         elif self.options:
             raise ValueError(f"participant {self.name}: options only apply to model participants, not '{self.agent}'")
         return self
