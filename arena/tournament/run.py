@@ -7,7 +7,8 @@ stored digest differs from the plan's (the participants, tables, seed or options
 edited) stops the run: mixing two plans in one database would make its ratings lie.
 
 Bot-only games are played synchronously, in a worker thread or, with
-``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU). Games with
+``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU), or with
+``concurrency.backend: ray`` as tasks on a Ray cluster (``ray_backend``). Games with
 model seats are coroutines on one event loop, at most ``concurrency.games`` at a time,
 their calls capped by ``arena.limits`` globally and per model. A budget cap is checked
 before each game starts, counting what the games in flight will still cost: a game
@@ -115,6 +116,18 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _bot_executor(c: Any) -> tuple[cf.Executor, int]:
+    """Where bot games are played, and how many at once: Ray tasks (the driver still
+    writes every file and row: ``ray_backend``), worker processes, or one thread."""
+    if c.backend == "ray":
+        from arena.tournament.ray_backend import RayExecutor, cluster_cpus
+
+        return RayExecutor(), c.tasks or 2 * cluster_cpus()
+    if c.processes > 1:
+        return cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),)), c.processes
+    return cf.ThreadPoolExecutor(1), 1
+
+
 def run_tournament(
     cfg: TournamentConfig,
     db_path: str | Path,
@@ -159,6 +172,11 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
 
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
+    started_ray = False
+    if cfg.concurrency.backend == "ray" and any(j.bots_only for j in todo):
+        from arena.tournament.ray_backend import connect
+
+        started_ray = connect(cfg.concurrency.address)
     run_id = store.start_run(len(jobs))
     t0 = time.perf_counter()
     bar = TournamentProgress(len(jobs), report.already, store.totals(), console=console, enabled=progress)
@@ -174,6 +192,10 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         report.seconds = round(time.perf_counter() - t0, 3)
         report.totals = store.totals()
         store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)
+        if started_ray:
+            import ray
+
+            ray.shutdown()
     return report
 
 
@@ -243,12 +265,9 @@ class _Runner:
 
     async def run_all(self, todo: list[GameJob]) -> None:
         c = self.cfg.concurrency
-        bot_slots = asyncio.Semaphore(c.processes)
+        executor, bots_in_flight = _bot_executor(c) if any(j.bots_only for j in todo) else (cf.ThreadPoolExecutor(1), 1)
+        bot_slots = asyncio.Semaphore(bots_in_flight)
         model_slots = asyncio.Semaphore(c.games)
-        if c.processes > 1:
-            executor: cf.Executor = cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),))
-        else:
-            executor = cf.ThreadPoolExecutor(1)
         loop = asyncio.get_running_loop()
 
         async def one(job: GameJob) -> None:
