@@ -8,6 +8,7 @@ notebook. Needs the ``data`` extra (pandas, pyarrow).
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from arena.export.schema import TABLES
 from arena.export.sources import ExportError, games_from
 
 FORMATS = ("csv", "parquet")
+log = logging.getLogger("werewolf.export")
 
 
 def _pandas():
@@ -68,7 +70,9 @@ def export(source: str | Path, fmt: str, out: str | Path) -> dict[str, int]:
                 df.to_parquet(path, index=False)
     except OSError as e:
         raise ExportError(f"cannot write to {folder}: {e.strerror or e}") from None
-    return {name: len(df) for name, df in frames.items()}
+    counts = {name: len(df) for name, df in frames.items()}
+    log.info("exported %d games from %s to %s (%s)", counts["games"], source, folder, fmt)
+    return counts
 
 
 __all__ = ["ExportError", "FORMATS", "TABLES", "export", "rows", "tables"]

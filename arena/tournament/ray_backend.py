@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import logging
 import os
 import tempfile
 import threading
@@ -35,6 +36,7 @@ from arena.tournament.store import FinishedGame
 # Ray retries a task whose worker or node died this many times; a game that fails by
 # itself (``GameFailed``) is deterministic and is not retried.
 TASK_RETRIES = 3
+log = logging.getLogger("werewolf.tournament")
 
 
 def _ray() -> Any:
@@ -55,6 +57,7 @@ def connect(address: str | None) -> bool:
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False, configure_logging=False)
     except Exception as e:  # a wrong address, a cluster of another Ray version...
         raise ConfigError(f"cannot reach the Ray cluster at {address or 'a new local instance'}: {e}") from None
+    log.info("Ray: %s, %d CPUs", f"joined {address}" if address else "started a local instance", cluster_cpus())
     return not address
 
 

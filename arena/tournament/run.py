@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import logging
 import os
 import threading
 import time
@@ -42,6 +43,7 @@ from arena.tournament.schedule import GamePlan, build_schedule
 from arena.tournament.store import FinishedGame, Store, StoreError
 
 MAX_FAILURES_IN_A_ROW = 5
+log = logging.getLogger("werewolf.tournament")
 
 
 @dataclass
@@ -162,6 +164,7 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         planned=len(jobs), already=sum(1 for j in jobs if j.plan.id in done),
         extra=len(set(done) - planned_ids), db=str(db_path), transcripts=str(transcripts_dir(db_path)),
     )  # fmt: skip
+    log.info("tournament %s: %d games planned, %d stored already, %d to play now", cfg.name, report.planned, report.already, len(todo))
     store.set_meta("name", cfg.name)
     store.set_meta("config", cfg.model_dump_json())
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
@@ -192,6 +195,8 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         report.seconds = round(time.perf_counter() - t0, 3)
         report.totals = store.totals()
         store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)
+        log.info("tournament %s: %d played, %d failed in %.1f s%s", cfg.name, report.played, report.failed, report.seconds,
+                 f" (stopped: {report.stopped})" if report.stopped else "")  # fmt: skip
         if started_ray:
             import ray
 
@@ -249,12 +254,15 @@ class _Runner:
 
     def _stored(self, fin: FinishedGame) -> None:
         self.store.record(fin)
+        log.debug("stored game %s: %s won after %d days", fin.id, fin.winner, fin.days)
         self.report.played += 1
         self.failures_in_a_row = 0
         self.bar.game_done()
 
     def _failed(self, job: GameJob, message: str) -> None:
         self.store.record_failure(job.plan.id, message)
+        # Its id only: the message may name a decision, and a decision's kind tells a role.
+        log.warning("game %s failed (the run's report and the failures table say why)", job.plan.id)
         self.report.failed += 1
         self.report.failures.append(message)
         self.failures_in_a_row += 1
