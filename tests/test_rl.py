@@ -214,3 +214,16 @@ def test_speech_is_cleaned_to_the_space():
     assert sp.clean_speech("hi \U0001f43a") == "hi \ufffd"
     assert len(sp.clean_speech("x" * 5000)) == sp.MAX_SPEECH
     assert sp.speech_text().contains(sp.clean_speech("狼人 \x00 ok"))
+
+
+def test_render_tells_only_the_public_narration():
+    e = raw_env(preset="millers_hollow", players=8, seed=0, render_mode="ansi")
+    e.reset()
+    for _ in range(30):
+        agent = e.agent_selection
+        e.step(e.action_space(agent).sample(e.observe(agent)["action_mask"]))
+    text = e.render()
+    assert "Night falls" in text and "Your card" not in text
+    assert e.render() == ""  # nothing new since
+    with pytest.raises(ValueError, match="render_mode"):
+        env(render_mode="rgb_array")

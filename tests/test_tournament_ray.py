@@ -109,20 +109,7 @@ def test_config_and_cluster_errors_are_named(cluster):
     assert ray_backend.cluster_cpus() == 2
 
 
-RUN = "import sys; from arena.cli import main; sys.exit(main(sys.argv[1:]))"
-
-
-def _count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        con = sqlite3.connect(db, timeout=10)
-        try:
-            return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.OperationalError:
-        return 0
+from test_tournament_kill import RUN, _count  # noqa: E402
 
 
 @pytest.mark.slow  # two driver processes joining the cluster: about a minute here

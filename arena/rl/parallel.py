@@ -10,60 +10,27 @@ multi-target decision takes one step per pick, like the AEC form.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from arena.rl import spaces as sp
-from arena.rl.aec import _narrate_public
-from arena.rl.table import IllegalAction, Table
+from arena.rl.common import RENDER_MODES, TableEnv
+from arena.rl.table import IllegalAction
 
 
-class WerewolfParallelEnv(ParallelEnv):
+class WerewolfParallelEnv(TableEnv, ParallelEnv):
     """``parallel_env(preset=..., players=..., seed=...)``, keywords as ``WerewolfEnv``."""
 
-    metadata = {"name": "werewolf_arena_v0", "render_modes": ["human", "ansi"]}
+    metadata = {"name": "werewolf_arena_v0", "render_modes": RENDER_MODES}
 
     def __init__(self, preset: str = "millers_hollow", players: int = 8, seed: int = 0, render_mode: str | None = None, **kw: Any):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.table = Table(preset, players, seed, **kw)
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.names)
+        self._setup(preset, players, seed, render_mode, kw)
         self.agents: list[str] = []
-        n = len(self.table.vocabulary)
-        obs = sp.observation_space(len(self.possible_agents), len(self.table.role_ids), self.table.options.max_days, n)
-        self.observation_spaces = {a: obs for a in self.possible_agents}
-        self.action_spaces = {a: sp.SeatActionSpace(n, self.table.language) for a in self.possible_agents}
-        self._seeds = random.Random(seed)
-        self._first = True
-        self._told = 0
-
-    def observation_space(self, agent: str):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str):
-        return self.action_spaces[agent]
-
-    @property
-    def vocabulary(self) -> tuple[str, ...]:
-        return self.table.vocabulary
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """As ``WerewolfEnv.reset``; returns every seat's observation and info."""
-        if seed is not None:
-            game_seed = seed
-            self._seeds = random.Random(seed)
-            for space in self.action_spaces.values():
-                space.seed(seed)
-        elif self._first:
-            game_seed = self.table.seed
-        else:
-            game_seed = self._seeds.randrange(2**31)
-        self._first = False
-        self.table.new_game(game_seed)
-        self._told = 0
+        self._new_game(seed)
         self.agents = list(self.possible_agents)
         return {a: self.table.observe(a) for a in self.agents}, {a: self.table.info(a) for a in self.agents}
 
@@ -89,29 +56,6 @@ class WerewolfParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos
-
-    def action_for(self, agent: str, answer: Any) -> dict[str, Any]:
-        """As ``WerewolfEnv.action_for``."""
-        return self.table.action_for(self.table.current(agent), answer)
-
-    def view(self, agent: str):
-        return self.table.view(agent)
-
-    @property
-    def game(self):
-        return self.table.game
-
-    def render(self) -> str | None:
-        text = _narrate_public(self.table, self._told)
-        self._told = len(self.table.game.events)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        self.table.game = None
 
 
 def _choice(action: Any) -> Any:
