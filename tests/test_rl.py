@@ -227,3 +227,10 @@ def test_render_tells_only_the_public_narration():
     assert e.render() == ""  # nothing new since
     with pytest.raises(ValueError, match="render_mode"):
         env(render_mode="rgb_array")
+
+
+def test_text_can_be_left_out_for_speed():
+    e = raw_env(preset="millers_hollow", players=8, seed=0, text=False)
+    e.reset()
+    obs = e.observe(e.agent_selection)
+    assert obs["text"] == "" and e.observation_space(e.agent_selection).contains(obs) and obs["action_mask"].sum() > 0

@@ -75,16 +75,14 @@ def speech_text() -> spaces.Text:
 
 
 @lru_cache(maxsize=4)
-def language_mask(language: str) -> np.ndarray:
-    """Which characters a random policy speaks in ``language``: printable ASCII, plus the
-    CJK ideographs and punctuation for Chinese. Read-only (shared)."""
-    chars = charset()
-    keep = [0x20 <= ord(c) < 0x7F for c in chars]
-    if language == "zh":
-        keep = [k or 0x4E00 <= ord(c) <= 0x9FFF or 0x3000 <= ord(c) <= 0x303F or 0xFF00 <= ord(c) <= 0xFFEF for k, c in zip(keep, chars)]
-    mask = np.array(keep, dtype=np.int8)
-    mask.flags.writeable = False
-    return mask
+def language_chars(language: str) -> tuple[str, ...]:
+    """The characters a random policy speaks in ``language``: printable ASCII, plus the
+    CJK ideographs and punctuation for Chinese."""
+    def keep(c: str) -> bool:
+        o = ord(c)
+        return 0x20 <= o < 0x7F or (language == "zh" and (0x4E00 <= o <= 0x9FFF or 0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF))
+
+    return tuple(c for c in charset() if keep(c))
 
 
 def clean_speech(text: str) -> str:
@@ -111,8 +109,11 @@ class SeatActionSpace(spaces.Dict):
             choice = int(self["choice"].sample(mask=mask.astype(np.int8, copy=False)))
             text = ""
             if choice == SPEAK:
+                # Drawn here rather than by ``Text.sample``, which scans the whole
+                # plane's mask on every call (tens of milliseconds).
+                chars = language_chars(self.language)
                 length = int(self.np_random.integers(*SAMPLE_SPEECH))
-                text = self["text"].sample(mask=(length, language_mask(self.language)))
+                text = "".join(chars[i] for i in self.np_random.integers(0, len(chars), size=length))
             return {"choice": choice, "text": text}
         return super().sample(mask=mask, probability=probability)
 

@@ -54,6 +54,7 @@ class Table:
         names: list[str] | None = None,
         roles: list[str] | None = None,
         language: str = "en",
+        text: bool = True,
         **rules: Any,
     ):
         p = get_preset(preset)
@@ -66,6 +67,9 @@ class Table:
         self.options = p.options(coerce_options(rules)) if rules else p.options()
         self.roles = list(roles) if roles is not None else None
         self.language = language
+        # Rendering the prompt text is most of a step's cost; a policy that reads only
+        # the structured fields can do without it (``text`` is then empty).
+        self.with_text = text
         self.seed = seed
         self.vocabulary: tuple[str, ...] = sp.SPECIALS + tuple(self.names) + sp.words()
         self._index = {w: i for i, w in enumerate(self.vocabulary)}
@@ -226,7 +230,7 @@ class Table:
         role = view.role
         sheriff = view.sheriff
         return {
-            "text": self.text(seat, view, d),
+            "text": self.text(seat, view, d) if self.with_text else "",
             "action_mask": self.mask(d),
             "seat": self._seat_index[seat],
             "role": self.role_ids.index(role) + 1 if role in ROLES else 0,
