@@ -1,12 +1,14 @@
 """Tournaments on Ray (concurrency.backend: ray) on a local two-CPU cluster: the same
 games as a local run, byte for byte; a task retried after its worker died stores its
-game once; a driver killed mid-run and run again finishes without repeating a game.
+game once; model games on the actor, calls streamed back; a driver killed mid-run and
+run again finishes without repeating a game.
 
 Starting Ray takes 15-30 s on a loaded two-core machine, once for the module."""
 
 from __future__ import annotations
 
 import filecmp
+import json
 import os
 import signal
 import sqlite3
@@ -20,11 +22,17 @@ import yaml
 
 ray = pytest.importorskip("ray")
 
+# Starting Ray and its workers takes over a minute for this module on a loaded
+# two-core machine: marked slow (CI runs slow tests too).
+pytestmark = pytest.mark.slow
+
 from arena.tournament import ray_backend  # noqa: E402
 from arena.tournament.config import ConfigError, config_from_data  # noqa: E402
 from arena.tournament.run import run_tournament, transcripts_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+# The model actor's process reads its key from its own environment, as a node would.
+KEY_ENV, KEY = "WEREWOLF_RAY_TEST_KEY", "sk-ray-standin-0123456789abcdef"
 BOTS = [{"name": "H", "agent": "heuristic"}, {"name": "R", "agent": "random"}]
 
 
@@ -35,7 +43,8 @@ def cfg_data(games: int = 10, **concurrency) -> dict:
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             runtime_env={"env_vars": {KEY_ENV: KEY}})  # fmt: skip
     try:
         yield ray.get_runtime_context().gcs_address
     finally:
@@ -100,6 +109,42 @@ def test_a_task_retried_after_its_worker_died_stores_its_game_once(cluster, loca
     assert con.execute("SELECT COUNT(*) FROM failures").fetchone()[0] == 0
 
 
+def _records(db: Path, kind: str) -> list[dict]:
+    """Every transcript's records of one type, in game order, without the chained
+    digest (it covers the call records, whose timings differ from run to run)."""
+    out = []
+    for path in sorted(transcripts_dir(db).glob("*.jsonl")):
+        for r in map(json.loads, path.read_text().splitlines()):
+            if r["type"] == kind:
+                r.pop("digest", None)
+                out.append(r)
+    return out
+
+
+def test_model_games_play_on_the_actor_under_the_same_limits(cluster, tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from standin_server import StandInServer
+
+    monkeypatch.setenv(KEY_ENV, KEY)  # the driver seats each model once before the run
+    with StandInServer(latency=0) as api:
+        model = {"name": "M", "agent": "openai:standin", "options": {"base_url": api.base_url, "api_key_env": KEY_ENV, "max_retries": 0, "timeout": 20}}
+        data = {"name": "m", "seed": 3, "games": 3, "seating": "teams", "tables": [{"players": 5, "options": {"sheriff": False}}],
+                "participants": [model, BOTS[0]], "concurrency": {"games": 1, "per_model": {"openai:standin": 1}}}  # fmt: skip
+        local = run_tournament(config_from_data(data), tmp_path / "local.sqlite", progress=False)
+        local_requests = len(api.requests)
+        api.reset()
+        remote = run_tournament(config_from_data({**data, "concurrency": {**data["concurrency"], "backend": "ray"}}),
+                                tmp_path / "ray.sqlite", progress=False)  # fmt: skip
+    assert local.played == remote.played == 3 and remote.failed == 0
+    assert _rows(tmp_path / "ray.sqlite") == _rows(tmp_path / "local.sqlite")
+    # The same game, answer for answer; the calls streamed back as they ended.
+    for kind in ("event", "answer"):
+        assert _records(tmp_path / "ray.sqlite", kind) == _records(tmp_path / "local.sqlite", kind)
+    assert len(_records(tmp_path / "ray.sqlite", "call")) == len(api.requests) == local_requests
+    assert local.totals["calls"] == remote.totals["calls"] == local_requests and remote.totals["cost_usd"] == 0
+    assert KEY not in "".join(p.read_text() for p in transcripts_dir(tmp_path / "ray.sqlite").glob("*.jsonl"))
+
+
 def test_config_and_cluster_errors_are_named(cluster):
     with pytest.raises(ValueError, match="need backend: ray"):
         config_from_data(cfg_data(address="auto"))
@@ -112,7 +157,6 @@ def test_config_and_cluster_errors_are_named(cluster):
 from test_tournament_kill import RUN, _count  # noqa: E402
 
 
-@pytest.mark.slow  # two driver processes joining the cluster: about a minute here
 def test_a_killed_driver_resumes_without_repeating(cluster, local_run, tmp_path):
     cfg = tmp_path / "r.yaml"
     cfg.write_text(yaml.safe_dump(cfg_data(games=16, backend="ray", address=cluster, tasks=2)))

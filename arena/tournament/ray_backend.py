@@ -11,8 +11,13 @@ game again from the same seed, and is stored once, when its one result arrives. 
 driver killed mid-run leaves exactly the games it stored; running the command again
 plays the others (the tasks of a killed driver die with its job).
 
-Games with model seats stay on the driver's event loop under ``arena.limits``: their
-time is spent waiting on providers, which one process does well.
+Games with model seats go to one Ray actor (``ModelGames``) that holds the model
+clients and ``arena.limits`` configured as a local run's (``calls``, ``per_model``),
+so every model game of the run shares the same caps; it streams each call record back
+as the call ends, so the driver's budget and progress count calls in flight exactly
+as locally, then the finished game with its transcript, written by the driver. The
+actor's process needs the model keys in its environment (a node's, or Ray's
+``runtime_env``): the driver never ships them.
 
 ``address`` is Ray's: ``auto`` (a cluster started with ``ray start`` on this machine),
 ``ray://HOST:10001`` (Ray Client), or empty to start a private local instance (then
@@ -21,6 +26,7 @@ stopped at the end). Every node needs this package installed, at the same versio
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import dataclasses
 import logging
@@ -30,7 +36,7 @@ import threading
 from typing import Any, Callable
 
 from arena.tournament.config import ConfigError
-from arena.tournament.play import GameFailed, GameJob, play_sync
+from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
 from arena.tournament.store import FinishedGame
 
 # Ray retries a task whose worker or node died this many times; a game that fails by
@@ -142,3 +148,77 @@ def _reason(job: GameJob, e: BaseException) -> BaseException:
         return GameFailed(str(cause))
     return GameFailed(f"{job.plan.id}: the Ray task failed: {type(cause).__name__}: {cause}")
 
+
+
+class ModelGames:
+    """The Ray actor playing model games: an async actor, one event loop for all of
+    them, under the run's call limits."""
+
+    def __init__(self, limits: dict[str, Any]):
+        from arena.limits import configure
+
+        configure(**limits)
+
+    async def play(self, job: GameJob):
+        """Yields ``("call", record)`` as each call ends, then ``("done", (game, bytes))``."""
+        queue: asyncio.Queue = asyncio.Queue()
+
+        async def run() -> None:
+            try:
+                with tempfile.TemporaryDirectory(prefix="werewolf-") as tmp:
+                    local = dataclasses.replace(job, folder=tmp)
+                    finished = await play_async(local, on_call=lambda r: queue.put_nowait(("call", r.model_dump())))
+                    queue.put_nowait(("done", (finished, local.final_path.read_bytes())))
+            except BaseException as e:  # noqa: BLE001 - handed to the driver below
+                queue.put_nowait(("error", e))
+
+        task = asyncio.ensure_future(run())
+        try:
+            while True:
+                kind, value = await queue.get()
+                if kind == "error":
+                    raise value
+                yield kind, value
+                if kind == "done":
+                    return
+        finally:
+            if not task.done():
+                task.cancel()
+
+
+class ModelPlayer:
+    """``play_async`` for the driver, with the game played on the ``ModelGames`` actor."""
+
+    def __init__(self, limits: dict[str, Any], games: int):
+        ray = _ray()
+        self._ray = ray
+        self.actor = ray.remote(ModelGames).options(max_concurrency=max(1, games), max_restarts=1).remote(limits)
+
+    async def __call__(self, job: GameJob, on_call: Callable[[Any], None] | None = None) -> FinishedGame:
+        from agents.llm.accounting import CallRecord
+
+        stream = self.actor.play.options(num_returns="streaming").remote(job)
+        try:
+            async for ref in stream:
+                kind, value = await ref
+                if kind == "call":
+                    if on_call is not None:
+                        on_call(CallRecord.model_validate(value))
+                    continue
+                finished, data = value
+                try:
+                    store_transcript(job, data)
+                except OSError as e:
+                    raise GameFailed(f"{job.plan.id}: cannot write its transcript: {e.strerror or e}") from None
+                return finished
+        except GameFailed:
+            raise
+        except Exception as e:  # Ray's envelope around the actor's failure
+            raise _reason(job, e) from None
+        raise GameFailed(f"{job.plan.id}: the model actor ended without a result")
+
+    def close(self) -> None:
+        try:
+            self._ray.kill(self.actor)
+        except Exception:  # the cluster is already gone
+            pass

@@ -176,7 +176,7 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
     started_ray = False
-    if cfg.concurrency.backend == "ray" and any(j.bots_only for j in todo):
+    if cfg.concurrency.backend == "ray" and todo:
         from arena.tournament.ray_backend import connect
 
         started_ray = connect(cfg.concurrency.address)
@@ -276,6 +276,12 @@ class _Runner:
         executor, bots_in_flight = _bot_executor(c) if any(j.bots_only for j in todo) else (cf.ThreadPoolExecutor(1), 1)
         bot_slots = asyncio.Semaphore(bots_in_flight)
         model_slots = asyncio.Semaphore(c.games)
+        play_model: Any = play_async
+        if c.backend == "ray" and any(not j.bots_only for j in todo):
+            from arena.tournament.ray_backend import ModelPlayer
+
+            limits = {"global_limit": c.calls, "per_model": c.per_model, "default_per_model": c.default_per_model}
+            play_model = ModelPlayer(limits, c.games)
         loop = asyncio.get_running_loop()
 
         async def one(job: GameJob) -> None:
@@ -289,7 +295,7 @@ class _Runner:
                         fin = await loop.run_in_executor(executor, play_sync, job)
                     else:
                         self.in_flight[gid] = 0.0
-                        fin = await play_async(job, on_call=lambda record: self._on_call(record, gid))
+                        fin = await play_model(job, on_call=lambda record: self._on_call(record, gid))
                         if fin.cost_usd is not None:
                             self.game_costs.append(float(fin.cost_usd))
                 except GameFailed as e:
@@ -310,3 +316,5 @@ class _Runner:
             await asyncio.gather(*(one(j) for j in todo))
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
+            if play_model is not play_async:
+                play_model.close()
