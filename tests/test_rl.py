@@ -51,6 +51,20 @@ def test_api_with_every_decision_shape():
     parallel_api_test(parallel_env(preset="best_of", players=12, seed=3, roles=PIPER, language="zh"), num_cycles=1000)
 
 
+@pytest.mark.parametrize(
+    "table",
+    [
+        {"preset": "village", "players": 12, "buildings": "box", "building_handout": "choice"},  # building ids as answers
+        {"preset": "forum", "players": 10, "ghost_notes": True, "vote_changes": 1, "phantom_votes": True},
+        {"preset": "langrensha", "players": 12, "last_words": "all"},
+    ],
+    ids=["village-buildings", "forum-ghosts", "langrensha-last-words"],
+)
+def test_api_with_rule_variants(table):
+    api_test(env(seed=2, **table), num_cycles=1000)
+    parallel_api_test(parallel_env(seed=2, **table), num_cycles=1000)
+
+
 def _play(e, policy):
     """Run an AEC env to the end with ``policy(env, agent, obs) -> action``; the kinds met."""
     kinds = []
