@@ -24,7 +24,10 @@ class TableEnv:
         n = len(self.table.vocabulary)
         obs = sp.observation_space(len(self.possible_agents), len(self.table.role_ids), self.table.options.max_days, n)
         self.observation_spaces = {a: obs for a in self.possible_agents}
-        self.action_spaces = {a: sp.SeatActionSpace(n, self.table.language) for a in self.possible_agents}
+        # Seeded from the table's seed, so random policies drawn from the spaces replay.
+        self.action_spaces = {
+            a: sp.SeatActionSpace(n, self.table.language, seed=seed * 1009 + i) for i, a in enumerate(self.possible_agents)
+        }
         self._seeds = random.Random(seed)
         self._first = True
         self._told = 0
