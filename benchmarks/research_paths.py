@@ -51,29 +51,23 @@ def step_rate(games: int = 20) -> None:
         decisions += len(g.answer_log)
     direct = decisions / (time.perf_counter() - t)
 
-    e = raw_env(players=9)
-    t = time.perf_counter()
-    steps = 0
-    for seed in range(games):
-        e.reset(seed=seed)
-        for agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            e.step(None if term or trunc else e.action_space(agent).sample(obs["action_mask"]))
-            steps += not (term or trunc)
-    through_env = steps / (time.perf_counter() - t)
-
-    e = raw_env(players=9, text=False)
-    t = time.perf_counter()
-    steps = 0
-    for seed in range(games):
-        e.reset(seed=seed)
-        for agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
-            e.step(None if term or trunc else e.action_space(agent).sample(obs["action_mask"]))
-            steps += not (term or trunc)
-    no_text = steps / (time.perf_counter() - t)
+    through_env = _env_rate(raw_env(players=9), games)
+    no_text = _env_rate(raw_env(players=9, text=False), games)
     print(f"\nrandom play, {games} games of 9: run_sync {direct:,.0f} decisions/s; AEC env {through_env:,.0f} steps/s "
           f"with the prompt text, {no_text:,.0f} without (env/run_sync = {through_env / direct:.3f} and {no_text / direct:.3f})")  # fmt: skip
+
+
+def _env_rate(e, games: int) -> float:
+    """Steps per second of random legal play through an AEC environment."""
+    t = time.perf_counter()
+    steps = 0
+    for seed in range(games):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else e.action_space(agent).sample(obs["action_mask"]))
+            steps += not (term or trunc)
+    return steps / (time.perf_counter() - t)
 
 
 def export_times(games: int) -> None:
