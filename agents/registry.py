@@ -1,5 +1,7 @@
 """Agent specs (CONTRACT.md 3b): ``heuristic``, ``random``, ``scripted``, ``human``,
-``openai:MODEL``, ``anthropic:MODEL``. Unknown specs are an error naming the spec."""
+``openai:MODEL``, ``anthropic:MODEL``, ``langchain:PROVIDER:MODEL``,
+``langchain:MODULE:FACTORY``, ``litellm:MODEL`` (all model specs go to
+``agents.llm.make_llm_agent``). Unknown specs are an error naming the spec."""
 
 from __future__ import annotations
 
@@ -7,7 +9,10 @@ from typing import Any
 
 from agents.base import Agent
 
-KNOWN = ("heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL")
+KNOWN = (
+    "heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
+    "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL",
+)  # fmt: skip
 
 
 def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] | None = None, **options: Any) -> Agent:
@@ -36,6 +41,6 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
         return HumanAgent(name, seed=seed, timeout=options.get("timeout"))
     from agents.llm import is_model_spec, make_llm_agent
 
-    if is_model_spec(spec) or spec.partition(":")[0] in ("openai", "anthropic"):
+    if is_model_spec(spec):
         return make_llm_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")

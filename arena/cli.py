@@ -20,6 +20,9 @@ from typing import Any, Callable, Sequence
 import yaml
 from rich.console import Console
 
+from arena.logs import LEVELS
+from arena.logs import configure as configure_logging
+
 EXIT_BAD_INPUT = 2
 EXIT_GAME_FAILED = 1
 EXIT_PERSON_LEFT = 3  # a person closed their input (Ctrl-D): the game so far is saved, to be resumed
@@ -143,7 +146,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
     p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
     p.add_argument(
-        "--agents", help="agent for every seat when no game file is given: heuristic, random, openai:MODEL, anthropic:MODEL (default heuristic)"
+        "--agents", help="agent for every seat when no game file is given: heuristic, random, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default heuristic)"
     )
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-4o-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
@@ -416,6 +419,9 @@ def all_commands() -> list[Command]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="werewolf", description="Werewolf Arena: LLMs, people and bots play Werewolf.")
     parser.add_argument("--version", action="version", version=f"werewolf-arena {package_version()}")
+    parser.add_argument(
+        "--log-level", choices=LEVELS, type=str.lower, help="this program's log lines on stderr (default warning; never a key or a hidden fact)"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for cmd in all_commands():
         # ``help`` goes through %-formatting (so "95%%"), a description is printed as is.
@@ -431,6 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    configure_logging(args.log_level)
     try:
         return args._run(args)
     except CliError as e:

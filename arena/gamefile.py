@@ -101,7 +101,7 @@ class GameSpec(BaseModel):
             if seat.options is not None and not seat.is_model:
                 raise GameFileError(
                     f"seat {i + 1} ({seat.name}) has options but its agent is '{seat.agent}'; "
-                    "only model seats (openai:MODEL, anthropic:MODEL) take options"
+                    "only model seats (openai:, anthropic:, langchain:, litellm:) take options"
                 )
         if any(seat.is_model for seat in self.seats):
             from prompts.catalog import LANGUAGES

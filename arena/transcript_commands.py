@@ -107,12 +107,25 @@ def run_replay(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- export
 def _configure_export(p: argparse.ArgumentParser) -> None:
-    p.add_argument("transcript", metavar="TRANSCRIPT", help="a transcript written by werewolf play --transcript")
-    p.add_argument("--html", metavar="OUT.html", required=True, help="write one self-contained page (no network needed)")
+    p.add_argument(
+        "transcript",
+        metavar="SOURCE",
+        help="with --html: one transcript; with --format: a tournament database, a folder of transcripts, or one transcript",
+    )
+    p.add_argument("--html", metavar="OUT.html", help="write one self-contained page (no network needed)")
     p.add_argument("--unverified", action="store_true", help="export a transcript even when it does not verify (with a warning)")
+    p.add_argument("--format", choices=("csv", "parquet"), help="write tidy tables, one file each (docs/EXPORT.md)")
+    p.add_argument("--out", metavar="DIR", help="the folder for --format's tables")
+    p.epilog = "Tables: games, seats, decisions, votes, claims, beliefs, calls, deaths (columns in docs/EXPORT.md)."
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.format or args.out:
+        if args.html:
+            raise CliError("export: --html writes one page, --format writes tables; give one of them")
+        return _export_tables(args)
+    if not args.html:
+        raise CliError("export: say what to write: --html OUT.html (one transcript) or --format csv|parquet --out DIR")
     from transcripts.export_html import render_html
 
     v = checked(args.transcript, allow_mismatch=args.unverified)
@@ -126,8 +139,21 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_tables(args: argparse.Namespace) -> int:
+    from arena.export import ExportError, export
+
+    if not args.format or not args.out:
+        raise CliError("export: tables need both --format csv|parquet and --out DIR")
+    try:
+        counts = export(args.transcript, args.format, args.out)
+    except ExportError as e:
+        raise CliError(str(e)) from None
+    print(f"wrote {len(counts)} tables to {args.out}: " + ", ".join(f"{name} {n}" for name, n in counts.items()))
+    return 0
+
+
 COMMANDS = [
     Command("verify", "re-play a transcript through the engine and report the first difference", _configure_verify, run_verify),
     Command("replay", "narrate a recorded game (publicly, --as a seat, or --god)", _configure_replay, run_replay),
-    Command("export", "write a recorded game as one self-contained HTML page", _configure_export, run_export),
+    Command("export", "write a recorded game as an HTML page, or games as tidy CSV/Parquet tables", _configure_export, run_export),
 ]

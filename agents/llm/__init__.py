@@ -1,5 +1,9 @@
-"""Model seats: one ``LLMAgent`` over three back ends (OpenAI Chat Completions and
-compatible servers, Anthropic Messages, any LangChain chat model).
+"""Model seats: one ``LLMAgent`` over four back ends (OpenAI Chat Completions and
+compatible servers, Anthropic Messages, any LangChain chat model, LiteLLM).
+
+Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``litellm:MODEL`` (LiteLLM's own model
+names, ``groq/llama-3.1-8b-instant``), ``langchain:PROVIDER:MODEL`` and
+``langchain:MODULE:FACTORY`` (``agents.llm.langchain_spec``).
 
 ``make_llm_agent("openai:gpt-4o-mini", "Alice")`` is what the registry calls for a
 model spec; ``from_langchain(chat_model, "Alice")`` seats a LangChain model. Imports
@@ -15,7 +19,7 @@ from agents.llm.config import LLMOptions
 if TYPE_CHECKING:
     from agents.llm.agent import LLMAgent
 
-VENDORS = ("openai", "anthropic")
+VENDORS = ("openai", "anthropic", "langchain", "litellm")
 
 # What make_llm_agent accepts besides LLMOptions' own fields: wiring, not settings.
 RUNTIME_KEYS = ("log", "limits", "prices", "preset", "rules", "language", "sleep", "api_key", "client")
@@ -27,15 +31,26 @@ def is_model_spec(spec: str) -> bool:
 
 
 def split_spec(spec: str) -> tuple[str, str]:
+    """``(vendor, model)``; for ``langchain:`` the model is ``PROVIDER:MODEL`` or
+    ``MODULE:FACTORY``, checked to have both parts."""
     vendor, sep, model = spec.partition(":")
     if not sep or vendor not in VENDORS:
-        raise ValueError(f"'{spec}' is not a model spec (expected openai:MODEL or anthropic:MODEL)")
+        raise ValueError(f"'{spec}' is not a model spec (expected {', '.join(_EXAMPLE.values())})")
     if not model.strip():
-        raise ValueError(f"'{spec}' names no model (expected {vendor}:MODEL, e.g. {vendor}:{_EXAMPLE[vendor]})")
+        raise ValueError(f"'{spec}' names no model (expected {_EXAMPLE[vendor]})")
+    if vendor == "langchain":
+        from agents.llm.langchain_spec import split_langchain
+
+        split_langchain(model)
     return vendor, model.strip()
 
 
-_EXAMPLE = {"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-latest"}
+_EXAMPLE = {
+    "openai": "openai:gpt-4o-mini",
+    "anthropic": "anthropic:claude-3-5-haiku-latest",
+    "langchain": "langchain:PROVIDER:MODEL or langchain:MODULE:FACTORY",
+    "litellm": "litellm:MODEL, e.g. litellm:groq/llama-3.1-8b-instant",
+}
 
 
 def _split_kwargs(kwargs: dict[str, Any]) -> tuple[LLMOptions, dict[str, Any]]:
@@ -49,7 +64,7 @@ def _split_kwargs(kwargs: dict[str, Any]) -> tuple[LLMOptions, dict[str, Any]]:
 
 
 def make_llm_agent(spec: str, name: str, *, seed: int = 0, **kwargs: Any) -> "LLMAgent":
-    """A model seat from ``openai:MODEL`` / ``anthropic:MODEL``.
+    """A model seat from any model spec (see the module docstring).
 
     ``kwargs`` are ``LLMOptions`` fields (or ``options=`` as a mapping or model) and
     the wiring: ``log`` (a shared ``CallLog``), ``limits``, ``prices``, ``preset``,
@@ -61,8 +76,14 @@ def make_llm_agent(spec: str, name: str, *, seed: int = 0, **kwargs: Any) -> "LL
 
     vendor, model = split_spec(spec)
     opts, rt = _split_kwargs(dict(kwargs))
-    backend_kw = {k: rt[k] for k in ("limits", "sleep", "api_key", "client") if k in rt}
-    backend = make_backend(vendor, model, opts, **backend_kw)
+    if vendor == "langchain":
+        from agents.llm.backends.langchain_backend import LangChainBackend
+        from agents.llm.langchain_spec import chat_model_from_spec
+
+        backend: Any = LangChainBackend(chat_model_from_spec(model, opts), opts, limits=rt.get("limits"), sleep=rt.get("sleep"))
+    else:
+        backend_kw = {k: rt[k] for k in ("limits", "sleep", "api_key", "client") if k in rt}
+        backend = make_backend(vendor, model, opts, **backend_kw)
     calls = rt.get("log")
     if calls is not None and rt.get("api_key"):
         calls.add_secret(rt["api_key"])

@@ -131,7 +131,8 @@ class LLMAgent(Agent):
         except TimeoutError:
             return self._fallback(state, error=f"decision time limit ({self.options.decision_timeout:g}s) reached", cut_off=True)
         except Exception as e:  # never let a model seat crash the game
-            log.warning("%s: %s on %s: %r", self.name, type(e).__name__, decision.kind, e)
+            # The decision's id, not its kind: a kind (seer_check) would tell the seat's role.
+            log.warning("%s: %s on decision %d: %r", self.name, type(e).__name__, decision.id, e)
             return self._fallback(state, error=f"internal error: {type(e).__name__}: {e}")
 
     async def aclose(self) -> None:

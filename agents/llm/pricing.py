@@ -85,6 +85,19 @@ class PriceTable:
         self.prices.update(overrides or {})
 
     def lookup(self, model: str, backend: str | None = None) -> ModelPrice | None:
+        """The price of ``model`` served by ``backend``. A ``litellm`` model the table
+        lacks is priced from LiteLLM's own map (``agents.llm.litellm_prices``); a
+        ``langchain`` spec's ``PROVIDER:MODEL`` is priced as ``MODEL``."""
+        found = self._lookup(model, backend)
+        if found is None and backend == "langchain" and ":" in model:
+            found = self._lookup(model.split(":", 1)[1], backend)
+        if found is None and backend == "litellm":
+            from agents.llm.litellm_prices import litellm_price
+
+            found = litellm_price(model)
+        return found
+
+    def _lookup(self, model: str, backend: str | None) -> ModelPrice | None:
         if backend and f"{backend}:{model}" in self.prices:
             return self.prices[f"{backend}:{model}"]
         if model in self.prices:

@@ -54,7 +54,7 @@ class Participant(_Strict):
                 where = ".".join(str(x) for x in first["loc"])
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS:
-            raise ValueError(f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, openai:MODEL, anthropic:MODEL)")
+            raise ValueError(f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)")
         elif self.options:
             raise ValueError(f"participant {self.name}: options only apply to model participants, not '{self.agent}'")
         return self
@@ -89,6 +89,18 @@ class Concurrency(_Strict):
     per_model: dict[str, int] = Field(default_factory=dict, description="a cap per model spec or model id")
     default_per_model: int = Field(default=8, ge=1)
     processes: int = Field(default=1, ge=1, description="worker processes for bot-only games")
+    # Where bot-only games run: here (a process pool), or as tasks on a Ray cluster
+    # (arena.tournament.ray_backend); ``address`` is Ray's (auto, ray://HOST:PORT, or
+    # empty for a private local instance), ``tasks`` the games in flight on it.
+    backend: Literal["local", "ray"] = "local"
+    address: str | None = None
+    tasks: int | None = Field(default=None, ge=1, description="bot games in flight on Ray (default: twice its CPUs)")
+
+    @model_validator(mode="after")
+    def _ray_only(self) -> "Concurrency":
+        if self.backend != "ray" and (self.address is not None or self.tasks is not None):
+            raise ValueError("concurrency.address and concurrency.tasks need backend: ray")
+        return self
 
 
 class TournamentConfig(_Strict):

@@ -7,7 +7,8 @@ stored digest differs from the plan's (the participants, tables, seed or options
 edited) stops the run: mixing two plans in one database would make its ratings lie.
 
 Bot-only games are played synchronously, in a worker thread or, with
-``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU). Games with
+``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU), or with
+``concurrency.backend: ray`` as tasks on a Ray cluster (``ray_backend``). Games with
 model seats are coroutines on one event loop, at most ``concurrency.games`` at a time,
 their calls capped by ``arena.limits`` globally and per model. A budget cap is checked
 before each game starts, counting what the games in flight will still cost: a game
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import logging
 import os
 import threading
 import time
@@ -41,6 +43,7 @@ from arena.tournament.schedule import GamePlan, build_schedule
 from arena.tournament.store import FinishedGame, Store, StoreError
 
 MAX_FAILURES_IN_A_ROW = 5
+log = logging.getLogger("werewolf.tournament")
 
 
 @dataclass
@@ -115,6 +118,18 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _bot_executor(c: Any) -> tuple[cf.Executor, int]:
+    """Where bot games are played, and how many at once: Ray tasks (the driver still
+    writes every file and row: ``ray_backend``), worker processes, or one thread."""
+    if c.backend == "ray":
+        from arena.tournament.ray_backend import RayExecutor, cluster_cpus
+
+        return RayExecutor(), c.tasks or 2 * cluster_cpus()
+    if c.processes > 1:
+        return cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),)), c.processes
+    return cf.ThreadPoolExecutor(1), 1
+
+
 def run_tournament(
     cfg: TournamentConfig,
     db_path: str | Path,
@@ -149,6 +164,7 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         planned=len(jobs), already=sum(1 for j in jobs if j.plan.id in done),
         extra=len(set(done) - planned_ids), db=str(db_path), transcripts=str(transcripts_dir(db_path)),
     )  # fmt: skip
+    log.info("tournament %s: %d games planned, %d stored already, %d to play now", cfg.name, report.planned, report.already, len(todo))
     store.set_meta("name", cfg.name)
     store.set_meta("config", cfg.model_dump_json())
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
@@ -159,6 +175,11 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
 
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
+    started_ray = False
+    if cfg.concurrency.backend == "ray" and todo:
+        from arena.tournament.ray_backend import connect
+
+        started_ray = connect(cfg.concurrency.address)
     run_id = store.start_run(len(jobs))
     t0 = time.perf_counter()
     bar = TournamentProgress(len(jobs), report.already, store.totals(), console=console, enabled=progress)
@@ -174,6 +195,12 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         report.seconds = round(time.perf_counter() - t0, 3)
         report.totals = store.totals()
         store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)
+        log.info("tournament %s: %d played, %d failed in %.1f s%s", cfg.name, report.played, report.failed, report.seconds,
+                 f" (stopped: {report.stopped})" if report.stopped else "")  # fmt: skip
+        if started_ray:
+            import ray
+
+            ray.shutdown()
     return report
 
 
@@ -227,12 +254,15 @@ class _Runner:
 
     def _stored(self, fin: FinishedGame) -> None:
         self.store.record(fin)
+        log.debug("stored game %s: %s won after %d days", fin.id, fin.winner, fin.days)
         self.report.played += 1
         self.failures_in_a_row = 0
         self.bar.game_done()
 
     def _failed(self, job: GameJob, message: str) -> None:
         self.store.record_failure(job.plan.id, message)
+        # Its id only: the message may name a decision, and a decision's kind tells a role.
+        log.warning("game %s failed (the run's report and the failures table say why)", job.plan.id)
         self.report.failed += 1
         self.report.failures.append(message)
         self.failures_in_a_row += 1
@@ -243,12 +273,15 @@ class _Runner:
 
     async def run_all(self, todo: list[GameJob]) -> None:
         c = self.cfg.concurrency
-        bot_slots = asyncio.Semaphore(c.processes)
+        executor, bots_in_flight = _bot_executor(c) if any(j.bots_only for j in todo) else (cf.ThreadPoolExecutor(1), 1)
+        bot_slots = asyncio.Semaphore(bots_in_flight)
         model_slots = asyncio.Semaphore(c.games)
-        if c.processes > 1:
-            executor: cf.Executor = cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),))
-        else:
-            executor = cf.ThreadPoolExecutor(1)
+        play_model: Any = play_async
+        if c.backend == "ray" and any(not j.bots_only for j in todo):
+            from arena.tournament.ray_backend import ModelPlayer
+
+            limits = {"global_limit": c.calls, "per_model": c.per_model, "default_per_model": c.default_per_model}
+            play_model = ModelPlayer(limits, c.games)
         loop = asyncio.get_running_loop()
 
         async def one(job: GameJob) -> None:
@@ -262,7 +295,7 @@ class _Runner:
                         fin = await loop.run_in_executor(executor, play_sync, job)
                     else:
                         self.in_flight[gid] = 0.0
-                        fin = await play_async(job, on_call=lambda record: self._on_call(record, gid))
+                        fin = await play_model(job, on_call=lambda record: self._on_call(record, gid))
                         if fin.cost_usd is not None:
                             self.game_costs.append(float(fin.cost_usd))
                 except GameFailed as e:
@@ -283,3 +316,5 @@ class _Runner:
             await asyncio.gather(*(one(j) for j in todo))
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
+            if play_model is not play_async:
+                play_model.close()

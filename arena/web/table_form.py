@@ -18,7 +18,7 @@ from engine.presets import PRESETS
 from engine.roles import ROLES
 
 BOTS = ("heuristic", "random")
-MODEL_EXAMPLES = ("openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest")
+MODEL_EXAMPLES = ("openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest", "langchain:google_genai:gemini-2.5-flash", "litellm:groq/llama-3.1-8b-instant")
 MAX_RUNNING = 20  # games one server plays at once: a local server, not a hosting service
 
 

@@ -8,7 +8,8 @@ __all__ = ["Backend", "CallFailed", "CallResult", "MissingKey", "Prompt", "Reply
 
 
 def make_backend(vendor: str, model: str, options=None, **kwargs) -> Backend:
-    """``vendor`` is the spec's prefix: ``openai`` or ``anthropic``."""
+    """``vendor`` is the spec's prefix: ``openai``, ``anthropic`` or ``litellm``
+    (``langchain:`` specs build their chat model first: ``agents.llm.make_llm_agent``)."""
     if vendor == "openai":
         from agents.llm.backends.openai_backend import OpenAIBackend
 
@@ -17,4 +18,8 @@ def make_backend(vendor: str, model: str, options=None, **kwargs) -> Backend:
         from agents.llm.backends.anthropic_backend import AnthropicBackend
 
         return AnthropicBackend(model, options, **kwargs)
-    raise ValueError(f"unknown model vendor '{vendor}' (known: openai, anthropic)")
+    if vendor == "litellm":
+        from agents.llm.backends.litellm_backend import LiteLLMBackend
+
+        return LiteLLMBackend(model, options, **kwargs)
+    raise ValueError(f"unknown model vendor '{vendor}' (known: openai, anthropic, litellm)")

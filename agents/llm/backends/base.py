@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import logging
 import random
 import time
 from abc import ABC, abstractmethod
@@ -35,6 +36,8 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
 from agents.llm.config import LLMOptions
 from arena.limits import LIMITS, Limits
+
+log = logging.getLogger("werewolf.llm")
 
 try:  # tenacity >= 8.3: stop before a sleep that would overrun the budget
     from tenacity import stop_after_attempt, stop_before_delay as _stop_delay
@@ -223,6 +226,8 @@ class Backend(ABC):
         def before_sleep(state: RetryCallState) -> None:
             nonlocal retries
             retries += 1
+            exc = state.outcome.exception() if state.outcome is not None else None
+            log.info("%s:%s: transient failure, retry %d: %s", self.name, self.model, retries, str(exc)[:300])
 
         retrying = AsyncRetrying(
             stop=stop_after_attempt(o.max_retries + 1) | _stop_delay(o.retry_total),

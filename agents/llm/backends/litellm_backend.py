@@ -1,0 +1,92 @@
+"""LiteLLM (``litellm:MODEL``): every provider LiteLLM routes, under its model names
+(``groq/llama-3.1-8b-instant``, ``bedrock/...``, ``gemini/...``, ``ollama/...``).
+
+LiteLLM takes and returns the OpenAI Chat Completions format and raises the
+``openai`` SDK's error classes (its own subclass them), so this back end is the
+OpenAI one with ``litellm.acompletion`` in place of the SDK client: the same answer
+formats, fallbacks and error sorting. Keys are LiteLLM's business (each provider's
+own variable, ``GROQ_API_KEY``...), unless the seat names one (``api_key_env``).
+LiteLLM's own retries are off (``num_retries=0``): this project counts and paces them.
+
+Importing LiteLLM normally fetches its price map from the network; this module makes
+it use the copy shipped with the package (``LITELLM_LOCAL_MODEL_COST_MAP``), unless
+the user chose otherwise. ``agents.llm.pricing`` reads that map for models the
+built-in table lacks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from agents.llm.backends.base import Reply
+from agents.llm.backends.openai_backend import OpenAIBackend, _reply
+
+
+def import_litellm() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        import litellm
+    except ImportError:
+        raise ImportError('litellm:MODEL needs the litellm package: pip install -e ".[litellm]" (or pip install litellm)') from None
+    litellm.suppress_debug_info = True
+    quiet = logging.getLogger("LiteLLM")
+    if quiet.level < logging.ERROR:
+        # Its worker warns on every new event loop (each synchronous decision opens one).
+        quiet.setLevel(logging.ERROR)
+    return litellm
+
+
+@dataclass
+class _Route:
+    """What stands for a client: where LiteLLM sends this seat's requests."""
+
+    api_key: str | None
+    base_url: str | None
+
+    async def close(self) -> None:
+        """LiteLLM pools its own connections."""
+
+
+class LiteLLMBackend(OpenAIBackend):
+    name = "litellm"
+
+    def _new_client(self) -> _Route:
+        import_litellm()  # a missing package stops the game before it starts
+        o = self.options
+        api_key = self._api_key
+        if api_key is None and o.api_key_env:
+            api_key = os.environ.get(o.api_key_env)
+            if not api_key:
+                raise self.missing_key(o.api_key_env)
+        return _Route(api_key, o.base_url)
+
+    def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> _Route:
+        return _Route(api_key, base_url)
+
+    @property
+    def endpoint(self) -> str:
+        from agents.llm.backends.base import safe_url
+
+        route = self._spare or next(iter(self._clients.values()), None)
+        if route is not None and route.base_url:
+            return safe_url(route.base_url)
+        return f"litellm:{self.model.split('/', 1)[0]}"
+
+    @property
+    def _is_openai(self) -> bool:
+        return False  # LiteLLM maps ``max_tokens`` to each provider's own name
+
+    async def create(self, client: _Route, request: dict[str, Any]) -> Any:
+        litellm = import_litellm()
+        extra: dict[str, Any] = {"num_retries": 0, "timeout": self.options.timeout}
+        if client.api_key:
+            extra["api_key"] = client.api_key
+        if client.base_url:
+            extra["api_base"] = client.base_url
+        return await litellm.acompletion(**request, **extra)
+
+    def reply(self, response: Any, mode: str) -> Reply:
+        return _reply(response, mode)

@@ -1,0 +1,93 @@
+"""What the AEC and the parallel environments share: the table, its spaces, the seeds
+of successive games, and the helpers around them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.rl import spaces as sp
+from arena.rl.table import Table
+
+RENDER_MODES = ["human", "ansi"]
+
+
+class TableEnv:
+    """Mixed in before PettingZoo's base class (its own methods win)."""
+
+    def _setup(self, preset: str, players: int, seed: int, render_mode: str | None, kw: dict[str, Any]) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, not {render_mode!r}")
+        self.table = Table(preset, players, seed, **kw)
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.names)
+        n = len(self.table.vocabulary)
+        obs = sp.observation_space(len(self.possible_agents), len(self.table.role_ids), self.table.options.max_days, n)
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        # Seeded from the table's seed, so random policies drawn from the spaces replay.
+        self.action_spaces = {
+            a: sp.SeatActionSpace(n, self.table.language, seed=seed * 1009 + i) for i, a in enumerate(self.possible_agents)
+        }
+        self._seeds = random.Random(seed)
+        self._first = True
+        self._told = 0
+
+    def observation_space(self, agent: str):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str):
+        return self.action_spaces[agent]
+
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        """What each ``choice`` index means: the specials, the seats, then the words."""
+        return self.table.vocabulary
+
+    def _new_game(self, seed: int | None) -> None:
+        """``seed`` deals the game; without one, the first game plays the constructor's
+        seed and later ones draw seeds from it, so a run of episodes is reproducible."""
+        if seed is not None:
+            game_seed = seed
+            self._seeds = random.Random(seed)
+            for space in self.action_spaces.values():
+                space.seed(seed)
+        elif self._first:
+            game_seed = self.table.seed
+        else:
+            game_seed = self._seeds.randrange(2**31)
+        self._first = False
+        self.table.new_game(game_seed)
+        self._told = 0
+
+    def action_for(self, agent: str, answer: Any) -> dict[str, Any]:
+        """The action giving ``answer`` (as an ``agents`` bot returns it) to ``agent``'s
+        pending decision: lets a heuristic bot or a model seat play in the env."""
+        return self.table.action_for(self.table.current(agent), answer)
+
+    def view(self, agent: str):
+        """``agent``'s ``SeatView`` (its events, structured), as the runner gives it."""
+        return self.table.view(agent)
+
+    @property
+    def game(self):
+        """The engine's game (the whole truth: for logging and analysis, not policies)."""
+        return self.table.game
+
+    def render(self) -> str | None:
+        """The public events since the last render, in the spectators' words."""
+        from prompts.catalog import catalog
+        from prompts.history import render_event
+
+        cat = catalog(self.table.language)
+        events = self.table.game.events
+        lines = [render_event(cat, e, "") for e in events[self._told :] if e.is_public]
+        self._told = len(events)
+        text = "\n".join(line for line in lines if line)
+        if self.render_mode == "human":
+            if text:
+                print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.table.game = None
