@@ -75,16 +75,16 @@ def check_signatures(t: Transcript, trusted: Any = None) -> SignatureCheck:
         out.signed = True
         out.detail = f"signed by {out.signer}: every line, up to line {last}"
         return out
-    after = sigs[-1][0] + 3 if sigs else 2
-    if sigs and t.truncated:
-        why = f"a partial line follows the signature on line {last}"
+    if sigs and sigs[-1][0] + 2 == last:  # t.truncated: something was added after it
+        at, why = last + 1, f"a partial line follows the signature on line {last}"
     elif sigs:
-        why = f"lines {after} to {last} come after the last signature (line {after - 1})"
+        at = sigs[-1][0] + 3
+        why = f"line(s) {at} to {last} come after the last signature (line {at - 1}): added after signing"
     else:
-        why = "the file has no signature"
+        at, why = last, f"the file ends at line {last} without a signature (cut off after signing, or never signed)"
     out.detail = f"the header names signer {out.signer}, but {why}"
     if t.complete or want is not None:
         # A finished game is signed when its writer closes: no signature at its end
         # means lines were added, or the signature cut off, after signing.
-        return fail(min(after, last), out.detail)
+        return fail(at, out.detail)
     return out

@@ -133,6 +133,20 @@ def load_signer(path: str | None = None, *, environ: dict[str, str] | None = Non
     return None
 
 
+def require_same_signer(path: str, declared: Any, signer: Signer | None) -> None:
+    """Going on writing ``path`` (resume) keeps its signing as it began: the header's
+    key for a signed file, none for an unsigned one (a signature cannot cover lines
+    its key never saw). Raises ``SigningKeyError`` saying what to do instead."""
+    if declared is not None and (signer is None or signer.fingerprint != declared.fingerprint):
+        given = "no signing key was given" if signer is None else f"the key given is {signer.fingerprint}"
+        raise SigningKeyError(
+            f"{path} is signed by {declared.fingerprint} and {given}: go on with that key (--sign-key), "
+            "or write the game to a new file (--transcript OUT)"
+        )
+    if declared is None and signer is not None:
+        raise SigningKeyError(f"{path} was not signed from its start; to sign the game, write it to a new file (--transcript OUT)")
+
+
 # ---------------------------------------------------------------------- public keys
 def load_public_key(path: str) -> Ed25519PublicKey:
     """A trusted public key from a file: PEM (``OUT.pub`` of keygen), OpenSSH
@@ -149,7 +163,7 @@ def load_public_key(path: str) -> Ed25519PublicKey:
         else:
             key = decode_public(data.decode("ascii"))
     except SigningKeyError as e:
-        raise SigningKeyError(f"{path}: {e}") from None
+        raise SigningKeyError(f"{path}: not an Ed25519 public key (PEM, OpenSSH or base64): {e}") from None
     except (ValueError, UnicodeDecodeError, Exception):
         raise SigningKeyError(f"{path}: not an Ed25519 public key (PEM, OpenSSH or base64)") from None
     if not isinstance(key, Ed25519PublicKey):

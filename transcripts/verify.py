@@ -214,6 +214,8 @@ class _Rerun:
 
     # ---------------------------------------------------------------- per record
     def record(self, line: int, r: Any) -> None:
+        if getattr(r, "type", None) == "signature":
+            return  # checked on its own (``transcripts.signatures``): not play, and last once the game is over
         if self.result_line is not None:
             raise _Stop(Difference(line, f"a record after the result (line {self.result_line}); the game was over"))
         if isinstance(r, EventRecord):
@@ -231,8 +233,6 @@ class _Rerun:
             self.belief(line, r)
         elif getattr(r, "type", None) == "time_limit":
             self.time_limit(line, r)
-        elif getattr(r, "type", None) == "signature":
-            pass  # checked on its own (``transcripts.signatures``): it is not play
         else:  # a record type this reader does not check
             raise _Stop(Difference(line, f"unexpected record type '{getattr(r, 'type', '?')}'"))
 

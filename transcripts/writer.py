@@ -72,18 +72,10 @@ class TranscriptWriter:
         sign a file that was not signed from its start.
         """
         from transcripts.schema import read_transcript
-        from transcripts.signing import SigningKeyError
+        from transcripts.signing import require_same_signer
 
         t = read_transcript(path)
-        declared = t.header.signer
-        if declared is not None and (signer is None or signer.fingerprint != declared.fingerprint):
-            given = "no signing key was given" if signer is None else f"the key given is {signer.fingerprint}"
-            raise SigningKeyError(
-                f"{path} is signed by {declared.fingerprint} and {given}: go on with that key (--sign-key), "
-                "or write the game to a new file (--transcript OUT)"
-            )
-        if declared is None and signer is not None:
-            raise SigningKeyError(f"{path} was not signed from its start; to sign the game, write it to a new file (--transcript OUT)")
+        require_same_signer(str(path), t.header.signer, signer)
         self = cls.__new__(cls)
         self.path = Path(path)
         self._file = self.path.open("a", encoding="utf-8")
