@@ -158,6 +158,8 @@ class TranscriptWriter:
     # ------------------------------------------------------------------ file
     def _write(self, record: Any) -> None:
         data = record.model_dump(mode="json", exclude={"digest"})
+        if data.get("signer", True) is None:
+            del data["signer"]  # an unsigned header keeps the shape it had before signing existed
         if self._chained:
             self._digest = data["digest"] = link(self._digest, record)  # last, so a line still opens with its type
             self._head = head_link(self._head, record)
