@@ -373,6 +373,27 @@ def test_resume_continues_the_chain_and_signs_the_new_end(tmp_path, keys, capsys
     assert run_cli(["verify", str(new), "--key", str(keys["other.pub"])])[0] == 0
 
 
+def test_an_unsigned_file_is_not_signed_half_way(tmp_path, keys, capsys):
+    from transcript_tools import play_to_file, varied_spec
+
+    src = tmp_path / "src.jsonl"
+    play_to_file(varied_spec(1, "heuristic"), src)
+    rows = lines(src)
+    part = write_lines(tmp_path / "part.jsonl", rows[: len(rows) // 2])
+    before = part.read_text()
+    assert main(["play", "--resume", str(part), "--quiet", "--sign-key", str(keys["mine"])]) == 2
+    assert "not signed from its start" in capsys.readouterr().err and part.read_text() == before
+    new = tmp_path / "new.jsonl"
+    assert main(["play", "--resume", str(part), "--quiet", "--transcript", str(new), "--sign-key", str(keys["mine"])]) == 0
+    assert run_cli(["verify", str(new), "--key", str(keys["mine.pub"])])[0] == 0
+
+
+def test_the_environment_must_hold_the_key_not_its_path(tmp_path, keys, monkeypatch):
+    monkeypatch.setenv(ENV_VAR, str(keys["mine"]))
+    code, err = run_cli(["play", "--quiet", "--transcript", str(tmp_path / "t.jsonl")])
+    assert code == 2 and "names a file" in err
+
+
 def test_an_interrupted_signed_game_keeps_its_checkpoint_when_resumed(tmp_path, keys):
     """A game stopped with Ctrl-C is signed as it stopped; resumed, that signature stays
     where it was and the new end is signed again."""

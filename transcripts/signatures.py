@@ -79,7 +79,8 @@ def check_signatures(t: Transcript, trusted: Any = None) -> SignatureCheck:
         at, why = last + 1, f"a partial line follows the signature on line {last}"
     elif sigs:
         at = sigs[-1][0] + 3
-        why = f"line(s) {at} to {last} come after the last signature (line {at - 1}): added after signing"
+        span = f"line {at} comes" if at == last else f"lines {at} to {last} come"
+        why = f"{span} after the last signature (line {at - 1}): added after signing"
     else:
         at, why = last, f"the file ends at line {last} without a signature (cut off after signing, or never signed)"
     out.detail = f"the header names signer {out.signer}, but {why}"

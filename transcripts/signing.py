@@ -84,7 +84,7 @@ def _private_from_bytes(data: bytes, where: str) -> Ed25519PrivateKey:
         raise
     except TypeError:
         raise SigningKeyError(f"{where}: the key is protected by a password; give an unencrypted key") from None
-    except (ValueError, binascii.Error, Exception):
+    except Exception:  # whatever the parser says, the message must not echo the key
         raise SigningKeyError(f"{where}: not an Ed25519 private key (PEM, OpenSSH or base64 of the 32-byte seed)") from None
     if not isinstance(key, Ed25519PrivateKey):
         raise SigningKeyError(f"{where}: the key is not an Ed25519 key ({type(key).__name__.removeprefix('_')})")
@@ -129,6 +129,8 @@ def load_signer(path: str | None = None, *, environ: dict[str, str] | None = Non
         return Signer(_private_from_bytes(data, path))
     value = env.get(ENV_VAR)
     if value:
+        if "\n" not in value.strip() and Path(value.strip()).is_file():
+            raise SigningKeyError(f"{ENV_VAR} names a file; it must hold the key itself (or give the file with --sign-key PATH)")
         return Signer(_private_from_bytes(value.encode("utf-8", "replace"), ENV_VAR))
     return None
 
@@ -164,7 +166,7 @@ def load_public_key(path: str) -> Ed25519PublicKey:
             key = decode_public(data.decode("ascii"))
     except SigningKeyError as e:
         raise SigningKeyError(f"{path}: not an Ed25519 public key (PEM, OpenSSH or base64): {e}") from None
-    except (ValueError, UnicodeDecodeError, Exception):
+    except Exception:
         raise SigningKeyError(f"{path}: not an Ed25519 public key (PEM, OpenSSH or base64)") from None
     if not isinstance(key, Ed25519PublicKey):
         raise SigningKeyError(f"{path}: not an Ed25519 public key ({type(key).__name__.removeprefix('_')})")
