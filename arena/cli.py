@@ -284,6 +284,8 @@ def run_play(args: argparse.Namespace) -> int:
         from arena.play_loop import save_path
 
         path = str(save_path())  # a person's game is always recorded, so leaving loses nothing
+    if getattr(args, "sign_key", None) and not path:
+        raise CliError("--sign-key signs the game's transcript; give --transcript PATH too")
     if path:
         from arena.signing_cli import signer_for
 

@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         out = str(save_path())  # a person's game is always recorded, so leaving loses nothing
     from arena.signing_cli import signer_for
 
+    if args.sign_key and out is None:
+        raise CliError("--sign-key signs the fork's transcript; give --transcript OUT too")
     signer = signer_for(args.sign_key) if out is not None else None
     cont = prepare_fork(args.transcript, args.day, swaps, out, args.seed, model_options=model_options, signer=signer)
     dead = [n for n in swaps if not cont.game.by_name[n].alive]

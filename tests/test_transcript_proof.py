@@ -388,6 +388,13 @@ def test_an_unsigned_file_is_not_signed_half_way(tmp_path, keys, capsys):
     assert run_cli(["verify", str(new), "--key", str(keys["mine.pub"])])[0] == 0
 
 
+def test_a_signing_key_needs_a_transcript(keys, model_game):
+    code, err = run_cli(["play", "--quiet", "--sign-key", str(keys["mine"])])
+    assert code == 2 and "--transcript" in err
+    code, err = run_cli(["fork", str(model_game), "--day", "1", "--quiet", "--sign-key", str(keys["mine"])])
+    assert code == 2 and "--transcript" in err
+
+
 def test_the_environment_must_hold_the_key_not_its_path(tmp_path, keys, monkeypatch):
     monkeypatch.setenv(ENV_VAR, str(keys["mine"]))
     code, err = run_cli(["play", "--quiet", "--transcript", str(tmp_path / "t.jsonl")])
