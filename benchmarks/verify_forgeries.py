@@ -51,8 +51,8 @@ def table(folder: Path, seed: int, models: bool) -> Path:
     return p
 
 
-def play(tree: Path, game: Path, out: Path, env: dict[str, str]) -> dict:
-    r = run(tree, ["-m", "arena.cli", "play", str(game), "--json", "--quiet", "--transcript", str(out)], env)
+def play(tree: Path, game: Path, out: Path, env: dict[str, str], *flags: str) -> dict:
+    r = run(tree, ["-m", "arena.cli", "play", str(game), "--json", "--quiet", "--transcript", str(out), *flags], env)
     if r.returncode != 0:
         raise SystemExit(f"play failed: {r.stderr}")
     return json.loads(r.stdout)
@@ -145,17 +145,21 @@ def main() -> None:
             print(f"{name:46} {cells[0]:>12} {cells[1]:>12}")
         fixture = folder / "fixture.jsonl"
         play(ROOT, ROOT / "tests" / "fixtures" / "scripted_8.yaml", fixture, env)
+        subprocess.run([sys.executable, "-m", "arena.cli", "keygen", str(folder / "key")], cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
+        signed = folder / "signed.jsonl"
+        play(ROOT, table(folder, 4, True), signed, env, "--sign-key", str(folder / "key"))
         print(f"\nverify time (median of {args.repeat}, one process per tree)")
         print(f"{'transcript':34} {'lines':>6} {'before ms':>10} {'after ms':>10} {'after/before':>13}")
-        for label, path in (("fixture scripted_8 (bots)", fixture), ("model game (3 model seats)", model)):
-            ms = []
+        rows = (("fixture scripted_8 (bots)", fixture), ("model game (3 model seats)", model), ("the same, signed", signed))
+        for label, path in rows:
+            ms: list[float | None] = []
             for tree in trees.values():
                 r = run(tree, ["-c", TIMER, str(path), str(args.repeat)], env)
-                if r.returncode != 0:
-                    raise SystemExit(r.stderr)
-                seconds, status = r.stdout.split()
-                ms.append(float(seconds) * 1000)
-            print(f"{label:34} {len(lines(path)):>6} {ms[0]:>10.2f} {ms[1]:>10.2f} {ms[1] / ms[0]:>12.2f}x")
+                seconds, status = r.stdout.split() if r.returncode == 0 else ("nan", "error")
+                ms.append(float(seconds) * 1000 if status == "ok" else None)  # before cannot read a signed file
+            cells = [f"{m:.2f}" if m is not None else "n/a" for m in ms]
+            ratio = f"{ms[1] / ms[0]:.2f}x" if None not in ms else "n/a"
+            print(f"{label:34} {len(lines(path)):>6} {cells[0]:>10} {cells[1]:>10} {ratio:>13}")
 
 
 if __name__ == "__main__":

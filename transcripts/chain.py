@@ -33,18 +33,24 @@ def canonical(record: Any) -> str:
     return f"{record.type}:" + json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def link(previous: str | None, record: Any) -> str:
-    """The digest of ``record`` following a line whose digest is ``previous``."""
-    h = hashlib.sha256(((previous or "") + "\n" + canonical(record)).encode("utf-8"))
+def forms(header: Any, records: Iterable[Any]) -> list[str]:
+    """Every line's canonical form, header first: computed once for both chains."""
+    return [canonical(header), *(canonical(r) for r in records)]
+
+
+def link(previous: str | None, record: Any, form: str | None = None) -> str:
+    """The digest of ``record`` (whose canonical form is ``form``, when known)
+    following a line whose digest is ``previous``."""
+    h = hashlib.sha256(((previous or "") + "\n" + (form if form is not None else canonical(record))).encode("utf-8"))
     return h.hexdigest()[:DIGEST_CHARS]
 
 
 HEAD_START = "0" * 64
 
 
-def head_link(previous: str, record: Any) -> str:
+def head_link(previous: str, record: Any, form: str | None = None) -> str:
     """The full-strength chain's next value (64 hex digits)."""
-    return hashlib.sha256((previous + "\n" + canonical(record)).encode("utf-8")).hexdigest()
+    return hashlib.sha256((previous + "\n" + (form if form is not None else canonical(record))).encode("utf-8")).hexdigest()
 
 
 def head(records: Iterable[Any], start: str = HEAD_START) -> str:
@@ -55,19 +61,21 @@ def head(records: Iterable[Any], start: str = HEAD_START) -> str:
     return h
 
 
-def first_break(header: Any, records: Iterable[Any]) -> tuple[int, str] | None:
+def first_break(header: Any, records: list[Any], canon: list[str] | None = None) -> tuple[int, str] | None:
     """The first line (1-based) whose digest does not follow, with why; ``None`` when
-    the chain holds or the file has none (then the caller notes its absence)."""
+    the chain holds or the file has none (then the caller notes its absence).
+    ``canon``: the lines' canonical forms (``forms``), when already computed."""
+    canon = canon if canon is not None else forms(header, records)
     if header.digest is None:
         for line, r in enumerate(records, start=2):
             if getattr(r, "digest", None) is not None:
                 return line, "this line carries a digest but the header has none"
         return None
-    if header.digest != link(None, header):
+    if header.digest != link(None, header, canon[0]):
         return 1, "the header was edited after it was written"
     previous = header.digest
     for line, r in enumerate(records, start=2):
-        expected = link(previous, r)
+        expected = link(previous, r, canon[line - 1])
         if r.digest is None:
             return line, "this line has no digest though the header has one"
         if r.digest != expected:

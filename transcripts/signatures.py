@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from transcripts.chain import HEAD_START, head_link
+from transcripts.chain import HEAD_START, forms, head_link
 from transcripts.schema import SignatureRecord, Transcript
 
 
@@ -28,8 +28,9 @@ class SignatureCheck:
     message: str = ""
 
 
-def check_signatures(t: Transcript, trusted: Any = None) -> SignatureCheck:
-    """``trusted``: an ``Ed25519PublicKey`` the signer must be, or ``None``."""
+def check_signatures(t: Transcript, trusted: Any = None, canon: list[str] | None = None) -> SignatureCheck:
+    """``trusted``: an ``Ed25519PublicKey`` the signer must be, or ``None``; ``canon``:
+    the lines' canonical forms (``transcripts.chain.forms``), when already computed."""
     from transcripts.signing import SigningKeyError, check_signature, decode_public, encode_public, fingerprint
 
     out = SignatureCheck()
@@ -61,7 +62,8 @@ def check_signatures(t: Transcript, trusted: Any = None) -> SignatureCheck:
         out.trusted = encode_public(key) == encode_public(trusted)
         if not out.trusted:
             return fail(1, f"signed by {out.signer}, not by the trusted key {want}")
-    h = head_link(HEAD_START, t.header)
+    canon = canon if canon is not None else forms(t.header, t.records)
+    h = head_link(HEAD_START, t.header, canon[0])
     for i, r in enumerate(t.records):
         line = i + 2
         if isinstance(r, SignatureRecord):
@@ -69,7 +71,7 @@ def check_signatures(t: Transcript, trusted: Any = None) -> SignatureCheck:
                 return fail(line, "the signature does not cover the lines before it: a line was edited, added or removed before it")
             if r.fingerprint != out.signer or not check_signature(declared.public_key, r.signature, r.head, r.lines):
                 return fail(line, f"the signature is not a valid signature by {out.signer}")
-        h = head_link(h, r)
+        h = head_link(h, r, canon[line - 1])
     last = len(t.records) + 1
     if sigs and sigs[-1][0] + 2 == last and not t.truncated:
         out.signed = True

@@ -404,7 +404,10 @@ def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained:
         # a cut line after a complete game: the file was damaged after the end
         faults["replay"] = Difference(len(transcript.records) + 2, "a partial line after the result")
     out.events, out.answers, out.calls, out.beliefs = run.ev, run.answers, len(run.calls), run.beliefs
-    chain = _chain_fault(transcript, allow_unchained, out)
+    from transcripts.chain import forms
+
+    canon = forms(transcript.header, transcript.records)  # once, for the chain and the signatures
+    chain = _chain_fault(transcript, allow_unchained, out, canon)
     if chain is not None:
         faults["chain"] = chain
     backing = _backing(run, transcript, faults.get("replay"))
@@ -412,7 +415,7 @@ def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained:
         faults["calls"] = Difference(backing.line or 0, backing.message)
     from transcripts.signatures import check_signatures
 
-    sig = check_signatures(transcript, trusted_key)
+    sig = check_signatures(transcript, trusted_key, canon)
     if sig.line is not None:
         faults["signature"] = Difference(sig.line, sig.message)
     out.signer = sig.signer
@@ -447,11 +450,11 @@ def _first_of(faults: dict[str, Difference], out: Verification) -> Difference:
     return first
 
 
-def _chain_fault(transcript: Transcript, allow_unchained: bool, out: Verification) -> Difference | None:
+def _chain_fault(transcript: Transcript, allow_unchained: bool, out: Verification, canon: list[str]) -> Difference | None:
     """The digest chain's verdict: where it breaks, or a file without one."""
     from transcripts.chain import first_break
 
-    broken = first_break(transcript.header, transcript.records)
+    broken = first_break(transcript.header, transcript.records, canon)
     if broken is not None:
         return Difference(*broken)
     if transcript.header.digest is None:

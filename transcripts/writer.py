@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from engine.decisions import Decision
 from engine.game import Game
-from transcripts.chain import HEAD_START, head, head_link, link
+from transcripts.chain import HEAD_START, canonical, head, head_link, link
 from transcripts.schema import (
     AnswerRecord,
     BeliefRecord,
@@ -161,8 +161,9 @@ class TranscriptWriter:
         if data.get("signer", True) is None:
             del data["signer"]  # an unsigned header keeps the shape it had before signing existed
         if self._chained:
-            self._digest = data["digest"] = link(self._digest, record)  # last, so a line still opens with its type
-            self._head = head_link(self._head, record)
+            form = canonical(record)
+            self._digest = data["digest"] = link(self._digest, record, form)  # last, so a line still opens with its type
+            self._head = head_link(self._head, record, form)
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         self._file.write(line + "\n")
         self._file.flush()
