@@ -441,7 +441,7 @@ _CHECK_NAMES = {"replay": "re-play", "chain": "digest chain", "calls": "call che
 def _first_of(faults: dict[str, Difference], out: Verification) -> Difference:
     """The earliest line at fault; the others (later, or at the same line) in words."""
     order = sorted(faults.items(), key=lambda kv: kv[1].line)
-    first_kind, first = order[0]
+    _, first = order[0]
     for kind, diff in order[1:]:
         if diff.line == first.line:
             first.message += f" (and {diff.message})"
