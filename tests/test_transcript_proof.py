@@ -465,3 +465,27 @@ def test_every_record_type_is_chained(model_game):
     rows = lines(model_game)
     assert {r["type"] for r in rows} >= {"header", "event", "answer", "call", "belief", "result", "signature"}
     assert all(r.get("digest") for r in rows)
+
+
+def test_the_writer_chains_time_limits_errors_and_appended_lines(tmp_path, keys):
+    """The record types a model game lacks, and a file appended to: one chain, one head."""
+    from arena.gamefile import header_for, spec_from_data
+    from transcripts.chain import first_break, head
+    from transcripts.writer import TranscriptWriter
+
+    spec = spec_from_data({"seats": [{"name": n, "agent": "human" if n == "Alice" else "heuristic"} for n in NAMES]})
+    game, _ = spec.build()
+    path = tmp_path / "t.jsonl"
+    signer = load_signer(str(keys["mine"]))
+    with TranscriptWriter(path, header_for(spec, game), signer=signer) as w:
+        w.sync_events(game)
+        w.time_limit("Alice", 5.0)
+    t = read_transcript(path)
+    with TranscriptWriter.appending(path, events_written=len(t.events), last_digest=t.records[-1].digest, signer=signer) as w:
+        w.error(game, "interrupted")
+    t = read_transcript(path)
+    assert [r.type for r in t.records][-4:] == ["time_limit", "signature", "error", "signature"]
+    assert first_break(t.header, t.records) is None and all(r.digest for r in t.records)
+    assert t.records[-1].head == head([t.header, *t.records[:-1]]) and t.records[-1].lines == len(t.records)
+    v = verify_file(path, trusted_key=load_public_key(str(keys["mine.pub"])))
+    assert v.status is Verdict.INCOMPLETE and v.guarantees["signed"]["holds"] and v.guarantees["chain"]["holds"]
