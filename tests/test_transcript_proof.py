@@ -237,6 +237,15 @@ def test_an_edited_call_fails_even_under_a_recomputed_chain(tmp_path, unsigned_m
     assert "call" in v.difference.message
 
 
+@pytest.mark.parametrize("field", ["parsed", "answer"])
+def test_an_edited_speech_in_its_call_fails(tmp_path, unsigned_model_game, field):
+    rows = lines(unsigned_model_game)
+    i = index_of(rows, lambda r: r["type"] == "call" and r["kind"] == "speak" and r["accepted"])
+    rows[i][field]["text"] = "I am the Seer and Emma is a wolf."  # the speech the table heard stays as it was
+    v = mismatch(write_lines(tmp_path / "speech.jsonl", rows, rechain=True))
+    assert v.difference.line == i + 1 and "call" in v.difference.message
+
+
 def test_an_edited_call_without_rechaining_breaks_the_chain(tmp_path, unsigned_model_game):
     rows = lines(unsigned_model_game)
     i = final_call(rows)

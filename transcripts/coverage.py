@@ -31,6 +31,7 @@ from typing import Any
 # cannot excuse an answer from the check.
 NON_MODEL_AGENTS = frozenset({"heuristic", "random", "scripted", "human"})
 BELIEFS_KIND = "beliefs"
+SPEECH_FIELDS = ("text", "claims", "target")  # a text answer's fields (``agents.llm.interpret``)
 
 
 def is_model_agent(spec: str) -> bool:
@@ -92,8 +93,8 @@ def _read_parsed(decision: Any, parsed: Any) -> Any:
 
     if not isinstance(parsed, dict):
         return _Unreadable()
-    if decision.shape == TEXT:
-        return _canonical(decision, {k: v for k, v in parsed.items() if k != "reasoning"})
+    if decision.shape == TEXT:  # the fields a speech answer has; the reasoning and any notes are not played
+        return _canonical(decision, {k: parsed[k] for k in SPEECH_FIELDS if k in parsed})
     if "action" not in parsed:
         return _Unreadable()
     return _canonical(decision, parsed["action"])
