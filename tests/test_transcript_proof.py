@@ -214,7 +214,7 @@ def final_call(rows: list[dict], accepted: bool = True) -> int:
     return index_of(rows, lambda r: r["type"] == "call" and r["kind"] in ("vote", "wolf_kill", "seer_check") and r["accepted"] is accepted and r.get("fallback") is not True)
 
 
-@pytest.mark.parametrize("what", ["answer", "parsed", "model", "seat-bot", "accepted-twice"])
+@pytest.mark.parametrize("what", ["answer", "parsed", "model", "seat-bot", "accepted-twice", "moved-after"])
 def test_an_edited_call_fails_even_under_a_recomputed_chain(tmp_path, unsigned_model_game, what):
     rows = lines(unsigned_model_game)
     i = final_call(rows)
@@ -231,8 +231,11 @@ def test_an_edited_call_fails_even_under_a_recomputed_chain(tmp_path, unsigned_m
         for r in rows:
             if r["type"] == "answer" and r["seat"] == answer["seat"]:
                 r["agent"] = "heuristic"
-    else:
+    elif what == "accepted-twice":
         rows.insert(i + 1, dict(rows[i]))
+    else:  # the call moved after the answer it produced
+        j = rows.index(answer)
+        rows.insert(j + 1, rows.pop(i))
     v = mismatch(write_lines(tmp_path / "edited.jsonl", rows, rechain=True))
     assert "call" in v.difference.message
 

@@ -142,6 +142,10 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
                 fault(first, f"a model call for decision {r.decision} ({r.seat}: {r.kind}), whose answer (line {line}) is credited to '{r.agent}', not to a model")
             continue
         out.model_answers += 1
+        late = [cl for cl, _ in mine if cl > line]
+        if late:
+            fault(late[0], f"a call for {what} comes after that answer (line {line}): a seat's calls precede its answer")
+            continue
         finals = [(cl, c) for cl, c in mine if _final(c)]
         if not finals:
             if mine:
@@ -153,9 +157,7 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
             fault(finals[1][0], f"a second call record claims to have produced {what}")
             continue
         cl, c = finals[0]
-        if cl > line:
-            fault(cl, f"the call that produced {what} comes after it (line {line})")
-        elif not _same_model(c, r.agent):
+        if not _same_model(c, r.agent):
             fault(cl, f"the call that produced {what} was made by '{c.backend}:{c.model}', but the answer is credited to '{r.agent}'")
         elif _canonical(d, c.answer) != jsonish(r.answer):
             fault(cl, f"the call that produced {what} says the seat played {show(c.answer)}, but the answer recorded is {show(r.answer)}")
