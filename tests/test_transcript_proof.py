@@ -249,6 +249,25 @@ def test_an_edited_speech_in_its_call_fails(tmp_path, unsigned_model_game, field
     assert v.difference.line == i + 1 and "call" in v.difference.message
 
 
+def test_a_model_cut_off_by_its_time_limit_is_backed_by_its_last_call(tmp_path):
+    """The fallback after a decision's time limit still leaves the call that says so."""
+    from llm_standins import Sleep
+
+    gf = table(tmp_path, 6, {"Alice": MODEL}, beliefs=False)
+    data = yaml.safe_load(gf.read_text())
+    data["seats"][0]["options"]["decision_timeout"] = 0.2
+    gf.write_text(yaml.safe_dump(data))
+    out = tmp_path / "slow.jsonl"
+    with standin_router() as router:
+        api = OpenAIStandIn(router, seed=6)
+        api.push(Sleep(2.0), when=lambda b: "You are Alice " in b["messages"][0]["content"])
+        assert main(["play", str(gf), "--quiet", "--transcript", str(out)]) == 0
+    t = read_transcript(out)
+    assert any(c.fallback and c.error and "time limit" in c.error for c in t.calls)
+    v = verify_file(out)
+    assert v.ok and v.guarantees["model_calls"]["holds"], v.summary()
+
+
 def test_an_edited_call_without_rechaining_breaks_the_chain(tmp_path, unsigned_model_game):
     rows = lines(unsigned_model_game)
     i = final_call(rows)
