@@ -37,7 +37,7 @@ REPLAYABLE = frozenset({"heuristic", "random", "scripted"})
 def verified(path: str, verb: str) -> Verification:
     """The transcript to ``verb`` (resume, fork), verified: a file that cannot be read
     (exit 2) or that the rules disagree with (exit 1) is not played on."""
-    v = verify_file(path)
+    v = verify_file(path, allow_unchained=True)  # a file written before chains goes on as it is
     if v.status is Status.UNREADABLE:
         raise CliError(f"cannot {verb}: {v.summary()}", EXIT_BAD_INPUT)
     if v.status is Status.MISMATCH:

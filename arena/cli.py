@@ -56,6 +56,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "arena.metrics.cli",
     "arena.web.serve",
     "arena.model_command",
+    "arena.signing_cli",
 )
 
 
@@ -167,6 +168,9 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
         metavar="TRANSCRIPT",
         help="continue a game that stopped half-way, with the same agents, appending to TRANSCRIPT (or to --transcript OUT, a new file)",
     )
+    from arena.signing_cli import add_sign_key_flag
+
+    add_sign_key_flag(p)
 
 
 def _play_spec(args: argparse.Namespace):
@@ -283,9 +287,13 @@ def run_play(args: argparse.Namespace) -> int:
         from arena.play_loop import save_path
 
         path = str(save_path())  # a person's game is always recorded, so leaving loses nothing
+    if getattr(args, "sign_key", None) and not path:
+        raise CliError("--sign-key signs the game's transcript; give --transcript PATH too")
     if path:
+        from arena.signing_cli import signer_for
+
         try:
-            writer = TranscriptWriter(path, header_for(spec, game))
+            writer = TranscriptWriter(path, header_for(spec, game), signer=signer_for(getattr(args, "sign_key", None)))
         except OSError as e:
             raise CliError(f"cannot write transcript {path}: {e.strerror or e}") from None
         calls.subscribe(writer.call)

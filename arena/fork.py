@@ -63,6 +63,7 @@ def prepare_fork(
     *,
     label: str | None = None,
     model_options: dict[str, Any] | None = None,
+    signer: Any = None,
 ) -> Continuation:
     """The forked game caught up to its fork point; ``label`` names the source in the
     header (the path as the user gave it, when ``path`` was found another way);
@@ -95,7 +96,7 @@ def prepare_fork(
         if Path(out).resolve() == Path(path).resolve():
             raise CliError("--transcript must name a new file; the fork never overwrites its source")
         try:
-            writer = TranscriptWriter(out, header)
+            writer = TranscriptWriter(out, header, signer=signer)
         except OSError as e:
             raise CliError(f"cannot write transcript {out}: {e.strerror or e}") from None
         calls.subscribe(writer.call)
@@ -115,6 +116,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--human-timeout", type=float, metavar="SECONDS",
                    help="time limit per decision for every human seat from the fork on (recorded in the new transcript); then a safe default is played")  # fmt: skip
     add_model_option_flag(p)
+    from arena.signing_cli import add_sign_key_flag
+
+    add_sign_key_flag(p)
     add_limit_flags(p)
     add_output_flags(p)
     p.epilog = (
@@ -148,7 +152,12 @@ def run(args: argparse.Namespace) -> int:
         from arena.play_loop import save_path
 
         out = str(save_path())  # a person's game is always recorded, so leaving loses nothing
-    cont = prepare_fork(args.transcript, args.day, swaps, out, args.seed, model_options=model_options)
+    from arena.signing_cli import signer_for
+
+    if args.sign_key and out is None:
+        raise CliError("--sign-key signs the fork's transcript; give --transcript OUT too")
+    signer = signer_for(args.sign_key) if out is not None else None
+    cont = prepare_fork(args.transcript, args.day, swaps, out, args.seed, model_options=model_options, signer=signer)
     dead = [n for n in swaps if not cont.game.by_name[n].alive]
     changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"
     banner = f"Forked {args.transcript} as night {args.day} falls ({cont.caught.answers} recorded answers replayed): {changed}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
 from arena.cli import EXIT_BAD_INPUT, CliError, apply_limits
@@ -50,8 +51,10 @@ def last_digest(t: Transcript) -> str | None:
     return t.records[-1].digest if t.records else t.header.digest
 
 
-def prepare_resume(path: str, out: str | None = None) -> Continuation:
-    """The game of ``path`` caught up with its record, writing to ``out`` or back to ``path``."""
+def prepare_resume(path: str, out: str | None = None, signer: Any = None) -> Continuation:
+    """The game of ``path`` caught up with its record, writing to ``out`` or back to
+    ``path``; ``signer`` signs the file's new end (appending to a signed file needs its key)."""
+    from transcripts.signing import SigningKeyError, require_same_signer
     from transcripts.writer import TranscriptWriter
 
     v = checked_for_resume(path)
@@ -60,24 +63,27 @@ def prepare_resume(path: str, out: str | None = None) -> Continuation:
     header = t.header
     fork = header.fork
     if fork is not None and len(t.answers) < fork.answers:
-        return refork(path, out, t)
+        return refork(path, out, t, signer)
     calls = new_call_log()
     _, game, agents = seat_table(header, agent_seed=fork.agent_seed if fork is not None else None, calls=calls)
     try:
         if out is None or Path(out).resolve() == Path(path).resolve():
+            require_same_signer(path, header.signer, signer)
             cut_partial_line(Path(path))
             caught = catch_up(game, agents, t.records)
-            writer = TranscriptWriter.appending(path, events_written=len(t.events), last_digest=last_digest(t))
+            writer = TranscriptWriter.appending(path, events_written=len(t.events), last_digest=last_digest(t), signer=signer)
         else:
-            writer = TranscriptWriter(out, header.model_copy(update={"digest": None}))
+            writer = TranscriptWriter(out, header.model_copy(update={"digest": None}), signer=signer)
             caught = catch_up(game, agents, t.records, writer=writer)
     except OSError as e:
         raise CliError(f"cannot write transcript {out or path}: {e.strerror or e}") from None
+    except SigningKeyError as e:
+        raise CliError(str(e)) from None
     calls.subscribe(writer.call)
     return Continuation(game, agents, writer, calls, caught, v)
 
 
-def refork(path: str, out: str | None, t: Transcript) -> Continuation:
+def refork(path: str, out: str | None, t: Transcript, signer: Any = None) -> Continuation:
     """A fork stopped before its fork point: nothing was played by the new agents yet,
     and the bots replaying the source must be the source's, so the fork is made again
     (from the source transcript, which must still be there and unchanged)."""
@@ -86,7 +92,7 @@ def refork(path: str, out: str | None, t: Transcript) -> Continuation:
     fork = t.header.fork
     assert fork is not None
     source = _find_source(fork.transcript, Path(path).parent)
-    v = verify_file(source) if source is not None else None
+    v = verify_file(source, allow_unchained=True) if source is not None else None
     if v is None or v.transcript is None or v.status in (Status.UNREADABLE, Status.MISMATCH):
         raise CliError(
             f"cannot resume {path}: it stopped before its fork point, and its source {fork.transcript} "
@@ -98,7 +104,9 @@ def refork(path: str, out: str | None, t: Transcript) -> Continuation:
         raise CliError(f"cannot resume {path}: its source {fork.transcript} changed since the fork; run werewolf fork again")
     before = {s.name: s.agent for s in v.transcript.header.seats}
     swaps = {s.name: s.agent for s in t.header.seats if s.agent != before.get(s.name)}
-    return prepare_fork(str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options)
+    return prepare_fork(
+        str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options, signer=signer
+    )
 
 
 def _find_source(name: str, beside: Path) -> Path | None:
@@ -127,7 +135,9 @@ def run_resume(args: argparse.Namespace) -> int:
     if timeout is not None:
         _needs_a_person(args.resume)
     apply_limits(args)
-    cont = prepare_resume(args.resume, args.transcript)
+    from arena.signing_cli import signer_for
+
+    cont = prepare_resume(args.resume, args.transcript, signer_for(getattr(args, "sign_key", None)))
     where = args.transcript or args.resume
     banner = (
         f"Resuming {args.resume} on day {cont.game.day} after {cont.caught.answers} recorded answers "

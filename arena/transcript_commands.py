@@ -20,11 +20,17 @@ from transcripts.views import Lens
 # ---------------------------------------------------------------------- verify
 def _configure_verify(p: argparse.ArgumentParser) -> None:
     p.add_argument("transcript", metavar="TRANSCRIPT", help="a transcript written by werewolf play --transcript")
-    p.add_argument("--json", action="store_true", help="print the verdict as one JSON object on stdout")
+    p.add_argument("--json", action="store_true", help="print the verdict as one JSON object on stdout, with which guarantees hold")
+    p.add_argument("--key", metavar="PUB", help="the transcript must be signed by this Ed25519 public key (OUT.pub of werewolf keygen)")
+    p.add_argument(
+        "--allow-unchained", action="store_true", help="accept a file without a digest chain (written before chains), checked by re-play alone"
+    )
     p.epilog = (
-        "Exit codes: 0 every record reproduced and the game ended; 1 a difference (the first one is printed: "
-        "line, expected, found); 2 not a readable transcript; 3 incomplete (every line matches but the game "
-        "did not end: resume it with werewolf play --resume)."
+        "Exit codes: 0 every record reproduced and the game ended, the chain intact, every model answer backed by "
+        "its call (and, with --key, signed by that key); 1 a difference or a missing guarantee (the first one is "
+        "printed: line, expected, found); 2 not a readable transcript, or a key that cannot be read; 3 incomplete "
+        "(every line matches but the game did not end: resume it with werewolf play --resume). "
+        "What each guarantee proves, and what none can: docs/TRANSCRIPTS.md."
     )
 
 
@@ -35,6 +41,10 @@ def verdict_json(v: Verification) -> dict:
         out["difference"] = {"line": d.line, "message": d.message, "expected": d.expected, "found": d.found}
     if v.reason:
         out["reason"] = v.reason
+    if v.notes:
+        out["notes"] = list(v.notes)
+    out["signer"] = v.signer
+    out["guarantees"] = v.guarantees
     if v.ok and v.game is not None:
         out["winner"] = v.game.winner
         out["days"] = v.game.day
@@ -42,7 +52,15 @@ def verdict_json(v: Verification) -> dict:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    v = verify_file(args.transcript)
+    trusted = None
+    if args.key:
+        from transcripts.signing import SigningKeyError, load_public_key
+
+        try:
+            trusted = load_public_key(args.key)
+        except SigningKeyError as e:
+            raise CliError(str(e), EXIT_BAD_INPUT) from None
+    v = verify_file(args.transcript, allow_unchained=args.allow_unchained, trusted_key=trusted)
     if args.json:
         print(json.dumps(verdict_json(v), ensure_ascii=False))
     elif v.ok:
@@ -53,8 +71,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def checked(path: str, *, allow_mismatch: bool = False) -> Verification:
-    """The transcript, verified; a file that cannot be trusted stops the command."""
-    v = verify_file(path)
+    """The transcript, verified; a file the rules disagree with stops the command (one
+    written before chains is shown, its verdict saying so)."""
+    v = verify_file(path, allow_unchained=True)
     if v.status is Status.UNREADABLE:
         raise CliError(v.summary(), EXIT_BAD_INPUT)
     if v.status is Status.MISMATCH:

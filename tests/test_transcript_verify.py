@@ -173,28 +173,31 @@ def test_duplicated_answer_and_record_after_the_result(tmp_path, game_file):
     assert "after the result" in v.difference.message
 
 
-def test_model_call_edits_are_caught_by_the_chain(tmp_path, game_file):
-    """A call record cannot be re-played; the chain still covers it."""
+def test_model_calls_beside_a_bots_answer_are_stray(tmp_path, game_file):
+    """A call record cannot be re-played; a call for a decision a bot answered is a
+    stray line even under a recomputed chain.
+    (Model games, relabelling and edited calls: ``test_transcript_proof.py``.)"""
     rows = lines(game_file)
     i = index_of(rows, lambda r: r["type"] == "answer" and r["kind"] == "vote")
     call = {"type": "call", "seat": rows[i]["seat"], "decision": rows[i]["decision"], "kind": "vote", "backend": "openai",
             "model": "gpt-4o-mini", "parsed": {"reasoning": "honest thoughts", "action": rows[i]["answer"]}}  # fmt: skip
-    forged = edit(game_file, tmp_path / "calls.jsonl", lambda rs: rs.insert(i, call), rechain=True)
-    assert verify_file(forged).ok  # a well-formed call for a decision that was asked
-    rows2 = lines(forged)
-    rows2[i]["parsed"]["reasoning"] = "edited thoughts"
-    v = _mismatch(write_lines(tmp_path / "edited.jsonl", rows2))
-    assert v.difference.line == i + 1 and "digest" in v.difference.message
+    v = _mismatch(edit(game_file, tmp_path / "calls.jsonl", lambda rs: rs.insert(i, call), rechain=True))
+    assert v.difference.line == i + 1 and "not to a model" in v.difference.message
     stray = dict(call, decision=99999)
     _mismatch(edit(game_file, tmp_path / "stray.jsonl", lambda rs: rs.insert(i, stray), rechain=True))
 
 
-def test_a_file_without_a_chain_still_verifies_by_re_play(tmp_path, game_file):
+def test_a_file_without_a_chain_fails_unless_allowed(tmp_path, game_file):
     rows = [{k: v for k, v in r.items() if k != "digest"} for r in lines(game_file)]
-    v = verify_file(write_lines(tmp_path / "plain.jsonl", rows))
+    plain = write_lines(tmp_path / "plain.jsonl", rows)
+    v = _mismatch(plain)
+    assert v.difference.line == 1 and "no digest chain" in v.difference.message and "--allow-unchained" in v.difference.message
+    assert v.guarantees["replay"]["holds"] and not v.guarantees["chain"]["holds"]
+    v = verify_file(plain, allow_unchained=True)
     assert v.ok and "no digest chain" in v.summary()
     rows[5]["digest"] = "0123456789abcdef"  # a chain that starts mid-file is no chain
     _mismatch(write_lines(tmp_path / "half.jsonl", rows))
+    assert verify_file(tmp_path / "half.jsonl", allow_unchained=True).status is Status.MISMATCH
 
 
 # ---------------------------------------------------------------------- incomplete and broken

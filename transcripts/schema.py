@@ -60,6 +60,15 @@ class ForkRecord(_Record):
     model_options: dict[str, Any] | None = None  # --model-option: settings for the model seats that did not set their own
 
 
+class SignerRecord(_Record):
+    """Who signs the transcript (``transcripts.signing``): the public key, declared in
+    the header so a file cut before its signature still says it should have one."""
+
+    algorithm: Literal["ed25519"] = "ed25519"
+    public_key: str  # base64 of the 32 raw bytes
+    fingerprint: str  # ``ed25519:`` + 32 hex digits of the key's SHA-256
+
+
 class HeaderRecord(_Line):
     type: Literal["header"] = "header"
     format: Literal["werewolf-transcript"] = FORMAT
@@ -74,6 +83,7 @@ class HeaderRecord(_Line):
     software: str
     fork: ForkRecord | None = None
     beliefs: bool = False  # the ``beliefs`` game option: seats' private P(wolf), as ``belief`` records
+    signer: SignerRecord | None = None  # the file is signed by this key (``signature`` records)
 
     @property
     def names(self) -> list[str]:
@@ -210,6 +220,19 @@ class TimeLimitRecord(_Line):
     seconds: float
 
 
+class SignatureRecord(_Line):
+    """The signer's Ed25519 signature over the chain's head (``transcripts.chain.head``,
+    full SHA-256) after the ``lines`` lines before this one: written when the writer
+    closes, so it is the last line of a file nothing was added to. A resumed game
+    appends after it (it then stays as a checkpoint) and signs its own end."""
+
+    type: Literal["signature"] = "signature"
+    lines: int  # the lines it covers: all those before it, header included
+    head: str  # the chain's head over those lines (64 hex digits)
+    fingerprint: str  # the signer's, as in the header
+    signature: str  # base64
+
+
 class ErrorRecord(_Line):
     """Why a game stopped before its end (a scripted seat failed, the run was interrupted)."""
 
@@ -218,7 +241,9 @@ class ErrorRecord(_Line):
 
 
 Record = Annotated[
-    Union[HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, ErrorRecord],
+    Union[
+        HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, SignatureRecord, ErrorRecord
+    ],
     Field(discriminator="type"),
 ]
 _RECORD = TypeAdapter(Record)
@@ -226,7 +251,9 @@ _RECORD = TypeAdapter(Record)
 
 class Transcript(BaseModel):
     header: HeaderRecord
-    records: list[Union[EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, ErrorRecord]]
+    records: list[
+        Union[EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, SignatureRecord, ErrorRecord]
+    ]
     truncated: bool = False  # the last line was cut off mid-write and was dropped
 
     @property
@@ -244,6 +271,10 @@ class Transcript(BaseModel):
     @property
     def beliefs(self) -> list[BeliefRecord]:
         return [r for r in self.records if isinstance(r, BeliefRecord)]
+
+    @property
+    def signatures(self) -> list[SignatureRecord]:
+        return [r for r in self.records if isinstance(r, SignatureRecord)]
 
     @property
     def result(self) -> ResultRecord | None:

@@ -78,6 +78,8 @@ class Verification:
     transcript: Transcript | None = None
     game: Any = None  # the engine re-run, as far as the file allowed
     notes: list[str] = field(default_factory=list)
+    guarantees: dict[str, dict[str, Any]] = field(default_factory=dict)  # which hold, and why (see ``verify``)
+    signer: str | None = None  # the signing key's fingerprint, when the file is signed
 
     @property
     def ok(self) -> bool:
@@ -92,13 +94,27 @@ class Verification:
         beliefs = f", {self.beliefs} beliefs checked" if self.beliefs else ""
         return f"{self.events} events and {self.answers} answers {verb}{calls}{beliefs}"
 
+    def proof(self) -> str:
+        """What beyond the re-play holds, in a few words (``guarantees`` in full)."""
+        g = self.guarantees
+        if not g:
+            return ""
+        parts = ["chain intact" if g["chain"]["holds"] else "no digest chain"]
+        if "model answers" in g["model_calls"]["detail"] and g["model_calls"]["holds"]:
+            parts.append("every model answer backed by its call")
+        if g["signed"]["holds"]:
+            parts.append(f"signed by {self.signer}" + (" (the trusted key)" if g["trusted_signer"]["holds"] else ""))
+        else:
+            parts.append("not signed")
+        return ", ".join(parts)
+
     def summary(self) -> str:
         """One line for OK and INCOMPLETE; the difference in full for a MISMATCH."""
         if self.status is Status.OK:
             game = self.game
             end = f"{game.winner} won after day {game.day}" if game is not None else "ended"
             notes = f" ({'; '.join(self.notes)})" if self.notes else ""
-            return f"OK {self.path}: {self.counts('reproduced')}; {end}{notes}"
+            return f"OK {self.path}: {self.counts('reproduced')}; {end}; {self.proof()}{notes}"
         if self.status is Status.INCOMPLETE:
             return f"INCOMPLETE {self.path}: {self.counts('match')}, but {self.reason}"
         if self.status is Status.UNREADABLE:
@@ -185,6 +201,8 @@ class _Rerun:
         self.answers = 0
         self.asked: dict[int, Any] = {}  # every decision the engine has pended, by id
         self.calls: list[tuple[int, Any]] = []
+        self.answered: list[tuple[int, AnswerRecord, Any]] = []  # (line, record, the decision it answered)
+        self.belief_lines: list[tuple[int, Any]] = []
         self.beliefs = 0
         self.stopped: str | None = None  # an error record's message
         self.result_line: int | None = None
@@ -196,6 +214,8 @@ class _Rerun:
 
     # ---------------------------------------------------------------- per record
     def record(self, line: int, r: Any) -> None:
+        if getattr(r, "type", None) == "signature":
+            return  # checked on its own (``transcripts.signatures``): not play, and last once the game is over
         if self.result_line is not None:
             raise _Stop(Difference(line, f"a record after the result (line {self.result_line}); the game was over"))
         if isinstance(r, EventRecord):
@@ -250,6 +270,7 @@ class _Rerun:
             if name == r.seat or p is None or not p.alive:
                 raise _Stop(Difference(line, f"{what} rates '{name}', who is not another living player"))
         self.beliefs += 1
+        self.belief_lines.append((line, r))
 
     def time_limit(self, line: int, r: Any) -> None:
         """A new time limit is a setting, not play: it must name a human seat and a
@@ -295,6 +316,7 @@ class _Rerun:
         except Exception as e:  # the engine must never crash on a re-played answer; say so instead
             raise _Stop(Difference(line, f"the engine failed on this answer to {decision_label(d)}: {e!r}"))
         self.answers += 1
+        self.answered.append((line, r, d))
         self._note_pending()
 
     def _check_agent(self, line: int, r: AnswerRecord) -> None:
@@ -356,61 +378,148 @@ class _Rerun:
         return shown + (f" and {len(waiting) - 4} more" if len(waiting) > 4 else "")
 
 
-def verify(transcript: Transcript, path: str = "transcript") -> Verification:
-    """Re-play ``transcript`` through the engine and say how far it holds."""
+def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained: bool = False, trusted_key: Any = None) -> Verification:
+    """Re-play ``transcript`` through the engine and say how far it holds.
+
+    Four checks, each a guarantee of its own (``Verification.guarantees``): the re-play,
+    the digest chain (a file without one fails unless ``allow_unchained``), every model
+    answer backed by its call (``transcripts.coverage``) and the signatures
+    (``transcripts.signatures``; with ``trusted_key``, an ``Ed25519PublicKey``, the
+    signer must be that key). The verdict reports the earliest line at fault.
+    """
     try:
         game = build_game(transcript.header)
     except TranscriptError as e:
         return Verification(path, Status.UNREADABLE, reason=str(e), transcript=transcript)
     run = _Rerun(transcript, game)
     out = Verification(path, Status.OK, transcript=transcript, game=game)
+    faults: dict[str, Difference] = {}
     try:
         for i, record in enumerate(transcript.records):
             run.record(i + FIRST_RECORD_LINE, record)
         run.check_calls()
     except _Stop as stop:
-        out.status = Status.MISMATCH
-        out.difference = stop.difference
+        faults["replay"] = stop.difference
+    if "replay" not in faults and run.result_line is not None and transcript.truncated:
+        # a cut line after a complete game: the file was damaged after the end
+        faults["replay"] = Difference(len(transcript.records) + 2, "a partial line after the result")
     out.events, out.answers, out.calls, out.beliefs = run.ev, run.answers, len(run.calls), run.beliefs
-    _check_chain(transcript, out)
-    if out.status is Status.MISMATCH:
+    from transcripts.chain import forms
+
+    canon = forms(transcript.header, transcript.records)  # once, for the chain and the signatures
+    chain = _chain_fault(transcript, allow_unchained, out, canon)
+    if chain is not None:
+        faults["chain"] = chain
+    backing = _backing(run, transcript, faults.get("replay"))
+    if not backing.holds:
+        faults["calls"] = Difference(backing.line or 0, backing.message)
+    from transcripts.signatures import check_signatures
+
+    sig = check_signatures(transcript, trusted_key, canon)
+    if sig.line is not None:
+        faults["signature"] = Difference(sig.line, sig.message)
+    out.signer = sig.signer
+    out.guarantees = _guarantees(transcript, run, faults, backing, sig)
+    if faults:
+        out.status = Status.MISMATCH
+        out.difference = _first_of(faults, out)
         from transcripts.writer import software_version
 
         now = software_version()
         if transcript.header.software != now:  # a rules change since then differs too
             out.notes.append(f"written by {transcript.header.software}, checked with {now}")
-    if out.status is Status.MISMATCH:
         return out
-    last = len(transcript.records) + 1
     if run.result_line is None:
         out.status = Status.INCOMPLETE
-        out.reason = _why_incomplete(run, transcript, last)
-    elif transcript.truncated:  # a cut line after a complete game: the file was damaged after the end
-        out.status = Status.MISMATCH
-        out.difference = Difference(last + 1, "a partial line after the result")
+        out.reason = _why_incomplete(run, transcript, len(transcript.records) + 1)
     return out
 
 
-def _check_chain(transcript: Transcript, out: Verification) -> None:
-    """Add the digest chain's verdict: the earliest line at fault is the one reported."""
+_CHECK_NAMES = {"replay": "re-play", "chain": "digest chain", "calls": "call check", "signature": "signature check"}
+
+
+def _first_of(faults: dict[str, Difference], out: Verification) -> Difference:
+    """The earliest line at fault; the others (later, or at the same line) in words."""
+    order = sorted(faults.items(), key=lambda kv: kv[1].line)
+    _, first = order[0]
+    for kind, diff in order[1:]:
+        if diff.line == first.line:
+            first.message += f" (and {diff.message})"
+        else:
+            out.notes.append(f"the {_CHECK_NAMES[kind]} first differs at {diff}")
+    return first
+
+
+def _chain_fault(transcript: Transcript, allow_unchained: bool, out: Verification, canon: list[str]) -> Difference | None:
+    """The digest chain's verdict: where it breaks, or a file without one."""
     from transcripts.chain import first_break
 
-    broken = first_break(transcript.header, transcript.records)
-    if broken is None:
-        if transcript.header.digest is None:
-            out.notes.append("no digest chain (written before chains): model calls and agents are not covered")
-        return
-    line, why = broken
-    diff = out.difference
-    if diff is not None and diff.line < line:
-        return
-    if diff is not None and diff.line == line:
-        diff.message += f" (and {why})"
-        return
-    out.status = Status.MISMATCH
-    out.difference = Difference(line, why)
-    if diff is not None:
-        out.notes.append(f"the re-play first differs at {diff}")
+    broken = first_break(transcript.header, transcript.records, canon)
+    if broken is not None:
+        return Difference(*broken)
+    if transcript.header.digest is None:
+        if allow_unchained:
+            out.notes.append("no digest chain (written before chains, or stripped): checked by re-play alone, as --allow-unchained asks")
+            return None
+        return Difference(
+            1,
+            "the file has no digest chain, so nothing shows it was not edited (a file written before chains, or its "
+            "digests stripped); --allow-unchained checks it by re-play alone",
+        )
+    return None
+
+
+def _backing(run: _Rerun, transcript: Transcript, replay: Difference | None) -> Any:
+    """Model answers against their calls, as far as the re-play got."""
+    from transcripts.coverage import check_backing
+
+    limit = replay.line if replay is not None else None
+
+    def before(rows: list) -> list:
+        return [row for row in rows if limit is None or row[0] < limit]
+
+    seats = {s.name: s.agent for s in transcript.header.seats}
+    return check_backing(before(run.calls), run.answered, before(run.belief_lines), seats)
+
+
+def _guarantees(transcript: Transcript, run: _Rerun, faults: dict[str, Difference], backing: Any, sig: Any) -> dict[str, dict[str, Any]]:
+    """Which guarantees hold, in words, for ``--json`` and the summary."""
+
+    def failed(kind: str) -> str:
+        return str(faults[kind])
+
+    chained = transcript.header.digest is not None
+    lines = len(transcript.records) + 1
+    replayed = "replay" not in faults and run.result_line is not None
+    if "replay" in faults:
+        replay_detail = failed("replay")
+    elif run.result_line is None:
+        replay_detail = "every line matches, but the game did not end"
+    else:
+        replay_detail = f"{run.ev} events, {run.answers} answers and the result reproduced by the engine"
+    model = backing.model_answers
+    if "calls" in faults:
+        calls_detail = failed("calls")
+    elif model or backing.model_beliefs:
+        calls_detail = f"{model} model answers and {backing.model_beliefs} model beliefs, each matched with the call that produced it"
+    else:
+        calls_detail = "no answer is credited to a model"
+    trusted: dict[str, Any] = {"holds": sig.trusted}
+    trusted["detail"] = (
+        "no trusted key given (--key PUB)" if sig.trusted is None
+        else f"signed by the trusted key {sig.signer}" if sig.trusted and sig.signed
+        else failed("signature") if "signature" in faults else sig.detail
+    )  # fmt: skip
+    return {
+        "chain": {
+            "holds": chained and "chain" not in faults,
+            "detail": failed("chain") if "chain" in faults else (f"every one of the {lines} lines follows" if chained else "no digest chain"),
+        },
+        "replay": {"holds": replayed, "detail": replay_detail},
+        "model_calls": {"holds": "calls" not in faults, "detail": calls_detail},
+        "signed": {"holds": sig.signed, "signer": sig.signer, "detail": failed("signature") if "signature" in faults else sig.detail},
+        "trusted_signer": trusted,
+    }
 
 
 def _why_incomplete(run: _Rerun, transcript: Transcript, last: int) -> str:
@@ -429,7 +538,7 @@ def _why_incomplete(run: _Rerun, transcript: Transcript, last: int) -> str:
     return "; ".join(parts)
 
 
-def verify_file(path: str | Path) -> Verification:
+def verify_file(path: str | Path, *, allow_unchained: bool = False, trusted_key: Any = None) -> Verification:
     """``verify`` for a file; an unreadable one is a verdict, never an exception."""
     try:
         transcript = read_transcript(path)
@@ -439,4 +548,4 @@ def verify_file(path: str | Path) -> Verification:
         return Verification(str(path), Status.UNREADABLE, reason=f"not UTF-8 text (byte {e.start})")
     except Exception as e:  # a reader bug must not hide behind a traceback for the user
         return Verification(str(path), Status.UNREADABLE, reason=f"cannot read: {e!r}")
-    return verify(transcript, str(path))
+    return verify(transcript, str(path), allow_unchained=allow_unchained, trusted_key=trusted_key)

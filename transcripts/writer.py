@@ -5,6 +5,12 @@ failing seat, Ctrl-C, a killed process) leaves a file whose lines all parse and 
 everything played so far. Events are written as they appear: the writer keeps a
 pointer into ``game.events`` and, after each accepted answer, writes the answer and
 then the events that answer caused, which is the order a replay needs.
+
+Every line of every record type goes through ``_write``, which chains it
+(``transcripts.chain``): the line digest, and the full-strength head a signature
+signs. With a ``signer`` the header names its public key and ``close`` writes the
+``signature`` record last, whatever ended the game (its end, an error, Ctrl-C); a
+killed process leaves no signature, and ``play --resume`` signs the file's new end.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import IO, Any
 
 from engine.decisions import Decision
 from engine.game import Game
-from transcripts.chain import link
+from transcripts.chain import HEAD_START, canonical, head, head_link, link
 from transcripts.schema import (
     AnswerRecord,
     BeliefRecord,
@@ -25,6 +31,7 @@ from transcripts.schema import (
     EventRecord,
     HeaderRecord,
     ResultRecord,
+    SignatureRecord,
     TimeLimitRecord,
 )
 
@@ -39,27 +46,45 @@ def software_version() -> str:
 class TranscriptWriter:
     """Appends records to one JSONL file; use as a context manager to close it."""
 
-    def __init__(self, path: str | Path, header: HeaderRecord):
+    def __init__(self, path: str | Path, header: HeaderRecord, *, signer: Any = None):
+        """``signer`` (a ``transcripts.signing.Signer``) signs the file when it closes;
+        the header then names its public key (any other ``signer`` it held is replaced)."""
         self.path = Path(path)
         self._file: IO[str] = self.path.open("w", encoding="utf-8")
         self._written = 0  # how many of game.events are already in the file
         self._digest: str | None = None  # the last line's (``transcripts.chain``)
+        self._head = HEAD_START  # the full-strength chain's, for the signature
+        self._lines = 0
         self._chained = True
-        self._write(header)
+        self._signer = signer
+        self._write(header.model_copy(update={"signer": signer.header_record() if signer is not None else None}))
 
     @classmethod
-    def appending(cls, path: str | Path, *, events_written: int, last_digest: str | None) -> "TranscriptWriter":
+    def appending(
+        cls, path: str | Path, *, events_written: int, last_digest: str | None, signer: Any = None
+    ) -> "TranscriptWriter":
         """Go on writing a file that holds a game's beginning (``play --resume``).
 
         Nothing already there is rewritten: the chain goes on from ``last_digest``,
-        and a file written without digests stays without them.
+        and a file written without digests stays without them. A file whose header
+        names a signer is signed again at its new end, by the same key only: raises
+        ``SigningKeyError`` when ``signer`` is missing or another key, or when asked to
+        sign a file that was not signed from its start.
         """
+        from transcripts.schema import read_transcript
+        from transcripts.signing import require_same_signer
+
+        t = read_transcript(path)
+        require_same_signer(str(path), t.header.signer, signer)
         self = cls.__new__(cls)
         self.path = Path(path)
         self._file = self.path.open("a", encoding="utf-8")
         self._written = events_written
         self._digest = last_digest
+        self._head = head([t.header, *t.records])
+        self._lines = 1 + len(t.records)
         self._chained = last_digest is not None
+        self._signer = signer
         return self
 
     # ------------------------------------------------------------------ records
@@ -133,14 +158,26 @@ class TranscriptWriter:
     # ------------------------------------------------------------------ file
     def _write(self, record: Any) -> None:
         data = record.model_dump(mode="json", exclude={"digest"})
+        if data.get("signer", True) is None:
+            del data["signer"]  # an unsigned header keeps the shape it had before signing existed
         if self._chained:
-            self._digest = data["digest"] = link(self._digest, record)  # last, so a line still opens with its type
+            form = canonical(record)
+            self._digest = data["digest"] = link(self._digest, record, form)  # last, so a line still opens with its type
+            self._head = head_link(self._head, record, form)
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         self._file.write(line + "\n")
         self._file.flush()
+        self._lines += 1
 
     def close(self) -> None:
-        if not self._file.closed:
+        """Sign (with a signer) and close; closing again does nothing."""
+        if self._file.closed:
+            return
+        try:
+            if self._signer is not None and self._chained:
+                sig = self._signer.sign(self._head, self._lines)
+                self._write(SignatureRecord(lines=self._lines, head=self._head, fingerprint=self._signer.fingerprint, signature=sig))
+        finally:
             self._file.close()
 
     def __enter__(self) -> "TranscriptWriter":

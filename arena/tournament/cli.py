@@ -19,6 +19,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--max-games", type=int, metavar="N", help="play at most N more games this run (run again to continue)")
     p.add_argument("--plan", action="store_true", help="print the schedule's balance and play nothing")
+    from arena.signing_cli import add_sign_key_flag
+
+    add_sign_key_flag(p)  # overrides the file's sign_key
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,6 +35,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if args.plan:
         return print_plan(cfg, args.json)
+    if args.sign_key:
+        cfg = cfg.model_copy(update={"sign_key": args.sign_key})
+    from arena.signing_cli import signer_for
+
+    signer_for(cfg.sign_key)  # a key that cannot be used stops the run before any game
     if args.max_games is not None and args.max_games < 0:
         raise CliError("--max-games must not be negative")
     console = console_for(to_stderr=True)

@@ -116,6 +116,7 @@ class TournamentConfig(_Strict):
     language: str = "en"
     prices: str | None = None  # a YAML/JSON price table (USD per 1M tokens), relative to the file
     beliefs: bool = False  # seats privately rate each other's P(wolf) as each vote opens (arena.beliefs)
+    sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
 
     @field_validator("participants")
     @classmethod
@@ -191,6 +192,8 @@ def load_config(path: str | Path) -> TournamentConfig:
     cfg = config_from_data(raw, where=str(p))
     if cfg.prices is not None and not Path(cfg.prices).is_absolute():
         cfg = cfg.model_copy(update={"prices": str(p.parent / cfg.prices)})
+    if cfg.sign_key is not None and not Path(cfg.sign_key).is_absolute():
+        cfg = cfg.model_copy(update={"sign_key": str(p.parent / cfg.sign_key)})
     try:
         cfg.check_budget()
     except ConfigError as e:

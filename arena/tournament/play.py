@@ -37,6 +37,7 @@ class GameJob:
     folder: str  # the database's folder; transcript paths are relative to it
     transcript: str  # relative path of the final transcript
     beliefs: bool = False  # the beliefs option: seats' private P(wolf) in the transcript
+    sign_key: str | None = None  # the signing key's file (None: $WEREWOLF_SIGNING_KEY, if set); the key itself never travels
 
     @property
     def bots_only(self) -> bool:
@@ -79,6 +80,7 @@ class _Table:
     def __init__(self, job: GameJob):
         from agents.llm.accounting import CallLog
         from arena.gamefile import GameFileError, header_for
+        from transcripts.signing import SigningKeyError, load_signer
         from transcripts.writer import TranscriptWriter
 
         self.job = job
@@ -88,10 +90,11 @@ class _Table:
         spec = game_spec(job)
         try:
             self.game, self.agents = spec.build(calls=self.calls)
-        except GameFileError as e:
+            signer = load_signer(job.sign_key)
+        except (GameFileError, SigningKeyError) as e:
             raise GameFailed(f"{job.plan.id}: {e}") from None
         job.part_path.parent.mkdir(parents=True, exist_ok=True)
-        self.writer = TranscriptWriter(job.part_path, header_for(spec, self.game))
+        self.writer = TranscriptWriter(job.part_path, header_for(spec, self.game), signer=signer)
         self.calls.subscribe(self.writer.call)
         self.writer.sync_events(self.game)
         from arena.beliefs import poll_for
