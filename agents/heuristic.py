@@ -12,7 +12,9 @@ guarantees that whatever comes back is a legal answer.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents import heuristic_forum as forum
 from agents import heuristic_night as night
@@ -23,6 +25,7 @@ from agents import heuristic_votes as votes
 from agents.base import Agent, SeatView
 from agents.heuristic_lines import LANGUAGES
 from agents.heuristic_memory import Memory
+from agents.heuristic_noise import noisy_answer
 from agents.heuristic_situation import Situation
 from agents.heuristic_suspicion import judge
 from agents.random_agent import random_answer
@@ -50,15 +53,44 @@ POLICIES.update(forum.POLICIES)  # message-board Werewolf (004)
 POLICIES.update(village.POLICIES)  # The Village (000)
 
 
+class HeuristicOptions(BaseModel):
+    """The heuristic bot's ``options:``. ``noise`` builds a ladder of known strengths
+    from one bot: with probability ``noise`` each decision is a uniformly random legal
+    move (``agents.heuristic_noise``) instead of the policy's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    noise: float = Field(default=0.0, ge=0.0, le=1.0)
+
+    @classmethod
+    def parse(cls, raw: Any) -> "HeuristicOptions":
+        """``raw`` checked; ``ValueError`` naming the key. Anything but a mapping (a
+        model seat's settings passed to every seat as wiring) is not the bot's."""
+        if not isinstance(raw, Mapping):
+            return cls()
+        try:
+            return cls.model_validate(dict(raw))
+        except ValidationError as e:
+            first = e.errors()[0]
+            key = ".".join(str(x) for x in first["loc"])
+            if first["type"] == "extra_forbidden":
+                raise ValueError(f"the heuristic bot has no option '{key}' (it takes: noise; only model seats take model settings)") from None
+            raise ValueError(f"heuristic option {key}: {first['msg']}") from None
+
+
 class HeuristicAgent(Agent):
     spec = "heuristic"
     # Tests set this to surface a policy's bug instead of covering it with a random answer.
     strict: bool = False
 
-    def __init__(self, name: str, seed: int = 0, language: str | None = None):
+    def __init__(self, name: str, seed: int = 0, language: str | None = None, noise: float = 0.0):
         super().__init__(name)
         self.seed = seed
         self.rng = random.Random(f"{seed}:{name}")
+        # Its own generator, so that noise 0 plays exactly the noiseless bot's game and
+        # the coin never shifts the policy's draws.
+        self.noise = HeuristicOptions(noise=noise).noise
+        self.noise_rng = random.Random(f"{seed}:{name}:noise")
         self.memory = Memory(name)
         self.plan: dict[str, Any] = {}
         # The language of the bot's speech (``prompts/bot_lines/<language>.yaml``): the
@@ -72,6 +104,9 @@ class HeuristicAgent(Agent):
 
     def decide(self, view: SeatView, decision: Decision) -> Any:
         self._remember(view)
+        if self.noise and self.noise_rng.random() < self.noise:
+            sit = Situation(self.memory, self.noise_rng, decision, self.plan, self.lang, self.seed)
+            return self._legal(decision, noisy_answer(sit, view))
         policy = POLICIES.get(decision.kind) or roles.ROLE_POLICIES.get(decision.kind)
         if policy is None:  # a kind from a role this bot does not know yet
             return random_answer(self.rng, decision)

@@ -63,7 +63,7 @@ def heat(mem: Memory, name: str) -> float:
 
 def speak(sit: Situation) -> dict[str, Any]:
     sp = _wolf_speech(sit) if sit.mem.is_wolf else _village_speech(sit)
-    return {"text": _words(sit, sp), "claims": sp.claims()}
+    return {"text": words(sit, sp), "claims": sp.claims()}
 
 
 # ---------------------------------------------------------------------- the village
@@ -386,7 +386,7 @@ def _opening(sit: Situation) -> str:
     return sit.say("opening.quiet_night" if mem.day in mem.quiet_dawns else "opening.later_day")
 
 
-def _words(sit: Situation, sp: Speech) -> str:
+def words(sit: Situation, sp: Speech) -> str:
     parts = [_opening(sit)]
     if sp.role == SEER:
         if sp.counter:

@@ -1,7 +1,8 @@
 """Agent specs (CONTRACT.md 3b): ``heuristic``, ``random``, ``scripted``, ``human``,
 ``openai:MODEL``, ``anthropic:MODEL``, ``langchain:PROVIDER:MODEL``,
 ``langchain:MODULE:FACTORY``, ``litellm:MODEL`` (all model specs go to
-``agents.llm.make_llm_agent``). Unknown specs are an error naming the spec."""
+``agents.llm.make_llm_agent``), and ``py:MODULE:CLASS`` (an agent of one's own,
+``agents.custom``). Unknown specs are an error naming the spec."""
 
 from __future__ import annotations
 
@@ -11,8 +12,24 @@ from agents.base import Agent
 
 KNOWN = (
     "heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
-    "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL",
+    "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL", "py:MODULE:CLASS",
 )  # fmt: skip
+
+
+def check_bot_options(spec: str, options: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A bot seat's ``options:`` checked (``ValueError`` naming the key): the heuristic
+    bot takes ``noise``, a ``py:`` class reads its own, the other bots take none."""
+    if not options:
+        return options
+    if spec == "heuristic":
+        from agents.heuristic import HeuristicOptions
+
+        return HeuristicOptions.parse(options).model_dump()
+    from agents.custom import is_custom_spec
+
+    if is_custom_spec(spec):
+        return dict(options)
+    raise ValueError(f"agent '{spec}' takes no options (the heuristic bot takes noise; model seats take their settings)")
 
 
 def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] | None = None, **options: Any) -> Agent:
@@ -21,8 +38,15 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
     ``options`` only reach model seats (``agents.llm.make_llm_agent``: sampling, base
     URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
     caller may pass the same wiring to every seat. A human seat reads ``timeout``; the
-    heuristic bot reads ``language``, the game's, to speak it.
+    heuristic bot reads ``language``, the game's, to speak it, and ``options`` (a
+    mapping: ``noise``, the share of its decisions played as a uniformly random legal
+    move). A ``py:MODULE:CLASS`` seat is built with its ``options`` mapping
+    (``agents.custom``).
     """
+    from agents.custom import is_custom_spec, make_custom_agent
+
+    if is_custom_spec(spec):
+        return make_custom_agent(spec, name, seed=seed, options=options.get("options"))
     if spec == "random":
         from agents.random_agent import RandomAgent
 
@@ -32,9 +56,10 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
 
         return ScriptedAgent(name, answers)
     if spec == "heuristic":
-        from agents.heuristic import HeuristicAgent
+        from agents.heuristic import HeuristicAgent, HeuristicOptions
 
-        return HeuristicAgent(name, seed=seed, language=options.get("language"))  # the game's language, if told
+        noise = HeuristicOptions.parse(options.get("options") or {}).noise
+        return HeuristicAgent(name, seed=seed, language=options.get("language"), noise=noise)  # the game's language, if told
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision
         from agents.human import HumanAgent
 

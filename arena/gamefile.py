@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from agents.base import Agent
 from agents.llm.config import LLMOptions
@@ -44,8 +44,25 @@ class SeatSpec(BaseModel):
     building: str | None = None  # The Village: the seat's building token (farmer, bailiff, vagabond...)
     agent: str = DEFAULT_AGENT
     answers: dict[str, list[Any]] | None = None
-    options: LLMOptions | None = None  # model seats only: sampling, base_url, time limits...
+    # Model seats: LLMOptions (sampling, base_url, time limits...); the heuristic bot:
+    # {noise: P}; a py:MODULE:CLASS seat: whatever mapping its class reads.
+    options: LLMOptions | dict[str, Any] | None = None
     timeout: float | None = Field(default=None, gt=0)  # human seats only: seconds per decision
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _options_of_agent(cls, v: Any, info: ValidationInfo) -> Any:
+        """Model settings are checked as ``LLMOptions``; a bot's as that bot's (in
+        ``GameSpec.check``, which names the seat)."""
+        from agents.llm import is_model_spec
+
+        if v is None or isinstance(v, LLMOptions):
+            return v
+        if is_model_spec(info.data.get("agent", DEFAULT_AGENT)):
+            return LLMOptions.model_validate(v)
+        if not isinstance(v, dict):
+            raise ValueError("options must be a mapping")
+        return v
 
     @property
     def is_model(self) -> bool:
@@ -99,10 +116,19 @@ class GameSpec(BaseModel):
                     f"only '{HUMAN}' seats take a timeout (model seats set theirs in options)"
                 )
             if seat.options is not None and not seat.is_model:
-                raise GameFileError(
-                    f"seat {i + 1} ({seat.name}) has options but its agent is '{seat.agent}'; "
-                    "only model seats (openai:, anthropic:, langchain:, litellm:) take options"
-                )
+                from agents.registry import check_bot_options
+
+                try:
+                    check_bot_options(seat.agent, dict(seat.options))
+                except ValueError as e:
+                    raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
+            if seat.agent.startswith("py:"):
+                from agents.custom import load_class
+
+                try:
+                    load_class(seat.agent)
+                except ValueError as e:
+                    raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
         if any(seat.is_model for seat in self.seats):
             from prompts.catalog import LANGUAGES
 
@@ -179,7 +205,7 @@ def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
             return make_agent(seat.agent, seat.name, seed=seed, timeout=seat.timeout)
         if seat.is_model:
             return make_agent(seat.agent, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
-        return make_agent(seat.agent, seat.name, seed=seed, language=wiring.get("language"))
+        return make_agent(seat.agent, seat.name, seed=seed, language=wiring.get("language"), options=seat.options)
     except ImportError as e:
         raise GameFileError(f"agent '{seat.agent}' for {seat.name} is not available: {e}") from None
     except (ValueError, TypeError) as e:
@@ -236,7 +262,7 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
                 agent=s.agent,
                 role=s.role,
                 building=s.building,
-                options=s.options.public() if s.options else None,
+                options=(s.options.public() if isinstance(s.options, LLMOptions) else dict(s.options)) if s.options else None,
                 answers=s.answers,
                 timeout=s.timeout,
             )

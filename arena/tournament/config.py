@@ -14,6 +14,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from agents.custom import is_custom_spec, load_class
+
 BOT_AGENTS = ("heuristic", "random")
 
 
@@ -30,7 +32,9 @@ class Participant(_Strict):
 
     name: str = Field(min_length=1)
     agent: str
-    options: dict[str, Any] | None = None  # model seats: LLMOptions (temperature, base_url, ...)
+    # model seats: LLMOptions (temperature, base_url, ...); heuristic: {noise: P};
+    # py:MODULE:CLASS: the mapping its class reads
+    options: dict[str, Any] | None = None
 
     @property
     def is_model(self) -> bool:
@@ -53,10 +57,19 @@ class Participant(_Strict):
                 first = e.errors()[0]
                 where = ".".join(str(x) for x in first["loc"])
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
-        elif self.agent not in BOT_AGENTS:
-            raise ValueError(f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)")
-        elif self.options:
-            raise ValueError(f"participant {self.name}: options only apply to model participants, not '{self.agent}'")
+        elif self.agent not in BOT_AGENTS and not is_custom_spec(self.agent):
+            raise ValueError(
+                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
+            )
+        else:
+            from agents.registry import check_bot_options
+
+            try:
+                if is_custom_spec(self.agent):
+                    load_class(self.agent)  # a typo fails now, not in the first game
+                self.options = check_bot_options(self.agent, self.options)
+            except ValueError as e:
+                raise ValueError(f"participant {self.name}: {e}") from None
         return self
 
     def llm_options(self) -> dict[str, Any]:

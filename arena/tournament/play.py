@@ -31,7 +31,7 @@ class GameJob:
     digest: str
     players: int
     table_options: dict[str, Any]
-    agents: dict[str, tuple[str, dict[str, Any] | None]]  # participant -> (spec, model options)
+    agents: dict[str, tuple[str, dict[str, Any] | None]]  # participant -> (spec, model or bot options)
     language: str
     prices: str | None
     folder: str  # the database's folder; transcript paths are relative to it
@@ -55,13 +55,12 @@ class GameJob:
 
 
 def game_spec(job: GameJob):
-    from agents.llm.config import LLMOptions
     from arena.gamefile import GameSpec, SeatSpec
 
     seats = []
     for s in job.plan.seats:
         agent, opts = job.agents[s.participant]
-        seats.append(SeatSpec(name=s.name, role=s.role, agent=agent, options=LLMOptions(**opts) if opts is not None else None))
+        seats.append(SeatSpec.model_validate({"name": s.name, "role": s.role, "agent": agent, "options": opts}))
     return GameSpec(
         preset=job.plan.preset,
         seed=job.plan.seed,

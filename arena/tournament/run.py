@@ -78,7 +78,7 @@ def transcripts_dir(db_path: str | Path) -> Path:
 def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path) -> list[GameJob]:
     db = Path(db_path)
     folder = transcripts_dir(db).name
-    agents = {p.name: (p.agent, p.llm_options() if p.is_model else None) for p in cfg.participants}
+    agents = {p.name: (p.agent, p.llm_options() if p.is_model else p.options) for p in cfg.participants}
     return [
         GameJob(
             plan=g, digest=g.digest(cfg), players=len(g.seats), table_options=dict(cfg.tables[g.table].options),

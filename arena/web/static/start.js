@@ -5,7 +5,9 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = ["human", "heuristic", "random", "model"]; // labels: start.agent.<id>
+const AGENTS = ["human", "heuristic", "random", "model", "custom"]; // labels: start.agent.<id>
+// Agents named by a spec typed beside the menu: a model, or a class of one's own (py:MODULE:CLASS).
+const TYPED = { model: "openai:gpt-4o-mini", custom: "py:examples.agents.cautious:CautiousAgent" };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -44,10 +46,11 @@ function agentSelect(value) {
 function seatRow(i, old) {
   const name = el("input", { class: "name", value: old ? old.name : choices.names[i] || "Player " + (i + 1), maxlength: 40 });
   const agent = agentSelect(old ? old.agent : i === 0 ? "human" : "heuristic");
-  const model = el("input", { class: "model-spec", placeholder: "openai:gpt-4o-mini", value: old ? old.model : "" });
-  model.hidden = agent.value !== "model";
+  const model = el("input", { class: "model-spec", placeholder: TYPED[agent.value] || TYPED.model, value: old ? old.model : "" });
+  model.hidden = !(agent.value in TYPED);
   agent.addEventListener("change", () => {
-    model.hidden = agent.value !== "model";
+    model.hidden = !(agent.value in TYPED);
+    if (agent.value in TYPED) model.placeholder = TYPED[agent.value];
     if (agent.value === "human") onlyOneHuman(row);
   });
   const role = el("select", { class: "role" });
@@ -91,7 +94,7 @@ function rebuildSeats() {
 
 function table() {
   const seats = [...$("seat-rows").children].map(readRow).map((s) => {
-    const seat = { name: s.name, agent: s.agent === "model" ? s.model : s.agent };
+    const seat = { name: s.name, agent: s.agent in TYPED ? s.model : s.agent };
     if (s.role) seat.role = s.role;
     return seat;
   });
@@ -173,15 +176,21 @@ async function init() {
   for (const p of choices.presets) $("preset").append(el("option", { value: p.id, text: p.title }));
   const bulk = $("bulk-agent");
   for (const v of AGENTS.slice(1)) bulk.append(el("option", { value: v, text: T("start.agent." + v) }));
-  bulk.addEventListener("change", () => ($("bulk-model").hidden = bulk.value !== "model"));
+  bulk.addEventListener("change", () => {
+    $("bulk-model").hidden = !(bulk.value in TYPED);
+    if (bulk.value in TYPED) $("bulk-model").placeholder = TYPED[bulk.value];
+  });
   $("bulk-apply").addEventListener("click", () => {
     for (const row of $("seat-rows").children) {
       const sel = row.querySelector(".agent");
       if (sel.value === "human") continue;
       sel.value = bulk.value;
       const spec = row.querySelector(".model-spec");
-      spec.hidden = bulk.value !== "model";
-      if (bulk.value === "model") spec.value = $("bulk-model").value;
+      spec.hidden = !(bulk.value in TYPED);
+      if (bulk.value in TYPED) {
+        spec.value = $("bulk-model").value;
+        spec.placeholder = TYPED[bulk.value];
+      }
     }
   });
   const syncPreset = () => {

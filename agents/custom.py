@@ -1,0 +1,56 @@
+"""``py:MODULE:CLASS``: an agent of one's own, named by its import path.
+
+The public API (docs/AGENTS.md): a subclass of ``agents.base.Agent`` whose
+constructor takes the seat's name, then ``seed`` and ``options`` as keywords::
+
+    class MyAgent(Agent):
+        def __init__(self, name: str, *, seed: int = 0, options: dict | None = None): ...
+        def decide(self, view: SeatView, decision: Decision) -> Any: ...
+
+``options`` is the seat's (or tournament participant's) ``options:`` mapping as
+written, so a class reads its own settings and refuses what it does not know. The
+class is looked up when a file is checked, so a typo fails before the first game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from agents.base import Agent
+
+PREFIX = "py:"
+
+
+def is_custom_spec(spec: str) -> bool:
+    return spec.startswith(PREFIX)
+
+
+def load_class(spec: str) -> type[Agent]:
+    """The class ``py:MODULE:CLASS`` names; ``ValueError`` saying what is wrong."""
+    module_name, sep, class_name = spec[len(PREFIX):].rpartition(":")
+    if not sep or not module_name.strip() or not class_name.strip():
+        raise ValueError(f"'{spec}' should be py:MODULE:CLASS, e.g. py:examples.agents.cautious:CautiousAgent")
+    try:
+        module = importlib.import_module(module_name.strip())
+    except ImportError as e:
+        raise ValueError(f"agent '{spec}': cannot import module '{module_name}': {e}") from None
+    cls = getattr(module, class_name.strip(), None)
+    if cls is None:
+        raise ValueError(f"agent '{spec}': module '{module_name}' has no '{class_name}'")
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise ValueError(f"agent '{spec}': '{class_name}' is not a subclass of agents.base.Agent")
+    return cls
+
+
+def make_custom_agent(spec: str, name: str, *, seed: int = 0, options: dict[str, Any] | None = None) -> Agent:
+    """Construct the named class for one seat; a constructor that refuses its options
+    (``TypeError``/``ValueError``) is reported with the spec and the seat."""
+    cls = load_class(spec)
+    try:
+        agent = cls(name, seed=seed, options=dict(options or {}))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"agent '{spec}' for {name}: {e}") from None
+    if not isinstance(agent, Agent):
+        raise ValueError(f"agent '{spec}' for {name}: the class did not build an Agent")
+    return agent

@@ -1,0 +1,1 @@
+"""Example agents of one's own, seated with ``py:examples.agents.MODULE:CLASS``."""
