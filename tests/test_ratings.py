@@ -156,3 +156,102 @@ def test_per_side_strengths_are_withheld_when_the_games_cannot_separate_them():
     for r in lb.rows:
         assert r["bradley_terry"]["value"] is not None
         assert all(r["bradley_terry_by_side"][s]["value"] is None for s in ("village", "werewolves"))
+
+
+# ---------------------------------------------------------------------- issue 13
+def test_primary_rating_sorts_the_table_and_every_pair_has_its_difference():
+    lb = compute(synthetic(900, seed=8), n_boot=100, seed=1)
+    doc = lb.to_json()
+    assert doc["primary"] == "bradley_terry"
+    order = [r["participant"] for r in doc["participants"]]
+    assert order == list(TRUE)  # best first, by Bradley-Terry
+    ratings = {r["participant"]: r["rating"] for r in doc["participants"]}
+    assert [(q["a"], q["b"]) for q in doc["pairs"]] == [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+    for q in doc["pairs"]:
+        assert q["diff"] == pytest.approx(ratings[q["a"]]["value"] - ratings[q["b"]]["value"])
+        assert q["low"] <= q["diff"] <= q["high"] and q["p_better"] >= 0.5
+        assert (q["low"] > 0) == (q["p_better"] > 0.975 - 1e-9) or q["low"] <= 0 < q["p_better"]
+    strong_poor = next(q for q in doc["pairs"] if (q["a"], q["b"]) == ("Strong", "Poor"))
+    assert strong_poor["low"] > 0 and strong_poor["p_better"] == 1.0
+    marks = [r["separated_from_next"] for r in doc["participants"]]
+    assert marks[-1] is None and all(isinstance(m, bool) for m in marks[:-1])
+
+
+def test_identical_players_are_not_declared_different():
+    """Two names for one strength: their difference's interval covers zero."""
+    rng = random.Random(2)
+    games = []
+    for i in range(600):
+        wolf, village = rng.sample(["A", "A2", "B"], 2)
+        s = {"A": 0.0, "A2": 0.0, "B": -0.5}
+        p = 1 / (1 + math.exp(-(s[village] - s[wolf])))
+        winner = "village" if rng.random() < p else "werewolves"
+        seats = [SeatResult(village, "village", "villager", winner == "village")] * 6
+        seats += [SeatResult(wolf, "werewolves", "werewolf", winner == "werewolves")] * 2
+        games.append(GameOutcome(str(i), winner, tuple(seats)))
+    lb = compute(games, n_boot=200, seed=3)
+    q = next(q for q in lb.pairs if {q["a"], q["b"]} == {"A", "A2"})
+    assert q["low"] < 0 < q["high"] and 0.1 < q["p_better"] < 0.9
+
+
+def test_side_ratings_only_where_the_design_identifies_them():
+    mixed = compute(mixed_games(200), n_boot=30, seed=0)
+    assert mixed.sides["identified"] is False and "mixed seating" in mixed.sides["why"]
+    for r in mixed.rows:
+        assert all(r["bradley_terry_by_side"][s]["value"] is None for s in ("village", "werewolves"))
+        assert all(r["openskill_by_side"][s]["value"] is None for s in ("village", "werewolves"))
+        assert set(r["win_rate_vs_field"]) == {"village", "werewolves"}
+    teams = compute(synthetic(400), n_boot=30, seed=0)
+    assert teams.sides["identified"] is True
+    assert all(r["bradley_terry_by_side"]["werewolves"]["value"] is not None for r in teams.rows)
+
+
+def test_win_rate_against_the_field_is_withheld_where_the_schedule_leaves_no_field():
+    """Everyone sits in every village: no village field to compare with."""
+    full = [g for g in mixed_games(300) if {s.participant for s in g.team("village")} == set("ABC")]
+    lb = compute(full, n_boot=30, seed=0)
+    for r in lb.rows:
+        assert r["win_rate_vs_field"]["village"]["value"] is None
+    wolves = {r["participant"]: r["win_rate_vs_field"]["werewolves"] for r in compute(synthetic(600), n_boot=50, seed=0).rows}
+    assert wolves["Strong"]["low"] > 0 > wolves["Poor"]["high"]  # a strong pack wins more than the field's packs
+
+
+def _with_fallbacks(games: list[GameOutcome], who: str, every: int) -> list[GameOutcome]:
+    """Every ``every``-th game, ``who``'s seats had 3 of their 10 decisions played by the fallback."""
+    out = []
+    for i, g in enumerate(games):
+        bad = i % every == 0
+        seats = tuple(
+            SeatResult(s.participant, s.side, s.role, s.won, decisions=10, fallbacks=3 if bad and s.participant == who else 0)
+            for s in g.seats
+        )
+        out.append(GameOutcome(g.id, g.winner, seats, deal=g.deal))
+    return out
+
+
+def test_games_with_fallback_moves_are_left_out_and_counted():
+    games = _with_fallbacks(synthetic(300, seed=6), "Weak", every=4)
+    weak_games = sum(1 for i, g in enumerate(games) if i % 4 == 0 and any(s.participant == "Weak" for s in g.seats))
+    lb = compute(games, n_boot=20, seed=0)
+    assert lb.excluded["games"] == weak_games and lb.excluded["by_participant"] == {"Weak": weak_games}
+    assert "90%" in lb.excluded["reason"] and lb.games == 300 - weak_games
+    row = next(r for r in lb.rows if r["participant"] == "Weak")
+    assert row["excluded_games"] == weak_games
+    loose = compute(games, n_boot=20, seed=0, min_decided=0.6)  # 70% decided is enough at 60%
+    assert loose.excluded["games"] == 0 and loose.games == 300
+    from arena.ratings.render import headline
+
+    assert f"{weak_games} games left out (Weak {weak_games})" in headline(lb)
+
+
+def test_mirrored_deals_are_resampled_together():
+    base = synthetic(200, seed=9)
+    games = [GameOutcome(f"{g.id}m{r}", g.winner, g.seats, deal=i) for i, g in enumerate(base) for r in range(2)]
+    lb = compute(games, n_boot=50, seed=0)
+    assert lb.unit == "deal" and lb.to_json()["bootstrap"]["unit"] == "deal"
+    # a duplicated game is no new evidence: the interval is the single games' interval
+    single = compute([GameOutcome(g.id, g.winner, g.seats, deal=i) for i, g in enumerate(base)], n_boot=50, seed=0)
+    w2 = {r["participant"]: r["rating"]["high"] - r["rating"]["low"] for r in lb.rows}
+    w1 = {r["participant"]: r["rating"]["high"] - r["rating"]["low"] for r in single.rows}
+    for p in w1:
+        assert w2[p] == pytest.approx(w1[p], rel=0.05)

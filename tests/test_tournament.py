@@ -317,16 +317,30 @@ def test_tournament_and_leaderboard_commands(tmp_path, capsys):
     lb = json.loads(capsys.readouterr().out)
     assert lb["games"] == 16 and {r["participant"] for r in lb["participants"]} == {"Heuristic", "Heuristic-B", "Random"}
     row = lb["participants"][0]
-    for key in ("openskill", "bradley_terry", "win_rate"):
+    for key in ("openskill", "bradley_terry", "win_rate", "rating"):
         assert set(row[key]) == {"value", "low", "high"}
     assert set(row["win_rate_by_side"]) == {"village", "werewolves"}
+    # CONTRACT.md section 5: the primary rating, participants best first, every pair a above b
+    assert lb["primary"] == "bradley_terry"
+    values = [r["rating"]["value"] for r in lb["participants"]]
+    assert values == sorted(values, reverse=True) and row["rating"] == row["bradley_terry"]
+    order = [r["participant"] for r in lb["participants"]]
+    assert [(q["a"], q["b"]) for q in lb["pairs"]] == [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+    for q in lb["pairs"]:
+        assert set(q) == {"a", "b", "diff", "low", "high", "p_better"} and q["low"] <= q["diff"] <= q["high"]
+        assert 0 <= q["p_better"] <= 1
+    assert lb["side_ratings"]["identified"] is False  # mixed seating
+    assert all(r["bradley_terry_by_side"]["village"]["value"] is None for r in lb["participants"])
     assert main(["leaderboard", "--db", str(db), "--markdown", "--bootstrap", "50", "--plot", str(tmp_path / "plots")]) == 0
     md = capsys.readouterr().out
     assert md.startswith("# Leaderboard") and "| participant |" in md
-    for png in ("ratings.png", "win_rates.png"):
+    assert "## Pairs" in md and "P(a better)" in md
+    for png in ("ratings.png", "pairs.png", "win_rates.png"):
         assert (tmp_path / "plots" / png).read_bytes()[:4] == b"\x89PNG"
     assert main(["leaderboard", "--db", str(db), "--bootstrap", "50"]) == 0
-    assert "Ratings by side" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "against the pooled field" in out and "not identified" in out and "Ratings by side" not in out
+    assert "next" in out  # the neighbour marks
 
     assert main(["tournament", str(cfg), "--db", str(db), "--plan", "--json"]) == 0
     plan = json.loads(capsys.readouterr().out)

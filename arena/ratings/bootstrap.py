@@ -42,3 +42,32 @@ def percentile_interval(values: np.ndarray, level: float = 0.95) -> tuple[float 
     a = (1 - level) / 2
     lo, hi = np.quantile(v, [a, 1 - a])
     return float(lo), float(hi)
+
+
+def clusters_of(labels: Sequence[object]) -> list[np.ndarray]:
+    """Item indices grouped by label, in order of first appearance: the independent
+    units of a bootstrap (a deal's mirrored games share its luck, so they are drawn
+    together)."""
+    groups: dict[object, list[int]] = {}
+    for i, label in enumerate(labels):
+        groups.setdefault(label, []).append(i)
+    return [np.array(g, dtype=np.int64) for g in groups.values()]
+
+
+def cluster_rows(clusters: Sequence[np.ndarray], n_boot: int, seed: int) -> list[np.ndarray]:
+    """``n_boot`` resamples of whole clusters, each as the item indices it draws. With
+    one item per cluster it is exactly ``resample_indices``."""
+    idx = resample_indices(len(clusters), n_boot, seed)
+    if all(len(c) == 1 for c in clusters):
+        flat = np.array([c[0] for c in clusters], dtype=np.int64)
+        return [flat[row] for row in idx]
+    return [np.concatenate([clusters[i] for i in row]) if len(row) else np.zeros(0, dtype=np.int64) for row in idx]
+
+
+def padded(rows: Sequence[np.ndarray], fill: int = -1) -> np.ndarray:
+    """Variable-length rows as one [rows, longest] array, padded with ``fill``."""
+    width = max((len(r) for r in rows), default=0)
+    out = np.full((len(rows), width), fill, dtype=np.int64)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = r
+    return out

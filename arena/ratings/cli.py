@@ -14,18 +14,22 @@ import sys
 
 from arena.cli import CliError, Command, console_for
 
-RATINGS_VERSION = "2"  # part of the cache key: bump when a figure's computation changes
+RATINGS_VERSION = "3"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
-    p.add_argument("--plot", metavar="DIR", help="also write ratings.png and win_rates.png into DIR")
+    p.add_argument("--plot", metavar="DIR", help="also write ratings.png, pairs.png and win_rates.png into DIR")
+    p.add_argument(
+        "--min-decided", type=float, default=0.9, metavar="SHARE",
+        help="rate a game only if every participant's own agent decided at least this share of its decisions (default 0.9)",
+    )
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples of games (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
 
 
-def compute_leaderboard(db: str, n_boot: int, seed: int):
+def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9):
     from arena.ratings.from_db import games_key, load_behaviour, load_games
     from arena.ratings.leaderboard import Leaderboard, compute
     from arena.tournament.store import Store, StoreError
@@ -36,11 +40,11 @@ def compute_leaderboard(db: str, n_boot: int, seed: int):
         raise CliError(str(e)) from None
     try:
         games = load_games(store)
-        key = f"leaderboard|{RATINGS_VERSION}|{games_key(games)}|{n_boot}|{seed}"
+        key = f"leaderboard|{RATINGS_VERSION}|{games_key(games)}|{n_boot}|{seed}|{min_decided}"
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
-        lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed)
+        lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed, min_decided=min_decided)
         store.cache(key, json.dumps(lb.__dict__))
         return lb
     finally:
@@ -52,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.bootstrap < 0:
         raise CliError("--bootstrap must not be negative")
-    lb = compute_leaderboard(args.db, args.bootstrap, args.seed)
+    if not 0.0 <= args.min_decided <= 1.0:
+        raise CliError("--min-decided must be a share between 0 and 1")
+    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided)
     if args.plot:
         if lb.games == 0:
             raise CliError("no finished game in the database yet: nothing to plot")

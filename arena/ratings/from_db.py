@@ -14,14 +14,18 @@ from arena.tournament.store import Store
 
 def load_games(store: Store) -> list[GameOutcome]:
     """Finished games in plan order."""
-    winners = {g["id"]: g["winner"] for g in store.games()}
+    rows = {g["id"]: g for g in store.games()}
     seats: dict[str, list[SeatResult]] = defaultdict(list)
     order: list[str] = []
     for s in store.seats():
         if s["game_id"] not in seats:
             order.append(s["game_id"])
-        seats[s["game_id"]].append(SeatResult(s["participant"], s["side"], s["initial_role"], bool(s["won"])))
-    return [GameOutcome(gid, winners[gid], tuple(seats[gid])) for gid in order]
+        m = json.loads(s["metrics"] or "{}")
+        seats[s["game_id"]].append(
+            SeatResult(s["participant"], s["side"], s["initial_role"], bool(s["won"]),
+                       decisions=int(m.get("decisions_asked", 0)), fallbacks=int(s["fallbacks"] or 0))
+        )  # fmt: skip
+    return [GameOutcome(gid, rows[gid]["winner"], tuple(seats[gid]), deal=rows[gid]["deal"]) for gid in order]
 
 
 def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:

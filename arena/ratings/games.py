@@ -19,6 +19,8 @@ class SeatResult:
     side: str  # the camp of the seat's final role: village, werewolves, or a solo camp
     role: str  # the role dealt (what the schedule balances)
     won: bool
+    decisions: int = 0  # decisions the seat was asked
+    fallbacks: int = 0  # of which its agent did not decide (a failed model call played by the heuristic bot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,7 @@ class GameOutcome:
     id: str
     winner: str  # village, werewolves, none, or a solo camp
     seats: tuple[SeatResult, ...]
+    deal: int | None = None  # games of one deal (mirrors: the same seed and cards) share their luck
 
     def team(self, side: str) -> list[SeatResult]:
         return [s for s in self.seats if s.side == side]

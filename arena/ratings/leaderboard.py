@@ -6,13 +6,25 @@ Figures (all per participant):
 - win rate per side and per role dealt, with Wilson intervals; the unit is one game
   (a participant's seats on one side of one game share one outcome, so counting them
   separately would fake precision);
-- OpenSkill (Plackett-Luce over the two sides) overall and per side, mean skill
-  averaged over random orders of the games, with a bootstrap interval;
-- Bradley-Terry strength overall and per side in Elo points, with a bootstrap
-  interval, and the table's village advantage.
+- Bradley-Terry strength in Elo points, with a bootstrap interval: the **primary**
+  rating and the sort key. It is a batch fit of a fixed set of games, so the same games
+  give the same rating whatever their order; the table's village advantage beside it;
+- every pair's Bradley-Terry difference with its interval and P(a better than b), the
+  share of resamples rating a above b;
+- OpenSkill (Plackett-Luce over the two sides), mean skill averaged over random orders
+  of the games, with a bootstrap interval: **secondary**, a sequential update whose
+  result depends on the order of the games;
+- ratings per side only where the design identifies them (``side_design``): with mixed
+  seating one participant holds the whole pack in most games, and a village-side
+  rating's interval is then the schedule's, not the participant's.
 
-Bootstrap replicates resample whole games, seeded, and refit everything; a leaderboard
-is therefore reproducible given the games, ``n_boot`` and ``seed``.
+Games in which a participant's own agent decided less than ``min_decided`` of its
+decisions (a model whose calls failed, played by the heuristic bot) are left out of
+every figure, and counted.
+
+Bootstrap replicates resample whole deals (a deal and its mirrors share their luck; a
+deal is one game unless the tournament mirrors), seeded, and refit everything; a
+leaderboard is therefore reproducible given the games, ``n_boot`` and ``seed``.
 """
 
 from __future__ import annotations
@@ -23,13 +35,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from arena.ratings.bootstrap import percentile_interval, resample_indices
+from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval
 from arena.ratings.bradley_terry import BTDesign
-from arena.ratings.games import SIDES, GameOutcome, participants_of
+from arena.ratings.games import SIDES, VILLAGE, GameOutcome, participants_of
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
 from arena.ratings.wilson import rate_with_interval
 
 DEFAULT_BOOT = 200
+MIN_DECIDED = 0.9  # a seat's games count when its own agent decided at least this share
+PRIMARY = "bradley_terry"
+SIDE_TEAMS_SHARE = 0.9  # side ratings need this share of games with one participant per side
 
 
 def estimate(value: float | None, reps: np.ndarray | None) -> dict[str, float | None]:
@@ -40,8 +55,8 @@ def estimate(value: float | None, reps: np.ndarray | None) -> dict[str, float | 
 ORDERS = 20  # random orders OpenSkill's point estimate is averaged over
 
 
-def openskill_stats(games: Sequence[GameOutcome], n_boot: int, seed: int) -> tuple[dict[str, float], dict[str, np.ndarray]]:
-    """OpenSkill means, overall (``os:P``) and per side (``os_side:P@side``).
+def openskill_stats(games: Sequence[GameOutcome], rows: list[np.ndarray], seed: int, by_side: bool) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """OpenSkill means, overall (``os:P``) and, when ``by_side``, per side (``os_side:P@side``).
 
     OpenSkill is sequential, so the order of the games moves it. The point estimate is
     the mean over ``ORDERS`` random orders of all games; each bootstrap replicate is a
@@ -50,15 +65,16 @@ def openskill_stats(games: Sequence[GameOutcome], n_boot: int, seed: int) -> tup
     n = len(games)
     rng = np.random.default_rng([seed, 1])
     perms = np.stack([rng.permutation(n) for _ in range(ORDERS)]) if n else np.zeros((ORDERS, 0), dtype=int)
-    boot = resample_indices(n, n_boot, seed)
+    boot = padded([rng.permutation(r) for r in rows]) if rows else None
     point: dict[str, float] = {}
     reps: dict[str, np.ndarray] = {}
-    for prefix, ident in (("os", overall_identity), ("os_side", side_identity)):
+    idents = [("os", overall_identity)] + ([("os_side", side_identity)] if by_side else [])
+    for prefix, ident in idents:
         keys, mu = replicate_mu(games, perms, ident)
         mu = _centred(keys, mu)
         for i, k in enumerate(keys):
             point[f"{prefix}:{k}"] = float(np.nanmean(mu[:, i]))
-        if n_boot:
+        if boot is not None:
             keys, mu = replicate_mu(games, boot, ident)
             mu = _centred(keys, mu)
             for i, k in enumerate(keys):
@@ -82,8 +98,8 @@ def _centred(keys: list[str], mu: np.ndarray) -> np.ndarray:
     return out
 
 
-def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int) -> tuple[dict, dict]:
-    """Seat-weighted win rate per participant; resampled by game."""
+def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray]) -> tuple[dict, dict]:
+    """Seat-weighted win rate per participant; resampled by deal."""
     col = {p: i for i, p in enumerate(participants)}
     seats = np.zeros((len(games), len(participants)))
     wins = np.zeros_like(seats)
@@ -91,59 +107,191 @@ def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot:
         for s in g.seats:
             seats[gi, col[s.participant]] += 1
             wins[gi, col[s.participant]] += s.won
-    with np.errstate(invalid="ignore", divide="ignore"):
-        point = {f"win:{p}": float(wins[:, i].sum() / seats[:, i].sum()) for p, i in col.items() if seats[:, i].sum()}
-        reps: dict[str, np.ndarray] = {}
-        if n_boot and len(games):
-            idx = resample_indices(len(games), n_boot, seed)
-            s_tot = seats[idx].sum(axis=1)  # [boot, participants]
-            w_tot = wins[idx].sum(axis=1)
-            rate = np.where(s_tot > 0, w_tot / np.where(s_tot > 0, s_tot, 1), np.nan)
-            reps = {f"win:{p}": rate[:, i] for p, i in col.items()}
+    point = {f"win:{p}": float(wins[:, i].sum() / seats[:, i].sum()) for p, i in col.items() if seats[:, i].sum()}
+    reps: dict[str, np.ndarray] = {}
+    if rows:
+        s_tot = np.stack([seats[r].sum(axis=0) for r in rows])  # [boot, participants]
+        w_tot = np.stack([wins[r].sum(axis=0) for r in rows])
+        rate = np.where(s_tot > 0, w_tot / np.where(s_tot > 0, s_tot, 1), np.nan)
+        reps = {f"win:{p}": rate[:, i] for p, i in col.items()}
     return point, reps
 
 
-def all_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int) -> tuple[dict, dict]:
+MIN_SIDE_GAMES = 5  # games needed on each side of a vs-field comparison
+
+
+def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray]) -> tuple[dict, dict]:
+    """Per participant and side (``vs_field:P@side``): that side's win rate in the games
+    where the participant holds seats on it, minus the rate in the games where it holds
+    none (the pooled field), one unit per game, resampled by deal. Under mixed seating
+    this is what the games say about a side without pretending to a rating; where the
+    schedule leaves no field to compare with (every participant sits in nearly every
+    village), it is withheld (fewer than ``MIN_SIDE_GAMES`` games on either hand)."""
+    keys = [(p, side) for p in participants for side in SIDES]
+    present = np.zeros((len(games), len(keys)))
+    side_n = np.zeros((len(games), len(SIDES)))
+    side_w = np.zeros_like(side_n)
+    for gi, g in enumerate(games):
+        for j, side in enumerate(SIDES):
+            team = g.team(side)
+            if not team:
+                continue
+            side_n[gi, j], side_w[gi, j] = 1, float(any(s.won for s in team))
+            for p in {s.participant for s in team}:
+                present[gi, keys.index((p, side))] = 1
+    col = np.array([SIDES.index(side) for _, side in keys])
+    n_side, w_side = side_n[:, col], side_w[:, col]  # [games, keys]: the key's side in each game
+
+    def diff(sel: np.ndarray) -> np.ndarray:
+        pr, n, w = present[sel], n_side[sel], w_side[sel]
+        n_in, w_in = (pr * n).sum(axis=0), (pr * w).sum(axis=0)
+        n_out, w_out = ((1 - pr) * n).sum(axis=0), ((1 - pr) * w).sum(axis=0)
+        ok = (n_in >= MIN_SIDE_GAMES) & (n_out >= MIN_SIDE_GAMES)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(ok, w_in / np.maximum(n_in, 1) - w_out / np.maximum(n_out, 1), np.nan)
+
+    point = {f"vs_field:{p}@{side}": float(v) for (p, side), v in zip(keys, diff(np.arange(len(games)))) if np.isfinite(v)}
+    reps: dict[str, np.ndarray] = {}
+    if rows and point:
+        d = np.stack([diff(r) for r in rows])
+        reps = {f"vs_field:{p}@{side}": d[:, i] for i, (p, side) in enumerate(keys) if f"vs_field:{p}@{side}" in point}
+    return point, reps
+
+
+def side_design(games: Sequence[GameOutcome]) -> dict[str, Any]:
+    """Whether the games identify ratings per side.
+
+    A rating as the village is only told apart from the rest of its team when the
+    village is one participant (``seating: teams``). With mixed seating one participant
+    holds the whole pack in most games while the village is shared, so a per-side fit
+    mostly re-reads the schedule: its interval is the schedule's, and it is withheld.
+    """
+    rated = [g for g in games if g.rated]
+    single = sum(1 for g in rated if all(len({s.participant for s in g.team(side)}) == 1 for side in SIDES))
+    share = single / len(rated) if rated else 0.0
+    ok = bool(rated) and share >= SIDE_TEAMS_SHARE
+    why = (
+        f"{100 * share:.0f}% of rated games seat one participant per side (teams): ratings per side are identified"
+        if ok
+        else f"only {100 * share:.0f}% of rated games seat one participant per side (mixed seating): ratings per side are not "
+        "identified, so only each side's win rate against the pooled field is shown (use seating: teams for side ratings)"
+    )
+    return {"identified": ok, "single_participant_sides": round(share, 4), "why": why}
+
+
+def decided_share(game: GameOutcome, participant: str) -> float:
+    """The share of the participant's decisions in ``game`` its own agent made."""
+    asked = sum(s.decisions for s in game.seats if s.participant == participant)
+    fell = sum(s.fallbacks for s in game.seats if s.participant == participant)
+    return 1.0 if asked <= 0 else (asked - fell) / asked
+
+
+def keep_decided(games: Sequence[GameOutcome], min_decided: float) -> tuple[list[GameOutcome], dict[str, Any]]:
+    """The games every participant's own agent mostly played, and what was left out.
+
+    A game is left out whole: its outcome was partly the fallback bot's doing, for
+    every seat at the table, not only the failing one's.
+    """
+    kept: list[GameOutcome] = []
+    by_participant: dict[str, int] = defaultdict(int)
+    dropped = 0
+    for g in games:
+        low = sorted({s.participant for s in g.seats if decided_share(g, s.participant) < min_decided})
+        if low:
+            dropped += 1
+            for p in low:
+                by_participant[p] += 1
+        else:
+            kept.append(g)
+    reason = f"a participant's own agent decided less than {100 * min_decided:g}% of its decisions (the rest were fallback moves)"
+    return kept, {"games": dropped, "min_decided": min_decided, "reason": reason, "by_participant": dict(by_participant)}
+
+
+def all_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int, by_side: bool) -> tuple[dict, dict]:
     """Point estimates and bootstrap replicates of every figure (one flat key space)."""
     games = list(games)
-    point, reps = openskill_stats(games, n_boot, seed)
-    idx = resample_indices(len(games), n_boot, seed) if n_boot and games else None
-    for prefix, by_side in (("bt", False), ("bt_side", True)):
-        design = BTDesign(games, participants, by_side)
+    rows = cluster_rows(clusters_of([g.deal if g.deal is not None else ("game", i) for i, g in enumerate(games)]), n_boot, seed) if n_boot and games else []
+    point, reps = openskill_stats(games, rows, seed, by_side)
+    for prefix, side in (("bt", False), ("bt_side", True)):
+        if side and not by_side:
+            continue
+        design = BTDesign(games, participants, side)
         point.update({f"{prefix}:{k}": v for k, v in design.fit().items()})
-        if idx is not None:
-            fits = [design.fit(row) for row in idx]
+        if rows:
+            fits = [design.fit(row) for row in rows]
             for k in {k for f in fits for k in f}:
                 reps[f"{prefix}:{k}"] = np.array([f.get(k, np.nan) for f in fits], dtype=float)
-    wp, wr = win_stats(games, participants, n_boot, seed)
-    point.update(wp)
-    reps.update(wr)
+    for stats in (win_stats, side_win_stats):
+        p, r = stats(games, participants, rows)
+        point.update(p)
+        reps.update(r)
     return point, reps
+
+
+def pair_table(order: Sequence[str], point: dict[str, float], reps: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    """Every pair a above b in ``order``: the Bradley-Terry difference a - b in Elo with
+    its 95% interval, and P(a better than b), the share of resamples rating a above b
+    (ties count half)."""
+    out = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            va, vb = point.get(f"bt:{a}"), point.get(f"bt:{b}")
+            ra, rb = reps.get(f"bt:{a}"), reps.get(f"bt:{b}")
+            diff = None if va is None or vb is None else va - vb
+            lo = hi = p_better = None
+            if ra is not None and rb is not None:
+                d = ra - rb
+                lo, hi = percentile_interval(d)
+                d = d[np.isfinite(d)]
+                if d.size:
+                    p_better = float((np.sum(d > 0) + 0.5 * np.sum(d == 0)) / d.size)
+            out.append({"a": a, "b": b, "diff": diff, "low": lo, "high": hi, "p_better": p_better})
+    return out
+
+
+def separated(pair: dict[str, Any]) -> bool:
+    """The 95% interval of the difference excludes zero."""
+    return pair["low"] is not None and (pair["low"] > 0 or pair["high"] < 0)
 
 
 @dataclass
 class Leaderboard:
-    games: int
+    games: int  # games rated (after the fallback filter)
     decided: int
     n_boot: int
     seed: int
     winners: dict[str, dict[str, Any]]
     village_advantage: dict[str, float | None]
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)  # best first, by the primary rating
     roles: list[str] = field(default_factory=list)
+    pairs: list[dict[str, Any]] = field(default_factory=list)
+    primary: str = PRIMARY
+    sides: dict[str, Any] = field(default_factory=dict)  # side_design(): are per-side ratings identified
+    excluded: dict[str, Any] = field(default_factory=dict)  # keep_decided(): games left out, and why
+    unit: str = "game"  # what the bootstrap resamples: game, or deal (mirrored tournaments)
+    field_rates: dict[str, float | None] = field(default_factory=dict)  # each side's pooled win rate
 
     def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "decided_games": self.decided,
-            "bootstrap": {"resamples": self.n_boot, "seed": self.seed, "level": 0.95, "unit": "game"},
+            "primary": self.primary,
+            "bootstrap": {"resamples": self.n_boot, "seed": self.seed, "level": 0.95, "unit": self.unit},
             "scales": {
-                "openskill": "Plackett-Luce mean skill (mu) relative to the average participant (per side: of that side)",
-                "bradley_terry": "Elo points relative to the average participant (400 per factor 10 in odds)",
+                "bradley_terry": "primary: Elo points relative to the average participant (400 per factor 10 in odds), "
+                "a batch fit of the games",
+                "openskill": "secondary: Plackett-Luce mean skill (mu) relative to the average participant (per side: of "
+                "that side), a sequential update averaged over random orders",
+                "vs_field": "a side's win rate in games where the participant holds seats on it minus in games where it "
+                "holds none (the pooled field); withheld when either hand has fewer than 5 games",
             },
             "winners": self.winners,
             "village_advantage_elo": self.village_advantage,
+            "side_ratings": self.sides,
+            "excluded": self.excluded,
+            "side_field_win_rate": self.field_rates,
             "participants": self.rows,
+            "pairs": self.pairs,
         }
 
 
@@ -153,16 +301,23 @@ def compute(
     behaviour: dict[str, dict[str, Any]] | None = None,
     n_boot: int = DEFAULT_BOOT,
     seed: int = 0,
+    min_decided: float = MIN_DECIDED,
 ) -> Leaderboard:
-    games = list(games)
-    participants = participants_of(games)
-    point, reps = all_stats(games, participants, n_boot, seed)
+    everyone = participants_of(list(games))
+    games, excluded = keep_decided(games, min_decided)
+    participants = [p for p in everyone if any(s.participant == p for g in games for s in g.seats)]
+    sides = side_design(games)
+    point, reps = all_stats(games, participants, n_boot, seed, by_side=sides["identified"])
     winners: dict[str, int] = defaultdict(int)
     for g in games:
         winners[g.winner] += 1
     rows = []
     roles_seen: set[str] = set()
-    for p in participants:
+
+    def est(key: str) -> dict[str, float | None]:
+        return estimate(point.get(key), reps.get(key))
+
+    for p in everyone:
         side_units: dict[str, list[int]] = {s: [0, 0] for s in SIDES}
         role_units: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         seats = 0
@@ -181,28 +336,38 @@ def compute(
                 role_units[role][0] += int(any(s.won for s in mine if s.role == role))
                 role_units[role][1] += 1
                 roles_seen.add(role)
-
-        def est(key: str) -> dict[str, float | None]:
-            return estimate(point.get(key), reps.get(key))
-
+        bt = est(f"bt:{p}")
         rows.append(
             {
                 "participant": p,
                 "agent": (agents or {}).get(p),
+                "rating": dict(bt),
                 "games": game_count,
+                "excluded_games": excluded["by_participant"].get(p, 0),
                 "seats": seats,
                 "win_rate": est(f"win:{p}"),
                 "win_rate_by_side": {s: rate_with_interval(*side_units[s]) for s in SIDES},
+                "win_rate_vs_field": {s: est(f"vs_field:{p}@{s}") for s in SIDES},
                 "win_rate_by_role": {r: rate_with_interval(*role_units[r]) for r in sorted(role_units)},
+                "bradley_terry": bt,
                 "openskill": est(f"os:{p}"),
                 "openskill_by_side": {s: est(f"os_side:{p}@{s}") for s in SIDES},
-                "bradley_terry": est(f"bt:{p}"),
                 "bradley_terry_by_side": {s: est(f"bt_side:{p}@{s}") for s in SIDES},
                 "behaviour": (behaviour or {}).get(p),
             }
         )
-    rows.sort(key=lambda r: -(r["openskill"]["value"] if r["openskill"]["value"] is not None else -1e9))
+    rows.sort(key=lambda r: -(r["rating"]["value"] if r["rating"]["value"] is not None else -1e9))
+    order = [r["participant"] for r in rows]
+    pairs = pair_table(order, point, reps)
+    for r, nxt in zip(rows, rows[1:] + [None]):
+        pair = next((q for q in pairs if q["a"] == r["participant"] and nxt and q["b"] == nxt["participant"]), None)
+        r["separated_from_next"] = None if pair is None or pair["low"] is None else separated(pair)
     n = len(games)
+    field_rates = {}
+    for side in SIDES:
+        sided = [g for g in games if g.team(side)]
+        field_rates[side] = (sum(1 for g in sided if any(s.won for s in g.team(side))) / len(sided)) if sided else None
+    multi = any(len(c) > 1 for c in clusters_of([g.deal if g.deal is not None else ("game", i) for i, g in enumerate(games)]))
     return Leaderboard(
         games=n,
         decided=sum(1 for g in games if g.village_won is not None),
@@ -212,4 +377,9 @@ def compute(
         village_advantage=estimate(point.get("bt:village_advantage"), reps.get("bt:village_advantage")),
         rows=rows,
         roles=sorted(roles_seen),
+        pairs=pairs,
+        sides=sides,
+        excluded=excluded,
+        unit="deal" if multi else "game",
+        field_rates=field_rates,
     )

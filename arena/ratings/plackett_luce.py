@@ -139,7 +139,7 @@ def replicate_mu(
     """Ratings after each replicate's sequence of games.
 
     ``orders`` is [replicates, steps] of indices into ``games`` (a bootstrap resample,
-    a permutation, or both). Returns the identity keys and [replicates, keys] means;
+    a permutation, or both); -1 is padding (a shorter replicate) and rates nothing. Returns the identity keys and [replicates, keys] means;
     an identity that never played in a replicate is NaN there.
     """
     m = model or default_model()
@@ -151,7 +151,7 @@ def replicate_mu(
     seen = np.zeros((R, K), dtype=bool)
     if K == 0:
         return enc.keys, mu
-    pos = np.full(len(games), -1, dtype=np.int64)
+    pos = np.full(len(games) + 1, -1, dtype=np.int64)  # the last entry: padding (-1 in ``orders``)
     pos[enc.rated_of] = np.arange(len(enc.rated_of))
     tau2 = m.tau**2
     beta2 = m.beta**2

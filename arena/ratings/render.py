@@ -37,6 +37,14 @@ def pct(e: dict[str, Any] | None) -> str:
     return f"{100 * v:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]{n}"
 
 
+def signed_pct(e: dict[str, Any] | None) -> str:
+    """A difference of rates in percentage points with its interval."""
+    if not e or e.get("value") is None:
+        return "—"
+    ci = f" [{100 * e['low']:+.1f}, {100 * e['high']:+.1f}]" if e.get("low") is not None else ""
+    return f"{100 * e['value']:+.1f} pts{ci}"
+
+
 def ratio(e: dict[str, Any] | None) -> str:
     if not e or e.get("value") is None:
         return "—"
@@ -46,29 +54,70 @@ def ratio(e: dict[str, Any] | None) -> str:
 
 def headline(lb: Leaderboard) -> str:
     winners = ", ".join(f"{w} {pct(r)}" for w, r in lb.winners.items())
+    ex = lb.excluded or {}
+    left_out = ""
+    if ex.get("games"):
+        who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
+        left_out = f" · {ex['games']} games left out ({who}): {ex['reason']}"
     return (
-        f"{lb.games} games ({lb.decided} decided) · winners: {winners} · village advantage "
-        f"{num(lb.village_advantage, 0)} Elo · 95% intervals: {lb.n_boot} bootstrap resamples of games (seed {lb.seed}), Wilson for rates"
+        f"{lb.games} games rated ({lb.decided} decided) · winners: {winners} · village advantage "
+        f"{num(lb.village_advantage, 0)} Elo · sorted by Bradley-Terry (primary; OpenSkill secondary) · 95% intervals: "
+        f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{left_out}"
     )
+
+
+def mark(r: dict[str, Any]) -> str:
+    """Whether a row is told apart from the next one down (95% interval of the difference)."""
+    sep = r.get("separated_from_next")
+    return "" if sep is None else ("> next" if sep else "≈ next")
+
+
+def pair_rows(lb: Leaderboard) -> list[list[str]]:
+    out = []
+    for q in lb.pairs:
+        diff = num({"value": q["diff"], "low": q["low"], "high": q["high"]}, 0)
+        p = "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%"
+        sep = "" if q["low"] is None else ("yes" if q["low"] > 0 or q["high"] < 0 else "no")
+        out.append([f"{q['a']} − {q['b']}", diff, p, sep])
+    return out
 
 
 def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
     """(title, columns, rows) for each table; shared by rich and Markdown. Narrow
     tables, so that an 80-column terminal shows them whole."""
     rows = lb.rows
+    field = {side: lb.field_rates.get(side) for side in SIDES} if lb.field_rates else {}
+    fld = {side: "" if field.get(side) is None else f" (field {100 * field[side]:.0f}%)" for side in SIDES}
     tables = [
         (
-            "Ratings (95% bootstrap intervals; OpenSkill μ and Bradley-Terry Elo, relative to the average participant)",
-            ["#", "participant", "agent", "games", "OpenSkill μ", "Bradley-Terry Elo"],
-            [[str(i), r["participant"], r["agent"] or "", str(r["games"]), num(r["openskill"]), num(r["bradley_terry"], 0)]
+            "Ratings (sorted by Bradley-Terry Elo, the primary rating; OpenSkill μ secondary, order-dependent; "
+            "95% bootstrap intervals, relative to the average participant)",
+            ["#", "participant", "agent", "games", "Bradley-Terry Elo", "vs next", "OpenSkill μ"],
+            [[str(i), r["participant"], r["agent"] or "", str(r["games"]) + (f" (−{r['excluded_games']})" if r.get("excluded_games") else ""),
+              num(r["bradley_terry"], 0), mark(r), num(r["openskill"])]
              for i, r in enumerate(rows, start=1)],
         ),
         (
-            "Ratings by side (95% bootstrap intervals)",
-            ["participant", "OS village", "OS wolves", "BT village", "BT wolves"],
-            [[r["participant"], *(num(r["openskill_by_side"][s]) for s in SIDES), *(num(r["bradley_terry_by_side"][s], 0) for s in SIDES)]
-             for r in rows],
+            "Pairs (Bradley-Terry difference a − b in Elo, 95% interval; P(a better) = share of resamples rating a above b)",
+            ["pair", "difference", "P(a better)", "separated"],
+            pair_rows(lb),
         ),
+    ]
+    if lb.sides.get("identified", True):
+        tables.append((
+            "Ratings by side (95% bootstrap intervals; " + lb.sides.get("why", "") + ")",
+            ["participant", "BT village", "BT wolves", "OS village", "OS wolves"],
+            [[r["participant"], *(num(r["bradley_terry_by_side"][s], 0) for s in SIDES), *(num(r["openskill_by_side"][s]) for s in SIDES)]
+             for r in rows],
+        ))
+    else:
+        tables.append((
+            "Win rate by side against the pooled field: the side's win rate with the participant on it minus without it ("
+            + lb.sides.get("why", "") + "; 95% bootstrap intervals over " + lb.unit + "s; — where the schedule leaves no field)",
+            ["participant", "village vs field" + fld.get("village", ""), "wolves vs field" + fld.get("werewolves", "")],
+            [[r["participant"], *(signed_pct(r["win_rate_vs_field"][s]) for s in SIDES)] for r in rows],
+        ))
+    tables += [
         (
             "Win rates (95% intervals: bootstrap overall, Wilson per side over games)",
             ["participant", "seats", "win rate", "as village", "as wolves"],
@@ -120,8 +169,9 @@ def markdown(lb: Leaderboard) -> str:
 
 
 def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
-    """``ratings.png`` (both ratings, overall and per side, with intervals) and
-    ``win_rates.png`` (win rate by role dealt, with Wilson intervals)."""
+    """``ratings.png`` (both ratings, overall and, where identified, per side, with
+    intervals), ``pairs.png`` (the matrix of Bradley-Terry differences with P(row
+    better than column)) and ``win_rates.png`` (win rate by role dealt, Wilson)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -132,14 +182,17 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     names = [r["participant"] for r in lb.rows][::-1]  # best on top
     rows = lb.rows[::-1]
     panels: list[tuple[str, Callable[[dict], dict]]] = [
-        ("OpenSkill μ (overall)", lambda r: r["openskill"]),
-        ("OpenSkill μ as village", lambda r: r["openskill_by_side"]["village"]),
-        ("OpenSkill μ as werewolves", lambda r: r["openskill_by_side"]["werewolves"]),
-        ("Bradley-Terry Elo (overall)", lambda r: r["bradley_terry"]),
+        ("Bradley-Terry Elo (primary)", lambda r: r["bradley_terry"]),
         ("BT Elo as village", lambda r: r["bradley_terry_by_side"]["village"]),
         ("BT Elo as werewolves", lambda r: r["bradley_terry_by_side"]["werewolves"]),
+        ("OpenSkill μ (secondary)", lambda r: r["openskill"]),
+        ("OpenSkill μ as village", lambda r: r["openskill_by_side"]["village"]),
+        ("OpenSkill μ as werewolves", lambda r: r["openskill_by_side"]["werewolves"]),
     ]
-    fig, axes = plt.subplots(2, 3, figsize=(14, 2.2 + 0.45 * len(names) * 2), squeeze=False)
+    if not lb.sides.get("identified", True):
+        panels = [panels[0], panels[3]]
+    cols = 3 if len(panels) == 6 else 2
+    fig, axes = plt.subplots(len(panels) // cols, cols, figsize=(4.7 * cols, 2.2 + 0.45 * len(names) * len(panels) // cols), squeeze=False)
     for ax, (title, get) in zip(axes.flat, panels):
         for y, r in enumerate(rows):
             e = get(r)
@@ -157,6 +210,7 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     p1 = out_dir / "ratings.png"
     fig.savefig(p1, dpi=110)
     plt.close(fig)
+    p3 = pair_matrix(lb, out_dir / "pairs.png", plt)
 
     roles = lb.roles
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(roles) * max(1, len(lb.rows)) ** 0.5 + 3), 4.5))
@@ -183,4 +237,45 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     p2 = out_dir / "win_rates.png"
     fig.savefig(p2, dpi=110)
     plt.close(fig)
-    return [p1, p2]
+    return [p1, p3, p2]
+
+
+def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
+    """Row minus column in Bradley-Terry Elo, coloured by P(row better than column);
+    a bold cell is a separated pair (its 95% interval excludes zero)."""
+    import numpy as np
+
+    names = [r["participant"] for r in lb.rows]
+    k = len(names)
+    prob = np.full((k, k), np.nan)
+    text = [["" for _ in range(k)] for _ in range(k)]
+    bold = np.zeros((k, k), dtype=bool)
+    pos = {n: i for i, n in enumerate(names)}
+    for q in lb.pairs:
+        i, j = pos[q["a"]], pos[q["b"]]
+        if q["diff"] is None:
+            continue
+        sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
+        for a, b, sign in ((i, j, 1), (j, i, -1)):
+            p = q["p_better"]
+            prob[a, b] = p if sign > 0 or p is None else 1 - p
+            lo, hi = (q["low"], q["high"]) if sign > 0 else (-q["high"] if q["high"] is not None else None, -q["low"] if q["low"] is not None else None)
+            ci = f"\n[{lo:.0f}, {hi:.0f}]" if lo is not None else ""
+            text[a][b] = f"{sign * q['diff']:+.0f}{ci}\nP={100 * prob[a, b]:.0f}%"
+            bold[a, b] = sep
+    fig, ax = plt.subplots(figsize=(2.2 + 1.3 * k, 1.6 + 1.1 * k))
+    im = ax.imshow(prob, cmap="RdBu", vmin=0, vmax=1)
+    for a in range(k):
+        for b in range(k):
+            if text[a][b]:
+                ax.text(b, a, text[a][b], ha="center", va="center", fontsize=7, fontweight="bold" if bold[a, b] else "normal")
+    ax.set_xticks(range(k))
+    ax.set_xticklabels(names, rotation=30, ha="right")
+    ax.set_yticks(range(k))
+    ax.set_yticklabels(names)
+    ax.set_title("Row − column, Bradley-Terry Elo [95% interval]; colour: P(row better)\nbold: separated", fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="P(row better than column)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
