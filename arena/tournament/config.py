@@ -119,9 +119,9 @@ class Concurrency(_Strict):
 class TournamentConfig(_Strict):
     name: str = "tournament"
     seed: int = 0
-    games: int = Field(ge=1, description="games to play (deals, when mirrored)")
+    games: int = Field(ge=1, description="games to play (deals, when mirrored or duplicate)")
     mirror: bool = False
-    seating: Literal["mixed", "teams"] = "mixed"
+    seating: Literal["mixed", "teams", "duplicate"] = "mixed"  # duplicate: one side fixed per deal, replayed for each other participant
     tables: list[Table] = Field(min_length=1)
     participants: list[Participant] = Field(min_length=1)
     concurrency: Concurrency = Field(default_factory=Concurrency)
@@ -140,6 +140,12 @@ class TournamentConfig(_Strict):
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
         return v
+
+    @model_validator(mode="after")
+    def _designs(self) -> "TournamentConfig":
+        if self.seating == "duplicate" and self.mirror:
+            raise ValueError("seating: duplicate already replays every deal; mirror: true does not apply to it")
+        return self
 
     @property
     def has_models(self) -> bool:

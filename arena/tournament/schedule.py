@@ -14,6 +14,13 @@ policies (``seating:`` in the file):
 - ``teams``: each game pits one participant's werewolves against another's village,
   through every ordered pair of participants once per cycle: the cleanest side against
   side comparison.
+- ``duplicate``: duplicate deals, as in duplicate bridge. A deal holds one side fixed
+  (one participant's whole pack, or one participant's whole village, alternately) and
+  replays the same seed, cards, names and positions once for every other participant
+  on the other side. The games of a deal differ only in who plays the rotating side,
+  so the deal's luck and the fixed side's play (its seeded first night, its answers to
+  the same table) are shared by the comparison; the ratings resample a deal's games
+  together. ``games`` counts deals; each deal is P - 1 games.
 
 A participant's fair share of a role is the sum, over its seats so far, of the role's
 share of that table's deck; both policies keep every participant within about one
@@ -278,7 +285,10 @@ def _deal_games(cfg: TournamentConfig, d: int, names: list[str], bal: Balance, s
     table = cfg.tables[t_idx]
     deck = table.deck()
     cards_for_seats = seat_cards(deck, table.players, rng)
-    if cfg.seating == "teams":
+    if cfg.seating == "duplicate" and len(names) > 1:
+        yield from _duplicate_games(cfg, d, names, bal, start, rng, t_idx, deck, cards_for_seats)
+        return
+    if cfg.seating in ("teams", "duplicate"):
         slots, roles = deal_teams(*team_pair(names, d // len(cfg.tables), cfg.seed, t_idx), cards_for_seats, bal)
     else:
         slots = pick_participants(names, table.players, bal, rng)
@@ -314,3 +324,43 @@ def _deal_games(cfg: TournamentConfig, d: int, names: list[str], bal: Balance, s
             seats=tuple(SeatPlan(pos, seat_names[pos], p, role) for pos, (p, role) in enumerate(seats_now)),
             deck=tuple(deck),
         )
+
+
+def duplicate_roles(names: list[str], deal: int, table: int, n_tables: int) -> tuple[str, str]:
+    """(fixed participant, fixed side) of a duplicate deal: the participants take the
+    fixed seat in turn, the pack on even rounds through them and the village on odd
+    ones, at every table alike."""
+    k = deal // n_tables
+    fixed = names[k % len(names)]
+    side = "werewolves" if (k // len(names)) % 2 == 0 else "village"
+    return fixed, side
+
+
+def _duplicate_games(
+    cfg: TournamentConfig, d: int, names: list[str], bal: Balance, start: int, rng: random.Random, t_idx: int,
+    deck: list[str], cards: list[str],
+) -> Iterator[GamePlan]:
+    """One duplicate deal: the fixed side's participant against each other one in turn,
+    on the same seed, cards, names and positions (see the module docstring)."""
+    fixed, fixed_side = duplicate_roles(names, d, t_idx, len(cfg.tables))
+    others = [p for p in names if p != fixed]
+    first = others[(d // len(cfg.tables)) % len(others)]  # who places the seats: rotates too
+    wolf, village = (fixed, first) if fixed_side == "werewolves" else (first, fixed)
+    slots, roles = deal_teams(wolf, village, cards, bal)
+    order = place_seats(slots, roles, bal, rng)
+    seat_names = table_names(len(slots), rng)
+    seed = derive_seed(cfg.seed, "game", d)
+    base = [(slots[i], roles[i]) for i in order]
+    rotating = [first] + [p for p in others if p != first]
+    for r, p in enumerate(rotating):
+        seats_now = [(p if who == first else who, role) for who, role in base]
+        if r:
+            for pos, (who, role) in enumerate(seats_now):
+                bal.add_seat(who, cards)
+                bal.give(who, role)
+                bal.add_position_due(who, side_of(role), len(seats_now))
+                bal.sit(who, side_of(role), pos)
+        yield GamePlan(
+            id=f"g{d:05d}d{r}", index=start + r, deal=d, rotation=r, table=t_idx, preset=cfg.tables[t_idx].preset, seed=seed,
+            seats=tuple(SeatPlan(pos, seat_names[pos], who, role) for pos, (who, role) in enumerate(seats_now)), deck=tuple(deck),
+        )  # fmt: skip
