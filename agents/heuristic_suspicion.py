@@ -273,7 +273,7 @@ def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
                 s[c] += LATE_CLAIM
 
 
-def _normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, float]:
+def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, float]:
     """Spread ``hidden`` expected wolves over the pool in proportion to the odds,
     capping certainty and handing the excess to the others (water-filling)."""
     p: dict[str, float] = {}
@@ -312,14 +312,14 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
     live_known = sum(1 for n in alive if known.get(n))
     total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
     hidden = max(0.0, total - dead_wolves - live_known)
-    first = _normalise(s, pool, hidden)
+    first = normalise(s, pool, hidden)
     cred = _credibility(mem, known, liars, first, private)
     for c, weight in cred.items():
         for t, cr in mem.claims[c].checks.items():
             if t in known or t not in s:
                 continue
             s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
-    p = _normalise(s, pool, hidden)
+    p = normalise(s, pool, hidden)
     for n in alive:
         if n in known:
             p[n] = 1.0 if known[n] else 0.0

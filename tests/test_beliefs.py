@@ -309,6 +309,11 @@ def test_a_tournament_can_ask_for_beliefs(tmp_path):
         givers = {s["name"] for s in records[0]["seats"] if s["agent"] == "heuristic"}
         assert {r["seat"] for r in records if r["type"] == "belief"} <= givers
         check_beliefs(records, expected_seats=givers)
+    # the leaderboard scores them per side and draws each participant's reliability diagram
+    from arena.cli import main as cli_main
+
+    assert cli_main(["leaderboard", "--db", str(db), "--markdown", "--bootstrap", "20", "--plot", str(tmp_path / "plots")]) == 0
+    assert (tmp_path / "plots" / "beliefs.png").read_bytes()[:4] == b"\x89PNG"
 
 
 # ---------------------------------------------------------------------- model seats
@@ -517,3 +522,29 @@ def test_the_game_file_key(tmp_path, capsys):
     assert main(["play", str(gf), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "unknown key 'belief'" in err and "beliefs" in err
+
+
+def test_heuristic_villagers_beat_the_constant_answer(tmp_path):
+    """The heuristic bot is the yardstick for others' beliefs: as a villager (its own
+    card and what it has seen left out) it must score better than always answering the
+    table's share of wolves."""
+    from arena.cli import main as cli_main
+    from arena.metrics.game import behaviour, seat_summary, sum_summaries
+    from arena.metrics.load import load_transcript
+
+    village, wolves = [], []
+    for seed in range(24):
+        out = tmp_path / f"{seed}.jsonl"
+        players = "8" if seed % 2 else "12"
+        assert cli_main(["play", "--players", players, "--seed", str(seed), "--beliefs", "--quiet", "--transcript", str(out)]) == 0
+        g = load_transcript(out)
+        for n in g.names:
+            (wolves if g.is_wolf(n) else village).append(seat_summary(g, n))
+    v = behaviour(sum_summaries(village))
+    assert v["belief_ratings"] > 1000
+    assert v["brier"] < v["baseline_brier"] and v["brier_skill"] > 0.03, v
+    assert v["belief_auc"] > 0.65
+    high = [r for r in v["reliability"] if r["low"] >= 0.8]
+    assert high and all(r["wolf_rate"] > 0.6 for r in high)  # when it is sure, it is mostly right
+    w = behaviour(sum_summaries(wolves))
+    assert w["belief_ratings"] < v["belief_ratings"] / 2  # its pack is never scored

@@ -148,14 +148,17 @@ def test_last_words_are_not_scored_as_a_liar_who_survived(tmp_path):
 
 
 def test_beliefs_brier_and_auc(transcript):
+    """Only answers that could be wrong are scored: not the seat itself, nor a card it
+    has seen by then (Ben's Seer check on Ann; Eve's and Ann's cards shown at death)."""
     b = game_metrics(load_transcript(transcript))["beliefs"]["seats"]
-    assert b["Ben"]["n"] == 4  # its own entry is not scored
-    assert b["Ben"]["brier"] == pytest.approx(0.015)  # (0.1^2 + 0.2^2 + 0.1^2 + 0) / 4
-    assert b["Ben"]["auc"] == 1.0
-    assert b["Ben"]["baseline_brier"] == pytest.approx(0.1875)  # always 1/4: (0.75^2 + 3 x 0.25^2) / 4
-    assert b["Cat"]["brier"] == pytest.approx(0.2175)  # (0.25 + 0.25 + 0.36 + 0.01) / 4
-    assert b["Cat"]["auc"] == pytest.approx(0.5)  # wolf 0.5 vs 0.5 (tie), 0.6, 0.1
-    assert (b["Dan"]["n"], b["Dan"]["invalid"], b["Dan"]["brier"]) == (0, 2, None)
+    assert b["Ben"]["n"] == 2  # Cat and Dan: its own entry, its check and the dead are not scored
+    assert b["Ben"]["brier"] == pytest.approx(0.025)  # (0.2^2 + 0.1^2) / 2
+    assert b["Ben"]["auc"] is None  # no wolf left among what it did not know
+    assert b["Ben"]["baseline_brier"] == pytest.approx(0.0625)  # always 1/4: 2 x 0.25^2 / 2
+    assert b["Ben"]["skill"] == pytest.approx(1 - 0.025 / 0.0625)
+    assert b["Ben"]["side"] == "village"
+    assert b["Cat"]["brier"] == pytest.approx(0.305)  # Ben 0.5, Dan 0.6: (0.25 + 0.36) / 2
+    assert (b["Dan"]["n"], b["Dan"]["invalid"], b["Dan"]["brier"]) == (0, 1, None)  # "high" on dead Ann is not scored
 
 
 def test_auc_and_brier_edge_cases():
@@ -190,7 +193,9 @@ def test_aggregate_sums_games(transcript):
     agg = aggregate([g, g])
     h = agg["by_label"]["heuristic"]
     assert h["seats"] == 8 and h["lie_rate"]["k"] == 6 and h["lie_rate"]["n"] == 12
-    assert agg["by_label"]["Model-1"]["auc"] == 1.0
+    m1 = agg["by_label"]["Model-1"]
+    assert m1["auc"] is None and m1["brier"] == pytest.approx(0.025) and m1["baseline_brier"] == pytest.approx(0.0625)
+    assert m1["belief_ratings"] == 4 and sum(p["n"] for p in m1["reliability"]) == 4
     assert agg["winners"] == {"village": 2}
 
 

@@ -5,14 +5,21 @@ for each other player, the probability that it is a werewolf. The record is::
 
     {"type": "belief", "day": 2, "seat": "Alice", "probabilities": {"Bob": 0.8, "Chloe": 0.1}}
 
-Beliefs measure reasoning even when the seat's team loses. Two scores, over all of a
-seat's statements in the game (the seat itself is never scored):
+Beliefs measure reasoning even when the seat's team loses. Only answers that could be
+wrong are scored: the seat itself never, nor a player whose card the seat has seen by
+then (a werewolf's packmates, a Seer's checks, any card shown to the seat privately or
+to everyone): a wolf rating its pack 1 shows it can read its own card, not the table,
+and would make every wolf seat look perfect. Scores, over a seat's scored answers:
 
 - Brier score: mean of (p - truth)^2; 0 is perfect, and ``baseline_brier`` is what
   always answering the table's true wolf share would score, the bar to beat.
+  ``skill`` is 1 - brier / baseline_brier: above 0 beats the constant answer.
 - AUC: the chance that a random wolf got a higher probability than a random innocent
   (ties count half); 0.5 is guessing, 1 is perfect separation. Undefined when the
   seat only ever rated one kind of player.
+- ``bins``: the answers in ``BINS`` equal-width bins of probability, as (answers, sum of
+  probabilities, wolves) per bin: additive over seats, so a participant's reliability
+  diagram (and a binned AUC) is a sum, per side.
 
 Probabilities outside [0, 1] or not numbers are counted as ``invalid`` and not scored.
 A record whose ``probabilities`` is ``null`` is a seat that was asked and gave no
@@ -30,6 +37,68 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from arena.metrics.load import GameRecord
+
+BINS = 20  # probability bins of a seat's answers (reliability, pooled AUC)
+
+
+def cards_seen(g: GameRecord) -> list[tuple[int, str, str | None]]:
+    """(record position, target, seat or None for everyone) for every card a seat was
+    shown, in file order: a wolf's pack, a role shown privately (the Seer's result,
+    the deal), a role revealed to the table (a death that shows the card)."""
+    out: list[tuple[int, str, str | None]] = []
+    for i, r in enumerate(g.records):
+        if r.get("type") != "event":
+            continue
+        data = r.get("data") or {}
+        audience = r.get("audience")
+        seats = [None] if audience == "public" else [a for a in audience or [] if isinstance(a, str)]
+        targets: list[str] = []
+        if r.get("kind") == "wolf_pack":
+            targets = [w for w in data.get("wolves") or [] if isinstance(w, str)]
+        elif data.get("role"):
+            targets = [t for t in (data.get("target"), data.get("player")) if isinstance(t, str)]
+        for seat in seats:
+            out.extend((i, t, seat) for t in targets if t != seat)
+    return out
+
+
+def bins_of(pairs: Iterable[tuple[float, int]]) -> list[list[float]]:
+    """[answers, sum of probabilities, wolves] per bin."""
+    out = [[0, 0.0, 0] for _ in range(BINS)]
+    for p, y in pairs:
+        b = out[min(BINS - 1, int(p * BINS))]
+        b[0] += 1
+        b[1] += p
+        b[2] += y
+    return out
+
+
+def binned_auc(bins: list[list[float]]) -> float | None:
+    """AUC from binned answers: a wolf and an innocent in one bin count half."""
+    pos = sum(b[2] for b in bins)
+    neg = sum(b[0] - b[2] for b in bins)
+    if pos <= 0 or neg <= 0:
+        return None
+    below = 0.0  # innocents in lower bins
+    total = 0.0
+    for n, _, w in bins:
+        inn = n - w
+        total += w * (below + 0.5 * inn)
+        below += inn
+    return total / (pos * neg)
+
+
+def reliability(bins: list[list[float]], groups: int = 10) -> list[dict[str, float]]:
+    """The reliability diagram's points: per group of bins with answers, the mean
+    probability stated and the share that were wolves."""
+    step = max(1, len(bins) // groups)
+    out = []
+    for k in range(0, len(bins), step):
+        n = sum(b[0] for b in bins[k : k + step])
+        if n:
+            out.append({"low": k / len(bins), "high": (k + step) / len(bins), "n": n,
+                        "mean_p": sum(b[1] for b in bins[k : k + step]) / n, "wolf_rate": sum(b[2] for b in bins[k : k + step]) / n})  # fmt: skip
+    return out
 
 
 def brier(pairs: list[tuple[float, int]]) -> float | None:
@@ -57,17 +126,26 @@ def auc(pairs: Iterable[tuple[float, int]]) -> float | None:
 
 
 def belief_pairs(g: GameRecord) -> tuple[dict[str, list[tuple[float, int, int]]], dict[str, int]]:
-    """Per seat: (probability, is_wolf, day) for every valid rating; and invalid counts."""
+    """Per seat: (probability, is_wolf, day) for every valid rating of a player whose
+    card the seat had not seen by then; and invalid counts."""
     wolves = g.wolves
     pairs: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     invalid: dict[str, int] = defaultdict(int)
-    for b in g.beliefs:
+    seen = cards_seen(g)
+    known: dict[str | None, set[str]] = defaultdict(set)
+    k = 0
+    for i, b in enumerate(g.records):
+        while k < len(seen) and seen[k][0] < i:
+            known[seen[k][2]].add(seen[k][1])
+            k += 1
+        if b.get("type") != "belief":
+            continue
         seat, day = b.get("seat"), int(b.get("day", 0))
         probs = b.get("probabilities")
         if not isinstance(seat, str) or not isinstance(probs, dict):
             continue
         for target, p in probs.items():
-            if target == seat or target not in g.roles:
+            if target == seat or target not in g.roles or target in known[seat] or target in known[None]:
                 continue
             if isinstance(p, bool) or not isinstance(p, (int, float)) or not math.isfinite(p) or not 0 <= p <= 1:
                 invalid[seat] += 1
@@ -100,14 +178,18 @@ def belief_metrics(g: GameRecord) -> dict[str, Any]:
         for d in sorted({d for _, _, d in rows}):
             day_pairs = [(p, y) for p, y, dd in rows if dd == d]
             by_day[d] = {"n": len(day_pairs), "brier": brier(day_pairs), "auc": auc(day_pairs)}
+        score, base = brier(py), brier([(share, y) for _, y in py])
         seats[seat] = {
             "role": g.roles.get(seat),
+            "side": "werewolves" if g.is_wolf(seat) else "village",
             "n": len(py),
             "invalid": invalid.get(seat, 0),
             "missing": missing.get(seat, 0),
-            "brier": brier(py),
-            "baseline_brier": brier([(share, y) for _, y in py]),
+            "brier": score,
+            "baseline_brier": base,
+            "skill": (1 - score / base) if score is not None and base else None,
             "auc": auc(py),
+            "bins": bins_of(py),
             "by_day": by_day,
         }
     return {"seats": seats, "records": len(g.beliefs)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-from arena.metrics.beliefs import auc, belief_metrics, belief_pairs, brier
+from arena.metrics.beliefs import BINS, auc, belief_metrics, belief_pairs, binned_auc, brier, reliability
 from arena.metrics.cost import cost_metrics
 from arena.metrics.deception import deception_metrics
 from arena.metrics.key_roles import key_role_metrics
@@ -97,6 +97,8 @@ def seat_summary(
         "power_wolf_targets": pw.get("wolf_targets", 0),
         "belief_n": b.get("n", 0),
         "belief_brier_sum": round((b.get("brier") or 0.0) * b.get("n", 0), 6),
+        "belief_baseline_sum": round((b.get("baseline_brier") or 0.0) * b.get("n", 0), 6),
+        "belief_bins": b.get("bins") or [[0, 0.0, 0] for _ in range(BINS)],
         "belief_auc": b.get("auc"),
         "belief_missing": b.get("missing", 0),
         "decisions_asked": r.get("decisions", 0),
@@ -116,7 +118,7 @@ ADDITIVE = (
     "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
     "false_claims", "lies", "lies_alive", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
     "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n",
-    "belief_brier_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
+    "belief_brier_sum", "belief_baseline_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
     "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
 )  # fmt: skip
 
@@ -126,7 +128,11 @@ def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     acc["seats"] = 0
     acc["survived"] = 0
     acc["cost_usd"] = 0.0
+    acc["belief_bins"] = [[0, 0.0, 0] for _ in range(BINS)]
     for r in rows:
+        for b, add in zip(acc["belief_bins"], r.get("belief_bins") or []):
+            for j in range(3):
+                b[j] += add[j]
         acc["seats"] += 1
         acc["survived"] += int(bool(r.get("survived")))
         for k in ADDITIVE:
@@ -163,8 +169,13 @@ def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
     )
     out["powers"] = accuracy(acc["power_uses"], acc["power_good"], acc["power_expected_good"], acc["power_wolf_targets"])
     out["survival"] = rate_with_interval(acc["survived"], acc["seats"])
-    out["brier"] = acc["belief_brier_sum"] / acc["belief_n"] if acc["belief_n"] else None
-    out["belief_ratings"] = acc["belief_n"]
+    n_b = acc["belief_n"]
+    out["brier"] = acc["belief_brier_sum"] / n_b if n_b else None
+    out["baseline_brier"] = acc.get("belief_baseline_sum", 0.0) / n_b if n_b else None
+    out["brier_skill"] = 1 - out["brier"] / out["baseline_brier"] if n_b and out["baseline_brier"] else None
+    out["belief_auc"] = binned_auc(acc["belief_bins"]) if n_b else None
+    out["reliability"] = reliability(acc["belief_bins"]) if n_b else []
+    out["belief_ratings"] = n_b
     out["violation_rate"] = rate_with_interval(acc["violations"], acc["decisions_asked"])
     out["fallback_rate"] = rate_with_interval(acc["fallbacks"], acc["decisions_asked"])
     out["calls"] = acc["calls"]

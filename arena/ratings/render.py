@@ -37,6 +37,15 @@ def pct(e: dict[str, Any] | None) -> str:
     return f"{100 * v:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]{n}"
 
 
+def belief_cell(b: dict[str, Any]) -> str:
+    if not b.get("belief_ratings"):
+        return "—"
+    auc = b.get("belief_auc")
+    skill = b.get("brier_skill")
+    return (f"Brier {b['brier']:.3f} vs {b['baseline_brier']:.3f}" + (f", skill {skill:+.2f}" if skill is not None else "")
+            + (f", AUC {auc:.2f}" if auc is not None else "") + f" n={b['belief_ratings']}")  # fmt: skip
+
+
 def signed_pct(e: dict[str, Any] | None) -> str:
     """A difference of rates in percentage points with its interval."""
     if not e or e.get("value") is None:
@@ -141,6 +150,14 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
                 [r["participant"], pct(b.get("lie_rate")), pct(b.get("lies_survived")), pct(rules) if rules.get("n") else "—",
                  "unknown" if cost is None else f"{cost:.4f}"]
             )  # fmt: skip
+        beliefs = []
+        for r in rows:
+            sides = (r.get("behaviour") or {}).get("by_side") or {}
+            if any((sides.get(x) or {}).get("belief_ratings") for x in SIDES):
+                beliefs.append([r["participant"], *(belief_cell(sides.get(x) or {}) for x in SIDES)])
+        if beliefs:
+            tables.append(("Beliefs by side (answers about cards the seat had not seen; Brier vs the constant answer, "
+                           "skill = 1 − Brier/constant, AUC)", ["participant", "as village", "as wolves"], beliefs))  # fmt: skip
         tables.append(("Votes as village (from transcripts; Wilson over ballots)",
                        ["participant", "on wolves vs chance", "wolf-vote rate", "voted with majority"], votes))  # fmt: skip
         tables.append(("Claims, rules and cost (from transcripts; Wilson)",
@@ -211,6 +228,7 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     fig.savefig(p1, dpi=110)
     plt.close(fig)
     p3 = pair_matrix(lb, out_dir / "pairs.png", plt)
+    p4 = reliability_plot(lb, out_dir / "beliefs.png", plt)
 
     roles = lb.roles
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(roles) * max(1, len(lb.rows)) ** 0.5 + 3), 4.5))
@@ -237,7 +255,43 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     p2 = out_dir / "win_rates.png"
     fig.savefig(p2, dpi=110)
     plt.close(fig)
-    return [p1, p3, p2]
+    return [p1, p3, p2] + ([p4] if p4 else [])
+
+
+def reliability_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
+    """One reliability diagram per participant and side: the mean probability stated
+    against the share that were wolves, in bins (point size: answers); the diagonal is
+    perfect calibration. ``None`` when no seat gave beliefs."""
+    curves = []
+    for r in lb.rows:
+        sides = (r.get("behaviour") or {}).get("by_side") or {}
+        for side in SIDES:
+            pts = (sides.get(side) or {}).get("reliability") or []
+            if pts:
+                curves.append((r["participant"], side, pts))
+    if not curves:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.8), squeeze=False)
+    for ax, side in zip(axes[0], SIDES):
+        ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
+        for name, s, pts in curves:
+            if s != side:
+                continue
+            total = sum(p["n"] for p in pts)
+            ax.plot([p["mean_p"] for p in pts], [p["wolf_rate"] for p in pts], marker="o", lw=1, label=name,
+                    markersize=3)  # fmt: skip
+            ax.scatter([p["mean_p"] for p in pts], [p["wolf_rate"] for p in pts], s=[6 + 300 * p["n"] / total for p in pts], alpha=0.3)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("stated P(wolf)")
+        ax.set_ylabel("share that were wolves")
+        ax.set_title(f"Beliefs as {SIDE_LABEL[side]} (cards seen left out)", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
