@@ -14,6 +14,9 @@ bootstrapped over whole deals):
   interval excludes zero to the end ("-" if never within the run), and the projected
   games at which a 75-Elo gap is expected to be separated (the interval's half-width,
   shrinking as 1/sqrt(games), equals 75 Elo), from the mean neighbour interval;
+- before and after: how many neighbour pairs the leaderboard told apart after all
+  games, by the old sort key (OpenSkill: the two participants' 95% intervals do not
+  overlap) and by the new one (Bradley-Terry: the difference's 95% interval excludes 0);
 - calibration: over independent seeds, how often two identical copies of the
   heuristic bot are declared different at the 95% level (should be about 5%).
 
@@ -32,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arena.ratings.leaderboard import compute  # noqa: E402
 from arena.ratings.recovery import first_separated, fitted_order, kendall_tau, pair_figures, projected_games  # noqa: E402
 from arena.ratings.selftest import LADDER, ladder_config, play_games  # noqa: E402
 
@@ -75,6 +79,8 @@ def recovery(design: str, players: int, games: int, step: int, n_boot: int, seed
         if at300 is None and n >= 300:
             at300 = figs
     final = pair_figures(played, TRUE_ORDER, NEIGHBOURS, n_boot, seed)
+    lb = {r["participant"]: r for r in compute(played, n_boot=n_boot, seed=seed).rows}
+    os_apart = sum(1 for a, b in NEIGHBOURS if _apart(lb[a]["openskill"], lb[b]["openskill"]))
     sds = [f.sd for f in final if f.sd]
     mean_sd = sum(sds) / len(sds) if sds else None
     return {
@@ -83,7 +89,15 @@ def recovery(design: str, players: int, games: int, step: int, n_boot: int, seed
         "at300": at300, "final": final,
         "separation": {p: first_separated(grid, s) for p, s in seps.items()},
         "n75": projected_games(len(played), mean_sd),
+        "os_apart": os_apart, "bt_apart": sum(f.separated for f in final),
     }  # fmt: skip
+
+
+def _apart(x: dict, y: dict) -> bool:
+    """Two participants' intervals do not overlap (how the old table read)."""
+    if x.get("low") is None or y.get("low") is None:
+        return False
+    return x["low"] > y["high"] or y["low"] > x["high"]
 
 
 def calibration(design: str, players: int, games: int, seeds: int, n_boot: int) -> tuple[int, int]:
@@ -107,17 +121,17 @@ def fmt_pair(f) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="600 games per design, fewer calibration seeds (a few minutes)")
-    ap.add_argument("--games", type=int, help="games per design and table size (default 1500; --quick 600)")
+    ap.add_argument("--quick", action="store_true", help="400 games per design, fewer resamples and calibration seeds (a few minutes)")
+    ap.add_argument("--games", type=int, help="games per design and table size (default 1500; --quick 400)")
     ap.add_argument("--players", type=int, nargs="+", default=[8, 12])
     ap.add_argument("--designs", nargs="+", default=list(DESIGNS), choices=list(DESIGNS))
-    ap.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 300; --quick 150)")
-    ap.add_argument("--calibration-seeds", type=int, help="seeds for the identical-copies check (default 40; --quick 10)")
+    ap.add_argument("--bootstrap", type=int, help="bootstrap resamples (default 300; --quick 100)")
+    ap.add_argument("--calibration-seeds", type=int, help="seeds for the identical-copies check (default 40; --quick 8)")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
-    games = args.games or (600 if args.quick else 1500)
-    n_boot = args.bootstrap or (150 if args.quick else 300)
-    cal_seeds = args.calibration_seeds if args.calibration_seeds is not None else (10 if args.quick else 40)
+    games = args.games or (400 if args.quick else 1500)
+    n_boot = args.bootstrap or (100 if args.quick else 300)
+    cal_seeds = args.calibration_seeds if args.calibration_seeds is not None else (8 if args.quick else 40)
     step = 100
 
     print(f"noise ladder {' > '.join(TRUE_ORDER)}; {games} games per design and size; {n_boot} bootstrap resamples of deals")
@@ -133,15 +147,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{design:<13}{players:>5}{r['games']:>6}{r['tau']:>6.2f}  {cells}   ({r['seconds']:.0f} s)", flush=True)
             rows_final.append((design, players, r))
     print()
-    print(f"{'design':<13}{'seats':>5}  " + "  ".join(f"{a}-{b} @all".rjust(14) for a, b in NEIGHBOURS) + "  " + "  ".join(f"sep {a}-{b}".rjust(10) for a, b in NEIGHBOURS) + "   games for 75 Elo")
+    print(f"{'design':<13}{'seats':>5}  " + "  ".join(f"{a}-{b} @all".rjust(14) for a, b in NEIGHBOURS) + "  " + "  ".join(f"sep {a}-{b}".rjust(10) for a, b in NEIGHBOURS) + "   games for 75 Elo   neighbours told apart: OpenSkill / BT")
     for design, players, r in rows_final:
         cells = "  ".join(fmt_pair(f).rjust(14) for f in r["final"])
         seps = "  ".join(str(r["separation"][p] or "-").rjust(10) for p in NEIGHBOURS)
         n75 = f"{r['n75']:.0f}" if r["n75"] else "—"
-        print(f"{design:<13}{players:>5}  {cells}  {seps}   {n75:>8}")
+        print(f"{design:<13}{players:>5}  {cells}  {seps}   {n75:>8}   {r['os_apart']} / {r['bt_apart']} of {len(NEIGHBOURS)}")
     if cal_seeds:
         print()
-        cal_games = 200 if args.quick else 300
+        cal_games = 150 if args.quick else 300
         print(f"calibration: two identical heuristic bots (with H50 and R), {cal_games} games, {cal_seeds} seeds, 8 seats")
         for design in args.designs:
             wrong, n = calibration(design, 8, cal_games, cal_seeds, n_boot)
