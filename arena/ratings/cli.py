@@ -52,7 +52,8 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.ratings.render import markdown, plots, print_rich
+    from arena.ratings.plots import plots
+    from arena.ratings.render import markdown, print_rich
 
     if args.bootstrap < 0:
         raise CliError("--bootstrap must not be negative")

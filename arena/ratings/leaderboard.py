@@ -37,14 +37,15 @@ import numpy as np
 
 from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval
 from arena.ratings.bradley_terry import BTDesign
-from arena.ratings.games import SIDES, VILLAGE, GameOutcome, participants_of
+from arena.ratings.fallbacks import MIN_DECIDED, keep_decided
+from arena.ratings.games import SIDES, GameOutcome, participants_of
+from arena.ratings.pairs import pair_table, separated
+from arena.ratings.sides import side_design, side_win_stats
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
 from arena.ratings.wilson import rate_with_interval
 
 DEFAULT_BOOT = 200
-MIN_DECIDED = 0.9  # a seat's games count when its own agent decided at least this share
 PRIMARY = "bradley_terry"
-SIDE_TEAMS_SHARE = 0.9  # side ratings need this share of games with one participant per side
 
 
 def estimate(value: float | None, reps: np.ndarray | None) -> dict[str, float | None]:
@@ -117,96 +118,6 @@ def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: l
     return point, reps
 
 
-MIN_SIDE_GAMES = 5  # games needed on each side of a vs-field comparison
-
-
-def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray]) -> tuple[dict, dict]:
-    """Per participant and side (``vs_field:P@side``): that side's win rate in the games
-    where the participant holds seats on it, minus the rate in the games where it holds
-    none (the pooled field), one unit per game, resampled by deal. Under mixed seating
-    this is what the games say about a side without pretending to a rating; where the
-    schedule leaves no field to compare with (every participant sits in nearly every
-    village), it is withheld (fewer than ``MIN_SIDE_GAMES`` games on either hand)."""
-    keys = [(p, side) for p in participants for side in SIDES]
-    present = np.zeros((len(games), len(keys)))
-    side_n = np.zeros((len(games), len(SIDES)))
-    side_w = np.zeros_like(side_n)
-    for gi, g in enumerate(games):
-        for j, side in enumerate(SIDES):
-            team = g.team(side)
-            if not team:
-                continue
-            side_n[gi, j], side_w[gi, j] = 1, float(any(s.won for s in team))
-            for p in {s.participant for s in team}:
-                present[gi, keys.index((p, side))] = 1
-    col = np.array([SIDES.index(side) for _, side in keys])
-    n_side, w_side = side_n[:, col], side_w[:, col]  # [games, keys]: the key's side in each game
-
-    def diff(sel: np.ndarray) -> np.ndarray:
-        pr, n, w = present[sel], n_side[sel], w_side[sel]
-        n_in, w_in = (pr * n).sum(axis=0), (pr * w).sum(axis=0)
-        n_out, w_out = ((1 - pr) * n).sum(axis=0), ((1 - pr) * w).sum(axis=0)
-        ok = (n_in >= MIN_SIDE_GAMES) & (n_out >= MIN_SIDE_GAMES)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(ok, w_in / np.maximum(n_in, 1) - w_out / np.maximum(n_out, 1), np.nan)
-
-    point = {f"vs_field:{p}@{side}": float(v) for (p, side), v in zip(keys, diff(np.arange(len(games)))) if np.isfinite(v)}
-    reps: dict[str, np.ndarray] = {}
-    if rows and point:
-        d = np.stack([diff(r) for r in rows])
-        reps = {f"vs_field:{p}@{side}": d[:, i] for i, (p, side) in enumerate(keys) if f"vs_field:{p}@{side}" in point}
-    return point, reps
-
-
-def side_design(games: Sequence[GameOutcome]) -> dict[str, Any]:
-    """Whether the games identify ratings per side.
-
-    A rating as the village is only told apart from the rest of its team when the
-    village is one participant (``seating: teams``). With mixed seating one participant
-    holds the whole pack in most games while the village is shared, so a per-side fit
-    mostly re-reads the schedule: its interval is the schedule's, and it is withheld.
-    """
-    rated = [g for g in games if g.rated]
-    single = sum(1 for g in rated if all(len({s.participant for s in g.team(side)}) == 1 for side in SIDES))
-    share = single / len(rated) if rated else 0.0
-    ok = bool(rated) and share >= SIDE_TEAMS_SHARE
-    why = (
-        f"{100 * share:.0f}% of rated games seat one participant per side (teams): ratings per side are identified"
-        if ok
-        else f"only {100 * share:.0f}% of rated games seat one participant per side (mixed seating): ratings per side are not "
-        "identified, so only each side's win rate against the pooled field is shown (use seating: teams for side ratings)"
-    )
-    return {"identified": ok, "single_participant_sides": round(share, 4), "why": why}
-
-
-def decided_share(game: GameOutcome, participant: str) -> float:
-    """The share of the participant's decisions in ``game`` its own agent made."""
-    asked = sum(s.decisions for s in game.seats if s.participant == participant)
-    fell = sum(s.fallbacks for s in game.seats if s.participant == participant)
-    return 1.0 if asked <= 0 else (asked - fell) / asked
-
-
-def keep_decided(games: Sequence[GameOutcome], min_decided: float) -> tuple[list[GameOutcome], dict[str, Any]]:
-    """The games every participant's own agent mostly played, and what was left out.
-
-    A game is left out whole: its outcome was partly the fallback bot's doing, for
-    every seat at the table, not only the failing one's.
-    """
-    kept: list[GameOutcome] = []
-    by_participant: dict[str, int] = defaultdict(int)
-    dropped = 0
-    for g in games:
-        low = sorted({s.participant for s in g.seats if decided_share(g, s.participant) < min_decided})
-        if low:
-            dropped += 1
-            for p in low:
-                by_participant[p] += 1
-        else:
-            kept.append(g)
-    reason = f"a participant's own agent decided less than {100 * min_decided:g}% of its decisions (the rest were fallback moves)"
-    return kept, {"games": dropped, "min_decided": min_decided, "reason": reason, "by_participant": dict(by_participant)}
-
-
 def all_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int, by_side: bool) -> tuple[dict, dict]:
     """Point estimates and bootstrap replicates of every figure (one flat key space)."""
     games = list(games)
@@ -226,32 +137,6 @@ def all_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot:
         point.update(p)
         reps.update(r)
     return point, reps
-
-
-def pair_table(order: Sequence[str], point: dict[str, float], reps: dict[str, np.ndarray]) -> list[dict[str, Any]]:
-    """Every pair a above b in ``order``: the Bradley-Terry difference a - b in Elo with
-    its 95% interval, and P(a better than b), the share of resamples rating a above b
-    (ties count half)."""
-    out = []
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            va, vb = point.get(f"bt:{a}"), point.get(f"bt:{b}")
-            ra, rb = reps.get(f"bt:{a}"), reps.get(f"bt:{b}")
-            diff = None if va is None or vb is None else va - vb
-            lo = hi = p_better = None
-            if ra is not None and rb is not None:
-                d = ra - rb
-                lo, hi = percentile_interval(d)
-                d = d[np.isfinite(d)]
-                if d.size:
-                    p_better = float((np.sum(d > 0) + 0.5 * np.sum(d == 0)) / d.size)
-            out.append({"a": a, "b": b, "diff": diff, "low": lo, "high": hi, "p_better": p_better})
-    return out
-
-
-def separated(pair: dict[str, Any]) -> bool:
-    """The 95% interval of the difference excludes zero."""
-    return pair["low"] is not None and (pair["low"] > 0 or pair["high"] < 0)
 
 
 @dataclass

@@ -1,0 +1,161 @@
+"""The leaderboard's PNG plots: ratings with their intervals, the matrix of pairs,
+win rates by role, and each participant's reliability diagram of beliefs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from arena.ratings.games import SIDES
+from arena.ratings.leaderboard import Leaderboard
+from arena.ratings.render import SIDE_LABEL
+
+
+def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
+    """``ratings.png`` (both ratings, overall and, where identified, per side, with
+    intervals), ``pairs.png`` (the matrix of Bradley-Terry differences with P(row
+    better than column)) and ``win_rates.png`` (win rate by role dealt, Wilson)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir = Path(folder)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    names = [r["participant"] for r in lb.rows][::-1]  # best on top
+    rows = lb.rows[::-1]
+    panels: list[tuple[str, Callable[[dict], dict]]] = [
+        ("Bradley-Terry Elo (primary)", lambda r: r["bradley_terry"]),
+        ("BT Elo as village", lambda r: r["bradley_terry_by_side"]["village"]),
+        ("BT Elo as werewolves", lambda r: r["bradley_terry_by_side"]["werewolves"]),
+        ("OpenSkill μ (secondary)", lambda r: r["openskill"]),
+        ("OpenSkill μ as village", lambda r: r["openskill_by_side"]["village"]),
+        ("OpenSkill μ as werewolves", lambda r: r["openskill_by_side"]["werewolves"]),
+    ]
+    if not lb.sides.get("identified", True):
+        panels = [panels[0], panels[3]]
+    cols = 3 if len(panels) == 6 else 2
+    fig, axes = plt.subplots(len(panels) // cols, cols, figsize=(4.7 * cols, 2.2 + 0.45 * len(names) * len(panels) // cols), squeeze=False)
+    for ax, (title, get) in zip(axes.flat, panels):
+        for y, r in enumerate(rows):
+            e = get(r)
+            if e.get("value") is None:
+                continue
+            lo = e["low"] if e.get("low") is not None else e["value"]
+            hi = e["high"] if e.get("high") is not None else e["value"]
+            ax.errorbar(e["value"], y, xerr=[[e["value"] - lo], [hi - e["value"]]], fmt="o", capsize=4, color="tab:blue")
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names)
+        ax.set_title(title, fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Ratings with 95% bootstrap intervals ({lb.games} games, {lb.n_boot} resamples)")
+    fig.tight_layout()
+    p1 = out_dir / "ratings.png"
+    fig.savefig(p1, dpi=110)
+    plt.close(fig)
+    p3 = pair_matrix(lb, out_dir / "pairs.png", plt)
+    p4 = reliability_plot(lb, out_dir / "beliefs.png", plt)
+
+    roles = lb.roles
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(roles) * max(1, len(lb.rows)) ** 0.5 + 3), 4.5))
+    width = 0.8 / max(1, len(lb.rows))
+    for i, r in enumerate(lb.rows):
+        xs, ys, err_lo, err_hi = [], [], [], []
+        for j, role in enumerate(roles):
+            w = r["win_rate_by_role"].get(role)
+            if not w or w.get("rate") is None:
+                continue
+            xs.append(j + (i - (len(lb.rows) - 1) / 2) * width)
+            ys.append(w["rate"])
+            err_lo.append(w["rate"] - w["low"])
+            err_hi.append(w["high"] - w["rate"])
+        ax.bar(xs, ys, width=width, yerr=[err_lo, err_hi], capsize=3, label=r["participant"])
+    ax.set_xticks(range(len(roles)))
+    ax.set_xticklabels(roles)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate")
+    ax.set_title("Win rate by role dealt (95% Wilson intervals)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    p2 = out_dir / "win_rates.png"
+    fig.savefig(p2, dpi=110)
+    plt.close(fig)
+    return [p1, p3, p2] + ([p4] if p4 else [])
+
+
+def reliability_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
+    """One reliability diagram per participant and side: the mean probability stated
+    against the share that were wolves, in bins (point size: answers); the diagonal is
+    perfect calibration. ``None`` when no seat gave beliefs."""
+    curves = []
+    for r in lb.rows:
+        sides = (r.get("behaviour") or {}).get("by_side") or {}
+        for side in SIDES:
+            pts = (sides.get(side) or {}).get("reliability") or []
+            if pts:
+                curves.append((r["participant"], side, pts))
+    if not curves:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.8), squeeze=False)
+    for ax, side in zip(axes[0], SIDES):
+        ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
+        for name, s, pts in curves:
+            if s != side:
+                continue
+            total = sum(p["n"] for p in pts)
+            ax.plot([p["mean_p"] for p in pts], [p["wolf_rate"] for p in pts], marker="o", lw=1, label=name,
+                    markersize=3)  # fmt: skip
+            ax.scatter([p["mean_p"] for p in pts], [p["wolf_rate"] for p in pts], s=[6 + 300 * p["n"] / total for p in pts], alpha=0.3)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("stated P(wolf)")
+        ax.set_ylabel("share that were wolves")
+        ax.set_title(f"Beliefs as {SIDE_LABEL[side]} (cards seen left out)", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
+    """Row minus column in Bradley-Terry Elo, coloured by P(row better than column);
+    a bold cell is a separated pair (its 95% interval excludes zero)."""
+    import numpy as np
+
+    names = [r["participant"] for r in lb.rows]
+    k = len(names)
+    prob = np.full((k, k), np.nan)
+    text = [["" for _ in range(k)] for _ in range(k)]
+    bold = np.zeros((k, k), dtype=bool)
+    pos = {n: i for i, n in enumerate(names)}
+    for q in lb.pairs:
+        i, j = pos[q["a"]], pos[q["b"]]
+        if q["diff"] is None:
+            continue
+        sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
+        for a, b, sign in ((i, j, 1), (j, i, -1)):
+            p = q["p_better"]
+            prob[a, b] = p if sign > 0 or p is None else 1 - p
+            lo, hi = (q["low"], q["high"]) if sign > 0 else (-q["high"] if q["high"] is not None else None, -q["low"] if q["low"] is not None else None)
+            ci = f"\n[{lo:.0f}, {hi:.0f}]" if lo is not None else ""
+            text[a][b] = f"{sign * q['diff']:+.0f}{ci}\nP={100 * prob[a, b]:.0f}%"
+            bold[a, b] = sep
+    fig, ax = plt.subplots(figsize=(2.2 + 1.3 * k, 1.6 + 1.1 * k))
+    im = ax.imshow(prob, cmap="RdBu", vmin=0, vmax=1)
+    for a in range(k):
+        for b in range(k):
+            if text[a][b]:
+                ax.text(b, a, text[a][b], ha="center", va="center", fontsize=7, fontweight="bold" if bold[a, b] else "normal")
+    ax.set_xticks(range(k))
+    ax.set_xticklabels(names, rotation=30, ha="right")
+    ax.set_yticks(range(k))
+    ax.set_yticklabels(names)
+    ax.set_title("Row − column, Bradley-Terry Elo [95% interval]; colour: P(row better)\nbold: separated", fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="P(row better than column)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
