@@ -255,3 +255,9 @@ def test_mirrored_deals_are_resampled_together():
     w1 = {r["participant"]: r["rating"]["high"] - r["rating"]["low"] for r in single.rows}
     for p in w1:
         assert w2[p] == pytest.approx(w1[p], rel=0.05)
+
+
+def test_no_game_gives_an_empty_leaderboard():
+    lb = compute([], n_boot=20, seed=0)
+    doc = lb.to_json()
+    assert doc["participants"] == [] and doc["pairs"] == [] and doc["games"] == 0 and doc["primary"] == "bradley_terry"

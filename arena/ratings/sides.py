@@ -38,7 +38,7 @@ def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], ro
             side_n[gi, j], side_w[gi, j] = 1, float(any(s.won for s in team))
             for p in {s.participant for s in team}:
                 present[gi, keys.index((p, side))] = 1
-    col = np.array([SIDES.index(side) for _, side in keys])
+    col = np.array([SIDES.index(side) for _, side in keys], dtype=np.int64)
     n_side, w_side = side_n[:, col], side_w[:, col]  # [games, keys]: the key's side in each game
 
     def diff(sel: np.ndarray) -> np.ndarray:
