@@ -254,7 +254,7 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
     """The transcript header: the spec as given plus the options in effect."""
     return HeaderRecord(
         preset=spec.preset,
-        options=game.options.to_json(),
+        options=game.options.recorded_json(),
         seed=spec.seed,
         seats=[
             SeatRecord(

@@ -17,6 +17,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "sheriff_tiebreak": ("his_vote", "choose", "none"),
     "little_girl_caught": ("wolves_choose", "dies"),
     "speaking_order": ("sheriff_left", "seat", "rotate"),
+    "discussion": ("round_robin", "bidding", "parallel"),
     "sheriff_election_tie": ("revote_then_lot", "lot"),
     "last_words": ("none", "first_night_and_vote", "all", "vote"),
     "buildings": ("none", "first_game", "thirds", "box", "listed"),
@@ -41,6 +42,9 @@ class RuleOptions:
     vote_self: bool = False  # books silent for the base game; forum (004) allows it
     discussion_rounds: int = 1
     speaking_order: str = "sheriff_left"
+    # Not from the seeds: the discussion protocols of the LLM benchmarks (docs/RULES.md 3.12).
+    discussion: str = "round_robin"  # one at a time in the speaking order; werewolf_arena's bids; Kaggle's parallel rounds
+    discussion_turns: int = 0  # ``bidding``: speeches per day; 0: one per living player and round
     # --- Werewolves -------------------------------------------------------------------
     wolf_pack: str = "unanimous"  # 000: "If the Werewolves cannot decide ... no death that night"
     wolf_kill_rounds: int = 1  # attempts to agree before the pack gives up (unanimous/majority)
@@ -100,8 +104,25 @@ class RuleOptions:
             out[f.name] = list(v) if isinstance(v, tuple) else v
         return out
 
+    def recorded_json(self) -> dict[str, Any]:
+        """The options as a transcript header records them: every option, except the
+        later ones still at their default (``WRITTEN_WHEN_SET``)."""
+        out = self.to_json()
+        for name in WRITTEN_WHEN_SET:
+            if out[name] == _DEFAULTS[name]:
+                del out[name]
+        return out
+
+
+# Options added after transcripts were first written, recorded only when a game sets
+# them: a game that leaves them at their default writes the very header (and so, the
+# digests chaining from it, the very file) it wrote before they existed. A reader
+# takes a missing option as its default (``coerce_options`` on a partial mapping).
+WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns"})
+
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleOptions))
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleOptions)}
 _TYPES = {f.name: f.type for f in fields(RuleOptions)}
 
 

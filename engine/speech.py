@@ -64,3 +64,14 @@ def check_speech(kind: str, answer: dict, players: dict, roles: dict) -> dict[st
             raise IllegalAnswer(f"proposed target {target!r} is not a living player")
         out["target"] = target
     return out
+
+
+def speech_data(speaker: str, said: Any, rnd: int) -> dict[str, Any]:
+    """A ``speech`` event's data from an accepted ``speak`` answer (plain words or the
+    canonical dict of ``check_speech``): the same keys, in the same order, whichever
+    discussion protocol asked for it."""
+    if said.__class__ is dict:
+        if "claims" in said:
+            return {"speaker": speaker, "text": said["text"], "round": rnd, "claims": said["claims"]}
+        return {"speaker": speaker, "text": said["text"], "round": rnd}
+    return {"speaker": speaker, "text": said, "round": rnd}

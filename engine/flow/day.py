@@ -8,8 +8,10 @@ from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
 from engine.flow.forum import lynch
+from engine.flow.protocols import bidding, parallel_rounds
 from engine.flow.sheriff import sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
+from engine.speech import speech_data
 
 
 def dawn(game):
@@ -50,8 +52,19 @@ def speaking_order(game) -> list:
 
 
 def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None):
-    """``speakers``: only these players speak (The Village's Farmers campaigning)."""
+    """``speakers``: only these players speak (The Village's Farmers campaigning).
+    The ``discussion`` option may hand the debate to another protocol (``protocols``):
+    ``parallel`` runs campaign and debate; ``bidding`` the debate, every candidate still
+    campaigning in turn."""
     game.phase = phase
+    protocol = game.options.discussion
+    if protocol != "round_robin":
+        if protocol == "parallel":
+            yield from parallel_rounds(game, phase, rounds, speaking_order, speakers)
+            return
+        if phase == "discussion":
+            yield from bidding(game, rounds, speaking_order)
+            return
     for rnd in range(1, rounds + 1):
         for player in speaking_order(game):
             if not player.alive or (speakers is not None and player.name not in speakers):
@@ -61,14 +74,7 @@ def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None)
             # ``emit_data`` (see ``Game.emit_data``).
             d = game.ask_with(name, "speak", (), {"round": rnd, "phase": phase}, TEXT)
             said = (yield [d])[d.id]
-            if said.__class__ is dict:
-                if "claims" in said:
-                    data = {"speaker": name, "text": said["text"], "round": rnd, "claims": said["claims"]}
-                else:
-                    data = {"speaker": name, "text": said["text"], "round": rnd}
-            else:
-                data = {"speaker": name, "text": said, "round": rnd}
-            game.emit_data("speech", PUBLIC, data)
+            game.emit_data("speech", PUBLIC, speech_data(name, said, rnd))
 
 
 def _election(game):
