@@ -40,6 +40,7 @@ BELIEF_TEMPERATURE = 0.3
 
 POLICIES: dict[str, Policy] = {
     "speak": talk.speak,
+    "bid": talk.bid,
     "wolf_chat": talk.wolf_chat,
     "vote": votes.vote,
     "sheriff_vote": votes.sheriff_vote,

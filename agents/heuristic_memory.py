@@ -71,6 +71,7 @@ class Memory:
         self.claims: dict[str, Claim] = {}
         self.speeches = 0  # public speeches read so far: the order in which claims came
         self.spoken: dict[str, tuple[int, int]] = {}  # speaker -> (day, rank) of their latest speech
+        self.debated: dict[str, int] = {}  # speaker -> the day of their latest debate speech (not a campaign's)
         self.preset: str | None = None
         self.hidden_cards = False  # a death was announced without its card (狼人杀)
         self.heard: str | None = None  # the language another seat spoke in ("zh"), once heard
@@ -164,6 +165,8 @@ class Memory:
             return
         self.speeches += 1
         self.spoken[speaker] = (e.day, self.speeches)
+        if e.phase == "discussion":
+            self.debated[speaker] = e.day
         if self.heard is None and speaker != self.me:
             self.heard = language_of(d.get("text"))
         claims = d.get("claims")

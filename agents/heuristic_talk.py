@@ -66,6 +66,30 @@ def speak(sit: Situation) -> dict[str, Any]:
     return {"text": words(sit, sp), "claims": sp.claims()}
 
 
+def bid(sit: Situation) -> int:
+    """How urgently the bot wants the floor (``discussion: bidding``), 0 to 4, from what
+    it would say now: news (a role or a Seer result not told yet, a liar to expose, a
+    rival claimant to answer) is worth the top bid, an accusation a high one (higher
+    when strongly held), and so is a defence when the table accused it today; having
+    spoken in today's debate lowers the bid, so that the others get their turn."""
+    mem = sit.mem
+    sp = _wolf_speech(sit) if mem.is_wolf else _village_speech(sit)
+    before = mem.my_public_claim()
+    told = before.checks if before else {}
+    news = (sp.role is not None and (before is None or before.role != sp.role)) or any(told.get(t) != r for t, r in sp.checks)
+    if news or sp.counter or sp.liar:
+        urgency = 4
+    elif sp.accuses:
+        urgency = 3 if sp.strong else 2
+    else:
+        urgency = 1
+    if mem.accusers_of(mem.me, mem.day):
+        urgency = max(urgency, 3)
+    if mem.debated.get(mem.me) == mem.day:
+        urgency -= 2
+    return max(0, min(4, urgency))
+
+
 # ---------------------------------------------------------------------- the village
 def _village_speech(sit: Situation) -> Speech:
     mem, b = sit.mem, sit.beliefs

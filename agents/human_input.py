@@ -33,25 +33,36 @@ YES = frozenset({"y", "yes", "true", "oui", "是", "是的"})
 NO = frozenset({"n", "no", "false", "non", "否", "不"})
 # Decisions whose options are role ids; people read the role's name beside them.
 ROLE_OPTIONS = frozenset({"thief_swap"})
+# Decisions whose options are numbers on a scale (the bid for the floor, 0-4): a person
+# types the number itself, which is also its line's number in the menu.
+SCALE_OPTIONS = frozenset({"bid"})
 
 
 class BadInput(ValueError):
     """Input that cannot be an answer; the message tells the person what to type."""
 
 
-def option_label(decision: Decision, option: Any) -> str:
+def option_label(decision: Decision, option: Any, language: str = "en") -> str:
     """How an option is shown on its numbered line."""
     if decision.kind in ROLE_OPTIONS:
         from engine.roles import ROLES
 
         spec = ROLES.get(option)
         return spec.name if spec else str(option)
+    if decision.kind in SCALE_OPTIONS:
+        from prompts.catalog import catalog
+        from prompts.decisions_text import bid_level
+
+        return bid_level(catalog(language), option)
     return str(option)
 
 
-def numbered(decision: Decision) -> list[tuple[int, str]]:
-    """The lines of the menu: 1-based numbers, in the engine's order of options."""
-    return [(i, option_label(decision, o)) for i, o in enumerate(decision.options, start=1)]
+def numbered(decision: Decision, language: str = "en") -> list[tuple[int, str]]:
+    """The lines of the menu: 1-based numbers, in the engine's order of options (on a
+    scale, the numbers themselves)."""
+    if decision.kind in SCALE_OPTIONS:
+        return [(o, option_label(decision, o, language)) for o in decision.options]
+    return [(i, option_label(decision, o, language)) for i, o in enumerate(decision.options, start=1)]
 
 
 def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
@@ -74,6 +85,9 @@ def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
             only = "y" if decision.options[0] else "n"
             return f"only '{only}' is possible here (Enter = {only})"
         return "y = yes, n = no"
+    if decision.kind in SCALE_OPTIONS and decision.options:
+        low, high = decision.options[0], decision.options[-1]
+        return f"a number from {low} ({option_label(decision, low)}) to {high} ({option_label(decision, high)})"
     zero = ", 0 = " + pass_word(decision) if decision.allow_pass else ""
     if decision.shape == MULTI:
         return f"{decision.count} different numbers from 1 to {n}, separated by spaces or commas{zero}"
@@ -136,6 +150,10 @@ def _yes_no(decision: Decision, raw: str) -> bool:
 def _one(decision: Decision, raw: str) -> Any:
     if not raw:
         raise BadInput(f"type {input_hint(decision)}")
+    if decision.kind in SCALE_OPTIONS:
+        if raw.lstrip("+-").isdigit() and int(raw) in decision.options:
+            return int(raw)
+        raise BadInput(f"'{raw}' is not on the scale: type {input_hint(decision)}")
     index = _index(decision, raw)
     if index == 0:
         if not decision.allow_pass:

@@ -115,7 +115,7 @@ class SeatScreen:
         for line in _situation(decision, self.language):
             self.console.print(escape(line))
         if decision.shape in (CHOICE, MULTI):
-            for number, label in numbered(decision):
+            for number, label in numbered(decision, self.language):
                 self.console.print(f"  [bold]{number:>2}[/bold]  {escape(label)}")
             if decision.allow_pass:
                 self.console.print(f"  [bold] 0[/bold]  [dim]{escape(pass_word(decision))}[/dim]")

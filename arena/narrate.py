@@ -199,13 +199,31 @@ class Narrator:
             body = escape(text) if text else "[dim](says nothing)[/dim]"
             self.say(f"{_n(e.data.get('speaker'))} [dim](last words)[/dim]: {body}")
             return
+        self._phase_title(e)
+        text = str(e.data.get("text", "")).strip()
+        body = escape(text) if text else "[dim](says nothing)[/dim]"
+        self.say(f"{_n(e.data.get('speaker'))}: {body}")
+
+    def _phase_title(self, e: Event) -> None:
+        """The heading of a new part of the day (the campaign, the debate), once."""
         if e.phase != self._phase:
             self._phase = e.phase
             title = PHASE_TITLES.get(e.phase, e.phase.replace("_", " ").capitalize())
             self.console.print(f"[underline]{escape(title)}[/underline]")
-        text = str(e.data.get("text", "")).strip()
-        body = escape(text) if text else "[dim](says nothing)[/dim]"
-        self.say(f"{_n(e.data.get('speaker'))}: {body}")
+
+    def _on_discussion_round(self, e: Event) -> None:
+        """``discussion: parallel``: the speeches that follow were given at once."""
+        self._phase_title(e)
+        count = len(e.data.get("speakers") or [])
+        self.say(f"[bold]Round {e.data.get('round', 1)}[/bold] [dim]— {count} speak at once, none hearing the others first[/dim]")
+
+    def _on_bids(self, e: Event) -> None:
+        """``discussion: bidding``: who wanted the floor, and who got it."""
+        self._phase_title(e)
+        bids = ", ".join(f"{escape(str(n))} {a}" for n, a in (e.data.get("bids") or {}).items())
+        who = e.data.get("speaker")
+        tail = f" → {_n(who)} speaks" if who else " → nobody wants the floor: the debate is over"
+        self.say(f"[dim]Bids (turn {e.data.get('turn', 1)}): {bids}[/dim]{tail}")
 
     def _vote_table(self, title: str, votes: dict[str, Any], tally: dict[str, int], sheriff: str | None) -> None:
         self.console.print(f"[underline]{escape(title)}[/underline]")

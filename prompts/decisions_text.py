@@ -38,9 +38,25 @@ def _unavailable(cat: Catalog, reason: Any) -> str:
 def _speak(cat: Catalog, d: Decision) -> list[str]:
     phase = d.context.get("phase", "discussion")
     rnd = d.context.get("round", 1)
+    protocol = d.context.get("protocol")  # a benchmark's debate (``engine.flow.protocols``)
+    if protocol and cat.has(f"decisions.kinds.speak.{phase}_{protocol}"):
+        ctx = d.context
+        return [_k(cat, "speak", f"{phase}_{protocol}", round=rnd, turn=rnd, turns=ctx.get("turns"), speakers=ctx.get("speakers"))]
     if cat.has(f"decisions.kinds.speak.{phase}"):
         return [_k(cat, "speak", phase, round=rnd)]
     return [_k(cat, "speak", "other", phase=cat.word("phases", phase), round=rnd)]
+
+
+def _bid(cat: Catalog, d: Decision) -> list[str]:
+    last = d.context.get("last")
+    lines = [_k(cat, "bid", "ask", turn=d.context.get("turn", 1), turns=d.context.get("turns", 1))]
+    lines.append(_k(cat, "bid", "last", last=last) if last else _k(cat, "bid", "first"))
+    return lines
+
+
+def bid_level(cat: Catalog, amount: Any) -> str:
+    """What a bid means, in words (the option labels of people's seats)."""
+    return cat.text(f"decisions.kinds.bid.levels.{amount}")
 
 
 def _wolf_chat(cat: Catalog, d: Decision) -> list[str]:
@@ -184,6 +200,7 @@ def _plain(value: Any) -> str:
 ASKERS: dict[str, Asker] = {
     "speak": _speak,
     "wolf_chat": _wolf_chat,
+    "bid": _bid,
     "vote": _vote,
     "sheriff_vote": _sheriff_vote,
     "sheriff_successor": _plain_ask("sheriff_successor"),
@@ -217,6 +234,7 @@ ASKERS: dict[str, Asker] = {
 ROLE_ANSWERS = {"thief_swap"}
 CAMP_ANSWERS = {"wolf_hound_side"}
 BUILDING_ANSWERS = {"building_choice"}
+SCALE_ANSWERS = {"bid"}  # numbers on a scale, shown with what each means
 
 
 # ---------------------------------------------------------------------------- answers
@@ -228,6 +246,8 @@ def _option_text(cat: Catalog, d: Decision, option: Any) -> str:
         return cat.text("decisions.role_option", literal=literal, name=cat.word("camps", option))
     if d.kind in BUILDING_ANSWERS:
         return cat.text("decisions.role_option", literal=literal, name=cat.word("buildings", option))
+    if d.kind in SCALE_ANSWERS:
+        return cat.text("decisions.role_option", literal=literal, name=bid_level(cat, option))
     return literal
 
 

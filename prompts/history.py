@@ -249,6 +249,15 @@ def _speech(r: _Reader, e: Event) -> str:
     return r.t(f"speech.{r.side(speaker)}", speaker=r.who(speaker), text=text, claims=claims)
 
 
+def _bids(r: _Reader, e: Event) -> str:
+    """The bids for the floor (``discussion: bidding``), in the order that broke a tie."""
+    d = e.data
+    bids = r.cat.table(r.t("bid_item", name=r.who(n), amount=a) for n, a in (d.get("bids") or {}).items())
+    speaker = d.get("speaker")
+    tail = r.t("bids.none") if speaker is None else r.t(f"bids.{r.side(speaker)}", speaker=r.who(speaker))
+    return r.t("bids.heading", turn=d.get("turn", 1), bids=bids) + tail
+
+
 def _doubled(d: dict) -> bool:
     """Did the Sheriff's vote count twice? Read from the tally itself, so the history
     needs no rule options and shows exactly what was counted."""
@@ -608,6 +617,8 @@ RENDERERS: dict[str, Renderer] = {
     "no_death": lambda r, e: r.t("no_death"),
     "day_start": _day_start,
     "speech": _speech,
+    "discussion_round": lambda r, e: r.t("discussion_round", round=e.data.get("round", 1), speakers=r.names(e.data.get("speakers"))),
+    "bids": _bids,
     "vote_result": _vote_result,
     "sheriff_votes": _sheriff_votes,
     "sheriff_elected": _sheriff_elected,

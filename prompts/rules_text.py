@@ -158,6 +158,22 @@ def _buildings(b: "_Builder", o: RuleOptions) -> None:
             b.option(o, "baker_glimpse_chance")
 
 
+def _debate(b: "_Builder", o: RuleOptions) -> None:
+    """How the day's speeches go: in turn as in the books, or by a benchmark's protocol
+    (``engine.flow.protocols``)."""
+    cat = b.cat
+    if o.discussion == "round_robin" or o.discussion_rounds == 0 and not (o.discussion == "bidding" and o.discussion_turns):
+        b.option(o, "discussion_rounds", "speaking_order")
+        return
+    b.option(o, "discussion")
+    if o.discussion == "bidding":
+        b.say(cat.option("rules.options.discussion_turns", o.discussion_turns, n=o.discussion_turns, rounds=o.discussion_rounds))
+        b.text(f"rules.day.first_bid.{o.speaking_order}")
+    else:
+        b.say(cat.option("rules.day.parallel_rounds", o.discussion_rounds, n=o.discussion_rounds))
+        b.option(o, "speaking_order")
+
+
 def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: list[str], deck: Iterable[str] | None) -> list[str]:
     """Every rule of this game, as headed bullet lines."""
     o = options
@@ -194,7 +210,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
         _buildings(b, o)
 
     b.heading("day")
-    b.option(o, "discussion_rounds", "speaking_order")
+    _debate(b, o)
     b.text("rules.day.vote")
     b.option(o, "vote_self", "allow_abstain", "vote_changes", "phantom_votes")
     b.text("rules.day.majority")

@@ -127,9 +127,11 @@ def _chart_for(e: EventRecord) -> str:
 
 
 # ---------------------------------------------------------------------- timeline items
-def _event_item(e: EventRecord, seats: _Seats, language: str = "en") -> str:
+def _event_item(e: EventRecord, seats: _Seats, language: str = "en", in_round: bool = False) -> str:
+    """``in_round``: a speech of a round whose speakers all spoke at once (``discussion:
+    parallel``), shown inside the round it belongs to."""
     classes = seats.classes(e.audience)
-    kind_class = f"k-{esc(e.kind)}"
+    kind_class = f"k-{esc(e.kind)}" + (" in-round" if in_round else "")
     private = e.audience != PUBLIC
     extra = " hidden-all" if e.audience == NARRATOR else (" private" if private else "")
     if e.kind == "speech":
@@ -222,6 +224,7 @@ def timeline_html(t: Transcript, seats: _Seats) -> tuple[str, list[tuple[str, st
             anchors.append((anchor, title))
         items.clear()
 
+    parallel: tuple | None = None  # the round of speeches given at once being shown
     for r in _merge_copies(t.records):
         if isinstance(r, EventRecord):
             opener = _PHASE_OPENERS.get(r.kind)
@@ -229,7 +232,12 @@ def timeline_html(t: Transcript, seats: _Seats) -> tuple[str, list[tuple[str, st
                 close()
                 title = {"night": f"Night {r.day}", "day": f"Day {r.day}", "end": "The end"}[opener]
                 current = (opener, title, f"{opener}-{r.day}")
-            items.append(_event_item(r, seats, t.header.language))
+            if r.kind == "discussion_round":
+                parallel = (r.day, r.phase, r.data.get("round"))
+            elif r.kind != "speech":
+                parallel = None
+            in_round = r.kind == "speech" and parallel == (r.day, r.phase, r.data.get("round"))
+            items.append(_event_item(r, seats, t.header.language, in_round))
             if r.kind == "game_end":
                 items.append(_reveal_table(t))
         elif isinstance(r, AnswerRecord):

@@ -86,8 +86,9 @@ def _action(data: dict[str, Any], decision: Decision, view: SeatView) -> tuple[A
             value = None
         else:
             value = match_option(value, decision.options)
-            if value not in decision.options:
+            if value not in decision.options or isinstance(value, bool):  # ``true`` is no bid of 1
                 raise _Refused(_bad_target(value, decision, view))
+            value = decision.options[decision.options.index(value)]  # 3.0 or "3" read as the option 3
     elif decision.shape == MULTI:
         if is_pass_word(value):
             value = None

@@ -140,6 +140,8 @@ def match_option(value: Any, options: Iterable[Any]) -> Any:
         return value
     if not isinstance(value, str):
         return value
+    if value.strip().isdigit() and int(value) in opts:  # a number on a scale (a bid), written as a string
+        return int(value)
     key = norm(value)
     by_norm = {norm(str(o)): o for o in opts}
     if key in by_norm:

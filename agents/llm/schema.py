@@ -131,7 +131,9 @@ def answer_schema(decision: Decision, *, players: list[str], roles: list[str]) -
             action = {"anyOf": [action, {"type": "null"}]}
         return _object({"reasoning": _REASONING, "action": action})
     if shape == CHOICE:
-        return _object({"reasoning": _REASONING, "action": _enum(decision.options, nullable=decision.allow_pass)})
+        numbers = bool(decision.options) and all(type(o) is int for o in decision.options)  # a bid's scale
+        kind = "integer" if numbers else "string"
+        return _object({"reasoning": _REASONING, "action": _enum(decision.options, nullable=decision.allow_pass, json_type=kind)})
     raise ValueError(f"unknown decision shape {shape}")
 
 
