@@ -51,13 +51,13 @@ class Decision:
         if shape == TEXT and answer.__class__ is str:
             return answer
         if shape == CHOICE:
-            if answer in self.options and answer is not None:
+            if answer in self.options and answer is not None and answer.__class__ is not bool:
                 return answer
             if answer is None:
                 if self.allow_pass:
                     return None
                 raise IllegalAnswer(f"{self.seat} must choose for {self.kind}; passing is not allowed here")
-            if answer in self.options:
+            if answer in self.options and answer.__class__ is not bool:  # ``true`` is no bid of 1
                 return answer
             raise IllegalAnswer(
                 f"{answer!r} is not a legal {self.kind} for {self.seat}; legal: {', '.join(map(str, self.options))}"

@@ -204,7 +204,7 @@ class Game:
         shape = d.shape
         # The two commonest answers, a name among the options and a plain speech, are
         # accepted here as ``Decision.validate`` would accept them, saving it a call.
-        if shape == CHOICE and answer is not None and answer in d.options:
+        if shape == CHOICE and answer is not None and answer in d.options and answer.__class__ is not bool:
             value = answer
         elif shape == TEXT and answer.__class__ is str:
             value = answer

@@ -62,9 +62,9 @@ def corpus() -> tuple[Game, ...]:
     variants: list[dict[str, Any] | None] = [
         None,
         {"sheriff_tiebreak": "choose", "tie": "revote"},
-        {"wolf_pack": "majority", "wolf_kill_rounds": 2, "witch_self_heal": False},
+        {"wolf_pack": "majority", "wolf_kill_rounds": 2, "witch_self_heal": False, "discussion": "bidding"},
         {"little_girl_caught": "dies", "hunter_may_pass": True, "sheriff": False},
-        {"witch_both_potions_same_night": False, "tie": "random", "little_girl_catch_chance": 0.5},
+        {"witch_both_potions_same_night": False, "tie": "random", "little_girl_catch_chance": 0.5, "discussion": "parallel"},
     ]
     games = []
     rng = random.Random(2024)

@@ -232,6 +232,7 @@ def _relevant_base() -> dict[str, Any]:
         "wolf_pack": "unanimous",
         "buildings": "listed",  # The Village's buildings, with every token told
         "building_tokens": ("baker", "farmer", "vagabond"),
+        "discussion": "bidding",  # a debate by bids tells its turns, its rounds and its first seat
     }
 
 

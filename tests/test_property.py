@@ -43,7 +43,7 @@ PRESET_SIZES = {"millers_hollow": (6, 18), "best_of": (6, 28), "langrensha": (6,
 DEAD_MAY_ACT = {"hunter_shot", "sheriff_successor"}
 # Decision kinds whose answers are not players' names.
 NOT_TARGETS = {
-    "speak", "wolf_chat", "thief_swap", "witch_heal", "little_girl_spy", "sister_chat", "wolf_hound_side",
+    "speak", "bid", "wolf_chat", "thief_swap", "witch_heal", "little_girl_spy", "sister_chat", "wolf_hound_side",
     "infect_father_infect", "castellan_plea", "castellan_pardon", "vagabond_accept", "building_choice",
 }  # fmt: skip
 
@@ -100,6 +100,7 @@ def make_case(seed: int) -> Case:
     opts["wolf_kill_rounds"] = rng.choice([1, 1, 2])
     opts["wolf_chat_rounds"] = rng.choice([0, 1])
     opts["discussion_rounds"] = rng.choice([0, 1])
+    opts["discussion_turns"] = rng.choice([0, 0, 2])  # ``discussion`` itself is drawn with the CHOICES
     opts["max_days"] = rng.choice([3, 12, 40, 40])
     center = None
     if "thief" in deck:

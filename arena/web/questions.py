@@ -77,7 +77,7 @@ def _label(d: Decision, option: Any, language: str) -> str:
         from prompts.catalog import catalog
 
         return catalog(language).role_name(option)
-    return option_label(d, option)
+    return option_label(d, option, language)
 
 
 def given(agent: WebAgent, g: Given) -> dict[str, Any]:

@@ -360,6 +360,7 @@ class GameSession:
             "error": self.error,
             "players": players(self.names, seen, lens, self.spec.language),
             "speaking": self._speaking(),
+            "speaking_together": self._speaking_together(),
             "links": self.links(lens),
             "me": lens.seat,
             "language": self.spec.language,
@@ -393,6 +394,16 @@ class GameSession:
         if len(waiting) == 1 and waiting[0].kind == "speak":
             return waiting[0].seat
         return None
+
+    def _speaking_together(self) -> list[str]:
+        """Who has still to speak in a round where everybody speaks at once
+        (``discussion: parallel``): public too, and it says nothing of what was said."""
+        if self.over:
+            return []
+        waiting = self.game.waiting
+        if any(d.kind == "speak" and d.context.get("protocol") == "parallel" for d in waiting):
+            return [d.seat for d in waiting]
+        return []
 
     def links(self, lens: Lens) -> dict[str, Any]:
         """The addresses this lens may follow; after a restart the server knows a token

@@ -94,6 +94,7 @@ def setup_choices() -> dict[str, Any]:
                 "decks": decks,
                 "sheriff": opts.sheriff,
                 "discussion_rounds": opts.discussion_rounds,
+                "discussion": opts.discussion,
             }
         )
     from prompts.catalog import LANGUAGES

@@ -104,7 +104,7 @@ function table() {
     seats,
     pace: Number($("pace").value || 0),
     beliefs: $("beliefs").checked,
-    options: { sheriff: $("sheriff").checked, discussion_rounds: Number($("rounds").value || 1) },
+    options: { sheriff: $("sheriff").checked, discussion_rounds: Number($("rounds").value || 1), discussion: $("discussion").value },
   };
   if ($("timeout").value) body.timeout = Number($("timeout").value);
   if ($("seed").value !== "") body.seed = Number($("seed").value);
@@ -199,6 +199,7 @@ async function init() {
     $("players").max = p.max_players;
     $("sheriff").checked = p.sheriff;
     $("rounds").value = p.discussion_rounds;
+    $("discussion").value = p.discussion;
     rebuildSeats();
   };
   $("preset").addEventListener("change", syncPreset);

@@ -28,6 +28,7 @@ const S = {
   status: "running",
   error: null,
   speaking: null,
+  speaking_together: [],
   waiting: [],
   links: {},
   view: VIEW === "play" ? "seat" : VIEW === "watch" ? "public" : "full",
@@ -143,7 +144,7 @@ function apply(msg) {
     S.events.push(e);
     fresh.push(e);
   }
-  for (const k of ["players", "card", "pending", "given", "notes", "status", "error", "speaking", "waiting", "links"]) {
+  for (const k of ["players", "card", "pending", "given", "notes", "status", "error", "speaking", "speaking_together", "waiting", "links"]) {
     if (k in msg) S[k] = msg[k];
   }
   if (msg.me !== undefined) S.me = msg.me;
@@ -334,7 +335,7 @@ function renderSide() {
     const marks = [];
     if (p.sheriff) marks.push(el("span", { class: "mark sheriff", title: T("mark.sheriff"), text: "★" }));
     if (p.lover) marks.push(el("span", { class: "mark lover", title: T("mark.lover"), text: "♥" }));
-    if (S.speaking === p.name) marks.push(el("span", { class: "mark speaking", title: T("mark.speaking"), text: "🗣" }));
+    if (S.speaking === p.name || (S.speaking_together || []).includes(p.name)) marks.push(el("span", { class: "mark speaking", title: T("mark.speaking"), text: "🗣" }));
     const known = p.role ? el("span", { class: "prole" + (p.known === "revealed" ? "" : " private"), title: knownHow(p), text: p.role_name }) : null;
     const building = p.building ? buildingBadge(p.building) : null;
     const fate = p.alive ? null : el("span", { class: "fate", text: fateText(p) });
@@ -517,6 +518,7 @@ function renderAction() {
     const last = S.events[S.events.length - 1];
     if (S.status === "over") lines.push(el("div", { class: "status", text: T("status.over") }));
     else if (S.status !== "running") lines.push(el("div", { class: "status error", text: S.error || T("status.stopped") }));
+    else if ((S.speaking_together || []).length) lines.push(el("div", { class: "status", text: S.speaking_together.includes(S.me) ? T("status.you_together") : T("status.together", { list: S.speaking_together.map(who).join(", ") }) }));
     else if (S.speaking) lines.push(el("div", { class: "status", text: S.speaking === S.me ? T("status.you_speak") : T("status.speaking", { name: S.speaking }) }));
     else if (S.view === "full" && S.waiting.length) lines.push(el("div", { class: "status", text: T("status.waiting", { list: S.waiting.map((w) => `${w.seat} (${w.kind.replace(/_/g, " ")})`).join(", ") }) }));
     else if (last && last.phase === "night") lines.push(el("div", { class: "status", text: T("status.night") }));
