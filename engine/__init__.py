@@ -6,6 +6,7 @@ Start from ``Game(GameSetup(...))``; answer ``game.waiting`` decisions with
 
 from engine.decisions import Decision, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Event
+from engine.flow import protocols as _protocols  # noqa: F401  (registers the ``bid`` decision kind)
 from engine.game import Game, Player
 from engine.options import RuleOptions
 from engine.presets import PRESETS, get_preset

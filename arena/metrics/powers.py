@@ -96,6 +96,7 @@ NOT_MEASURED: dict[str, str] = {
     "sheriff_tiebreak": "a vote's tie, among the tied",
     "sheriff_successor": "a title passed on, not a power",
     "speak": "talk: the claims are checked by the deception metric",
+    "bid": "a bid for the floor (discussion: bidding), not a power",
     "wolf_chat": "the pack's talk",
     "sister_chat": "the Sisters' talk",
     "ghost_note": "a dead player's note",
