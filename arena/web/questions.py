@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agents.human_input import ROLE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
+from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
 from agents.human_view import _situation
 from engine.decisions import BOOL, TEXT, Decision
 
@@ -77,6 +77,8 @@ def _label(d: Decision, option: Any, language: str) -> str:
         from prompts.catalog import catalog
 
         return catalog(language).role_name(option)
+    if d.kind in SCALE_OPTIONS:  # the number itself, then what it means
+        return f"{option} · {option_label(d, option, language)}"
     return option_label(d, option, language)
 
 

@@ -396,8 +396,10 @@ class GameSession:
         return None
 
     def _speaking_together(self) -> list[str]:
-        """Who has still to speak in a round where everybody speaks at once
-        (``discussion: parallel``): public too, and it says nothing of what was said."""
+        """Who speaks in the round where everybody speaks at once (``discussion:
+        parallel``), until the round is heard: public, like whose turn it is to speak,
+        and it says nothing of what anybody said (a seat's own given answer is shown to
+        it alone, ``given``)."""
         if self.over:
             return []
         waiting = self.game.waiting

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from agents.base import SeatView
 from agents.human import HumanAgent
-from agents.human_input import ROLE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS
+from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
 from engine.roles import ROLES
 from engine.speech import check_speech
@@ -135,6 +135,9 @@ class WebAgent(HumanAgent):
             raw = WebAgent._words(raw)
         elif shape == BOOL and not isinstance(raw, bool):
             raise AnswerRefused("answer yes (true) or no (false)")
+        elif shape == CHOICE and decision.kind in SCALE_OPTIONS:
+            if type(raw) is not int:  # a bid is a number on the scale: not a word, not true
+                raise AnswerRefused(f"answer with a number from {decision.options[0]} to {decision.options[-1]}")
         elif shape == CHOICE and raw is not None and not isinstance(raw, str):
             raise AnswerRefused("answer with one of the options, or null to pass")
         elif shape == MULTI and raw is not None and not (isinstance(raw, list) and all(isinstance(x, str) for x in raw)):
