@@ -109,3 +109,31 @@ def test_two_people_speak_in_one_parallel_round_without_hearing_each_other(clien
     assert answer(client, links, speak(bob)[0]["id"], "Bob's words.", "Bob").status_code == 200
     heard = wait_for(client, seat_url(links, "Bob"), lambda s: any(e["kind"] == "speech" and e["data"]["speaker"] == "Alice" for e in s["events"]))
     assert heard["speaking_together"] == []
+
+
+async def test_a_person_at_the_terminal_bids_through_the_menu():
+    import io
+    import os
+
+    from rich.console import Console
+
+    from agents.human import HumanAgent
+    from agents.human_io import LineReader
+    from engine import Game, GameSetup, get_preset
+
+    read_fd, write_fd = os.pipe()
+    out = io.StringIO()
+    agent = HumanAgent("Ann", console=Console(file=out, width=120, color_system=None), reader=LineReader(read_fd))
+    roles = {"Ann": "werewolf", "Ben": "villager", "Cal": "seer", "Dee": "villager", "Eve": "villager"}  # the pack spares Ann
+    options = get_preset("millers_hollow").options({"sheriff": False, "discussion": "bidding", "speaking_order": "seat"})
+    game = Game(GameSetup(names=list(roles), seed=1, forced=roles, options=options))
+    from helpers import drive, pending
+
+    bots = {n: HeuristicAgent(n, seed=2) for n in roles}
+    d = drive(game, bots, until=pending("bid", "Ann"))
+    assert d is not None
+    os.write(write_fd, b"7\n3\n")
+    assert await agent.adecide(SeatView("Ann", game.observation("Ann")), d) == 3
+    text = out.getvalue()
+    assert " 0  nothing to add" in text and " 4  I must speak now" in text
+    assert "'7' is not on the scale" in text and "turn 1 of at most" in text
