@@ -122,7 +122,11 @@ async def run(args: argparse.Namespace) -> None:
             ratio = f" (×{statistics.fmean(values) / ref:.2f})" if ref and p != "round_robin" else ""
             cells.append(f"{spread(values) + ratio:>32}")
         print(f"  {label:<{width}}" + "".join(cells))
-    cells = [f"{spread([f.wall_s / args.latency for f in results[p]]):>32}" for p in PROTOCOLS]
+    ref = statistics.fmean(f.wall_s for f in base)
+    cells = []
+    for p in PROTOCOLS:
+        ratio = f" (×{statistics.fmean(f.wall_s for f in results[p]) / ref:.2f})" if p != "round_robin" else ""
+        cells.append(f"{spread([f.wall_s / args.latency for f in results[p]]) + ratio:>32}")
     print(f"  {'wall time / latency':<{width}}" + "".join(cells))
     per_day = [f"{spread([f.critical_path / max(1, f.days) for f in results[p]], '{:.1f}'):>32}" for p in PROTOCOLS]
     print(f"  {'critical path per day':<{width}}" + "".join(per_day))

@@ -6,6 +6,7 @@ The stand-in writes a unique text per speech, so each can be traced to its promp
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
 from llm_standins import FAST, NAMES, OpenAIStandIn, standin_router
@@ -28,7 +29,7 @@ async def play(protocol: str, seed: int) -> tuple[Game, CallLog, dict, OpenAISta
         decisions[d.id] = d
 
     with standin_router() as router:
-        standin = OpenAIStandIn(router, seed=seed)
+        standin = OpenAIStandIn(router, seed=seed, latency=0.005)  # so that concurrent calls overlap
         agents = {
             n: make_llm_agent("openai:gpt-4o-mini", n, seed=i, log=log, preset=game.preset, rules=game.options, **FAST)
             for i, n in enumerate(NAMES)
@@ -64,8 +65,20 @@ async def test_a_model_game_plays_through_under_each_protocol(protocol, seed):
 
 
 async def test_no_model_prompt_of_a_parallel_round_holds_that_rounds_other_speeches():
-    game, log, decisions, _ = await play("parallel", 44)
+    game, log, decisions, standin = await play("parallel", 44)
     assert game.over
+    # the orchestrator asked a round's speakers at once: their calls overlap in time
+    spans: dict[tuple, list[tuple[float, float]]] = {}
+    for r in log.records:
+        d = decisions.get(r.decision)
+        if d is not None and d.kind == "speak" and d.context.get("protocol") == "parallel" and r.attempt == 1:
+            t = datetime.fromisoformat(r.started).timestamp()
+            spans.setdefault((r.day, d.context["phase"], d.context["round"]), []).append((t, t + r.latency_s))
+    def overlapping(v: list[tuple[float, float]]) -> bool:
+        v = sorted(v)
+        return any(later < end for (_, end), (later, _) in zip(v, v[1:]))
+
+    assert spans and all(overlapping(v) for v in spans.values() if len(v) > 1)
     rounds: dict[tuple, dict[str, str]] = {}  # (day, phase, round) -> speaker -> text
     for e in game.events:
         if e.kind == "speech" and not e.data.get("last_words"):
