@@ -284,3 +284,20 @@ def test_a_default_game_is_byte_identical_to_one_that_names_round_robin(tmp_path
     text = a.read_text(encoding="utf-8")
     assert '"discussion":' not in text and "discussion_turns" not in text and '"bids"' not in text
     assert json.loads(text.splitlines()[0])["options"] == plain.build()[0].options.recorded_json()
+
+
+# ------------------------------------------------------------------------------ the game file
+def test_a_game_file_sets_the_protocol_and_scripts_the_bids():
+    from arena.gamefile import GameFileError, spec_from_data
+
+    seats = [{"name": n, "agent": "scripted", "role": r, "answers": {"bid": [1]}} for n, r in ROLES.items()]
+    spec = spec_from_data({"preset": "millers_hollow", "options": {"discussion": "bidding", "discussion_turns": 4}, "seats": seats})
+    game, _ = spec.build()
+    assert game.options.discussion == "bidding" and game.options.discussion_turns == 4
+    with pytest.raises(GameFileError, match="'discussion' must be one of round_robin, bidding, parallel"):
+        spec_from_data({"preset": "millers_hollow", "options": {"discussion": "chatty"}, "seats": seats})
+    with pytest.raises(GameFileError, match="'discussion_turns' must not be negative"):
+        spec_from_data({"preset": "millers_hollow", "options": {"discussion_turns": -1}, "seats": seats})
+    misspelt = [{**s, "answers": {"bids": [1]}} for s in seats]
+    with pytest.raises(GameFileError, match="bids"):
+        spec_from_data({"preset": "millers_hollow", "seats": misspelt})
