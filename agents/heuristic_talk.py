@@ -76,7 +76,9 @@ def bid(sit: Situation) -> int:
     sp = _wolf_speech(sit) if mem.is_wolf else _village_speech(sit)
     before = mem.my_public_claim()
     told = before.checks if before else {}
-    news = (sp.role is not None and (before is None or before.role != sp.role)) or any(told.get(t) != r for t, r in sp.checks)
+    # "I am a plain villager" is a defence (below), not news
+    claimed = sp.role not in (None, GOOD) and (before is None or before.role != sp.role)
+    news = claimed or any(told.get(t) != r for t, r in sp.checks)
     if news or sp.counter or sp.liar:
         urgency = 4
     elif sp.accuses:
