@@ -63,8 +63,22 @@ def _final(c: Any) -> bool:
 
 
 def _same_model(c: Any, agent: str) -> bool:
+    """Whether call ``c`` was made by the back end and model the seat's spec names.
+    A LangChain seat's call names the chat model's own model: for
+    ``langchain:PROVIDER:MODEL`` that is MODEL; a ``langchain:MODULE:FACTORY``
+    builds a model the spec does not name, so only the back end is checked."""
     vendor, _, model = agent.partition(":")
-    return c.backend == vendor and c.model == model.strip()
+    model = model.strip()
+    if c.backend != vendor:
+        return False
+    if vendor == "langchain":
+        from agents.llm.langchain_spec import PROVIDERS
+
+        head, _, tail = model.partition(":")
+        if head.strip() not in PROVIDERS:  # a factory (never imported here) or init_chat_model's provider
+            return True
+        model = tail.strip()
+    return c.model == model
 
 
 def _canonical(decision: Any, value: Any) -> Any:
