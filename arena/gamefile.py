@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agents.base import Agent
 from agents.llm.config import LLMOptions
@@ -46,6 +46,16 @@ class SeatSpec(BaseModel):
     answers: dict[str, list[Any]] | None = None
     options: LLMOptions | None = None  # model seats only: sampling, base_url, time limits...
     timeout: float | None = Field(default=None, gt=0)  # human seats only: seconds per decision
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        from engine.names import name_problem
+
+        why = name_problem(v)
+        if why:
+            raise ValueError(f"player name {v!r} is not allowed: {why}")
+        return v
 
     @property
     def is_model(self) -> bool:
@@ -333,7 +343,7 @@ def _describe(e: Any, raw: Any) -> str:
         where, _ = _where(loc[:-1], raw)
         return f"missing key '{loc[-1]}' {where}"
     where, _ = _where(loc, raw)
-    return f"{where}: {e['msg']}"
+    return f"{where}: {str(e['msg']).removeprefix('Value error, ')}"
 
 
 def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
@@ -346,6 +356,8 @@ def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
         seats = raw.get("seats") if isinstance(raw, dict) else None
         if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict):
             name = seats[i].get("name")
+        if isinstance(name, str) and not name.isprintable():
+            name = repr(name)  # a message is one line, whatever the file holds
         label = f"seat {i + 1}" + (f" ({name})" if isinstance(name, str) else "")
         rest = ".".join(str(x) for x in loc[2:])
         model: type[BaseModel] = LLMOptions if len(loc) >= 3 and loc[2] == "options" else SeatSpec
