@@ -48,15 +48,16 @@ def name_problem(name: object) -> str | None:
         return "a name must be text"
     if not name.strip():
         return "a name must not be empty"
+    for ch in name:
+        if ch != " " and not ch.isprintable():
+            return f"a name must not contain the invisible or control character U+{ord(ch):04X}"
+    for ch in name:
+        if ch in FORBIDDEN:
+            return f"a name must not contain {ch!r} (the prompts use it to separate or quote)"
     if len(name) > MAX_LENGTH:
         return f"a name has at most {MAX_LENGTH} characters (this one has {len(name)})"
     if name != name.strip():
         return "a name must not start or end with a space"
-    for ch in name:
-        if ch in FORBIDDEN:
-            return f"a name must not contain {ch!r} (the prompts use it to separate or quote)"
-        if ch != " " and not ch.isprintable():
-            return f"a name must not contain the invisible or control character U+{ord(ch):04X}"
     if "  " in name:
         return "a name must not contain two spaces in a row"
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
