@@ -22,8 +22,6 @@ from llm_standins import (
     AnthropicStandIn,
     OpenAIStandIn,
     SleepRecorder,
-    reset_llm_state,
-    set_fake_keys,
     standin_router,
 )
 
@@ -44,12 +42,7 @@ VENDORS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
-    yield
-    reset_llm_state()
+pytestmark = pytest.mark.usefixtures("llm_env")
 
 
 def _said(game: Game) -> list[str]:

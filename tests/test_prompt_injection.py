@@ -13,7 +13,6 @@ import json
 
 import pytest
 from injection_games import BAD_NAMES, NAMES, TABLES, ZH_NAMES, payloads, play
-from llm_standins import reset_llm_state, set_fake_keys
 from prompt_lines import Audit, audit_request, request_texts, shapes
 
 from arena.gamefile import GameFileError, spec_from_data
@@ -29,12 +28,7 @@ from prompts.quoting import quote, unquote
 from prompts.render import system_prompt
 
 
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    set_fake_keys(monkeypatch)
-    reset_llm_state()
-    yield
-    reset_llm_state()
+pytestmark = pytest.mark.usefixtures("llm_env")
 
 
 # ---------------------------------------------------------------------- whole games
