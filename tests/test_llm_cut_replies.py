@@ -140,3 +140,25 @@ async def test_a_model_that_is_always_cut_is_played_by_the_fallback(standin, spe
     assert speeches and all(any(r.fallback and r.violation for r in log.records if r.decision == d) for d in speeches)
     assert not any(r.accepted for r in log.records if r.kind == "speak")
     assert len({r.decision for r in log.records if r.accepted or r.fallback}) == len(decisions)
+
+
+async def test_a_langchain_reply_cut_at_its_budget_is_asked_again():
+    """LangChain models say it in ``response_metadata`` (``finish_reason`` or
+    ``stop_reason``, as the provider names it)."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from llm_standins import ask, game_at
+
+    from agents.llm import from_langchain
+
+    game, d = game_at("speak")
+    log = CallLog()
+    replies = [
+        AIMessage(content='{"reasoning": "I am the wolf, so I will', response_metadata={"finish_reason": "length"}),
+        AIMessage(content='{"reasoning": "keep it short", "text": "Good morning, all.", "claims": {}}', response_metadata={"stop_reason": "end_turn"}),
+    ]
+    model = GenericFakeChatModel(messages=iter(replies))
+    answer = await ask(from_langchain(model, d.seat, log=log, **FAST), game, d)
+    assert answer["text"] == "Good morning, all."
+    first, second = log.records
+    assert "cut off at the length limit" in first.violation and not first.accepted and second.accepted
