@@ -90,7 +90,14 @@ class GameSpec(BaseModel):
 
     def check(self) -> None:
         """What pydantic cannot see alone: answers only make sense for scripted seats,
-        options only for model seats, and model seats need prompts in the language."""
+        options only for model seats, model seats need prompts in the language, and no
+        two names may be told apart only by case or width."""
+        from engine.names import check_names
+
+        try:
+            check_names(seat.name for seat in self.seats)
+        except ValueError as e:
+            raise GameFileError(str(e)) from None
         for i, seat in enumerate(self.seats):
             if seat.answers is not None and seat.agent != SCRIPTED:
                 raise GameFileError(

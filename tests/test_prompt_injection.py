@@ -147,6 +147,11 @@ def test_names_are_unique_whatever_their_case_or_width():
     for pair in (["Alice", "alice"], ["Bob", "ＢＯＢ"], ["Emma", "EMMA"]):
         with pytest.raises(SetupError, match="duplicate player name"):
             Game(GameSetup(names=pair + ["Chloe", "David"], seed=1))
+        seats = [{"name": n} for n in pair + ["Chloe", "David"]]
+        with pytest.raises(GameFileError, match="duplicate player name"):
+            spec_from_data({"seats": seats})
+        with pytest.raises(GameFileError, match="duplicate player name"):
+            table_spec({"seats": seats})
 
 
 def test_every_word_the_prompts_use_for_the_reader_is_reserved():
