@@ -27,7 +27,7 @@ FORBIDDEN = frozenset('"\\“”„‟«»「」『』—–―[]{}()（）【�
 # Words the prompts use for the reader ("you" in every form) and for the narrator or
 # nobody in particular: a player with such a name could not be told from them.
 RESERVED = frozenset(
-    unicodedata.normalize("NFKC", w).casefold()
+    unicodedata.normalize("NFKC", w).casefold()  # as ``fold`` reads them (plain Latin and Chinese)
     for w in (
         "you", "yourself", "your", "yours", "themself", "themselves", "me", "myself", "I",
         "narrator", "the narrator", "host", "the host", "game", "the game", "moderator",
@@ -37,9 +37,18 @@ RESERVED = frozenset(
 )
 
 
+# Cyrillic and Greek letters that look like Latin ones once case is folded: "Yоu" with
+# a Cyrillic о must not pass for "you", nor "Воb" sit beside "Bob".
+_LOOKALIKES = str.maketrans(
+    "авеёкмнорстухіјѕһԁԛԝүαβεικνορτυχζμıɡ",
+    "abeekmhopctyxijshdqwyabeikvoptuxzmig",
+)
+
+
 def fold(name: str) -> str:
-    """The form two names are compared in: ``Alice``, ``alice`` and ``ＡＬＩＣＥ`` are one."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """The form two names are compared in: ``Alice``, ``alice``, ``ＡＬＩＣＥ`` and
+    ``Аlice`` (a Cyrillic А) are one."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKES)
 
 
 def name_problem(name: object) -> str | None:
@@ -77,6 +86,6 @@ def check_names(names: Iterable[object]) -> None:
         key = fold(name)  # type: ignore[arg-type]
         if key in seen:
             other = seen[key]
-            same = "" if other == name else f" (same as {other!r} but for case or width)"
+            same = "" if other == name else f" (same as {other!r} but for case, width or look-alike letters)"
             raise ValueError(f"duplicate player name: {name}{same}")
         seen[key] = name  # type: ignore[assignment]
