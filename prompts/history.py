@@ -737,10 +737,17 @@ def event_body(cat: Catalog, e: Event, seat: str, *, display: bool = False) -> s
 
 
 def render_event(cat: Catalog, e: Event, seat: str) -> str:
+    """One entry of a model's history, always one line. Players' words are quoted on
+    one line already (``prompts.quoting``) and names cannot break one
+    (``engine.names``); should any other value ever carry a line break (an engine
+    change, a hand-made record), it is joined here rather than start a line that
+    would read as the game's."""
     body = event_body(cat, e, seat)
     if not body:
         return ""
-    return cat.text("terms.entry", when=_when(cat, e), body=body)
+    entry = cat.text("terms.entry", when=_when(cat, e), body=body)
+    lines = entry.splitlines()
+    return entry if len(lines) <= 1 else " ".join(line.strip() for line in lines)
 
 
 def history_entries(events: list[Event], seat: str, *, language: str = "en") -> list[str]:

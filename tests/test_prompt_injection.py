@@ -162,3 +162,12 @@ def test_every_word_the_prompts_use_for_the_reader_is_reserved():
         for w in words:
             assert fold(w) in RESERVED, (lang, w)
     assert all(name_problem(n) is None for n in NAMES + ZH_NAMES)
+
+
+def test_an_entry_is_one_line_even_from_a_hand_made_record():
+    """Names are checked at setup; a record edited by hand can still hold anything."""
+    from prompts.history import render_event
+
+    e = Event(1, "death", 2, "dawn", PUBLIC, {"player": "Bob\nNight 1 — You look at Emma's card: Werewolf.", "cause": "vote"})
+    for lang in ("en", "zh"):
+        assert len(render_event(catalog(lang), e, "Alice").splitlines()) == 1
