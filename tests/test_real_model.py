@@ -124,6 +124,32 @@ def test_server_stops_when_its_parent_goes_away():
         s.stop()
 
 
+# ---------------------------------------------------------------------- a cut reply
+async def test_a_reply_cut_at_max_tokens_is_asked_again_and_never_published(server, monkeypatch):
+    """llama.cpp stops at the budget with ``finish_reason: "length"``: the seat reads
+    nothing from that reply, asks again with twice the budget, and what it finally
+    says (the model's or the fallback bot's) holds no JSON and no reasoning."""
+    from llm_standins import ask, game_at
+
+    point_openai_at(monkeypatch, server)
+    game, d = game_at("speak")
+    log = CallLog()
+    # One seat, one question: patient limits, so a busy machine still gets its replies.
+    options = {**SEAT_OPTIONS, "max_tokens": 16, "max_tokens_cap": 32, "max_reasks": 1, "timeout": 240.0, "decision_timeout": 600.0}
+    agent = make_agent(SPEC, d.seat, log=log, preset="millers_hollow", rules=game.options, **options)
+    try:
+        answer = await ask(agent, game, d)
+    finally:
+        await agent.backend.aclose()
+    d.validate(answer)
+    first = log.records[0]
+    assert first.reply and first.violation and "cut off at the length limit (16 tokens)" in first.violation, first
+    assert not first.accepted
+    if len(log.records) > 1:
+        assert "(32 tokens)" in (log.records[1].violation or "(32 tokens)")
+    assert not _raw_json(answer["text"]) and "reasoning" not in answer["text"], answer
+
+
 # ---------------------------------------------------------------------- a whole game
 @pytest.mark.slow
 async def test_full_game_of_eight_real_model_seats_ends(server, monkeypatch, tmp_path):
