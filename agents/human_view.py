@@ -84,7 +84,7 @@ class SeatScreen:
         from prompts.catalog import catalog
         from prompts.history import event_body
 
-        return event_body(catalog(self.language), e, self.seat)
+        return event_body(catalog(self.language), e, self.seat, display=True)
 
     def _role_card(self, e: Event) -> None:
         from prompts.catalog import catalog

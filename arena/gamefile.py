@@ -49,6 +49,16 @@ class SeatSpec(BaseModel):
     options: LLMOptions | dict[str, Any] | None = None
     timeout: float | None = Field(default=None, gt=0)  # human seats only: seconds per decision
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        from engine.names import name_problem
+
+        why = name_problem(v)
+        if why:
+            raise ValueError(f"player name {v!r} is not allowed: {why}")
+        return v
+
     @field_validator("options", mode="before")
     @classmethod
     def _options_of_agent(cls, v: Any, info: ValidationInfo) -> Any:
@@ -97,7 +107,14 @@ class GameSpec(BaseModel):
 
     def check(self) -> None:
         """What pydantic cannot see alone: answers only make sense for scripted seats,
-        options only for model seats, and model seats need prompts in the language."""
+        options only for model seats, model seats need prompts in the language, and no
+        two names may be told apart only by case or width."""
+        from engine.names import check_names
+
+        try:
+            check_names(seat.name for seat in self.seats)
+        except ValueError as e:
+            raise GameFileError(str(e)) from None
         for i, seat in enumerate(self.seats):
             if seat.answers is not None and seat.agent != SCRIPTED:
                 raise GameFileError(
@@ -359,7 +376,7 @@ def _describe(e: Any, raw: Any) -> str:
         where, _ = _where(loc[:-1], raw)
         return f"missing key '{loc[-1]}' {where}"
     where, _ = _where(loc, raw)
-    return f"{where}: {e['msg']}"
+    return f"{where}: {str(e['msg']).removeprefix('Value error, ')}"
 
 
 def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
@@ -372,6 +389,8 @@ def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
         seats = raw.get("seats") if isinstance(raw, dict) else None
         if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict):
             name = seats[i].get("name")
+        if isinstance(name, str) and not name.isprintable():
+            name = repr(name)  # a message is one line, whatever the file holds
         label = f"seat {i + 1}" + (f" ({name})" if isinstance(name, str) else "")
         rest = ".".join(str(x) for x in loc[2:])
         model: type[BaseModel] = LLMOptions if len(loc) >= 3 and loc[2] == "options" else SeatSpec

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.names import check_names
 from engine.options import RuleOptions
 from engine.presets import get_preset
 from engine.roles import ROLES
@@ -105,12 +106,10 @@ def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = Non
     n = len(names)
     if n < 3:
         raise SetupError(f"a game needs at least 3 players, got {n}")
-    if len(set(names)) != n:
-        dupes = [k for k, v in Counter(names).items() if v > 1]
-        raise SetupError(f"duplicate player name: {dupes[0]}")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError("every player needs a non-empty name")
+    try:
+        check_names(names)
+    except ValueError as e:
+        raise SetupError(str(e)) from None
     for name, role in setup.forced.items():
         if name not in names:
             raise SetupError(f"role given for unknown player '{name}'")

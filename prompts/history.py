@@ -14,16 +14,31 @@ from typing import Any, Callable
 
 from engine.events import Event
 from prompts.catalog import Catalog, catalog
+from prompts.quoting import quote
 
 Renderer = Callable[["_Reader", Event], str]
 
 
 class _Reader:
-    """The seat reading its history: knows who "you" are and the language."""
+    """The seat reading its history: knows who "you" are and the language, and how a
+    player's own words are written: for a model, one JSON string on one line that no
+    content can end early (``prompts.quoting``); for a person (``display``), as said,
+    inside the language's quotation marks."""
 
-    def __init__(self, cat: Catalog, seat: str):
+    def __init__(self, cat: Catalog, seat: str, display: bool = False):
         self.cat = cat
         self.seat = seat
+        self.display = display
+
+    def said(self, text: Any) -> str:
+        """A player's words (a speech, night talk, a note), quoted."""
+        words = "" if text is None else str(text)
+        return self.cat.text("terms.display_quote", text=words) if self.display else quote(words)
+
+    def free(self, value: Any) -> str:
+        """Any other text a player or an agent chose (a claim's extra key): quoted for a
+        model, as it is for a person."""
+        return str(value) if self.display else quote(value)
 
     def t(self, path: str, **values: Any) -> str:
         return self.cat.text(f"events.{path}", **values)
@@ -129,11 +144,11 @@ def _wolf_chat(r: _Reader, e: Event) -> str:
     d = e.data
     target = r.t("wolf_chat.target", target=r.who(d["target"])) if d.get("target") else ""
     speaker = d.get("speaker")
-    return r.t(f"wolf_chat.{r.side(speaker)}", speaker=r.who(speaker), text=d.get("text", ""), target=target)
+    return r.t(f"wolf_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(d.get("text", "")), target=target)
 
 
 def _wolf_chat_overheard(r: _Reader, e: Event) -> str:
-    return r.t("wolf_chat_overheard", text=e.data.get("text", ""))
+    return r.t("wolf_chat_overheard", text=r.said(e.data.get("text", "")))
 
 
 def _little_girl_caught(r: _Reader, e: Event) -> str:
@@ -224,14 +239,14 @@ def _claims(r: _Reader, claims: Any) -> str:
                     if isinstance(c, dict):
                         checks.append(r.t("claims.check", target=r.who(c.get("target")), role=r.role(c.get("role"))))
                     else:
-                        checks.append(str(c))
+                        checks.append(r.free(_plain(c)))
                 items.append(r.t("claims.checks", checks=r.cat.join(checks)))
             elif key == "accuses" and isinstance(value, list):
                 items.append(r.t("claims.accuses", names=r.names(value)))
             else:
-                items.append(r.t("claims.item", key=key, value=_plain(value)))
+                items.append(r.t("claims.item", key=r.free(key), value=r.free(_plain(value))))
     else:
-        items.append(_plain(claims))
+        items.append(r.free(_plain(claims)))
     if not items:
         return ""
     return r.t("claims.wrap", items=r.cat.get("events.claims.sep").join(items))
@@ -243,10 +258,10 @@ def _speech(r: _Reader, e: Event) -> str:
     text = str(d.get("text") or "")
     claims = _claims(r, d.get("claims"))
     if d.get("last_words"):
-        return r.t(f"last_words.{r.side(speaker)}", speaker=r.who(speaker), text=text, claims=claims)
+        return r.t(f"last_words.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(text), claims=claims)
     if not text.strip():
         return r.t(f"speech.silent.{r.side(speaker)}", speaker=r.who(speaker), claims=claims)
-    return r.t(f"speech.{r.side(speaker)}", speaker=r.who(speaker), text=text, claims=claims)
+    return r.t(f"speech.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(text), claims=claims)
 
 
 def _bids(r: _Reader, e: Event) -> str:
@@ -378,7 +393,7 @@ def _sisters(r: _Reader, e: Event) -> str:
 
 def _sister_chat(r: _Reader, e: Event) -> str:
     speaker = e.data.get("speaker")
-    return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=e.data.get("text", ""))
+    return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(e.data.get("text", "")))
 
 
 def _fox_result(r: _Reader, e: Event) -> str:
@@ -457,7 +472,7 @@ def _revived(r: _Reader, e: Event) -> str:
 def _ghost_note(r: _Reader, e: Event) -> str:
     d = e.data
     author, reader = d.get("author"), d.get("reader")
-    text = str(d.get("text") or "")
+    text = r.said(d.get("text") or "")
     if "reader" not in d:
         return r.t(f"ghost_note.public.{r.side(author)}", author=r.who(author), text=text)
     key = "author" if author == r.seat else "reader" if reader == r.seat else "other"
@@ -580,6 +595,14 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
+def _generic_value(r: _Reader, value: Any) -> str:
+    """A future event's value: numbers and truth values as they are, any text quoted
+    (it may be a player's words; the engine's own ids read fine in quotes too)."""
+    if isinstance(value, (bool, int, float)) or value is None:
+        return _plain(value)
+    return r.free(_plain(value))
+
+
 def _generic(r: _Reader, e: Event) -> str:
     """A future role's event: shown as its kind and data rather than hidden, since the
     engine already decided this seat may see it."""
@@ -587,7 +610,7 @@ def _generic(r: _Reader, e: Event) -> str:
     data = e.data or {}
     if not data:
         return r.t("generic_empty", kind=kind)
-    items = [r.t("generic_item", key=str(k).replace("_", " "), value=_plain(r.who(v) if v == r.seat else v)) for k, v in data.items()]
+    items = [r.t("generic_item", key=str(k).replace("_", " "), value=r.who(v) if v == r.seat else _generic_value(r, v)) for k, v in data.items()]
     return r.t("generic", kind=kind, details="; ".join(items))
 
 
@@ -711,11 +734,12 @@ RENDERERS: dict[str, Renderer] = {
 }
 
 
-def event_body(cat: Catalog, e: Event, seat: str) -> str:
+def event_body(cat: Catalog, e: Event, seat: str, *, display: bool = False) -> str:
     """An entry without its time label. A renderer that trips over data it did not
     expect (an engine change) falls back to the generic form: a history must never
-    stop a game."""
-    reader = _Reader(cat, seat)
+    stop a game. ``display``: for people (players' words shown as written) rather
+    than for a model's prompt (players' words as one JSON string each)."""
+    reader = _Reader(cat, seat, display)
     renderer = RENDERERS.get(e.kind, _generic)
     try:
         return renderer(reader, e)
@@ -724,10 +748,17 @@ def event_body(cat: Catalog, e: Event, seat: str) -> str:
 
 
 def render_event(cat: Catalog, e: Event, seat: str) -> str:
+    """One entry of a model's history, always one line. Players' words are quoted on
+    one line already (``prompts.quoting``) and names cannot break one
+    (``engine.names``); should any other value ever carry a line break (an engine
+    change, a hand-made record), it is joined here rather than start a line that
+    would read as the game's."""
     body = event_body(cat, e, seat)
     if not body:
         return ""
-    return cat.text("terms.entry", when=_when(cat, e), body=body)
+    entry = cat.text("terms.entry", when=_when(cat, e), body=body)
+    lines = entry.splitlines()
+    return entry if len(lines) <= 1 else " ".join(line.strip() for line in lines)
 
 
 def history_entries(events: list[Event], seat: str, *, language: str = "en") -> list[str]:

@@ -85,6 +85,7 @@ def system_prompt(
             cat.text("system.seat", seat=seat, number=players.index(seat) + 1, count=len(players)),
             cat.text("system.seating", players=cat.join(players)),
             cat.text("system.history_note"),
+            cat.text("system.quoting_note"),
         ],
         rules_lines(cat, preset=preset, options=options, players=players, deck=deck),
         _glossary(cat, in_play, options),

@@ -24,6 +24,15 @@ Use::
         api.push(Status(429, {"retry-after": "2"}))
         ... play ...
         api.requests                           # every request body received
+
+Two more ways to misbehave, for the tests of what a reply may publish: ``say`` (the
+public words the "model" speaks, in turn: injection payloads) and cutting replies the
+way a server does at ``max_tokens`` (``honour_max_tokens``: a reply longer than the
+request's budget, at 4 characters a token, is cut there; ``cut_at``: every reply is cut
+after that many characters, whatever the budget). A cut reply says so as the vendor
+does (``finish_reason: "length"``, ``stop_reason: "max_tokens"``); on Anthropic a cut
+tool call carries the part of its input that was complete, as the API's partial JSON
+does.
 """
 
 from __future__ import annotations
@@ -223,6 +232,11 @@ class _StandIn:
         self.reject_when: Predicate | None = None  # any other refusal (400) of a request body
         self.in_flight = 0
         self.peak_in_flight = 0
+        self.say: list[str] = []  # public words spoken in turn, in place of the made-up ones
+        self._said = 0
+        self.honour_max_tokens = False  # cut a reply at the request's budget, as a server does
+        self.cut_at: int | None = None  # cut every reply after this many characters
+        self.cuts = 0  # replies cut so far
 
     def push(self, *behaviours: Behaviour, when: Predicate | None = None) -> None:
         """Queue behaviours for the next requests (matching ``when``), in order."""
@@ -264,6 +278,25 @@ class _StandIn:
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
         return None
+
+    def _made_up(self, schema: dict[str, Any]) -> str:
+        """A legal answer under ``schema``, its words replaced by the next of ``say``."""
+        value = legal_instance(schema, self.rng)
+        if self.say and isinstance(value, dict) and isinstance(value.get("text"), str):
+            value["text"] = self.say[self._said % len(self.say)]
+            self._said += 1
+        return json.dumps(value, ensure_ascii=False)
+
+    def _cut(self, body: dict[str, Any], content: str) -> tuple[str, bool]:
+        """``content`` as the server would return it: cut at the budget, or not."""
+        limit = self.cut_at
+        budget = body.get("max_tokens") or body.get("max_completion_tokens")
+        if self.honour_max_tokens and isinstance(budget, int):
+            limit = min(limit, 4 * budget) if limit is not None else 4 * budget
+        if limit is None or len(content) <= limit:
+            return content, False
+        self.cuts += 1
+        return content[:limit], True
 
     def _error(self, s: Status) -> httpx.Response:
         raise NotImplementedError
@@ -332,9 +365,10 @@ class OpenAIStandIn(_StandIn):
             content = forced.content
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif schema is not None:
-            content = json.dumps(legal_instance(schema, self.rng))
+            content = self._made_up(schema)
         else:
             content = text_mode_answer(text, self.rng)
+        content, cut = self._cut(body, content)
         message: dict[str, Any] = {"role": "assistant", "content": None if via_tool else content}
         if via_tool:
             message["tool_calls"] = [
@@ -345,7 +379,7 @@ class OpenAIStandIn(_StandIn):
             "object": "chat.completion",
             "created": 0,
             "model": body["model"],
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if via_tool else "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": "length" if cut else "tool_calls" if via_tool else "stop"}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": tokens(content),
@@ -428,14 +462,16 @@ class AnthropicStandIn(_StandIn):
             content_text = forced.content
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif tool is not None:
-            content_text = json.dumps(legal_instance(tool["input_schema"], self.rng))
+            content_text = self._made_up(tool["input_schema"])
         else:
             content_text = text_mode_answer("".join(self._block_text(b) for b in self.blocks(body)), self.rng)
+        content_text, cut = self._cut(body, content_text)
         if via_tool:
             try:
                 args = json.loads(content_text)
             except json.JSONDecodeError:
-                args = {"raw": content_text}  # a tool input is always an object on this API
+                # A tool input is always an object on this API: a cut one keeps what was complete.
+                args = partial_object(content_text) if cut else {"raw": content_text}
             content = [{"type": "tool_use", "id": f"toolu_{len(self.requests)}", "name": tool["name"] if tool else "answer", "input": args}]
         else:
             content = [{"type": "text", "text": content_text}]
@@ -445,10 +481,24 @@ class AnthropicStandIn(_StandIn):
             "role": "assistant",
             "model": body["model"],
             "content": content,
-            "stop_reason": "tool_use" if via_tool else "end_turn",
+            "stop_reason": "max_tokens" if cut else "tool_use" if via_tool else "end_turn",
             "stop_sequence": None,
             "usage": {**usage, "output_tokens": tokens(content_text)},
         }
+
+
+def partial_object(text: str) -> dict[str, Any]:
+    """The object a cut JSON text had begun (its last string value cut short), the way
+    a streaming API's partial JSON reads it; ``{}`` when nothing was complete."""
+    for end in range(len(text), 0, -1):
+        for closer in ('"}', "}", '""}'):
+            try:
+                value = json.loads(text[:end] + closer)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(value, dict):
+                return value
+    return {}
 
 
 # ---------------------------------------------------------------------- text mode

@@ -105,7 +105,7 @@ async def test_unknown_name_is_asked_again_with_the_reason(api):
     retry = api.requests[1]["messages"]
     assert retry[:2] == api.requests[0]["messages"]  # the prefix is kept: the cache still hits
     assert retry[2] == {"role": "assistant", "content": '{"reasoning": "", "action": "Zed"}'}
-    assert retry[3]["role"] == "user" and "'Zed' is not a player" in retry[3]["content"]
+    assert retry[3]["role"] == "user" and '"Zed" is not a player' in retry[3]["content"]
     assert [r.violation is not None for r in log.records] == [True, False]
 
 

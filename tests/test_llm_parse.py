@@ -84,8 +84,12 @@ def test_several_names_in_prose_is_no_answer():
 
 def test_speech_from_json_or_from_plain_text():
     assert parse_reply('{"text": "Hi all", "claims": {"role": "seer"}}', text())["claims"] == {"role": "seer"}
-    assert parse_reply("I am the Seer and Bob is a wolf.", text()) == {"text": "I am the Seer and Bob is a wolf."}
-    assert parse_reply("```\nHello there\n```", text()) == {"text": "Hello there"}
+    # Prose, a fenced non-JSON text or a cut object is never taken as public words.
+    for raw in ("I am the Seer and Bob is a wolf.", "```\nHello there\n```", '{"reasoning": "I am the wolf, so I', '{"text": "Hi", "reasoning": "I am'):
+        with pytest.raises(NoAnswer):
+            parse_reply(raw, text())
+    assert parse_reply('"Hello there"', text()) == {"text": "Hello there"}
+    assert parse_reply('{"speech": "Hi", "reasoning": "quiet"}', text()) == {"speech": "Hi", "reasoning": "quiet"}
 
 
 def test_empty_reply_is_no_answer():

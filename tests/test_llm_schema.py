@@ -87,7 +87,7 @@ def test_unknown_name_and_malformed_replies_are_refused_with_what_is_expected():
     game, d = game_at("vote", after_death=True)
     view = view_for(game, d.seat)
     r = read_reply(None, "Zed", d, view)
-    assert not r.ok and "'Zed' is not a player" in r.reason
+    assert not r.ok and '"Zed" is not a player' in r.reason
     r = read_reply(None, "", d, view)
     assert not r.ok and "could not read an answer" in r.reason and '"action"' in r.reason
     r = read_reply({"target": "x", "foo": 1}, "", d, view)

@@ -8,6 +8,8 @@ seat was shown, and each day with a vote has its chart.
 
 from __future__ import annotations
 
+import json
+
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -83,12 +85,17 @@ def parse(page: str) -> Page:
 
 @pytest.fixture(scope="module")
 def hostile_game(tmp_path_factory) -> Path:
-    """A game whose player names are markup, so every escape is exercised."""
+    """A transcript whose player names are markup, so every escape is exercised. The
+    engine refuses such names (``engine.names``), so the game is played with plain
+    names and its file then edited, as a hand-made or tampered transcript would be:
+    the page must escape whatever a file holds."""
     spec = varied_spec(2, "heuristic", players=8)
-    names = HOSTILE + [s.name for s in spec.seats[len(HOSTILE):]]
-    spec = spec.model_copy(update={"seats": [s.model_copy(update={"name": n}) for s, n in zip(spec.seats, names)]})
     path = tmp_path_factory.mktemp("export") / "game.jsonl"
     play_to_file(spec, path)
+    text = path.read_text(encoding="utf-8")
+    for seat, hostile in zip(spec.seats, HOSTILE):
+        text = text.replace(json.dumps(seat.name), json.dumps(hostile))
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -158,12 +165,18 @@ def test_incomplete_and_model_calls(tmp_path, hostile_game):
 
 
 def test_export_command(tmp_path, capsys, hostile_game):
+    plain = tmp_path / "plain.jsonl"
+    play_to_file(varied_spec(2, "heuristic", players=8), plain)
     out = tmp_path / "page.html"
-    assert main(["export", str(hostile_game), "--html", str(out)]) == 0
+    assert main(["export", str(plain), "--html", str(out)]) == 0
     assert "wrote" in capsys.readouterr().out
     parse(out.read_text(encoding="utf-8"))
-    assert main(["export", str(hostile_game), "--html", str(tmp_path / "no" / "dir.html")]) == 2
+    assert main(["export", str(plain), "--html", str(tmp_path / "no" / "dir.html")]) == 2
     assert "cannot write" in capsys.readouterr().err
+    # A file whose names no game can have is refused in one line, naming the name.
+    assert main(["export", str(hostile_game), "--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "is not allowed" in err and "<script>" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_template_ships_with_the_package():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 import random
 import time
@@ -179,7 +180,11 @@ class LLMAgent(Agent):
                     self.disabled = str(e)
                 state.pending = self._record(state, messages=e.messages, error=str(e), retries=e.retries, latency=time.monotonic() - state.call_started)
                 raise _Unanswered(str(e)) from None
-            reading = read(result.reply)
+            # A reply stopped at the budget is unfinished whatever it holds (a speech
+            # cut mid-sentence, a JSON object cut inside its private reasoning): it is
+            # never read as an answer, and the re-ask gets a larger budget.
+            cut = result.reply.cut
+            reading = Reading(reason=self._cut_reason(state.prompt)) if cut else read(result.reply)
             state.pending = self._record(state, result=result, reading=reading)
             if reading.ok:
                 state.pending.answer = reading.answer
@@ -187,7 +192,23 @@ class LLMAgent(Agent):
                 return reading.answer
             reason = reading.reason or refused
             state.turns.append(Turn(result.reply, reason))
+            if cut:
+                state.prompt = dataclasses.replace(state.prompt, max_tokens=self._larger_budget(state.prompt))
         raise _Unanswered(f"no readable answer after {self.options.max_reasks + 1} attempts: {reason}")
+
+    def _budget(self, prompt: Prompt) -> int:
+        return prompt.max_tokens or self.options.max_tokens
+
+    def _cut_reason(self, prompt: Prompt) -> str:
+        return (
+            f"your reply was cut off at the length limit ({self._budget(prompt)} tokens) before it was finished, "
+            "so it is not an answer; reply with one complete JSON object and keep `reasoning` short"
+        )
+
+    def _larger_budget(self, prompt: Prompt) -> int:
+        """Twice the budget that was cut, up to ``max_tokens_cap`` (never below the seat's own)."""
+        o = self.options
+        return min(2 * self._budget(prompt), max(o.max_tokens_cap, o.max_tokens))
 
     def prompt(self, view: SeatView, decision: Decision) -> Prompt:
         """The request for ``decision``, vendor-neutral (see ``prompts.render``)."""

@@ -28,6 +28,9 @@ class LLMOptions(BaseModel):
     # --- sampling ----------------------------------------------------------------------
     temperature: float | None = Field(default=None, ge=0, le=2)
     max_tokens: int = Field(default=1024, ge=16, description="completion budget per call")
+    max_tokens_cap: int = Field(
+        default=4096, ge=16, description="largest budget a re-ask after a reply cut at max_tokens may use (doubling each time)"
+    )
     # --- where ------------------------------------------------------------------------
     base_url: str | None = None  # else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's
     api_key_env: str | None = None  # the variable holding this seat's key, when not the SDK's

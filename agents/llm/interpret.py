@@ -9,6 +9,7 @@ sloppy (a name's case, a claim naming nobody).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,19 @@ class _Refused(ValueError):
     pass
 
 
+def _shown(value: Any) -> str:
+    """A model's own value quoted back to it in a correction: as in its history, one
+    JSON literal on one line, so the correction cannot be made to say more."""
+    from prompts.quoting import quote
+
+    if isinstance(value, str):
+        return quote(value)
+    try:
+        return json.dumps(value, default=str)  # ASCII only: one printable line
+    except (TypeError, ValueError):
+        return quote(repr(value))
+
+
 def _safe(data: Any) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
@@ -80,7 +94,7 @@ def _action(data: dict[str, Any], decision: Decision, view: SeatView) -> tuple[A
             if value is None and decision.can_pass:
                 value = decision.pass_answer
             else:
-                raise _Refused(f"{value!r} is not true or false; {_expected(decision)}")
+                raise _Refused(f"{_shown(value)} is not true or false; {_expected(decision)}")
     elif decision.shape == CHOICE:
         if is_pass_word(value):
             value = None
@@ -117,8 +131,8 @@ def _bad_target(value: Any, decision: Decision, view: SeatView) -> str:
         if name in view.players:
             why = decision.context.get("unavailable")
             return f"{name} is not a legal choice for {decision.kind}{' (' + why + ')' if why else ''}; legal: {legal}"
-        return f"{value!r} is not a player or option here; legal: {legal}"
-    return f"{value!r} is not a legal {decision.kind}; legal: {legal}"
+        return f"{_shown(value)} is not a player or option here; legal: {legal}"
+    return f"{_shown(value)} is not a legal {decision.kind}; legal: {legal}"
 
 
 # ---------------------------------------------------------------------- text

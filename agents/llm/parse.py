@@ -194,9 +194,10 @@ _ACTION_KEYS = ("action", "answer", "target", "choice", "vote", "name", "player"
 def parse_reply(text: str, decision: Decision) -> dict[str, Any]:
     """A free-text reply as the structured reply the schema describes.
 
-    Returns ``{"action": ...}`` (choice, multi, bool) or ``{"text": ..., ...}`` (text
-    decisions); the action is only parsed, not checked against the rules. Raises
-    ``NoAnswer`` when nothing in the text can be read as an answer.
+    Returns ``{"action": ...}`` (choice, multi, bool) or the reply's object (text
+    decisions: its ``text`` is the speech); the action is only parsed, not checked
+    against the rules. Raises ``NoAnswer`` when nothing in the text can be read as an
+    answer, and for a text decision when there is no JSON object (or string) at all.
     """
     raw = strip_thinking(text or "")
     try:
@@ -204,12 +205,14 @@ def parse_reply(text: str, decision: Decision) -> dict[str, Any]:
     except NoAnswer:
         data = None
     if decision.shape == TEXT:
-        if isinstance(data, dict) and isinstance(data.get("text"), str):
+        # Words become public only from a readable object (or a bare JSON string):
+        # prose or a broken object may hold the private reasoning (a reply cut inside
+        # ``{"reasoning": ...``), so it is refused and asked again, never published.
+        if isinstance(data, dict):
             return data
         if isinstance(data, str):
             return {"text": data}
-        body = _FENCE.sub(lambda m: m.group(1), raw).strip()
-        return {"text": body}
+        raise NoAnswer("no complete JSON object with \"text\" was found; the words of a speech are read only from one")
     if isinstance(data, dict):
         for k in _ACTION_KEYS:
             if k in data:

@@ -41,11 +41,11 @@ def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
 
 def _text(e: Event, lens: Lens, cat: Catalog) -> str:
     if lens.seat is not None:
-        return event_body(cat, e, lens.seat)
+        return event_body(cat, e, lens.seat, display=True)
     if not e.is_public and isinstance(e.audience, frozenset) and len(e.audience) == 1:
         # A secret told to one seat reads best as told to it ("You look at Iris's card").
-        return event_body(cat, e, next(iter(e.audience)))
-    return event_body(cat, e, "")
+        return event_body(cat, e, next(iter(e.audience)), display=True)
+    return event_body(cat, e, "", display=True)
 
 
 def entries(events: Iterable[Event], lens: Lens, language: str) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import anthropic
 
-from agents.llm.backends.base import Prompt, Reply, Turn, Usage, correction_text, question_text
+from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, correction_text, question_text
 from agents.llm.backends.sdk import SDKBackend
 
 EPHEMERAL = {"type": "ephemeral"}
@@ -62,7 +62,7 @@ class AnthropicBackend(SDKBackend):
             messages += self._replay(turn, mode, prompt.language)
         req: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": self.options.max_tokens,
+            "max_tokens": prompt.max_tokens or self.options.max_tokens,
             "system": [{"type": "text", "text": prompt.system, "cache_control": EPHEMERAL}],
             "messages": messages,
         }
@@ -119,9 +119,10 @@ def _reply(resp: Any, mode: str) -> Reply:
             blocks.append({"type": "tool_use", "id": d["id"], "name": d["name"], "input": d.get("input", {})})
         elif d.get("type") == "text" and d.get("text"):
             blocks.append({"type": "text", "text": d["text"]})
+    cut = getattr(resp, "stop_reason", None) in CUT_REASONS
     use = next((b for b in blocks if b["type"] == "tool_use"), None)
     if use is not None:
         data = use["input"] if isinstance(use["input"], dict) else None
-        return Reply(text=json.dumps(use["input"], ensure_ascii=False), data=data, mode=mode, usage=usage, native=blocks)
+        return Reply(text=json.dumps(use["input"], ensure_ascii=False), data=data, mode=mode, usage=usage, native=blocks, cut=cut)
     text = "".join(b["text"] for b in blocks if b["type"] == "text")
-    return Reply(text=text, data=None, mode=mode, usage=usage, native=blocks or None)
+    return Reply(text=text, data=None, mode=mode, usage=usage, native=blocks or None, cut=cut)

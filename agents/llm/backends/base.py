@@ -85,6 +85,7 @@ class Prompt:
     description: str = "Submit your answer."
     language: str = "en"  # of the corrections sent with re-asks
     family: str = ""  # the decision's shape: servers may refuse one shape's schema and not another's
+    max_tokens: int | None = None  # this request's completion budget, when not the seat's (a re-ask after a cut)
 
     @property
     def history(self) -> str:
@@ -108,6 +109,12 @@ class Reply:
     mode: str
     usage: Usage = field(default_factory=Usage)
     native: Any = None  # what the back end needs to replay this reply in a re-ask
+    cut: bool = False  # the server stopped it at the completion budget: unfinished, never an answer
+
+
+# How each vendor says a reply was stopped at the completion budget (OpenAI and
+# compatible servers, Anthropic, Google through LangChain).
+CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
 
 
 @dataclass(slots=True)

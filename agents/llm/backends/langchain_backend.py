@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from agents.llm.backends.base import (
+    CUT_REASONS,
     DISABLING_STATUS,
     Backend,
     CallFailed,
@@ -127,7 +128,9 @@ def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:
             parsed = calls[0]["args"]
     elif parsed is not None and not text:
         text = json.dumps(parsed, ensure_ascii=False)
-    return Reply(text=text, data=parsed, mode=mode, usage=usage)
+    meta = getattr(msg, "response_metadata", None) or {}
+    cut = meta.get("finish_reason") in CUT_REASONS or meta.get("stop_reason") in CUT_REASONS
+    return Reply(text=text, data=parsed, mode=mode, usage=usage, cut=cut)
 
 
 def _text(msg: Any) -> str:

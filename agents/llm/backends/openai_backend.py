@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import openai
 
-from agents.llm.backends.base import Prompt, Reply, Turn, Usage, correction_text, user_content
+from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
 
 OPENAI_HOSTS = ("api.openai.com",)
@@ -69,7 +69,7 @@ class OpenAIBackend(SDKBackend):
             req["temperature"] = o.temperature
         # OpenAI's newer models refuse ``max_tokens``; most compatible servers only
         # know ``max_tokens``.
-        req["max_completion_tokens" if self._is_openai else "max_tokens"] = o.max_tokens
+        req["max_completion_tokens" if self._is_openai else "max_tokens"] = prompt.max_tokens or o.max_tokens
         return req
 
     def _replay(self, turn: Turn, mode: str, language: str) -> list[dict[str, Any]]:
@@ -102,15 +102,16 @@ def _reply(resp: Any, mode: str) -> Reply:
     if not choices:
         return Reply(text="", data=None, mode=mode, usage=usage)
     msg = choices[0].message
+    cut = getattr(choices[0], "finish_reason", None) in CUT_REASONS
     calls = getattr(msg, "tool_calls", None) or []
     if calls:
         fn = calls[0].function
         args = fn.arguments or ""
         native = {"id": calls[0].id, "type": "function", "function": {"name": fn.name, "arguments": args}}
-        return Reply(text=args, data=_object(args), mode=mode, usage=usage, native=native)
+        return Reply(text=args, data=_object(args), mode=mode, usage=usage, native=native, cut=cut)
     text = msg.content or getattr(msg, "refusal", None) or ""
     data = _object(text) if mode == "json_schema" else None
-    return Reply(text=text, data=data, mode=mode, usage=usage)
+    return Reply(text=text, data=data, mode=mode, usage=usage, cut=cut)
 
 
 def _object(text: str) -> dict[str, Any] | None:
