@@ -266,7 +266,7 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
     assert len({d.name for d in game.deaths}) == len(game.deaths), f"{tag}: someone died twice"
 
     # -- grief follows a lover's death at once
-    # (with Cupid's second pair, a paramour's death takes the deceiver, the deceiver's
+    # (with Cupid's second pair, a paramour's death takes only the deceiver, the deceiver's
     # the other two: ``game.grief`` says who follows whom)
     for i, d in enumerate(game.deaths):
         if d.cause == "grief":

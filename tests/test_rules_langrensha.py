@@ -180,9 +180,10 @@ def test_in_any_case_it_surely_isnt_him_the_chain_of_deaths():
     roles = {"Cu": "cupid", "A": "villager", "B": "villager", "P": "villager", "W1": "werewolf", "V1": "villager", "V2": "villager"}
     base = {"Cu": {"cupid_lovers": [["A", "B"]], "cupid_deceiver": ["A"], "cupid_paramour": ["P"]}}
     opts = {"cupid_second_pair": True, "max_days": 1, "last_words": "none"}
-    # the paramour dies: the deceiver follows, and with him the abandoned one
+    # the paramour dies: "只有欺骗者死去", only the deceiver follows (not, through him, the abandoned one)
     game = play(roles, {**base, "W1": {"wolf_kill": ["P"]}}, opts)
-    assert deaths(game) == [("P", 1, "werewolves"), ("A", 1, "grief"), ("B", 1, "grief")]
+    assert deaths(game) == [("P", 1, "werewolves"), ("A", 1, "grief")]
+    assert game.by_name["B"].alive
     assert data(game, "cupid_paramours") == [{"deceiver": "A", "paramour": "P", "abandoned": "B"}]
     assert [e.audience for e in events(game, "paramours")] == [frozenset({"A"}), frozenset({"P"})]
     # the abandoned one dies: nobody follows
