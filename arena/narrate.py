@@ -277,7 +277,9 @@ class Narrator:
 
     def _on_village_powers_lost(self, e: Event) -> None:
         cause = CAUSES.get(e.data.get("cause", ""), e.data.get("cause"))
-        self.say(f"The Elder {_n(e.data.get('elder'))} died by the village's own hand ({escape(str(cause))}): every villager loses their power.")
+        roles = e.data.get("roles")
+        who = f"the {escape(', '.join(str(r) for r in roles))} lose their powers" if roles else "every villager loses their power"
+        self.say(f"The Elder {_n(e.data.get('elder'))} died by the village's own hand ({escape(str(cause))}): {who}.")
 
     # ------------------------------------------------------------------ message-board Werewolf (forum)
     def _on_votes_cast(self, e: Event) -> None:

@@ -21,6 +21,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "last_words": ("none", "first_night_and_vote", "all", "vote"),
     "buildings": ("none", "first_game", "thirds", "box", "listed"),
     "building_handout": ("random", "choice"),
+    "elder_loss_roles": ("all", "listed"),
 }
 
 
@@ -69,6 +70,7 @@ class RuleOptions:
     protector_heal_clash: bool = False  # common 狼人杀 practice (同守同救): guarded and healed the same night dies
     # --- Best of Werewolves characters ------------------------------------------------------
     sisters_chat_every: int = 0  # 003: "to begin, use only the initial recognition"; N: they also confer every N nights
+    elder_loss_roles: str = "all"  # 003: "deprive the villagers of their special powers"; 001 zh: only 猎人，守护者，女巫，先知
     elder_loss_spares_batch: bool = True  # 003 does not arbitrate: those dying with the Elder keep their last act
     infect_father_elder_spends: bool = True  # 003 does not arbitrate: a failed infection of the Elder is spent
     # --- Thief --------------------------------------------------------------------------

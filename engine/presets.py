@@ -178,6 +178,8 @@ LANGRENSHA = register_preset(
             "witch_self_heal_first_night_only": True,
             "hunter_may_pass": True,
             "wolves_may_pass": True,
+            # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.
+            "elder_loss_roles": "listed",
         },
         deck=_langrensha_deck,
         min_players=3,

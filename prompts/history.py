@@ -644,7 +644,10 @@ RENDERERS: dict[str, Renderer] = {
     "bear_growl": _bear_growl,
     "idiot_revealed": _idiot_revealed,
     "village_powers_lost": lambda r, e: r.t(
-        "village_powers_lost", elder=r.who(e.data.get("elder")), cause=r.cat.word("causes", e.data.get("cause"))
+        "village_powers_lost_listed" if e.data.get("roles") else "village_powers_lost",
+        elder=r.who(e.data.get("elder")),
+        cause=r.cat.word("causes", e.data.get("cause")),
+        roles=r.cat.join(r.role(x) for x in e.data.get("roles") or ()),
     ),
     "elder_life": lambda r, e: r.t("elder_life", player=r.who(e.data.get("player")), lives=e.data.get("lives")),
     "rusty_sword": lambda r, e: r.t("rusty_sword", knight=r.who(e.data.get("knight")), wolf=r.who(e.data.get("wolf"))),

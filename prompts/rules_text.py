@@ -27,7 +27,7 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "thief": ("thief_adds_villagers",),
     "protector": ("protector_neighbours_only", "protector_heal_clash"),
     "sister": ("sisters_chat_every",),
-    "elder": ("elder_loss_spares_batch",),
+    "elder": ("elder_loss_roles", "elder_loss_spares_batch"),
     "mad_scientist": ("mad_scientist_vials",),
     "infect_father": ("infect_father_elder_spends",),
 }

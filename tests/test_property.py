@@ -147,6 +147,8 @@ def make_new_case(seed: int, preset: str) -> Case:
         if rng.random() < 0.4:
             opts[key] = rng.random() < 0.5
     opts["wolves_hypnotise"] = preset == "langrensha" and rng.random() < 0.15
+    if rng.random() < 0.3:  # the Elder's loss: 003's every power, or 001 zh's four roles
+        opts["elder_loss_roles"] = rng.choice(["all", "listed"])
     opts["sisters_chat_every"] = rng.choice([0, 0, 1, 2])
     opts["last_words"] = rng.choice(["none", "first_night_and_vote", "all"])
     opts["little_girl_catch_chance"] = rng.choice([0.0, 0.2, 1.0])
@@ -358,7 +360,8 @@ def check_characters(case: Case, game: Game, tag: str) -> None:
     if lost is not None:
         village_powers = {"seer_check", "witch_heal", "witch_poison", "fox_sniff", "protector_guard", "little_girl_spy"}
         for e in events[lost:]:
-            if e.kind in ("seer_result", "witch_healed", "witch_poisoned", "fox_result", "protector_guard"):
+            listed = game.options.elder_loss_roles == "listed"  # 001 zh: only the four roles it names
+            if e.kind in ("seer_result", "witch_healed", "witch_poisoned", "protector_guard") or (e.kind == "fox_result" and not listed):
                 who = next(iter(e.audience)) if isinstance(e.audience, frozenset) else None
                 assert who is not None and game.by_name[who].camp != "village", f"{tag}: {e.kind} after the village lost its powers"
         del village_powers

@@ -222,3 +222,36 @@ def test_the_thief_and_the_piper_play_in_langrensha():
     drive(game, agents_for(game, answers))
     assert game.by_name["Th"].role == "seer" and data(game, "seer_result")[0]["target"] == "W1"
     assert game.winner == "none"  # the day limit: the Piper has not charmed the Thief
+
+
+# ------------------------------------------------------------------------------ the Elder
+ELDER = {"El": "elder", "Id": "idiot", "Se": "seer", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager"}
+
+
+def test_the_elder_takes_only_the_listed_powers():
+    """001 zh: "村里的特殊身份（猎人，守护者，女巫，先知）将全部失去他们的能力" -- the Seer loses
+    hers; the Idiot, not on the list, keeps his pardon (``elder_loss_roles: listed``)."""
+    answers = {
+        **{v: {"vote": ["El", "Id"]} for v in ("W1", "V1", "V2", "V3")},
+        "Se": {"seer_check": ["W1"], "vote": ["El", "Id"]},
+        "W1": {"vote": ["El", "Id"], "wolf_kill": ["V1", "V2"]},
+    }
+    game = play(ELDER, answers, {"max_days": 2, "last_words": "none", "sheriff": False})
+    [lost] = events(game, "village_powers_lost")
+    assert lost.audience == PUBLIC and lost.data == {"elder": "El", "cause": "vote", "roles": ["hunter", "protector", "witch", "seer"]}
+    assert game.by_name["Se"].powerless and not game.by_name["Id"].powerless
+    assert asked(game, "seer_check") == [("Se", "seer_check", "W1")]  # night 1 only
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]  # day 2: pardoned
+    assert game.by_name["Id"].alive
+
+
+def test_the_wider_rule_of_the_other_books_takes_every_power():
+    answers = {
+        **{v: {"vote": ["El", "Id"]} for v in ("W1", "V1", "V2", "V3", "Se")},
+        "Se": {"seer_check": ["W1"], "vote": ["El", "Id"]},
+        "W1": {"vote": ["El", "Id"], "wolf_kill": ["V1", "V2"]},
+    }
+    game = play(ELDER, answers, {"max_days": 2, "last_words": "none", "sheriff": False, "elder_loss_roles": "all"})
+    assert data(game, "village_powers_lost") == [{"elder": "El", "cause": "vote"}]
+    assert game.by_name["Id"].powerless and not events(game, "idiot_revealed")
+    assert ("Id", 2, "vote") in deaths(game)
