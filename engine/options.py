@@ -22,6 +22,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "buildings": ("none", "first_game", "thirds", "box", "listed"),
     "building_handout": ("random", "choice"),
     "elder_loss_roles": ("all", "listed"),
+    "wolves_win_when": ("last_villager", "one_villager_left", "more_than_half"),
 }
 
 
@@ -49,6 +50,9 @@ class RuleOptions:
     wolves_may_kill_wolf: bool = False  # 000: "Under no circumstances may a Werewolf devour another"; 001 en: "hard luck, he dies"
     wolves_may_pass: bool = False  # 001 en: "They can eventually decide ... not to select a victim"
     wolves_win_at_parity: bool = False  # 000/002: "eliminate the last Villager"; 001 en: "second last villager"
+    # 001 en, read to the letter: "as soon as the second last villager dies" (one non-wolf left);
+    # 001 zh: "如果任一阵营的玩家数量占据了游戏人数的一半以上，则该阵营获胜" (the wolves' side of it)
+    wolves_win_when: str = "last_villager"
     wolves_hypnotise: bool = False  # 001 zh variant "Lycanthropic Fascination": the victim is hypnotised, not killed
     wolves_win_side: bool = False  # common 狼人杀 practice (屠边): every plain villager or every power role dead
     # --- Witch --------------------------------------------------------------------------

@@ -302,7 +302,12 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
     elif game.winner == "werewolves":
         assert any(p.is_wolf for p in living), tag
         others = [p for p in living if not p.is_wolf]
-        if not game.options.wolves_win_at_parity and not game.options.wolves_win_side:
+        when = game.options.wolves_win_when
+        if when == "one_villager_left" and len(others) > 1 and not game.options.wolves_win_at_parity:
+            assert game.options.wolves_win_side, f"{tag}: the wolves won with {len(others)} villagers alive"
+        if when == "more_than_half" and not game.options.wolves_win_at_parity and not game.options.wolves_win_side:
+            assert 2 * (len(living) - len(others)) > len(living) or not others, f"{tag}: the wolves won without a majority"
+        if not game.options.wolves_win_at_parity and not game.options.wolves_win_side and when == "last_villager":
             assert not others, tag
             assert all(camp(game, p.name) == "werewolves" for p in living), f"{tag}: the wolves won beside an opponent"
     elif game.winner == "lovers":

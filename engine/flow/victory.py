@@ -63,6 +63,12 @@ def check_victory(game) -> bool:
         mixed_lovers(game) and any(p.name in game.lovers for p in alive)
     ):
         return end_game(game, "werewolves", "the werewolves are as many as the villagers")
+    when = opts.wolves_win_when
+    if when != "last_villager" and not (mixed_lovers(game) and any(p.name in game.lovers for p in alive)):
+        if when == "one_villager_left" and others <= 1:
+            return end_game(game, "werewolves", "the second last villager is dead")
+        if when == "more_than_half" and wolves * 2 > len(alive):
+            return end_game(game, "werewolves", "the werewolves are more than half of the living")
     if opts.wolves_win_side and _side_cleared(game, alive):
         return end_game(game, "werewolves", "a whole side of the village is dead")
     return False
