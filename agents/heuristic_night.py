@@ -39,7 +39,9 @@ def choose_victim(sit: Situation, legal: list[str]) -> str | None:
 
 def wolf_kill(sit: Situation) -> str | None:
     mem, d = sit.mem, sit.decision
-    options = list(d.options)
+    # Where the rules let a Lover harm the beloved (002: only the vote is barred), a
+    # wolf still spares them: their death would take him too, of grief.
+    options = [o for o in d.options if o != mem.beloved] or list(d.options)
     if not options:
         return None
     caught = d.context.get("caught")

@@ -22,6 +22,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "buildings": ("none", "first_game", "thirds", "box", "listed"),
     "building_handout": ("random", "choice"),
     "elder_loss_roles": ("all", "listed"),
+    "lovers_restraint": ("any_harm", "vote"),
     "wolves_win_when": ("last_villager", "one_villager_left", "more_than_half"),
 }
 
@@ -68,6 +69,7 @@ class RuleOptions:
     little_girl_caught: str = "wolves_choose"  # 000: wolves "may change their mind"; 002/001 en: she dies instead
     # --- Lovers -------------------------------------------------------------------------
     lovers_may_target_each_other: bool = False  # 000: "must never vote against their beloved, nor cause them any harm"
+    lovers_restraint: str = "any_harm"  # 000: "nor cause them any harm"; 002: "no puede ... votar para linchar a su amante" (the vote only)
     cupid_second_pair: bool = False  # 001 zh variant "In any case it surely isn't him": a deceiver and a paramour
     # --- Protector (langrensha) -----------------------------------------------------------
     protector_neighbours_only: bool = False  # 001 zh variant 10: himself or a neighbour only

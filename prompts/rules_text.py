@@ -23,7 +23,7 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "witch": ("witch_self_heal", "witch_self_heal_first_night_only", "witch_both_potions_same_night", "witch_single_potion"),
     "hunter": ("hunter_shot_causes", "hunter_may_pass"),
     "little_girl": ("little_girl_catch_chance", "little_girl_caught"),
-    "cupid": ("lovers_may_target_each_other", "cupid_second_pair"),
+    "cupid": ("lovers_may_target_each_other", "lovers_restraint", "cupid_second_pair"),
     "thief": ("thief_adds_villagers",),
     "protector": ("protector_neighbours_only", "protector_heal_clash"),
     "sister": ("sisters_chat_every",),
@@ -35,6 +35,7 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
 REQUIRES: dict[str, Any] = {
     "witch_self_heal_first_night_only": lambda o: o.witch_self_heal,
     "witch_both_potions_same_night": lambda o: not o.witch_single_potion,
+    "lovers_restraint": lambda o: not o.lovers_may_target_each_other,
 }
 # Roles whose own rules (beyond their card) are told in the rules, in this order.
 ROLE_RULES = ("rusty_knight", "bear_tamer", "fox", "elder", "idiot", "infect_father", "big_bad_wolf", "wild_child", "wolf_hound")

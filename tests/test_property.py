@@ -250,7 +250,7 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
                     if not game.options.vote_self:
                         assert target != voter, f"{tag}: {voter} voted for themself"
                     if in_love:  # (an Angel's opening day comes before Cupid's night)
-                        assert target not in game.spares(voter), f"{tag}: a lover voted against the beloved"
+                        assert target not in game.vote_spares(voter), f"{tag}: a lover voted against the beloved"
         elif e.kind == "sheriff_votes":
             for voter, target in e.data["votes"].items():
                 assert voter in alive and target in alive, tag

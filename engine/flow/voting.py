@@ -121,7 +121,9 @@ def _sheriff_breaks(game, votes: dict, leaders: list[str]):
             game.emit_data("tie_broken", PUBLIC, {"by": sheriff, "target": pick, "rule": "his_vote"})
             return True, pick
         return False, None
-    legal = tuple(n for n in leaders if n in game.targets(sheriff, self_ok=True))
+    # Naming the one eliminated is the vote's work: a Lover never names the beloved.
+    barred = game.vote_spares(sheriff) if game.spared else ()
+    legal = tuple(n for n in leaders if game.by_name[n].alive and n not in barred)
     may_void = game.options.sheriff_tiebreak_may_void or not legal
     pick = yield from ask_one(game.ask(sheriff, "sheriff_tiebreak", legal, allow_pass=may_void, tied=list(leaders)))
     game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="choose")
