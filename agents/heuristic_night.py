@@ -86,7 +86,8 @@ def witch_poison(sit: Situation) -> str | None:
     """Only a near-certain wolf: a wasted poison on a villager helps the pack."""
     b = sit.beliefs
     angels = sit.mem.likely_angels()
-    options = [o for o in sit.decision.options if o != sit.mem.beloved and o not in angels]
+    # never herself, where the rules allow it (002): she knows she is no wolf
+    options = [o for o in sit.decision.options if o != sit.mem.beloved and o not in angels and o != sit.me]
     if not options:
         return None
     target = sit.best(options, b.of)

@@ -58,6 +58,7 @@ class RuleOptions:
     wolves_win_side: bool = False  # common 狼人杀 practice (屠边): every plain villager or every power role dead
     # --- Witch --------------------------------------------------------------------------
     witch_self_heal: bool = True  # 000/001 en/002: she may heal herself
+    witch_self_poison: bool = False  # 002: "puede usar cualquiera de las dos pociones sobre sí misma"; 000 silent
     witch_self_heal_first_night_only: bool = False  # common 狼人杀 practice: only on the first night
     witch_both_potions_same_night: bool = True  # 000: "She may use both potions the same night"
     witch_single_potion: bool = False  # 001 zh: "女巫每局只能有一次机会用药" (one potion in the whole game)

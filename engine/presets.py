@@ -75,6 +75,28 @@ MILLERS_HOLLOW = register_preset(
 )
 
 
+# ------------------------------------------------------------- millers_hollow_es (002)
+# The Spanish edition, "Los hombres lobo de Miller's Hollow", where it differs from 000
+# (each passage in docs/RULES.md 1, "The Spanish edition"). Its deck table ("según la
+# tabla siguiente") is not in the seed: the base game's.
+MILLERS_HOLLOW_ES = register_preset(
+    Preset(
+        id="millers_hollow_es",
+        title="Los hombres lobo de Miller's Hollow (Spanish edition)",
+        seed_file="002_7426ddfa04c24d3a.txt",
+        overrides={
+            "tie": "no_elimination",  # "Si hay empate entre los imputados, nadie es eliminado"
+            "sheriff_tiebreak": "none",  # the Sheriff's vote "vale dos", no word of a tie
+            "witch_self_poison": True,  # "puede usar cualquiera de las dos pociones sobre sí misma"
+            "lovers_restraint": "vote",  # "no puede, ni siquiera como un farol, votar para linchar a su amante"
+            "hunter_may_pass": True,  # "puede tomar represalias" (may)
+            "little_girl_caught": "dies",  # "muere de miedo ... en lugar de la víctima designada"
+        },
+        deck=_millers_hollow_deck,
+    )
+)
+
+
 # ------------------------------------------------------------------------- best_of (003)
 # 003 "Learning compositions", players excluding the leader.
 BEST_OF_BOOK: dict[int, dict[str, int]] = {

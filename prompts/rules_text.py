@@ -20,7 +20,7 @@ from prompts.catalog import Catalog
 
 # Which options only matter when a role is in play; the rest always apply.
 ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "witch": ("witch_self_heal", "witch_self_heal_first_night_only", "witch_both_potions_same_night", "witch_single_potion"),
+    "witch": ("witch_self_heal", "witch_self_heal_first_night_only", "witch_self_poison", "witch_both_potions_same_night", "witch_single_potion"),
     "hunter": ("hunter_shot_causes", "hunter_may_pass"),
     "little_girl": ("little_girl_catch_chance", "little_girl_caught"),
     "cupid": ("lovers_may_target_each_other", "lovers_restraint", "cupid_second_pair"),

@@ -88,6 +88,7 @@ def make_case(seed: int) -> Case:
         "wolves_may_pass",
         "wolves_win_at_parity",
         "witch_self_heal",
+        "witch_self_poison",
         "witch_both_potions_same_night",
         "hunter_may_pass",
         "lovers_may_target_each_other",
@@ -117,7 +118,9 @@ def make_case(seed: int) -> Case:
     if opts["buildings"] != "none" and "villager" in deck and rng.random() < 0.6:
         deck.remove("villager")
         deck.append("arsonist")
-    return Case(seed, names, deck, opts, center)
+    # the Spanish edition's defaults under the same draws (the options drawn above win)
+    preset = "millers_hollow_es" if rng.random() < 0.25 else "millers_hollow"
+    return Case(seed, names, deck, opts, center, preset)
 
 
 def make_new_case(seed: int, preset: str) -> Case:
@@ -410,7 +413,7 @@ def test_property_runs_cover_every_role_and_outcome():
     assert roles >= {"werewolf", "villager", "seer", *SPECIALS, *BEST_OF_SPECIALS, *LANGRENSHA_SPECIALS}
     assert winners >= {"village", "werewolves", "white_werewolf", "pied_piper", "angel"}
     assert causes == CAUSES
-    assert presets == {"millers_hollow", "best_of", "langrensha"}
+    assert presets == {"millers_hollow", "millers_hollow_es", "best_of", "langrensha"}
 
 
 @pytest.mark.parametrize("preset", ["best_of", "langrensha"])

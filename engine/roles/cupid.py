@@ -26,7 +26,7 @@ CUPID = register_role(
         camp=VILLAGE,
         summary="On the first night you choose two players (you may choose yourself) who fall in love: if one dies, the other dies of grief.",
         decisions=("cupid_lovers", "cupid_deceiver", "cupid_paramour"),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 

@@ -12,7 +12,7 @@ SEER = register_role(
         camp=VILLAGE,
         summary="Each night you learn the true role of one player of your choice.",
         decisions=("seer_check",),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 

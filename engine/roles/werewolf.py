@@ -17,7 +17,7 @@ WEREWOLF = register_role(
         is_wolf=True,
         summary="Each night you and the other werewolves choose a villager to devour. By day, pass yourself off as a villager.",
         decisions=("wolf_chat", "wolf_kill"),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 
