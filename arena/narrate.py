@@ -34,6 +34,8 @@ CAUSES = {
     "barber": "killed by the Barber's razor",
     "barber_mistake": "dead by his own razor, the Barber who struck an innocent",
     "arsonist": "burned in the Arsonist's fire",
+    "hunger": "dead of hunger, the pack having named nobody",
+    "deadline": "put to death by the Host, the pack having missed its deadline",
 }
 
 PHASE_TITLES = {"campaign": "Sheriff campaign", "discussion": "Debate"}

@@ -12,7 +12,8 @@ from typing import Any
 
 # Allowed values of the enumerated options, used to validate game files.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "wolf_pack": ("unanimous", "majority", "plurality"),
+    "wolf_pack": ("unanimous", "majority", "plurality", "first_named"),
+    "wolves_silent": ("no_kill", "starve", "one_dies"),
     "tie": ("revote", "no_elimination", "random"),
     "sheriff_tiebreak": ("his_vote", "choose", "none"),
     "little_girl_caught": ("wolves_choose", "dies"),
@@ -50,6 +51,7 @@ class RuleOptions:
     wolf_chat_rounds: int = 1  # private pack talk before choosing, when two or more wolves live
     wolves_may_kill_wolf: bool = False  # 000: "Under no circumstances may a Werewolf devour another"; 001 en: "hard luck, he dies"
     wolves_may_pass: bool = False  # 001 en: "They can eventually decide ... not to select a victim"
+    wolves_silent: str = "no_kill"  # a pack naming nobody: 001 en "they die of hunger"; 004 5-B "one of THEM will die"
     wolves_win_at_parity: bool = False  # 000/002: "eliminate the last Villager"; 001 en: "second last villager"
     # 001 en, read to the letter: "as soon as the second last villager dies" (one non-wolf left);
     # 001 zh: "如果任一阵营的玩家数量占据了游戏人数的一半以上，则该阵营获胜" (the wolves' side of it)

@@ -287,7 +287,7 @@ FORUM = register_preset(
             "last_words": "vote",  # Subsection 4, Article 1: "ONE POST after I post your lynching"
             "ghost_notes": True,  # Subsection 5: notes passed by the host
             "village_wins_at_quiet_dawn": True,  # "waking up in the morning to find nobody died"
-            "wolf_pack": "plurality",  # Article 5-A: one kill per night, the pack's word is final
+            "wolf_pack": "first_named",  # Article 5-A: "the first Wolf PM I receive that has a name on it will be the final kill decision"
             "tie": "random",  # the seed is silent on a tied lynch: ours, the host draws lots
             "discussion_rounds": 2,
             "speaking_order": "rotate",

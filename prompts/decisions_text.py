@@ -69,6 +69,15 @@ def _sheriff_tiebreak(cat: Catalog, d: Decision) -> list[str]:
 
 
 def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
+    order = d.context.get("order")
+    if order and d.context.get("turn"):  # ``wolf_pack: first_named`` (004): the wolves in turn
+        turn = d.context["turn"]
+        lines = [_k(cat, "wolf_kill", "ask_turn", turn=turn, count=len(order))]
+        if turn > 1:
+            lines.append(_k(cat, "wolf_kill", "waited"))
+        later = order[turn:]
+        lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)) if later else _k(cat, "wolf_kill", "last"))
+        return lines + _told(cat, d, "wolf_kill", "caught")
     lines = [_k(cat, "wolf_kill", "ask")]
     attempt = d.context.get("attempt", 1)
     if attempt and attempt > 1:

@@ -205,9 +205,9 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("wolves")
     b.text("rules.wolves.intro")
     b.option(o, "wolf_chat_rounds", "wolf_pack")
-    if o.wolf_pack != "plurality":
+    if o.wolf_pack not in ("plurality", "first_named"):
         b.option(o, "wolf_kill_rounds")
-    b.option(o, "wolves_may_pass", "wolves_may_kill_wolf", "wolves_hypnotise")
+    b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise")
 
     specials = [r for r in in_play if r in ROLE_OPTIONS or r in ROLE_RULES]
     if specials:

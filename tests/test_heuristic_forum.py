@@ -82,3 +82,23 @@ def get_wolf(g, role) -> bool:
     from engine.roles import ROLES
 
     return ROLES[role].is_wolf
+
+
+def test_the_first_wolf_pm_carries_the_packs_proposal():
+    """004 5-A (``wolf_pack: first_named``): the wolf whose PM comes first sends a name
+    at once -- no night is lost to a deadline -- and it is the victim the pack proposed
+    in its PMs to each other, when one was proposed."""
+    nights = followed = proposed = 0
+    for game in corpus():
+        for e in game.events:
+            if e.kind != "wolf_votes":
+                continue
+            nights += 1
+            assert len(e.data["votes"]) == 1 and None not in e.data["votes"].values(), e.data
+            [victim] = e.data["votes"].values()
+            chat = [c.data["target"] for c in game.events if c.kind == "wolf_chat" and c.day == e.day and c.data.get("target")]
+            if chat:
+                proposed += 1
+                followed += chat[-1] == victim
+    assert nights > 100 and proposed > 30
+    assert followed >= 0.8 * proposed, (followed, proposed)

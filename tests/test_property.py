@@ -29,7 +29,7 @@ GAMES = 2400
 CHUNK = 200
 CAUSES = {
     "werewolves", "vote", "poison", "hunter", "grief", "white_werewolf", "big_bad_wolf", "rusty_sword", "with_elder",
-    "barber", "barber_mistake", "arsonist",
+    "barber", "barber_mistake", "arsonist", "hunger", "deadline",
 }  # fmt: skip
 WINNERS = {"village", "werewolves", "lovers", "none", "white_werewolf", "pied_piper", "angel"}
 SPECIALS = ("witch", "hunter", "cupid", "thief", "little_girl")

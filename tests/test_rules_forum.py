@@ -211,3 +211,43 @@ def test_mad_scientist_changes_a_human_for_sure():
         game = new_game(roles, {**QUIET}, preset="forum", seed=seed)
         drive(game, agents_for(game, {"M": {"mad_scientist_dose": ["A"]}, "W": {"wolf_kill": ["C"]}}), lambda d: d.kind == "vote" and game.day == 1)
         assert game.by_name["A"].role in ("werewolf", "psychic")
+
+
+# ------------------------------------------------------------------------------ the wolves' PMs
+PACK = {"W1": "werewolf", "W2": "werewolf", "A": "civilian", "B": "civilian", "C": "civilian", "D": "civilian", "E": "civilian"}
+NO_LYNCH = {n: {"vote": [None] * 3, "vote_change": [None] * 6} for n in PACK}
+
+
+def test_the_first_wolf_pm_naming_a_victim_is_final():
+    """004 Article 5-A: "the first Wolf PM I receive that has a name on it will be the
+    final kill decision for that Night" -- the wolves in turn; the later ones are not asked."""
+    assert get_preset("forum").options().wolf_pack == "first_named"
+    answers = {**NO_LYNCH, "W1": {**NO_LYNCH["W1"], "wolf_kill": ["A"]}, "W2": {**NO_LYNCH["W2"], "wolf_kill": ["B"]}}
+    game, _ = run(PACK, answers, max_days=1)
+    assert asked(game, "wolf_kill") == [("W1", "wolf_kill", "A")]  # night 1: W1 first, final
+    assert data(game, "wolf_votes") == [{"votes": {"W1": "A"}, "attempt": 1}]
+    assert ("A", 1, "werewolves") in deaths(game)
+
+
+def test_a_wolf_may_leave_the_pm_to_the_next_and_the_order_turns():
+    answers = {**NO_LYNCH, "W1": {**NO_LYNCH["W1"], "wolf_kill": [None, None]}, "W2": {**NO_LYNCH["W2"], "wolf_kill": ["B", "C"]}}
+    game, d = run(PACK, answers, until=lambda g, d: d.kind == "wolf_kill" and g.day == 2)
+    assert d.seat == "W2" and d.context["turn"] == 1 and d.context["order"] == ["W2", "W1"]  # night 2 starts one wolf later
+    assert asked(game, "wolf_kill") == [("W1", "wolf_kill", None), ("W2", "wolf_kill", "B")]
+    assert ("B", 1, "werewolves") in deaths(game)
+
+
+def test_the_last_wolf_must_name_one_by_default():
+    game, d = run(PACK, NO_LYNCH, until=lambda g, d: d.kind == "wolf_kill" and d.seat == "W2")
+    assert not d.allow_pass and d.context["turn"] == 2
+
+
+def test_wolves_who_miss_the_deadline_lose_one_of_their_own():
+    """004 Article 5-B: "If the Wolves fail to PM me by the deadline, one of THEM will die
+    instead" (``wolves_silent: one_dies``): every wolf may send no name; then one of them,
+    drawn by lot, dies at dawn."""
+    answers = {**NO_LYNCH, "W1": {**NO_LYNCH["W1"], "wolf_kill": [None]}, "W2": {**NO_LYNCH["W2"], "wolf_kill": [None]}}
+    game, _ = run(PACK, answers, max_days=1, wolves_silent="one_dies", phantom_votes=False)
+    [death] = [d for d in deaths(game) if d[1] == 1]
+    assert death[0] in ("W1", "W2") and death[2] == "deadline"
+    assert data(game, "wolf_victim")[-1] == {"target": None}
