@@ -57,6 +57,7 @@ class RuleOptions:
     # 001 zh: "如果任一阵营的玩家数量占据了游戏人数的一半以上，则该阵营获胜" (the wolves' side of it)
     wolves_win_when: str = "last_villager"
     wolves_hypnotise: bool = False  # 001 zh variant "Lycanthropic Fascination": the victim is hypnotised, not killed
+    one_execution: bool = False  # 001 zh variant: "若处决的玩家为狼人，则好人阵营获胜，反之则狼人阵营获胜"
     wolves_win_side: bool = False  # common 狼人杀 practice (屠边): every plain villager or every power role dead
     # --- Witch --------------------------------------------------------------------------
     witch_self_heal: bool = True  # 000/001 en/002: she may heal herself

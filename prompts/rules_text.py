@@ -225,7 +225,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("victory")
     b.text("rules.victory.checked")
     b.text("rules.victory.village")
-    b.option(o, "village_wins_at_quiet_dawn", "wolves_win_at_parity", "wolves_win_when", "wolves_win_side")
+    b.option(o, "one_execution", "village_wins_at_quiet_dawn", "wolves_win_at_parity", "wolves_win_when", "wolves_win_side")
     for role in SOLITARY:
         if role in in_play:
             b.text(f"rules.victory.{role}")

@@ -150,6 +150,7 @@ def make_new_case(seed: int, preset: str) -> Case:
         if rng.random() < 0.4:
             opts[key] = rng.random() < 0.5
     opts["wolves_hypnotise"] = preset == "langrensha" and rng.random() < 0.15
+    opts["one_execution"] = preset == "langrensha" and rng.random() < 0.1  # 001 zh: one execution decides
     if rng.random() < 0.3:  # the Elder's loss: 003's every power, or 001 zh's four roles
         opts["elder_loss_roles"] = rng.choice(["all", "listed"])
     opts["sisters_chat_every"] = rng.choice([0, 0, 1, 2])
@@ -300,8 +301,12 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
     living = [p for p in game.players if p.alive]
     expected = sorted(p.name for p in game.players if game.winner != "none" and camp(game, p.name) == game.winner)
     assert sorted(game.winners) == expected, tag
-    if game.winner == "village":
+    if game.winner == "village" and game.options.one_execution and game.end_reason == "the one execution struck a werewolf":
+        assert game.by_name[next(d.name for d in game.deaths if d.cause == "vote")].is_wolf, tag
+    elif game.winner == "village":
         assert not any(p.is_wolf for p in living), tag
+    elif game.winner == "werewolves" and game.options.one_execution and game.end_reason == "the one execution struck an innocent":
+        assert not game.by_name[next(d.name for d in game.deaths if d.cause == "vote")].is_wolf, tag
     elif game.winner == "werewolves":
         assert any(p.is_wolf for p in living), tag
         others = [p for p in living if not p.is_wolf]

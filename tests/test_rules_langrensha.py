@@ -255,3 +255,18 @@ def test_the_wider_rule_of_the_other_books_takes_every_power():
     assert data(game, "village_powers_lost") == [{"elder": "El", "cause": "vote"}]
     assert game.by_name["Id"].powerless and not events(game, "idiot_revealed")
     assert ("Id", 2, "vote") in deaths(game)
+
+
+def test_one_execution_decides_the_game():
+    """001 zh: "若处决的玩家为狼人，则好人阵营获胜，反之则狼人阵营获胜" (``one_execution``)."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    wolves = {w: {"wolf_kill": ["V4"]} for w in ("W1", "W2")}
+    opts = {"one_execution": True, "last_words": "none", "sheriff": False}
+    village_votes = {v: {"vote": ["W1"]} for v in ("Se", "V1", "V2", "V3")}
+    game = play(roles, {**wolves, **village_votes, "Se": {"seer_check": ["W1"], "vote": ["W1"]}}, opts)
+    assert game.winner == "village" and game.day == 1 and game.by_name["W2"].alive
+    assert game.end_reason == "the one execution struck a werewolf"
+    wrong = {v: {"vote": ["V1"]} for v in ("Se", "V2", "V3", "W1", "W2")}
+    game = play(roles, {**{w: {**wolves[w], **wrong[w]} for w in wolves}, **wrong, "Se": {"seer_check": ["W1"], "vote": ["V1"]}}, opts)
+    assert game.winner == "werewolves" and game.day == 1 and ("V1", 1, "vote") in deaths(game)
+    assert sorted(game.winners) == ["W1", "W2"]
