@@ -565,8 +565,14 @@ class Narrator:
         cause = CAUSES.get(e.data.get("cause", ""), e.data.get("cause"))
         self.say(f"The Coroner learns that {_n(e.data.get('target'))} ({escape(str(cause))}) was the {_r(e.data.get('role'))}.", secret=True)
 
+    def _on_seer_spotted(self, e: Event) -> None:
+        who = f", {_n(e.data.get('player'))}," if e.data.get("player") else ""
+        self.say(f"The Host tells the pack that the {_r(e.data.get('role'))}{who} used their power tonight.", secret=True)
+
     def _on_pack_leader_sniff(self, e: Event) -> None:
         what = "holds an Auxiliary Role" if e.data.get("auxiliary") else "holds no Auxiliary Role"
+        if e.data.get("role"):
+            what = f"is the {_r(e.data['role'])}"
         self.say(f"The Pack Leader sniffs {_n(e.data.get('target'))}: {what}.", secret=True)
 
     def _on_forum_seer_sense(self, e: Event) -> None:
@@ -597,6 +603,9 @@ class Narrator:
         self.say(f"The Ninja goes after {_n(e.data.get('target'))}{extra}.", secret=True)
 
     def _on_guardian_angel_saved(self, e: Event) -> None:
+        if e.data.get("angel"):  # a save that blows her cover (004): public
+            self.say(f"The Guardian Angel {_n(e.data['angel'])} blows their cover: their protection saves {_n(e.data.get('target'))}.")
+            return
         self.say(f"The Guardian Angel's protection saves {_n(e.data.get('target'))}.", secret=True)
 
     def _on_priest_revive(self, e: Event) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 CHOICES: dict[str, tuple[str, ...]] = {
     "wolf_pack": ("unanimous", "majority", "plurality", "first_named"),
     "wolves_silent": ("no_kill", "starve", "one_dies"),
+    "wolves_told_seers": ("never", "act", "who"),
     "tie": ("revote", "no_elimination", "random"),
     "sheriff_tiebreak": ("his_vote", "choose", "none"),
     "little_girl_caught": ("wolves_choose", "dies"),
@@ -96,6 +97,9 @@ class RuleOptions:
     ghost_notes: bool = False  # 004 "Ghosts and Notes": the dead may leave a note the host passes on
     village_wins_at_quiet_dawn: bool = False  # 004: humans win on "waking up ... to find nobody died" once every wolf is dead
     mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
+    wolves_told_seers: str = "never"  # 004: "the Wolves may be informed it's happened (or even who you are)"
+    pack_leader_exact_from: int = 0  # 004: "In really big games, he might even be told what it is": from this many players (0: never)
+    guardian_angel_reveal: bool = False  # 004: "some games force you to blow your cover when a protection is successful"
     # --- The Village's buildings (000, Rules of Expansion #2) ------------------------------
     buildings: str = "none"  # the tokens handed out: the book's first-game set, its later 1/3 split, the whole box, or ``building_tokens``
     building_tokens: tuple[str, ...] = ()  # ``buildings: listed``: the narrator's selection (at least one per player)

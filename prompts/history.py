@@ -486,8 +486,17 @@ def _ninja_saw(r: _Reader, e: Event) -> str:
 
 
 def _guardian_angel_saved(r: _Reader, e: Event) -> str:
-    target = e.data.get("target")
+    target, angel = e.data.get("target"), e.data.get("angel")
+    if angel is not None and angel != r.seat:  # a save that blew her cover (004)
+        return r.t("guardian_angel_saved.public", angel=r.who(angel), target=r.who(target))
     return r.t(f"guardian_angel_saved.{r.side(target)}", target=r.who(target))
+
+
+def _pack_leader_sniff(r: _Reader, e: Event) -> str:
+    target = r.who(e.data.get("target"))
+    if e.data.get("role"):  # "In really big games, he might even be told what it is"
+        return r.t("pack_leader_sniff.exact", target=target, role=r.role(e.data["role"]))
+    return r.t(f"pack_leader_sniff.{'true' if e.data.get('auxiliary') else 'false'}", target=target)
 
 
 # ------------------------------------------------------------------ the Village
@@ -663,8 +672,11 @@ RENDERERS: dict[str, Renderer] = {
     "priest_revive": lambda r, e: r.t("priest_revive", target=r.who(e.data.get("target"))),
     "ghost_note": _ghost_note,
     "coroner_report": _coroner_report,
-    "pack_leader_sniff": lambda r, e: r.t(
-        f"pack_leader_sniff.{'true' if e.data.get('auxiliary') else 'false'}", target=r.who(e.data.get("target"))
+    "pack_leader_sniff": _pack_leader_sniff,
+    "seer_spotted": lambda r, e: r.t(
+        "seer_spotted.who" if e.data.get("player") else "seer_spotted.act",
+        role=r.role(e.data.get("role")),
+        player=r.who(e.data.get("player")),
     ),
     "forum_seer_sense": _forum_seer_sense,
     "psychic_result": _psychic_result,

@@ -29,6 +29,8 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "sister": ("sisters_chat_every",),
     "elder": ("elder_loss_roles", "elder_loss_spares_batch"),
     "mad_scientist": ("mad_scientist_vials",),
+    "pack_leader": ("pack_leader_exact_from",),
+    "guardian_angel": ("guardian_angel_reveal",),
     "infect_father": ("infect_father_elder_spends",),
 }
 # Options told only when another option makes them matter.
@@ -208,6 +210,8 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     if o.wolf_pack not in ("plurality", "first_named"):
         b.option(o, "wolf_kill_rounds")
     b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise")
+    if "forum_seer" in in_play or "psychic" in in_play:
+        b.option(o, "wolves_told_seers")
 
     specials = [r for r in in_play if r in ROLE_OPTIONS or r in ROLE_RULES]
     if specials:

@@ -43,7 +43,7 @@ FORUM_KINDS = {
     "votes_cast", "vote_change", "sundown", "phantom_votes", "lynch_cancelled", "celebrity_news", "vigilante_shot",
     "revived", "priest_revive", "ghost_note", "coroner_report", "pack_leader_sniff", "forum_seer_sense",
     "psychic_result", "insomniac_saw", "insomniac_seen", "ninja_saw", "guardian_angel_saved", "mad_scientist_dose",
-    "mutated",
+    "mutated", "seer_spotted",
 }  # fmt: skip
 VILLAGE_KINDS = {"raven_poster", "extra_votes", "white_werewolf_kill"}
 

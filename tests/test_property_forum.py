@@ -43,6 +43,10 @@ def make_forum_case(seed: int) -> Case:
         # 004 5-A (the preset's first PM is final) or the pack's plurality; 5-B's deadline
         "wolf_pack": rng.choice(["first_named", "first_named", "plurality"]),
         "wolves_silent": "one_dies" if rng.random() < 0.3 else "no_kill",
+        # the Host's procedures "in some games"
+        "wolves_told_seers": rng.choice(["never", "act", "who"]),
+        "pack_leader_exact_from": rng.choice([0, 0, 10]),
+        "guardian_angel_reveal": rng.random() < 0.4,
     }
     return Case(seed, [f"P{i:02d}" for i in range(n)], deck, opts, None, "forum")
 

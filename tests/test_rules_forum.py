@@ -251,3 +251,48 @@ def test_wolves_who_miss_the_deadline_lose_one_of_their_own():
     [death] = [d for d in deaths(game) if d[1] == 1]
     assert death[0] in ("W1", "W2") and death[2] == "deadline"
     assert data(game, "wolf_victim")[-1] == {"target": None}
+
+
+# ------------------------------------------------------------------------------ the Host's procedures "in some games"
+NIGHT = {"L": "pack_leader", "W": "werewolf", "S": "forum_seer", "P": "psychic", "A": "civilian", "B": "civilian", "C": "civilian"}
+NIGHT_ANSWERS = {
+    "L": {"pack_leader_sniff": ["P"], "wolf_kill": ["A"]},
+    "W": {"wolf_kill": ["A"]},
+    "S": {"forum_seer_sense": [True]},
+    "P": {"psychic_read": ["L"]},
+}
+
+
+def test_the_wolves_are_told_when_the_seer_or_the_psychic_acts():
+    """004 Seer: "the Wolves may be informed it's happened (or even who you are)";
+    Psychic: "The Wolves might get informed if you do this" (``wolves_told_seers``)."""
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), wolves_told_seers="act")
+    told = events(game, "seer_spotted")
+    assert [e.data for e in told] == [{"role": "forum_seer"}, {"role": "psychic"}]
+    assert all(e.audience == frozenset({"L", "W"}) for e in told)
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), wolves_told_seers="who")
+    assert data(game, "seer_spotted") == [{"role": "forum_seer", "player": "S"}, {"role": "psychic", "player": "P"}]
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1))
+    assert not events(game, "seer_spotted")  # the preset's default: never
+
+
+def test_in_really_big_games_the_pack_leader_learns_the_card():
+    """004: "In really big games, he might even be told what it is" (``pack_leader_exact_from``)."""
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), pack_leader_exact_from=7)
+    assert data(game, "pack_leader_sniff") == [{"target": "P", "auxiliary": True, "role": "psychic"}]
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), pack_leader_exact_from=8)  # 7 players: not big enough
+    assert data(game, "pack_leader_sniff") == [{"target": "P", "auxiliary": True}]
+
+
+def test_a_save_may_blow_the_guardian_angels_cover():
+    """004: "some games force you to blow your cover when a protection is successful";
+    6-B: "Any Guardian Angel who makes a successful save that blows their cover ... is a
+    confirmed Human" (``guardian_angel_reveal``)."""
+    roles = {"W": "werewolf", "G": "guardian_angel", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {"W": {"wolf_kill": ["A"]}, "G": {"guardian_angel_protect": ["A"]}}
+    game, _ = run(roles, answers, until=at("vote", 1), guardian_angel_reveal=True)
+    [saved] = events(game, "guardian_angel_saved")
+    assert saved.audience == PUBLIC and saved.data == {"target": "A", "angel": "G"}
+    game, _ = run(roles, answers, until=at("vote", 1))
+    [saved] = events(game, "guardian_angel_saved")
+    assert saved.audience == frozenset({"G"}) and saved.data == {"target": "A"}
