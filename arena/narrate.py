@@ -228,8 +228,19 @@ class Narrator:
         rnd = e.data.get("round", 1)
         self._vote_table(f"Sheriff election, round {rnd}", e.data.get("votes", {}), e.data.get("tally", {}), None)
 
+    def _on_sheriff_candidates(self, e: Event) -> None:
+        names = ", ".join(_n(n) for n in e.data.get("candidates") or [])
+        self.say(f"★ Running for Sheriff: {names}." if names else "★ Nobody runs for Sheriff: the badge is lost.")
+
+    def _on_sheriff_withdrawn(self, e: Event) -> None:
+        names = ", ".join(_n(n) for n in e.data.get("players") or [])
+        self.say(f"★ Withdrawn from the race: {names}.")
+
+    def _on_sheriff_lost(self, e: Event) -> None:
+        self.say(f"★ The Sheriff's badge is lost ({escape(str(e.data.get('reason')))}).")
+
     def _on_sheriff_elected(self, e: Event) -> None:
-        lot = " by drawing lots" if e.data.get("by_lot") else ""
+        lot = " by drawing lots" if e.data.get("by_lot") else (" unopposed" if e.data.get("unopposed") else "")
         self.say(f"★ {_n(e.data.get('player'))} is elected Sheriff{lot}.")
 
     def _on_sheriff_successor(self, e: Event) -> None:
@@ -400,6 +411,9 @@ class Narrator:
         self.say(f"🍺 {_n(e.data.get('voter'))}, the Tavernkeeper, votes first and alone: {against}.")
 
     def _on_sheriff_gone(self, e: Event) -> None:
+        if e.data.get("torn"):
+            self.say(f"★ The dying Sheriff {_n(e.data.get('previous'))} tears the badge up: there is no longer a Sheriff.")
+            return
         self.say(f"No one may succeed {_n(e.data.get('previous'))}: there is no longer a Sheriff.")
 
     def _on_fire(self, e: Event) -> None:

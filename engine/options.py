@@ -40,6 +40,7 @@ class RuleOptions:
     sheriff_tiebreak_may_void: bool = False  # 001 zh: "也可以决定废票" (he may void the vote)
     sheriff_election_tie: str = "revote_then_lot"  # books silent: documented choice
     sheriff_vote_self: bool = False  # 001 en: elected by "the majority of votes from other players"
+    sheriff_candidacy: bool = False  # 狼人杀 practice (not the seed): 上警, 退水, candidates' speeches, the badge passed or torn up
     # --- The day vote -------------------------------------------------------------------
     tie: str = "revote"  # 000/001 en: vote again, then nobody; 002: "nadie es eliminado"
     allow_abstain: bool = True  # digital form of not pointing; see RULES.md

@@ -196,6 +196,8 @@ ASKERS: dict[str, Asker] = {
     "vote": _vote,
     "sheriff_vote": _sheriff_vote,
     "sheriff_successor": _plain_ask("sheriff_successor"),
+    "sheriff_run": _plain_ask("sheriff_run"),
+    "sheriff_withdraw": lambda cat, d: [_k(cat, "sheriff_withdraw", "ask", candidates=cat.join(d.context.get("candidates") or ()))],
     "sheriff_tiebreak": _sheriff_tiebreak,
     "wolf_kill": _wolf_kill,
     "seer_check": _plain_ask("seer_check"),

@@ -283,7 +283,16 @@ def _sheriff_votes(r: _Reader, e: Event) -> str:
 def _sheriff_elected(r: _Reader, e: Event) -> str:
     player = e.data.get("player")
     lot = r.t("sheriff_elected.lot") if e.data.get("by_lot") else ""
+    if e.data.get("unopposed"):  # 狼人杀 candidacy: the last candidate standing
+        lot = r.t("sheriff_elected.unopposed")
     return r.t(f"sheriff_elected.{r.side(player)}", player=r.who(player), lot=lot)
+
+
+def _sheriff_gone(r: _Reader, e: Event) -> str:
+    previous = e.data.get("previous")
+    if e.data.get("torn"):  # 撕警徽
+        return r.t("sheriff_gone.torn_self" if previous == r.seat else "sheriff_gone.torn", previous=r.who(previous))
+    return r.t("sheriff_gone.other", previous=r.who(previous))
 
 
 def _sheriff_successor(r: _Reader, e: Event) -> str:
@@ -711,7 +720,16 @@ RENDERERS: dict[str, Renderer] = {
     "fire": _fire,
     "fire_set": _by_player("fire_set"),
     "first_vote": _first_vote,
-    "sheriff_gone": _by_player("sheriff_gone"),
+    "sheriff_gone": _sheriff_gone,
+    "sheriff_candidates": lambda r, e: (
+        r.t("sheriff_candidates.some", players=r.names(e.data.get("candidates")))
+        if e.data.get("candidates")
+        else r.t("sheriff_candidates.none")
+    ),
+    "sheriff_withdrawn": lambda r, e: r.t(
+        "sheriff_withdrawn", players=r.names(e.data.get("players")), candidates=r.names(e.data.get("candidates"))
+    ),
+    "sheriff_lost": lambda r, e: r.t("sheriff_lost.no_candidate" if e.data.get("reason") == "no candidate" else "sheriff_lost.no_voter"),
 }
 
 

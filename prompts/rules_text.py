@@ -186,7 +186,11 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     if not o.sheriff:
         b.option(o, "sheriff")
     else:
-        b.option(o, "sheriff_election_day", "sheriff_campaign", "sheriff_vote_self")
+        b.option(o, "sheriff_election_day")
+        if o.sheriff_candidacy:
+            b.option(o, "sheriff_candidacy")
+        else:
+            b.option(o, "sheriff_campaign", "sheriff_vote_self")
         b.text("rules.sheriff.majority")
         b.option(o, "sheriff_election_tie", "sheriff_double_vote", "sheriff_tiebreak")
         if o.sheriff_tiebreak == "choose":

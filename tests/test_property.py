@@ -45,6 +45,7 @@ DEAD_MAY_ACT = {"hunter_shot", "sheriff_successor"}
 NOT_TARGETS = {
     "speak", "wolf_chat", "thief_swap", "witch_heal", "little_girl_spy", "sister_chat", "wolf_hound_side",
     "infect_father_infect", "castellan_plea", "castellan_pardon", "vagabond_accept", "building_choice",
+    "sheriff_run", "sheriff_withdraw",
 }  # fmt: skip
 
 
@@ -151,6 +152,7 @@ def make_new_case(seed: int, preset: str) -> Case:
             opts[key] = rng.random() < 0.5
     opts["wolves_hypnotise"] = preset == "langrensha" and rng.random() < 0.15
     opts["one_execution"] = preset == "langrensha" and rng.random() < 0.1  # 001 zh: one execution decides
+    opts["sheriff_candidacy"] = preset == "langrensha" and rng.random() < 0.3  # 上警, 退水, the badge torn up
     if rng.random() < 0.3:  # the Elder's loss: 003's every power, or 001 zh's four roles
         opts["elder_loss_roles"] = rng.choice(["all", "listed"])
     opts["sisters_chat_every"] = rng.choice([0, 0, 1, 2])

@@ -270,3 +270,52 @@ def test_one_execution_decides_the_game():
     game = play(roles, {**{w: {**wolves[w], **wrong[w]} for w in wolves}, **wrong, "Se": {"seer_check": ["W1"], "vote": ["V1"]}}, opts)
     assert game.winner == "werewolves" and game.day == 1 and ("V1", 1, "vote") in deaths(game)
     assert sorted(game.winners) == ["W1", "W2"]
+
+
+# ------------------------------------------------------------------------------ the Sheriff's candidacy (practice)
+CANDIDACY = {"Se": "seer", "W1": "werewolf", "W2": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+CANDIDACY_OPTS = {"sheriff": True, "sheriff_candidacy": True, "max_days": 1, "last_words": "none"}
+
+
+def test_candidates_run_speak_withdraw_and_the_others_vote():
+    """Today's 狼人杀 practice: 上警, the candidates' speeches, 退水, 警下 votes."""
+    answers = {
+        "Se": {"sheriff_run": [True], "sheriff_withdraw": [False], "seer_check": ["W1"]},
+        "W1": {"sheriff_run": [True], "sheriff_withdraw": [True], "wolf_kill": ["V4"]},
+        "W2": {"sheriff_vote": ["Se"], "wolf_kill": ["V4"]},
+        "V1": {"sheriff_run": [True], "sheriff_withdraw": [False]},
+        "V2": {"sheriff_vote": ["Se"]},
+        "V3": {"sheriff_vote": ["V1"]},
+    }
+    game = play(CANDIDACY, answers, CANDIDACY_OPTS)
+    assert data(game, "sheriff_candidates") == [{"candidates": ["Se", "W1", "V1"]}]
+    campaign = [e.data["speaker"] for e in events(game, "speech") if e.phase == "campaign"]
+    assert campaign == ["Se", "W1", "V1"]  # the candidates only
+    assert data(game, "sheriff_withdrawn") == [{"players": ["W1"], "candidates": ["Se", "V1"]}]
+    [votes] = data(game, "sheriff_votes")
+    assert set(votes["votes"]) == {"W2", "V2", "V3"}  # the stage does not vote (V4 died in the night)
+    assert game.sheriff == "Se"
+
+
+def test_a_lone_candidate_is_elected_and_nobody_running_loses_the_badge():
+    answers = {"W1": {"wolf_kill": ["V4"]}, "W2": {"wolf_kill": ["V4"]}, "V1": {"sheriff_run": [True]}, "Se": {"seer_check": ["W1"]}}
+    game = play(CANDIDACY, answers, CANDIDACY_OPTS)
+    assert data(game, "sheriff_elected") == [{"player": "V1", "by_lot": False, "unopposed": True}]
+    assert not events(game, "sheriff_votes")
+    answers = {"W1": {"wolf_kill": ["V4", None]}, "W2": {"wolf_kill": ["V4", None]}, "Se": {"seer_check": ["W1", "W2"]}}
+    game = play(CANDIDACY, answers, {**CANDIDACY_OPTS, "max_days": 2})
+    assert data(game, "sheriff_candidates")[0] == {"candidates": []} and game.sheriff is None
+    assert len(events(game, "sheriff_candidates")) == 1  # no second election on day 2
+
+
+def test_the_dying_sheriff_may_tear_the_badge_up():
+    answers = {
+        "W1": {"wolf_kill": ["V4", "V1"]},
+        "W2": {"wolf_kill": ["V4", "V1"]},
+        "V1": {"sheriff_run": [True], "sheriff_successor": [None]},
+        "Se": {"seer_check": ["W1", "W2"]},
+    }
+    game = play(CANDIDACY, answers, {**CANDIDACY_OPTS, "max_days": 2})
+    [gone] = events(game, "sheriff_gone")
+    assert gone.audience == PUBLIC and gone.data == {"previous": "V1", "torn": True}
+    assert game.sheriff is None

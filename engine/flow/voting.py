@@ -160,21 +160,24 @@ def day_vote(game):
     yield from kill_batch(game, [(target, "vote")])
 
 
-def sheriff_election(game, electorate: list[str] | None = None):
+def sheriff_election(game, electorate: list[str] | None = None, standing: tuple | None = None):
     """000 "The Sheriff": elected by relative majority; he cannot refuse. The books do
     not say what a tied election does: we vote again among the tied, then draw lots
     (``sheriff_election_tie``). ``electorate``: who votes and may be elected, when
-    not everyone (000 The Village: the Farmers "choose a Sheriff among themselves")."""
+    not everyone (000 The Village: the Farmers "choose a Sheriff among themselves").
+    ``standing``: (candidates, voters) when a candidacy named them (``sheriff_candidacy``)."""
     opts = game.options
     game.phase = "sheriff_election"
     candidates = None
     for rnd in (1, 2):
         alive = game.alive_names() if electorate is None else [n for n in game.alive_names() if n in electorate]
         voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
+        if standing is not None:
+            alive, voters = list(standing[0]), list(standing[1])
         pool = tuple(alive if candidates is None else candidates)
         decisions = []
         for v in voters:
-            legal = (pool if opts.sheriff_vote_self else _all_but(pool, v)) or pool
+            legal = (pool if opts.sheriff_vote_self or standing is not None else _all_but(pool, v)) or pool
             decisions.append(game.ask_with(v, "sheriff_vote", legal, {"round": rnd}))
         answers = (yield decisions) if decisions else {}  # ``ask`` inlined
         picks = [answers[d.id] for d in decisions]
