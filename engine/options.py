@@ -53,6 +53,7 @@ class RuleOptions:
     wolf_chat_rounds: int = 1  # private pack talk before choosing, when two or more wolves live
     wolves_may_kill_wolf: bool = False  # 000: "Under no circumstances may a Werewolf devour another"; 001 en: "hard luck, he dies"
     wolves_may_pass: bool = False  # 001 en: "They can eventually decide ... not to select a victim"
+    wolves_exposed_idle: bool = False  # 001 zh glossary 失业狼人: "狼人在被村民发现后，无法继续杀害其他玩家"
     wolves_silent: str = "no_kill"  # a pack naming nobody: 001 en "they die of hunger"; 004 5-B "one of THEM will die"
     wolves_win_at_parity: bool = False  # 000/002: "eliminate the last Villager"; 001 en: "second last villager"
     # 001 en, read to the letter: "as soon as the second last villager dies" (one non-wolf left);

@@ -82,6 +82,8 @@ def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
     attempt = d.context.get("attempt", 1)
     if attempt and attempt > 1:
         lines.append(_k(cat, "wolf_kill", "attempt", attempt=attempt))
+    if d.context.get("idle"):  # 失业狼人: found out by the Seer
+        lines.append(_k(cat, "wolf_kill", "idle"))
     return lines + _told(cat, d, "wolf_kill", "caught")
 
 

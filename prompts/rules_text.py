@@ -213,7 +213,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.option(o, "wolf_chat_rounds", "wolf_pack")
     if o.wolf_pack not in ("plurality", "first_named"):
         b.option(o, "wolf_kill_rounds")
-    b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise")
+    b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise", "wolves_exposed_idle")
     if "forum_seer" in in_play or "psychic" in in_play:
         b.option(o, "wolves_told_seers")
 

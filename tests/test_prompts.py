@@ -339,6 +339,7 @@ DECISIONS = {
     "sheriff_tiebreak/void": _d("sheriff_tiebreak", allow_pass=True, tied=["Alice", "Chloe"]),
     "wolf_kill": _d("wolf_kill", attempt=1, caught=None),
     "wolf_kill/caught": _d("wolf_kill", allow_pass=True, attempt=2, caught="Chloe"),
+    "wolf_kill/idle": _d("wolf_kill", options=(), allow_pass=True, attempt=1, caught=None, idle=True),
     "wolf_kill/first_named": _d("wolf_kill", allow_pass=True, attempt=1, caught=None, turn=1, order=["Bob", "Hugo"]),
     "wolf_kill/first_named_last": _d("wolf_kill", attempt=1, caught=None, turn=2, order=["Bob", "Hugo"]),
     "seer_check": _d("seer_check"),

@@ -153,6 +153,7 @@ def make_new_case(seed: int, preset: str) -> Case:
     opts["wolves_hypnotise"] = preset == "langrensha" and rng.random() < 0.15
     opts["one_execution"] = preset == "langrensha" and rng.random() < 0.1  # 001 zh: one execution decides
     opts["sheriff_candidacy"] = preset == "langrensha" and rng.random() < 0.3  # 上警, 退水, the badge torn up
+    opts["wolves_exposed_idle"] = preset == "langrensha" and rng.random() < 0.2  # 失业狼人
     if rng.random() < 0.3:  # the Elder's loss: 003's every power, or 001 zh's four roles
         opts["elder_loss_roles"] = rng.choice(["all", "listed"])
     opts["sisters_chat_every"] = rng.choice([0, 0, 1, 2])

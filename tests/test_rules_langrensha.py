@@ -319,3 +319,21 @@ def test_the_dying_sheriff_may_tear_the_badge_up():
     [gone] = events(game, "sheriff_gone")
     assert gone.audience == PUBLIC and gone.data == {"previous": "V1", "torn": True}
     assert game.sheriff is None
+
+
+def test_an_unemployed_wolf_found_out_by_the_seer_kills_no_more():
+    """001 zh glossary: "失业狼人：某些规则下，狼人在被村民发现后，无法继续杀害其他玩家"
+    (``wolves_exposed_idle``): seen by the Seer on night 1, W1 has no say from night 2."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    answers = {
+        "W1": {"wolf_kill": ["V1"]},
+        "W2": {"wolf_kill": ["V1", "V2"]},
+        "Se": {"seer_check": ["W1", "W2"]},
+    }
+    game = play(roles, answers, {"wolves_exposed_idle": True, "max_days": 2, "last_words": "none", "sheriff": False})
+    night2 = [e.data for e in events(game, "wolf_votes") if e.day == 2]
+    assert night2 == [{"votes": {"W1": None, "W2": "V2"}, "attempt": 1}]
+    assert ("V2", 2, "werewolves") in deaths(game)
+    game = new_game(roles, {"wolves_exposed_idle": True, "last_words": "none", "sheriff": False}, preset="langrensha")
+    d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "wolf_kill" and d.seat == "W1" and game.day == 2)
+    assert d.options == () and d.allow_pass and d.context["idle"]

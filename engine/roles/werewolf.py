@@ -16,7 +16,11 @@ pack may pass or a silent pack pays for it (below).
 they die of hunger and the villagers win" (``starve``: every living wolf dies at dawn,
 cause ``hunger``); 004 Article 5-B "If the Wolves fail to PM me by the deadline, one of
 THEM will die instead" (``one_dies``: one wolf drawn by lot, cause ``deadline``). Either
-makes passing legal for every wolf: keeping one's eyes shut is the choice."""
+makes passing legal for every wolf: keeping one's eyes shut is the choice.
+
+``wolves_exposed_idle`` (001 zh glossary, 失业狼人, "an unemployed wolf": "某些规则下，狼人在
+被村民发现后，无法继续杀害其他玩家"): a werewolf the Seer has seen is found out; from the
+next night he still wakes and talks with the pack but has no say in the kill."""
 
 from collections import Counter
 
@@ -62,11 +66,18 @@ def _resolve(game, picks: list) -> tuple[bool, str | None]:
     return True, (leaders[0] if len(leaders) == 1 else game.rng.choice(leaders))
 
 
+def idle(game) -> tuple:
+    """The wolves found out before tonight (``wolves_exposed_idle``): no say in the kill."""
+    found = game.memory.get("exposed_wolves")
+    return tuple(w for w, night in found.items() if night < game.day) if found else ()
+
+
 def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pack_audience, spy_audience):
     """Every wolf at once, ``wolf_kill_rounds`` attempts, resolved by ``wolf_pack``.
     Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
     victim, silent = None, False
+    out_of_work = idle(game) if opts.wolves_exposed_idle else ()
     for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
         decisions = []
         # Without Lovers (``game.spared``) and with the pack off limits, every wolf has
@@ -82,6 +93,8 @@ def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pac
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)
             context = {"attempt": attempt, "caught": caught}
+            if w in out_of_work:
+                options, context = (), {**context, "idle": True}
             decisions.append(game.ask_with(w, "wolf_kill", options, context, CHOICE, may_pass or not options))
         answers = yield decisions  # ``ask`` inlined: every night
         picks = [answers[d.id] for d in decisions]
@@ -103,7 +116,8 @@ def _first_named(game, pack: list[str], shelter: tuple, caught, may_pass: bool, 
     asked). Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
     start = (game.day - 1) % len(pack)
-    order = pack[start:] + pack[:start]
+    out_of_work = idle(game) if opts.wolves_exposed_idle else ()
+    order = [w for w in pack[start:] + pack[:start] if w not in out_of_work]
     picks: dict = {}
     victim, had_say = None, False
     for i, w in enumerate(order):
