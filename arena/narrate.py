@@ -616,6 +616,9 @@ class Narrator:
         extra = f"; on the way they see {up}" if up else ""
         self.say(f"The Ninja goes after {_n(e.data.get('target'))}{extra}.", secret=True)
 
+    def _on_gun_found(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} finds the late Vigilante {_n(e.data.get('previous'))}'s gun, its bullet unused.", secret=True)
+
     def _on_guardian_angel_saved(self, e: Event) -> None:
         if e.data.get("angel"):  # a save that blows her cover (004): public
             self.say(f"The Guardian Angel {_n(e.data['angel'])} blows their cover: their protection saves {_n(e.data.get('target'))}.")

@@ -101,6 +101,7 @@ class RuleOptions:
     mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
     wolves_told_seers: str = "never"  # 004: "the Wolves may be informed it's happened (or even who you are)"
     pack_leader_exact_from: int = 0  # 004: "In really big games, he might even be told what it is": from this many players (0: never)
+    vigilante_gun_found: bool = False  # 004: "if the Vigilante is killed before he can use his weapon, another human might find it"
     guardian_angel_reveal: bool = False  # 004: "some games force you to blow your cover when a protection is successful"
     # --- The Village's buildings (000, Rules of Expansion #2) ------------------------------
     buildings: str = "none"  # the tokens handed out: the book's first-game set, its later 1/3 split, the whole box, or ``building_tokens``

@@ -677,6 +677,7 @@ RENDERERS: dict[str, Renderer] = {
     "lynch_cancelled": _lynch_cancelled,
     "celebrity_news": _celebrity_news,
     "vigilante_shot": _vigilante_shot,
+    "gun_found": lambda r, e: r.t("gun_found", previous=r.who(e.data.get("previous"))),
     "revived": _revived,
     "priest_revive": lambda r, e: r.t("priest_revive", target=r.who(e.data.get("target"))),
     "ghost_note": _ghost_note,

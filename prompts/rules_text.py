@@ -31,6 +31,7 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "mad_scientist": ("mad_scientist_vials",),
     "pack_leader": ("pack_leader_exact_from",),
     "guardian_angel": ("guardian_angel_reveal",),
+    "vigilante": ("vigilante_gun_found",),
     "infect_father": ("infect_father_elder_spends",),
 }
 # Options told only when another option makes them matter.

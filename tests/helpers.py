@@ -230,6 +230,7 @@ def random_forum_game(tag: str, seed: int) -> Game:
         wolves_told_seers=rng.choice(["never", "act", "who"]),
         pack_leader_exact_from=rng.choice([0, 12]),
         guardian_angel_reveal=rng.random() < 0.5,
+        vigilante_gun_found=rng.random() < 0.7,
     )
     options = get_preset("forum").options(opts)
     return Game(GameSetup(names=[f"S{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))

@@ -47,6 +47,7 @@ def make_forum_case(seed: int) -> Case:
         "wolves_told_seers": rng.choice(["never", "act", "who"]),
         "pack_leader_exact_from": rng.choice([0, 0, 10]),
         "guardian_angel_reveal": rng.random() < 0.4,
+        "vigilante_gun_found": rng.random() < 0.5,
     }
     return Case(seed, [f"P{i:02d}" for i in range(n)], deck, opts, None, "forum")
 

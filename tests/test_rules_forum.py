@@ -296,3 +296,21 @@ def test_a_save_may_blow_the_guardian_angels_cover():
     game, _ = run(roles, answers, until=at("vote", 1))
     [saved] = events(game, "guardian_angel_saved")
     assert saved.audience == frozenset({"G"}) and saved.data == {"target": "A"}
+
+
+def test_a_dead_vigilantes_unused_gun_is_found_by_another_human():
+    """004: "if the Vigilante is killed before he can use his weapon, another human might
+    find it, and the role of Vigilante is added to any other Aux Role that player might
+    have" (``vigilante_gun_found``)."""
+    roles = {"W": "werewolf", "V": "vigilante", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {"W": {"wolf_kill": ["V"]}, "V": {"vigilante_shoot": [None]}}
+    game, d = run(roles, answers, until=lambda g, d: d.kind == "vigilante_shoot" and g.day == 1, vigilante_gun_found=True, phantom_votes=False)
+    [found] = events(game, "gun_found")
+    finder = found.data["player"]
+    assert finder in ("A", "B", "C") and found.audience == frozenset({finder}) and found.data["previous"] == "V"
+    assert d.seat == finder
+    game.submit(d.id, "W")
+    assert data(game, "vigilante_shot")[-1] == {"shooter": finder, "target": "W"}
+    assert ("W", 1, "vigilante") in deaths(game)
+    game, _ = run(roles, answers, until=at("vote", 1), phantom_votes=False)
+    assert not events(game, "gun_found")
