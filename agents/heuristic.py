@@ -46,6 +46,8 @@ POLICIES: dict[str, Policy] = {
     "sheriff_vote": votes.sheriff_vote,
     "sheriff_successor": votes.sheriff_successor,
     "sheriff_tiebreak": votes.sheriff_tiebreak,
+    "sheriff_run": votes.sheriff_run,
+    "sheriff_withdraw": votes.sheriff_withdraw,
     "wolf_kill": night.wolf_kill,
     "seer_check": night.seer_check,
     "witch_heal": night.witch_heal,

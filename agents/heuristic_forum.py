@@ -16,6 +16,8 @@ from agents.heuristic_situation import Situation
 SHOOT_CONFIDENCE = 0.8  # the Vigilante's only bullet goes to a near-certain wolf
 NINJA_CONFIDENCE = 0.85  # the Ninja kills only when almost sure: he can wipe out the humans
 DOSE_CHANCE = 0.5
+# The humans whose night work finds the pack: a wolf who learns who holds one hunts them.
+INFORMED = ("forum_seer", "psychic", "insomniac", "coroner", "guardian_angel", "vigilante")
 
 
 # ------------------------------------------------------------------ memory
@@ -33,6 +35,36 @@ def _coroner(mem: Memory, e: Any, d: dict) -> None:
         mem.dead[name] = d["role"]
 
 
+def _spot(mem: Memory, name: Any, role: Any) -> None:
+    if isinstance(name, str) and isinstance(role, str):
+        mem.spotted[name] = role
+
+
+def _seer_spotted(mem: Memory, e: Any, d: dict) -> None:
+    """004: "the Wolves may be informed ... (or even who you are)": the pack hunts them."""
+    _spot(mem, d.get("player"), d.get("role"))
+
+
+def _sniffed(mem: Memory, e: Any, d: dict) -> None:
+    """Told the exact card ("In really big games"): an informed human is hunted. A bare
+    "Auxiliary Role" could be anything (a Civilian-like Unknown Celebrity, a Priest who
+    may bring back a wolf), so it changes nothing."""
+    if d.get("role") in INFORMED:
+        _spot(mem, d.get("target"), d["role"])
+
+
+def _angel_saved(mem: Memory, e: Any, d: dict) -> None:
+    """A save that blew her cover (004 6-B): a confirmed human to the village, a target
+    to the pack."""
+    angel = d.get("angel")
+    if angel is None or angel == mem.me:
+        return
+    if mem.is_wolf:
+        _spot(mem, angel, "guardian_angel")
+    else:
+        learn_role(mem, angel, "guardian_angel")
+
+
 def _revived(mem: Memory, e: Any, d: dict) -> None:
     name = d.get("player")
     if isinstance(name, str):
@@ -40,7 +72,15 @@ def _revived(mem: Memory, e: Any, d: dict) -> None:
 
 
 _HANDLERS.update(
-    {"psychic_result": _psychic, "insomniac_saw": _insomniac, "coroner_report": _coroner, "revived": _revived}
+    {
+        "psychic_result": _psychic,
+        "insomniac_saw": _insomniac,
+        "coroner_report": _coroner,
+        "revived": _revived,
+        "seer_spotted": _seer_spotted,
+        "pack_leader_sniff": _sniffed,
+        "guardian_angel_saved": _angel_saved,
+    }
 )
 
 

@@ -79,6 +79,7 @@ class Memory:
         self.votes: list[VoteRound] = []
         self.sheriff_votes: list[VoteRound] = []
         self.chat_targets: dict[int, list[tuple[str, str]]] = {}  # night -> (wolf, proposed)
+        self.spotted: dict[str, str] = {}  # a wolf's news from 004's Host: who holds an informed role
         self.wolf_votes: dict[int, list[dict[str, Any]]] = {}  # night -> picks per attempt
         self.caught_girl: str | None = None
         self.witch_victims: dict[int, str | None] = {}  # night -> the pack's victim the Witch saw

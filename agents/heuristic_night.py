@@ -39,7 +39,9 @@ def choose_victim(sit: Situation, legal: list[str]) -> str | None:
 
 def wolf_kill(sit: Situation) -> str | None:
     mem, d = sit.mem, sit.decision
-    options = list(d.options)
+    # Where the rules let a Lover harm the beloved (002: only the vote is barred), a
+    # wolf still spares them: their death would take him too, of grief.
+    options = [o for o in d.options if o != mem.beloved] or list(d.options)
     if not options:
         return None
     caught = d.context.get("caught")
@@ -84,7 +86,8 @@ def witch_poison(sit: Situation) -> str | None:
     """Only a near-certain wolf: a wasted poison on a villager helps the pack."""
     b = sit.beliefs
     angels = sit.mem.likely_angels()
-    options = [o for o in sit.decision.options if o != sit.mem.beloved and o not in angels]
+    # never herself, where the rules allow it (002): she knows she is no wolf
+    options = [o for o in sit.decision.options if o != sit.mem.beloved and o not in angels and o != sit.me]
     if not options:
         return None
     target = sit.best(options, b.of)

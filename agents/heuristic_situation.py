@@ -15,6 +15,8 @@ from agents.heuristic_suspicion import Beliefs, judge
 from engine.decisions import Decision
 
 
+SPOTTED_THREAT = 2.5  # a human the pack knows holds an informed role: worth the night's kill
+
 class Situation:
     def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en", seed: int = 0):
         self.mem = mem
@@ -112,6 +114,8 @@ class Situation:
             t += 0.7
         if name == mem.caught_girl:
             t += 3.0
+        if name in mem.spotted and mem.is_wolf:  # the Host gave them away (004)
+            t += SPOTTED_THREAT
         if mem.is_wolf:
             t += _building_threat(self, name)
             if name in self.framed():

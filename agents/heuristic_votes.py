@@ -113,6 +113,8 @@ def sheriff_successor(sit: Situation) -> str | None:
         mates = [o for o in options if o in mem.pack]
         if mates:
             return mates[0]
+        if sit.decision.allow_pass:  # 撕警徽: rather no Sheriff than a villager with the badge
+            return None
         return sit.best(options, sit.public.of)  # a suspected heir's double vote carries less weight
     return sit.best(options, lambda n: -sit.beliefs.of(n))
 
@@ -128,3 +130,31 @@ def sheriff_tiebreak(sit: Situation) -> str | None:
             return None if sit.decision.allow_pass else options[0]
         return sit.best(villagers, sit.public.of)
     return sit.best(options, sit.beliefs.of)
+
+
+# ---------------------------------------------------------------------- 狼人杀 candidacy
+RUN_CHANCE = 0.3  # a plain villager's wish for the badge
+WOLF_RUN_CHANCE = 0.5  # a wolf on the stage can counter-claim the Seer with the badge's weight
+
+
+def sheriff_run(sit: Situation) -> bool:
+    """上警: the Seer runs, so that her checks come with the badge; a wolf often runs to
+    contest it; the others sometimes."""
+    mem = sit.mem
+    if mem.my_role == "seer":
+        return True
+    return sit.rng.random() < (WOLF_RUN_CHANCE if mem.is_wolf else RUN_CHANCE)
+
+
+def sheriff_withdraw(sit: Situation) -> bool:
+    """退水: a candidate of the village who is not the Seer steps aside for another
+    candidate who claimed the Seer and is believed; the Seer and the wolves stand."""
+    mem = sit.mem
+    if mem.my_role == "seer" or mem.is_wolf:
+        return False
+    liars = sit.beliefs.liars
+    for c in sit.decision.context.get("candidates") or ():
+        claim = mem.claims.get(c)
+        if c != mem.me and claim is not None and claim.role == "seer" and c not in liars:
+            return True
+    return False

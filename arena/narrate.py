@@ -34,6 +34,8 @@ CAUSES = {
     "barber": "killed by the Barber's razor",
     "barber_mistake": "dead by his own razor, the Barber who struck an innocent",
     "arsonist": "burned in the Arsonist's fire",
+    "hunger": "dead of hunger, the pack having named nobody",
+    "deadline": "put to death by the Host, the pack having missed its deadline",
 }
 
 PHASE_TITLES = {"campaign": "Sheriff campaign", "discussion": "Debate"}
@@ -244,8 +246,19 @@ class Narrator:
         rnd = e.data.get("round", 1)
         self._vote_table(f"Sheriff election, round {rnd}", e.data.get("votes", {}), e.data.get("tally", {}), None)
 
+    def _on_sheriff_candidates(self, e: Event) -> None:
+        names = ", ".join(_n(n) for n in e.data.get("candidates") or [])
+        self.say(f"★ Running for Sheriff: {names}." if names else "★ Nobody runs for Sheriff: the badge is lost.")
+
+    def _on_sheriff_withdrawn(self, e: Event) -> None:
+        names = ", ".join(_n(n) for n in e.data.get("players") or [])
+        self.say(f"★ Withdrawn from the race: {names}.")
+
+    def _on_sheriff_lost(self, e: Event) -> None:
+        self.say(f"★ The Sheriff's badge is lost ({escape(str(e.data.get('reason')))}).")
+
     def _on_sheriff_elected(self, e: Event) -> None:
-        lot = " by drawing lots" if e.data.get("by_lot") else ""
+        lot = " by drawing lots" if e.data.get("by_lot") else (" unopposed" if e.data.get("unopposed") else "")
         self.say(f"★ {_n(e.data.get('player'))} is elected Sheriff{lot}.")
 
     def _on_sheriff_successor(self, e: Event) -> None:
@@ -295,7 +308,9 @@ class Narrator:
 
     def _on_village_powers_lost(self, e: Event) -> None:
         cause = CAUSES.get(e.data.get("cause", ""), e.data.get("cause"))
-        self.say(f"The Elder {_n(e.data.get('elder'))} died by the village's own hand ({escape(str(cause))}): every villager loses their power.")
+        roles = e.data.get("roles")
+        who = f"the {escape(', '.join(str(r) for r in roles))} lose their powers" if roles else "every villager loses their power"
+        self.say(f"The Elder {_n(e.data.get('elder'))} died by the village's own hand ({escape(str(cause))}): {who}.")
 
     # ------------------------------------------------------------------ message-board Werewolf (forum)
     def _on_votes_cast(self, e: Event) -> None:
@@ -414,6 +429,9 @@ class Narrator:
         self.say(f"🍺 {_n(e.data.get('voter'))}, the Tavernkeeper, votes first and alone: {against}.")
 
     def _on_sheriff_gone(self, e: Event) -> None:
+        if e.data.get("torn"):
+            self.say(f"★ The dying Sheriff {_n(e.data.get('previous'))} tears the badge up: there is no longer a Sheriff.")
+            return
         self.say(f"No one may succeed {_n(e.data.get('previous'))}: there is no longer a Sheriff.")
 
     def _on_fire(self, e: Event) -> None:
@@ -579,8 +597,14 @@ class Narrator:
         cause = CAUSES.get(e.data.get("cause", ""), e.data.get("cause"))
         self.say(f"The Coroner learns that {_n(e.data.get('target'))} ({escape(str(cause))}) was the {_r(e.data.get('role'))}.", secret=True)
 
+    def _on_seer_spotted(self, e: Event) -> None:
+        who = f", {_n(e.data.get('player'))}," if e.data.get("player") else ""
+        self.say(f"The Host tells the pack that the {_r(e.data.get('role'))}{who} used their power tonight.", secret=True)
+
     def _on_pack_leader_sniff(self, e: Event) -> None:
         what = "holds an Auxiliary Role" if e.data.get("auxiliary") else "holds no Auxiliary Role"
+        if e.data.get("role"):
+            what = f"is the {_r(e.data['role'])}"
         self.say(f"The Pack Leader sniffs {_n(e.data.get('target'))}: {what}.", secret=True)
 
     def _on_forum_seer_sense(self, e: Event) -> None:
@@ -610,7 +634,13 @@ class Narrator:
         extra = f"; on the way they see {up}" if up else ""
         self.say(f"The Ninja goes after {_n(e.data.get('target'))}{extra}.", secret=True)
 
+    def _on_gun_found(self, e: Event) -> None:
+        self.say(f"{_n(e.data.get('player'))} finds the late Vigilante {_n(e.data.get('previous'))}'s gun, its bullet unused.", secret=True)
+
     def _on_guardian_angel_saved(self, e: Event) -> None:
+        if e.data.get("angel"):  # a save that blows her cover (004): public
+            self.say(f"The Guardian Angel {_n(e.data['angel'])} blows their cover: their protection saves {_n(e.data.get('target'))}.")
+            return
         self.say(f"The Guardian Angel's protection saves {_n(e.data.get('target'))}.", secret=True)
 
     def _on_priest_revive(self, e: Event) -> None:

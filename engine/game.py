@@ -394,7 +394,15 @@ class Game:
         self.grief[b] = self.grief.get(b, ()) + (a,)
 
     def spares(self, actor: str) -> tuple[str, ...]:
-        """Whom ``actor`` may never vote against or harm."""
+        """Whom ``actor`` may never harm with a power (000: "nor cause them any harm");
+        under ``lovers_restraint: vote`` (002) only the vote is barred (``vote_spares``)."""
+        if not self.spared or self.options.lovers_may_target_each_other or self.options.lovers_restraint == "vote":
+            return ()
+        return self.spared.get(actor, ())
+
+    def vote_spares(self, actor: str) -> tuple[str, ...]:
+        """Whom ``actor`` may never vote against (000, 002: "Un amor no puede, ni siquiera
+        como un farol, votar para linchar a su amante")."""
         if not self.spared or self.options.lovers_may_target_each_other:
             return ()
         return self.spared.get(actor, ())
@@ -439,6 +447,8 @@ class Game:
                     why = f"{a} may not choose themself here"
                 elif a in self.spares(d.seat):
                     why = f"{a} is {d.seat}'s beloved (a Lover never harms their beloved)"
+                elif d.kind in ("vote", "vote_change") and a in self.vote_spares(d.seat):
+                    why = f"{a} is {d.seat}'s beloved (a Lover never votes against their beloved)"
                 elif "reason" in d.context:
                     why = d.context["reason"]
                 break

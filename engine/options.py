@@ -12,7 +12,9 @@ from typing import Any
 
 # Allowed values of the enumerated options, used to validate game files.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "wolf_pack": ("unanimous", "majority", "plurality"),
+    "wolf_pack": ("unanimous", "majority", "plurality", "first_named"),
+    "wolves_silent": ("no_kill", "starve", "one_dies"),
+    "wolves_told_seers": ("never", "act", "who"),
     "tie": ("revote", "no_elimination", "random"),
     "sheriff_tiebreak": ("his_vote", "choose", "none"),
     "little_girl_caught": ("wolves_choose", "dies"),
@@ -22,6 +24,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "last_words": ("none", "first_night_and_vote", "all", "vote"),
     "buildings": ("none", "first_game", "thirds", "box", "listed"),
     "building_handout": ("random", "choice"),
+    "elder_loss_roles": ("all", "listed"),
+    "lovers_restraint": ("any_harm", "vote"),
+    "wolves_win_when": ("last_villager", "one_villager_left", "more_than_half"),
 }
 
 
@@ -36,6 +41,7 @@ class RuleOptions:
     sheriff_tiebreak_may_void: bool = False  # 001 zh: "也可以决定废票" (he may void the vote)
     sheriff_election_tie: str = "revote_then_lot"  # books silent: documented choice
     sheriff_vote_self: bool = False  # 001 en: elected by "the majority of votes from other players"
+    sheriff_candidacy: bool = False  # 狼人杀 practice (not the seed): 上警, 退水, candidates' speeches, the badge passed or torn up
     # --- The day vote -------------------------------------------------------------------
     tie: str = "revote"  # 000/001 en: vote again, then nobody; 002: "nadie es eliminado"
     allow_abstain: bool = True  # digital form of not pointing; see RULES.md
@@ -51,11 +57,18 @@ class RuleOptions:
     wolf_chat_rounds: int = 1  # private pack talk before choosing, when two or more wolves live
     wolves_may_kill_wolf: bool = False  # 000: "Under no circumstances may a Werewolf devour another"; 001 en: "hard luck, he dies"
     wolves_may_pass: bool = False  # 001 en: "They can eventually decide ... not to select a victim"
+    wolves_exposed_idle: bool = False  # 001 zh glossary 失业狼人: "狼人在被村民发现后，无法继续杀害其他玩家"
+    wolves_silent: str = "no_kill"  # a pack naming nobody: 001 en "they die of hunger"; 004 5-B "one of THEM will die"
     wolves_win_at_parity: bool = False  # 000/002: "eliminate the last Villager"; 001 en: "second last villager"
+    # 001 en, read to the letter: "as soon as the second last villager dies" (one non-wolf left);
+    # 001 zh: "如果任一阵营的玩家数量占据了游戏人数的一半以上，则该阵营获胜" (the wolves' side of it)
+    wolves_win_when: str = "last_villager"
     wolves_hypnotise: bool = False  # 001 zh variant "Lycanthropic Fascination": the victim is hypnotised, not killed
+    one_execution: bool = False  # 001 zh variant: "若处决的玩家为狼人，则好人阵营获胜，反之则狼人阵营获胜"
     wolves_win_side: bool = False  # common 狼人杀 practice (屠边): every plain villager or every power role dead
     # --- Witch --------------------------------------------------------------------------
     witch_self_heal: bool = True  # 000/001 en/002: she may heal herself
+    witch_self_poison: bool = False  # 002: "puede usar cualquiera de las dos pociones sobre sí misma"; 000 silent
     witch_self_heal_first_night_only: bool = False  # common 狼人杀 practice: only on the first night
     witch_both_potions_same_night: bool = True  # 000: "She may use both potions the same night"
     witch_single_potion: bool = False  # 001 zh: "女巫每局只能有一次机会用药" (one potion in the whole game)
@@ -67,12 +80,14 @@ class RuleOptions:
     little_girl_caught: str = "wolves_choose"  # 000: wolves "may change their mind"; 002/001 en: she dies instead
     # --- Lovers -------------------------------------------------------------------------
     lovers_may_target_each_other: bool = False  # 000: "must never vote against their beloved, nor cause them any harm"
+    lovers_restraint: str = "any_harm"  # 000: "nor cause them any harm"; 002: "no puede ... votar para linchar a su amante" (the vote only)
     cupid_second_pair: bool = False  # 001 zh variant "In any case it surely isn't him": a deceiver and a paramour
     # --- Protector (langrensha) -----------------------------------------------------------
     protector_neighbours_only: bool = False  # 001 zh variant 10: himself or a neighbour only
     protector_heal_clash: bool = False  # common 狼人杀 practice (同守同救): guarded and healed the same night dies
     # --- Best of Werewolves characters ------------------------------------------------------
     sisters_chat_every: int = 0  # 003: "to begin, use only the initial recognition"; N: they also confer every N nights
+    elder_loss_roles: str = "all"  # 003: "deprive the villagers of their special powers"; 001 zh: only 猎人，守护者，女巫，先知
     elder_loss_spares_batch: bool = True  # 003 does not arbitrate: those dying with the Elder keep their last act
     infect_father_elder_spends: bool = True  # 003 does not arbitrate: a failed infection of the Elder is spent
     # --- Thief --------------------------------------------------------------------------
@@ -88,6 +103,10 @@ class RuleOptions:
     ghost_notes: bool = False  # 004 "Ghosts and Notes": the dead may leave a note the host passes on
     village_wins_at_quiet_dawn: bool = False  # 004: humans win on "waking up ... to find nobody died" once every wolf is dead
     mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
+    wolves_told_seers: str = "never"  # 004: "the Wolves may be informed it's happened (or even who you are)"
+    pack_leader_exact_from: int = 0  # 004: "In really big games, he might even be told what it is": from this many players (0: never)
+    vigilante_gun_found: bool = False  # 004: "if the Vigilante is killed before he can use his weapon, another human might find it"
+    guardian_angel_reveal: bool = False  # 004: "some games force you to blow your cover when a protection is successful"
     # --- The Village's buildings (000, Rules of Expansion #2) ------------------------------
     buildings: str = "none"  # the tokens handed out: the book's first-game set, its later 1/3 split, the whole box, or ``building_tokens``
     building_tokens: tuple[str, ...] = ()  # ``buildings: listed``: the narrator's selection (at least one per player)

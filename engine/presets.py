@@ -75,6 +75,28 @@ MILLERS_HOLLOW = register_preset(
 )
 
 
+# ------------------------------------------------------------- millers_hollow_es (002)
+# The Spanish edition, "Los hombres lobo de Miller's Hollow", where it differs from 000
+# (each passage in docs/RULES.md 1, "The Spanish edition"). Its deck table ("según la
+# tabla siguiente") is not in the seed: the base game's.
+MILLERS_HOLLOW_ES = register_preset(
+    Preset(
+        id="millers_hollow_es",
+        title="Los hombres lobo de Miller's Hollow (Spanish edition)",
+        seed_file="002_7426ddfa04c24d3a.txt",
+        overrides={
+            "tie": "no_elimination",  # "Si hay empate entre los imputados, nadie es eliminado"
+            "sheriff_tiebreak": "none",  # the Sheriff's vote "vale dos", no word of a tie
+            "witch_self_poison": True,  # "puede usar cualquiera de las dos pociones sobre sí misma"
+            "lovers_restraint": "vote",  # "no puede, ni siquiera como un farol, votar para linchar a su amante"
+            "hunter_may_pass": True,  # "puede tomar represalias" (may)
+            "little_girl_caught": "dies",  # "muere de miedo ... en lugar de la víctima designada"
+        },
+        deck=_millers_hollow_deck,
+    )
+)
+
+
 # ------------------------------------------------------------------------- best_of (003)
 # 003 "Learning compositions", players excluding the leader.
 BEST_OF_BOOK: dict[int, dict[str, int]] = {
@@ -178,6 +200,8 @@ LANGRENSHA = register_preset(
             "witch_self_heal_first_night_only": True,
             "hunter_may_pass": True,
             "wolves_may_pass": True,
+            # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.
+            "elder_loss_roles": "listed",
         },
         deck=_langrensha_deck,
         min_players=3,
@@ -263,7 +287,7 @@ FORUM = register_preset(
             "last_words": "vote",  # Subsection 4, Article 1: "ONE POST after I post your lynching"
             "ghost_notes": True,  # Subsection 5: notes passed by the host
             "village_wins_at_quiet_dawn": True,  # "waking up in the morning to find nobody died"
-            "wolf_pack": "plurality",  # Article 5-A: one kill per night, the pack's word is final
+            "wolf_pack": "first_named",  # Article 5-A: "the first Wolf PM I receive that has a name on it will be the final kill decision"
             "tie": "random",  # the seed is silent on a tied lynch: ours, the host draws lots
             "discussion_rounds": 2,
             "speaking_order": "rotate",

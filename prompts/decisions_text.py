@@ -85,10 +85,21 @@ def _sheriff_tiebreak(cat: Catalog, d: Decision) -> list[str]:
 
 
 def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
+    order = d.context.get("order")
+    if order and d.context.get("turn"):  # ``wolf_pack: first_named`` (004): the wolves in turn
+        turn = d.context["turn"]
+        lines = [_k(cat, "wolf_kill", "ask_turn", turn=turn, count=len(order))]
+        if turn > 1:
+            lines.append(_k(cat, "wolf_kill", "waited"))
+        later = order[turn:]
+        lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)) if later else _k(cat, "wolf_kill", "last"))
+        return lines + _told(cat, d, "wolf_kill", "caught")
     lines = [_k(cat, "wolf_kill", "ask")]
     attempt = d.context.get("attempt", 1)
     if attempt and attempt > 1:
         lines.append(_k(cat, "wolf_kill", "attempt", attempt=attempt))
+    if d.context.get("idle"):  # 失业狼人: found out by the Seer
+        lines.append(_k(cat, "wolf_kill", "idle"))
     return lines + _told(cat, d, "wolf_kill", "caught")
 
 
@@ -204,6 +215,8 @@ ASKERS: dict[str, Asker] = {
     "vote": _vote,
     "sheriff_vote": _sheriff_vote,
     "sheriff_successor": _plain_ask("sheriff_successor"),
+    "sheriff_run": _plain_ask("sheriff_run"),
+    "sheriff_withdraw": lambda cat, d: [_k(cat, "sheriff_withdraw", "ask", candidates=cat.join(d.context.get("candidates") or ()))],
     "sheriff_tiebreak": _sheriff_tiebreak,
     "wolf_kill": _wolf_kill,
     "seer_check": _plain_ask("seer_check"),

@@ -307,7 +307,16 @@ def _sheriff_votes(r: _Reader, e: Event) -> str:
 def _sheriff_elected(r: _Reader, e: Event) -> str:
     player = e.data.get("player")
     lot = r.t("sheriff_elected.lot") if e.data.get("by_lot") else ""
+    if e.data.get("unopposed"):  # 狼人杀 candidacy: the last candidate standing
+        lot = r.t("sheriff_elected.unopposed")
     return r.t(f"sheriff_elected.{r.side(player)}", player=r.who(player), lot=lot)
+
+
+def _sheriff_gone(r: _Reader, e: Event) -> str:
+    previous = e.data.get("previous")
+    if e.data.get("torn"):  # 撕警徽
+        return r.t("sheriff_gone.torn_self" if previous == r.seat else "sheriff_gone.torn", previous=r.who(previous))
+    return r.t("sheriff_gone.other", previous=r.who(previous))
 
 
 def _sheriff_successor(r: _Reader, e: Event) -> str:
@@ -510,8 +519,17 @@ def _ninja_saw(r: _Reader, e: Event) -> str:
 
 
 def _guardian_angel_saved(r: _Reader, e: Event) -> str:
-    target = e.data.get("target")
+    target, angel = e.data.get("target"), e.data.get("angel")
+    if angel is not None and angel != r.seat:  # a save that blew her cover (004)
+        return r.t("guardian_angel_saved.public", angel=r.who(angel), target=r.who(target))
     return r.t(f"guardian_angel_saved.{r.side(target)}", target=r.who(target))
+
+
+def _pack_leader_sniff(r: _Reader, e: Event) -> str:
+    target = r.who(e.data.get("target"))
+    if e.data.get("role"):  # "In really big games, he might even be told what it is"
+        return r.t("pack_leader_sniff.exact", target=target, role=r.role(e.data["role"]))
+    return r.t(f"pack_leader_sniff.{'true' if e.data.get('auxiliary') else 'false'}", target=target)
 
 
 # ------------------------------------------------------------------ the Village
@@ -678,7 +696,10 @@ RENDERERS: dict[str, Renderer] = {
     "bear_growl": _bear_growl,
     "idiot_revealed": _idiot_revealed,
     "village_powers_lost": lambda r, e: r.t(
-        "village_powers_lost", elder=r.who(e.data.get("elder")), cause=r.cat.word("causes", e.data.get("cause"))
+        "village_powers_lost_listed" if e.data.get("roles") else "village_powers_lost",
+        elder=r.who(e.data.get("elder")),
+        cause=r.cat.word("causes", e.data.get("cause")),
+        roles=r.cat.join(r.role(x) for x in e.data.get("roles") or ()),
     ),
     "elder_life": lambda r, e: r.t("elder_life", player=r.who(e.data.get("player")), lives=e.data.get("lives")),
     "rusty_sword": lambda r, e: r.t("rusty_sword", knight=r.who(e.data.get("knight")), wolf=r.who(e.data.get("wolf"))),
@@ -690,12 +711,16 @@ RENDERERS: dict[str, Renderer] = {
     "lynch_cancelled": _lynch_cancelled,
     "celebrity_news": _celebrity_news,
     "vigilante_shot": _vigilante_shot,
+    "gun_found": lambda r, e: r.t("gun_found", previous=r.who(e.data.get("previous"))),
     "revived": _revived,
     "priest_revive": lambda r, e: r.t("priest_revive", target=r.who(e.data.get("target"))),
     "ghost_note": _ghost_note,
     "coroner_report": _coroner_report,
-    "pack_leader_sniff": lambda r, e: r.t(
-        f"pack_leader_sniff.{'true' if e.data.get('auxiliary') else 'false'}", target=r.who(e.data.get("target"))
+    "pack_leader_sniff": _pack_leader_sniff,
+    "seer_spotted": lambda r, e: r.t(
+        "seer_spotted.who" if e.data.get("player") else "seer_spotted.act",
+        role=r.role(e.data.get("role")),
+        player=r.who(e.data.get("player")),
     ),
     "forum_seer_sense": _forum_seer_sense,
     "psychic_result": _psychic_result,
@@ -730,7 +755,16 @@ RENDERERS: dict[str, Renderer] = {
     "fire": _fire,
     "fire_set": _by_player("fire_set"),
     "first_vote": _first_vote,
-    "sheriff_gone": _by_player("sheriff_gone"),
+    "sheriff_gone": _sheriff_gone,
+    "sheriff_candidates": lambda r, e: (
+        r.t("sheriff_candidates.some", players=r.names(e.data.get("candidates")))
+        if e.data.get("candidates")
+        else r.t("sheriff_candidates.none")
+    ),
+    "sheriff_withdrawn": lambda r, e: r.t(
+        "sheriff_withdrawn", players=r.names(e.data.get("players")), candidates=r.names(e.data.get("candidates"))
+    ),
+    "sheriff_lost": lambda r, e: r.t("sheriff_lost.no_candidate" if e.data.get("reason") == "no candidate" else "sheriff_lost.no_voter"),
 }
 
 

@@ -37,7 +37,8 @@ def _win(cat: Catalog, role: str, options: RuleOptions, in_play: list[str]) -> l
     spec = ROLES.get(role)
     camp = spec.camp if spec else "village"
     if camp == WEREWOLVES:
-        text = cat.option("roles.win.werewolves", options.wolves_win_at_parity)
+        early = options.wolves_win_when
+        text = cat.option("roles.win.werewolves", True if options.wolves_win_at_parity else (early if early != "last_villager" else False))
     elif cat.has(f"roles.win.{camp}") and isinstance(cat.get(f"roles.win.{camp}"), str):
         text = cat.text(f"roles.win.{camp}")
     else:

@@ -20,21 +20,25 @@ from prompts.catalog import Catalog
 
 # Which options only matter when a role is in play; the rest always apply.
 ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "witch": ("witch_self_heal", "witch_self_heal_first_night_only", "witch_both_potions_same_night", "witch_single_potion"),
+    "witch": ("witch_self_heal", "witch_self_heal_first_night_only", "witch_self_poison", "witch_both_potions_same_night", "witch_single_potion"),
     "hunter": ("hunter_shot_causes", "hunter_may_pass"),
     "little_girl": ("little_girl_catch_chance", "little_girl_caught"),
-    "cupid": ("lovers_may_target_each_other", "cupid_second_pair"),
+    "cupid": ("lovers_may_target_each_other", "lovers_restraint", "cupid_second_pair"),
     "thief": ("thief_adds_villagers",),
     "protector": ("protector_neighbours_only", "protector_heal_clash"),
     "sister": ("sisters_chat_every",),
-    "elder": ("elder_loss_spares_batch",),
+    "elder": ("elder_loss_roles", "elder_loss_spares_batch"),
     "mad_scientist": ("mad_scientist_vials",),
+    "pack_leader": ("pack_leader_exact_from",),
+    "guardian_angel": ("guardian_angel_reveal",),
+    "vigilante": ("vigilante_gun_found",),
     "infect_father": ("infect_father_elder_spends",),
 }
 # Options told only when another option makes them matter.
 REQUIRES: dict[str, Any] = {
     "witch_self_heal_first_night_only": lambda o: o.witch_self_heal,
     "witch_both_potions_same_night": lambda o: not o.witch_single_potion,
+    "lovers_restraint": lambda o: not o.lovers_may_target_each_other,
 }
 # Roles whose own rules (beyond their card) are told in the rules, in this order.
 ROLE_RULES = ("rusty_knight", "bear_tamer", "fox", "elder", "idiot", "infect_father", "big_bad_wolf", "wild_child", "wolf_hound")
@@ -199,7 +203,11 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     if not o.sheriff:
         b.option(o, "sheriff")
     else:
-        b.option(o, "sheriff_election_day", "sheriff_campaign", "sheriff_vote_self")
+        b.option(o, "sheriff_election_day")
+        if o.sheriff_candidacy:
+            b.option(o, "sheriff_candidacy")
+        else:
+            b.option(o, "sheriff_campaign", "sheriff_vote_self")
         b.text("rules.sheriff.majority")
         b.option(o, "sheriff_election_tie", "sheriff_double_vote", "sheriff_tiebreak")
         if o.sheriff_tiebreak == "choose":
@@ -220,9 +228,11 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("wolves")
     b.text("rules.wolves.intro")
     b.option(o, "wolf_chat_rounds", "wolf_pack")
-    if o.wolf_pack != "plurality":
+    if o.wolf_pack not in ("plurality", "first_named"):
         b.option(o, "wolf_kill_rounds")
-    b.option(o, "wolves_may_pass", "wolves_may_kill_wolf", "wolves_hypnotise")
+    b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise", "wolves_exposed_idle")
+    if "forum_seer" in in_play or "psychic" in in_play:
+        b.option(o, "wolves_told_seers")
 
     specials = [r for r in in_play if r in ROLE_OPTIONS or r in ROLE_RULES]
     if specials:
@@ -240,7 +250,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("victory")
     b.text("rules.victory.checked")
     b.text("rules.victory.village")
-    b.option(o, "village_wins_at_quiet_dawn", "wolves_win_at_parity", "wolves_win_side")
+    b.option(o, "one_execution", "village_wins_at_quiet_dawn", "wolves_win_at_parity", "wolves_win_when", "wolves_win_side")
     for role in SOLITARY:
         if role in in_play:
             b.text(f"rules.victory.{role}")

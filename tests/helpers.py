@@ -224,5 +224,13 @@ def random_forum_game(tag: str, seed: int) -> Game:
         specials.remove(rng.choice(specials))
     deck = ["pack_leader"] + ["werewolf"] * (wolves - 1) + specials + ["civilian"] * (n - wolves - len(specials))
     opts = {"ghost_notes": True, "discussion_rounds": 1, "vote_changes": rng.choice([1, 2])}
+    # the Host's procedures "in some games" (004): the pack told of the seers, the
+    # Pack Leader's exact card, the Guardian Angel's cover blown
+    opts.update(
+        wolves_told_seers=rng.choice(["never", "act", "who"]),
+        pack_leader_exact_from=rng.choice([0, 12]),
+        guardian_angel_reveal=rng.random() < 0.5,
+        vigilante_gun_found=rng.random() < 0.7,
+    )
     options = get_preset("forum").options(opts)
     return Game(GameSetup(names=[f"S{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))

@@ -43,7 +43,7 @@ FORUM_KINDS = {
     "votes_cast", "vote_change", "sundown", "phantom_votes", "lynch_cancelled", "celebrity_news", "vigilante_shot",
     "revived", "priest_revive", "ghost_note", "coroner_report", "pack_leader_sniff", "forum_seer_sense",
     "psychic_result", "insomniac_saw", "insomniac_seen", "ninja_saw", "guardian_angel_saved", "mad_scientist_dose",
-    "mutated",
+    "mutated", "seer_spotted",
 }  # fmt: skip
 VILLAGE_KINDS = {"raven_poster", "extra_votes", "white_werewolf_kill"}
 
@@ -243,3 +243,13 @@ def test_the_words_follow_the_reader() -> None:
     assert "The Insomniac Alice was awake tonight and saw you" in body(seen, "Bob")
     coroner = ev("coroner_report", {"target": "Alice", "role": "ninja", "cause": "vote"}, audience=frozenset({"Bob"}))
     assert "As the Coroner you examine Alice, eliminated by the village vote: their card was Ninja." in body(coroner, "Bob")
+
+
+def test_the_rarer_host_procedures_read_from_their_seat() -> None:
+    """Events of options the random tables seldom reach (a Vigilante dying with his bullet)."""
+    found = ev("gun_found", {"player": "Bob", "previous": "Vic"}, phase="night", audience=frozenset({"Bob"}))
+    assert "Vic" in body(found, "Bob") and "You find" in body(found, "Bob")
+    assert "义警Vic" in body(found, "Bob", "zh") and "你" in body(found, "Bob", "zh")
+    torn = ev("sheriff_gone", {"previous": "Ann", "torn": True})
+    assert "tears the badge up" in body(torn, "Bob") and "撕掉了警徽" in body(torn, "Bob", "zh")
+    assert "you tear" in body(torn, "Ann")

@@ -82,3 +82,46 @@ def get_wolf(g, role) -> bool:
     from engine.roles import ROLES
 
     return ROLES[role].is_wolf
+
+
+def test_the_first_wolf_pm_carries_the_packs_proposal():
+    """004 5-A (``wolf_pack: first_named``): the wolf whose PM comes first sends a name
+    at once -- no night is lost to a deadline -- and it is the victim the pack proposed
+    in its PMs to each other, when one was proposed."""
+    nights = followed = proposed = 0
+    for game in corpus():
+        for e in game.events:
+            if e.kind != "wolf_votes":
+                continue
+            nights += 1
+            assert len(e.data["votes"]) == 1 and None not in e.data["votes"].values(), e.data
+            [victim] = e.data["votes"].values()
+            chat = [c.data["target"] for c in game.events if c.kind == "wolf_chat" and c.day == e.day and c.data.get("target")]
+            if chat:
+                proposed += 1
+                followed += chat[-1] == victim
+    assert nights > 100 and proposed > 30
+    assert followed >= 0.8 * proposed, (followed, proposed)
+
+
+def test_the_pack_hunts_the_seer_the_host_gave_away():
+    """004: "the Wolves may be informed it's happened (or even who you are)"
+    (``wolves_told_seers: who``): told who the Psychic is, the pack devours her -- the
+    same night when the news comes before the pack's choice (the Psychic and the pack are
+    asked together), else the next."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Ps": "psychic", "A": "civilian", "B": "civilian", "C": "civilian", "D": "civilian"}
+    hunted = 0
+    for seed in range(12):
+        options = get_preset("forum").options({"wolves_told_seers": "who", "discussion_rounds": 1, "opening_day": False})
+        game = Game(GameSetup(names=list(roles), preset="forum", seed=seed, options=options, forced=dict(roles)))
+        agents = {p.name: HeuristicAgent(p.name, seed) for p in game.players}
+        while not game.over and game.day < 3:
+            d = game.waiting[0]
+            if d.kind == "psychic_read":
+                game.submit(d.id, d.options[-1])  # she reads every night: the pack is told each time
+                continue
+            game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
+        told = [e for e in game.events if e.kind == "seer_spotted"]
+        assert told and told[0].data == {"role": "psychic", "player": "Ps"}
+        hunted += any(d.name == "Ps" and d.cause == "werewolves" and d.day <= 2 for d in game.deaths)
+    assert hunted >= 10, hunted

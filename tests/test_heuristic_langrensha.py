@@ -271,3 +271,26 @@ def test_a_bot_not_told_the_language_answers_a_chinese_table_in_chinese():
 def test_an_unknown_language_speaks_english():
     bot = HeuristicAgent("P0", seed=1, language="fr")
     assert bot.lang == "en"
+
+
+def test_the_candidacy_is_played_with_intent():
+    """Today's practice (``sheriff_candidacy``): the Seer always runs (上警), so her
+    checks come with the badge; a wolf Sheriff who dies with no packmate left to take
+    it tears the badge up (撕警徽) rather than hand it to the village."""
+    from agents.base import SeatView
+
+    seers_asked, seers_ran, passed_by_wolves = 0, 0, 0
+    for seed in range(30):
+        game = langrensha(TABLE_9, seed, sheriff_candidacy=True)
+        agents = bots(game, seed)
+        while not game.over:
+            d = game.waiting[0]
+            game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
+        runs = {s: a for _id, s, k, a in game.answer_log if k == "sheriff_run"}
+        seers_asked += "P0" in runs  # the Seer of TABLE_9, when she lived to the election
+        seers_ran += runs.get("P0") is True
+        for _id, s, k, a in game.answer_log:
+            if k == "sheriff_successor" and game.by_name[s].is_wolf:
+                passed_by_wolves += a is not None and not game.by_name[a].is_wolf
+    assert seers_asked >= 20 and seers_ran == seers_asked
+    assert passed_by_wolves == 0, "a wolf Sheriff handed the badge to the village"

@@ -69,6 +69,13 @@ def check(game: Game, tag: str) -> set[str]:
         elif e.kind == "insomniac_seen":
             assert len(who) == 1 and ROLES[role[next(iter(who))]].is_wolf, tag
             assert role[e.data["insomniac"]] == "insomniac", tag
+        elif e.kind == "seer_spotted":  # 004: "the Wolves may be informed it's happened (or even who you are)"
+            assert who and all(ROLES[role[w]].is_wolf for w in who), f"{tag}: {e.kind} seen by a human"
+            assert e.data.get("player") is None or role[e.data["player"]] == e.data["role"], tag
+            assert game.options.wolves_told_seers == ("who" if "player" in e.data else "act"), tag
+        elif e.kind == "gun_found":  # 004: "another human might find it"
+            assert who == {e.data["player"]} and not ROLES[role[e.data["player"]]].is_wolf, tag
+            assert role[e.data["previous"]] == "vigilante" and game.options.vigilante_gun_found, tag
         elif e.kind == "mutated":
             assert who == {e.data["player"]}, tag
         elif e.kind == "ghost_note":

@@ -29,7 +29,7 @@ GAMES = 2400
 CHUNK = 200
 CAUSES = {
     "werewolves", "vote", "poison", "hunter", "grief", "white_werewolf", "big_bad_wolf", "rusty_sword", "with_elder",
-    "barber", "barber_mistake", "arsonist",
+    "barber", "barber_mistake", "arsonist", "hunger", "deadline",
 }  # fmt: skip
 WINNERS = {"village", "werewolves", "lovers", "none", "white_werewolf", "pied_piper", "angel"}
 SPECIALS = ("witch", "hunter", "cupid", "thief", "little_girl")
@@ -45,6 +45,7 @@ DEAD_MAY_ACT = {"hunter_shot", "sheriff_successor"}
 NOT_TARGETS = {
     "speak", "bid", "wolf_chat", "thief_swap", "witch_heal", "little_girl_spy", "sister_chat", "wolf_hound_side",
     "infect_father_infect", "castellan_plea", "castellan_pardon", "vagabond_accept", "building_choice",
+    "sheriff_run", "sheriff_withdraw",
 }  # fmt: skip
 
 
@@ -88,6 +89,7 @@ def make_case(seed: int) -> Case:
         "wolves_may_pass",
         "wolves_win_at_parity",
         "witch_self_heal",
+        "witch_self_poison",
         "witch_both_potions_same_night",
         "hunter_may_pass",
         "lovers_may_target_each_other",
@@ -118,7 +120,9 @@ def make_case(seed: int) -> Case:
     if opts["buildings"] != "none" and "villager" in deck and rng.random() < 0.6:
         deck.remove("villager")
         deck.append("arsonist")
-    return Case(seed, names, deck, opts, center)
+    # the Spanish edition's defaults under the same draws (the options drawn above win)
+    preset = "millers_hollow_es" if rng.random() < 0.25 else "millers_hollow"
+    return Case(seed, names, deck, opts, center, preset)
 
 
 def make_new_case(seed: int, preset: str) -> Case:
@@ -148,6 +152,11 @@ def make_new_case(seed: int, preset: str) -> Case:
         if rng.random() < 0.4:
             opts[key] = rng.random() < 0.5
     opts["wolves_hypnotise"] = preset == "langrensha" and rng.random() < 0.15
+    opts["one_execution"] = preset == "langrensha" and rng.random() < 0.1  # 001 zh: one execution decides
+    opts["sheriff_candidacy"] = preset == "langrensha" and rng.random() < 0.3  # 上警, 退水, the badge torn up
+    opts["wolves_exposed_idle"] = preset == "langrensha" and rng.random() < 0.2  # 失业狼人
+    if rng.random() < 0.3:  # the Elder's loss: 003's every power, or 001 zh's four roles
+        opts["elder_loss_roles"] = rng.choice(["all", "listed"])
     opts["sisters_chat_every"] = rng.choice([0, 0, 1, 2])
     opts["last_words"] = rng.choice(["none", "first_night_and_vote", "all"])
     opts["little_girl_catch_chance"] = rng.choice([0.0, 0.2, 1.0])
@@ -249,7 +258,7 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
                     if not game.options.vote_self:
                         assert target != voter, f"{tag}: {voter} voted for themself"
                     if in_love:  # (an Angel's opening day comes before Cupid's night)
-                        assert target not in game.spares(voter), f"{tag}: a lover voted against the beloved"
+                        assert target not in game.vote_spares(voter), f"{tag}: a lover voted against the beloved"
         elif e.kind == "sheriff_votes":
             for voter, target in e.data["votes"].items():
                 assert voter in alive and target in alive, tag
@@ -267,7 +276,7 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
     assert len({d.name for d in game.deaths}) == len(game.deaths), f"{tag}: someone died twice"
 
     # -- grief follows a lover's death at once
-    # (with Cupid's second pair, a paramour's death takes the deceiver, the deceiver's
+    # (with Cupid's second pair, a paramour's death takes only the deceiver, the deceiver's
     # the other two: ``game.grief`` says who follows whom)
     for i, d in enumerate(game.deaths):
         if d.cause == "grief":
@@ -296,12 +305,21 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
     living = [p for p in game.players if p.alive]
     expected = sorted(p.name for p in game.players if game.winner != "none" and camp(game, p.name) == game.winner)
     assert sorted(game.winners) == expected, tag
-    if game.winner == "village":
+    if game.winner == "village" and game.options.one_execution and game.end_reason == "the one execution struck a werewolf":
+        assert game.by_name[next(d.name for d in game.deaths if d.cause == "vote")].is_wolf, tag
+    elif game.winner == "village":
         assert not any(p.is_wolf for p in living), tag
+    elif game.winner == "werewolves" and game.options.one_execution and game.end_reason == "the one execution struck an innocent":
+        assert not game.by_name[next(d.name for d in game.deaths if d.cause == "vote")].is_wolf, tag
     elif game.winner == "werewolves":
         assert any(p.is_wolf for p in living), tag
         others = [p for p in living if not p.is_wolf]
-        if not game.options.wolves_win_at_parity and not game.options.wolves_win_side:
+        when = game.options.wolves_win_when
+        if when == "one_villager_left" and len(others) > 1 and not game.options.wolves_win_at_parity:
+            assert game.options.wolves_win_side, f"{tag}: the wolves won with {len(others)} villagers alive"
+        if when == "more_than_half" and not game.options.wolves_win_at_parity and not game.options.wolves_win_side:
+            assert 2 * (len(living) - len(others)) > len(living) or not others, f"{tag}: the wolves won without a majority"
+        if not game.options.wolves_win_at_parity and not game.options.wolves_win_side and when == "last_villager":
             assert not others, tag
             assert all(camp(game, p.name) == "werewolves" for p in living), f"{tag}: the wolves won beside an opponent"
     elif game.winner == "lovers":
@@ -359,7 +377,8 @@ def check_characters(case: Case, game: Game, tag: str) -> None:
     if lost is not None:
         village_powers = {"seer_check", "witch_heal", "witch_poison", "fox_sniff", "protector_guard", "little_girl_spy"}
         for e in events[lost:]:
-            if e.kind in ("seer_result", "witch_healed", "witch_poisoned", "fox_result", "protector_guard"):
+            listed = game.options.elder_loss_roles == "listed"  # 001 zh: only the four roles it names
+            if e.kind in ("seer_result", "witch_healed", "witch_poisoned", "protector_guard") or (e.kind == "fox_result" and not listed):
                 who = next(iter(e.audience)) if isinstance(e.audience, frozenset) else None
                 assert who is not None and game.by_name[who].camp != "village", f"{tag}: {e.kind} after the village lost its powers"
         del village_powers
@@ -403,7 +422,7 @@ def test_property_runs_cover_every_role_and_outcome():
     assert roles >= {"werewolf", "villager", "seer", *SPECIALS, *BEST_OF_SPECIALS, *LANGRENSHA_SPECIALS}
     assert winners >= {"village", "werewolves", "white_werewolf", "pied_piper", "angel"}
     assert causes == CAUSES
-    assert presets == {"millers_hollow", "best_of", "langrensha"}
+    assert presets == {"millers_hollow", "millers_hollow_es", "best_of", "langrensha"}
 
 
 @pytest.mark.parametrize("preset", ["best_of", "langrensha"])

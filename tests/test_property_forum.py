@@ -18,7 +18,7 @@ from test_property import Case, play, play_and_check
 
 GAMES = 600
 CHUNK = 150
-CAUSES = {"werewolves", "vote", "vigilante", "ninja"}
+CAUSES = {"werewolves", "vote", "vigilante", "ninja", "deadline"}
 DEAD_MAY_ACT = {"ghost_note", "ghost_note_delivery"}
 NOT_TARGETS = {"speak", "wolf_chat", "ghost_note", "ghost_note_delivery", "forum_seer_sense", "insomniac_stay_awake", "priest_revive"}
 
@@ -40,6 +40,14 @@ def make_forum_case(seed: int) -> Case:
         "tie": rng.choice(["random", "no_elimination", "revote"]),
         "mad_scientist_vials": rng.choice([1, 2]),
         "max_days": rng.choice([8, 40]),
+        # 004 5-A (the preset's first PM is final) or the pack's plurality; 5-B's deadline
+        "wolf_pack": rng.choice(["first_named", "first_named", "plurality"]),
+        "wolves_silent": "one_dies" if rng.random() < 0.3 else "no_kill",
+        # the Host's procedures "in some games"
+        "wolves_told_seers": rng.choice(["never", "act", "who"]),
+        "pack_leader_exact_from": rng.choice([0, 0, 10]),
+        "guardian_angel_reveal": rng.random() < 0.4,
+        "vigilante_gun_found": rng.random() < 0.5,
     }
     return Case(seed, [f"P{i:02d}" for i in range(n)], deck, opts, None, "forum")
 
@@ -104,7 +112,7 @@ def test_forum_runs_cover_every_role_and_cause():
         causes |= {d.cause for d in game.deaths}
         kinds |= {e.kind for e in game.events}
     assert roles >= {"werewolf", "pack_leader", "civilian", *FORUM_AUX}
-    assert causes == CAUSES
+    assert causes == CAUSES, CAUSES - causes
     assert kinds >= {"vote_change", "phantom_votes", "lynch_cancelled", "ghost_note", "revived", "mutated", "vigilante_shot"}
 
 

@@ -196,3 +196,32 @@ def test_mixed_lovers_keep_the_game_going_after_the_other_wolves_die():
     # night 3 Wolf kills Cupid -> the Lovers are the last two.
     assert game.winner == "lovers", (game.winner, deaths(game))
     assert sorted(game.winners) == ["Ann", "Wolf"]
+
+
+def test_the_spanish_lovers_only_may_not_vote_against_each_other():
+    """002: "Un amor no puede, ni siquiera como un farol, votar para linchar a su amante" --
+    only the vote is barred (``lovers_restraint: vote``); 000 bars "any harm"."""
+    from helpers import agents_for, drive, new_game
+
+    roles = {"Cu": "cupid", "W1": "werewolf", "Wi": "witch", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"Cu": {"cupid_lovers": [["W1", "Wi"]]}, "W1": {"wolf_kill": ["V1"]}}
+    game = new_game(roles, {"lovers_restraint": "vote"})
+    agents = agents_for(game, answers)
+    d = drive(game, agents, until=lambda d: d.kind == "witch_poison")
+    assert "W1" in d.options  # her poison may reach her beloved
+    game.submit(d.id, None)
+    drive(game, agents, until=lambda d: d.kind == "vote")
+    legal = {d.seat: set(d.options) for d in game.waiting if d.kind == "vote"}
+    assert "Wi" not in legal["W1"] and "W1" not in legal["Wi"]  # but never her vote
+    # under 000's rule the poison may not
+    game = new_game(roles)
+    d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "witch_poison")
+    assert "W1" not in d.options
+
+
+def test_under_the_spanish_rule_the_wolf_may_devour_his_beloved_and_dies_of_grief():
+    roles = {"Cu": "cupid", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"Cu": {"cupid_lovers": [["W1", "V1"]]}, "W1": {"wolf_kill": ["V1"]}}
+    game = scripted_game(roles, answers, {"lovers_restraint": "vote"})
+    assert deaths(game) == [("V1", 1, "werewolves"), ("W1", 1, "grief")]
+    assert game.winner == "village"

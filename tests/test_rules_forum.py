@@ -211,3 +211,106 @@ def test_mad_scientist_changes_a_human_for_sure():
         game = new_game(roles, {**QUIET}, preset="forum", seed=seed)
         drive(game, agents_for(game, {"M": {"mad_scientist_dose": ["A"]}, "W": {"wolf_kill": ["C"]}}), lambda d: d.kind == "vote" and game.day == 1)
         assert game.by_name["A"].role in ("werewolf", "psychic")
+
+
+# ------------------------------------------------------------------------------ the wolves' PMs
+PACK = {"W1": "werewolf", "W2": "werewolf", "A": "civilian", "B": "civilian", "C": "civilian", "D": "civilian", "E": "civilian"}
+NO_LYNCH = {n: {"vote": [None] * 3, "vote_change": [None] * 6} for n in PACK}
+
+
+def test_the_first_wolf_pm_naming_a_victim_is_final():
+    """004 Article 5-A: "the first Wolf PM I receive that has a name on it will be the
+    final kill decision for that Night" -- the wolves in turn; the later ones are not asked."""
+    assert get_preset("forum").options().wolf_pack == "first_named"
+    answers = {**NO_LYNCH, "W1": {**NO_LYNCH["W1"], "wolf_kill": ["A"]}, "W2": {**NO_LYNCH["W2"], "wolf_kill": ["B"]}}
+    game, _ = run(PACK, answers, max_days=1)
+    assert asked(game, "wolf_kill") == [("W1", "wolf_kill", "A")]  # night 1: W1 first, final
+    assert data(game, "wolf_votes") == [{"votes": {"W1": "A"}, "attempt": 1}]
+    assert ("A", 1, "werewolves") in deaths(game)
+
+
+def test_a_wolf_may_leave_the_pm_to_the_next_and_the_order_turns():
+    answers = {**NO_LYNCH, "W1": {**NO_LYNCH["W1"], "wolf_kill": [None, None]}, "W2": {**NO_LYNCH["W2"], "wolf_kill": ["B", "C"]}}
+    game, d = run(PACK, answers, until=lambda g, d: d.kind == "wolf_kill" and g.day == 2)
+    assert d.seat == "W2" and d.context["turn"] == 1 and d.context["order"] == ["W2", "W1"]  # night 2 starts one wolf later
+    assert asked(game, "wolf_kill") == [("W1", "wolf_kill", None), ("W2", "wolf_kill", "B")]
+    assert ("B", 1, "werewolves") in deaths(game)
+
+
+def test_the_last_wolf_must_name_one_by_default():
+    game, d = run(PACK, NO_LYNCH, until=lambda g, d: d.kind == "wolf_kill" and d.seat == "W2")
+    assert not d.allow_pass and d.context["turn"] == 2
+
+
+def test_wolves_who_miss_the_deadline_lose_one_of_their_own():
+    """004 Article 5-B: "If the Wolves fail to PM me by the deadline, one of THEM will die
+    instead" (``wolves_silent: one_dies``): every wolf may send no name; then one of them,
+    drawn by lot, dies at dawn."""
+    answers = {**NO_LYNCH, "W1": {**NO_LYNCH["W1"], "wolf_kill": [None]}, "W2": {**NO_LYNCH["W2"], "wolf_kill": [None]}}
+    game, _ = run(PACK, answers, max_days=1, wolves_silent="one_dies", phantom_votes=False)
+    [death] = [d for d in deaths(game) if d[1] == 1]
+    assert death[0] in ("W1", "W2") and death[2] == "deadline"
+    assert data(game, "wolf_victim")[-1] == {"target": None}
+
+
+# ------------------------------------------------------------------------------ the Host's procedures "in some games"
+NIGHT = {"L": "pack_leader", "W": "werewolf", "S": "forum_seer", "P": "psychic", "A": "civilian", "B": "civilian", "C": "civilian"}
+NIGHT_ANSWERS = {
+    "L": {"pack_leader_sniff": ["P"], "wolf_kill": ["A"]},
+    "W": {"wolf_kill": ["A"]},
+    "S": {"forum_seer_sense": [True]},
+    "P": {"psychic_read": ["L"]},
+}
+
+
+def test_the_wolves_are_told_when_the_seer_or_the_psychic_acts():
+    """004 Seer: "the Wolves may be informed it's happened (or even who you are)";
+    Psychic: "The Wolves might get informed if you do this" (``wolves_told_seers``)."""
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), wolves_told_seers="act")
+    told = events(game, "seer_spotted")
+    assert [e.data for e in told] == [{"role": "forum_seer"}, {"role": "psychic"}]
+    assert all(e.audience == frozenset({"L", "W"}) for e in told)
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), wolves_told_seers="who")
+    assert data(game, "seer_spotted") == [{"role": "forum_seer", "player": "S"}, {"role": "psychic", "player": "P"}]
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1))
+    assert not events(game, "seer_spotted")  # the preset's default: never
+
+
+def test_in_really_big_games_the_pack_leader_learns_the_card():
+    """004: "In really big games, he might even be told what it is" (``pack_leader_exact_from``)."""
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), pack_leader_exact_from=7)
+    assert data(game, "pack_leader_sniff") == [{"target": "P", "auxiliary": True, "role": "psychic"}]
+    game, _ = run(NIGHT, NIGHT_ANSWERS, until=at("vote", 1), pack_leader_exact_from=8)  # 7 players: not big enough
+    assert data(game, "pack_leader_sniff") == [{"target": "P", "auxiliary": True}]
+
+
+def test_a_save_may_blow_the_guardian_angels_cover():
+    """004: "some games force you to blow your cover when a protection is successful";
+    6-B: "Any Guardian Angel who makes a successful save that blows their cover ... is a
+    confirmed Human" (``guardian_angel_reveal``)."""
+    roles = {"W": "werewolf", "G": "guardian_angel", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {"W": {"wolf_kill": ["A"]}, "G": {"guardian_angel_protect": ["A"]}}
+    game, _ = run(roles, answers, until=at("vote", 1), guardian_angel_reveal=True)
+    [saved] = events(game, "guardian_angel_saved")
+    assert saved.audience == PUBLIC and saved.data == {"target": "A", "angel": "G"}
+    game, _ = run(roles, answers, until=at("vote", 1))
+    [saved] = events(game, "guardian_angel_saved")
+    assert saved.audience == frozenset({"G"}) and saved.data == {"target": "A"}
+
+
+def test_a_dead_vigilantes_unused_gun_is_found_by_another_human():
+    """004: "if the Vigilante is killed before he can use his weapon, another human might
+    find it, and the role of Vigilante is added to any other Aux Role that player might
+    have" (``vigilante_gun_found``)."""
+    roles = {"W": "werewolf", "V": "vigilante", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {"W": {"wolf_kill": ["V"]}, "V": {"vigilante_shoot": [None]}}
+    game, d = run(roles, answers, until=lambda g, d: d.kind == "vigilante_shoot" and g.day == 1, vigilante_gun_found=True, phantom_votes=False)
+    [found] = events(game, "gun_found")
+    finder = found.data["player"]
+    assert finder in ("A", "B", "C") and found.audience == frozenset({finder}) and found.data["previous"] == "V"
+    assert d.seat == finder
+    game.submit(d.id, "W")
+    assert data(game, "vigilante_shot")[-1] == {"shooter": finder, "target": "W"}
+    assert ("W", 1, "vigilante") in deaths(game)
+    game, _ = run(roles, answers, until=at("vote", 1), phantom_votes=False)
+    assert not events(game, "gun_found")

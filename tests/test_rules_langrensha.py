@@ -180,9 +180,10 @@ def test_in_any_case_it_surely_isnt_him_the_chain_of_deaths():
     roles = {"Cu": "cupid", "A": "villager", "B": "villager", "P": "villager", "W1": "werewolf", "V1": "villager", "V2": "villager"}
     base = {"Cu": {"cupid_lovers": [["A", "B"]], "cupid_deceiver": ["A"], "cupid_paramour": ["P"]}}
     opts = {"cupid_second_pair": True, "max_days": 1, "last_words": "none"}
-    # the paramour dies: the deceiver follows, and with him the abandoned one
+    # the paramour dies: "只有欺骗者死去", only the deceiver follows (not, through him, the abandoned one)
     game = play(roles, {**base, "W1": {"wolf_kill": ["P"]}}, opts)
-    assert deaths(game) == [("P", 1, "werewolves"), ("A", 1, "grief"), ("B", 1, "grief")]
+    assert deaths(game) == [("P", 1, "werewolves"), ("A", 1, "grief")]
+    assert game.by_name["B"].alive
     assert data(game, "cupid_paramours") == [{"deceiver": "A", "paramour": "P", "abandoned": "B"}]
     assert [e.audience for e in events(game, "paramours")] == [frozenset({"A"}), frozenset({"P"})]
     # the abandoned one dies: nobody follows
@@ -221,3 +222,118 @@ def test_the_thief_and_the_piper_play_in_langrensha():
     drive(game, agents_for(game, answers))
     assert game.by_name["Th"].role == "seer" and data(game, "seer_result")[0]["target"] == "W1"
     assert game.winner == "none"  # the day limit: the Piper has not charmed the Thief
+
+
+# ------------------------------------------------------------------------------ the Elder
+ELDER = {"El": "elder", "Id": "idiot", "Se": "seer", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager"}
+
+
+def test_the_elder_takes_only_the_listed_powers():
+    """001 zh: "村里的特殊身份（猎人，守护者，女巫，先知）将全部失去他们的能力" -- the Seer loses
+    hers; the Idiot, not on the list, keeps his pardon (``elder_loss_roles: listed``)."""
+    answers = {
+        **{v: {"vote": ["El", "Id"]} for v in ("W1", "V1", "V2", "V3")},
+        "Se": {"seer_check": ["W1"], "vote": ["El", "Id"]},
+        "W1": {"vote": ["El", "Id"], "wolf_kill": ["V1", "V2"]},
+    }
+    game = play(ELDER, answers, {"max_days": 2, "last_words": "none", "sheriff": False})
+    [lost] = events(game, "village_powers_lost")
+    assert lost.audience == PUBLIC and lost.data == {"elder": "El", "cause": "vote", "roles": ["hunter", "protector", "witch", "seer"]}
+    assert game.by_name["Se"].powerless and not game.by_name["Id"].powerless
+    assert asked(game, "seer_check") == [("Se", "seer_check", "W1")]  # night 1 only
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]  # day 2: pardoned
+    assert game.by_name["Id"].alive
+
+
+def test_the_wider_rule_of_the_other_books_takes_every_power():
+    answers = {
+        **{v: {"vote": ["El", "Id"]} for v in ("W1", "V1", "V2", "V3", "Se")},
+        "Se": {"seer_check": ["W1"], "vote": ["El", "Id"]},
+        "W1": {"vote": ["El", "Id"], "wolf_kill": ["V1", "V2"]},
+    }
+    game = play(ELDER, answers, {"max_days": 2, "last_words": "none", "sheriff": False, "elder_loss_roles": "all"})
+    assert data(game, "village_powers_lost") == [{"elder": "El", "cause": "vote"}]
+    assert game.by_name["Id"].powerless and not events(game, "idiot_revealed")
+    assert ("Id", 2, "vote") in deaths(game)
+
+
+def test_one_execution_decides_the_game():
+    """001 zh: "若处决的玩家为狼人，则好人阵营获胜，反之则狼人阵营获胜" (``one_execution``)."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    wolves = {w: {"wolf_kill": ["V4"]} for w in ("W1", "W2")}
+    opts = {"one_execution": True, "last_words": "none", "sheriff": False}
+    village_votes = {v: {"vote": ["W1"]} for v in ("Se", "V1", "V2", "V3")}
+    game = play(roles, {**wolves, **village_votes, "Se": {"seer_check": ["W1"], "vote": ["W1"]}}, opts)
+    assert game.winner == "village" and game.day == 1 and game.by_name["W2"].alive
+    assert game.end_reason == "the one execution struck a werewolf"
+    wrong = {v: {"vote": ["V1"]} for v in ("Se", "V2", "V3", "W1", "W2")}
+    game = play(roles, {**{w: {**wolves[w], **wrong[w]} for w in wolves}, **wrong, "Se": {"seer_check": ["W1"], "vote": ["V1"]}}, opts)
+    assert game.winner == "werewolves" and game.day == 1 and ("V1", 1, "vote") in deaths(game)
+    assert sorted(game.winners) == ["W1", "W2"]
+
+
+# ------------------------------------------------------------------------------ the Sheriff's candidacy (practice)
+CANDIDACY = {"Se": "seer", "W1": "werewolf", "W2": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+CANDIDACY_OPTS = {"sheriff": True, "sheriff_candidacy": True, "max_days": 1, "last_words": "none"}
+
+
+def test_candidates_run_speak_withdraw_and_the_others_vote():
+    """Today's 狼人杀 practice: 上警, the candidates' speeches, 退水, 警下 votes."""
+    answers = {
+        "Se": {"sheriff_run": [True], "sheriff_withdraw": [False], "seer_check": ["W1"]},
+        "W1": {"sheriff_run": [True], "sheriff_withdraw": [True], "wolf_kill": ["V4"]},
+        "W2": {"sheriff_vote": ["Se"], "wolf_kill": ["V4"]},
+        "V1": {"sheriff_run": [True], "sheriff_withdraw": [False]},
+        "V2": {"sheriff_vote": ["Se"]},
+        "V3": {"sheriff_vote": ["V1"]},
+    }
+    game = play(CANDIDACY, answers, CANDIDACY_OPTS)
+    assert data(game, "sheriff_candidates") == [{"candidates": ["Se", "W1", "V1"]}]
+    campaign = [e.data["speaker"] for e in events(game, "speech") if e.phase == "campaign"]
+    assert campaign == ["Se", "W1", "V1"]  # the candidates only
+    assert data(game, "sheriff_withdrawn") == [{"players": ["W1"], "candidates": ["Se", "V1"]}]
+    [votes] = data(game, "sheriff_votes")
+    assert set(votes["votes"]) == {"W2", "V2", "V3"}  # the stage does not vote (V4 died in the night)
+    assert game.sheriff == "Se"
+
+
+def test_a_lone_candidate_is_elected_and_nobody_running_loses_the_badge():
+    answers = {"W1": {"wolf_kill": ["V4"]}, "W2": {"wolf_kill": ["V4"]}, "V1": {"sheriff_run": [True]}, "Se": {"seer_check": ["W1"]}}
+    game = play(CANDIDACY, answers, CANDIDACY_OPTS)
+    assert data(game, "sheriff_elected") == [{"player": "V1", "by_lot": False, "unopposed": True}]
+    assert not events(game, "sheriff_votes")
+    answers = {"W1": {"wolf_kill": ["V4", None]}, "W2": {"wolf_kill": ["V4", None]}, "Se": {"seer_check": ["W1", "W2"]}}
+    game = play(CANDIDACY, answers, {**CANDIDACY_OPTS, "max_days": 2})
+    assert data(game, "sheriff_candidates")[0] == {"candidates": []} and game.sheriff is None
+    assert len(events(game, "sheriff_candidates")) == 1  # no second election on day 2
+
+
+def test_the_dying_sheriff_may_tear_the_badge_up():
+    answers = {
+        "W1": {"wolf_kill": ["V4", "V1"]},
+        "W2": {"wolf_kill": ["V4", "V1"]},
+        "V1": {"sheriff_run": [True], "sheriff_successor": [None]},
+        "Se": {"seer_check": ["W1", "W2"]},
+    }
+    game = play(CANDIDACY, answers, {**CANDIDACY_OPTS, "max_days": 2})
+    [gone] = events(game, "sheriff_gone")
+    assert gone.audience == PUBLIC and gone.data == {"previous": "V1", "torn": True}
+    assert game.sheriff is None
+
+
+def test_an_unemployed_wolf_found_out_by_the_seer_kills_no_more():
+    """001 zh glossary: "失业狼人：某些规则下，狼人在被村民发现后，无法继续杀害其他玩家"
+    (``wolves_exposed_idle``): seen by the Seer on night 1, W1 has no say from night 2."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    answers = {
+        "W1": {"wolf_kill": ["V1"]},
+        "W2": {"wolf_kill": ["V1", "V2"]},
+        "Se": {"seer_check": ["W1", "W2"]},
+    }
+    game = play(roles, answers, {"wolves_exposed_idle": True, "max_days": 2, "last_words": "none", "sheriff": False})
+    night2 = [e.data for e in events(game, "wolf_votes") if e.day == 2]
+    assert night2 == [{"votes": {"W1": None, "W2": "V2"}, "attempt": 1}]
+    assert ("V2", 2, "werewolves") in deaths(game)
+    game = new_game(roles, {"wolves_exposed_idle": True, "last_words": "none", "sheriff": False}, preset="langrensha")
+    d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "wolf_kill" and d.seat == "W1" and game.day == 2)
+    assert d.options == () and d.allow_pass and d.context["idle"]

@@ -69,6 +69,30 @@ def test_option_wolves_win_at_parity():
     assert asked(game, "vote") == []
 
 
+def test_the_second_last_villager_read_to_the_letter():
+    """001 en: "The werewolves win, as soon as the second last villager dies": one
+    non-wolf left (``wolves_win_when: one_villager_left``). At 2 wolves against 2
+    villagers parity ends the game and this reading does not."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Ann": "villager", "Bob": "villager", "Cy": "villager"}
+    answers = {w: {"wolf_kill": ["Ann", "Bob"], "vote": [None]} for w in ("W1", "W2")}
+    game = scripted_game(roles, answers, {"wolves_win_at_parity": True})
+    assert game.winner == "werewolves" and game.day == 1 and deaths(game) == [("Ann", 1, "werewolves")]
+    game = scripted_game(roles, answers, {"wolves_win_when": "one_villager_left"})
+    assert deaths(game) == [("Ann", 1, "werewolves"), ("Bob", 2, "werewolves")]
+    assert game.winner == "werewolves" and game.day == 2 and game.by_name["Cy"].alive
+    assert game.end_reason == "the second last villager is dead"
+
+
+def test_more_than_half_of_the_living():
+    """001 zh: "如果任一阵营的玩家数量占据了游戏人数的一半以上，则该阵营获胜" -- the wolves'
+    side: 2 wolves against 2 villagers is half, not more; 2 against 1 is more."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Ann": "villager", "Bob": "villager", "Cy": "villager"}
+    answers = {w: {"wolf_kill": ["Ann", "Bob"], "vote": [None]} for w in ("W1", "W2")}
+    game = scripted_game(roles, answers, {"wolves_win_when": "more_than_half"})
+    assert deaths(game) == [("Ann", 1, "werewolves"), ("Bob", 2, "werewolves")]
+    assert game.winner == "werewolves" and game.end_reason == "the werewolves are more than half of the living"
+
+
 def test_nobody_left_alive_means_no_winner():
     """The last Werewolf and the last Villager die in the same dawn: nobody is left."""
     roles = {"W1": "werewolf", "Witch": "witch", "Ann": "villager"}

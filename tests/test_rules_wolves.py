@@ -155,3 +155,20 @@ def test_a_dead_wolf_no_longer_wakes_with_the_pack():
     assert deaths(game) == [("Ann", 1, "werewolves"), ("W2", 1, "vote"), ("Bob", 2, "werewolves")]
     assert [s for s, _, _ in asked(game, "wolf_kill")] == ["W1", "W2", "W1"]
     assert data(game, "wolf_pack")[-1] == {"wolves": ["W1"]}
+
+
+def test_wolves_who_do_not_wake_die_of_hunger():
+    """001 en: "If no werewolves open their eyes, they die of hunger and the villagers win"
+    (``wolves_silent: starve``): every wolf may keep their eyes shut (pass); all passing,
+    the whole pack dies at dawn."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    game = scripted_game(roles, {"W1": {"wolf_kill": [None]}, "W2": {"wolf_kill": [None]}}, {"wolves_silent": "starve"})
+    assert deaths(game) == [("W1", 1, "hunger"), ("W2", 1, "hunger")]
+    assert game.winner == "village" and game.day == 1
+
+
+def test_one_wolf_awake_is_enough_to_eat():
+    roles = {"W1": "werewolf", "W2": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    answers = {"W1": {"wolf_kill": [None]}, "W2": {"wolf_kill": ["V1"]}}
+    game = scripted_game(roles, answers, {"wolves_silent": "starve", "wolf_pack": "plurality", "max_days": 1})
+    assert deaths(game) == [("V1", 1, "werewolves")]

@@ -95,6 +95,8 @@ NOT_MEASURED: dict[str, str] = {
     "sheriff_vote": "an election, not a power",
     "sheriff_tiebreak": "a vote's tie, among the tied",
     "sheriff_successor": "a title passed on, not a power",
+    "sheriff_run": "yes/no: running for the title (狼人杀 candidacy), not a power",
+    "sheriff_withdraw": "yes/no: leaving the race for the title, not a power",
     "speak": "talk: the claims are checked by the deception metric",
     "bid": "a bid for the floor (discussion: bidding), not a power",
     "wolf_chat": "the pack's talk",

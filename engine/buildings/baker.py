@@ -8,7 +8,9 @@ At the table the Baker catches what he can of the pack going back to its seats. 
 digital form, as for the Little Girl's peeking: each night after the pack (000's
 reminder lists "The Little Girl - the Baker" right after the Werewolves), a living
 Baker who is not a werewolf himself sees, with chance ``baker_glimpse_chance``, one
-living werewolf (``baker_glimpse``, private). No decision: the book gives him none."""
+living werewolf (``baker_glimpse``, private). No decision: the book gives him none.
+The glimpse is an adaptation, not the book's rule (docs/RULES.md 9.8):
+``baker_glimpse_chance: 0`` plays the book to the letter (he wakes and sees nothing)."""
 
 from __future__ import annotations
 

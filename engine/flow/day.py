@@ -9,7 +9,7 @@ from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
 from engine.flow.forum import lynch
 from engine.flow.protocols import bidding, parallel_rounds
-from engine.flow.sheriff import sheriff_pool
+from engine.flow.sheriff import candidacy, sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
 
 
@@ -90,6 +90,11 @@ def _election(game):
     if pool is not None and (not pool or game.day < max(opts.sheriff_election_day, 2)):
         # 000 The Village: "From the second turn on, the Farmers debate and vote to
         # choose a Sheriff among themselves"; no Farmer left, no Sheriff.
+        return
+    if opts.sheriff_candidacy:  # 狼人杀 practice: 上警, speeches, 退水 (engine.flow.sheriff)
+        standing = yield from candidacy(game, pool)
+        if standing is not None:
+            yield from sheriff_election(game, pool, standing)
         return
     if opts.sheriff_campaign:
         yield from discussion(game, "campaign", 1, pool)

@@ -1,7 +1,10 @@
 """Deaths and their consequences.
 
 Deaths that happen at the same moment (the night's victims at dawn) form one batch.
-A Lover dies of grief "immediately" (000), so grief joins the batch. Then the batch
+A Lover dies of grief "immediately" (000), so grief joins the batch. A death of grief
+takes nobody further: with Cupid's second pair (001 zh) "如果第三者死去则只有欺骗者死去"
+-- the paramour's death takes only the deceiver, not (through him) the abandoned one;
+with one couple the rule changes nothing (the beloved is already dead). Then the batch
 hooks settle what the batch as a whole changes (the Elder's death taking the village's
 powers). The Hunter retaliates "before giving up the ghost" (000), and the Wild Child
 turns when his model dies (003: "After each elimination, check the lovers, the Hunter,
@@ -42,7 +45,7 @@ def kill_batch(game, deaths: list[tuple[str, str]]):
             p.alive = False
             record_death(game, p, cause)
             fallen.append((p, cause))
-            if grief:
+            if grief and cause != "grief":
                 for mourner in grief.get(name, ()):
                     if game.by_name[mourner].alive:
                         queue.append((mourner, "grief"))

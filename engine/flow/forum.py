@@ -41,7 +41,7 @@ def lynch(game):
 
 
 def _legal(game, voter: str, pool: list[str]) -> tuple:
-    spare = game.spares(voter) if game.spared else ()
+    spare = game.vote_spares(voter) if game.spared else ()
     if game.sheltered:  # The Village's buildings on a forum game: the Tavernkeeper's immunity
         spare = (*spare, *game.sheltered.get("vote", ()))
     skip = None if game.options.vote_self else voter

@@ -11,7 +11,7 @@ particular goals interrupt the game as soon as they are fulfilled."
 from __future__ import annotations
 
 from engine.events import PUBLIC
-from engine.roles.base import WEREWOLVES
+from engine.roles.base import WEREWOLVES, register_victory
 
 
 def mixed_lovers(game) -> bool:
@@ -63,9 +63,32 @@ def check_victory(game) -> bool:
         mixed_lovers(game) and any(p.name in game.lovers for p in alive)
     ):
         return end_game(game, "werewolves", "the werewolves are as many as the villagers")
+    when = opts.wolves_win_when
+    if when != "last_villager" and not (mixed_lovers(game) and any(p.name in game.lovers for p in alive)):
+        if when == "one_villager_left" and others <= 1:
+            return end_game(game, "werewolves", "the second last villager is dead")
+        if when == "more_than_half" and wolves * 2 > len(alive):
+            return end_game(game, "werewolves", "the werewolves are more than half of the living")
     if opts.wolves_win_side and _side_cleared(game, alive):
         return end_game(game, "werewolves", "a whole side of the village is dead")
     return False
+
+
+def _one_execution(game, alive):
+    """The one-execution variant (001 zh, option ``one_execution``): "若处决的玩家为狼人，
+    则好人阵营获胜，反之则狼人阵营获胜" and "被处决的玩家将揭示身份，如果是狼人，则村民方取得
+    胜利；如果是村民，则狼人方取得胜利" -- the village's first execution ends the game: a
+    werewolf executed, the village wins; anyone else, the werewolves. Checked after the
+    solitary goals (an Angel voted out on day 0 still wins alone)."""
+    for d in game.deaths:
+        if d.cause == "vote":
+            if game.by_name[d.name].is_wolf:
+                return "village", "the one execution struck a werewolf"
+            return WEREWOLVES, "the one execution struck an innocent"
+    return None
+
+
+register_victory(90, _one_execution, when=lambda o: o.one_execution)
 
 
 def _side_cleared(game, alive) -> bool:

@@ -121,7 +121,9 @@ def _sheriff_breaks(game, votes: dict, leaders: list[str]):
             game.emit_data("tie_broken", PUBLIC, {"by": sheriff, "target": pick, "rule": "his_vote"})
             return True, pick
         return False, None
-    legal = tuple(n for n in leaders if n in game.targets(sheriff, self_ok=True))
+    # Naming the one eliminated is the vote's work: a Lover never names the beloved.
+    barred = game.vote_spares(sheriff) if game.spared else ()
+    legal = tuple(n for n in leaders if game.by_name[n].alive and n not in barred)
     may_void = game.options.sheriff_tiebreak_may_void or not legal
     pick = yield from ask_one(game.ask(sheriff, "sheriff_tiebreak", legal, allow_pass=may_void, tied=list(leaders)))
     game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="choose")
@@ -158,21 +160,24 @@ def day_vote(game):
     yield from kill_batch(game, [(target, "vote")])
 
 
-def sheriff_election(game, electorate: list[str] | None = None):
+def sheriff_election(game, electorate: list[str] | None = None, standing: tuple | None = None):
     """000 "The Sheriff": elected by relative majority; he cannot refuse. The books do
     not say what a tied election does: we vote again among the tied, then draw lots
     (``sheriff_election_tie``). ``electorate``: who votes and may be elected, when
-    not everyone (000 The Village: the Farmers "choose a Sheriff among themselves")."""
+    not everyone (000 The Village: the Farmers "choose a Sheriff among themselves").
+    ``standing``: (candidates, voters) when a candidacy named them (``sheriff_candidacy``)."""
     opts = game.options
     game.phase = "sheriff_election"
     candidates = None
     for rnd in (1, 2):
         alive = game.alive_names() if electorate is None else [n for n in game.alive_names() if n in electorate]
         voters = [n for n in alive if n not in game.voteless] if game.voteless else alive
+        if standing is not None:
+            alive, voters = list(standing[0]), list(standing[1])
         pool = tuple(alive if candidates is None else candidates)
         decisions = []
         for v in voters:
-            legal = (pool if opts.sheriff_vote_self else _all_but(pool, v)) or pool
+            legal = (pool if opts.sheriff_vote_self or standing is not None else _all_but(pool, v)) or pool
             decisions.append(game.ask_with(v, "sheriff_vote", legal, {"round": rnd}))
         answers = (yield decisions) if decisions else {}  # ``ask`` inlined
         picks = [answers[d.id] for d in decisions]

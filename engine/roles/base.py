@@ -80,7 +80,9 @@ class Hook:
 ROLES: dict[str, RoleSpec] = {}
 # Every decision kind the rules can ask, so a game file's scripted answers can be
 # checked for a misspelled kind before a game starts.
-DECISION_KINDS: set[str] = {"speak", "vote", "sheriff_vote", "sheriff_successor", "sheriff_tiebreak"}
+DECISION_KINDS: set[str] = {
+    "speak", "vote", "sheriff_vote", "sheriff_successor", "sheriff_tiebreak", "sheriff_run", "sheriff_withdraw",
+}  # fmt: skip
 NIGHT_STEPS: list[NightStep] = []
 
 

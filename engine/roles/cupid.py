@@ -10,7 +10,8 @@ Variant "In any case it surely isn't him" (001 zh, option ``cupid_second_pair``)
 of the Lovers (the deceiver, 欺骗者) and another player (the paramour, 第三者); the other
 Lover is the abandoned one (被抛弃者). Deaths chain: "如果被抛弃着死去，则欺骗者、第三者都
 不会死。如果欺骗者死去，则被抛弃者、第三者都会死去。如果第三者死去则只有欺骗者死去" -- the
-paramour's death takes the deceiver, whose death in turn takes the abandoned one.
+paramour's death takes only the deceiver ("只有", only): a death of grief takes nobody
+further (``engine.flow.deaths``), so the abandoned one lives on.
 Votes: "被抛弃者可以不投票给欺骗者，也可以投。欺骗者和第三者，不得互相投票" -- the abandoned
 one may vote against the deceiver; the deceiver and the paramour never against each
 other (and the deceiver still never against the abandoned one, 000's rule)."""
@@ -25,7 +26,7 @@ CUPID = register_role(
         camp=VILLAGE,
         summary="On the first night you choose two players (you may choose yourself) who fall in love: if one dies, the other dies of grief.",
         decisions=("cupid_lovers", "cupid_deceiver", "cupid_paramour"),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 

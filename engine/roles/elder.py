@@ -16,7 +16,11 @@ one life"). Nobody is told (the leader keeps the count secretly; a narrator-only
 records it).
 
 The loss of powers: when the Elder dies by the vote, the poison or the Hunter's shot,
-every player then playing for the village loses their power (``Player.powerless``).
+every player then playing for the village loses their power (``Player.powerless``), as
+003 says; 001 zh names the ones who do: "村里的特殊身份（猎人，守护者，女巫，先知）将全部
+失去他们的能力" -- with ``elder_loss_roles: listed`` (the ``langrensha`` default) only
+the Hunter, the Protector, the Witch and the Seer lose theirs (an Idiot not yet revealed
+keeps his pardon; a revealed one still dies with the Elder, ``engine.roles.idiot``).
 003 does not arbitrate the players dying in the same batch (a Hunter devoured the night
 the Witch poisons the Elder): ``elder_loss_spares_batch`` (default true) lets them keep
 their last act, the deaths being simultaneous.
@@ -36,6 +40,8 @@ ELDER = register_role(
 )
 
 LOSS_CAUSES = ("vote", "poison", "hunter")
+# 001 zh: "猎人，守护者，女巫，先知" -- the Hunter, the Guard, the Witch, the Seer.
+LISTED = ("hunter", "protector", "witch", "seer")
 
 
 def _lives(game) -> None:
@@ -66,10 +72,14 @@ def _loss(game, fallen, queue) -> None:
         if p.role == "elder" and cause in LOSS_CAUSES:
             game.memory["powers_lost"] = p.name
             spare = game.options.elder_loss_spares_batch
+            listed = game.options.elder_loss_roles == "listed"
             for q in game.players:
-                if q.camp == VILLAGE and (q.alive or not spare):
+                if q.camp == VILLAGE and (q.alive or not spare) and (not listed or q.role in LISTED):
                     q.powerless = True
-            game.emit("village_powers_lost", PUBLIC, elder=p.name, cause=cause)
+            if listed:
+                game.emit("village_powers_lost", PUBLIC, elder=p.name, cause=cause, roles=list(LISTED))
+            else:
+                game.emit("village_powers_lost", PUBLIC, elder=p.name, cause=cause)
             return
 
 

@@ -4,8 +4,9 @@ Wolves there are left)."
 
 Not the base game's Seer (who sees a card): role id ``forum_seer``. Each night she
 answers ``forum_seer_sense`` (true / false); if true she learns how many werewolves
-are alive. "In some large games, the Wolves may be informed it's happened": not
-modelled."""
+are alive. "In some large games, the Wolves may be informed it's happened (or even who
+you are)": option ``wolves_told_seers`` (``act``: the living wolves learn that the Seer
+used her gift; ``who``: and who she is), shared with the Psychic (``tell_pack``)."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
@@ -22,11 +23,24 @@ FORUM_SEER = register_role(
 )
 
 
+def tell_pack(game, role: str, player: str) -> None:
+    """004: "the Wolves may be informed it's happened (or even who you are)"."""
+    told = game.options.wolves_told_seers
+    wolves = [w.name for w in game.wolves()]
+    if told == "never" or not wolves:
+        return
+    if told == "who":
+        game.emit("seer_spotted", game.private(*wolves), role=role, player=player)
+    else:
+        game.emit("seer_spotted", game.private(*wolves), role=role)
+
+
 def _run(game):
     for seer in game.able("forum_seer"):
         use = yield from ask_one(game.ask_bool(seer.name, "forum_seer_sense", True))
         if use:
             game.emit("forum_seer_sense", game.private(seer.name), wolves=len(game.wolves()))
+            tell_pack(game, "forum_seer", seer.name)
 
 
 register_step(

@@ -8,8 +8,11 @@ Each night, first, ``guardian_angel_protect``: a living player (herself allowed)
 null. Not last night's charge, unless the pack attacked that charge last night. The
 protected player survives every night kill (the pack's, the Ninja's). A protecting
 Angel is "up and about" for the Ninja. "Some games force you to blow your cover when
-a protection is successful": not by default; a save is told to the Angel alone."""
+a protection is successful": ``guardian_angel_reveal`` makes a save public, with her
+name (Article 6-B: "Any Guardian Angel who makes a successful save that blows their
+cover ... is a confirmed Human"); by default it is told to the Angel alone."""
 
+from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
 
@@ -51,7 +54,10 @@ def _protect(game) -> None:
         before = len(night["kills"])
         night["kills"] = [(n, c) for n, c in night["kills"] if not (n == target and c in NIGHT_KILLS)]
         if len(night["kills"]) != before:
-            game.emit("guardian_angel_saved", game.private(angel_name), target=target)
+            if game.options.guardian_angel_reveal:  # 004: "some games force you to blow your cover"
+                game.emit("guardian_angel_saved", PUBLIC, target=target, angel=angel_name)
+            else:
+                game.emit("guardian_angel_saved", game.private(angel_name), target=target)
 
 
 register_step(

@@ -14,7 +14,7 @@ HUNTER = register_role(
         camp=VILLAGE,
         summary="When you are killed by the werewolves or eliminated by the village vote, you immediately shoot another player, who dies too.",
         decisions=("hunter_shot",),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 

@@ -18,7 +18,7 @@ LITTLE_GIRL = register_role(
         camp=VILLAGE,
         summary="Each night you may spy on the werewolves: you read their talk and see their choice without learning who they are, but you may be caught.",
         decisions=("little_girl_spy",),
-        presets=("millers_hollow", "best_of"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of"),
     )
 )
 

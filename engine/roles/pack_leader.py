@@ -5,7 +5,8 @@ holds an Auxiliary Role."
 A werewolf (he hunts with the pack) who, each night alongside the pack, may name a
 living non-wolf (``pack_leader_sniff``, or null) and learns whether they hold an
 Auxiliary Role (any human card but the Civilian's). "In really big games, he might even
-be told what it is": not modelled, he learns yes or no."""
+be told what it is": from ``pack_leader_exact_from`` players (0, the default: never) he
+is told the card itself."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
@@ -31,8 +32,12 @@ def _run(game):
             continue
         target = yield from ask_one(game.ask(leader.name, "pack_leader_sniff", options, allow_pass=True))
         if target is not None:
-            aux = game.by_name[target].role not in PLAIN
-            game.emit("pack_leader_sniff", game.private(leader.name), target=target, auxiliary=aux)
+            role = game.by_name[target].role
+            big = game.options.pack_leader_exact_from
+            if big and len(game.players) >= big:
+                game.emit("pack_leader_sniff", game.private(leader.name), target=target, auxiliary=role not in PLAIN, role=role)
+            else:
+                game.emit("pack_leader_sniff", game.private(leader.name), target=target, auxiliary=role not in PLAIN)
 
 
 register_step(

@@ -3,9 +3,11 @@ Each night, you must PM the Host and tell them whether you wish to exercise your
 ability (you'll be informed of that player's exact role)."
 
 Each night ``psychic_read``: a living player (not herself), or null to rest; she learns
-their exact card. "The Wolves might get informed if you do this": not modelled."""
+their exact card. "The Wolves might get informed if you do this, so look out!": option
+``wolves_told_seers`` (``engine.roles.forum_seer.tell_pack``)."""
 
 from engine.flow.common import ask_one
+from engine.roles.forum_seer import tell_pack
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 PSYCHIC = register_role(
@@ -28,6 +30,7 @@ def _run(game):
         target = yield from ask_one(game.ask(psychic.name, "psychic_read", options, allow_pass=True))
         if target is not None:
             game.emit("psychic_result", game.private(psychic.name), target=target, role=game.by_name[target].role)
+            tell_pack(game, "psychic", psychic.name)
 
 
 register_step(

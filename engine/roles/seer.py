@@ -12,7 +12,7 @@ SEER = register_role(
         camp=VILLAGE,
         summary="Each night you learn the true role of one player of your choice.",
         decisions=("seer_check",),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 
@@ -31,6 +31,9 @@ def _run(game):
         d = game.ask_with(name, "seer_check", options, {})
         target = (yield [d])[d.id]
         game.emit_data("seer_result", game.private_to(name), {"seer": name, "target": target, "role": game.by_name[target].role})
+        if game.options.wolves_exposed_idle and game.by_name[target].is_wolf:
+            # 失业狼人 (001 zh glossary): found out, he kills no more from the next night
+            game.memory.setdefault("exposed_wolves", {}).setdefault(target, game.day)
 
 
 register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))

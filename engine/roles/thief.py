@@ -12,7 +12,7 @@ THIEF = register_role(
         camp=VILLAGE,
         summary="On the first night you see the two set-aside cards and may take one of them in exchange for yours; if both are werewolves you must take one.",
         decisions=("thief_swap",),
-        presets=("millers_hollow", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "langrensha"),
     )
 )
 

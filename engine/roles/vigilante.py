@@ -7,12 +7,22 @@ Each day, after the debate and before the votes, ``vigilante_shoot``: a living p
 or null to hold fire. The shot is public and names the Vigilante; the target dies at
 once (cause ``vigilante``). One bullet per game. "Nobody can pretend to be the
 Vigilante": only the card is asked. Not modelled: the Hosts who cancel the lynching
-after a shot, and the gun found by another human."""
+after a shot.
+
+"Note: In some games, if the Vigilante is killed before he can use his weapon, another
+human might find it, and the role of Vigilante is added to any other Aux Role that
+player might have" -- ``vigilante_gun_found``: a Vigilante dying with his bullet
+unused leaves the gun to a living human drawn by lot (``gun_found``, to the finder
+alone), who from the next day may shoot as a Vigilante, besides his own card.
+Article 3-B (two Vigilantes shooting each other): the Vigilantes are asked one after
+another, and a dead one is not asked, which is the Host's "if the Host spotted the
+first kill before the second was posted, ... the second shot will simply not go
+through"; its other branch (both shots posted unseen) has no counterpart here."""
 
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.flow.day_powers import register_day_power
-from engine.roles.base import VILLAGE, RoleSpec, register_role
+from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
 
 VIGILANTE = register_role(
     RoleSpec(
@@ -26,8 +36,17 @@ VIGILANTE = register_role(
 )
 
 
+def _shooters(game) -> list:
+    """The Vigilantes with their card, then the humans who found a dead one's gun."""
+    found = game.memory.get("guns_found")
+    shooters = list(game.able("vigilante"))
+    if found:
+        shooters += [game.by_name[n] for n in found if game.by_name[n] not in shooters]
+    return shooters
+
+
 def _day(game):
-    for v in game.able("vigilante"):
+    for v in _shooters(game):
         if v.state.get("shot") or not v.alive or game.over:
             continue
         options = game.targets(v.name)
@@ -45,4 +64,23 @@ def _day(game):
             return
 
 
-register_day_power(("vigilante",), _day)
+def _gun_left(game, player, cause):
+    """004: "another human might find it" -- the unused gun, to a living human by lot."""
+    if player.role != "vigilante" or player.state.get("shot"):
+        return
+    found = game.memory.setdefault("guns_found", [])
+    humans = [p.name for p in game.players if p.alive and not p.is_wolf and p.name not in found]
+    if not humans:
+        return
+    finder = game.rng.choice(humans)
+    found.append(finder)
+    player.state["shot"] = True  # one gun, one bullet: it has changed hands
+    game.emit("gun_found", game.private(finder), player=finder, previous=player.name)
+    return
+    yield
+
+
+register_day_power(
+    ("vigilante",), _day, ready=lambda game: game.has_able("vigilante") or any(game.by_name[n].alive for n in game.memory.get("guns_found", ()))
+)
+register_death_hook(30, _gun_left, roles=("vigilante",), when=lambda o: o.vigilante_gun_found)

@@ -8,6 +8,6 @@ VILLAGER = register_role(
         name="Villager",
         camp=VILLAGE,
         summary="No special power. Find the werewolves by reasoning and persuade the village to eliminate them.",
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )

@@ -1,7 +1,9 @@
 """The Witch: one healing and one poisoning potion per game (000 "The Witch").
 
 She is shown the wolves' victim, then may heal it and may poison someone. Whether she
-may heal herself (``witch_self_heal``, ``witch_self_heal_first_night_only``), use both
+may heal herself (``witch_self_heal``, ``witch_self_heal_first_night_only``), poison
+herself (``witch_self_poison``, 002: "La Bruja puede usar cualquiera de las dos pociones
+sobre sí misma si lo desea"), use both
 potions the same night (``witch_both_potions_same_night``) or only one potion in the
 whole game (``witch_single_potion``, 001 zh) are options. A potion already spent is
 still offered as a decision with only "no" legal, so an attempt at a second heal is
@@ -21,7 +23,7 @@ WITCH = register_role(
         camp=VILLAGE,
         summary="You have one healing potion (save the werewolves' victim) and one poison (kill a player), each usable once per game.",
         decisions=("witch_heal", "witch_poison"),
-        presets=("millers_hollow", "best_of", "langrensha"),
+        presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
 
@@ -83,7 +85,7 @@ def _run(game):
         if reason:
             d = game.ask_with(name, "witch_poison", (), {"unavailable": reason}, CHOICE, True)
         else:
-            d = game.ask_with(name, "witch_poison", game.targets(name), {}, CHOICE, True)
+            d = game.ask_with(name, "witch_poison", game.targets(name, opts.witch_self_poison), {}, CHOICE, True)
         target = (yield [d])[d.id]
         if target is not None:
             st["poison"] = False
