@@ -132,13 +132,13 @@ def test_coroner_learns_the_lynched_and_the_devoured():
 
 
 def test_seer_psychic_insomniac_and_pack_leader_at_night():
-    roles = {"L": "pack_leader", "W": "werewolf", "S": "forum_seer", "P": "psychic", "I": "insomniac", "A": "civilian", "B": "civilian"}
+    roles = {"L": "pack_leader", "W": "werewolf", "S": "forum_seer", "P": "psychic", "N": "insomniac", "A": "civilian", "B": "civilian"}
     answers = {
         "L": {"pack_leader_sniff": ["P"], "wolf_kill": ["A"]},
         "W": {"wolf_kill": ["A"]},
         "S": {"forum_seer_sense": [True]},
         "P": {"psychic_read": ["L"]},
-        "I": {"insomniac_stay_awake": [True]},
+        "N": {"insomniac_stay_awake": [True]},
     }
     game, d = run(roles, answers, until=at("vote", 1))
     assert data(game, "forum_seer_sense") == [{"wolves": 2}]
@@ -147,7 +147,7 @@ def test_seer_psychic_insomniac_and_pack_leader_at_night():
     saw = data(game, "insomniac_saw")[0]["wolf"]
     assert saw in ("L", "W")
     seen = events(game, "insomniac_seen")[0]
-    assert seen.data == {"insomniac": "I"} and seen.audience == frozenset({saw})
+    assert seen.data == {"insomniac": "N"} and seen.audience == frozenset({saw})
 
 
 def test_vigilante_shoots_once_in_public():
