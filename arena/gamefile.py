@@ -146,14 +146,12 @@ class GameSpec(BaseModel):
                     load_class(seat.agent)
                 except ValueError as e:
                     raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
-        if any(seat.is_model for seat in self.seats):
-            from prompts.catalog import LANGUAGES
+        from prompts.catalog import LANGUAGES
 
-            if self.language not in LANGUAGES:
-                raise GameFileError(
-                    f"language '{self.language}' has no prompts for model seats (available: {', '.join(LANGUAGES)})"
-                )
+        if self.language not in LANGUAGES:  # bots speak it too: never a path, always a known language
+            raise GameFileError(f"language '{_clip(self.language)}' is not one of {', '.join(LANGUAGES)}")
         self.rule_options()
+        check_players(len(self.seats), self.preset)
 
     def price_table(self):
         """The built-in prices overlaid with the file's ``prices:``; ``GameFileError``."""
@@ -203,6 +201,29 @@ class GameSpec(BaseModel):
                 wiring["log"] = calls
         agents = {seat.name: make_seat_agent(seat, seat_seed(self.seed, i), **wiring) for i, seat in enumerate(self.seats)}
         return game, agents
+
+
+MAX_PLAYERS = 30  # no preset seats more; a bound for every table, before any name is made
+
+
+def check_players(n: int, preset_id: str) -> None:
+    """A table size the preset seats (3 to its maximum, at most ``MAX_PLAYERS``);
+    ``GameFileError`` saying the range otherwise."""
+    try:
+        preset = get_preset(preset_id)
+    except ValueError as e:
+        raise GameFileError(str(e)) from None
+    low, high = preset.min_players, min(preset.max_players, MAX_PLAYERS)
+    if n < low:
+        raise GameFileError(f"a game needs at least {low} players, got {n}")
+    if n > high:
+        raise GameFileError(f"preset {preset.id} seats at most {high} players, got {n}")
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """User text inside a one-line error message: no newlines, bounded length."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def seat_seed(game_seed: int, index: int) -> int:
@@ -258,6 +279,7 @@ def default_game(
 ) -> GameSpec:
     """The table ``werewolf play`` and ``simulate`` use when no file describes one:
     friendly names, one kind of bot, and the preset's recommended deck."""
+    check_players(players, preset)
     return GameSpec(
         preset=preset,
         seed=seed,

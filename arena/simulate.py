@@ -160,6 +160,7 @@ def default_processes() -> int:
 
 
 # ---------------------------------------------------------------------- command
+MAX_GAMES = 1_000_000  # hours of bot games already; a typo like 1e11 is refused, not started
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", default="millers_hollow", help="rule set (default millers_hollow)")
     p.add_argument("--players", type=int, default=8, help="table size (default 8)")
@@ -176,8 +177,8 @@ def run(args: argparse.Namespace) -> int:
     from arena.gamefile import GameFileError
     from engine.decisions import GameError, IllegalAnswer
 
-    if args.games < 0:
-        raise CliError("--games must not be negative")
+    if not 0 <= args.games <= MAX_GAMES:
+        raise CliError(f"--games must be between 0 and {MAX_GAMES:,}, got {args.games}")
     processes = default_processes() if args.processes is None else args.processes
     if processes < 1:
         raise CliError("--processes must be at least 1")

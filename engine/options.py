@@ -140,9 +140,30 @@ class RuleOptions:
 WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns"})
 
 
+# The whole-number options' allowed ranges (inclusive). Why bounded: an option is a
+# count of rounds, days or doses, and a file asking for a billion discussion rounds is
+# a game that never ends and fills the disk; the maxima are far above any book's.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "sheriff_election_day": (0, 100),
+    "discussion_rounds": (0, 10),
+    "wolf_kill_rounds": (0, 10),
+    "wolf_chat_rounds": (0, 10),
+    "sisters_chat_every": (0, 100),
+    "max_days": (1, 100),
+    "vote_changes": (0, 10),
+    "mad_scientist_vials": (0, 30),
+}
+MAX_WORDS = 100  # the longest list option (building_tokens: one per player at most)
+
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleOptions))
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleOptions)}
 _TYPES = {f.name: f.type for f in fields(RuleOptions)}
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message shows it: on one line, and short."""
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def coerce_options(raw: dict[str, Any]) -> dict[str, Any]:
@@ -155,28 +176,31 @@ def coerce_options(raw: dict[str, Any]) -> dict[str, Any]:
         default = getattr(defaults, key)
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise ValueError(f"rule option '{key}' must be true or false, got {value!r}")
+                raise ValueError(f"rule option '{key}' must be true or false, got {_shown(value)}")
         elif isinstance(default, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"rule option '{key}' must be a whole number, got {value!r}")
-            if value < 0:
-                raise ValueError(f"rule option '{key}' must not be negative")
+                raise ValueError(f"rule option '{key}' must be a whole number, got {_shown(value)}")
+            low, high = BOUNDS.get(key, (0, 1000))
+            if not low <= value <= high:
+                raise ValueError(f"rule option '{key}' must be between {low} and {high}, got {value}")
         elif isinstance(default, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"rule option '{key}' must be a number, got {value!r}")
+                raise ValueError(f"rule option '{key}' must be a number, got {_shown(value)}")
             value = float(value)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"rule option '{key}' must be between 0 and 1")
         elif isinstance(default, tuple):
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-                raise ValueError(f"rule option '{key}' must be a list of words, got {value!r}")
+                raise ValueError(f"rule option '{key}' must be a list of words, got {_shown(value)}")
+            if len(value) > MAX_WORDS:
+                raise ValueError(f"rule option '{key}' lists {len(value)} words; at most {MAX_WORDS}")
             value = tuple(value)
         elif isinstance(default, str):
             allowed = CHOICES.get(key)
             if not isinstance(value, str) or (allowed and value not in allowed):
-                raise ValueError(f"rule option '{key}' must be one of {', '.join(allowed or ())}, got {value!r}")
+                raise ValueError(f"rule option '{key}' must be one of {', '.join(allowed or ())}, got {_shown(value)}")
         out[key] = value
     return out
 
 
-__all__ = ["RuleOptions", "OPTION_NAMES", "CHOICES", "coerce_options", "field"]
+__all__ = ["RuleOptions", "OPTION_NAMES", "CHOICES", "BOUNDS", "coerce_options", "field"]

@@ -106,6 +106,11 @@ def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = Non
     n = len(names)
     if n < 3:
         raise SetupError(f"a game needs at least 3 players, got {n}")
+    preset = get_preset(setup.preset)
+    if n < preset.min_players:
+        raise SetupError(f"a game needs at least {preset.min_players} players, got {n}")
+    if n > preset.max_players:
+        raise SetupError(f"preset {preset.id} seats at most {preset.max_players} players, got {n}")
     try:
         check_names(names)
     except ValueError as e:
@@ -133,7 +138,7 @@ def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = Non
         explicit = True
     else:
         try:
-            deck = get_preset(setup.preset).deck_for(n, options)
+            deck = preset.deck_for(n, options)
         except ValueError as e:
             raise SetupError(str(e)) from None
         explicit = False

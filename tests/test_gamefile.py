@@ -52,9 +52,13 @@ def test_json_file_is_the_same_game(tmp_path):
 
 
 def test_defaults_and_language(tmp_path):
-    spec = load_game_file(write(tmp_path, "language: fr\n" + THREE))
-    assert spec.preset == "millers_hollow" and spec.seed == 0 and spec.language == "fr"
+    spec = load_game_file(write(tmp_path, "language: zh\n" + THREE))
+    assert spec.preset == "millers_hollow" and spec.seed == 0 and spec.language == "zh"
     assert all(s.agent == "random" for s in spec.seats)
+    # Bots speak the game's language too: an unknown one (or a path) is refused for them as well.
+    for bad in ("fr", "../../x"):
+        with pytest.raises(GameFileError, match=r"language '.*' is not one of en, zh"):
+            load_game_file(write(tmp_path, f"language: '{bad}'\n" + THREE))
     assert GameSpec(seats=[{"name": "A"}]).seats[0].agent == "heuristic"
 
 
