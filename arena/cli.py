@@ -117,8 +117,8 @@ def apply_limits(args: argparse.Namespace) -> None:
         ("--model-concurrency", getattr(args, "model_concurrency", None), "default_per_model"),
     ):
         if value is not None:
-            if value < 1:
-                raise CliError(f"{flag} needs a positive number")
+            if not 1 <= value <= 1024:
+                raise CliError(f"{flag} needs a positive number, at most 1024; got {value}")
             caps[cap] = value
     if caps:
         from arena.limits import configure

@@ -47,7 +47,7 @@ class SeatSpec(BaseModel):
     # Model seats: LLMOptions (sampling, base_url, time limits...); the heuristic bot:
     # {noise: P}; a py:MODULE:CLASS seat: whatever mapping its class reads.
     options: LLMOptions | dict[str, Any] | None = None
-    timeout: float | None = Field(default=None, gt=0)  # human seats only: seconds per decision
+    timeout: float | None = Field(default=None, gt=0, le=86400)  # human seats only: seconds per decision (a day at most)
 
     @field_validator("name")
     @classmethod

@@ -322,6 +322,8 @@ def read_transcript(path: str | Path) -> Transcript:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise TranscriptError(f"cannot read {p}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"cannot read {p}: not a transcript (not UTF-8 text at byte {e.start})") from None
     lines = text.split("\n")
     tail_cut = lines[-1] != ""  # the file does not end with a newline
     if not tail_cut:

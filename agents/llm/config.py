@@ -27,22 +27,22 @@ class LLMOptions(BaseModel):
 
     # --- sampling ----------------------------------------------------------------------
     temperature: float | None = Field(default=None, ge=0, le=2)
-    max_tokens: int = Field(default=1024, ge=16, description="completion budget per call")
+    max_tokens: int = Field(default=1024, ge=16, le=1_000_000, description="completion budget per call")
     max_tokens_cap: int = Field(
-        default=4096, ge=16, description="largest budget a re-ask after a reply cut at max_tokens may use (doubling each time)"
+        default=4096, ge=16, le=1_000_000, description="largest budget a re-ask after a reply cut at max_tokens may use (doubling each time)"
     )
     # --- where ------------------------------------------------------------------------
     base_url: str | None = None  # else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's
     api_key_env: str | None = None  # the variable holding this seat's key, when not the SDK's
     display_name: str | None = None  # how the model is named in summaries (default: the model id)
     # --- never hang -------------------------------------------------------------------
-    timeout: float = Field(default=60.0, gt=0, description="seconds for one HTTP call")
-    max_retries: int = Field(default=4, ge=0, description="retries of a transient failure per call")
-    retry_initial: float = Field(default=1.0, ge=0, description="first backoff, seconds")
-    retry_max_wait: float = Field(default=30.0, ge=0, description="cap on one wait, Retry-After included")
-    retry_total: float = Field(default=120.0, gt=0, description="cap on the time spent retrying one call")
-    decision_timeout: float = Field(default=300.0, gt=0, description="seconds for one decision, re-asks included")
-    max_reasks: int = Field(default=2, ge=0, description="re-asks after a malformed or illegal answer")
+    timeout: float = Field(default=60.0, gt=0, le=3600, description="seconds for one HTTP call")
+    max_retries: int = Field(default=4, ge=0, le=20, description="retries of a transient failure per call")
+    retry_initial: float = Field(default=1.0, ge=0, le=600, description="first backoff, seconds")
+    retry_max_wait: float = Field(default=30.0, ge=0, le=3600, description="cap on one wait, Retry-After included")
+    retry_total: float = Field(default=120.0, gt=0, le=86400, description="cap on the time spent retrying one call")
+    decision_timeout: float = Field(default=300.0, gt=0, le=86400, description="seconds for one decision, re-asks included")
+    max_reasks: int = Field(default=2, ge=0, le=10, description="re-asks after a malformed or illegal answer")
     # --- structured output ---------------------------------------------------------------
     mode: str | None = Field(
         default=None,

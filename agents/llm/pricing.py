@@ -129,6 +129,8 @@ def load_prices(path: str | Path) -> dict[str, ModelPrice]:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise PriceError(f"cannot read price file {p}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise PriceError(f"cannot read price file {p}: not UTF-8 text (byte {e.start})") from None
     try:
         raw: Any = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:

@@ -206,4 +206,6 @@ def load_transcript(path: str | Path) -> GameRecord:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise MetricsError(f"cannot read {p}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise MetricsError(f"cannot read {p}: not a transcript (not UTF-8 text at byte {e.start})") from None
     return from_records(records_from_lines(text.split("\n"), str(p)), str(p))

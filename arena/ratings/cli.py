@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     from arena.ratings.plots import plots
     from arena.ratings.render import markdown, print_rich
 
-    if args.bootstrap < 0:
-        raise CliError("--bootstrap must not be negative")
+    if not 0 <= args.bootstrap <= 100_000:
+        raise CliError(f"--bootstrap must be between 0 and 100,000 resamples, got {args.bootstrap}")
     if not 0.0 <= args.min_decided <= 1.0:
         raise CliError("--min-decided must be a share between 0 and 1")
     lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided)

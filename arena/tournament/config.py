@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -17,6 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from agents.custom import is_custom_spec, load_class
 
 BOT_AGENTS = ("heuristic", "random")
+# Why bounded: the plan is built (and balanced) in full before the first game, at about
+# 0.4 ms a game, so 20,000 games plan in seconds and ``games: 1e11`` is refused at once.
+MAX_GAMES = 20_000  # games in one tournament, mirrors included
+MAX_PARTICIPANTS = 200
 
 
 class ConfigError(ValueError):
@@ -99,7 +103,7 @@ class Table(_Strict):
 class Concurrency(_Strict):
     games: int = Field(default=4, ge=1, description="games in flight at once when model seats play")
     calls: int = Field(default=32, ge=1, description="model calls in flight at once, all games together")
-    per_model: dict[str, int] = Field(default_factory=dict, description="a cap per model spec or model id")
+    per_model: dict[str, Annotated[int, Field(ge=1)]] = Field(default_factory=dict, description="a cap per model spec or model id")
     default_per_model: int = Field(default=8, ge=1)
     processes: int = Field(default=1, ge=1, description="worker processes for bot-only games")
     # Where bot-only games run: here (a process pool), or as tasks on a Ray cluster
@@ -119,11 +123,11 @@ class Concurrency(_Strict):
 class TournamentConfig(_Strict):
     name: str = "tournament"
     seed: int = 0
-    games: int = Field(ge=1, description="games to play (deals, when mirrored or duplicate)")
+    games: int = Field(ge=1, le=MAX_GAMES, description="games to play (deals, when mirrored or duplicate)")
     mirror: bool = False
     seating: Literal["mixed", "teams", "duplicate"] = "mixed"  # duplicate: one side fixed per deal, replayed for each other participant
     tables: list[Table] = Field(min_length=1)
-    participants: list[Participant] = Field(min_length=1)
+    participants: list[Participant] = Field(min_length=1, max_length=MAX_PARTICIPANTS)
     concurrency: Concurrency = Field(default_factory=Concurrency)
     budget_usd: float | None = Field(default=None, gt=0)
     language: str = "en"
@@ -140,6 +144,31 @@ class TournamentConfig(_Strict):
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
         return v
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, v: str) -> str:
+        from prompts.catalog import LANGUAGES
+
+        if v not in LANGUAGES:  # bots speak it too: never a path, always a known language
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+        return v
+
+    @model_validator(mode="after")
+    def _size(self) -> "TournamentConfig":
+        """Mirrors replay each deal once per participant at its table, duplicate deals once
+        per other participant: bound the product."""
+        per_deal = 1
+        if self.mirror:
+            per_deal = min(len(self.participants), max(t.players for t in self.tables))
+        elif self.seating == "duplicate":
+            per_deal = max(1, len(self.participants) - 1)
+        if self.games * per_deal > MAX_GAMES:
+            raise ValueError(
+                f"games: {self.games} deals of up to {per_deal} games each exceed the limit of "
+                f"{MAX_GAMES:,} games in one tournament; plan fewer deals"
+            )
+        return self
 
     @model_validator(mode="after")
     def _designs(self) -> "TournamentConfig":
@@ -204,6 +233,8 @@ def load_config(path: str | Path) -> TournamentConfig:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"cannot read tournament file {p}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"cannot read tournament file {p}: not UTF-8 text (byte {e.start})") from None
     try:
         raw = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:

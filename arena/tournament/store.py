@@ -138,17 +138,45 @@ class StoreError(RuntimeError):
     """The database does not belong to this tournament, or cannot be used."""
 
 
+def damaged(path: Path, detail: object) -> StoreError:
+    """What to say, and what to do, when SQLite finds the file damaged."""
+    first = " ".join(str(detail).split())[:120]
+    return StoreError(
+        f"{path} is damaged ({first}); restore it from a backup, or salvage what it holds with "
+        f"`sqlite3 {path} .recover | sqlite3 NEW.db` and use --db NEW.db (the games' transcripts are kept beside it)"
+    )
+
+
 class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        existed = self.path.exists()
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder; --db names the database file")
+        if existed and self.path.stat().st_size == 0:
+            # SQLite would take an empty file as a new database; an existing empty file is
+            # more likely a database lost to a bad copy than a wish to start again.
+            raise StoreError(f"{self.path} is an empty file (0 bytes), not a tournament database; delete it to start a new tournament there")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the folder of {self.path}: {e.strerror or e}") from None
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30.0)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing committed
+            if existed:
+                check = self.db.execute("PRAGMA quick_check").fetchone()
+                if not check or check[0] != "ok":
+                    self.db.close()
+                    raise damaged(self.path, check[0] if check else "no answer to an integrity check")
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
+            if "malformed" in str(e) or "corrupt" in str(e):
+                raise damaged(self.path, e) from None
             raise StoreError(f"{self.path}: not a tournament database ({e})") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: cannot open the database ({e})") from None
         version = self.meta("schema_version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
