@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from starlette.testclient import TestClient
 from test_transcript_export import parse
 from transcript_tools import play_to_file
 
@@ -38,6 +37,7 @@ from transcripts.replay import ReplayOptions, replay
 from transcripts.schema import read_transcript
 from transcripts.views import Lens as ReplayLens
 from transcripts.views import visible
+from web_tools import web_client
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY_VALUE = re.compile(r"\b[a-z]+(?:_[a-z]+)*=")  # describe's old fallback: "moved in: player=Bob, ..."
@@ -241,7 +241,7 @@ def test_a_web_village_table_shows_the_tokens(tmp_path):
     seats = [{"name": n, "agent": "heuristic"} for n in names]
     seats[0] = {"name": names[0], "agent": "human"}
     body = {"preset": "village", "seed": 5, "seats": seats, "pace": 0, "options": {"buildings": "box", "building_handout": "random"}}
-    with TestClient(create_app(tmp_path / "games")) as client:
+    with web_client(create_app(tmp_path / "games")) as client:
         r = client.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         links = r.json()

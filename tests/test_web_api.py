@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from arena.web.app import STATIC, create_app
+from web_tools import web_client
 
 NAMES = ["Alice", "Bob", "Chloe", "David", "Emma"]
 
@@ -27,7 +28,7 @@ def table(humans=("Alice",), roles=None, **extra: Any) -> dict[str, Any]:
 @pytest.fixture
 def client(tmp_path):
     app = create_app(tmp_path / "games")
-    with TestClient(app) as c:
+    with web_client(app) as c:
         yield c
 
 
@@ -96,7 +97,7 @@ def test_every_address_needs_its_token(client):
         assert client.get(path).status_code == 404, path
     assert client.post("/api/play/wrong/answer", json={"decision": 0, "answer": None}).status_code == 404
     assert client.post(f"/api/play/{watch}/answer", json={"decision": 0, "answer": None}).status_code == 404  # a spectator cannot answer
-    assert client.post(f"/api/host/{seat}/stop").status_code == 404
+    assert client.post(f"/api/host/{seat}/stop", json={}).status_code == 404
     for ws in ("/ws/play/wrong", f"/ws/play/{watch}", "/ws/host/nope", f"/ws/host/{seat}"):
         with pytest.raises(WebSocketDisconnect):
             with client.websocket_connect(ws) as s:
@@ -223,7 +224,7 @@ def test_refused_answers_say_why(client):
     assert "not secret" in answer(client, links, q["id"], {"text": "hi", "secret": 1}).json()["error"]
     assert "at most" in answer(client, links, q["id"], "x" * 5000).json()["error"]
     assert answer(client, links, q["id"] + 1000, "hi").status_code == 409
-    bad = client.post("/api" + links["seats"]["Alice"] + "/answer", content=b"not json")
+    bad = client.post("/api" + links["seats"]["Alice"] + "/answer", content=b"not json", headers={"content-type": "application/json"})
     assert bad.status_code == 400
     assert answer(client, links, q["id"], "fine").status_code == 200
     v = play_until(client, links, "vote")
@@ -265,7 +266,7 @@ def test_a_web_game_writes_a_transcript_that_verifies(client):
 def test_the_host_can_stop_a_game(client):
     links = start(client)
     play_until(client, links, "speak")
-    assert client.post("/api" + links["host"] + "/stop").json() == {"stopped": True}
+    assert client.post("/api" + links["host"] + "/stop", json={}).json() == {"stopped": True}
     state = wait_for(client, seat_url(links), lambda s: s["status"] != "running")
     assert state["status"] == "stopped" and "stopped" in state["error"]
     last = json.loads(Path(links["transcript"]).read_text().splitlines()[-1])
@@ -282,7 +283,7 @@ def test_a_table_the_rules_refuse_is_explained(client):
     assert "colour" in refused(table() | {"colour": "red"})
     assert "scripted" in refused(table() | {"seats": [{"name": n, "agent": "scripted"} for n in NAMES]})
     assert "unknown role" in refused(table(roles={"Alice": "dragon"}))
-    assert client.post("/api/games", content=b"[").status_code == 400
+    assert client.post("/api/games", content=b"[", headers={"content-type": "application/json"}).status_code == 400
 
 
 def test_the_start_page_is_offered_its_choices(client):

@@ -82,7 +82,9 @@ def run_server(folder: Path, port: int = 0):
         thread.join(timeout=15)
         sock.close()
 
-    return app, address(sock).rstrip("/"), stop
+    base = address(sock).rstrip("/")
+    KEYS[base] = app.state.policy.key
+    return app, base, stop
 
 
 @pytest.fixture(scope="module")
@@ -122,8 +124,13 @@ def page(browser):
 
 
 # ---------------------------------------------------------------------- helpers
+KEYS: dict[str, str] = {}  # base address -> the host key of the server there
+
+
 def create(base: str, **table: Any) -> dict[str, Any]:
-    req = urllib.request.Request(base + "/api/games", data=json.dumps(table).encode(), headers={"content-type": "application/json"}, method="POST")
+    """Start a game as a program does: JSON, no Origin, the host key in its header."""
+    headers = {"content-type": "application/json", "x-werewolf-key": KEYS[base]}
+    req = urllib.request.Request(base + "/api/games", data=json.dumps(table).encode(), headers=headers, method="POST")
     with urllib.request.urlopen(req, timeout=10) as res:
         return json.load(res)
 

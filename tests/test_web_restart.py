@@ -8,11 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
-from starlette.testclient import TestClient
 
 from arena.web.app import create_app
 from arena.web.persist import SUFFIX, Keys, digest, seal, unseal
 from test_web_api import answer, play_until, seat_url, start, token, wait_for
+from web_tools import web_client
 
 
 def tokens_of(links) -> list[str]:
@@ -47,7 +47,7 @@ def test_the_seal_opens_only_with_its_key():
 
 def test_a_restarted_server_plays_the_game_on(tmp_path):
     folder = tmp_path / "games"
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         links = start(c)
         q = play_until(c, links, "vote")
         before = len(c.app.state.store.by_watch(token(links["watch"])).game.answer_log)
@@ -58,7 +58,7 @@ def test_a_restarted_server_plays_the_game_on(tmp_path):
     assert "interrupted" in Path(links["transcript"]).read_text().splitlines()[-1]
 
     told: list[str] = []
-    with TestClient(create_app(folder, say=told.append)) as c:
+    with web_client(create_app(folder, say=told.append)) as c:
         assert told and "played on" in told[0]
         state = wait_for(c, seat_url(links), lambda s: bool(s["pending"]))
         assert state["pending"][0]["id"] == q["id"] and state["pending"][0]["kind"] == "vote"  # the same question again
@@ -77,7 +77,7 @@ def test_a_restarted_server_plays_the_game_on(tmp_path):
     assert_no_clear_token(folder, links)
 
     # Once more: the finished game opens as it ended, the full view to spectators too.
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         seat = c.get(seat_url(links)).json()
         assert seat["status"] == "over" and any(e["kind"] == "game_end" for e in seat["events"])
         assert c.get("/api" + links["watch"] + "/full/state").status_code == 200
@@ -89,14 +89,14 @@ def test_a_killed_server_loses_only_the_open_batch(tmp_path):
     """No shutdown at all (the process was killed, a line cut off mid-write): the copy
     of the folder taken while the game ran is played on all the same."""
     folder, copy = tmp_path / "games", tmp_path / "copy"
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         links = start(c, humans=("Alice", "Bob"))
         q = play_until(c, links, "vote")
         shutil.copytree(folder, copy)
     transcript = copy / Path(links["transcript"]).name
     with transcript.open("a") as f:
         f.write('{"type": "call", "seat": "Bo')  # the line being written when the process died
-    with TestClient(create_app(copy)) as c:
+    with web_client(create_app(copy)) as c:
         state = wait_for(c, seat_url(links), lambda s: bool(s["pending"]))
         assert state["pending"][0]["id"] == q["id"]
         end = play_out_both(c, links)
@@ -118,12 +118,12 @@ def play_out_both(client, links) -> dict:
 
 def test_a_stopped_game_stays_stopped(tmp_path):
     folder = tmp_path / "games"
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         links = start(c)
         play_until(c, links, "speak")
-        assert c.post("/api" + links["host"] + "/stop").json() == {"stopped": True}
+        assert c.post("/api" + links["host"] + "/stop", json={}).json() == {"stopped": True}
         wait_for(c, seat_url(links), lambda s: s["status"] == "stopped")
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         state = c.get(seat_url(links)).json()
         assert state["status"] == "stopped" and "stopped by the host" in state["error"] and not state["pending"]
         assert c.app.state.store.by_watch(token(links["watch"])).task is None
@@ -131,13 +131,13 @@ def test_a_stopped_game_stays_stopped(tmp_path):
 
 def test_an_unreadable_game_is_skipped_and_the_server_starts(tmp_path):
     folder = tmp_path / "games"
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         links = start(c)
         play_until(c, links, "speak")
     Path(links["transcript"]).write_text("not a transcript\n")
     (folder / ("junk" + SUFFIX)).write_text("{")
     told: list[str] = []
-    with TestClient(create_app(folder, say=told.append)) as c:
+    with web_client(create_app(folder, say=told.append)) as c:
         assert c.get(seat_url(links)).status_code == 404
         assert any("cannot be read" in line for line in told)
         assert c.post("/api/games", json={"seats": [{"name": n} for n in "ABCDE"], "pace": 0}).status_code == 201

@@ -8,16 +8,16 @@ import json
 import re
 
 import pytest
-from starlette.testclient import TestClient
 
 from arena.web.app import STATIC, create_app
 from arena.web.words import words
 from test_web_api import answer, play_until, seat_url, start, token, wait_for
+from web_tools import web_client
 
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "games")) as c:
+    with web_client(create_app(tmp_path / "games")) as c:
         yield c
 
 
@@ -112,11 +112,11 @@ async def _feed(session, record) -> None:
 
 def test_beliefs_come_back_after_a_restart(tmp_path):
     folder = tmp_path / "games"
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         links = start(c, beliefs=True)
         play_until(c, links, "vote")
         before = wait_for(c, "/api" + links["host"] + "/state", lambda s: bool(s["beliefs"]))["beliefs"]
-    with TestClient(create_app(folder)) as c:
+    with web_client(create_app(folder)) as c:
         after = c.get("/api" + links["host"] + "/state").json()["beliefs"]
         assert [(b["seat"], b["probabilities"]) for b in after][: len(before)] == [(b["seat"], b["probabilities"]) for b in before]
         assert c.get(seat_url(links)).json()["beliefs"] == []

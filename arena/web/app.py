@@ -20,13 +20,14 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.gamefile import GameFileError
+from arena.web.guard import KEY_COOKIE, KEY_HEADER, Policy, RequestGuard, is_loopback
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.session import GameSession, SessionStore
 from arena.web.table_form import setup_choices, table_spec
@@ -101,8 +102,29 @@ def _resolve(store: SessionStore, view: str, token: str) -> tuple[GameSession, L
 
 
 # ---------------------------------------------------------------------- pages
+def _policy(request: Request) -> Policy:
+    return request.app.state.policy
+
+
+def _with_key_cookie(response: Response, policy: Policy) -> Response:
+    response.set_cookie(KEY_COOKIE, policy.key, httponly=True, samesite="strict", path="/")
+    return response
+
+
 async def start_page(request: Request) -> Response:
-    return FileResponse(STATIC / "start.html")
+    """The start page; it hands the host key to the browser as a same-site cookie when
+    opened with ``?key=`` (then drops the key from the address bar), or when the server
+    and the browser are both on this machine's loopback."""
+    policy = _policy(request)
+    if "key" in request.query_params:
+        if policy.key_matches(request.query_params["key"]):
+            return _with_key_cookie(RedirectResponse("/", status_code=303), policy)
+        return PlainTextResponse("403: this is not the key this server printed when it started", status_code=403)
+    page = FileResponse(STATIC / "start.html")
+    client = request.client.host if request.client else ""
+    if policy.loopback and is_loopback(client):
+        return _with_key_cookie(page, policy)
+    return page
 
 
 def _table_page(view: str):
@@ -118,11 +140,46 @@ async def api_setup(request: Request) -> Response:
     return JSONResponse(setup_choices())
 
 
-async def api_create(request: Request) -> Response:
+MAX_BODY = 256 * 1024  # a table, or one answer with its speech: far less than this
+
+
+class _BodyError(Exception):
+    def __init__(self, status: int, message: str):
+        self.status, self.message = status, message
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON, read up to ``MAX_BODY`` bytes; ``_BodyError`` otherwise."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise _BodyError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+        chunks.append(chunk)
     try:
-        raw = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+        return json.loads(b"".join(chunks))
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise _BodyError(400, "the request body must be JSON") from None
+
+
+def _has_key(request: Request) -> bool:
+    policy = _policy(request)
+    return policy.key_matches(request.headers.get(KEY_HEADER)) or policy.key_matches(request.cookies.get(KEY_COOKIE))
+
+
+async def api_create(request: Request) -> Response:
+    if not _has_key(request):
+        return JSONResponse(
+            {
+                "error": "starting a game needs this server's host key: open the address werewolf serve printed "
+                "(it ends in ?key=...), or send the key in the X-Werewolf-Key header"
+            },
+            status_code=403,
+        )
+    try:
+        raw = await _json_body(request)
+    except _BodyError as e:
+        return JSONResponse({"error": e.message}, status_code=e.status)
     try:
         spec, pace = table_spec(raw)
         session = _store(request).create(spec, pace)
@@ -144,9 +201,9 @@ def _state(view: str):
 async def api_answer(request: Request) -> Response:
     session, lens = _resolve(_store(request), "play", request.path_params["token"])
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return JSONResponse({"error": "the request body must be JSON"}, status_code=400)
+        body = await _json_body(request)
+    except _BodyError as e:
+        return JSONResponse({"error": e.message}, status_code=e.status)
     if not isinstance(body, dict) or not isinstance(body.get("decision"), int) or "answer" not in body:
         return JSONResponse({"error": 'send {"decision": <id>, "answer": <value>}'}, status_code=400)
     assert lens.seat is not None
@@ -218,11 +275,20 @@ async def not_found(request: Request, exc: Exception) -> Response:
 PATHS = {"play": "/play/{token}", "watch": "/watch/{token}", "full": "/watch/{token}/full", "host": "/host/{token}"}
 
 
-def create_app(transcripts_dir: str | Path = "out/web", *, restore: bool = True, say: Callable[[str], None] | None = None) -> Starlette:
+def create_app(
+    transcripts_dir: str | Path = "out/web",
+    *,
+    restore: bool = True,
+    say: Callable[[str], None] | None = None,
+    policy: Policy | None = None,
+) -> Starlette:
     """The application; ``transcripts_dir`` receives one transcript per game (and its
     small ``.session.json``). On start the games found there are taken up again
-    (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each."""
+    (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each.
+    ``policy`` (``arena.web.guard``): the bound address, the extra host names and the
+    host key; by default loopback, no extra name and a fresh key (``app.state.policy``)."""
     store = SessionStore(Path(transcripts_dir))
+    policy = policy or Policy()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -252,5 +318,7 @@ def create_app(transcripts_dir: str | Path = "out/web", *, restore: bool = True,
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
     app.state.store = store
-    app.add_middleware(SecurityHeaders)
+    app.state.policy = policy
+    app.add_middleware(RequestGuard, policy=policy)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals carry the headers too
     return app

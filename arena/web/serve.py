@@ -2,14 +2,16 @@
 
 Why it binds the socket itself before starting uvicorn: the address printed must be
 the one really listening (``--port 0`` picks a free port), and a port already taken
-must be one clear sentence, not a traceback. Loopback by default: anyone who can
-reach the server can start games on this machine's model keys.
+must be one clear sentence, not a traceback. Loopback by default, and a host key
+printed at start (``arena.web.guard``): a game started here plays on this machine's
+model keys.
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import socket
 import sys
 
@@ -22,6 +24,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     p.add_argument("--transcripts", metavar="DIR", default="out/web", help="where each game's transcript is written (default out/web)")
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        default=[],
+        help="also answer requests addressed to host NAME (a DNS name this machine is reached by); repeatable",
+    )
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -47,11 +56,19 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def _is_loopback(host: str) -> bool:
+def transcripts_folder(path: str) -> None:
+    """``--transcripts`` must be a folder this server can write in; ``CliError`` otherwise."""
+    from pathlib import Path
+
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"--transcripts {path} is a file; it names the folder each game's transcript is written to")
     try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--transcripts {path}: cannot create the folder ({e.strerror or e})") from None
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise CliError(f"--transcripts {path}: this user cannot write in that folder")
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -61,16 +78,29 @@ def run_serve(args: argparse.Namespace) -> int:
         from arena.web.app import create_app
     except ImportError as e:  # pragma: no cover - the dependencies are the package's own
         raise CliError(f"the web server needs its dependencies ({e.name}); reinstall with: pip install -e .") from None
+    from arena.web.guard import Policy
+
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port must be between 0 and 65535, got {args.port}")
+    transcripts_folder(args.transcripts)
+    for name in args.allow_host:
+        if not name.strip() or any(c in name for c in "/ @?#"):
+            raise CliError(f"--allow-host takes a host name such as arena.example.org, got '{name}'")
     sock = bind(args.host, args.port)
-    app = create_app(args.transcripts, say=lambda line: print(f"Earlier game {line}", flush=True))
-    print(f"Werewolf Arena is serving on {address(sock)}  (Ctrl-C stops it)", flush=True)
+    policy = Policy(bind_host=args.host, allow_hosts=tuple(args.allow_host))
+    app = create_app(args.transcripts, say=lambda line: print(f"Earlier game {line}", flush=True), policy=policy)
+    print(f"Werewolf Arena is serving on {address(sock)}?key={policy.key}  (Ctrl-C stops it)", flush=True)
+    print(
+        "Open that address to start games: the key in it lets your browser start them"
+        + (" (a browser on this machine gets it from the start page too)" if policy.loopback else "")
+        + f"; programs send it as the X-Werewolf-Key header. Host key: {policy.key}",
+        flush=True,
+    )
     print(f"Transcripts are written to {args.transcripts}/", flush=True)
-    if not _is_loopback(args.host):
+    if not policy.loopback:
         print(
-            f"warning: listening on {args.host}: anyone who can reach it can start games (with this machine's model keys); "
-            "seat pages still need their tokens",
+            f"warning: listening on {args.host}: other machines can reach it; starting a game (on this machine's model keys) "
+            "needs the host key above, seat pages their tokens; the traffic is not encrypted",
             file=sys.stderr,
             flush=True,
         )

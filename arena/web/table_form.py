@@ -26,18 +26,20 @@ class SeatForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=40)
-    agent: str = "heuristic"
-    role: str | None = None  # a card dealt to this seat on purpose (practice a role)
+    agent: str = Field(default="heuristic", max_length=100)
+    role: str | None = Field(default=None, max_length=40)  # a card dealt to this seat on purpose (practice a role)
 
 
 class TableForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    preset: str = "millers_hollow"
-    seed: int | None = None  # None: a fresh random game
-    language: str = "en"
+    preset: str = Field(default="millers_hollow", max_length=40)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)  # None: a fresh random game
+    language: str = Field(default="en", max_length=10)
     seats: list[SeatForm] = Field(min_length=3, max_length=30)
     timeout: float | None = Field(default=None, gt=0, le=3600)  # seconds per decision, for the people
+    # Every other number of the form is a rule option (discussion_rounds, ...): bounded
+    # by ``engine.options.BOUNDS``; the table's size by the preset (``check_players``).
     options: dict[str, Any] = Field(default_factory=dict)
     pace: float = Field(default=1.0, ge=0, le=10)  # seconds before each bot's speech
     beliefs: bool = False  # not a rule: models and bots privately rate each other's P(wolf) as each vote opens

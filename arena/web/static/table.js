@@ -389,7 +389,7 @@ function renderLinks() {
         class: "secondary danger",
         text: T("stop"),
         onclick: async () => {
-          if (confirm(T("stop.confirm"))) await fetch(`/api/host/${TOKEN}/stop`, { method: "POST" });
+          if (confirm(T("stop.confirm"))) await fetch(`/api/host/${TOKEN}/stop`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
         },
       })
     );
