@@ -25,7 +25,7 @@ from rich.console import Console
 
 from agents.base import Agent, SeatView
 from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
-from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
+from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, refuse_endpoints, spec_from_data
 from transcripts.schema import AnswerRecord, HeaderRecord
 from transcripts.verify import Status, Verification, verify_file
 
@@ -95,11 +95,25 @@ def seat_table(
     agent_seed: int | None = None,
     calls: Any = None,
     model_options: dict[str, Any] | None = None,
+    *,
+    source: str = "the transcript",
+    trust_endpoints: bool = False,
+    hint: str = "",
 ):
     """The table's spec, a fresh engine dealt from the header, and the table's agents
-    (seeded by ``agent_seed``, else by the game's seed as ``werewolf play`` seeds them)."""
+    (seeded by ``agent_seed``, else by the game's seed as ``werewolf play`` seeds them).
+
+    A recorded seat that keeps its agent keeps its recorded settings, so a transcript
+    (``source``, perhaps someone else's) that sets ``base_url``/``api_key_env`` is
+    refused unless ``trust_endpoints``; ``model_options`` are the user's own."""
     from transcripts.verify import build_game
 
+    if not trust_endpoints:
+        swapped = {s.name for s in header.seats if (agents or {}).get(s.name, s.agent) != s.agent}
+        try:
+            refuse_endpoints(header.seats, source, hint, skip=swapped)
+        except GameFileError as e:
+            raise CliError(str(e)) from None
     spec = spec_from_header(header, agents, model_options)
     seating = spec if agent_seed is None else spec.model_copy(update={"seed": agent_seed})
     try:

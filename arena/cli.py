@@ -95,6 +95,15 @@ def add_model_option_flag(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_trust_flag(p: argparse.ArgumentParser, what: str) -> None:
+    """``--trust-endpoints``: the only way a file's ``base_url``/``api_key_env`` is used."""
+    p.add_argument(
+        "--trust-endpoints",
+        action="store_true",
+        help=f"use the base_url and api_key_env that {what} sets for a seat (refused otherwise: they choose where an API key is sent)",
+    )
+
+
 def add_output_flags(p: argparse.ArgumentParser) -> None:
     """How a game played at this terminal is shown."""
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
@@ -152,6 +161,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-4o-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
     add_model_option_flag(p)
+    add_trust_flag(p, "the game file (or the --resume transcript)")
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
     add_limit_flags(p)
@@ -182,7 +192,7 @@ def _play_spec(args: argparse.Namespace):
         if args.game_file:
             if args.players is not None or args.agents is not None:
                 raise CliError("--players and --agents only apply when no game file is given")
-            spec = load_game_file(args.game_file)
+            spec = load_game_file(args.game_file, trust_endpoints=getattr(args, "trust_endpoints", False))
             update: dict[str, Any] = {}
             if args.seed is not None:
                 update["seed"] = args.seed

@@ -18,7 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
-from arena.cli import CliError, Command, add_limit_flags, add_model_option_flag, add_output_flags, apply_limits, parse_option_pairs, seat_pair
+from arena.cli import (
+    CliError,
+    Command,
+    add_limit_flags,
+    add_model_option_flag,
+    add_output_flags,
+    add_trust_flag,
+    apply_limits,
+    parse_option_pairs,
+    seat_pair,
+)
 from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript
 
 
@@ -64,10 +74,12 @@ def prepare_fork(
     label: str | None = None,
     model_options: dict[str, Any] | None = None,
     signer: Any = None,
+    trust_endpoints: bool = False,
 ) -> Continuation:
     """The forked game caught up to its fork point; ``label`` names the source in the
     header (the path as the user gave it, when ``path`` was found another way);
-    ``model_options`` go to every model seat that does not set its own."""
+    ``model_options`` (the user's own) go to every model seat that does not set its own;
+    a kept seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``."""
     from arena.gamefile import header_for
     from transcripts.writer import TranscriptWriter
 
@@ -80,7 +92,10 @@ def prepare_fork(
     cut = fork_point(t, day)
     prefix = t.records[:cut]
     calls = new_call_log()
-    spec, game, agents = seat_table(t.header, swaps, agent_seed=agent_seed, calls=calls, model_options=model_options)
+    spec, game, agents = seat_table(
+        t.header, swaps, agent_seed=agent_seed, calls=calls, model_options=model_options,
+        source=label or str(path), trust_endpoints=trust_endpoints, hint="give that seat another agent with --seat NAME=AGENT",
+    )  # fmt: skip
     header = header_for(spec, game)
     header.fork = ForkRecord(
         transcript=label or str(path),
@@ -119,6 +134,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     from arena.signing_cli import add_sign_key_flag
 
     add_sign_key_flag(p)
+    add_trust_flag(p, "the recorded transcript")
     add_limit_flags(p)
     add_output_flags(p)
     p.epilog = (
@@ -157,7 +173,9 @@ def run(args: argparse.Namespace) -> int:
     if args.sign_key and out is None:
         raise CliError("--sign-key signs the fork's transcript; give --transcript OUT too")
     signer = signer_for(args.sign_key) if out is not None else None
-    cont = prepare_fork(args.transcript, args.day, swaps, out, args.seed, model_options=model_options, signer=signer)
+    cont = prepare_fork(
+        args.transcript, args.day, swaps, out, args.seed, model_options=model_options, signer=signer, trust_endpoints=args.trust_endpoints
+    )
     dead = [n for n in swaps if not cont.game.by_name[n].alive]
     changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"
     banner = f"Forked {args.transcript} as night {args.day} falls ({cont.caught.answers} recorded answers replayed): {changed}"

@@ -51,9 +51,10 @@ def last_digest(t: Transcript) -> str | None:
     return t.records[-1].digest if t.records else t.header.digest
 
 
-def prepare_resume(path: str, out: str | None = None, signer: Any = None) -> Continuation:
+def prepare_resume(path: str, out: str | None = None, signer: Any = None, *, trust_endpoints: bool = False) -> Continuation:
     """The game of ``path`` caught up with its record, writing to ``out`` or back to
-    ``path``; ``signer`` signs the file's new end (appending to a signed file needs its key)."""
+    ``path``; ``signer`` signs the file's new end (appending to a signed file needs its key);
+    a seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``."""
     from transcripts.signing import SigningKeyError, require_same_signer
     from transcripts.writer import TranscriptWriter
 
@@ -63,9 +64,11 @@ def prepare_resume(path: str, out: str | None = None, signer: Any = None) -> Con
     header = t.header
     fork = header.fork
     if fork is not None and len(t.answers) < fork.answers:
-        return refork(path, out, t, signer)
+        return refork(path, out, t, signer, trust_endpoints=trust_endpoints)
     calls = new_call_log()
-    _, game, agents = seat_table(header, agent_seed=fork.agent_seed if fork is not None else None, calls=calls)
+    _, game, agents = seat_table(
+        header, agent_seed=fork.agent_seed if fork is not None else None, calls=calls, source=path, trust_endpoints=trust_endpoints
+    )
     try:
         if out is None or Path(out).resolve() == Path(path).resolve():
             require_same_signer(path, header.signer, signer)
@@ -83,7 +86,7 @@ def prepare_resume(path: str, out: str | None = None, signer: Any = None) -> Con
     return Continuation(game, agents, writer, calls, caught, v)
 
 
-def refork(path: str, out: str | None, t: Transcript, signer: Any = None) -> Continuation:
+def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, trust_endpoints: bool = False) -> Continuation:
     """A fork stopped before its fork point: nothing was played by the new agents yet,
     and the bots replaying the source must be the source's, so the fork is made again
     (from the source transcript, which must still be there and unchanged)."""
@@ -104,9 +107,16 @@ def refork(path: str, out: str | None, t: Transcript, signer: Any = None) -> Con
         raise CliError(f"cannot resume {path}: its source {fork.transcript} changed since the fork; run werewolf fork again")
     before = {s.name: s.agent for s in v.transcript.header.seats}
     swaps = {s.name: s.agent for s in t.header.seats if s.agent != before.get(s.name)}
+    from agents.llm.config import endpoint_fields
+
+    recorded = endpoint_fields(fork.model_options)
+    if recorded and not trust_endpoints:  # the fork's --model-option, as recorded: the file's word now
+        raise CliError(f"{path}: its fork record sets model option {recorded[0]}, which chooses where an API key is sent; "
+                       "refused from a file: pass --trust-endpoints if you trust it")  # fmt: skip
     return prepare_fork(
-        str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options, signer=signer
-    )
+        str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options,
+        signer=signer, trust_endpoints=trust_endpoints,
+    )  # fmt: skip
 
 
 def _find_source(name: str, beside: Path) -> Path | None:
@@ -137,7 +147,7 @@ def run_resume(args: argparse.Namespace) -> int:
     apply_limits(args)
     from arena.signing_cli import signer_for
 
-    cont = prepare_resume(args.resume, args.transcript, signer_for(getattr(args, "sign_key", None)))
+    cont = prepare_resume(args.resume, args.transcript, signer_for(getattr(args, "sign_key", None)), trust_endpoints=args.trust_endpoints)
     where = args.transcript or args.resume
     banner = (
         f"Resuming {args.resume} on day {cont.game.day} after {cont.caught.answers} recorded answers "

@@ -9,6 +9,12 @@ them patient.
 API keys are deliberately not a setting: a key in a game file ends up in version
 control and transcripts. A seat that needs a key other than the SDK's default
 variable names that variable (``api_key_env``) instead.
+
+``base_url`` and ``api_key_env`` together decide which secret goes to which server
+(``ENDPOINT_FIELDS``), so they are taken only from the user: the command line, the
+Python API, the vendors' own variables. A game file, a tournament file or a transcript
+(someone else's, perhaps) that sets them is refused unless the user passes
+``--trust-endpoints`` (``arena.gamefile.refuse_endpoints``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # Where a back end's key comes from when ``api_key_env`` is not given: the SDKs' own.
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+# The settings that choose where a seat's key is sent, and which variable is sent.
+ENDPOINT_FIELDS = ("base_url", "api_key_env")
+
+
+def endpoint_fields(options: object) -> list[str]:
+    """Which of ``ENDPOINT_FIELDS`` a seat's options (a mapping or ``LLMOptions``) set."""
+    if isinstance(options, BaseModel):
+        options = options.model_dump(exclude_unset=True)
+    if not isinstance(options, dict):
+        return []
+    return [f for f in ENDPOINT_FIELDS if options.get(f) is not None]
 
 
 class LLMOptions(BaseModel):

@@ -6,7 +6,7 @@ import argparse
 import json
 from collections import Counter
 
-from arena.cli import CliError, Command, console_for
+from arena.cli import CliError, Command, add_trust_flag, console_for
 
 EXIT_GAMES_FAILED = 1
 EXIT_INTERRUPTED = 130
@@ -22,6 +22,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     from arena.signing_cli import add_sign_key_flag
 
     add_sign_key_flag(p)  # overrides the file's sign_key
+    add_trust_flag(p, "the tournament file")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.tournament.store import StoreError
 
     try:
-        cfg = load_config(args.config)
+        cfg = load_config(args.config, trust_endpoints=args.trust_endpoints)
     except ConfigError as e:
         raise CliError(str(e)) from None
     if args.plan:

@@ -226,8 +226,10 @@ class TournamentConfig(_Strict):
             raise ConfigError(str(e)) from None
 
 
-def load_config(path: str | Path) -> TournamentConfig:
-    """Read and check a tournament file; every problem is a ``ConfigError`` naming it."""
+def load_config(path: str | Path, *, trust_endpoints: bool = False) -> TournamentConfig:
+    """Read and check a tournament file; every problem is a ``ConfigError`` naming it.
+    A participant's ``base_url``/``api_key_env`` is refused unless ``trust_endpoints``
+    (they choose where an API key is sent; ``agents.llm.config``)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -240,6 +242,14 @@ def load_config(path: str | Path) -> TournamentConfig:
     except (json.JSONDecodeError, yaml.YAMLError) as e:
         raise ConfigError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {str(e).splitlines()[0]}") from None
     cfg = config_from_data(raw, where=str(p))
+    if not trust_endpoints:
+        from agents.llm.config import endpoint_fields
+        from arena.gamefile import endpoint_refusal
+
+        for part in cfg.participants:
+            fields = endpoint_fields(part.options)
+            if fields:
+                raise ConfigError(endpoint_refusal(str(p), f"participant {part.name}", f"options.{fields[0]}"))
     if cfg.prices is not None and not Path(cfg.prices).is_absolute():
         cfg = cfg.model_copy(update={"prices": str(p.parent / cfg.prices)})
     if cfg.sign_key is not None and not Path(cfg.sign_key).is_absolute():
