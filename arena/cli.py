@@ -434,8 +434,16 @@ def all_commands() -> list[Command]:
     return commands
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a bad argument as one line (``error: ...``, exit 2), as every other
+    bad input is, instead of the usage block followed by the message."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"error: {self.prog}: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="werewolf", description="Werewolf Arena: LLMs, people and bots play Werewolf.")
+    parser = Parser(prog="werewolf", description="Werewolf Arena: LLMs, people and bots play Werewolf.")
     parser.add_argument("--version", action="version", version=f"werewolf-arena {package_version()}")
     parser.add_argument(
         "--log-level", choices=LEVELS, type=str.lower, help="this program's log lines on stderr (default warning; never a key or a hidden fact)"
@@ -451,7 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, or a bad argument (already printed as one line): a code, not an exit
+        return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_BAD_INPUT
