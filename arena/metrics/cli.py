@@ -30,12 +30,34 @@ def collect(path: Path) -> tuple[list, list[str]]:
         if not g.complete:
             skipped.append(f"{f}: the game has no end (no game_end record)")
             continue
+        problem = malformed(g)
+        if problem:
+            skipped.append(f"{f}: {problem}")
+            continue
         games.append(g)
     return games, skipped
 
 
-def run(args: argparse.Namespace) -> int:
+# What a record of the wrong shape raises inside a measure (a role that is null, a day
+# that is text): the tolerant reader leaves the judging of each record to the measures.
+SHAPE_ERRORS = (TypeError, KeyError, ValueError, AttributeError, IndexError)
+
+
+def malformed(g) -> str | None:
+    """Why the measures cannot read ``g`` (a record of the wrong shape), or None; the
+    game's own measures are kept on it (``g.measured``) so they are computed once."""
     from arena.metrics.game import aggregate, game_metrics
+
+    try:
+        g.measured = game_metrics(g)
+        aggregate([g])
+    except SHAPE_ERRORS as e:
+        return f"a record is malformed, so the game cannot be measured ({type(e).__name__}: {' '.join(str(e).split())[:120]})"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from arena.metrics.game import aggregate
 
     path = Path(args.path)
     if not path.exists():
@@ -44,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if path.is_file():
         if not games:
             raise CliError(skipped[0] if skipped else f"{path}: nothing to measure")
-        m = game_metrics(games[0])
+        m = games[0].measured
         if args.json:
             print(json.dumps(m, ensure_ascii=False))
         else:
@@ -56,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         per_game = []
         for g in games:
-            m = game_metrics(g)
+            m = g.measured
             per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]})
         print(json.dumps({"aggregate": agg, "games": per_game, "skipped": skipped}, ensure_ascii=False))
     else:

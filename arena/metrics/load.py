@@ -34,6 +34,7 @@ class GameRecord:
     calls: list[dict[str, Any]] = field(default_factory=list)
     beliefs: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    measured: dict[str, Any] | None = None  # the game's measures, once computed (``arena.metrics.cli``)
 
     def __post_init__(self) -> None:
         for r in self.records:
