@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from arena.web.app import STATIC, create_app

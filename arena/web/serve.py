@@ -10,7 +10,6 @@ model keys.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import socket
 import sys
