@@ -378,7 +378,32 @@ def load_game_file(path: str | Path, *, trust_endpoints: bool = False) -> GameSp
     return spec
 
 
+MAX_NODES = 100_000  # values in one parsed file, aliases expanded: far above any table
+
+
+def check_size(data: Any, where: str, limit: int = MAX_NODES) -> Any:
+    """``data`` unless it holds more than ``limit`` values once YAML's aliases are
+    expanded (a few lines of ``&a [*b, *b, ...]`` hold billions, and every later step,
+    validation, the transcript header, would walk them all); ``GameFileError`` then."""
+    seen, stack = 0, [data]
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            raise GameFileError(f"{where}: holds more than {limit:,} values (YAML aliases expanded); a table needs far fewer")
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return data
+
+
 def parse_text(text: str, suffix: str, where: str = "game file") -> Any:
+    return check_size(_parse(text, suffix, where), where)
+
+
+def _parse(text: str, suffix: str, where: str) -> Any:
     if suffix == ".json":
         try:
             return json.loads(text)

@@ -210,3 +210,20 @@ def test_metrics_on_a_folder_without_transcripts_exits_2(tmp_path, capsys):
 def test_a_bad_argument_is_one_line(capsys):
     refused(capsys, "play", "--players", "many", words="werewolf play: argument --players: invalid int value")
     refused(capsys, "fork", words="the following arguments are required")
+
+
+# ---------------------------------------------------------------------- YAML aliases
+BOMB = ('[&a ["x","x","x","x","x","x","x","x","x","x"], &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a], &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b], '
+        "&d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c], &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d], &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e], "
+        "&g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]]")  # fmt: skip
+
+
+def test_a_yaml_alias_bomb_is_refused_at_once(tmp_path, capsys):
+    """Ten million values in seven lines: a scripted seat's answers take any values,
+    and the transcript header would have written them all (it hung before)."""
+    g = tmp_path / "bomb.yaml"
+    g.write_text("seats:\n  - {name: A, agent: scripted, answers: {vote: " + BOMB + "}}\n  - {name: B}\n  - {name: C}\n  - {name: D}\n  - {name: E}\n")
+    refused(capsys, "play", g, "--transcript", tmp_path / "b.jsonl", words="holds more than 100,000 values", seconds=5)
+    t = tmp_path / "tbomb.yaml"
+    t.write_text(yaml.safe_dump(TOURNAMENT) + "name: " + BOMB + "\n")
+    refused(capsys, "tournament", t, "--db", tmp_path / "t.db", "--plan", words="holds more than 100,000 values", seconds=5)

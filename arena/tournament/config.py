@@ -241,6 +241,12 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
         raw = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:
         raise ConfigError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {str(e).splitlines()[0]}") from None
+    from arena.gamefile import GameFileError, check_size
+
+    try:
+        check_size(raw, str(p))
+    except GameFileError as e:
+        raise ConfigError(str(e)) from None
     cfg = config_from_data(raw, where=str(p))
     if not trust_endpoints:
         from agents.llm.config import endpoint_fields
