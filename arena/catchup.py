@@ -25,7 +25,8 @@ from rich.console import Console
 
 from agents.base import Agent, SeatView
 from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
-from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, refuse_endpoints, spec_from_data
+from arena.endpoints import refuse_endpoints
+from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
 from transcripts.schema import AnswerRecord, HeaderRecord
 from transcripts.verify import Status, Verification, verify_file
 

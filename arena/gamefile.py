@@ -327,31 +327,6 @@ def apply_model_options(seats: list[dict[str, Any]], options: dict[str, Any] | N
             seat["options"] = {**options, **(seat.get("options") or {})}
 
 
-# ---------------------------------------------------------------------- endpoints
-def endpoint_refusal(source: str, who: str, field: str, hint: str = "") -> str:
-    """Why a file may not set ``field`` for a seat: it would choose where a key goes."""
-    return (
-        f"{source}: {who} sets {field}, which chooses where an API key is sent; refused from a file: "
-        "pass --trust-endpoints if you trust it" + (f", or {hint}" if hint else "")
-    )
-
-
-def refuse_endpoints(
-    seats: list[Any], source: str, hint: str = "set it yourself with --model-option FIELD=VALUE", skip: Any = ()
-) -> None:
-    """``GameFileError`` for the first seat (``SeatSpec`` or ``SeatRecord``) of a file
-    whose options set ``base_url`` or ``api_key_env`` (``agents.llm.config``); seats
-    named in ``skip`` (given another agent) are not asked."""
-    from agents.llm.config import endpoint_fields
-
-    for i, seat in enumerate(seats):
-        if seat.name in skip:
-            continue
-        fields = endpoint_fields(getattr(seat, "options", None))
-        if fields:
-            raise GameFileError(endpoint_refusal(source, f"seat {i + 1} ({seat.name})", f"options.{fields[0]}", hint.replace("FIELD", fields[0])))
-
-
 # ---------------------------------------------------------------------- parsing
 def load_game_file(path: str | Path, *, trust_endpoints: bool = False) -> GameSpec:
     """Read and check a game file; every problem is a ``GameFileError`` naming it.
@@ -371,6 +346,8 @@ def load_game_file(path: str | Path, *, trust_endpoints: bool = False) -> GameSp
     except GameFileError as e:
         raise GameFileError(f"{p}: {e}") from None
     if not trust_endpoints:
+        from arena.endpoints import refuse_endpoints
+
         refuse_endpoints(spec.seats, str(p))
     if spec.prices is not None and not Path(spec.prices).is_absolute():
         # A path in a file means "next to this file", wherever the command runs.

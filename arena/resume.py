@@ -108,11 +108,11 @@ def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, tru
     before = {s.name: s.agent for s in v.transcript.header.seats}
     swaps = {s.name: s.agent for s in t.header.seats if s.agent != before.get(s.name)}
     from agents.llm.config import endpoint_fields
+    from arena.endpoints import endpoint_refusal
 
     recorded = endpoint_fields(fork.model_options)
     if recorded and not trust_endpoints:  # the fork's --model-option, as recorded: the file's word now
-        raise CliError(f"{path}: its fork record sets model option {recorded[0]}, which chooses where an API key is sent; "
-                       "refused from a file: pass --trust-endpoints if you trust it")  # fmt: skip
+        raise CliError(endpoint_refusal(path, "its fork record", f"model option {recorded[0]}"))
     return prepare_fork(
         str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options,
         signer=signer, trust_endpoints=trust_endpoints,

@@ -133,3 +133,27 @@ def test_resume_never_takes_endpoints_from_a_transcript_silently(tmp_path, capsy
         assert f"{half}: seat 1 (Alice) sets options.base_url" in err and "--trust-endpoints" in err
         code, _, err = run(capsys, "play", "--resume", str(half), "--quiet", "--json", "--trust-endpoints")
     assert code == 0, err
+
+
+@pytest.mark.usefixtures("llm_env")
+def test_a_fork_record_does_not_carry_the_forks_endpoint_on(tmp_path, capsys):
+    """``fork --model-option base_url=`` is the user's word when typed; recorded in the
+    fork's header, it is the file's. A fork stopped before its fork point is made
+    again from that record on resume: refused unless trusted."""
+    source = tmp_path / "source.jsonl"
+    bots = tmp_path / "bots.yaml"
+    bots.write_text(yaml.safe_dump({"seed": 1, "options": {"sheriff": False}, "seats": [{"name": n, "agent": "heuristic"} for n in NAMES]}))
+    assert run(capsys, "play", str(bots), "--quiet", "--json", "--transcript", str(source))[0] == 0
+    forked = tmp_path / "fork.jsonl"
+    with standin_router() as router:
+        OpenAIStandIn(router, base_url=EVIL)
+        code, _, err = run(capsys, "fork", str(source), "--day", "2", "--seat", "Alice=openai:gpt-4o-mini", "--model-option", f"base_url={EVIL}",
+                           "--transcript", str(forked), "--quiet", "--json")  # fmt: skip
+        assert code == 0, err
+        rows = forked.read_text().splitlines(keepends=True)
+        forked.write_text("".join(rows[:3]))  # stopped before its fork point
+        code, _, err = run(capsys, "play", "--resume", str(forked), "--quiet")
+        assert code == 2
+        assert f"{forked}: its fork record sets model option base_url" in one_line_error(err)
+        code, _, err = run(capsys, "play", "--resume", str(forked), "--quiet", "--json", "--trust-endpoints")
+    assert code == 0, err

@@ -14,7 +14,7 @@ variable names that variable (``api_key_env``) instead.
 (``ENDPOINT_FIELDS``), so they are taken only from the user: the command line, the
 Python API, the vendors' own variables. A game file, a tournament file or a transcript
 (someone else's, perhaps) that sets them is refused unless the user passes
-``--trust-endpoints`` (``arena.gamefile.refuse_endpoints``).
+``--trust-endpoints`` (``arena.endpoints``).
 """
 
 from __future__ import annotations

@@ -250,7 +250,7 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
     cfg = config_from_data(raw, where=str(p))
     if not trust_endpoints:
         from agents.llm.config import endpoint_fields
-        from arena.gamefile import endpoint_refusal
+        from arena.endpoints import endpoint_refusal
 
         for part in cfg.participants:
             fields = endpoint_fields(part.options)
