@@ -5,20 +5,95 @@ ENDPOINT_FIELDS``) together choose which secret goes to which server, and three 
 of file can carry them (game files, tournament files, transcripts, the last two often
 someone else's). Each reader asks here, so the refusal has one wording, names the
 field, the seat and the file, and points at ``--trust-endpoints``.
+
+The user's own config file may list the endpoints they trust (``trusted_endpoints``,
+pairs of a base URL and, optionally, the variable that server may receive), so a
+shared game file aimed at the user's own local server plays without the flag::
+
+    # ~/.config/werewolf-arena/config.yaml (or $XDG_CONFIG_HOME/..., or $WEREWOLF_CONFIG)
+    trusted_endpoints:
+      - base_url: http://127.0.0.1:8000/v1
+        api_key_env: MY_VLLM_KEY
+
+A seat's settings are accepted when the pair it sets (``base_url``, ``api_key_env``,
+either possibly unset) is one of the listed pairs, exactly: trusting a server is not
+trusting it with every variable, nor trusting a variable with every server.
 """
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from arena.gamefile import GameFileError
+
+
+class TrustedEndpoint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    api_key_env: str | None = None
+
+
+class UserConfig(BaseModel):
+    """The user's own settings file (only what the arena reads from it)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    trusted_endpoints: list[TrustedEndpoint] = []
+
+
+def config_path() -> Path:
+    if os.environ.get("WEREWOLF_CONFIG"):
+        return Path(os.environ["WEREWOLF_CONFIG"])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "werewolf-arena" / "config.yaml"
+
+
+def trusted_pairs() -> frozenset[tuple[str | None, str | None]]:
+    """The (base_url, api_key_env) pairs the user's config trusts; ``GameFileError``
+    naming the file when it cannot be read."""
+    p = config_path()
+    try:
+        stamp = p.stat().st_mtime_ns
+    except OSError:
+        return frozenset()  # no config file: nothing is trusted beyond the command line
+    return _pairs(str(p), stamp)
+
+
+@lru_cache(maxsize=4)
+def _pairs(path: str, stamp: int) -> frozenset[tuple[str | None, str | None]]:
+    """The pairs of ``path`` as it was at ``stamp`` (its modification time)."""
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        cfg = UserConfig.model_validate(raw)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValidationError) as e:
+        first = " ".join(str(e).split())[:160]
+        raise GameFileError(f"your config file {p} cannot be read: {first}") from None
+    return frozenset((t.base_url, t.api_key_env) for t in cfg.trusted_endpoints)
+
+
+def trusted(options: Any) -> bool:
+    """Whether a seat's options set only an endpoint pair the user's config lists."""
+    if isinstance(options, BaseModel):
+        options = options.model_dump(exclude_unset=True)
+    if not isinstance(options, dict):
+        return False
+    return (options.get("base_url"), options.get("api_key_env")) in trusted_pairs()
 
 
 def endpoint_refusal(source: str, who: str, field: str, hint: str = "") -> str:
     """Why a file may not set ``field`` for a seat: it would choose where a key goes."""
     return (
         f"{source}: {who} sets {field}, which chooses where an API key is sent; refused from a file: "
-        "pass --trust-endpoints if you trust it" + (f", or {hint}" if hint else "")
+        f"pass --trust-endpoints if you trust it, list it under trusted_endpoints in {config_path()}"
+        + (f", or {hint}" if hint else "")
     )
 
 
@@ -33,6 +108,7 @@ def refuse_endpoints(
     for i, seat in enumerate(seats):
         if seat.name in skip:
             continue
-        fields = endpoint_fields(getattr(seat, "options", None))
-        if fields:
+        options = getattr(seat, "options", None)
+        fields = endpoint_fields(options)
+        if fields and not trusted(options):
             raise GameFileError(endpoint_refusal(source, f"seat {i + 1} ({seat.name})", f"options.{fields[0]}", hint.replace("FIELD", fields[0])))

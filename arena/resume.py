@@ -108,10 +108,15 @@ def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, tru
     before = {s.name: s.agent for s in v.transcript.header.seats}
     swaps = {s.name: s.agent for s in t.header.seats if s.agent != before.get(s.name)}
     from agents.llm.config import endpoint_fields
-    from arena.endpoints import endpoint_refusal
+    from arena.endpoints import endpoint_refusal, trusted
+    from arena.gamefile import GameFileError
 
     recorded = endpoint_fields(fork.model_options)
-    if recorded and not trust_endpoints:  # the fork's --model-option, as recorded: the file's word now
+    try:
+        refused = bool(recorded) and not trust_endpoints and not trusted(fork.model_options)
+    except GameFileError as e:
+        raise CliError(str(e)) from None
+    if refused:  # the fork's --model-option, as recorded: the file's word now
         raise CliError(endpoint_refusal(path, "its fork record", f"model option {recorded[0]}"))
     return prepare_fork(
         str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options,

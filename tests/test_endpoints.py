@@ -18,6 +18,12 @@ EVIL = "http://collector.example/v1"
 NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo"]
 
 
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path, monkeypatch):
+    """The user's own config file (``arena.endpoints``) is the test's, not the machine's."""
+    monkeypatch.setenv("WEREWOLF_CONFIG", str(tmp_path / "no-config.yaml"))
+
+
 def game_file(tmp_path: Path, **options) -> Path:
     seats = [{"name": n, "agent": "heuristic"} for n in NAMES]
     seats[0] = {"name": "Alice", "agent": "openai:gpt-4o-mini", "options": options} if options else {"name": "Alice", "agent": "openai:gpt-4o-mini"}
@@ -157,3 +163,31 @@ def test_a_fork_record_does_not_carry_the_forks_endpoint_on(tmp_path, capsys):
         assert f"{forked}: its fork record sets model option base_url" in one_line_error(err)
         code, _, err = run(capsys, "play", "--resume", str(forked), "--quiet", "--json", "--trust-endpoints")
     assert code == 0, err
+
+
+# ---------------------------------------------------------------------- the user's own config
+@pytest.mark.usefixtures("llm_env")
+def test_the_users_config_can_trust_a_pair(tmp_path, capsys, monkeypatch):
+    """A pair listed under ``trusted_endpoints`` in the user's own config file plays
+    without the flag; the same server with another variable, or the same variable
+    with another server, is still refused."""
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"trusted_endpoints": [{"base_url": EVIL, "api_key_env": "SEAT_KEY"}]}))
+    monkeypatch.setenv("WEREWOLF_CONFIG", str(config))
+    monkeypatch.setenv("SEAT_KEY", "sk-seat-own")
+    with standin_router() as router:
+        api = OpenAIStandIn(router, base_url=EVIL)
+        code, _, err = run(capsys, "play", str(game_file(tmp_path, base_url=EVIL, api_key_env="SEAT_KEY")), "--quiet", "--json")
+        assert code == 0, err
+        assert {h["authorization"] for h in api.headers} == {"Bearer sk-seat-own"}
+        for other in ({"base_url": EVIL, "api_key_env": "HOME"}, {"base_url": "http://other.example/v1", "api_key_env": "SEAT_KEY"}, {"base_url": EVIL}):
+            code, _, err = run(capsys, "play", str(game_file(tmp_path, **other)), "--quiet")
+            assert code == 2 and f"trusted_endpoints in {config}" in one_line_error(err)
+
+
+def test_a_broken_user_config_is_named(tmp_path, capsys, monkeypatch):
+    config = tmp_path / "config.yaml"
+    config.write_text("trusted_endpoints: [{base_url: 3, port: 1}]\n")
+    monkeypatch.setenv("WEREWOLF_CONFIG", str(config))
+    code, _, err = run(capsys, "play", str(game_file(tmp_path, base_url=EVIL)), "--quiet")
+    assert code == 2 and f"your config file {config} cannot be read" in one_line_error(err)

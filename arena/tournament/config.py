@@ -250,11 +250,16 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
     cfg = config_from_data(raw, where=str(p))
     if not trust_endpoints:
         from agents.llm.config import endpoint_fields
-        from arena.endpoints import endpoint_refusal
+        from arena.endpoints import endpoint_refusal, trusted
+        from arena.gamefile import GameFileError
 
         for part in cfg.participants:
             fields = endpoint_fields(part.options)
-            if fields:
+            try:
+                ok = not fields or trusted(part.options)
+            except GameFileError as e:  # the user's own config file cannot be read
+                raise ConfigError(str(e)) from None
+            if not ok:
                 raise ConfigError(endpoint_refusal(str(p), f"participant {part.name}", f"options.{fields[0]}"))
     if cfg.prices is not None and not Path(cfg.prices).is_absolute():
         cfg = cfg.model_copy(update={"prices": str(p.parent / cfg.prices)})
