@@ -146,6 +146,7 @@ WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns"})
 BOUNDS: dict[str, tuple[int, int]] = {
     "sheriff_election_day": (0, 100),
     "discussion_rounds": (0, 10),
+    "discussion_turns": (0, 300),  # speeches a day under bidding: 10 rounds of 30 players
     "wolf_kill_rounds": (0, 10),
     "wolf_chat_rounds": (0, 10),
     "sisters_chat_every": (0, 100),
