@@ -153,6 +153,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "max_days": (1, 100),
     "vote_changes": (0, 10),
     "mad_scientist_vials": (0, 30),
+    "pack_leader_exact_from": (0, 30),  # a table size (0: never)
 }
 MAX_WORDS = 100  # the longest list option (building_tokens: one per player at most)
 
