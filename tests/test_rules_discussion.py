@@ -296,7 +296,7 @@ def test_a_game_file_sets_the_protocol_and_scripts_the_bids():
     assert game.options.discussion == "bidding" and game.options.discussion_turns == 4
     with pytest.raises(GameFileError, match="'discussion' must be one of round_robin, bidding, parallel"):
         spec_from_data({"preset": "millers_hollow", "options": {"discussion": "chatty"}, "seats": seats})
-    with pytest.raises(GameFileError, match="'discussion_turns' must not be negative"):
+    with pytest.raises(GameFileError, match="'discussion_turns' must be between 0 and"):
         spec_from_data({"preset": "millers_hollow", "options": {"discussion_turns": -1}, "seats": seats})
     misspelt = [{**s, "answers": {"bids": [1]}} for s in seats]
     with pytest.raises(GameFileError, match="bids"):
