@@ -106,13 +106,17 @@ def answer(schema: dict[str, Any], question: str, rng: random.Random) -> Any:
 
 
 def last_user_text(messages: list[dict[str, Any]]) -> str:
-    for m in reversed(messages):
-        if m.get("role") == "user":
-            c = m.get("content")
-            if isinstance(c, list):
-                return "".join(b.get("text", "") for b in c if isinstance(b, dict) and b.get("type", "text") == "text")
-            return c or ""
-    return ""
+    """What the user side said, in order: where the question's own line is found."""
+    out = []
+    for m in messages:
+        if m.get("role") not in ("user", "tool"):
+            continue
+        c = m.get("content")
+        if isinstance(c, list):
+            out += [b.get("text", "") if b.get("type") == "text" else str(b.get("content", "")) for b in c if isinstance(b, dict)]
+        else:
+            out.append(c or "")
+    return "\n".join(out)
 
 
 @dataclass

@@ -233,13 +233,36 @@ def legal_answer(schema: dict[str, Any], question: str, rng: random.Random) -> A
 
 
 def last_user_text(messages: list[dict[str, Any]]) -> str:
-    for m in reversed(messages):
-        if m.get("role") == "user":
-            c = m.get("content")
-            if isinstance(c, list):
-                return "".join(b.get("text", "") for b in c if isinstance(b, dict))
-            return c or ""
-    return ""
+    """What the user side said, in order (the question, then any corrections): where
+    the question's own line is found, even in a re-ask."""
+    out = []
+    for m in messages:
+        if m.get("role") not in ("user", "tool"):
+            continue
+        c = m.get("content")
+        if isinstance(c, list):
+            out += [b.get("text", "") if b.get("type") == "text" else str(b.get("content", "")) for b in c if isinstance(b, dict)]
+        else:
+            out.append(c or "")
+    return "\n".join(out)
+
+
+def without_fields_line(user: str) -> str:
+    """A user message without the cache layout's last line (the fields the question
+    fills): what is left ends with the question as ``decision_prompt`` renders it."""
+    head, sep, last = user.rpartition("\n")
+    return head if sep and '{"properties":{' in last else user
+
+
+def asks_a_move(body: dict[str, Any]) -> bool:
+    """Whether the request asks for a move (a choice, not words), in either layout."""
+    question = last_user_text(body.get("messages") or [])
+    if '{"properties":{' in question:
+        return '"action"' in question.rsplit('{"properties":{', 1)[1]
+    rf = (body.get("response_format") or {}).get("json_schema") or {}
+    tool = (body.get("tools") or [{}])[0]
+    name = rf.get("name") or tool.get("name") or (tool.get("function") or {}).get("name")
+    return name not in ("speak", "wolf_chat")
 
 
 # ---------------------------------------------------------------------- the stand-ins

@@ -34,7 +34,7 @@ from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Tu
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
-from agents.llm.schema import answer_schema, tool_name
+from agents.llm.schema import GAME_TOOL, GAME_TOOL_DESCRIPTION, answer_schema, game_schema, narrowed_fields, tool_name
 from engine.decisions import Decision, IllegalAnswer
 
 log = logging.getLogger("werewolf.llm")
@@ -90,7 +90,8 @@ class LLMAgent(Agent):
         self.fallback_agent = HeuristicAgent(name, seed=seed)
         self.rng = random.Random(f"{seed}:{name}:fallback")
         self.disabled: str | None = None  # why this seat's model is no longer asked
-        self._system: str | None = None  # rendered once per game
+        self._system: tuple[str, str] | None = None  # rendered once per game: (shared, the seat's own)
+        self._game_schema: tuple[tuple[str, ...], dict[str, Any]] | None = None  # (players, schema) of the cache layout
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
 
     @property
@@ -211,17 +212,34 @@ class LLMAgent(Agent):
         return min(2 * self._budget(prompt), max(o.max_tokens_cap, o.max_tokens))
 
     def prompt(self, view: SeatView, decision: Decision) -> Prompt:
-        """The request for ``decision``, vendor-neutral (see ``prompts.render``)."""
+        """The request for ``decision``, vendor-neutral (see ``prompts.render``). In the
+        cache layout the schema is the game's (the same bytes in every request of the
+        seat) and the question names its fields and legal answers; in the grammar
+        layout it is the decision's own, which a local server enforces exactly."""
         from prompts.render import decision_prompt
 
+        players = list(view.players)
+        exact = answer_schema(decision, players=players, roles=_role_ids())
+        question = decision_prompt(decision, language=self.language)
+        if self.backend.layout() != "cache":
+            return self._request(view, question=question, schema=exact, name=tool_name(decision), description=f"Submit your {decision.kind} answer.", family=decision.shape)
+        game = self._game_schema_for(players)
         return self._request(
             view,
-            question=decision_prompt(decision, language=self.language),
-            schema=answer_schema(decision, players=list(view.players), roles=_role_ids()),
-            name=tool_name(decision),
-            description=f"Submit your {decision.kind} answer.",
-            family=decision.shape,
+            question=question,
+            schema=game,
+            name=GAME_TOOL,
+            description=GAME_TOOL_DESCRIPTION,
+            family=GAME_TOOL,
+            fields=narrowed_fields(decision, players=players, roles=_role_ids(), game=game),
+            exact_schema=exact,
         )
+
+    def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
+        key = tuple(players)
+        if self._game_schema is None or self._game_schema[0] != key:
+            self._game_schema = (key, game_schema(players=players, roles=_role_ids()))
+        return self._game_schema[1]
 
     def _request(self, view: SeatView, **question: Any) -> Prompt:
         """The seat's system part and append-only history, then ``question`` (the
@@ -229,17 +247,25 @@ class LLMAgent(Agent):
         from prompts.render import history_entries
 
         entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
-        return Prompt(system=self._system_for(view), history_parts=self._parts(entries), language=self.language, **question)
+        parts = self._system_for(view)
+        return Prompt(
+            system="".join(parts),
+            system_parts=parts,
+            cache_key=_cache_key(parts),
+            history_parts=self._parts(entries),
+            language=self.language,
+            **question,
+        )
 
-    def _system_for(self, view: SeatView) -> str:
-        from prompts.render import system_prompt
+    def _system_for(self, view: SeatView) -> tuple[str, str]:
+        from prompts.render import system_parts
 
         if self._system is None:
             # Rendered once: the role card is the deal's (a later change, the Thief's,
             # is told in the history), so the cache's first block never changes.
             start = next((e.data for e in view.events if e.kind == "game_start"), {})
             dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == self.name), None)
-            self._system = system_prompt(
+            self._system = system_parts(
                 preset=self._preset(view),
                 options=self._rules(view),
                 seat=self.name,
@@ -439,6 +465,15 @@ class LLMAgent(Agent):
         if state.pending is not None:
             self.calls.add(state.pending)
             state.pending = None
+
+
+def _cache_key(parts: tuple[str, ...]) -> str:
+    """A stable routing key for the seat's requests (OpenAI ``prompt_cache_key``): a
+    digest of its system text, the same for every call of the game and revealing
+    nothing of it."""
+    import hashlib
+
+    return "werewolf-" + hashlib.sha256("".join(parts).encode()).hexdigest()[:24]
 
 
 def _role_ids() -> list[str]:
