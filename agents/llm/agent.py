@@ -447,6 +447,7 @@ class LLMAgent(Agent):
                 output_tokens=u.output_tokens,
                 cached_tokens=u.cached_tokens,
                 cache_write_tokens=u.cache_write_tokens,
+                reasoning_tokens=u.reasoning_tokens,
             )
             if u.input_tokens is not None and u.output_tokens is not None:
                 rec["cost_usd"] = self.prices.cost(
