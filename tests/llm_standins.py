@@ -374,6 +374,7 @@ class OpenAIStandIn(_StandIn):
     def __init__(self, router: respx.MockRouter, base_url: str = OPENAI_URL, **kw: Any):
         super().__init__(router, base_url, **kw)
         self.cache = OpenAIPromptCache(**({"minimum": self.cache_min} if self.cache_min is not None else {}))
+        self.reasoning_tokens = 0  # hidden reasoning reported (and counted in completion_tokens)
         router.post(f"{self.base_url}/chat/completions").mock(side_effect=self._handle)
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
@@ -427,9 +428,10 @@ class OpenAIStandIn(_StandIn):
             "choices": [{"index": 0, "message": message, "finish_reason": "length" if cut else "tool_calls" if via_tool else "stop"}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
-                "completion_tokens": tokens(content),
-                "total_tokens": prompt_tokens + tokens(content),
+                "completion_tokens": tokens(content) + self.reasoning_tokens,
+                "total_tokens": prompt_tokens + tokens(content) + self.reasoning_tokens,
                 "prompt_tokens_details": {"cached_tokens": cached_tokens},
+                "completion_tokens_details": {"reasoning_tokens": self.reasoning_tokens},
             },
         }
 
