@@ -34,6 +34,7 @@ from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Tu
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
+from agents.llm import witch
 from agents.llm.schema import GAME_TOOL, GAME_TOOL_DESCRIPTION, answer_schema, game_schema, narrowed_fields, tool_name
 from engine.decisions import Decision, IllegalAnswer
 
@@ -93,6 +94,7 @@ class LLMAgent(Agent):
         self._system: tuple[str, str] | None = None  # rendered once per game: (shared, the seat's own)
         self._game_schema: tuple[tuple[str, ...], dict[str, Any]] | None = None  # (players, schema) of the cache layout
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
+        self._kept_poison: witch.KeptPoison | None = None  # answered with tonight's heal
 
     @property
     def display_name(self) -> str:
@@ -125,6 +127,9 @@ class LLMAgent(Agent):
     async def adecide(self, view: SeatView, decision: Decision) -> Any:
         state = _Asking(decision, view)
         try:
+            known = self._known(view, decision)
+            if known is not None:
+                return self._answered_without_call(state, *known)
             if self.disabled:
                 return self._fallback(state, error=f"not asked: {self.disabled}")
             return await asyncio.wait_for(self._ask(state), timeout=self.options.decision_timeout)
@@ -154,14 +159,83 @@ class LLMAgent(Agent):
         except Exception:  # the loop its connections belonged to may be gone
             pass
 
+    # ------------------------------------------------------------------ answered already
+    def _known(self, view: SeatView, d: Decision) -> tuple[Any, dict[str, Any]] | None:
+        """(answer, what it came from) for a decision that needs no call: the poison
+        answered with tonight's heal, when it is legal for the decision the engine
+        asks; or a decision with one legal answer only (a spent potion, a forced
+        hand), which no model can get wrong."""
+        kept, self._kept_poison = (self._kept_poison, None) if d.kind == witch.POISON else (None, self._kept_poison)
+        if kept is not None and kept.night == view.day:
+            try:
+                answer = d.validate(kept.target)
+            except IllegalAnswer:
+                pass
+            else:
+                return answer, {"action": answer, "reasoning": kept.reasoning, "answered_with": kept.heal_decision}
+        only = _only_answer(d)
+        if only is not _MANY:
+            return only, {"action": only, "only_legal_answer": True}
+        return None
+
+    def _answered_without_call(self, state: _Asking, answer: Any, parsed: dict[str, Any]) -> Any:
+        """Play ``answer`` and record it as the seat's, with no request made."""
+        state.attempt = 1
+        rec = self._record(state)
+        rec.mode, rec.parsed, rec.accepted, rec.answer = None, parsed, True, answer
+        state.pending = rec
+        self._flush(state)
+        return answer
+
     # ------------------------------------------------------------------ asking
     async def _ask(self, state: _Asking) -> Any:
         d, view = state.decision, state.view
+        if witch.combinable(view, d):
+            return await self._ask_witch(state)
         state.prompt = self.prompt(view, d)
         try:
             return await self._attempts(state, lambda reply: read_reply(reply.data, reply.text, d, view), "illegal answer")
         except _Unanswered:
             return self._fallback(state)
+
+    async def _ask_witch(self, state: _Asking) -> Any:
+        """The heal and tonight's poison in one call (see ``agents.llm.witch``)."""
+        d, view = state.decision, state.view
+        poison = witch.poison_decision(view, d)
+        rules = self._rules(view)
+        state.prompt = self.witch_prompt(view, d, poison)
+        kept: list[witch.KeptPoison] = []
+
+        def read(reply: Any) -> Reading:
+            reading = read_reply(reply.data, reply.text, d, view)
+            if not reading.ok:
+                return reading
+            data = reply.data if isinstance(reply.data, dict) else _loose_object(reply.text, d)
+            target, why = witch.read_target(data, poison, bool(reading.answer), rules, self.language)
+            parsed = {**(reading.parsed or {}), "target": target}
+            if why:
+                return Reading(parsed=parsed, reason=why)
+            kept[:] = [witch.KeptPoison(view.day, d.id, target, str((reading.parsed or {}).get("reasoning", "")))]
+            return Reading(answer=reading.answer, parsed=parsed)
+
+        try:
+            answer = await self._attempts(state, read, "illegal answer")
+        except _Unanswered:
+            return self._fallback(state)
+        self._kept_poison = kept[0] if kept else None
+        return answer
+
+    def witch_prompt(self, view: SeatView, heal: Decision, poison: Decision) -> Prompt:
+        """The heal question with the poison's beside it: ``action`` and ``target``."""
+        prompt = self.prompt(view, heal)
+        prompt.question = witch.question(prompt.question, poison, self._rules(view), self.language)
+        exact = witch.schema(prompt.exact_schema or prompt.schema, poison)
+        if prompt.fields is not None:  # the cache layout: the game's schema, the fields in the question
+            prompt.fields = {"properties": {**prompt.fields["properties"], "target": {"enum": [*poison.options, None]}}}
+            prompt.exact_schema = exact
+        else:
+            prompt.schema = exact
+        return prompt
 
     async def _attempts(self, state: _Asking, read: Callable[[Any], Reading], refused: str) -> Any:
         """Ask ``state.prompt`` up to 1 + ``max_reasks`` times, each refused reply sent
@@ -466,6 +540,30 @@ class LLMAgent(Agent):
         if state.pending is not None:
             self.calls.add(state.pending)
             state.pending = None
+
+
+_MANY = object()  # more than one legal answer
+
+
+def _only_answer(d: Decision) -> Any:
+    """The one legal answer of ``d``, or ``_MANY``."""
+    from engine.decisions import BOOL, CHOICE
+
+    if d.shape == CHOICE and not d.options and d.allow_pass:
+        return None
+    if d.shape == BOOL and not d.allow_pass and len(set(d.options)) == 1:
+        return d.options[0]
+    return _MANY
+
+
+def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:
+    from agents.llm.parse import NoAnswer, parse_reply
+
+    try:
+        data = parse_reply(text, d)
+    except NoAnswer:
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def _cache_key(parts: tuple[str, ...]) -> str:
