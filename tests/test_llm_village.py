@@ -100,7 +100,7 @@ def check_questions(game, log, decisions, api, language: str, asked: dict[str, i
         if d.kind not in KINDS:
             continue
         asked[d.kind] = asked.get(d.kind, 0) + 1
-        question = decision_prompt(d, language=language)
+        question = decision_prompt(d, language=language, reminder=False)  # the cache layout
         user = without_fields_line(r.messages[1]["content"])
         assert user.endswith(question), (d.kind, question)
         assert d.kind in ASKERS or cat.has(f"decisions.kinds.{d.kind}.ask"), f"{d.kind} asked with the generic question"
@@ -140,7 +140,7 @@ def check_isolation(game, log, decisions, language: str, leaks_checked: dict[str
                 assert e not in observation, (seat, e.kind)
         for r in (r for r in log.records if r.seat == seat and r.messages):
             user = without_fields_line(r.messages[1]["content"])
-            question = decision_prompt(decisions[r.decision][0], language=language)
+            question = decision_prompt(decisions[r.decision][0], language=language, reminder=False)
             assert user.endswith(question)
             history = user[: -len(question)].rstrip("\n")
             assert full.startswith(history), f"{seat}'s prompt is not its own history"

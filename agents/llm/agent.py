@@ -294,13 +294,13 @@ class LLMAgent(Agent):
 
         players = list(view.players)
         exact = answer_schema(decision, players=players, roles=_role_ids())
-        question = decision_prompt(decision, language=self.language)
         if self.backend.layout() != "cache":
+            question = decision_prompt(decision, language=self.language)
             return self._request(view, question=question, schema=exact, name=tool_name(decision), description=f"Submit your {decision.kind} answer.", family=decision.shape)
         game = self._game_schema_for(players)
         return self._request(
             view,
-            question=question,
+            question=decision_prompt(decision, language=self.language, reminder=False),
             schema=game,
             name=GAME_TOOL,
             description=GAME_TOOL_DESCRIPTION,
