@@ -23,6 +23,7 @@ model, the minimum cacheable prefix depending on the model), averaged over the g
 - violations and fallbacks per game (the stand-in never needs a re-ask).
 
     python benchmarks/llm_orchestration.py [--games 3] [--latency 0.05] [--players 8 12] [--vendors openai anthropic]
+    python benchmarks/llm_orchestration.py --players 8 --roles werewolf werewolf seer witch hunter villager villager villager
 """
 
 from __future__ import annotations
@@ -121,10 +122,12 @@ def cost(records: list[Any], model: str, vendor: str) -> float:
     return total
 
 
-async def play_one(server: StandInServer, players: int, seed: int, vendor: str, model: str, priced: list[str], options: dict[str, Any]) -> GameFigures:
+async def play_one(
+    server: StandInServer, players: int, seed: int, vendor: str, model: str, priced: list[str], options: dict[str, Any], roles: list[str] | None = None
+) -> GameFigures:
     server.reset(seed)
     names = NAMES[:players]
-    game = Game(GameSetup(names=names, seed=seed, preset=PRESET))
+    game = Game(GameSetup(names=names, seed=seed, preset=PRESET, roles=roles))
     log = CallLog()
     waves = Waves()
     url = server.base_url if vendor == "openai" else server.anthropic_url
@@ -186,8 +189,9 @@ def spread(values: list[float], fmt: str = "{:,.0f}") -> str:
     return f"{fmt.format(mean)} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
 
 
-def report(players: int, latency: float, vendor: str, model: str, games: list[GameFigures]) -> None:
-    print(f"\n{players} players, {vendor} semantics ({model}), {PRESET} defaults, {len(games)} games, latency {latency * 1000:g} ms per call")
+def report(players: int, latency: float, vendor: str, model: str, games: list[GameFigures], roles: list[str] | None = None) -> None:
+    deck = f"deck {'+'.join(roles)}" if roles else "recommended deck"
+    print(f"\n{players} players, {vendor} semantics ({model}), {PRESET} defaults, {deck}, {len(games)} games, latency {latency * 1000:g} ms per call")
     winners: dict[Any, int] = {}
     for g in games:
         winners[g.winner] = winners.get(g.winner, 0) + 1
@@ -233,12 +237,12 @@ async def run(args: argparse.Namespace) -> None:
         for players in args.players:
             seeds = [args.seed + i for i in range(args.games)]
             for vendor in args.vendors:
-                for model, priced in RUNS[vendor]:
+                for model, priced in RUNS[vendor][: 1 if args.roles else None]:
                     server.latency = 0.0
-                    await play_one(server, players, seeds[0], vendor, model, priced, options)  # warm-up: imports, templates, the SDK's pool
+                    await play_one(server, players, seeds[0], vendor, model, priced, options, args.roles)  # warm-up: imports, templates, the SDK's pool
                     server.latency = args.latency
-                    games = [await play_one(server, players, s, vendor, model, priced, options) for s in seeds]
-                    report(players, args.latency, vendor, model, games)
+                    games = [await play_one(server, players, s, vendor, model, priced, options, args.roles) for s in seeds]
+                    report(players, args.latency, vendor, model, games, args.roles)
 
 
 def main() -> None:
@@ -248,6 +252,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[8, 12])
     ap.add_argument("--vendors", nargs="+", default=["openai", "anthropic"], choices=sorted(RUNS))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--roles", nargs="+", default=None, help="a deck instead of the recommended one (e.g. with a Witch); one run per vendor")
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--global-limit", type=int, default=0, help="override the process-wide cap on calls in flight")
     ap.add_argument("--per-model", type=int, default=0, help="override the per-model cap on calls in flight")
