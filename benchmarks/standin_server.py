@@ -45,6 +45,7 @@ from agents.llm.vendor_cache import (  # noqa: E402
     OpenAIPromptCache,
     empty_value,
     narrowed_schema,
+    user_text,
     tokens,
 )
 
@@ -103,20 +104,6 @@ def answer(schema: dict[str, Any], question: str, rng: random.Random) -> Any:
     if "text" in value and not props["text"].get("empty") and "target" in props and not props["target"].get("empty"):
         value["text"] = PACK_TALK  # the wolves' private talk, not a public speech
     return value
-
-
-def last_user_text(messages: list[dict[str, Any]]) -> str:
-    """What the user side said, in order: where the question's own line is found."""
-    out = []
-    for m in messages:
-        if m.get("role") not in ("user", "tool"):
-            continue
-        c = m.get("content")
-        if isinstance(c, list):
-            out += [b.get("text", "") if b.get("type") == "text" else str(b.get("content", "")) for b in c if isinstance(b, dict)]
-        else:
-            out.append(c or "")
-    return "\n".join(out)
 
 
 @dataclass
@@ -197,7 +184,7 @@ class StandInServer:
         elif body.get("tools"):
             tool = body["tools"][0]["function"]
             schema = tool["parameters"]
-        value = answer(schema, last_user_text(body.get("messages") or []), self._rng(body)) if schema else {"action": None}
+        value = answer(schema, user_text(body.get("messages") or []), self._rng(body)) if schema else {"action": None}
         content = json.dumps(value)
         stat = self._record("openai", body, started, cached.prompt_tokens, tokens(content), cached.cached_tokens, 0)
         message: dict[str, Any] = {"role": "assistant", "content": None if tool else content}
@@ -227,7 +214,7 @@ class StandInServer:
         with self._lock:
             self.anthropic_cache.commit(cached)
         tool = (body.get("tools") or [None])[0]
-        question = last_user_text(body.get("messages") or [])
+        question = user_text(body.get("messages") or [])
         value = answer(tool["input_schema"], question, self._rng(body)) if tool else {"action": None}
         content_text = json.dumps(value)
         whole = cached.input_tokens + cached.cache_read_input_tokens + cached.cache_creation_input_tokens

@@ -13,7 +13,7 @@ this module and its helpers only choose and fill templates.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.options import RuleOptions
 from engine.roles import ROLES, WEREWOLVES
@@ -58,24 +58,16 @@ def _glossary(cat: Catalog, in_play: list[str], options: RuleOptions) -> list[st
     return lines
 
 
-def system_prompt(
-    *,
-    preset: str,
-    options: RuleOptions,
-    seat: str,
-    role: str,
-    players: list[str],
-    language: str = "en",
-    deck: Iterable[str] | None = None,
-) -> str:
-    """The part of every call that stays the same for the whole game.
+def system_prompt(**kwargs: Any) -> str:
+    """The part of every call that stays the same for the whole game: ``system_parts``
+    (same keywords) joined.
 
     ``role`` is the seat's role at the deal: a Thief's later change is told in the
     history, so this text (and the provider's cache of it) never has to change.
     ``deck`` (optional) is the public list of cards in play, ``game_start``'s
     ``roles_in_play``; without it the text covers every role the preset can deal.
     """
-    return "".join(system_parts(preset=preset, options=options, seat=seat, role=role, players=players, language=language, deck=deck))
+    return "".join(system_parts(**kwargs))
 
 
 def system_parts(

@@ -59,6 +59,7 @@ from agents.llm.vendor_cache import (
     OpenAIPromptCache,
     empty_value,
     narrowed_schema,
+    user_text,
     openai_prompt_text,
     tokens,
 )
@@ -232,21 +233,6 @@ def legal_answer(schema: dict[str, Any], question: str, rng: random.Random) -> A
     return {k: empty_value(v) if v.get("empty") else legal_instance(v, rng, path=f".{k}") for k, v in props.items()}
 
 
-def last_user_text(messages: list[dict[str, Any]]) -> str:
-    """What the user side said, in order (the question, then any corrections): where
-    the question's own line is found, even in a re-ask."""
-    out = []
-    for m in messages:
-        if m.get("role") not in ("user", "tool"):
-            continue
-        c = m.get("content")
-        if isinstance(c, list):
-            out += [b.get("text", "") if b.get("type") == "text" else str(b.get("content", "")) for b in c if isinstance(b, dict)]
-        else:
-            out.append(c or "")
-    return "\n".join(out)
-
-
 def without_fields_line(user: str) -> str:
     """A user message without the cache layout's last line (the fields the question
     fills): what is left ends with the question as ``decision_prompt`` renders it."""
@@ -256,7 +242,7 @@ def without_fields_line(user: str) -> str:
 
 def asks_a_move(body: dict[str, Any]) -> bool:
     """Whether the request asks for a move (a choice, not words), in either layout."""
-    question = last_user_text(body.get("messages") or [])
+    question = user_text(body.get("messages") or [])
     if '{"properties":{' in question:
         return '"action"' in question.rsplit('{"properties":{', 1)[1]
     rf = (body.get("response_format") or {}).get("json_schema") or {}
@@ -411,7 +397,7 @@ class OpenAIStandIn(_StandIn):
             content = forced.content
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif schema is not None:
-            content = self._made_up(schema, last_user_text(body["messages"]))
+            content = self._made_up(schema, user_text(body["messages"]))
         else:
             content = text_mode_answer(text, self.rng)
         content, cut = self._cut(body, content)
@@ -493,7 +479,7 @@ class AnthropicStandIn(_StandIn):
             content_text = forced.content
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif tool is not None:
-            content_text = self._made_up(tool["input_schema"], last_user_text(body["messages"]))
+            content_text = self._made_up(tool["input_schema"], user_text(body["messages"]))
         else:
             content_text = text_mode_answer("".join(self._block_text(b) for b in self.blocks(body)), self.rng)
         content_text, cut = self._cut(body, content_text)

@@ -333,6 +333,22 @@ def narrowed_schema(schema: dict[str, Any] | None, question: str) -> dict[str, A
     return {**schema, "properties": out}
 
 
+def user_text(messages: list[dict[str, Any]]) -> str:
+    """What the user side of a request said, in order (history, the question, any
+    corrections, tool results): where the question's own line is found, even in a
+    re-ask."""
+    out = []
+    for m in messages:
+        if m.get("role") not in ("user", "tool"):
+            continue
+        c = m.get("content")
+        if isinstance(c, list):
+            out += [b.get("text", "") if b.get("type") == "text" else str(b.get("content", "")) for b in c if isinstance(b, dict)]
+        else:
+            out.append(c or "")
+    return "\n".join(out)
+
+
 def empty_value(schema: dict[str, Any]) -> Any:
     """The "nothing" of a field the question does not ask for."""
     t = schema.get("type")
