@@ -162,7 +162,7 @@ def game_schema(*, players: list[str], roles: list[str]) -> dict[str, Any]:
     speech = answer_schema(Decision(id=0, seat="", kind=SPEECH_KINDS[0], shape=TEXT), players=players, roles=roles)["properties"]
     pack = answer_schema(Decision(id=0, seat="", kind=TARGETED_TEXT_KINDS[0], shape=TEXT), players=players, roles=roles)["properties"]
     action = {
-        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "boolean"}, {"type": "null"}],
+        "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"type": "string"}}, {"type": "boolean"}, {"type": "null"}],
         "description": "a choice: one of the legal answers the question lists, written exactly as shown; null when the question asks for words",
     }
     return _object(

@@ -29,6 +29,7 @@ class SDKBackend(Backend):
 
     sdk: ClassVar[ModuleType]  # the SDK module: its error classes are looked up there
     sdk_error: ClassVar[type[Exception]]  # the SDK's base error
+    shared_clients: ClassVar[bool] = True  # one client per endpoint and key (``backends.clients``)
 
     def __init__(
         self,
@@ -46,7 +47,9 @@ class SDKBackend(Backend):
         self._spare: Any = client  # a client given in code is this seat's own, never shared
         self._pool: tuple | None = None
         self._endpoint = ""
-        if client is None:
+        if client is None and not self.shared_clients:
+            self._spare = self._new_client()  # checked now, as below
+        elif client is None:
             # Checked now, not at the first call: a missing key must stop the game
             # before it starts, with a message, not fail every decision of one seat.
             api_key, base_url, _ = self._credentials()
