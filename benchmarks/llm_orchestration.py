@@ -1,28 +1,29 @@
-"""LLM orchestration: what a game of model seats costs in calls, tokens and round trips.
+"""LLM orchestration: what a game of model seats costs in calls, tokens, dollars and round trips.
 
-Full games of the project's model seat (``LLMAgent`` over the ``openai:`` back end,
-the real SDK, the real orchestrator ``arena.runner.run_async`` and the process-wide
-concurrency limits) against a local stand-in of the Chat Completions API that takes a
-fixed latency per call and always answers legally (``benchmarks/standin_server.py``).
-Figures are printed, never asserted.
+Full games of the project's model seat (``LLMAgent`` over the ``openai:`` and
+``anthropic:`` back ends, the real SDKs, the real orchestrator ``arena.runner.run_async``
+and the process-wide concurrency limits) against a local stand-in of both vendors'
+APIs that takes a fixed latency per call, always answers legally and reports usage
+the way each vendor would bill it, by its documented prompt-cache rules
+(``benchmarks/standin_server.py``, ``agents.llm.vendor_cache``). Figures are printed,
+never asserted.
 
-Per table size, averaged over the games (min..max in brackets):
+Per table size and vendor semantics (OpenAI: one run, priced for a small and a
+frontier model, the cache rules being the same for both; Anthropic: one run per
+model, the minimum cacheable prefix depending on the model), averaged over the games
+(min..max in brackets):
 
-- calls per game, prompt and completion tokens per game (4 characters a token; the
-  prompt figure is the real prompt, the completion figure the stand-in's fixed-length
-  answers);
-- the share of prompt tokens that is a cacheable prefix: shared with the same seat's
-  previous call (what the layout offers a prefix cache), the part of it OpenAI's rule
-  would bill as cached (1,024-token minimum, 128-token steps), and the share shared
-  with *any* earlier call (what a cache common to all seats could serve);
-- batches: the engine's steps whose decisions were asked together;
-- wall time divided by the latency: how many sequential round trips a game really
-  costs, CPU time included; the round trips on the critical path (the longest chain
-  of calls each started after the previous returned), which no CPU noise moves; and
-  the same game at zero latency: the orchestration's own time (engine, prompts, SDK,
-  the stand-in) per game and per call.
+- calls, input tokens (the whole prompt, 4 characters a token) and output tokens;
+- the billed cached share (cache reads / input tokens) and the cache writes share;
+- USD per game at the built-in list prices (``agents.llm.pricing``), as the seats'
+  own accounting records it;
+- round trips on the critical path (the longest chain of calls each started after
+  the previous returned, which no CPU noise moves), the rules' critical path (the
+  engine's steps asked one after the other), and their ratio; wall time / latency;
+- violations and fallbacks per game (the stand-in never needs a re-ask).
 
-    python benchmarks/llm_orchestration.py [--games 5] [--latency 0.05] [--players 8 12]
+    python benchmarks/llm_orchestration.py [--games 3] [--latency 0.05] [--players 8 12] [--vendors openai anthropic]
+    python benchmarks/llm_orchestration.py --players 8 --roles werewolf werewolf seer witch hunter villager villager villager
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from standin_server import StandInServer  # noqa: E402
 
 from agents.llm.accounting import CallLog  # noqa: E402
+from agents.llm.config import LLMOptions  # noqa: E402
+from agents.llm.pricing import DEFAULT_TABLE  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from arena import limits as arena_limits  # noqa: E402
 from arena.runner import run_async  # noqa: E402
@@ -51,6 +54,11 @@ from engine import Game, GameSetup  # noqa: E402
 
 NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris", "Jules", "Karim", "Lena", "Marco"]
 PRESET = "millers_hollow"
+# Vendor semantics -> runs: (model asked, [models priced]); a small and a frontier model each.
+RUNS = {
+    "openai": [("gpt-4o-mini", ["gpt-4o-mini", "gpt-5"])],
+    "anthropic": [("claude-3-5-haiku", ["claude-3-5-haiku"]), ("claude-sonnet-4-5", ["claude-sonnet-4-5"])],
+}
 
 
 class Waves:
@@ -88,33 +96,50 @@ class GameFigures:
     wall_s: float
     calls: int
     batches: int
-    prompt_tokens: int
-    completion_tokens: int
-    same_seat_prefix: int
-    openai_cached: int
-    any_prefix: int
-    recorded_cached: int
-    recorded_input: int
+    input_tokens: int
+    output_tokens: int
+    cached_tokens: int
+    cache_write_tokens: int
+    usd: dict[str, float]
     critical_path: int
     violations: int
     fallbacks: int
 
 
-async def play_one(server: StandInServer, players: int, seed: int, options: dict[str, Any]) -> GameFigures:
+def cost(records: list[Any], model: str, vendor: str) -> float:
+    """USD at ``model``'s list price for these calls' billed usage."""
+    price = DEFAULT_TABLE.lookup(model, vendor)
+    total = 0.0
+    for r in records:
+        if r.input_tokens is None:
+            continue
+        total += price.cost(
+            input_tokens=r.input_tokens,
+            output_tokens=r.output_tokens or 0,
+            cached_tokens=r.cached_tokens or 0,
+            cache_write_tokens=r.cache_write_tokens or 0,
+        )
+    return total
+
+
+async def play_one(
+    server: StandInServer, players: int, seed: int, vendor: str, model: str, priced: list[str], options: dict[str, Any], roles: list[str] | None = None
+) -> GameFigures:
     server.reset(seed)
     names = NAMES[:players]
-    game = Game(GameSetup(names=names, seed=seed, preset=PRESET))
+    game = Game(GameSetup(names=names, seed=seed, preset=PRESET, roles=roles))
     log = CallLog()
     waves = Waves()
+    url = server.base_url if vendor == "openai" else server.anthropic_url
     seats = {
         n: make_agent(
-            "openai:standin",
+            f"{vendor}:{model}",
             n,
             seed=seed * 100 + i,
             log=log,
             preset=PRESET,
             rules=game.options,
-            base_url=server.base_url,
+            base_url=url,
             api_key="sk-bench-not-a-key",
             **options,
         )
@@ -128,6 +153,7 @@ async def play_one(server: StandInServer, players: int, seed: int, options: dict
             await a.backend.aclose()
     wall = time.perf_counter() - started
     reqs = list(server.requests)
+    made = [r for r in log.records if r.messages]
     return GameFigures(
         players=players,
         seed=seed,
@@ -135,13 +161,11 @@ async def play_one(server: StandInServer, players: int, seed: int, options: dict
         wall_s=wall,
         calls=len(reqs),
         batches=waves.count,
-        prompt_tokens=sum(r.prompt_tokens for r in reqs),
-        completion_tokens=sum(r.completion_tokens for r in reqs),
-        same_seat_prefix=sum(r.same_seat_prefix for r in reqs),
-        openai_cached=sum(r.openai_cached for r in reqs),
-        any_prefix=sum(r.any_prefix for r in reqs),
-        recorded_cached=sum(r.cached_tokens or 0 for r in log.records),
-        recorded_input=sum(r.input_tokens or 0 for r in log.records),
+        input_tokens=sum(r.input_tokens or 0 for r in made),
+        output_tokens=sum(r.output_tokens or 0 for r in made),
+        cached_tokens=sum(r.cached_tokens or 0 for r in made),
+        cache_write_tokens=sum(r.cache_write_tokens or 0 for r in made),
+        usd={m: cost(made, m, vendor) for m in priced},
         critical_path=critical_path(reqs),
         violations=sum(1 for r in log.records if r.violation),
         fallbacks=sum(1 for r in log.records if r.fallback),
@@ -165,31 +189,28 @@ def spread(values: list[float], fmt: str = "{:,.0f}") -> str:
     return f"{fmt.format(mean)} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
 
 
-def report(players: int, latency: float, slow: list[GameFigures], fast: list[GameFigures]) -> None:
-    def share(part: str) -> str:
-        return spread([100.0 * getattr(g, part) / g.prompt_tokens for g in slow], "{:.1f}%")
-
-    print(f"\n{players} players, {PRESET} preset defaults (recommended deck), {len(slow)} games, latency {latency * 1000:g} ms per call")
-    winners = {}
-    for g in slow:
+def report(players: int, latency: float, vendor: str, model: str, games: list[GameFigures], roles: list[str] | None = None) -> None:
+    deck = f"deck {'+'.join(roles)}" if roles else "recommended deck"
+    print(f"\n{players} players, {vendor} semantics ({model}), {PRESET} defaults, {deck}, {len(games)} games, latency {latency * 1000:g} ms per call")
+    winners: dict[Any, int] = {}
+    for g in games:
         winners[g.winner] = winners.get(g.winner, 0) + 1
     rows = [
-        ("calls per game", spread([g.calls for g in slow])),
-        ("prompt tokens per game", spread([g.prompt_tokens for g in slow])),
-        ("  per call (mean)", spread([g.prompt_tokens / g.calls for g in slow])),
-        ("completion tokens per game", spread([g.completion_tokens for g in slow])),
-        ("cacheable prefix, same seat's previous call", share("same_seat_prefix")),
-        ("  of which OpenAI would bill as cached", share("openai_cached")),
-        ("  as recorded by the seats (cached/input)", spread([100.0 * g.recorded_cached / max(1, g.recorded_input) for g in slow], "{:.1f}%")),
-        ("shared prefix with any earlier call", share("any_prefix")),
-        ("batches (steps asked together)", spread([g.batches for g in slow])),
-        ("calls per batch", spread([g.calls / g.batches for g in slow], "{:.2f}")),
-        ("wall time per game", spread([g.wall_s for g in slow], "{:.2f} s")),
-        ("wall time / latency (round trips)", spread([g.wall_s / latency for g in slow], "{:.1f}")),
-        ("wall time per game at 0 latency", spread([f.wall_s for f in fast], "{:.2f} s")),
-        ("  per call", spread([1000 * f.wall_s / f.calls for f in fast], "{:.1f} ms")),
-        ("round trips on the critical path", spread([g.critical_path for g in slow])),
-        ("violations / fallbacks per game", f"{statistics.fmean(g.violations for g in slow):.1f} / {statistics.fmean(g.fallbacks for g in slow):.1f}"),
+        ("calls per game", spread([g.calls for g in games])),
+        ("input tokens per game", spread([g.input_tokens for g in games])),
+        ("  per call (mean)", spread([g.input_tokens / g.calls for g in games])),
+        ("output tokens per game", spread([g.output_tokens for g in games])),
+        ("billed cached share (reads / input)", spread([100.0 * g.cached_tokens / max(1, g.input_tokens) for g in games], "{:.1f}%")),
+        ("cache writes (share of input)", spread([100.0 * g.cache_write_tokens / max(1, g.input_tokens) for g in games], "{:.1f}%")),
+    ]
+    for m in games[0].usd:
+        rows.append((f"USD per game, {m}", spread([g.usd[m] for g in games], "${:.4f}")))
+    rows += [
+        ("round trips (critical path)", spread([g.critical_path for g in games])),
+        ("rules' critical path (steps asked in turn)", spread([g.batches for g in games])),
+        ("round trips / rules' critical path", spread([g.critical_path / g.batches for g in games], "{:.2f}")),
+        ("wall time / latency", spread([g.wall_s / latency for g in games], "{:.1f}")),
+        ("violations / fallbacks per game", f"{statistics.fmean(g.violations for g in games):.1f} / {statistics.fmean(g.fallbacks for g in games):.1f}"),
         ("winners", ", ".join(f"{k}: {v}" for k, v in sorted(winners.items(), key=lambda kv: str(kv[0])))),
     ]
     width = max(len(k) for k, _ in rows)
@@ -197,32 +218,41 @@ def report(players: int, latency: float, slow: list[GameFigures], fast: list[Gam
         print(f"  {k:<{width}}  {v}")
 
 
+def cache_options() -> dict[str, Any]:
+    """The layout the seats use on the vendors' own hosts (the stand-in is local, so
+    the automatic choice would be the local servers' one)."""
+    return {"prompt_layout": "cache"} if "prompt_layout" in LLMOptions.model_fields else {}
+
+
 async def run(args: argparse.Namespace) -> None:
     if args.global_limit or args.per_model:
         arena_limits.configure(global_limit=args.global_limit or None, default_per_model=args.per_model or None)
     lim = arena_limits.LIMITS
-    options = {"max_tokens": args.max_tokens}
+    options = {"max_tokens": args.max_tokens, **cache_options()}
     print(
-        f"llm_orchestration: openai SDK -> local stand-in (127.0.0.1), concurrency limits: "
-        f"global {lim.global_limit}, per model {lim.cap('openai:standin')}; python {sys.version.split()[0]}, {os.cpu_count()} cpus"
+        f"llm_orchestration: openai and anthropic SDKs -> local stand-in (127.0.0.1), concurrency limits: "
+        f"global {lim.global_limit}, per model {lim.cap('openai:gpt-4o-mini')}; python {sys.version.split()[0]}, {os.cpu_count()} cpus; options {options}"
     )
     with StandInServer(latency=args.latency) as server:
         for players in args.players:
             seeds = [args.seed + i for i in range(args.games)]
-            server.latency = 0.0
-            await play_one(server, players, seeds[0], options)  # warm-up: imports, templates, the SDK's pool
-            fast = [await play_one(server, players, s, options) for s in seeds]
-            server.latency = args.latency
-            slow = [await play_one(server, players, s, options) for s in seeds]
-            report(players, args.latency, slow, fast)
+            for vendor in args.vendors:
+                for model, priced in RUNS[vendor][: 1 if args.roles else None]:
+                    server.latency = 0.0
+                    await play_one(server, players, seeds[0], vendor, model, priced, options, args.roles)  # warm-up: imports, templates, the SDK's pool
+                    server.latency = args.latency
+                    games = [await play_one(server, players, s, vendor, model, priced, options, args.roles) for s in seeds]
+                    report(players, args.latency, vendor, model, games, args.roles)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=5, help="games per table size")
+    ap.add_argument("--games", type=int, default=3, help="games per table size and run")
     ap.add_argument("--latency", type=float, default=0.05, help="seconds per call")
     ap.add_argument("--players", type=int, nargs="+", default=[8, 12])
+    ap.add_argument("--vendors", nargs="+", default=["openai", "anthropic"], choices=sorted(RUNS))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--roles", nargs="+", default=None, help="a deck instead of the recommended one (e.g. with a Witch); one run per vendor")
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--global-limit", type=int, default=0, help="override the process-wide cap on calls in flight")
     ap.add_argument("--per-model", type=int, default=0, help="override the per-model cap on calls in flight")

@@ -1,23 +1,27 @@
-"""A local stand-in of the OpenAI Chat Completions API with a fixed latency per call.
+"""A local stand-in of the OpenAI Chat Completions and Anthropic Messages APIs with a
+fixed latency per call.
 
 A real HTTP server (stdlib ``ThreadingHTTPServer``, 127.0.0.1 only, in a background
-thread), so the ``openai`` SDK, its connection pool and the project's orchestrator do
-exactly what they do against a real vendor: only the model is missing. Each request
-sleeps ``latency`` seconds, then answers legally by reading the JSON schema sent with
-it (``response_format``, or a forced tool's parameters): a choice from the enum,
-``null`` claims, a fixed-length speech. No re-ask is ever needed, so what is measured
-is the orchestration, not a model's mistakes.
+thread), so the ``openai`` and ``anthropic`` SDKs, their connection pools and the
+project's orchestrator do exactly what they do against a real vendor: only the model
+is missing. Each request sleeps ``latency`` seconds, then answers legally by reading
+the JSON schema sent with it (``response_format``, or a forced tool's parameters),
+narrowed by the question when the request carries the game-wide schema: a choice
+from the enum, ``null`` claims, a fixed-length speech. No re-ask is ever needed, so
+what is measured is the orchestration, not a model's mistakes.
 
-``usage`` is filled in the way OpenAI reports it, tokens counted as 4 characters:
-``prompt_tokens``, ``completion_tokens`` and ``prompt_tokens_details.cached_tokens``
-= the prefix this request shares with the previous request of the same seat (the seat
-is recognised by its system message). Each request's figures are also kept in
-``requests`` for measurement, with the prefix shared with *any* earlier request (what
-a cache shared by all seats could serve) and the share OpenAI's rule would bill as
-cached (a hit needs 1,024 tokens, then grows in steps of 128).
+``usage`` is what each vendor would bill, by its documented prompt-cache rules
+(``agents.llm.vendor_cache``: the prefix order, minimums, block sizes, breakpoints,
+lookback, routing and TTL), tokens counted as 4 characters:
+``prompt_tokens_details.cached_tokens`` inside ``prompt_tokens`` on
+``/v1/chat/completions``; ``cache_read_input_tokens`` and
+``cache_creation_input_tokens`` beside ``input_tokens`` on ``/v1/messages``. A cache
+entry becomes readable when the request that wrote it is answered. Each request's
+figures are also kept in ``requests`` for measurement.
 
     with StandInServer(latency=0.05) as api:
-        seat = make_agent("openai:standin", "Alice", base_url=api.base_url, api_key="sk-bench")
+        seat = make_agent("openai:gpt-4o-mini", "Alice", base_url=api.base_url, api_key="sk-bench")
+        seat = make_agent("anthropic:claude-sonnet-4-5", "Bob", base_url=api.anthropic_url, api_key="sk-bench")
 """
 
 from __future__ import annotations
@@ -25,15 +29,25 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
-CHARS_PER_TOKEN = 4
-OPENAI_CACHE_MIN = 1024
-OPENAI_CACHE_STEP = 128
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.llm.vendor_cache import (  # noqa: E402
+    AnthropicPromptCache,
+    CacheRequestError,
+    OpenAIPromptCache,
+    empty_value,
+    narrowed_schema,
+    user_text,
+    tokens,
+)
 
 SPEECH = (
     "I have been listening carefully to everyone this morning, and some of the quiet "
@@ -42,29 +56,6 @@ SPEECH = (
 )
 REASONING = "Nothing certain yet; I follow the votes and the silences, and keep my role to myself."
 PACK_TALK = "Let us pick someone who talks a lot and looks trusted; stay calm by day."
-
-
-def tokens(text: str) -> int:
-    return max(1, (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN)
-
-
-def common_prefix(a: str, b: str) -> int:
-    """Length of the longest common prefix (binary search over C-speed slice compares)."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def openai_cached(prefix_tokens: int) -> int:
-    """What OpenAI's prompt cache would bill as cached for a prefix of this length."""
-    if prefix_tokens < OPENAI_CACHE_MIN:
-        return 0
-    return prefix_tokens - (prefix_tokens - OPENAI_CACHE_MIN) % OPENAI_CACHE_STEP
 
 
 def legal_instance(schema: dict[str, Any], rng: random.Random, path: str = "") -> Any:
@@ -103,16 +94,28 @@ def legal_instance(schema: dict[str, Any], rng: random.Random, path: str = "") -
     return SPEECH
 
 
+def answer(schema: dict[str, Any], question: str, rng: random.Random) -> Any:
+    """A legal answer: the schema as the question narrows it, fields not asked left empty."""
+    narrowed = narrowed_schema(schema, question)
+    props = narrowed.get("properties") or {}
+    if not any(isinstance(v, dict) and v.get("empty") for v in props.values()):
+        return legal_instance(narrowed, rng)
+    value = {k: empty_value(v) if v.get("empty") else legal_instance(v, rng, f".{k}") for k, v in props.items()}
+    if "text" in value and not props["text"].get("empty") and "target" in props and not props["target"].get("empty"):
+        value["text"] = PACK_TALK  # the wolves' private talk, not a public speech
+    return value
+
+
 @dataclass
 class RequestStat:
-    seat: str  # digest of the system message
+    vendor: str  # openai | anthropic
+    model: str
     started: float
     ended: float
-    prompt_tokens: int
+    prompt_tokens: int  # the whole prompt, cached parts included
     completion_tokens: int
-    same_seat_prefix: int  # tokens shared with this seat's previous request
-    any_prefix: int  # tokens shared with any earlier request
-    openai_cached: int  # what OpenAI's rule would bill as cached (same seat)
+    cached_tokens: int  # billed as cache reads
+    cache_write_tokens: int  # billed as cache writes (Anthropic)
 
 
 class StandInServer:
@@ -121,19 +124,23 @@ class StandInServer:
         self.seed = seed
         self.requests: list[RequestStat] = []
         self._lock = threading.Lock()
-        self._last: dict[str, str] = {}  # seat -> its previous prompt text
-        self._all: list[str] = []
+        self.openai_cache = OpenAIPromptCache()
+        self.anthropic_cache = AnthropicPromptCache()
         self._httpd = ThreadingHTTPServer((host, port), self._handler())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
     @property
-    def base_url(self) -> str:
+    def anthropic_url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.anthropic_url}/v1"
 
     def start(self) -> "StandInServer":
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="standin-openai", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="standin-api", daemon=True)
         self._thread.start()
         return self
 
@@ -148,30 +155,28 @@ class StandInServer:
         self.stop()
 
     def reset(self, seed: int | None = None) -> None:
-        """Forget the requests and the seats' caches (between games)."""
+        """Forget the requests and the vendors' caches (between games)."""
         with self._lock:
             if seed is not None:
                 self.seed = seed
             self.requests.clear()
-            self._last.clear()
-            self._all.clear()
+            self.openai_cache.reset()
+            self.anthropic_cache.reset()
 
-    # ------------------------------------------------------------------ the API
-    @staticmethod
-    def prompt_text(body: dict[str, Any]) -> str:
-        parts = []
-        for m in body.get("messages", []):
-            c = m.get("content")
-            if isinstance(c, list):
-                c = "".join(p.get("text", "") for p in c if isinstance(p, dict))
-            calls = json.dumps(m["tool_calls"]) if m.get("tool_calls") else ""
-            parts.append(f"<{m.get('role')}>{c or ''}{calls}")
-        return "".join(parts)
+    def _rng(self, body: dict[str, Any]) -> random.Random:
+        # The answer depends on the request only, never on arrival order, so a game is
+        # the same game at any latency and any concurrency.
+        digest = hashlib.sha256(json.dumps(body.get("messages"), sort_keys=True).encode()).hexdigest()
+        return random.Random(f"{self.seed}:{digest}")
 
-    def complete(self, body: dict[str, Any], started: float) -> dict[str, Any]:
-        text = self.prompt_text(body)
-        messages = body.get("messages") or [{}]
-        seat = hashlib.sha256(json.dumps(messages[0], sort_keys=True).encode()).hexdigest()[:16]
+    # ------------------------------------------------------------------ OpenAI
+    def openai_lookup(self, body: dict[str, Any]) -> Any:
+        with self._lock:
+            return self.openai_cache.lookup(body)
+
+    def complete(self, body: dict[str, Any], started: float, cached: Any) -> dict[str, Any]:
+        with self._lock:
+            self.openai_cache.commit(cached)
         schema, tool = None, None
         rf = body.get("response_format") or {}
         if rf.get("type") == "json_schema":
@@ -179,31 +184,9 @@ class StandInServer:
         elif body.get("tools"):
             tool = body["tools"][0]["function"]
             schema = tool["parameters"]
-        # The answer depends on the request only, never on arrival order, so a game is
-        # the same game at any latency and any concurrency.
-        rng = random.Random(f"{self.seed}:{hashlib.sha256(text.encode()).hexdigest()}")
-        value = legal_instance(schema, rng) if schema else {"action": None}
-        with self._lock:
-            previous = self._last.get(seat)
-            same = common_prefix(previous, text) if previous else 0
-            anyp = max((common_prefix(t, text) for t in self._all), default=0)
-            self._last[seat] = text
-            self._all.append(text)
+        value = answer(schema, user_text(body.get("messages") or []), self._rng(body)) if schema else {"action": None}
         content = json.dumps(value)
-        prompt_tokens = tokens(text)
-        same_t = min(same // CHARS_PER_TOKEN, prompt_tokens)
-        stat = RequestStat(
-            seat=seat,
-            started=started,
-            ended=time.monotonic(),
-            prompt_tokens=prompt_tokens,
-            completion_tokens=tokens(content),
-            same_seat_prefix=same_t,
-            any_prefix=min(anyp // CHARS_PER_TOKEN, prompt_tokens),
-            openai_cached=openai_cached(same_t),
-        )
-        with self._lock:
-            self.requests.append(stat)
+        stat = self._record("openai", body, started, cached.prompt_tokens, tokens(content), cached.cached_tokens, 0)
         message: dict[str, Any] = {"role": "assistant", "content": None if tool else content}
         if tool:
             message["tool_calls"] = [{"id": f"call_{len(self.requests)}", "type": "function", "function": {"name": tool["name"], "arguments": content}}]
@@ -217,9 +200,50 @@ class StandInServer:
                 "prompt_tokens": stat.prompt_tokens,
                 "completion_tokens": stat.completion_tokens,
                 "total_tokens": stat.prompt_tokens + stat.completion_tokens,
-                "prompt_tokens_details": {"cached_tokens": stat.same_seat_prefix},
+                "prompt_tokens_details": {"cached_tokens": stat.cached_tokens},
+                "completion_tokens_details": {"reasoning_tokens": 0},
             },
         }
+
+    # ------------------------------------------------------------------ Anthropic
+    def anthropic_lookup(self, body: dict[str, Any]) -> Any:
+        with self._lock:
+            return self.anthropic_cache.lookup(body)
+
+    def message(self, body: dict[str, Any], started: float, cached: Any) -> dict[str, Any]:
+        with self._lock:
+            self.anthropic_cache.commit(cached)
+        tool = (body.get("tools") or [None])[0]
+        question = user_text(body.get("messages") or [])
+        value = answer(tool["input_schema"], question, self._rng(body)) if tool else {"action": None}
+        content_text = json.dumps(value)
+        whole = cached.input_tokens + cached.cache_read_input_tokens + cached.cache_creation_input_tokens
+        stat = self._record("anthropic", body, started, whole, tokens(content_text), cached.cache_read_input_tokens, cached.cache_creation_input_tokens)
+        if tool:
+            content = [{"type": "tool_use", "id": f"toolu_{len(self.requests)}", "name": tool["name"], "input": value}]
+        else:
+            content = [{"type": "text", "text": content_text}]
+        return {
+            "id": f"msg_{len(self.requests)}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "standin"),
+            "content": content,
+            "stop_reason": "tool_use" if tool else "end_turn",
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": cached.input_tokens,
+                "cache_read_input_tokens": cached.cache_read_input_tokens,
+                "cache_creation_input_tokens": cached.cache_creation_input_tokens,
+                "output_tokens": stat.completion_tokens,
+            },
+        }
+
+    def _record(self, vendor: str, body: dict[str, Any], started: float, prompt: int, completion: int, read: int, written: int) -> RequestStat:
+        stat = RequestStat(vendor, str(body.get("model", "")), started, time.monotonic(), prompt, completion, read, written)
+        with self._lock:
+            self.requests.append(stat)
+        return stat
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -248,7 +272,9 @@ class StandInServer:
                 started = time.monotonic()
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b"{}"
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                path = self.path.split("?", 1)[0].rstrip("/")
+                vendor = "openai" if path.endswith("/chat/completions") else "anthropic" if path.endswith("/v1/messages") else None
+                if vendor is None:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
                     return
                 try:
@@ -256,8 +282,16 @@ class StandInServer:
                 except json.JSONDecodeError:
                     self._send(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
                     return
+                try:  # the cache as the request finds it on arrival
+                    cached = server.openai_lookup(body) if vendor == "openai" else server.anthropic_lookup(body)
+                except CacheRequestError as e:
+                    self._send(400, {"type": "error", "error": {"type": "invalid_request_error", "message": str(e)}})
+                    return
                 if server.latency:
                     time.sleep(server.latency)
-                self._send(200, server.complete(body, started))
+                if vendor == "openai":
+                    self._send(200, server.complete(body, started, cached))
+                else:
+                    self._send(200, server.message(body, started, cached))
 
         return Handler

@@ -313,12 +313,14 @@ def _catalogued(cat: Catalog, d: Decision) -> list[str]:
     return [_k(cat, d.kind, "ask", **values)]
 
 
-def decision_prompt(decision: Decision, *, language: str = "en") -> str:
+def decision_prompt(decision: Decision, *, language: str = "en", reminder: bool = True) -> str:
+    """The question. Without ``reminder`` it ends at its legal answers: the cache
+    layout follows it with the line naming the fields to fill, which says it all."""
     cat = catalog(language)
     asker = ASKERS.get(decision.kind, _catalogued)
     try:
         situation = asker(cat, decision)
     except (KeyError, TypeError, ValueError, AttributeError):
         situation = _generic(cat, decision)
-    lines = [cat.text("decisions.heading"), *situation, *_legal_lines(cat, decision), _reminder(cat, decision)]
+    lines = [cat.text("decisions.heading"), *situation, *_legal_lines(cat, decision), _reminder(cat, decision) if reminder else ""]
     return "\n".join(line for line in lines if line)

@@ -6,13 +6,14 @@ differs from call to call. Every word comes from ``prompts/<language>/*.yaml``;
 this module and its helpers only choose and fill templates.
 
     system_prompt(...)            once per seat and game (send it first in every call)
+    system_parts(...)             the same text cut where the seats' shared part ends
     history_entries(events, seat) one entry per event the seat was shown (join non-empty ones)
     decision_prompt(decision)     the question, with its legal answers
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.options import RuleOptions
 from engine.roles import ROLES, WEREWOLVES
@@ -21,7 +22,7 @@ from prompts.decisions_text import decision_prompt
 from prompts.history import history_entries
 from prompts.rules_text import roles_in_play, rules_lines
 
-__all__ = ["LANGUAGES", "system_prompt", "history_entries", "decision_prompt"]
+__all__ = ["LANGUAGES", "system_prompt", "system_parts", "history_entries", "decision_prompt"]
 
 
 def _role_card(cat: Catalog, role: str, options: RuleOptions) -> list[str]:
@@ -58,7 +59,19 @@ def _glossary(cat: Catalog, in_play: list[str], options: RuleOptions) -> list[st
     return lines
 
 
-def system_prompt(
+def system_prompt(**kwargs: Any) -> str:
+    """The part of every call that stays the same for the whole game: ``system_parts``
+    (same keywords) joined.
+
+    ``role`` is the seat's role at the deal: a Thief's later change is told in the
+    history, so this text (and the provider's cache of it) never has to change.
+    ``deck`` (optional) is the public list of cards in play, ``game_start``'s
+    ``roles_in_play``; without it the text covers every role the preset can deal.
+    """
+    return "".join(system_parts(**kwargs))
+
+
+def system_parts(
     *,
     preset: str,
     options: RuleOptions,
@@ -67,20 +80,24 @@ def system_prompt(
     players: list[str],
     language: str = "en",
     deck: Iterable[str] | None = None,
-) -> str:
-    """The part of every call that stays the same for the whole game.
-
-    ``role`` is the seat's role at the deal: a Thief's later change is told in the
-    history, so this text (and the provider's cache of it) never has to change.
-    ``deck`` (optional) is the public list of cards in play, ``game_start``'s
-    ``roles_in_play``; without it the text covers every role the preset can deal.
-    """
+) -> tuple[str, str]:
+    """``system_prompt`` in two parts: what every seat of the game reads (the game,
+    its rules, the roles in play, how to answer), then the seat's own (its place,
+    its card, its win). Shared parts first, so a prompt cache common to the seats
+    (Anthropic's, per workspace) serves the first part to every seat."""
     if seat not in players:
         raise ValueError(f"seat '{seat}' is not among the players")
     cat = catalog(language)
     in_play = roles_in_play(preset, deck)
-    parts: list[list[str]] = [
+    shared: list[list[str]] = [
         [cat.text("system.intro")],
+        rules_lines(cat, preset=preset, options=options, players=players, deck=deck),
+        _glossary(cat, in_play, options),
+        [cat.text("system.answer_heading")]
+        + [cat.text("system.bullet", text=line) for line in cat.get("system.answer")]
+        + [cat.text("system.bullet", text=cat.text("system.language"))],
+    ]
+    own: list[list[str]] = [
         [
             cat.text("system.seat_heading"),
             cat.text("system.seat", seat=seat, number=players.index(seat) + 1, count=len(players)),
@@ -88,12 +105,11 @@ def system_prompt(
             cat.text("system.history_note"),
             cat.text("system.quoting_note"),
         ],
-        rules_lines(cat, preset=preset, options=options, players=players, deck=deck),
-        _glossary(cat, in_play, options),
         _role_card(cat, role, options),
         _win(cat, role, options, in_play),
-        [cat.text("system.answer_heading")]
-        + [cat.text("system.bullet", text=line) for line in cat.get("system.answer")]
-        + [cat.text("system.bullet", text=cat.text("system.language"))],
     ]
-    return "\n\n".join("\n".join(p).strip("\n") for p in parts) + "\n"
+
+    def text(parts: list[list[str]]) -> str:
+        return "\n\n".join("\n".join(p).strip("\n") for p in parts)
+
+    return text(shared) + "\n\n", text(own) + "\n"

@@ -10,11 +10,13 @@ Both SDKs use ``httpx2`` (not ``httpx``), which respx does not patch; ``HTTPX2Mo
 teaches respx to: it converts httpx2 requests to httpx for the router and the
 router's httpx responses (or raised httpx errors) back to httpx2.
 
-Prompt caches are simulated the way the vendors document them, to measure layouts:
-OpenAI caches the longest common prefix with earlier requests, in 128-token steps
-from 1,024 tokens; Anthropic reads an earlier entry found at the breakpoint or at a
-block boundary up to 20 blocks before it, and writes one at each breakpoint.
-Tokens are counted as 4 characters each.
+Usage blocks come from the vendors' documented prompt-cache rules
+(``agents.llm.vendor_cache``): OpenAI's prefix (tools and schema, then messages),
+its 1,024-token minimum, 128-token blocks and ``prompt_cache_key`` routing;
+Anthropic's tools-system-messages order, breakpoints, per-model minimum, lookback
+and TTL. ``cache_min`` lowers the minimum for short test prompts. Tokens are counted
+as 4 characters each. When the request's schema is the game-wide one (the cache
+layout), the stand-in answers the narrowed schema its question spells out.
 
 Use::
 
@@ -50,6 +52,17 @@ import httpx
 import httpx2
 import respx
 from respx.mocks import AbstractRequestMocker
+
+from agents.llm.vendor_cache import (
+    AnthropicPromptCache,
+    CacheRequestError,
+    OpenAIPromptCache,
+    empty_value,
+    narrowed_schema,
+    user_text,
+    openai_prompt_text,
+    tokens,
+)
 
 OPENAI_URL = "https://api.openai.com/v1"
 ANTHROPIC_URL = "https://api.anthropic.com"
@@ -210,19 +223,43 @@ def legal_instance(schema: dict[str, Any], rng: random.Random, *, path: str = ""
     return f"I am a simple villager, and I have been watching closely. (stand-in {rng.getrandbits(48):012x})"
 
 
-def tokens(text: str) -> int:
-    return max(1, (len(text) + 3) // 4)
+def legal_answer(schema: dict[str, Any], question: str, rng: random.Random) -> Any:
+    """A legal answer to the question asked: the request's schema narrowed by the
+    question's own line (see ``narrowed_schema``), fields not asked for left empty."""
+    narrowed = narrowed_schema(schema, question)
+    props = narrowed.get("properties") if isinstance(narrowed, dict) else None
+    if not props or not any(isinstance(v, dict) and v.get("empty") for v in props.values()):
+        return legal_instance(narrowed, rng)
+    return {k: empty_value(v) if v.get("empty") else legal_instance(v, rng, path=f".{k}") for k, v in props.items()}
+
+
+def without_fields_line(user: str) -> str:
+    """A user message without the cache layout's last line (the fields the question
+    fills): what is left ends with the question as ``decision_prompt`` renders it."""
+    head, sep, last = user.rpartition("\n")
+    return head if sep and '{"properties":{' in last else user
+
+
+def asks_a_move(body: dict[str, Any]) -> bool:
+    """Whether the request asks for a move (a choice, not words), in either layout."""
+    question = user_text(body.get("messages") or [])
+    if '{"properties":{' in question:
+        return '"action"' in question.rsplit('{"properties":{', 1)[1]
+    rf = (body.get("response_format") or {}).get("json_schema") or {}
+    tool = (body.get("tools") or [{}])[0]
+    name = rf.get("name") or tool.get("name") or (tool.get("function") or {}).get("name")
+    return name not in ("speak", "wolf_chat")
 
 
 # ---------------------------------------------------------------------- the stand-ins
 class _StandIn:
     """What both APIs share: the queue of misbehaviours, the request log, the rng."""
 
-    def __init__(self, router: respx.MockRouter, base_url: str, *, seed: int = 0, latency: float = 0.0, cache_min: int = 1024):
+    def __init__(self, router: respx.MockRouter, base_url: str, *, seed: int = 0, latency: float = 0.0, cache_min: int | None = None):
         self.base_url = base_url.rstrip("/")
         self.rng = random.Random(seed)
         self.latency = latency
-        self.cache_min = cache_min
+        self.cache_min = cache_min  # None: the vendor's documented minimum
         self.queue: list[tuple[Behaviour, Predicate | None]] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -257,8 +294,6 @@ class _StandIn:
         self.in_flight += 1
         self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         try:
-            if self.latency:
-                await asyncio.sleep(self.latency)
             b = self._next(body)
             while isinstance(b, Sleep):
                 await asyncio.sleep(b.seconds)
@@ -270,7 +305,14 @@ class _StandIn:
             rejected = self._rejects(body)
             if rejected:
                 return self._error(Status(400, message=rejected))
-            out = self._answer(body, b if isinstance(b, Reply) else None)
+            try:
+                cached = self._lookup(body)  # the cache as the request finds it on arrival
+            except CacheRequestError as e:
+                return self._error(Status(400, message=str(e)))
+            if self.latency:
+                await asyncio.sleep(self.latency)
+            out = self._answer(body, b if isinstance(b, Reply) else None, cached)
+            self._commit(cached)  # readable by the requests that arrive from now on
             self.responses.append(out)
             return httpx.Response(200, json=out)
         finally:
@@ -279,9 +321,10 @@ class _StandIn:
     def _rejects(self, body: dict[str, Any]) -> str | None:
         return None
 
-    def _made_up(self, schema: dict[str, Any]) -> str:
-        """A legal answer under ``schema``, its words replaced by the next of ``say``."""
-        value = legal_instance(schema, self.rng)
+    def _made_up(self, schema: dict[str, Any], question: str = "") -> str:
+        """A legal answer under ``schema`` as the question narrows it, its words
+        replaced by the next of ``say``."""
+        value = legal_answer(schema, question, self.rng)
         if self.say and isinstance(value, dict) and isinstance(value.get("text"), str):
             value["text"] = self.say[self._said % len(self.say)]
             self._said += 1
@@ -301,7 +344,13 @@ class _StandIn:
     def _error(self, s: Status) -> httpx.Response:
         raise NotImplementedError
 
-    def _answer(self, body: dict[str, Any], forced: Reply | None) -> dict[str, Any]:
+    def _lookup(self, body: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def _commit(self, cached: Any) -> None:
+        raise NotImplementedError
+
+    def _answer(self, body: dict[str, Any], forced: Reply | None, cached: Any) -> dict[str, Any]:
         raise NotImplementedError
 
 
@@ -310,7 +359,8 @@ class OpenAIStandIn(_StandIn):
 
     def __init__(self, router: respx.MockRouter, base_url: str = OPENAI_URL, **kw: Any):
         super().__init__(router, base_url, **kw)
-        self._seen: dict[str, list[str]] = {}  # system prompt digest -> recent prompt texts
+        self.cache = OpenAIPromptCache(**({"minimum": self.cache_min} if self.cache_min is not None else {}))
+        self.reasoning_tokens = 0  # hidden reasoning reported (and counted in completion_tokens)
         router.post(f"{self.base_url}/chat/completions").mock(side_effect=self._handle)
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
@@ -325,35 +375,17 @@ class OpenAIStandIn(_StandIn):
     def _error(self, s: Status) -> httpx.Response:
         return httpx.Response(s.code, headers=s.headers, json={"error": {"message": s.message, "type": "stand_in", "code": s.code}})
 
-    @staticmethod
-    def prompt_text(body: dict[str, Any]) -> str:
-        parts = []
-        for m in body["messages"]:
-            c = m.get("content")
-            if isinstance(c, list):
-                c = "".join(p.get("text", "") for p in c)
-            parts.append(f"<{m['role']}>{c or ''}{json.dumps(m.get('tool_calls')) if m.get('tool_calls') else ''}")
-        return "".join(parts)
+    prompt_text = staticmethod(openai_prompt_text)
 
-    def _cached(self, text: str, key: str) -> int:
-        best = 0
-        for old in self._seen.get(key, [])[-8:]:
-            n = 0
-            limit = min(len(old), len(text))
-            while n < limit and old[n] == text[n]:
-                n += 1
-            best = max(best, n)
-        self._seen.setdefault(key, []).append(text)
-        cached = best // 4
-        if cached < self.cache_min:
-            return 0
-        return cached - (cached - self.cache_min) % 128
+    def _lookup(self, body: dict[str, Any]) -> Any:
+        return self.cache.lookup(body)
 
-    def _answer(self, body: dict[str, Any], forced: Reply | None) -> dict[str, Any]:
-        text = self.prompt_text(body)
-        key = hashlib.sha256(json.dumps(body["messages"][0]).encode()).hexdigest()
-        prompt_tokens = tokens(text)
-        cached = min(self._cached(text, key), prompt_tokens)
+    def _commit(self, cached: Any) -> None:
+        self.cache.commit(cached)
+
+    def _answer(self, body: dict[str, Any], forced: Reply | None, cached: Any) -> dict[str, Any]:
+        text = cached.text
+        prompt_tokens, cached_tokens = cached.prompt_tokens, cached.cached_tokens
         schema, via_tool, name = None, False, "answer"
         rf = body.get("response_format") or {}
         if rf.get("type") == "json_schema":
@@ -365,7 +397,7 @@ class OpenAIStandIn(_StandIn):
             content = forced.content
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif schema is not None:
-            content = self._made_up(schema)
+            content = self._made_up(schema, user_text(body["messages"]))
         else:
             content = text_mode_answer(text, self.rng)
         content, cut = self._cut(body, content)
@@ -382,9 +414,10 @@ class OpenAIStandIn(_StandIn):
             "choices": [{"index": 0, "message": message, "finish_reason": "length" if cut else "tool_calls" if via_tool else "stop"}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
-                "completion_tokens": tokens(content),
-                "total_tokens": prompt_tokens + tokens(content),
-                "prompt_tokens_details": {"cached_tokens": cached},
+                "completion_tokens": tokens(content) + self.reasoning_tokens,
+                "total_tokens": prompt_tokens + tokens(content) + self.reasoning_tokens,
+                "prompt_tokens_details": {"cached_tokens": cached_tokens},
+                "completion_tokens_details": {"reasoning_tokens": self.reasoning_tokens},
             },
         }
 
@@ -392,11 +425,9 @@ class OpenAIStandIn(_StandIn):
 class AnthropicStandIn(_StandIn):
     """``POST /v1/messages``, with ``cache_control`` breakpoints as Anthropic documents them."""
 
-    LOOKBACK = 20
-
     def __init__(self, router: respx.MockRouter, base_url: str = ANTHROPIC_URL, **kw: Any):
         super().__init__(router, base_url, **kw)
-        self._cache: set[str] = set()
+        self.cache = AnthropicPromptCache(minimum=self.cache_min)
         router.post(f"{self.base_url}/v1/messages").mock(side_effect=self._handle)
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
@@ -412,7 +443,7 @@ class AnthropicStandIn(_StandIn):
 
     @staticmethod
     def blocks(body: dict[str, Any]) -> list[dict[str, Any]]:
-        """The prompt as a flat list of blocks, system first: what prefixes are made of."""
+        """The prompt as a flat list of blocks, system first."""
         out: list[dict[str, Any]] = []
         system = body.get("system")
         if isinstance(system, str):
@@ -430,39 +461,25 @@ class AnthropicStandIn(_StandIn):
             return b["text"]
         return json.dumps({k: v for k, v in b.items() if k != "cache_control"}, sort_keys=True)
 
-    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
-        blocks = self.blocks(body)
-        sizes = [tokens(self._block_text(b)) for b in blocks]
-        digests, h = [], hashlib.sha256()
-        for b in blocks:
-            h.update(json.dumps({k: v for k, v in b.items() if k != "cache_control"}, sort_keys=True).encode())
-            digests.append(h.copy().hexdigest())
-        breakpoints = [i for i, b in enumerate(blocks) if b.get("cache_control")]
-        read_upto = -1
-        for bp in breakpoints:
-            for j in range(bp, max(-1, bp - self.LOOKBACK - 1), -1):
-                if digests[j] in self._cache:
-                    read_upto = max(read_upto, j)
-                    break
-        write_upto = read_upto
-        for bp in breakpoints:
-            if sum(sizes[: bp + 1]) >= self.cache_min:
-                self._cache.add(digests[bp])
-                write_upto = max(write_upto, bp)
-        read = sum(sizes[: read_upto + 1])
-        write = sum(sizes[read_upto + 1 : write_upto + 1])
-        fresh = sum(sizes[write_upto + 1 :])
-        return {"input_tokens": fresh, "cache_read_input_tokens": read, "cache_creation_input_tokens": write}
+    def _lookup(self, body: dict[str, Any]) -> Any:
+        return self.cache.lookup(body)
 
-    def _answer(self, body: dict[str, Any], forced: Reply | None) -> dict[str, Any]:
-        usage = self._usage(body)
+    def _commit(self, cached: Any) -> None:
+        self.cache.commit(cached)
+
+    def _answer(self, body: dict[str, Any], forced: Reply | None, cached: Any) -> dict[str, Any]:
+        usage = {
+            "input_tokens": cached.input_tokens,
+            "cache_read_input_tokens": cached.cache_read_input_tokens,
+            "cache_creation_input_tokens": cached.cache_creation_input_tokens,
+        }
         tool = (body.get("tools") or [None])[0]
         via_tool = tool is not None
         if forced is not None:
             content_text = forced.content
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif tool is not None:
-            content_text = self._made_up(tool["input_schema"])
+            content_text = self._made_up(tool["input_schema"], user_text(body["messages"]))
         else:
             content_text = text_mode_answer("".join(self._block_text(b) for b in self.blocks(body)), self.rng)
         content_text, cut = self._cut(body, content_text)

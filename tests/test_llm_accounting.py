@@ -15,6 +15,7 @@ from llm_standins import (
     OpenAIStandIn,
     Reply,
     Status,
+    asks_a_move,
     standin_router,
 )
 
@@ -161,7 +162,7 @@ def test_play_with_model_seats_writes_call_records_and_a_summary(tmp_path, capsy
         an = AnthropicStandIn(router, cache_min=64)
         oa.push(Status(429, {"retry-after": "0"}))
         oa.push(Status(401, message=f"Incorrect API key provided: {FAKE_OPENAI_KEY}"), when=lambda b: "You are Bob " in b["messages"][0]["content"])
-        an.push(Reply('{"action": "Nobody-Here"}'), when=lambda b: b["tool_choice"]["name"] == "vote")
+        an.push(Reply('{"action": "Nobody-Here"}'), when=asks_a_move)
         code = main(
             ["play", str(game), "--json", "--transcript", str(transcript), "--seat", "Chloe=anthropic:claude-3-5-haiku-latest", "--model-option", "retry_initial=0.001"]
         )

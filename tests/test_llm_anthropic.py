@@ -30,9 +30,15 @@ async def test_forced_tool_use_with_cache_breakpoints(api):
     h = api.headers[0]
     assert FAKE_ANTHROPIC_KEY in (h.get("x-api-key"), h.get("authorization", "").removeprefix("Bearer "))
     assert body["max_tokens"] == 300 and body["temperature"] == 0.7 and body["model"] == "claude-3-5-haiku-latest"
-    assert body["tool_choice"] == {"type": "tool", "name": "vote"}
-    assert body["tools"][0]["input_schema"]["properties"]["action"]["enum"][:-1] == list(d.options)
-    assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    # The cache layout: the game's one tool, forced the same way in every call.
+    assert body["tool_choice"] == {"type": "tool", "name": "answer"}
+    assert body["tools"][0]["input_schema"]["properties"]["action"]["anyOf"]
+    fields = json.loads(body["messages"][0]["content"][-1]["text"].rsplit(": ", 1)[1])
+    assert fields["properties"]["action"]["enum"][:-1] == list(d.options)
+    # Breakpoints: the end of the system part every seat shares, the end of the history.
+    shared, own = body["system"]
+    assert shared["cache_control"] == {"type": "ephemeral"} and "cache_control" not in own
+    assert f"You are {d.seat} " in own["text"] and f"You are {d.seat} " not in shared["text"]
     (user,) = body["messages"]
     assert user["role"] == "user"
     *history, question = user["content"]
@@ -51,7 +57,7 @@ async def test_each_call_reads_the_previous_calls_cache(api):
     await model_game(MODEL, 8, log)
     by_seat: dict[str, list[list[dict]]] = {}
     for body in api.requests:
-        by_seat.setdefault(body["system"][0]["text"], []).append(body["messages"][0]["content"][:-1])
+        by_seat.setdefault(body["system"][1]["text"], []).append(body["messages"][0]["content"][:-1])
     for histories in by_seat.values():
         for earlier, later in zip(histories, histories[1:]):
             strip = [{"type": b["type"], "text": b["text"]} for b in earlier]

@@ -109,7 +109,13 @@ async def test_cut_replies_are_reasked_with_a_larger_budget_and_never_published(
     # 16 tokens (64 characters) holds no whole answer; the re-ask gets 32, which holds
     # a vote but no speech (its words and claims are longer), so speeches fall back.
     game, log, api = await play_cut_game(
-        standin, spec, mode, honour_max_tokens=True, seat={"max_tokens": 16, "max_tokens_cap": 32, "max_reasks": 2}
+        standin,
+        spec,
+        mode,
+        honour_max_tokens=True,
+        # Budgets sized for each decision's own schema (the game-wide one's answers
+        # carry its empty fields too: a vote no longer fits in 32 tokens).
+        seat={"max_tokens": 16, "max_tokens_cap": 32, "max_reasks": 2, "prompt_layout": "grammar"},
     )
     assert game.over and api.cuts > 0
     assert leaks(game, api) == {"speeches": 0, "prompts": 0, "narration": 0}

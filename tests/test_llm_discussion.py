@@ -39,11 +39,16 @@ async def play(protocol: str, seed: int) -> tuple[Game, CallLog, dict, OpenAISta
 
 
 def schema_of(body: dict) -> dict:
-    """The answer schema a request carried (structured output or a forced tool)."""
+    """The answer schema a request carried (structured output or a forced tool), as
+    its question narrows it in the cache layout."""
+    from agents.llm.vendor_cache import narrowed_schema, user_text
+
     rf = body.get("response_format") or {}
     if rf.get("type") == "json_schema":
-        return rf["json_schema"]["schema"]
-    return body["tools"][0]["function"]["parameters"] if body.get("tools") else {"properties": {}}
+        schema = rf["json_schema"]["schema"]
+    else:
+        schema = body["tools"][0]["function"]["parameters"] if body.get("tools") else {"properties": {}}
+    return narrowed_schema(schema, user_text(body.get("messages") or []))
 
 
 @pytest.mark.parametrize("protocol,seed", [("round_robin", 41), ("bidding", 42), ("parallel", 43)])

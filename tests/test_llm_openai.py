@@ -19,6 +19,7 @@ from llm_standins import (
     Sleep,
     Status,
     ask,
+    asks_a_move,
     assert_every_asked_seat_recorded,
     game_at,
     model_game,
@@ -48,7 +49,12 @@ async def test_structured_output_request_and_recorded_call(api):
     assert body["model"] == "gpt-4o-mini" and body["temperature"] == 0.3
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["strict"] is True
-    assert body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"][:-1] == list(d.options)
+    # api.openai.com: the cache layout. One schema for the game, the legal answers in
+    # the question's last line, a stable routing key per seat.
+    assert body["response_format"]["json_schema"]["name"] == "answer"
+    fields = json.loads(body["messages"][1]["content"].rsplit(": ", 1)[1])
+    assert fields["properties"]["action"]["enum"][:-1] == list(d.options)
+    assert body["prompt_cache_key"].startswith("werewolf-")
     assert body["max_completion_tokens"] == 1024  # OpenAI's own servers: the new name
     # Cache layout: [static system] + one user message, history first, question last.
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
@@ -211,7 +217,7 @@ async def test_server_without_json_schema_falls_back_to_tools_and_remembers(api)
     a1 = await ask(seat(d, log), game, d)
     d.validate(a1)
     assert [("response_format" in b, "tools" in b) for b in api.requests] == [(True, False), (False, True)]
-    assert api.requests[1]["tool_choice"] == {"type": "function", "function": {"name": "vote"}}
+    assert api.requests[1]["tool_choice"] == {"type": "function", "function": {"name": "answer"}}
     assert log.records[0].mode == "tool" and log.records[0].retries == 0
     other = make_llm_agent(MODEL, d.seat, log=log, **FAST)  # another seat on the same server
     await ask(other, game, d)
@@ -223,10 +229,10 @@ async def test_a_refused_schema_shape_only_downgrades_that_shape(api):
     every other decision."""
     api.reject_when = lambda b: "minItems" in json.dumps(b.get("response_format", {}))
     game, d = game_at("cupid_lovers", roles=["werewolf", "werewolf", "seer", "cupid"] + ["villager"] * 4)
-    d.validate(await ask(seat(d, CallLog()), game, d))
+    d.validate(await ask(seat(d, CallLog(), prompt_layout="grammar"), game, d))
     assert "tools" in api.requests[-1]
     game2, v = game_at("vote", after_death=True)
-    await ask(seat(v, CallLog()), game2, v)
+    await ask(seat(v, CallLog(), prompt_layout="grammar"), game2, v)
     assert api.requests[-1]["response_format"]["type"] == "json_schema"
 
 
@@ -275,10 +281,7 @@ async def test_api_key_env_names_the_seats_own_key(monkeypatch, api):
 # ---------------------------------------------------------------------- a whole game
 async def test_full_game_of_eight_openai_seats_with_failures_finishes(api):
     api.push(Status(429, {"retry-after": "0"}), Status(500), Raise(httpx.ReadTimeout))
-    def a_move(body) -> bool:
-        return body["response_format"]["json_schema"]["name"] not in ("speak", "wolf_chat")
-
-    api.push(Reply("not json at all, sorry"), Reply('{"reasoning": "", "action": "Nobody-Here"}'), when=a_move)
+    api.push(Reply("not json at all, sorry"), Reply('{"reasoning": "", "action": "Nobody-Here"}'), when=asks_a_move)
     log = CallLog()
     game = await model_game(MODEL, 11, log, seat_seeds=True)
     assert_every_asked_seat_recorded(game, log)

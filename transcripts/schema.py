@@ -162,7 +162,8 @@ class CallRecord(_Line):
     latency and rule-following figure. Token counts follow one convention whatever the
     vendor: ``input_tokens`` is the whole prompt, cached part included; ``cached_tokens``
     the part read from the provider's prompt cache, ``cache_write_tokens`` the part
-    written to it (Anthropic bills writes). ``None`` means the server did not say.
+    written to it (Anthropic bills writes); ``reasoning_tokens`` the hidden reasoning
+    within ``output_tokens`` (billed as output). ``None`` means the server did not say.
     Written as soon as the call ends, so a killed game keeps what it paid for."""
 
     type: Literal["call"] = "call"
@@ -188,6 +189,7 @@ class CallRecord(_Line):
     output_tokens: int | None = None
     cached_tokens: int | None = None
     cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
     cost_usd: float | None = None  # None when the model has no price (see price_known)
     price_known: bool = False
     fallback: bool = False  # the decision ended in the fallback bot's answer (a violation)

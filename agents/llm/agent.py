@@ -34,7 +34,8 @@ from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Tu
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
-from agents.llm.schema import answer_schema, tool_name
+from agents.llm import witch
+from agents.llm.schema import GAME_TOOL, GAME_TOOL_DESCRIPTION, answer_schema, game_schema, narrowed_fields, tool_name
 from engine.decisions import Decision, IllegalAnswer
 
 log = logging.getLogger("werewolf.llm")
@@ -90,8 +91,10 @@ class LLMAgent(Agent):
         self.fallback_agent = HeuristicAgent(name, seed=seed)
         self.rng = random.Random(f"{seed}:{name}:fallback")
         self.disabled: str | None = None  # why this seat's model is no longer asked
-        self._system: str | None = None  # rendered once per game
+        self._system: tuple[str, str] | None = None  # rendered once per game: (shared, the seat's own)
+        self._game_schema: tuple[tuple[str, ...], dict[str, Any]] | None = None  # (players, schema) of the cache layout
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
+        self._kept_poison: witch.KeptPoison | None = None  # answered with tonight's heal
 
     @property
     def display_name(self) -> str:
@@ -124,6 +127,9 @@ class LLMAgent(Agent):
     async def adecide(self, view: SeatView, decision: Decision) -> Any:
         state = _Asking(decision, view)
         try:
+            known = self._known(view, decision)
+            if known is not None:
+                return self._answered_without_call(state, *known)
             if self.disabled:
                 return self._fallback(state, error=f"not asked: {self.disabled}")
             return await asyncio.wait_for(self._ask(state), timeout=self.options.decision_timeout)
@@ -153,14 +159,83 @@ class LLMAgent(Agent):
         except Exception:  # the loop its connections belonged to may be gone
             pass
 
+    # ------------------------------------------------------------------ answered already
+    def _known(self, view: SeatView, d: Decision) -> tuple[Any, dict[str, Any]] | None:
+        """(answer, what it came from) for a decision that needs no call: the poison
+        answered with tonight's heal, when it is legal for the decision the engine
+        asks; or a decision with one legal answer only (a spent potion, a forced
+        hand), which no model can get wrong."""
+        kept, self._kept_poison = (self._kept_poison, None) if d.kind == witch.POISON else (None, self._kept_poison)
+        if kept is not None and kept.night == view.day:
+            try:
+                answer = d.validate(kept.target)
+            except IllegalAnswer:
+                pass
+            else:
+                return answer, {"action": answer, "reasoning": kept.reasoning, "answered_with": kept.heal_decision}
+        only = _only_answer(d)
+        if only is not _MANY:
+            return only, {"action": only, "only_legal_answer": True}
+        return None
+
+    def _answered_without_call(self, state: _Asking, answer: Any, parsed: dict[str, Any]) -> Any:
+        """Play ``answer`` and record it as the seat's, with no request made."""
+        state.attempt = 1
+        rec = self._record(state)
+        rec.mode, rec.parsed, rec.accepted, rec.answer = None, parsed, True, answer
+        state.pending = rec
+        self._flush(state)
+        return answer
+
     # ------------------------------------------------------------------ asking
     async def _ask(self, state: _Asking) -> Any:
         d, view = state.decision, state.view
+        if witch.combinable(view, d):
+            return await self._ask_witch(state)
         state.prompt = self.prompt(view, d)
         try:
             return await self._attempts(state, lambda reply: read_reply(reply.data, reply.text, d, view), "illegal answer")
         except _Unanswered:
             return self._fallback(state)
+
+    async def _ask_witch(self, state: _Asking) -> Any:
+        """The heal and tonight's poison in one call (see ``agents.llm.witch``)."""
+        d, view = state.decision, state.view
+        poison = witch.poison_decision(view, d)
+        rules = self._rules(view)
+        state.prompt = self.witch_prompt(view, d, poison)
+        kept: list[witch.KeptPoison] = []
+
+        def read(reply: Any) -> Reading:
+            reading = read_reply(reply.data, reply.text, d, view)
+            if not reading.ok:
+                return reading
+            data = reply.data if isinstance(reply.data, dict) else _loose_object(reply.text, d)
+            target, why = witch.read_target(data, poison, bool(reading.answer), rules, self.language)
+            parsed = {**(reading.parsed or {}), "target": target}
+            if why:
+                return Reading(parsed=parsed, reason=why)
+            kept[:] = [witch.KeptPoison(view.day, d.id, target, str((reading.parsed or {}).get("reasoning", "")))]
+            return Reading(answer=reading.answer, parsed=parsed)
+
+        try:
+            answer = await self._attempts(state, read, "illegal answer")
+        except _Unanswered:
+            return self._fallback(state)
+        self._kept_poison = kept[0] if kept else None
+        return answer
+
+    def witch_prompt(self, view: SeatView, heal: Decision, poison: Decision) -> Prompt:
+        """The heal question with the poison's beside it: ``action`` and ``target``."""
+        prompt = self.prompt(view, heal)
+        prompt.question = witch.question(prompt.question, poison, self._rules(view), self.language)
+        exact = witch.schema(prompt.exact_schema or prompt.schema, poison)
+        if prompt.fields is not None:  # the cache layout: the game's schema, the fields in the question
+            prompt.fields = {"properties": {**prompt.fields["properties"], "target": {"enum": [*poison.options, None]}}}
+            prompt.exact_schema = exact
+        else:
+            prompt.schema = exact
+        return prompt
 
     async def _attempts(self, state: _Asking, read: Callable[[Any], Reading], refused: str) -> Any:
         """Ask ``state.prompt`` up to 1 + ``max_reasks`` times, each refused reply sent
@@ -211,17 +286,34 @@ class LLMAgent(Agent):
         return min(2 * self._budget(prompt), max(o.max_tokens_cap, o.max_tokens))
 
     def prompt(self, view: SeatView, decision: Decision) -> Prompt:
-        """The request for ``decision``, vendor-neutral (see ``prompts.render``)."""
+        """The request for ``decision``, vendor-neutral (see ``prompts.render``). In the
+        cache layout the schema is the game's (the same bytes in every request of the
+        seat) and the question names its fields and legal answers; in the grammar
+        layout it is the decision's own, which a local server enforces exactly."""
         from prompts.render import decision_prompt
 
+        players = list(view.players)
+        exact = answer_schema(decision, players=players, roles=_role_ids())
+        if self.backend.layout() != "cache":
+            question = decision_prompt(decision, language=self.language)
+            return self._request(view, question=question, schema=exact, name=tool_name(decision), description=f"Submit your {decision.kind} answer.", family=decision.shape)
+        game = self._game_schema_for(players)
         return self._request(
             view,
-            question=decision_prompt(decision, language=self.language),
-            schema=answer_schema(decision, players=list(view.players), roles=_role_ids()),
-            name=tool_name(decision),
-            description=f"Submit your {decision.kind} answer.",
-            family=decision.shape,
+            question=decision_prompt(decision, language=self.language, reminder=False),
+            schema=game,
+            name=GAME_TOOL,
+            description=GAME_TOOL_DESCRIPTION,
+            family=GAME_TOOL,
+            fields=narrowed_fields(decision, players=players, roles=_role_ids(), game=game),
+            exact_schema=exact,
         )
+
+    def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
+        key = tuple(players)
+        if self._game_schema is None or self._game_schema[0] != key:
+            self._game_schema = (key, game_schema(players=players, roles=_role_ids()))
+        return self._game_schema[1]
 
     def _request(self, view: SeatView, **question: Any) -> Prompt:
         """The seat's system part and append-only history, then ``question`` (the
@@ -229,17 +321,25 @@ class LLMAgent(Agent):
         from prompts.render import history_entries
 
         entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
-        return Prompt(system=self._system_for(view), history_parts=self._parts(entries), language=self.language, **question)
+        parts = self._system_for(view)
+        return Prompt(
+            system="".join(parts),
+            system_parts=parts,
+            cache_key=_cache_key(parts),
+            history_parts=self._parts(entries),
+            language=self.language,
+            **question,
+        )
 
-    def _system_for(self, view: SeatView) -> str:
-        from prompts.render import system_prompt
+    def _system_for(self, view: SeatView) -> tuple[str, str]:
+        from prompts.render import system_parts
 
         if self._system is None:
             # Rendered once: the role card is the deal's (a later change, the Thief's,
             # is told in the history), so the cache's first block never changes.
             start = next((e.data for e in view.events if e.kind == "game_start"), {})
             dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == self.name), None)
-            self._system = system_prompt(
+            self._system = system_parts(
                 preset=self._preset(view),
                 options=self._rules(view),
                 seat=self.name,
@@ -421,6 +521,7 @@ class LLMAgent(Agent):
                 output_tokens=u.output_tokens,
                 cached_tokens=u.cached_tokens,
                 cache_write_tokens=u.cache_write_tokens,
+                reasoning_tokens=u.reasoning_tokens,
             )
             if u.input_tokens is not None and u.output_tokens is not None:
                 rec["cost_usd"] = self.prices.cost(
@@ -439,6 +540,39 @@ class LLMAgent(Agent):
         if state.pending is not None:
             self.calls.add(state.pending)
             state.pending = None
+
+
+_MANY = object()  # more than one legal answer
+
+
+def _only_answer(d: Decision) -> Any:
+    """The one legal answer of ``d``, or ``_MANY``."""
+    from engine.decisions import BOOL, CHOICE
+
+    if d.shape == CHOICE and not d.options and d.allow_pass:
+        return None
+    if d.shape == BOOL and not d.allow_pass and len(set(d.options)) == 1:
+        return d.options[0]
+    return _MANY
+
+
+def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:
+    from agents.llm.parse import NoAnswer, parse_reply
+
+    try:
+        data = parse_reply(text, d)
+    except NoAnswer:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _cache_key(parts: tuple[str, ...]) -> str:
+    """A stable routing key for the seat's requests (OpenAI ``prompt_cache_key``): a
+    digest of its system text, the same for every call of the game and revealing
+    nothing of it."""
+    import hashlib
+
+    return "werewolf-" + hashlib.sha256("".join(parts).encode()).hexdigest()[:24]
 
 
 def _role_ids() -> list[str]:

@@ -19,6 +19,8 @@ Python API, the vendors' own variables. A game file, a tournament file or a tran
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # Where a back end's key comes from when ``api_key_env`` is not given: the SDKs' own.
@@ -66,6 +68,29 @@ class LLMOptions(BaseModel):
         description="force json_schema | tool | text (default: the best the server accepts, learnt per back end)",
     )
 
+    prompt_layout: Literal["auto", "cache", "grammar"] = Field(
+        default="auto",
+        description=(
+            "cache: one answer schema for the whole game and a stable prompt_cache_key, the legal answers in the question "
+            "(what the vendors' prompt caches need); grammar: each decision's own schema, enforced by the server's JSON-schema "
+            "grammar (free on local servers, where the schema is not part of the prompt); auto: cache on api.openai.com and "
+            "on the Anthropic API, grammar elsewhere"
+        ),
+    )
+    # --- reasoning models ----------------------------------------------------------------
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high"] | None = Field(
+        default=None, description="OpenAI reasoning models' reasoning_effort"
+    )
+    reasoning_budget: int | None = Field(
+        default=None,
+        ge=1024,
+        description=(
+            "hidden reasoning tokens allowed per call, on top of max_tokens: Anthropic extended thinking's budget_tokens; "
+            "with OpenAI, added to max_completion_tokens (which counts reasoning). Default with reasoning_effort: 4096"
+        ),
+    )
+    extra_body: dict[str, Any] | None = Field(default=None, description="raw fields merged into every request body (a server's own knobs)")
+
     @field_validator("mode")
     @classmethod
     def _mode(cls, v: str | None) -> str | None:
@@ -79,6 +104,17 @@ class LLMOptions(BaseModel):
         if v is not None and not v.startswith(("http://", "https://")):
             raise ValueError("base_url must start with http:// or https://")
         return v
+
+    def completion_budget(self, answer: int | None = None) -> int:
+        """The completion limit to send: the answer's budget (``answer``, else
+        ``max_tokens``) plus the hidden reasoning a reasoning model spends first
+        (counted in the same limit)."""
+        return (answer or self.max_tokens) + (self.reasoning_tokens() or 0)
+
+    def reasoning_tokens(self) -> int | None:
+        if self.reasoning_budget is not None:
+            return self.reasoning_budget
+        return 4096 if self.reasoning_effort not in (None, "none") else None
 
     def public(self) -> dict:
         """The options worth recording in a transcript header (only what was set)."""

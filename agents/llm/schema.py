@@ -141,3 +141,59 @@ def reply_model(decision: Decision) -> type[_Lenient]:
     if decision.shape == TEXT:
         return WolfChatReply if decision.kind in TARGETED_TEXT_KINDS else SpeechReply
     return ActionReply
+
+
+# ---------------------------------------------------------------------- the cache layout
+GAME_TOOL = "answer"  # the one tool / schema name of the cache layout
+GAME_TOOL_DESCRIPTION = "Submit your answer to the question: fill the fields the question names, leave the others empty."
+
+
+def game_schema(*, players: list[str], roles: list[str]) -> dict[str, Any]:
+    """One answer schema for every decision of a game (the cache layout).
+
+    The vendors cache tools and structured-output schemas as the start of the prompt
+    (OpenAI renders them before the messages, Anthropic's order is tools, system,
+    messages), so a schema that enumerates each decision's options changes the first
+    bytes of every request and nothing after it is ever read from the cache. This one
+    depends only on the table (names and roles, fixed for the game): the question
+    names the fields to fill and lists the legal answers (``narrowed_fields``), and
+    the answer's legality is checked when it comes back, re-asked as always.
+    """
+    speech = answer_schema(Decision(id=0, seat="", kind=SPEECH_KINDS[0], shape=TEXT), players=players, roles=roles)["properties"]
+    pack = answer_schema(Decision(id=0, seat="", kind=TARGETED_TEXT_KINDS[0], shape=TEXT), players=players, roles=roles)["properties"]
+    action = {
+        "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"type": "string"}}, {"type": "boolean"}, {"type": "null"}],
+        "description": "a choice: one of the legal answers the question lists, written exactly as shown; null when the question asks for words",
+    }
+    return _object(
+        {
+            "reasoning": _REASONING,
+            "action": action,
+            "text": {"type": "string", "description": "the words of a speech or of a private talk; empty for a choice"},
+            "target": pack["target"] | {"description": "in the pack's private talk: the victim you propose; else null"},
+            "claims": speech["claims"] | {"description": "in a public speech: what you publicly claim; else null role and empty lists"},
+        }
+    )
+
+
+def _bare(schema: Any) -> Any:
+    """A schema without its descriptions: what a comparison or a compact line needs."""
+    if isinstance(schema, dict):
+        return {k: _bare(v) for k, v in schema.items() if k != "description"}
+    if isinstance(schema, list):
+        return [_bare(v) for v in schema]
+    return schema
+
+
+def narrowed_fields(decision: Decision, *, players: list[str], roles: list[str], game: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``game`` this decision's answer fills, as a JSON schema fragment:
+    a field the game schema already constrains exactly is a ``$ref`` to it, the
+    others (a choice's legal answers) are spelt out."""
+    exact = answer_schema(decision, players=players, roles=roles)["properties"]
+    props: dict[str, Any] = {}
+    for name, sub in exact.items():
+        if name == "reasoning":
+            continue
+        same = _bare(sub) == _bare(game["properties"].get(name))
+        props[name] = {"$ref": f"#/properties/{name}"} if same else _bare(sub)
+    return {"properties": props}

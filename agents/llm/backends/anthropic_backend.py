@@ -4,12 +4,21 @@ The answer is requested as forced tool use (``tool_choice`` naming the one tool 
 input schema is the decision's answer schema), with plain text plus the schema as the
 fallback for proxies that refuse tools.
 
-Prompt caching is explicit on this API: ``cache_control`` marks the end of the system
-block (static for the game) and the end of the history (append-only). The history is
-sent as one text block per earlier request of the seat (see ``Prompt``), so the
-previous call's breakpoint falls on a block boundary of this call, where the API's
-lookback finds it: each call reads the previous call's cache and writes only what is
-new. The decision block after it is the only uncached text.
+Prompt caching is explicit on this API, over tools, then system, then messages
+(see ``agents.llm.vendor_cache`` for the rules followed). In the cache layout the one
+tool and ``tool_choice`` are the game's, the same bytes in every request, so they
+never break the prefix. ``cache_control`` marks the end of the system part every seat
+shares (the rules: one seat's write serves the others' first calls) and the end of
+the history (append-only). The history is sent as one text block per earlier request
+of the seat (see ``Prompt``), so the previous call's breakpoint falls on a block
+boundary of this call, where the API's lookback finds it: each call reads the
+previous call's cache and writes only what is new. The question after it is the
+only uncached text.
+
+Extended thinking (``reasoning_budget``) sends ``thinking`` with its
+``budget_tokens`` and a ``max_tokens`` that holds it; the API refuses a forced tool
+with thinking, so the tool is then offered with ``tool_choice: auto`` and the
+question asks for it; thinking blocks are kept for the replay of a re-ask.
 """
 
 from __future__ import annotations
@@ -49,30 +58,44 @@ class AnthropicBackend(SDKBackend):
         return _reply(response, mode)
 
     # ------------------------------------------------------------------ request
+    def default_layout(self) -> str:
+        return "cache"
+
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
+        o = self.options
         question = question_text(prompt, mode)
         # A part's block must be byte-identical in every later request (that is what
         # the cache matches), so each ends the same way wherever it falls.
+        system: list[dict[str, Any]] = [{"type": "text", "text": part} for part in prompt.system_blocks if part]
+        if len(system) > 1:
+            system[0]["cache_control"] = EPHEMERAL  # the part every seat of the game shares
         content: list[dict[str, Any]] = [{"type": "text", "text": part + "\n"} for part in prompt.history_parts if part]
-        if content:
-            content[-1]["cache_control"] = EPHEMERAL
+        (content or system)[-1]["cache_control"] = EPHEMERAL
         content.append({"type": "text", "text": question})
         messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
         for turn in turns:
             messages += self._replay(turn, mode, prompt.language)
+        thinking = o.reasoning_tokens()
         req: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": prompt.max_tokens or self.options.max_tokens,
-            "system": [{"type": "text", "text": prompt.system, "cache_control": EPHEMERAL}],
+            "max_tokens": o.completion_budget(prompt.max_tokens),
+            "system": system,
             "messages": messages,
         }
         if mode == "tool":
             req["tools"] = [{"name": prompt.name, "description": prompt.description, "input_schema": prompt.schema}]
-            req["tool_choice"] = {"type": "tool", "name": prompt.name}
-        if self.options.temperature is not None:
+            # Thinking refuses a forced tool: offer it, the question asks for it.
+            req["tool_choice"] = {"type": "auto"} if thinking else {"type": "tool", "name": prompt.name}
+        if thinking:
+            req["thinking"] = {"type": "enabled", "budget_tokens": thinking}
+        extra: dict[str, Any] = {}
+        if o.temperature is not None and not thinking:  # thinking takes no sampling settings
             # Sent as a raw body field: recent SDKs dropped the keyword, while the API
             # still takes it for the models that support sampling settings (0..1).
-            req["extra_body"] = {"temperature": min(1.0, self.options.temperature)}
+            extra["temperature"] = min(1.0, o.temperature)
+        extra.update(o.extra_body or {})
+        if extra:
+            req["extra_body"] = extra
         return req
 
     def _replay(self, turn: Turn, mode: str, language: str) -> list[dict[str, Any]]:
@@ -114,8 +137,11 @@ def _reply(resp: Any, mode: str) -> Reply:
     blocks: list[dict[str, Any]] = []
     for b in getattr(resp, "content", None) or []:
         d = b.model_dump(exclude_none=True) if hasattr(b, "model_dump") else dict(b)
-        # Keep only what the API accepts back in an assistant turn.
-        if d.get("type") == "tool_use":
+        # Keep only what the API accepts back in an assistant turn (thinking blocks
+        # with their signatures must precede a replayed tool_use).
+        if d.get("type") in ("thinking", "redacted_thinking"):
+            blocks.append({k: v for k, v in d.items() if k in ("type", "thinking", "signature", "data")})
+        elif d.get("type") == "tool_use":
             blocks.append({"type": "tool_use", "id": d["id"], "name": d["name"], "input": d.get("input", {})})
         elif d.get("type") == "text" and d.get("text"):
             blocks.append({"type": "text", "text": d["text"]})

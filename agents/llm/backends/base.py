@@ -86,10 +86,23 @@ class Prompt:
     language: str = "en"  # of the corrections sent with re-asks
     family: str = ""  # the decision's shape: servers may refuse one shape's schema and not another's
     max_tokens: int | None = None  # this request's completion budget, when not the seat's (a re-ask after a cut)
+    # The cache layout (see ``agents.llm.schema.game_schema``): ``schema`` is then the
+    # game-wide one, ``fields`` the part of it this question fills (spelt out in the
+    # question) and ``exact_schema`` the decision's own (spelt out in text mode).
+    fields: dict[str, Any] | None = None
+    exact_schema: dict[str, Any] | None = None
+    # ``system`` cut where the part shared by every seat of the game ends (Anthropic
+    # puts a breakpoint there); joined, the parts are ``system``.
+    system_parts: tuple[str, ...] = ()
+    cache_key: str | None = None  # a stable routing key for the seat (OpenAI ``prompt_cache_key``)
 
     @property
     def history(self) -> str:
         return "\n".join(self.history_parts)
+
+    @property
+    def system_blocks(self) -> tuple[str, ...]:
+        return self.system_parts or (self.system,)
 
 
 @dataclass(slots=True)
@@ -100,6 +113,7 @@ class Usage:
     output_tokens: int | None = None
     cached_tokens: int | None = None
     cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None  # hidden reasoning, part of ``output_tokens``
 
 
 @dataclass(slots=True)
@@ -196,6 +210,16 @@ class Backend(ABC):
     @property
     def mode(self) -> str:
         return self.mode_for()
+
+    def layout(self) -> str:
+        """``cache`` (one schema for the game, for servers that bill a prompt cache) or
+        ``grammar`` (each decision's own schema, for servers that enforce it as a
+        grammar outside the prompt); ``prompt_layout: auto`` asks the back end."""
+        chosen = self.options.prompt_layout
+        return self.default_layout() if chosen == "auto" else chosen
+
+    def default_layout(self) -> str:
+        return "grammar"
 
     def _learn(self, mode: str, family: str) -> None:
         if not self.options.mode:
@@ -352,10 +376,12 @@ def retry_after(headers: Any) -> float | None:
 
 _WORDS = {
     "en": {
+        "fields": "Fill in only these fields of the answer schema, leaving the others empty (`action` null, `text` \"\", `target` null, no claims): {fields}",
         "schema": "Answer with one JSON object only, no other text, matching this JSON schema:",
         "refused": "Your answer was refused: {reason}. Answer the same question again, with a legal answer in the required format.",
     },
     "zh": {
+        "fields": "只填写回答 schema 中的以下字段，其余留空（`action` 为 null，`text` 为 \"\"，`target` 为 null，不作任何声明）：{fields}",
         "schema": "只用一个 JSON 对象回答，不要任何其他文字，符合以下 JSON schema：",
         "refused": "你的回答无效：{reason}。请用规定的格式重新回答同一个问题，给出合法的答案。",
     },
@@ -367,8 +393,16 @@ def _words(language: str) -> dict[str, str]:
 
 
 def schema_instructions(prompt: Prompt) -> str:
-    """The answer format spelt out, for requests that cannot enforce it natively."""
-    return "\n\n" + _words(prompt.language)["schema"] + "\n" + json.dumps(prompt.schema, ensure_ascii=False)
+    """The answer format spelt out, for requests that cannot enforce it natively: the
+    decision's own schema (the question is the last message, so it costs no cache)."""
+    schema = prompt.exact_schema or prompt.schema
+    return "\n\n" + _words(prompt.language)["schema"] + "\n" + json.dumps(schema, ensure_ascii=False)
+
+
+def fields_line(prompt: Prompt) -> str:
+    """The question's own part of the game-wide schema, as one compact JSON line."""
+    fields = json.dumps(prompt.fields, ensure_ascii=False, separators=(",", ":"))
+    return "\n" + _words(prompt.language)["fields"].format(fields=fields)
 
 
 def correction_text(reason: str, language: str = "en") -> str:
@@ -376,8 +410,11 @@ def correction_text(reason: str, language: str = "en") -> str:
 
 
 def question_text(prompt: Prompt, mode: str) -> str:
-    """The question, with the answer format spelt out when ``mode`` cannot enforce it."""
-    return prompt.question + (schema_instructions(prompt) if mode == "text" else "")
+    """The question, with the answer format spelt out when ``mode`` cannot enforce it,
+    or with the fields it fills when the request carries the game-wide schema."""
+    if mode == "text":
+        return prompt.question + schema_instructions(prompt)
+    return prompt.question + (fields_line(prompt) if prompt.fields else "")
 
 
 def user_content(prompt: Prompt, mode: str = "") -> str:

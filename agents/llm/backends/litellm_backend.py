@@ -52,6 +52,7 @@ class _Route:
 
 class LiteLLMBackend(OpenAIBackend):
     name = "litellm"
+    shared_clients = False  # LiteLLM pools its own connections: a route per seat costs nothing
 
     def _new_client(self) -> _Route:
         import_litellm()  # a missing package stops the game before it starts

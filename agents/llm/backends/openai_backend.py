@@ -5,9 +5,18 @@ Answer formats, best first: ``response_format`` JSON schema (strict), forced too
 calling, plain text with the schema spelt out. Compatible servers differ in which of
 these they accept; a 400 on one moves to the next (see ``backends.base``).
 
-The request is laid out for prefix caching: the system message never changes during
-a game and the user message starts with the seat's append-only history, so every
-call of a seat shares the longest possible prefix with its previous call.
+The request is laid out for prefix caching: OpenAI renders the tools and the
+response schema before the messages, so in the cache layout (the default on
+api.openai.com) both are the game's, identical in every call; the system message
+never changes during a game and the user message starts with the seat's append-only
+history, so every call of a seat shares the longest possible prefix with its
+previous call; ``prompt_cache_key`` (a digest of the seat's system text) routes the
+seat's calls to the machine holding that prefix. See ``agents.llm.vendor_cache``.
+
+Reasoning models: ``reasoning_effort`` is passed through, and the completion limit
+(``max_completion_tokens`` on OpenAI, which counts the hidden reasoning) is the
+answer's ``max_tokens`` plus the reasoning budget; reasoning tokens are read from
+``completion_tokens_details``. ``extra_body`` reaches the server as raw fields.
 """
 
 from __future__ import annotations
@@ -47,6 +56,9 @@ class OpenAIBackend(SDKBackend):
     def _is_openai(self) -> bool:
         return urlsplit(self.endpoint).hostname in OPENAI_HOSTS
 
+    def default_layout(self) -> str:
+        return "cache" if self._is_openai else "grammar"
+
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
         text = user_content(prompt, mode)
@@ -69,7 +81,13 @@ class OpenAIBackend(SDKBackend):
             req["temperature"] = o.temperature
         # OpenAI's newer models refuse ``max_tokens``; most compatible servers only
         # know ``max_tokens``.
-        req["max_completion_tokens" if self._is_openai else "max_tokens"] = prompt.max_tokens or o.max_tokens
+        req["max_completion_tokens" if self._is_openai else "max_tokens"] = o.completion_budget(prompt.max_tokens)
+        if o.reasoning_effort is not None:
+            req["reasoning_effort"] = o.reasoning_effort
+        if prompt.cache_key and self.layout() == "cache":
+            req["prompt_cache_key"] = prompt.cache_key
+        if o.extra_body:
+            req["extra_body"] = dict(o.extra_body)
         return req
 
     def _replay(self, turn: Turn, mode: str, language: str) -> list[dict[str, Any]]:
@@ -93,10 +111,12 @@ def _reply(resp: Any, mode: str) -> Reply:
     u = getattr(resp, "usage", None)
     if u is not None:
         details = getattr(u, "prompt_tokens_details", None)
+        done = getattr(u, "completion_tokens_details", None)
         usage = Usage(
             input_tokens=getattr(u, "prompt_tokens", None),
-            output_tokens=getattr(u, "completion_tokens", None),
+            output_tokens=getattr(u, "completion_tokens", None),  # reasoning included, billed as output
             cached_tokens=getattr(details, "cached_tokens", None) if details is not None else None,
+            reasoning_tokens=getattr(done, "reasoning_tokens", None) if done is not None else None,
         )
     choices = getattr(resp, "choices", None) or []
     if not choices:

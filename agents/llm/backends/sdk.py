@@ -2,8 +2,9 @@
 
 Both SDKs are generated alike: an async client built from a key and a base URL, and
 the same family of errors (``APITimeoutError``, ``APIConnectionError``,
-``APIStatusError`` under one base class). So the client's life (built at once, one per
-event loop, closed in the loop that opened it) and the sorting of errors into
+``APIStatusError`` under one base class). So the client's life (checked at once, one
+per endpoint, key and event loop shared by every seat using them, see
+``backends.clients``, closed in the loop that opened it) and the sorting of errors into
 ``Transient`` / ``ModeRejected`` / ``CallFailed`` live here; a vendor's module keeps
 its wire format: how a client is made, the request, the reply.
 """
@@ -18,6 +19,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from agents.llm.backends.base import Backend, CallFailed, MissingKey, Reply, Transient, safe_url, status_failure
+from agents.llm.backends.clients import POOL, pool_key
 from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
 from arena.limits import Limits
 
@@ -27,6 +29,7 @@ class SDKBackend(Backend):
 
     sdk: ClassVar[ModuleType]  # the SDK module: its error classes are looked up there
     sdk_error: ClassVar[type[Exception]]  # the SDK's base error
+    shared_clients: ClassVar[bool] = True  # one client per endpoint and key (``backends.clients``)
 
     def __init__(
         self,
@@ -41,9 +44,17 @@ class SDKBackend(Backend):
         super().__init__(model, options, limits=limits, sleep=sleep)
         self._api_key = api_key
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
-        # Built now, not at the first call: a missing key must stop the game before
-        # it starts, with a message, not fail every decision of one seat.
-        self._spare: Any = client or self._new_client()
+        self._spare: Any = client  # a client given in code is this seat's own, never shared
+        self._pool: tuple | None = None
+        self._endpoint = ""
+        if client is None and not self.shared_clients:
+            self._spare = self._new_client()  # checked now, as below
+        elif client is None:
+            # Checked now, not at the first call: a missing key must stop the game
+            # before it starts, with a message, not fail every decision of one seat.
+            api_key, base_url, _ = self._credentials()
+            self._pool = pool_key(self.name, base_url, api_key or self._env_key(), self.options.timeout)
+            self._endpoint = POOL.register(self._pool, self._new_client, lambda c: safe_url(str(c.base_url)))
 
     # ------------------------------------------------------------------ vendor hooks
     @abstractmethod
@@ -62,7 +73,9 @@ class SDKBackend(Backend):
     def missing_key(self, env: str, hint: str = "") -> MissingKey:
         return MissingKey(f"{self.name}:{self.model} needs an API key: set {env}{hint}")
 
-    def _new_client(self) -> Any:
+    def _credentials(self) -> tuple[str | None, str | None, str]:
+        """(explicit key, base URL, the key's variable); ``MissingKey`` when a named
+        variable is empty."""
         o = self.options
         key_env = o.api_key_env or DEFAULT_KEY_ENV[self.name]
         api_key = self._api_key
@@ -71,11 +84,23 @@ class SDKBackend(Backend):
             if not api_key:
                 raise self.missing_key(o.api_key_env)
         base_url = o.base_url or os.environ.get(DEFAULT_BASE_URL_ENV[self.name]) or None
+        return api_key, base_url, key_env
+
+    def _env_key(self) -> str | None:
+        """The credentials the SDK itself would read from the environment."""
+        names = [DEFAULT_KEY_ENV[self.name]] + (["ANTHROPIC_AUTH_TOKEN"] if self.name == "anthropic" else [])
+        return "|".join(os.environ.get(n, "") for n in names) or None
+
+    def _new_client(self) -> Any:
+        api_key, base_url, key_env = self._credentials()
         return self.make_client(api_key, base_url, key_env)
 
     def client(self) -> Any:
         """The client for the running event loop: connections are bound to the loop
-        that opened them, so each loop gets its own client."""
+        that opened them, so each loop gets its own client, shared by every seat on
+        the same endpoint and key."""
+        if self._pool is not None:
+            return POOL.client(self._pool, id(self), self._new_client)
         loop = asyncio.get_running_loop()
         c = self._clients.get(loop)
         if c is None:
@@ -86,14 +111,21 @@ class SDKBackend(Backend):
 
     @property
     def endpoint(self) -> str:
+        if self._pool is not None:
+            return self._endpoint
         c = self._spare or next(iter(self._clients.values()), None)
         return safe_url(str(c.base_url)) if c is not None else ""
 
     @property
     def open(self) -> bool:
+        if self._pool is not None:
+            return POOL.uses(self._pool, id(self))
         return bool(self._clients)
 
     async def aclose(self) -> None:
+        if self._pool is not None:
+            await POOL.release(self._pool, id(self))
+            return
         for c in list(self._clients.values()):
             try:
                 await c.close()

@@ -1,0 +1,284 @@
+"""Prompt caching as the vendors bill it: the cache-exact stand-ins' rules
+(``agents.llm.vendor_cache``), the cache layout the seats send, the shared SDK
+clients, and the reasoning-model options."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from llm_standins import (
+    NAMES,
+    AnthropicStandIn,
+    OpenAIStandIn,
+    Reply,
+    ask,
+    game_at,
+    model_game,
+    model_seat,
+    standin_router,
+)
+
+from agents.llm.accounting import CallLog
+from agents.llm.pricing import DEFAULT_TABLE
+from agents.llm.vendor_cache import AnthropicPromptCache, CacheRequestError, OpenAIPromptCache, anthropic_min
+
+pytestmark = pytest.mark.usefixtures("llm_env")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def chat(system: str, user: str, *, schema: dict | None = None, key: str | None = None) -> dict:
+    body: dict = {"model": "gpt-4o-mini", "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+    if schema is not None:
+        body["response_format"] = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+    if key:
+        body["prompt_cache_key"] = key
+    return body
+
+
+def served(cache, body):
+    got = cache.lookup(body)
+    cache.commit(got)
+    return got
+
+
+# ---------------------------------------------------------------------- OpenAI's rules
+def test_openai_caches_from_1024_tokens_in_128_token_blocks():
+    cache = OpenAIPromptCache(clock=Clock())
+    system = "s" * 4 * 1100  # 1,100 tokens
+    assert served(cache, chat(system, "first question")).cached_tokens == 0  # nothing cached yet
+    again = served(cache, chat(system, "another question"))
+    assert again.cached_tokens == 1024  # the match (~1,102 tokens) rounded down to whole blocks
+    short = OpenAIPromptCache(clock=Clock())
+    served(short, chat("s" * 4 * 900, "q"))
+    assert served(short, chat("s" * 4 * 900, "q2")).cached_tokens == 0  # under the minimum
+    longer = OpenAIPromptCache(clock=Clock())
+    served(longer, chat("s" * 4 * 1400, "q"))
+    assert served(longer, chat("s" * 4 * 1400, "other")).cached_tokens == 1024 + 2 * 128  # ~1,402 matched
+
+
+def test_openai_schema_is_part_of_the_prefix_and_the_key_routes():
+    cache = OpenAIPromptCache(clock=Clock())
+    system = "s" * 4 * 2000
+    served(cache, chat(system, "q", schema={"enum": ["Bob", "Chloe"]}))
+    assert served(cache, chat(system, "q", schema={"enum": ["Bob", "Hugo"]})).cached_tokens == 0  # the schema comes first
+    assert served(cache, chat(system, "q2", schema={"enum": ["Bob", "Hugo"]})).cached_tokens >= 1024
+    keyed = OpenAIPromptCache(clock=Clock())
+    served(keyed, chat(system, "q", key="seat-a"))
+    assert served(keyed, chat(system, "q2", key="seat-b")).cached_tokens == 0  # another machine
+    assert served(keyed, chat(system, "q3", key="seat-a")).cached_tokens >= 1024
+
+
+def test_openai_entries_expire_after_their_ttl():
+    clock = Clock()
+    cache = OpenAIPromptCache(clock=clock, ttl=300)
+    system = "s" * 4 * 2000
+    served(cache, chat(system, "q"))
+    clock.now = 200
+    assert served(cache, chat(system, "q2")).cached_tokens > 0  # a hit refreshes the entry
+    clock.now = 450
+    assert served(cache, chat(system, "q3")).cached_tokens > 0
+    clock.now = 1000
+    assert served(cache, chat(system, "q4")).cached_tokens == 0
+
+
+# ---------------------------------------------------------------------- Anthropic's rules
+def messages(system_blocks: list[dict], user_blocks: list[dict], *, model="claude-sonnet-4-5", tools=None, tool_choice=None) -> dict:
+    body = {"model": model, "system": system_blocks, "messages": [{"role": "user", "content": user_blocks}]}
+    if tools:
+        body["tools"] = tools
+        body["tool_choice"] = tool_choice or {"type": "tool", "name": tools[0]["name"]}
+    return body
+
+
+def text(n_tokens: int, ch: str = "x", bp: bool = False) -> dict:
+    b = {"type": "text", "text": ch * 4 * n_tokens}
+    if bp:
+        b["cache_control"] = {"type": "ephemeral"}
+    return b
+
+
+def test_anthropic_minimum_depends_on_the_model():
+    assert anthropic_min("claude-3-5-haiku-latest") == 2048 and anthropic_min("claude-sonnet-4-5") == 1024
+    assert anthropic_min("claude-haiku-4-5") == 4096 and anthropic_min("claude-opus-4-1") == 1024
+    for model, written in (("claude-sonnet-4-5", 1500), ("claude-3-5-haiku", 0)):
+        got = AnthropicPromptCache(clock=Clock()).lookup(messages([text(1500, bp=True)], [text(10)], model=model))
+        assert got.cache_creation_input_tokens == written
+        assert got.input_tokens + got.cache_creation_input_tokens == 1510  # input_tokens excludes the write
+
+
+def test_anthropic_reads_at_a_boundary_within_the_lookback_and_bills_writes_apart():
+    cache = AnthropicPromptCache(clock=Clock())
+    first = served(cache, messages([text(1200)], [text(100, "a", bp=True), text(20, "q")]))
+    assert (first.cache_read_input_tokens, first.cache_creation_input_tokens, first.input_tokens) == (0, 1300, 20)
+    second = served(cache, messages([text(1200)], [text(100, "a"), text(50, "b", bp=True), text(20, "r")]))
+    assert (second.cache_read_input_tokens, second.cache_creation_input_tokens, second.input_tokens) == (1300, 50, 20)
+    # 25 new blocks between the breakpoints: the previous entry is out of the lookback.
+    far = [text(100, "a"), text(50, "b")] + [text(2, c) for c in "cdefghijklmnopqrstuvwxyz0"]
+    far[-1]["cache_control"] = {"type": "ephemeral"}
+    got = cache.lookup(messages([text(1200)], far + [text(20, "r")]))
+    assert got.cache_read_input_tokens == 0
+
+
+def test_anthropic_writes_are_readable_once_answered_and_expire():
+    clock = Clock()
+    cache = AnthropicPromptCache(clock=clock)
+    body = messages([text(1200, bp=True)], [text(20, "q")])
+    pending = cache.lookup(body)
+    assert cache.lookup(body).cache_read_input_tokens == 0  # a parallel request sees nothing yet
+    cache.commit(pending)
+    assert cache.lookup(body).cache_read_input_tokens == 1200
+    clock.now = 301 + 0.0
+    clock.now += 300
+    assert cache.lookup(body).cache_read_input_tokens == 0  # five minutes without a hit
+
+
+def test_anthropic_tool_choice_invalidates_messages_not_system_and_tools_come_first():
+    cache = AnthropicPromptCache(clock=Clock())
+    tools = [{"name": "vote", "input_schema": {"type": "object"}}]
+    body = messages([text(1200, bp=True)], [text(200, "h", bp=True), text(10, "q")], tools=tools)
+    served(cache, body)
+    other_choice = messages([text(1200, bp=True)], [text(200, "h", bp=True), text(10, "q")], tools=tools, tool_choice={"type": "any"})
+    got = cache.lookup(other_choice)
+    assert got.cache_read_input_tokens == cache.lookup(body).cache_read_input_tokens - 200  # system still read
+    other_tools = messages([text(1200, bp=True)], [text(200, "h", bp=True)], tools=[{"name": "speak", "input_schema": {"type": "object"}}])
+    assert cache.lookup(other_tools).cache_read_input_tokens == 0  # tools are the first bytes of the prefix
+
+
+def test_anthropic_more_than_four_breakpoints_is_a_400():
+    with pytest.raises(CacheRequestError):
+        AnthropicPromptCache().lookup(messages([text(10, bp=True)], [text(10, c, bp=True) for c in "abcd"]))
+
+
+async def test_the_stand_in_refuses_a_fifth_breakpoint():
+    with standin_router() as router:
+        api = AnthropicStandIn(router)
+        import anthropic
+
+        client = anthropic.AsyncAnthropic(max_retries=0)
+        with pytest.raises(anthropic.BadRequestError, match="maximum of 4"):
+            await client.messages.create(
+                model="claude-sonnet-4-5", max_tokens=10, system=[text(5, bp=True)], messages=[{"role": "user", "content": [text(5, c, bp=True) for c in "abcd"]}]
+            )
+        await client.close()
+    assert api.responses == []
+
+
+# ---------------------------------------------------------------------- the layout the seats send
+async def test_a_seat_sends_the_same_schema_and_key_all_game_on_openai():
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        log = CallLog()
+        await model_game("openai:gpt-4o-mini", 3, log)
+    by_seat: dict[str, set[str]] = {}
+    keys: dict[str, set[str]] = {}
+    for body in api.requests:
+        seat = next(n for n in NAMES if f"You are {n} " in body["messages"][0]["content"])
+        by_seat.setdefault(seat, set()).add(json.dumps(body["response_format"]))
+        keys.setdefault(seat, set()).add(body["prompt_cache_key"])
+    assert all(len(v) == 1 for v in by_seat.values())
+    assert len({json.dumps(sorted(v)) for v in by_seat.values()}) == 1  # the table's schema: the same for every seat
+    assert all(len(v) == 1 for v in keys.values()) and len({next(iter(v)) for v in keys.values()}) == len(keys)
+    # The rules every seat reads come first: the seats' system texts share a long prefix.
+    systems = {b["messages"][0]["content"] for b in api.requests}
+    common = min(len(__import__("os").path.commonprefix([a, b])) for a in systems for b in systems if a != b)
+    assert common > 0.6 * min(len(s) for s in systems)
+
+
+@pytest.mark.parametrize("spec", ["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5"])
+async def test_a_whole_game_is_billed_mostly_as_cache_reads(spec):
+    """The goal of the layout, on the vendors' documented rules: most input tokens of
+    a game are billed as cache reads, writes are few, and nothing is refused."""
+    with standin_router() as router:
+        (OpenAIStandIn if spec.startswith("openai") else AnthropicStandIn)(router)
+        log = CallLog()
+        await model_game(spec, 6, log)
+    made = [r for r in log.records if r.messages]
+    total = sum(r.input_tokens for r in made)
+    read = sum(r.cached_tokens or 0 for r in made)
+    written = sum(r.cache_write_tokens or 0 for r in made)
+    assert read / total >= 0.8, (read, total)
+    assert written / total <= 0.15
+    assert not any(r.violation or r.fallback for r in log.records)
+    # The accounting bills what the vendor would: reads and writes at their own prices.
+    r = next(r for r in made if r.cached_tokens)
+    price = DEFAULT_TABLE.lookup(r.model, r.backend)
+    fresh = r.input_tokens - (r.cached_tokens or 0) - (r.cache_write_tokens or 0)
+    expected = (fresh * price.input + r.cached_tokens * price.cached_input + (r.cache_write_tokens or 0) * (price.cache_write or price.input) + r.output_tokens * price.output) / 1e6
+    assert r.cost_usd == pytest.approx(expected, abs=1e-8)
+
+
+async def test_a_local_server_gets_each_decisions_own_schema():
+    """The grammar layout: llama.cpp and the like enforce the schema outside the prompt,
+    so the legal options stay in it (constrained decoding), and no routing key is sent."""
+    with standin_router() as router:
+        api = OpenAIStandIn(router, base_url="http://127.0.0.1:8080/v1")
+        game, d = game_at("vote", after_death=True)
+        await ask(model_seat("openai:smollm2", d, CallLog(), base_url="http://127.0.0.1:8080/v1"), game, d)
+    body = api.requests[0]
+    assert body["response_format"]["json_schema"]["schema"]["properties"]["action"]["enum"][:-1] == list(d.options)
+    assert "prompt_cache_key" not in body and '{"properties":' not in body["messages"][1]["content"]
+
+
+async def test_an_illegal_answer_under_the_game_schema_is_refused_and_asked_again():
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        game, d = game_at("vote", after_death=True)
+        dead = next(p.name for p in game.players if not p.alive)
+        api.push(Reply(json.dumps({"reasoning": "", "action": dead, "text": "", "target": None, "claims": {"role": None, "checks": [], "accuses": []}})))
+        log = CallLog()
+        answer = await ask(model_seat("openai:gpt-4o-mini", d, log), game, d)
+    d.validate(answer)
+    assert log.records[0].violation and log.records[1].accepted
+    first, again = api.requests
+    assert again["response_format"] == first["response_format"] and again["messages"][:2] == first["messages"]
+
+
+# ---------------------------------------------------------------------- shared clients
+async def test_seats_on_one_endpoint_and_key_share_one_client(monkeypatch):
+    from agents.llm import make_llm_agent
+
+    with standin_router() as router:
+        OpenAIStandIn(router)
+        seats = [make_llm_agent("openai:gpt-4o-mini", n) for n in NAMES[:3]]
+        other = make_llm_agent("openai:gpt-4o-mini", "Iris", api_key="sk-another-key-0123456789")
+        clients = {id(s.backend.client()) for s in seats}
+        assert len(clients) == 1 and id(other.backend.client()) not in clients
+        for s in seats[:2]:
+            await s.aclose()
+        assert not seats[2].backend.client().is_closed()  # still in use by the third seat
+        for s in [*seats[2:], other]:
+            await s.aclose()
+        assert not any(s.backend.open for s in seats)
+
+
+# ---------------------------------------------------------------------- reasoning models
+async def test_openai_reasoning_options_budget_and_extra_body():
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        api.reasoning_tokens = 37
+        game, d = game_at("vote", after_death=True)
+        log = CallLog()
+        await ask(model_seat("openai:o4-mini", d, log, reasoning_effort="low", max_tokens=500, extra_body={"service_tier": "flex"}), game, d)
+    body = api.requests[0]
+    assert body["reasoning_effort"] == "low" and body["max_completion_tokens"] == 500 + 4096  # the answer plus the reasoning
+    assert body["service_tier"] == "flex"
+    (rec,) = log.records
+    assert rec.reasoning_tokens == 37 and rec.output_tokens >= 37  # priced as output
+
+
+async def test_anthropic_extended_thinking_with_its_budget():
+    with standin_router() as router:
+        api = AnthropicStandIn(router)
+        game, d = game_at("vote", after_death=True)
+        await ask(model_seat("anthropic:claude-sonnet-4-5", d, CallLog(), reasoning_budget=2048, max_tokens=400, temperature=0.5), game, d)
+    body = api.requests[0]
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2448
+    assert body["tool_choice"] == {"type": "auto"} and "temperature" not in body  # what the API takes with thinking
