@@ -139,7 +139,7 @@ async def play(table: Table, said: list[str] | None = None) -> tuple[Game, Audit
         record = next((r for r in log.records if r.messages and same_messages(body, r.messages)), None)
         assert record is not None, "a request was sent that no call record holds"
         decision, view = asked[(record.seat, record.decision)]
-        audit_request(body, record.seat, view, decision, lang, audit)
+        audit_request(body, record.seat, view, decision, lang, audit, opts)
     return game, audit, api.requests
 
 

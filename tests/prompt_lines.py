@@ -150,21 +150,28 @@ class Audit:
     forged: list[Forgery] = field(default_factory=list)
 
 
-def genuine_lines(view: Any, decision: Any, seat: str, language: str) -> Counter:
+def genuine_lines(view: Any, decision: Any, seat: str, language: str, rules: Any = None) -> Counter:
     """The game lines the renderer wrote whole for this request: each entry of the
     seat's history that is one line, and the first line of any that is not (the
-    renderer began it; its other lines are a player's words)."""
+    renderer began it; its other lines are a player's words); the question's lines,
+    and the Witch's poison question when a model seat asks it beside her heal
+    (``agents.llm.witch``)."""
+    from agents.llm import witch
+
     found: Counter = Counter()
     for entry in history_entries(view.events, seat, language=language):
         lines = entry.splitlines()
         if lines:
             found[lines[0].strip()] += 1
-    for line in decision_prompt(decision, language=language).splitlines():
+    question = decision_prompt(decision, language=language)
+    if witch.combinable(view, decision):
+        question = witch.question(question, witch.poison_decision(view, decision), rules, language)
+    for line in question.splitlines():
         found[line.strip()] += 1
     return found
 
 
-def audit_request(body: dict[str, Any], seat: str, view: Any, decision: Any, language: str, audit: Audit) -> None:
+def audit_request(body: dict[str, Any], seat: str, view: Any, decision: Any, language: str, audit: Audit, rules: Any = None) -> None:
     system, texts = request_texts(body)
     audit.requests += 1
     for line in system.splitlines():
@@ -172,7 +179,7 @@ def audit_request(body: dict[str, Any], seat: str, view: Any, decision: Any, lan
         kind = shaped(line)
         if kind in ("entry", "question"):
             audit.forged.append(Forgery(seat, "system", kind, line))
-    budget = genuine_lines(view, decision, seat, language)
+    budget = genuine_lines(view, decision, seat, language, rules)
     for text in texts:
         for line in text.splitlines():
             audit.lines += 1
