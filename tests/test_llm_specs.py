@@ -183,3 +183,14 @@ def test_litellm_plays_against_the_local_server_with_its_prices(tmp_path, monkey
     assert main(["verify", str(out)]) == 0
     agent = make_llm_agent(f"litellm:{model}", "X", options=FAST)
     assert agent.backend.endpoint == "litellm:deepseek"
+
+
+@pytest.mark.parametrize("spec", ["os:abort", "subprocess:getoutput", "builtins:input"])
+def test_a_factory_spec_never_calls_the_standard_library(spec):
+    """A spec may come from a file someone sent: ``langchain:os:abort`` must not run."""
+    from agents.llm.config import LLMOptions
+    from agents.llm.langchain_spec import _from_factory
+
+    module, attr = spec.split(":")
+    with pytest.raises(ValueError, match="not in the standard library"):
+        _from_factory(module, attr, LLMOptions())

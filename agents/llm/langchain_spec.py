@@ -21,6 +21,8 @@ counts and paces retries itself (``agents.llm.backends.base``).
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
 import importlib.util
 import os
 from dataclasses import dataclass
@@ -176,13 +178,22 @@ def _from_factory(module_name: str, attr: str, options: LLMOptions) -> Any:
         raise ValueError(
             f"langchain:{module_name}:{attr} builds its own model: set {', '.join(given)} in the factory, not in the seat's options"
         )
+    if module_name.partition(".")[0] in sys.stdlib_module_names:
+        # A spec can come from a file someone sent: it must not make the arena call
+        # whatever the standard library holds (``os:abort``...).
+        raise ValueError(f"langchain:{module_name}:{attr}: a factory lives in your own module, not in the standard library")
     module = importlib.import_module(module_name)
     obj: Any = module
     for part in attr.split("."):
         obj = getattr(obj, part, None)
         if obj is None:
             raise ValueError(f"langchain:{module_name}:{attr}: {module_name} has no {attr}")
-    made = obj if isinstance(obj, BaseChatModel) else obj() if callable(obj) else obj
+    if isinstance(obj, BaseChatModel):
+        made = obj
+    elif inspect.isfunction(obj) or (isinstance(obj, type) and issubclass(obj, BaseChatModel)):
+        made = obj()  # a Python function of the user's, or a chat model class built with its defaults
+    else:
+        raise TypeError(f"langchain:{module_name}:{attr} is a {type(obj).__name__}: name a function returning a BaseChatModel")
     if not isinstance(made, BaseChatModel):
         raise TypeError(f"langchain:{module_name}:{attr} returned {type(made).__name__}, not a LangChain BaseChatModel")
     return made
