@@ -287,3 +287,17 @@ def test_first_change_names_the_path():
 def test_verify_from_memory_matches_the_file(game_file):
     t = read_transcript(game_file)
     assert verify(t).ok and "reproduced" in verify(t).summary()
+
+
+def test_a_file_that_is_not_a_transcript_is_told_in_plain_words(tmp_path, capsys):
+    from arena.cli import main
+
+    p = tmp_path / "x.jsonl"
+    p.write_text('{"foo": 1}\n')
+    assert main(["verify", str(p)]) == 2
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "not a transcript record" in text and "discriminator" not in text
+    p.write_text("hello\n")
+    assert main(["verify", str(p)]) == 2
+    assert "one JSON record a line" in "".join(capsys.readouterr())

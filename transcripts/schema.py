@@ -242,13 +242,13 @@ class ErrorRecord(_Line):
     message: str
 
 
-Record = Annotated[
-    Union[
-        HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, SignatureRecord, ErrorRecord
-    ],
-    Field(discriminator="type"),
-]
+_RECORD_CLASSES = (
+    HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, SignatureRecord, ErrorRecord
+)  # fmt: skip
+Record = Annotated[Union[_RECORD_CLASSES], Field(discriminator="type")]  # type: ignore[valid-type]
 _RECORD = TypeAdapter(Record)
+# Every record type a line may hold, as the ``type`` field spells it.
+RECORD_TYPES = tuple(m.model_fields["type"].default for m in _RECORD_CLASSES)
 
 
 class Transcript(BaseModel):
@@ -303,9 +303,16 @@ class Transcript(BaseModel):
 def parse_record(line: str) -> Record:
     """One line to its record; raises ``TranscriptError``."""
     try:
-        return _RECORD.validate_python(json.loads(line))
+        data = json.loads(line)
     except json.JSONDecodeError as e:
-        raise TranscriptError(f"not JSON: {e.msg}") from None
+        raise TranscriptError(f"not JSON: {e.msg}; a transcript has one JSON record a line") from None
+    kinds = RECORD_TYPES
+    if not isinstance(data, dict) or data.get("type") not in kinds:
+        what = "a JSON object" if isinstance(data, dict) else f"a JSON {type(data).__name__}"
+        found = f"'type': {data.get('type')!r}" if isinstance(data, dict) and "type" in data else "no 'type'"
+        raise TranscriptError(f"not a transcript record ({what} with {found}; a record's type is one of {', '.join(kinds)})")
+    try:
+        return _RECORD.validate_python(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
