@@ -64,9 +64,14 @@ def num(e: dict[str, Any] | None, digits: int = 0, scale: float = 1.0, signed: b
         return "—"
     v = e.get("value", e.get("rate"))
     fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
-    out = fmt.format(v * scale)
+
+    def one(x: float) -> str:
+        text = fmt.format(x * scale)
+        return text.replace("-", "", 1) if float(text) == 0 and text.startswith("-") else text  # never "-0"
+
+    out = one(v)
     if e.get("low") is not None and e.get("high") is not None:
-        out += f" [{fmt.format(e['low'] * scale)}, {fmt.format(e['high'] * scale)}]"
+        out += f" [{one(e['low'])}, {one(e['high'])}]"
     return out
 
 
@@ -100,13 +105,14 @@ nav.sections a, a { color: var(--accent); }
 .lang { float: right; font-size: .9rem; }
 .scroll { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; font-size: .88rem; margin: .3rem 0 .8rem; }
-th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: right; vertical-align: top; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: right; vertical-align: top; white-space: nowrap; }
+th { white-space: normal; }
+div.seats { white-space: normal; text-align: left; min-width: 13rem; }
 th { background: #eef0f4; font-weight: 600; }
 td.name, th.name, td.left { text-align: left; }
-td.seats { text-align: left; min-width: 14rem; }
 tr.sep td { font-weight: 600; }
 svg.chart { width: 100%; height: auto; display: block; max-width: 640px; font-size: 12px; }
-svg.scatter { max-width: 460px; } svg.grid { max-width: 560px; }
+svg.scatter { max-width: 460px; }
 svg .grid, svg line.grid { stroke: #e3e6ec; stroke-width: 1; }
 svg .zero { stroke: #888; stroke-dasharray: 4 3; }
 svg .ci { stroke: var(--accent); stroke-width: 2; }
@@ -126,7 +132,7 @@ figure { margin: 0; } figcaption { font-size: .85rem; color: var(--muted); margi
 pre { white-space: pre-wrap; word-break: break-word; font-size: .8rem; background: #f2f2ee; padding: .6rem; }
 .tag { font-size: .75rem; background: #eee3c8; border-radius: 3px; padding: 0 .3rem; margin-left: .3rem; }
 footer { margin: 2rem auto; color: var(--muted); font-size: .85rem; }
-@media (max-width: 600px) { body { font-size: 14px; } th, td { padding: .2rem .3rem; } td.seats { min-width: 10rem; } }
+@media (max-width: 600px) { body { font-size: 14px; } th, td { padding: .2rem .3rem; } div.seats { min-width: 10rem; } }
 """
 
 
@@ -217,9 +223,8 @@ def sides(d: dict[str, Any], w: Words) -> str:
         pts = [(r["participant"], r["win_rate_vs_field"]["village"], r["win_rate_vs_field"]["werewolves"]) for r in rows]
         note, scale, digits, fmt = w("sides.field"), 100.0, 1, lambda e: num(e, 1, 100.0, signed=True)
     shown = [p for p in pts if p[1].get("value") is not None and p[2].get("value") is not None]
-    out += f'<p class="note">{esc(why)}</p>'
     if shown:
-        out += f'<p class="note">{esc(note)}</p><figure>' + svg.scatter(shown, label=w("sides"), x_label=w("sides.x"), y_label=w("sides.y"), scale=scale, digits=digits) + "</figure>"
+        out += f'<p class="note">{esc(why)}</p><p class="note">{esc(note)}</p><figure>' + svg.scatter(shown, label=w("sides"), x_label=w("sides.x"), y_label=w("sides.y"), scale=scale, digits=digits) + "</figure>"
         out += table([esc(w("col.participant")), esc(w("col.village")), esc(w("col.wolves"))], [[esc(n), fmt(x), fmt(y)] for n, x, y in pts], "sides")
     else:
         out += f'<p class="note nothing">{esc(w("sides.none", why=why))}</p>'
@@ -325,13 +330,15 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
 # ---------------------------------------------------------------------- games page
 def seats_cell(g: dict[str, Any], w: Words) -> str:
     """Who sat where, grouped: the wolves by name, then each participant's seat count."""
-    wolves = [s["participant"] for s in g["seats"] if s["side"] == "werewolves"]
-    counts: dict[str, int] = {}
-    for s in g["seats"]:
-        counts[s["participant"]] = counts.get(s["participant"], 0) + 1
-    allp = ", ".join(f"{p} ×{n}" for p, n in counts.items())
-    wolf_label = w.role("werewolf")
-    return f"{esc(allp)}<br><small>{esc(wolf_label)}: {esc(', '.join(wolves) or '—')}</small>"
+
+    def counted(side: str | None) -> str:
+        counts: dict[str, int] = {}
+        for s in g["seats"]:
+            if side is None or s["side"] == side:
+                counts[s["participant"]] = counts.get(s["participant"], 0) + 1
+        return ", ".join(f"{p} ×{n}" for p, n in counts.items()) or "—"
+
+    return f'<div class="seats">{esc(counted(None))}<br><small>{esc(w.role("werewolf"))}: {esc(counted("werewolves"))}</small></div>'
 
 
 def game_rows(games: list[dict[str, Any]], w: Words, pages: dict[str, str]) -> list[list[str]]:

@@ -34,7 +34,8 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 
 def _fmt(v: float, digits: int) -> str:
-    return f"{v:.{digits}f}"
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0"
 
 
 def interval_chart(rows: Sequence[tuple[str, dict[str, Any] | None]], *, label: str, digits: int = 0,
@@ -151,7 +152,7 @@ def grid(names: Sequence[str], cell: dict[tuple[str, str], dict[str, Any]], *, l
     k = len(names)
     head, c = 120, 64
     w = h = head + c * k + 4
-    parts = [f'<svg class="chart grid" role="img" aria-label="{esc(label)}" viewBox="0 0 {w} {h}">']
+    parts = [f'<svg class="chart grid" role="img" aria-label="{esc(label)}" style="max-width: {w}px" viewBox="0 0 {w} {h}">']
     for i, n in enumerate(names):
         parts.append(f'<text class="name" x="{head - 6}" y="{head + c * i + c / 2 + 4:.0f}" text-anchor="end">{esc(_short(n, 14))}</text>')
         parts.append(f'<text class="name" transform="translate({head + c * i + c / 2 + 4:.0f} {head - 6}) rotate(-45)">{esc(_short(n, 14))}</text>')
