@@ -381,6 +381,7 @@ def replay(transcript: Path, out: Path, back: str) -> str:
 
     v = verify_file(transcript, allow_unchained=True)
     if v.status is Status.UNREADABLE or v.transcript is None:
+        out.unlink(missing_ok=True)  # an earlier build's page of a file no longer there
         return "missing"
     html_text = render_html(v.transcript, title=transcript.name, verdict=v.summary().splitlines()[0])
     html_text = html_text.replace('<header class="page">', f'<header class="page"><p><a href="../index.html">{esc(back)}</a></p>', 1)
@@ -412,7 +413,7 @@ def build(data: dict[str, Any], db: str, out_dir: str | Path, language: str = "e
     pages: dict[str, str] = {}
     back = Words(language)("back")
     for g in data.get("game_list") or []:
-        pages[g["id"]] = replay(folder / g["transcript"], out / "games" / f"{g['id']}.html", back) if g["transcript_found"] else "missing"
+        pages[g["id"]] = replay(folder / g["transcript"], out / "games" / f"{g['id']}.html", back)
     (out / "leaderboard.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     for lang in (language, *(x for x in LANGUAGES if x != language)):
         w, sfx = Words(lang), _suffix(lang, language)
