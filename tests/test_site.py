@@ -145,3 +145,20 @@ def test_names_are_escaped_and_a_missing_transcript_is_listed(tmp_path):
     games = (out / "games.html").read_text(encoding="utf-8")
     assert f'href="games/{first["id"]}.html"' not in games and "transcript missing" in games
     assert len(re.findall(r'class="replay"', games)) == len(data["game_list"]) - 1
+
+
+def test_a_rebuild_exports_only_changed_transcripts(tmp_path):
+    import os
+
+    data, db, out = make_site(tmp_path, games=3)
+    pages = {g["id"]: out / "games" / f"{g['id']}.html" for g in data["game_list"]}
+    for p in pages.values():
+        p.write_text(p.read_text(encoding="utf-8") + "<!-- kept -->", encoding="utf-8")
+    changed = data["game_list"][1]
+    src = db.parent / changed["transcript"]
+    st = src.stat()
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["leaderboard", "--db", str(db), "--bootstrap", "20", "--html", str(out)]) == 0
+    kept = {gid for gid, p in pages.items() if p.read_text(encoding="utf-8").endswith("<!-- kept -->")}
+    assert kept == set(pages) - {changed["id"]}

@@ -1,4 +1,4 @@
-"""``werewolf leaderboard --db PATH [--json] [--markdown] [--plot DIR]``.
+"""``werewolf leaderboard --db PATH [--json] [--markdown] [--plot DIR] [--html OUT_DIR]``.
 
 The bootstrap is the slow part (it refits every rating hundreds of times), so a
 computed leaderboard is cached in the database, keyed by the exact set of games and

@@ -389,6 +389,30 @@ def replay(transcript: Path, out: Path, back: str) -> str:
     return "unverified" if v.status is Status.MISMATCH else "ok"
 
 
+@lru_cache(maxsize=None)
+def _exporter_digest() -> str:
+    """The export's code and template, hashed: a changed export rebuilds every page."""
+    import hashlib
+
+    import transcripts.export_html as export
+
+    h = hashlib.sha256(Path(export.__file__).read_bytes())
+    h.update(Path(export.__file__).with_name("templates").joinpath("report.html").read_bytes())
+    h.update(Path(__file__).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _stamp(transcript: Path, back: str) -> str | None:
+    """What a replay page depends on: the transcript's size and time, the export's
+    code, and the link's words. A rebuild while a tournament runs then exports only
+    the new games."""
+    try:
+        st = transcript.stat()
+    except OSError:
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}:{_exporter_digest()}:{back}"
+
+
 @dataclass
 class BuildReport:
     folder: Path
@@ -412,8 +436,22 @@ def build(data: dict[str, Any], db: str, out_dir: str | Path, language: str = "e
     folder = Path(db).parent
     pages: dict[str, str] = {}
     back = Words(language)("back")
+    manifest_path = out / "games" / "built.json"
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    fresh: dict[str, Any] = {}
     for g in data.get("game_list") or []:
-        pages[g["id"]] = replay(folder / g["transcript"], out / "games" / f"{g['id']}.html", back)
+        src, dst = folder / g["transcript"], out / "games" / f"{g['id']}.html"
+        key = _stamp(src, back)
+        old = manifest.get(g["id"])
+        if key is not None and old and old[0] == key and old[1] != "missing" and dst.exists():
+            pages[g["id"]] = old[1]  # the same transcript, already exported by this version
+        else:
+            pages[g["id"]] = replay(src, dst, back)
+        fresh[g["id"]] = [key, pages[g["id"]]]
+    manifest_path.write_text(json.dumps(fresh), encoding="utf-8")
     (out / "leaderboard.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     for lang in (language, *(x for x in LANGUAGES if x != language)):
         w, sfx = Words(lang), _suffix(lang, language)
