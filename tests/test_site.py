@@ -86,6 +86,7 @@ def test_cost_and_games_match_the_database(mixed):
     for gid in ids:
         replay = (out / "games" / f"{gid}.html").read_text(encoding="utf-8")
         assert "view-full" in replay and "../index.html" in replay  # the export's views, and the way back
+        assert str(db.parent) not in replay  # the verdict names the file, not where it lay
     assert "werewolf-arena" in _text(games) and data["tournament"]["software"]
     assert data["tournament"]["config"]["name"] == "bots"
 

@@ -111,7 +111,7 @@ div.seats { white-space: normal; text-align: left; min-width: 13rem; }
 th { background: #eef0f4; font-weight: 600; }
 td.name, th.name, td.left { text-align: left; }
 tr.sep td { font-weight: 600; }
-svg.chart { width: 100%; height: auto; display: block; max-width: 640px; font-size: 12px; }
+svg.chart { width: 100%; height: auto; display: block; max-width: 560px; font-size: 13px; }
 svg.scatter { max-width: 460px; }
 svg .grid, svg line.grid { stroke: #e3e6ec; stroke-width: 1; }
 svg .zero { stroke: #888; stroke-dasharray: 4 3; }
@@ -383,7 +383,8 @@ def replay(transcript: Path, out: Path, back: str) -> str:
     if v.status is Status.UNREADABLE or v.transcript is None:
         out.unlink(missing_ok=True)  # an earlier build's page of a file no longer there
         return "missing"
-    html_text = render_html(v.transcript, title=transcript.name, verdict=v.summary().splitlines()[0])
+    verdict = v.summary().splitlines()[0].replace(str(transcript), transcript.name)  # no local path on a published page
+    html_text = render_html(v.transcript, title=transcript.name, verdict=verdict)
     html_text = html_text.replace('<header class="page">', f'<header class="page"><p><a href="../index.html">{esc(back)}</a></p>', 1)
     out.write_text(html_text, encoding="utf-8")
     return "unverified" if v.status is Status.MISMATCH else "ok"

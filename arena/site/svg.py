@@ -13,8 +13,8 @@ import math
 from typing import Any, Sequence
 
 ROW_H = 26
-LABEL_W = 150
-PLOT_W = 420
+LABEL_W = 120
+PLOT_W = 300
 PAD = 14
 
 
@@ -67,7 +67,7 @@ def interval_chart(rows: Sequence[tuple[str, dict[str, Any] | None]], *, label: 
         parts.append(f'<line class="zero" x1="{x(zero):.1f}" y1="{PAD - 4}" x2="{x(zero):.1f}" y2="{base}"/>')
     for i, (name, e) in enumerate(vals):
         y = PAD + ROW_H * i + ROW_H / 2
-        parts.append(f'<text class="name" x="{LABEL_W - 8}" y="{y + 4:.1f}" text-anchor="end">{esc(_short(name))}</text>')
+        parts.append(f'<text class="name" x="{LABEL_W - 8}" y="{y + 4:.1f}" text-anchor="end">{esc(_short(name, 16))}</text>')
         v = e.get("value") if e else None
         if v is None or not math.isfinite(v):
             parts.append(f'<text class="missing" x="{LABEL_W + 6}" y="{y + 4:.1f}">—</text>')
@@ -134,6 +134,12 @@ def scatter(points: Sequence[tuple[str, dict[str, Any], dict[str, Any]]], *, lab
     return "".join(parts)
 
 
+def _signed(v: float) -> str:
+    """``+12``, ``-7``, and ``0`` for anything that rounds to zero (never ``-0``)."""
+    text = f"{v:+.0f}"
+    return "0" if float(text) == 0 else text
+
+
 def _mix(p: float) -> str:
     """P(row better) as a colour: red (0) through white (0.5) to blue (1)."""
     p = min(1.0, max(0.0, p))
@@ -150,7 +156,7 @@ def grid(names: Sequence[str], cell: dict[tuple[str, str], dict[str, Any]], *, l
     """The head-to-head grid: P(row better than column) in each cell, coloured; a bold
     cell is a separated pair (the difference's 95% interval excludes 0)."""
     k = len(names)
-    head, c = 120, 64
+    head, c = 96, 64
     w = h = head + c * k + 4
     parts = [f'<svg class="chart grid" role="img" aria-label="{esc(label)}" style="max-width: {w}px" viewBox="0 0 {w} {h}">']
     for i, n in enumerate(names):
@@ -164,11 +170,11 @@ def grid(names: Sequence[str], cell: dict[tuple[str, str], dict[str, Any]], *, l
                 parts.append(f'<rect class="cell empty" x="{x}" y="{y}" width="{c - 2}" height="{c - 2}"/>')
                 continue
             sep = " sep" if q.get("separated") else ""
-            tip = f"P({a} better than {b}) = {100 * q['p']:.0f}%; difference {q['diff']:+.0f} Elo"
+            tip = f"P({a} better than {b}) = {100 * q['p']:.0f}%; difference {_signed(q['diff'])} Elo"
             if q.get("low") is not None:
-                tip += f" [{q['low']:+.0f}, {q['high']:+.0f}]"
+                tip += f" [{_signed(q['low'])}, {_signed(q['high'])}]"
             parts.append(f'<g class="cell{sep}"><title>{esc(tip)}</title><rect x="{x}" y="{y}" width="{c - 2}" height="{c - 2}" fill="{_mix(q["p"])}"/>')
             parts.append(f'<text x="{x + c / 2 - 1:.0f}" y="{y + c / 2 - 2:.0f}" text-anchor="middle">{100 * q["p"]:.0f}%</text>')
-            parts.append(f'<text class="small" x="{x + c / 2 - 1:.0f}" y="{y + c / 2 + 13:.0f}" text-anchor="middle">{q["diff"]:+.0f}</text></g>')
+            parts.append(f'<text class="small" x="{x + c / 2 - 1:.0f}" y="{y + c / 2 + 13:.0f}" text-anchor="middle">{_signed(q["diff"])}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
