@@ -118,6 +118,7 @@ def scatter(points: Sequence[tuple[str, dict[str, Any], dict[str, Any]]], *, lab
     parts.append(f'<line class="zero" x1="{pad}" y1="{py(0):.1f}" x2="{size - 10}" y2="{py(0):.1f}"/>')
     parts.append(f'<text class="axis" x="{(size + pad) / 2:.0f}" y="{size - 18}" text-anchor="middle">{esc(x_label)}</text>')
     parts.append(f'<text class="axis" transform="translate(14 {(size - pad) / 2:.0f}) rotate(-90)" text-anchor="middle">{esc(y_label)}</text>')
+    labels: list[tuple[float, float]] = []
     for i, (name, ex, ey) in enumerate(points):
         vx, vy = ex.get("value"), ey.get("value")
         if vx is None or vy is None:
@@ -129,7 +130,11 @@ def scatter(points: Sequence[tuple[str, dict[str, Any], dict[str, Any]]], *, lab
         if ey.get("low") is not None and ey.get("high") is not None:
             parts.append(f'<line class="ci" x1="{px(vx):.1f}" y1="{py(ey["low"]):.1f}" x2="{px(vx):.1f}" y2="{py(ey["high"]):.1f}"/>')
         parts.append(f'<circle class="dot" cx="{px(vx):.1f}" cy="{py(vy):.1f}" r="5"/>')
-        parts.append(f'<text class="label" x="{px(vx) + 7:.1f}" y="{py(vy) - 7:.1f}">{esc(_short(name, 14))}</text></g>')
+        lx, ly = px(vx) + 7, py(vy) - 7
+        while any(abs(lx - a) < 60 and abs(ly - b) < 13 for a, b in labels):
+            ly += 14  # points that coincide: their names stacked, not drawn over each other
+        labels.append((lx, ly))
+        parts.append(f'<text class="label" x="{lx:.1f}" y="{ly:.1f}">{esc(_short(name, 14))}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
