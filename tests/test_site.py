@@ -23,11 +23,11 @@ BOTS = Path(__file__).resolve().parent.parent / "examples" / "tournaments" / "bo
 
 
 def make_site(folder: Path, *, games: int = 10, seating: str = "mixed", participants: list | None = None,
-              language: str = "en") -> tuple[dict, Path, Path]:
+              language: str = "en", beliefs: bool = False) -> tuple[dict, Path, Path]:
     """A tiny bot tournament from examples/tournaments/bots.yaml, its ``--json`` and its
     site: (the JSON, the database, the site's folder)."""
     raw = yaml.safe_load(BOTS.read_text(encoding="utf-8"))
-    raw.update(games=games, seating=seating)
+    raw.update(games=games, seating=seating, beliefs=beliefs)
     if participants is not None:
         raw["participants"] = participants
     db = folder / "t.sqlite"
@@ -120,7 +120,7 @@ def test_no_network_and_both_languages(mixed):
 
 
 def test_teams_seating_draws_deceiver_against_detector(tmp_path):
-    data, _, out = make_site(tmp_path, games=12, seating="teams")
+    data, _, out = make_site(tmp_path, games=12, seating="teams", beliefs=True)
     assert data["side_ratings"]["identified"] is True
     sides = (out / "index.html").read_text(encoding="utf-8").split('id="sides"')[1].split("<h2")[0]
     assert "chart scatter" in sides
@@ -129,6 +129,15 @@ def test_teams_seating_draws_deceiver_against_detector(tmp_path):
         if bt["village"]["value"] is not None and bt["werewolves"]["value"] is not None:
             assert f"<title>{r['participant']}: {bt['village']['value']:.0f}, {bt['werewolves']['value']:.0f}</title>" in sides
             assert num(bt["village"]) in sides and num(bt["werewolves"]) in sides
+    page = (out / "index.html").read_text(encoding="utf-8")
+    behaviour = page.split('id="behaviour"')[1].split("<h2")[0]
+    assert "Belief skill as village" in behaviour  # the beliefs chart, drawn when seats gave beliefs
+    rated = [r["behaviour"]["by_side"]["village"] for r in data["participants"] if r["behaviour"]["by_side"]["village"]["belief_ratings"]]
+    assert rated  # the heuristic bots state beliefs (the random bot does not)
+    for v in rated:
+        assert f"n={v['belief_ratings']}" in behaviour and f"{v['brier']:.3f} / {v['baseline_brier']:.3f}" in behaviour
+    for r in data["participants"]:
+        assert num(r["behaviour"]["by_side"]["village"]["ratio_to_chance"], 2) in behaviour
 
 
 def test_names_are_escaped_and_a_missing_transcript_is_listed(tmp_path):

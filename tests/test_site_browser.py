@@ -17,7 +17,7 @@ from arena.site.build import num
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    return make_site(tmp_path_factory.mktemp("site-browser"), games=12, seating="teams")
+    return make_site(tmp_path_factory.mktemp("site-browser"), games=12, seating="teams", beliefs=True)
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +67,10 @@ def test_the_page_opens_from_disk_draws_its_charts_and_links_a_replay(browser, s
     pg.screenshot(path=str(SHOTS / "site_replay.png"), full_page=False)
     pg.click("text=← leaderboard")
     assert pg.url.endswith("/index.html")
+    pg.click("a.lang")
+    assert pg.url.endswith("/index.zh.html") and pg.locator("h1").inner_text().startswith("狼人杀竞技场排行榜")
+    assert pg.locator("table.ranking span.elo").all_inner_texts() == elos  # the same numbers in Chinese
+    assert pg.locator("svg.behaviour").count() == 4  # votes, powers, lies, beliefs
     assert not errors and not requests, (errors, requests)  # nothing fetched beyond the disk
     ctx.close()
 

@@ -261,7 +261,30 @@ def behaviour(d: dict[str, Any], w: Words) -> str:
     )
     if len(charts) == 3:
         figs += f'<p class="note">{esc(w("b.none"))}</p>'
-    return out + f'<div class="charts">{figs}</div>'
+    return out + f'<div class="charts">{figs}</div>' + behaviour_table(rows, w)
+
+
+def belief_cell(b: dict[str, Any]) -> str:
+    """Brier against the constant answer's, the skill score, AUC and the answers scored."""
+    if not b.get("belief_ratings"):
+        return "—"
+    skill, auc = b.get("brier_skill"), b.get("belief_auc")
+    return (f"{b['brier']:.3f} / {b['baseline_brier']:.3f}" + ("" if skill is None else f", {skill:+.2f}")
+            + ("" if auc is None else f", AUC {auc:.2f}") + f" n={b['belief_ratings']}")  # fmt: skip
+
+
+def behaviour_table(rows: list[dict[str, Any]], w: Words) -> str:
+    """The charts' figures with their intervals, and beliefs per side, as numbers."""
+    body = []
+    for r in rows:
+        b = r["behaviour"]
+        by = b.get("by_side") or {}
+        v = by.get("village") or {}
+        body.append([esc(r["participant"]), num(v.get("ratio_to_chance"), 2), num((b.get("powers") or {}).get("ratio_to_chance"), 2),
+                     pct(b.get("lie_rate")), pct(b.get("lies_survived")), pct(b.get("majority_agreement")),
+                     esc(belief_cell(v)), esc(belief_cell(by.get("werewolves") or {}))])  # fmt: skip
+    head = [esc(w(k)) for k in ("col.participant", "b.votes", "b.powers", "b.lies", "b.lies_survived", "b.majority", "b.beliefs_village", "b.beliefs_wolves")]
+    return f'<p class="note">{esc(w("b.beliefs_note"))}</p>' + table(head, body, "behaviour")
 
 
 def _rate(e: dict[str, Any] | None) -> dict[str, Any] | None:
