@@ -176,7 +176,8 @@ def headline(d: dict[str, Any], w: Words) -> str:
     ex = d.get("excluded") or {}
     if ex.get("games"):
         who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
-        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=ex["reason"]))}</p>'
+        reason = w("excluded.reason", share=f"{100 * ex['min_decided']:g}")
+        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=reason))}</p>'
     return out
 
 
@@ -215,7 +216,8 @@ def head_to_head(d: dict[str, Any], w: Words) -> str:
 def sides(d: dict[str, Any], w: Words) -> str:
     rows = d["participants"]
     out = f'<h2 id="sides">{esc(w("sides"))}</h2>'
-    why = (d.get("side_ratings") or {}).get("why", "")
+    sr = d.get("side_ratings") or {}
+    why = w("why.yes" if sr.get("identified") else "why.no", share=f"{100 * sr.get('single_participant_sides', 0):.0f}")
     if (d.get("side_ratings") or {}).get("identified"):
         pts = [(r["participant"], r["bradley_terry_by_side"]["village"], r["bradley_terry_by_side"]["werewolves"]) for r in rows]
         note, scale, digits, fmt = w("sides.bt"), 1.0, 0, lambda e: num(e)
@@ -324,11 +326,11 @@ def identical(d: dict[str, Any], w: Words, sfx: str) -> str:
                 sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
                 p = "—" if q["p_better"] is None else f"{100 * q['p_better']:.0f}%"
                 diff = num({"value": q["diff"], "low": q["low"], "high": q["high"]}, signed=True)
-                out += f"<li>{esc(w('identical.pair', a=q['a'], b=q['b'], diff=diff, p=p, sep=w('next.sep' if sep else 'next.same')))}</li>"
+                out += f"<li>{esc(w('identical.pair', a=q['a'], b=q['b'], diff=diff, p=p, sep=w('identical.sep' if sep else 'identical.same')))}</li>"
         out += "</ul>"
     sp = d.get("self_play") or {}
     out += f'<p>{esc(w("selfplay", n=sp.get("games", 0), m=sp.get("identical_only_games", 0)))} <a href="games{sfx}.html#selfplay">{esc(w("nav.games"))}</a></p>'
-    return out + f'<p class="note">{esc(sp.get("note", ""))}</p>'
+    return out + f'<p class="note">{esc(w("selfplay.note"))}</p>'
 
 
 def tournament(d: dict[str, Any], w: Words) -> str:
