@@ -170,7 +170,7 @@ def table(head: list[str], rows: list[list[str]], cls: str = "", row_cls: list[s
 # ---------------------------------------------------------------------- index sections
 def headline(d: dict[str, Any], w: Words) -> str:
     b = d["bootstrap"]
-    text = w("headline", games=d["games"], decided=d["decided_games"], boot=b["resamples"], unit=b["unit"], seed=b["seed"])
+    text = w("headline", games=d["games"], decided=d["decided_games"], boot=b["resamples"], unit=w(f"unit.{b['unit']}"), seed=b["seed"])
     win = " · ".join(f"{esc(w.winner(k))} {pct(v)}" for k, v in d["winners"].items())
     out = f'<p class="note">{esc(text)}</p><p class="note">{esc(w("winners"))}: {win} · {esc(w("village_advantage"))}: {num(d["village_advantage_elo"])}</p>'
     ex = d.get("excluded") or {}
