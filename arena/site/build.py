@@ -62,7 +62,7 @@ def num(e: dict[str, Any] | None, digits: int = 0, scale: float = 1.0, signed: b
     """A value with its interval in brackets, or a dash when the data cannot support it."""
     if not e or e.get("value", e.get("rate")) is None:
         return "—"
-    v = e.get("value", e.get("rate"))
+    v = float(e.get("value", e.get("rate")))
     fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
 
     def one(x: float) -> str:

@@ -69,7 +69,7 @@ def interval_chart(rows: Sequence[tuple[str, dict[str, Any] | None]], *, label: 
         y = PAD + ROW_H * i + ROW_H / 2
         parts.append(f'<text class="name" x="{LABEL_W - 8}" y="{y + 4:.1f}" text-anchor="end">{esc(_short(name, 16))}</text>')
         v = e.get("value") if e else None
-        if v is None or not math.isfinite(v):
+        if e is None or v is None or not math.isfinite(v):
             parts.append(f'<text class="missing" x="{LABEL_W + 6}" y="{y + 4:.1f}">—</text>')
             continue
         low, high = e.get("low"), e.get("high")
