@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("no finished game in the database yet: nothing to plot")
         for path in plots(lb, args.plot):
             print(f"wrote {path}", file=sys.stderr)
-    data = leaderboard_json(args.db, lb) if args.json or args.html else None
+    data = leaderboard_json(args.db, lb) if args.json or args.html else {}
     if args.html:
         from arena.site.build import build
 
