@@ -60,9 +60,10 @@ class Words:
 # ---------------------------------------------------------------------- numbers
 def num(e: dict[str, Any] | None, digits: int = 0, scale: float = 1.0, signed: bool = False) -> str:
     """A value with its interval in brackets, or a dash when the data cannot support it."""
-    if not e or e.get("value", e.get("rate")) is None:
+    raw = e.get("value", e.get("rate")) if e else None
+    if e is None or raw is None:
         return "—"
-    v = float(e.get("value", e.get("rate")))
+    v = float(raw)
     fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
 
     def one(x: float) -> str:
