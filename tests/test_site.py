@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from arena.cli import main
-from arena.site.build import num, pct
+from arena.site.frame import num, pct
 from arena.tournament.config import config_from_data
 from arena.tournament.run import run_tournament
 

@@ -12,7 +12,7 @@ import pytest
 
 from test_site import make_site
 from test_web_browser import ARGS, CHROMIUM, SHOTS, _browser_or_skip
-from arena.site.build import num
+from arena.site.frame import num
 
 
 @pytest.fixture(scope="module")
