@@ -1,4 +1,4 @@
-"""``werewolf leaderboard --db PATH [--json] [--markdown] [--plot DIR]``.
+"""``werewolf leaderboard --db PATH [--json] [--markdown] [--plot DIR] [--html OUT_DIR]``.
 
 The bootstrap is the slow part (it refits every rating hundreds of times), so a
 computed leaderboard is cached in the database, keyed by the exact set of games and
@@ -21,6 +21,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     p.add_argument("--plot", metavar="DIR", help="also write ratings.png, pairs.png and win_rates.png into DIR")
+    p.add_argument("--html", metavar="OUT_DIR", help="also write a self-contained static site (index.html, games.html, games/<id>.html)")
+    p.add_argument("--language", choices=("en", "zh"), default="en", help="the site's main language (index.html); the other gets index.<lang>.html")
     p.add_argument(
         "--min-decided", type=float, default=0.9, metavar="SHARE",
         help="rate a game only if every participant's own agent decided at least this share of its decisions (default 0.9)",
@@ -51,6 +53,19 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         store.close()
 
 
+def leaderboard_json(db: str, lb) -> dict:
+    """``--json``'s object: the ratings, and what the site shows beside them (every game,
+    cost and efficiency, identical participants, the tournament): one source for both."""
+    from arena.site.data import site_extras
+    from arena.tournament.store import Store
+
+    store = Store.open_existing(db)
+    try:
+        return {**lb.to_json(), **site_extras(store)}
+    finally:
+        store.close()
+
+
 def run(args: argparse.Namespace) -> int:
     from arena.ratings.plots import plots
     from arena.ratings.render import markdown, print_rich
@@ -65,8 +80,14 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("no finished game in the database yet: nothing to plot")
         for path in plots(lb, args.plot):
             print(f"wrote {path}", file=sys.stderr)
+    data = leaderboard_json(args.db, lb) if args.json or args.html else {}
+    if args.html:
+        from arena.site.build import build
+
+        report = build(data, args.db, args.html, language=args.language)
+        print(report.summary(), file=sys.stderr)
     if args.json:
-        print(json.dumps(lb.to_json(), ensure_ascii=False))
+        print(json.dumps(data, ensure_ascii=False))
     elif args.markdown:
         print(markdown(lb))
     else:

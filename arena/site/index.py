@@ -1,0 +1,197 @@
+"""``index.html``'s sections, each from ``--json``'s dictionary: ranking and pairs,
+head to head, deceivers against detectors, roles, behaviour, cost, identical
+participants and self-play, the tournament."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from arena.site import svg
+from arena.site.frame import SIDES, Words, money, nav, num, opt, page, pct, table
+from arena.site.svg import esc
+
+
+def headline(d: dict[str, Any], w: Words) -> str:
+    b = d["bootstrap"]
+    text = w("headline", games=d["games"], decided=d["decided_games"], boot=b["resamples"], unit=w(f"unit.{b['unit']}"), seed=b["seed"])
+    win = " · ".join(f"{esc(w.winner(k))} {pct(v)}" for k, v in d["winners"].items())
+    out = f'<p class="note">{esc(text)}</p><p class="note">{esc(w("winners"))}: {win} · {esc(w("village_advantage"))}: {num(d["village_advantage_elo"])}</p>'
+    ex = d.get("excluded") or {}
+    if ex.get("games"):
+        who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
+        reason = w("excluded.reason", share=f"{100 * ex['min_decided']:g}")
+        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=reason))}</p>'
+    return out
+
+
+def ranking(d: dict[str, Any], w: Words) -> str:
+    rows, cls = [], []
+    for i, r in enumerate(d["participants"], start=1):
+        sep = r.get("separated_from_next")
+        mark = "" if sep is None else w("next.sep" if sep else "next.same")
+        games = str(r["games"]) + (f" (−{r['excluded_games']})" if r.get("excluded_games") else "")
+        rows.append([f'<span data-participant="{esc(r["participant"])}">{i}. {esc(r["participant"])}</span>', esc(r["agent"] or ""),
+                     f'<span class="elo">{num(r["rating"])}</span>', esc(mark), games, pct(r["win_rate"]), num(r["openskill"], 1)])  # fmt: skip
+        cls.append("sep" if sep else "")
+    t = table([esc(w(k)) for k in ("col.participant", "col.agent", "col.rating", "col.next", "col.games", "col.win", "col.openskill")], rows, "ranking", cls)
+    chart = svg.interval_chart([(r["participant"], r["rating"]) for r in d["participants"]], label=w("chart.rating"), kind="rating")
+    pairs = [[esc(f"{q['a']} − {q['b']}"), num({"value": q["diff"], "low": q["low"], "high": q["high"]}, signed=True),
+              "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%",
+              "" if q["low"] is None else esc(w("yes" if q["low"] > 0 or q["high"] < 0 else "no"))] for q in d["pairs"]]  # fmt: skip
+    pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.p", "col.separated")], pairs, "pairs")
+    return (f'<h2 id="ranking">{esc(w("ranking"))}</h2>{t}<figure><figcaption>{esc(w("chart.rating"))}</figcaption>{chart}</figure>'
+            f'<h3>{esc(w("pairs"))}</h3>{pt}')  # fmt: skip
+
+
+def head_to_head(d: dict[str, Any], w: Words) -> str:
+    names = [r["participant"] for r in d["participants"]]
+    cell: dict[tuple[str, str], dict[str, Any]] = {}
+    for q in d["pairs"]:
+        if q["p_better"] is None or q["diff"] is None:
+            continue
+        sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
+        cell[(q["a"], q["b"])] = {"p": q["p_better"], "diff": q["diff"], "low": q["low"], "high": q["high"], "separated": sep}
+        cell[(q["b"], q["a"])] = {"p": 1 - q["p_better"], "diff": -q["diff"], "low": None if q["high"] is None else -q["high"],
+                                  "high": None if q["low"] is None else -q["low"], "separated": sep}  # fmt: skip
+    return f'<h2 id="h2h">{esc(w("h2h"))}</h2><p class="note">{esc(w("h2h.note"))}</p>' + svg.grid(names, cell, label=w("h2h"))
+
+
+def sides(d: dict[str, Any], w: Words) -> str:
+    rows = d["participants"]
+    out = f'<h2 id="sides">{esc(w("sides"))}</h2>'
+    sr = d.get("side_ratings") or {}
+    why = w("why.yes" if sr.get("identified") else "why.no", share=f"{100 * sr.get('single_participant_sides', 0):.0f}")
+    if (d.get("side_ratings") or {}).get("identified"):
+        pts = [(r["participant"], r["bradley_terry_by_side"]["village"], r["bradley_terry_by_side"]["werewolves"]) for r in rows]
+        note, scale, digits, fmt = w("sides.bt"), 1.0, 0, lambda e: num(e)
+    else:
+        pts = [(r["participant"], r["win_rate_vs_field"]["village"], r["win_rate_vs_field"]["werewolves"]) for r in rows]
+        note, scale, digits, fmt = w("sides.field"), 100.0, 1, lambda e: num(e, 1, 100.0, signed=True)
+    shown = [p for p in pts if p[1].get("value") is not None and p[2].get("value") is not None]
+    if shown:
+        out += f'<p class="note">{esc(why)}</p><p class="note">{esc(note)}</p><figure>' + svg.scatter(shown, label=w("sides"), x_label=w("sides.x"), y_label=w("sides.y"), scale=scale, digits=digits) + "</figure>"
+        out += table([esc(w("col.participant")), esc(w("col.village")), esc(w("col.wolves"))], [[esc(n), fmt(x), fmt(y)] for n, x, y in pts], "sides")
+    else:
+        out += f'<p class="note nothing">{esc(w("sides.none", why=why))}</p>'
+    return out
+
+
+def roles(d: dict[str, Any], w: Words) -> str:
+    rs = sorted({role for r in d["participants"] for role in r["win_rate_by_role"]})
+    side_rows = [[esc(r["participant"]), *(pct(r["win_rate_by_side"][s]) for s in SIDES)] for r in d["participants"]]
+    role_rows = [[esc(r["participant"]), *(pct(r["win_rate_by_role"].get(x)) for x in rs)] for r in d["participants"]]
+    return (f'<h2 id="roles">{esc(w("roles"))}</h2>' + table([esc(w("col.participant")), *(esc(w.role(x)) for x in rs)], role_rows, "roles")
+            + f'<h3>{esc(w("sides.win"))}</h3>' + table([esc(w("col.participant")), esc(w("col.village")), esc(w("col.wolves"))], side_rows, "side-wins"))  # fmt: skip
+
+
+def behaviour(d: dict[str, Any], w: Words) -> str:
+    rows = [r for r in d["participants"] if r.get("behaviour")]
+    out = f'<h2 id="behaviour">{esc(w("behaviour"))}</h2>'
+    if not rows:
+        return out + f'<p class="note">{esc(w("b.none"))}</p>'
+
+    def village(r: dict[str, Any]) -> dict[str, Any]:
+        return ((r["behaviour"].get("by_side") or {}).get("village")) or {}
+
+    charts = [
+        (w("b.votes"), [(r["participant"], village(r).get("ratio_to_chance")) for r in rows], 1.0, 2, 1.0),
+        (w("b.powers"), [(r["participant"], (r["behaviour"].get("powers") or {}).get("ratio_to_chance")) for r in rows], 1.0, 2, 1.0),
+        (w("b.lies"), [(r["participant"], _rate(r["behaviour"].get("lie_rate"))) for r in rows], 100.0, 1, None),
+    ]
+    if any(village(r).get("belief_ratings") for r in rows):
+        charts.append((w("b.brier"), [(r["participant"], {"value": village(r).get("brier_skill")}) for r in rows], 1.0, 2, 0.0))
+    figs = "".join(
+        f"<figure><figcaption>{esc(title)}</figcaption>{svg.interval_chart(pts, label=title, digits=digits, zero=zero, scale=scale, kind='behaviour')}</figure>"
+        for title, pts, scale, digits, zero in charts
+    )
+    if len(charts) == 3:
+        figs += f'<p class="note">{esc(w("b.none"))}</p>'
+    return out + f'<div class="charts">{figs}</div>' + behaviour_table(rows, w)
+
+
+def belief_cell(b: dict[str, Any]) -> str:
+    """Brier against the constant answer's, the skill score, AUC and the answers scored."""
+    if not b.get("belief_ratings"):
+        return "—"
+    skill, auc = b.get("brier_skill"), b.get("belief_auc")
+    return (f"{b['brier']:.3f} / {b['baseline_brier']:.3f}" + ("" if skill is None else f", {skill:+.2f}")
+            + ("" if auc is None else f", AUC {auc:.2f}") + f" n={b['belief_ratings']}")  # fmt: skip
+
+
+def behaviour_table(rows: list[dict[str, Any]], w: Words) -> str:
+    """The charts' figures with their intervals, and beliefs per side, as numbers."""
+    body = []
+    for r in rows:
+        b = r["behaviour"]
+        by = b.get("by_side") or {}
+        v = by.get("village") or {}
+        body.append([esc(r["participant"]), num(v.get("ratio_to_chance"), 2), num((b.get("powers") or {}).get("ratio_to_chance"), 2),
+                     pct(b.get("lie_rate")), pct(b.get("lies_survived")), pct(b.get("majority_agreement")),
+                     esc(belief_cell(v)), esc(belief_cell(by.get("werewolves") or {}))])  # fmt: skip
+    head = [esc(w(k)) for k in ("col.participant", "b.votes", "b.powers", "b.lies", "b.lies_survived", "b.majority", "b.beliefs_village", "b.beliefs_wolves")]
+    return f'<p class="note">{esc(w("b.beliefs_note"))}</p>' + table(head, body, "behaviour")
+
+
+def _rate(e: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A Wilson rate ({rate, low, high}) as the charts' {value, low, high}; none when n=0."""
+    if not e or not e.get("n"):
+        return None
+    return {"value": e["rate"], "low": e["low"], "high": e["high"]}
+
+
+def cost(d: dict[str, Any], w: Words) -> str:
+    eff = d.get("efficiency") or {}
+    rows = []
+    for r in d["participants"]:
+        e = eff.get(r["participant"])
+        if not e:
+            continue
+        rows.append([esc(r["participant"]), str(e["games"]), str(e["calls"]), f"{e['input_tokens']:,}", f"{e['cached_input_tokens']:,}",
+                     f"{e['output_tokens']:,}", money(e["cost_usd"], w), money(e["usd_per_game"], w) if e["games"] else "—",
+                     money(e["usd_per_win"], w) if e["games_won"] else "—", opt(e["mean_latency_s"]), str(e["decisions"]),
+                     str(e["fallbacks"]), str(e["violations"])])  # fmt: skip
+    head = [esc(w(k)) for k in ("col.participant", "col.games", "col.calls", "col.in", "col.cached", "col.out", "col.usd",
+                                 "col.usd_game", "col.usd_win", "col.latency", "col.decisions", "col.fallbacks", "col.violations")]  # fmt: skip
+    t = d.get("tournament") or {}
+    note = f'<p class="note">{esc(w("cost.none"))}</p>' if not t.get("calls") else ""
+    return f'<h2 id="cost">{esc(w("cost"))}</h2>{note}' + table(head, rows, "cost")
+
+
+def identical(d: dict[str, Any], w: Words, sfx: str) -> str:
+    out = f'<h2 id="identical">{esc(w("identical"))}</h2>'
+    groups = d.get("identical_participants") or []
+    if not groups:
+        out += f'<p class="note">{esc(w("identical.none"))}</p>'
+    for g in groups:
+        out += f'<p class="identical">{esc(w("identical.group", names=", ".join(g)))}</p><ul>'
+        for q in d["pairs"]:
+            if q["a"] in g and q["b"] in g:
+                sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
+                p = "—" if q["p_better"] is None else f"{100 * q['p_better']:.0f}%"
+                diff = num({"value": q["diff"], "low": q["low"], "high": q["high"]}, signed=True)
+                out += f"<li>{esc(w('identical.pair', a=q['a'], b=q['b'], diff=diff, p=p, sep=w('identical.sep' if sep else 'identical.same')))}</li>"
+        out += "</ul>"
+    sp = d.get("self_play") or {}
+    out += f'<p>{esc(w("selfplay", n=sp.get("games", 0), m=sp.get("identical_only_games", 0)))} <a href="games{sfx}.html#selfplay">{esc(w("nav.games"))}</a></p>'
+    return out + f'<p class="note">{esc(w("selfplay.note"))}</p>'
+
+
+def tournament(d: dict[str, Any], w: Words) -> str:
+    t = d.get("tournament") or {}
+    cfg = json.dumps(t.get("config"), ensure_ascii=False, indent=2)
+    return (f'<h2 id="tournament">{esc(w("tournament"))}</h2><p>{esc(w("tournament.name"))}: <b>{esc(t.get("name") or "")}</b> · '
+            f'{esc(w("tournament.software"))}: <span class="software">{esc(", ".join(t.get("software") or []) or "—")}</span></p>'
+            f'<details><summary>{esc(w("tournament.config"))}</summary><pre>{esc(cfg)}</pre></details>')  # fmt: skip
+
+
+def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> str:
+    t = d.get("tournament") or {}
+    n = len(d.get("game_list") or [])
+    body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
+            f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
+            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + cost(d, w)
+            + identical(d, w, sfx) + tournament(d, w)
+            + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
+    return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)
