@@ -27,7 +27,7 @@ from agents.heuristic_lines import LANGUAGES
 from agents.heuristic_memory import Memory
 from agents.heuristic_noise import noisy_answer
 from agents.heuristic_situation import Situation
-from agents.heuristic_suspicion import judge, normalise
+from agents.heuristic_suspicion import judged, normalise
 from agents.random_agent import random_answer
 from engine.decisions import Decision, IllegalAnswer
 
@@ -140,7 +140,7 @@ class HeuristicAgent(Agent):
         next decision would read anyway (in the same order), and judging draws no
         random number, so asking changes nothing in how the bot plays."""
         self._remember(view)
-        b = judge(self.memory, private=True)
+        b = judged(self.memory, private=True)
         others = [n for n in view.alive if n != self.name]
         pool = [n for n in others if n not in b.known and n in b.score]
         p = normalise({n: BELIEF_TEMPERATURE * b.score[n] for n in pool}, pool, b.hidden_wolves)

@@ -95,6 +95,9 @@ class Memory:
         self.charmed: set[str] = set()  # charmed players this seat knows of (itself included)
         self.revealed: dict[str, str] = {}  # living players whose card the table saw (the Idiot)
         self.angel_done = False  # the Angel's first round is over (or he fell in love)
+        # What is computed from these facts (the suspicion model's judgement), kept until
+        # the next event is read: several questions about one moment pay once.
+        self.derived: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ reading events
     def update(self, events: list) -> bool:
@@ -104,7 +107,10 @@ class Memory:
         fresh = bool(self.seen) and (len(events) < self.seen or events[self.seen - 1].seq != self.last_seq)
         if fresh:
             self.__init__(self.me)  # type: ignore[misc]
-        for e in events[self.seen :]:
+        new = events[self.seen :]
+        if new:
+            self.derived.clear()
+        for e in new:
             self._read(e)
         self.seen = len(events)
         if events:

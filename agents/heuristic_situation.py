@@ -1,6 +1,6 @@
 """What every heuristic policy needs at hand for one decision.
 
-Beliefs are computed lazily and at most once per decision: most decisions need only
+Beliefs are computed lazily and at most once per moment of the memory (``judged``): most decisions need only
 one perspective, and night actions of a villager never need the public one.
 """
 
@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 from agents.heuristic_lines import line, role_name
 from agents.heuristic_memory import Memory, is_wolf_role
-from agents.heuristic_suspicion import Beliefs, judge
+from agents.heuristic_suspicion import Beliefs, judged
 from engine.decisions import Decision
 
 
@@ -32,14 +32,14 @@ class Situation:
     def beliefs(self) -> Beliefs:
         """Everything this seat knows, its secrets included."""
         if self._private is None:
-            self._private = judge(self.mem, private=True)
+            self._private = judged(self.mem, private=True)
         return self._private
 
     @property
     def public(self) -> Beliefs:
         """What the table as a whole can conclude: how a wolf reads the village."""
         if self._public is None:
-            self._public = judge(self.mem, private=False)
+            self._public = judged(self.mem, private=False)
         return self._public
 
     def say(self, key: str, **fill: str) -> str:

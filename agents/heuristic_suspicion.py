@@ -14,6 +14,7 @@ saw, which is how a wolf estimates what the village thinks of everyone (itself t
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 from agents.heuristic_memory import Memory, is_wolf_role
@@ -47,6 +48,7 @@ FOX_CLEARED = -4.0  # no werewolf in the group when the Fox looked
 BEAR_GROWL = 1.0  # the Bear Tamer's own neighbours when his bear growled
 BEAR_SILENT = -2.5
 DEVOURED = ("werewolves", "big_bad_wolf")  # death causes only a non-wolf can have
+_NOBODY: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -137,6 +139,7 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     liars: set[str] = set()
     holders = _role_holders(mem, known, private)
     has_thief = "thief" in mem.roles_in_play
+    in_play = Counter(mem.roles_in_play)
     for c, claim in mem.claims.items():
         if private and c == mem.me:
             continue
@@ -145,8 +148,8 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
             told = {r for r in told if not is_wolf_role(r)}  # the Angel's day-0 plea, explained
         lie = len(told) > 1 or any(is_wolf_role(r) for r in told)
         for r in told:
-            count = mem.count_in_play(r)
-            if count == 1 and holders.get(r, set()) - {c}:
+            count = in_play[r]
+            if count == 1 and holders.get(r, _NOBODY) - {c}:
                 lie = True
             if count == 0 and not has_thief and r in ROLES:
                 lie = True
@@ -180,17 +183,20 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
     for c, v in _confirmations(mem, known, liars).items():
         s[c] += v
     _rival_claims(mem, liars, s)
+    known_get = known.get
+    known_wolves = [w for w, k in known.items() if k]
     for r in mem.votes:
-        wolf_picks = {r.votes.get(w) for w, k in known.items() if k and r.votes.get(w) is not None}
-        for v, t in r.votes.items():
+        votes = r.votes
+        wolf_picks = {votes[w] for w in known_wolves if votes.get(w) is not None}
+        for v, t in votes.items():
             if t is None or v not in s:
                 continue
-            k = known.get(t)
+            k = known_get(t)
             if k is True:
                 s[v] += VOTED_WOLF
             elif k is False:
                 s[v] += VOTED_GOOD
-                if t in wolf_picks and not known.get(v):
+                if t in wolf_picks and not known_get(v):
                     s[v] += COVOTE_WOLF
     for r in mem.sheriff_votes:
         for v, t in r.votes.items():
@@ -200,20 +206,21 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
     victims = set(mem.night_victims)
     today_voices: dict[str, set[str]] = {}
     for a in mem.accusations:
-        if a.speaker not in s:
+        speaker, target = a.speaker, a.target
+        if speaker not in s:
             continue
-        k = known.get(a.target)
+        k = known_get(target)
         if k is True:
-            s[a.speaker] += ACCUSED_WOLF
+            s[speaker] += ACCUSED_WOLF
         elif k is False:
-            s[a.speaker] += ACCUSED_GOOD
-        elif a.day == today and a.target in s:
-            voices = today_voices.setdefault(a.target, set())
-            if a.speaker not in voices and len(voices) < BANDWAGON_CAP:
-                voices.add(a.speaker)
-                s[a.target] += ACCUSED_TODAY
-        if a.speaker in victims and a.target in s:
-            s[a.target] += VICTIM_POINTED
+            s[speaker] += ACCUSED_GOOD
+        elif a.day == today and target in s:
+            voices = today_voices.setdefault(target, set())
+            if speaker not in voices and len(voices) < BANDWAGON_CAP:
+                voices.add(speaker)
+                s[target] += ACCUSED_TODAY
+        if speaker in victims and target in s:
+            s[target] += VICTIM_POINTED
     for name in mem.overheard:
         if name in s:
             s[name] += OVERHEARD
@@ -301,6 +308,17 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
     return p
 
 
+def judged(mem: Memory, private: bool = True) -> Beliefs:
+    """``judge(mem, private)``, computed once per moment of the seat's memory (until
+    it reads another event): a decision, the beliefs asked before the vote and the vote
+    itself share one judgement. Readers must not change the ``Beliefs`` returned."""
+    key = ("judge", private)
+    b = mem.derived.get(key)
+    if b is None:
+        b = mem.derived[key] = judge(mem, private)
+    return b
+
+
 def judge(mem: Memory, private: bool = True) -> Beliefs:
     """The seat's beliefs about every living player (see the module docstring)."""
     known = known_camps(mem, private)
@@ -314,12 +332,14 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
     hidden = max(0.0, total - dead_wolves - live_known)
     first = normalise(s, pool, hidden)
     cred = _credibility(mem, known, liars, first, private)
+    weighed = False  # no check moved a score: the second pass would repeat the first
     for c, weight in cred.items():
         for t, cr in mem.claims[c].checks.items():
             if t in known or t not in s:
                 continue
             s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
-    p = normalise(s, pool, hidden)
+            weighed = True
+    p = normalise(s, pool, hidden) if weighed else first
     for n in alive:
         if n in known:
             p[n] = 1.0 if known[n] else 0.0
