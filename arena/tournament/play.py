@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.tournament.schedule import GamePlan, side_of
-from arena.tournament.store import FinishedGame, FinishedSeat, now
+from arena.tournament.store import FinishedGame, FinishedSeat, PackedGame, now
 
 
 class GameFailed(RuntimeError):
@@ -132,6 +132,12 @@ def play_sync(job: GameJob) -> FinishedGame:
         return table.finish()
     finally:
         table.close()
+
+
+def play_packed(job: GameJob) -> PackedGame:
+    """``play_sync`` in a worker process, returning the rows to store: the parent
+    only unpickles flat tuples and inserts them (``FinishedGame.pack``)."""
+    return play_sync(job).pack()
 
 
 async def play_async(job: GameJob, on_call=None) -> FinishedGame:

@@ -37,10 +37,10 @@ from typing import Any
 from rich.console import Console
 
 from arena.tournament.config import ConfigError, TournamentConfig
-from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
+from arena.tournament.play import GameFailed, GameJob, play_async, play_packed, play_sync
 from arena.tournament.progress import TournamentProgress
 from arena.tournament.schedule import GamePlan, build_schedule
-from arena.tournament.store import FinishedGame, Store, StoreError
+from arena.tournament.store import FinishedGame, PackedGame, Store, StoreError
 
 MAX_FAILURES_IN_A_ROW = 5
 log = logging.getLogger("werewolf.tournament")
@@ -252,7 +252,7 @@ class _Runner:
             self.in_flight[game_id] += cost
         self.bar.call(record)
 
-    def _stored(self, fin: FinishedGame) -> None:
+    def _stored(self, fin: FinishedGame | PackedGame) -> None:
         self.store.record(fin)
         log.debug("stored game %s: %s won after %d days", fin.id, fin.winner, fin.days)
         self.report.played += 1
@@ -274,6 +274,8 @@ class _Runner:
     async def run_all(self, todo: list[GameJob]) -> None:
         c = self.cfg.concurrency
         executor, bots_in_flight = _bot_executor(c) if any(j.bots_only for j in todo) else (cf.ThreadPoolExecutor(1), 1)
+        # Worker processes return their game's rows ready to insert (see ``play_packed``).
+        bot_play = play_packed if isinstance(executor, cf.ProcessPoolExecutor) else play_sync
         bot_slots = asyncio.Semaphore(bots_in_flight)
         model_slots = asyncio.Semaphore(c.games)
         play_model: Any = play_async
@@ -292,7 +294,7 @@ class _Runner:
                 gid = job.plan.id
                 try:
                     if job.bots_only:
-                        fin = await loop.run_in_executor(executor, play_sync, job)
+                        fin = await loop.run_in_executor(executor, bot_play, job)
                     else:
                         self.in_flight[gid] = 0.0
                         fin = await play_model(job, on_call=lambda record: self._on_call(record, gid))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -134,6 +134,42 @@ class FinishedGame:
     metrics: dict[str, Any] = field(default_factory=dict)
 
 
+    def pack(self) -> "PackedGame":
+        """The rows ``Store.record`` inserts, built where the game was played: a worker
+        process hands the parent flat tuples of strings and numbers (cheap to unpickle,
+        nothing left to convert), so the parent's share of a game stays small."""
+        row = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seats"}
+        row["metrics"] = _dumps(row["metrics"])
+        seat_rows = []
+        for seat in self.seats:
+            srow = {f.name: getattr(seat, f.name) for f in fields(seat)}
+            srow["metrics"] = _dumps(srow["metrics"])
+            srow["won"], srow["alive"] = int(srow["won"]), int(srow["alive"])
+            seat_rows.append((self.id, *srow.values()))
+        return PackedGame(
+            self.id, self.winner, self.days, self.cost_usd, tuple(row), tuple(row.values()),
+            ("game_id", *(f.name for f in fields(FinishedSeat))), seat_rows,
+        )  # fmt: skip
+
+
+@dataclass(slots=True)
+class PackedGame:
+    """A finished game as the rows of its ``games`` and ``seats`` tables (``FinishedGame.pack``)."""
+
+    id: str
+    winner: str
+    days: int
+    cost_usd: float | None
+    columns: tuple[str, ...]
+    row: tuple[Any, ...]
+    seat_columns: tuple[str, ...]
+    seat_rows: list[tuple[Any, ...]]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 class StoreError(RuntimeError):
     """The database does not belong to this tournament, or cannot be used."""
 
@@ -220,21 +256,14 @@ class Store:
         """Finished game id -> its plan digest."""
         return dict(self.db.execute("SELECT id, digest FROM games").fetchall())
 
-    def record(self, g: FinishedGame) -> None:
+    def record(self, g: "FinishedGame | PackedGame") -> None:
         """The game and its seats, in one transaction (or not at all)."""
-        row = asdict(g)
-        seats = row.pop("seats")
-        row["metrics"] = json.dumps(row["metrics"], separators=(",", ":"))
-        cols = ", ".join(row)
-        marks = ", ".join("?" for _ in row)
+        p = g if isinstance(g, PackedGame) else g.pack()
+        marks = ", ".join("?" for _ in p.columns)
+        seat_marks = ", ".join("?" for _ in p.seat_columns)
         with self.db:
-            self.db.execute(f"INSERT INTO games ({cols}) VALUES ({marks})", tuple(row.values()))
-            for s in seats:
-                s["game_id"] = g.id
-                s["metrics"] = json.dumps(s["metrics"], separators=(",", ":"))
-                s["won"], s["alive"] = int(s["won"]), int(s["alive"])
-                scols = ", ".join(s)
-                self.db.execute(f"INSERT INTO seats ({scols}) VALUES ({', '.join('?' for _ in s)})", tuple(s.values()))
+            self.db.execute(f"INSERT INTO games ({', '.join(p.columns)}) VALUES ({marks})", p.row)
+            self.db.executemany(f"INSERT INTO seats ({', '.join(p.seat_columns)}) VALUES ({seat_marks})", p.seat_rows)
 
     def record_failure(self, game_id: str, message: str) -> None:
         with self.db:

@@ -1,0 +1,179 @@
+"""Issue 18's remaining figures, side by side for this tree and an earlier revision.
+
+1. the heuristic bot's cost per game against the engine's (valgrind instruction
+   counts, 8 players; goal: at most 4x);
+2. a bot tournament with ``processes: 2`` against one process (wall clock in the
+   same run; goal: within 10% of 2x), and the parent process's own CPU seconds
+   (what it spends unpickling and storing each game);
+3. ``werewolf leaderboard`` on that tournament's database (goal: < 1 s at 600 games);
+4. ``werewolf metrics`` over its transcripts: seconds and peak memory (goal: < 2 s
+   and 100 MiB at 600 transcripts).
+
+Every figure runs in a fresh interpreter whose ``sys.path`` starts with the tree
+measured, so ``--before REV`` (extracted with ``git archive`` into a temporary folder)
+and this tree are measured alike, one after the other in one run. The machine is
+shared: read the ratios; the instruction counts do not move between runs.
+
+    python benchmarks/bot_workloads.py [--before main] [--games 200] [--heuristic-games 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+HEURISTIC = """
+import sys
+sys.path.insert(0, {root!r})
+from arena.gamefile import default_game
+from arena.runner import run_sync
+for s in range({games}):
+    game, seats = default_game(players=8, seed=s, agent="heuristic").build()
+    run_sync(game, seats)
+"""
+
+ENGINE = """
+import sys
+sys.path.insert(0, {root!r}); sys.path.insert(0, {root!r} + "/benchmarks")
+from engine_throughput import TABLES, play
+names = [f"P{{i}}" for i in range(8)]
+for s in range({games}):
+    play(names, TABLES[8], s)
+"""
+
+TOURNAMENT = """
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+import logging
+from arena.tournament.config import load_config
+from arena.tournament.run import run_tournament
+cfg = load_config({config!r})
+t, cpu = time.perf_counter(), time.process_time()
+run_tournament(cfg, {db!r}, progress=False)
+wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({{"seconds": wall, "parent_cpu": cpu, "workers_cpu": kids.ru_utime + kids.ru_stime}}))
+"""
+
+TIMED = """
+import json, resource, sys, time, io, contextlib
+sys.path.insert(0, {root!r})
+from arena.cli import main
+t = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main({argv!r})
+    except SystemExit as e:
+        if e.code not in (0, None):
+            raise
+wall = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({{"seconds": wall, "peak_mib": peak}}))
+"""
+
+
+def instructions(code: str) -> int:
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
+        capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(),
+    ).stderr  # fmt: skip
+    m = re.search(r"Collected : (\d+)", out)
+    if not m:
+        raise RuntimeError("valgrind printed no instruction count")
+    return int(m.group(1))
+
+
+def per_game(template: str, root: str, games: int) -> float:
+    """M instructions per game, the interpreter's start and imports subtracted."""
+    base = instructions(template.format(root=root, games=0))
+    full = instructions(template.format(root=root, games=games))
+    return (full - base) / games / 1e6
+
+
+def run_json(code: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tempfile.gettempdir())
+    if out.returncode:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def tournament(root: str, folder: Path, games: int, processes: int) -> tuple[dict, Path]:
+    import yaml
+
+    config = folder / f"t{processes}.yaml"
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "name": "bench", "seed": 3, "games": games, "concurrency": {"processes": processes},
+                "tables": [{"players": 8}, {"players": 10}],
+                "participants": [{"name": "H", "agent": "heuristic"}, {"name": "R", "agent": "random"}],
+            }
+        )
+    )  # fmt: skip
+    db = folder / f"t{processes}" / "results.sqlite"
+    db.parent.mkdir()
+    return run_json(TOURNAMENT.format(root=root, config=str(config), db=str(db))), db
+
+
+def measure(root: str, args: argparse.Namespace) -> dict:
+    out: dict = {}
+    if shutil.which("valgrind") and args.heuristic_games:
+        h = per_game(HEURISTIC, root, args.heuristic_games)
+        e = per_game(ENGINE, root, args.heuristic_games * 10)
+        out["heuristic"] = (h, e)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        one, _ = tournament(root, Path(tmp), args.games, 1)
+        two, db = tournament(root, Path(tmp), args.games, 2)
+        out["tournament"] = (one, two)
+        out["leaderboard"] = run_json(TIMED.format(root=root, argv=["leaderboard", "--db", str(db)]))
+        out["metrics"] = run_json(TIMED.format(root=root, argv=["metrics", "--json", str(db.parent)]))
+    return out
+
+
+def report(label: str, m: dict, games: int) -> list[str]:
+    rows = []
+    if "heuristic" in m:
+        h, e = m["heuristic"]
+        rows.append(f"heuristic game {h:.1f}M instr, engine game {e:.2f}M: {h / e:.1f}x (goal <= 4x)")
+    one, two = m["tournament"]
+    share = two["parent_cpu"] / max(1e-9, two["parent_cpu"] + two["workers_cpu"])
+    rows.append(
+        f"tournament {games} games: 1 process {one['seconds']:.1f}s, 2 processes {two['seconds']:.1f}s:"
+        f" {one['seconds'] / two['seconds']:.2f}x (goal >= 1.8x; wall clock, shared machine)"
+    )
+    rows.append(
+        f"  with 2 processes: parent {1000 * two['parent_cpu'] / games:.1f} ms CPU per game, workers"
+        f" {1000 * two['workers_cpu'] / games:.1f} ms: parent share {100 * share:.1f}% (bound on N processes: {1 / max(share, 1e-9):.0f}x)"
+    )
+    rows.append(f"leaderboard on {games} games: {m['leaderboard']['seconds']:.2f}s")
+    rows.append(f"metrics over {games} transcripts: {m['metrics']['seconds']:.2f}s, peak {m['metrics']['peak_mib']:.0f} MiB")
+    return [f"{label:>8}: {r}" for r in rows]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", help="a git revision to measure first (e.g. main)")
+    ap.add_argument("--games", type=int, default=200, help="tournament games (the leaderboard and metrics read them)")
+    ap.add_argument("--heuristic-games", type=int, default=10, help="heuristic games under valgrind (0: skip)")
+    args = ap.parse_args()
+    lines: list[str] = []
+    if args.before:
+        with tempfile.TemporaryDirectory(prefix="before-") as tmp:
+            tar = subprocess.run(["git", "-C", str(ROOT), "archive", args.before], capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
+            lines += report(args.before, measure(tmp, args), args.games)
+    lines += report("this", measure(str(ROOT), args), args.games)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
