@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from arena.cli import CliError, Command, console_for
 
@@ -15,12 +15,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def collect(path: Path) -> tuple[list, list[str]]:
-    """Finished games under ``path`` and the files skipped (unfinished or unreadable)."""
+def collect(path: Path, skipped: list[str]) -> Iterator[Any]:
+    """Finished games under ``path``, read one at a time (a folder of thousands of
+    transcripts is measured in the memory of one); unfinished or unreadable files are
+    appended to ``skipped``."""
     from arena.metrics.load import MetricsError, load_transcript
 
     files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
-    games, skipped = [], []
     for f in files:
         try:
             g = load_transcript(f)
@@ -34,8 +35,7 @@ def collect(path: Path) -> tuple[list, list[str]]:
         if problem:
             skipped.append(f"{f}: {problem}")
             continue
-        games.append(g)
-    return games, skipped
+        yield g
 
 
 # What a record of the wrong shape raises inside a measure (a role that is null, a day
@@ -45,11 +45,12 @@ SHAPE_ERRORS = (TypeError, KeyError, ValueError, AttributeError, IndexError)
 
 def malformed(g) -> str | None:
     """Why the measures cannot read ``g`` (a record of the wrong shape), or None; the
-    game's own measures are kept on it (``g.measured``) so they are computed once."""
-    from arena.metrics.game import aggregate, game_metrics
+    game's own measures are kept on it (``g.measured``, ``g.parts``) so they are computed once."""
+    from arena.metrics.game import aggregate, game_metrics, measures
 
     try:
-        g.measured = game_metrics(g)
+        g.parts = measures(g)  # aggregate() reuses them rather than measure again
+        g.measured = game_metrics(g, g.parts)
         aggregate([g])
     except SHAPE_ERRORS as e:
         return f"a record is malformed, so the game cannot be measured ({type(e).__name__}: {' '.join(str(e).split())[:120]})"
@@ -62,8 +63,9 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
-    games, skipped = collect(path)
+    skipped: list[str] = []
     if path.is_file():
+        games = list(collect(path, skipped))
         if not games:
             raise CliError(skipped[0] if skipped else f"{path}: nothing to measure")
         m = games[0].measured
@@ -72,14 +74,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_game(m)
         return 0
-    if not games:
+    per_game: list[dict[str, Any]] = []
+
+    def keep(g: Any, parts: dict[str, Any]) -> None:
+        m = g.measured
+        per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]})
+
+    agg = aggregate(collect(path, skipped), keep if args.json else None)
+    if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
-    agg = aggregate(games)
     if args.json:
-        per_game = []
-        for g in games:
-            m = g.measured
-            per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]})
         print(json.dumps({"aggregate": agg, "games": per_game, "skipped": skipped}, ensure_ascii=False))
     else:
         print_aggregate(agg, skipped)

@@ -21,15 +21,21 @@ from arena.metrics.votes import ratio, vote_metrics
 from arena.ratings.wilson import rate_with_interval
 
 
-def game_metrics(g: GameRecord) -> dict[str, Any]:
-    """Everything measurable about one finished game."""
-    votes = vote_metrics(g)
+def measures(g: GameRecord) -> dict[str, Any]:
+    """Each measure of one game, computed once: ``seat_summary``'s keyword arguments
+    (every seat of the game shares them; each reads the whole transcript)."""
+    return {
+        "votes": vote_metrics(g), "deception": deception_metrics(g), "beliefs": belief_metrics(g),
+        "rules": rule_metrics(g), "cost": cost_metrics(g), "powers": power_metrics(g),
+    }  # fmt: skip
+
+
+def game_metrics(g: GameRecord, parts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything measurable about one finished game (``parts``: its ``measures``)."""
+    parts = parts or measures(g)
+    votes, deception, beliefs = parts["votes"], parts["deception"], parts["beliefs"]
+    rules, cost, powers = parts["rules"], parts["cost"], parts["powers"]
     key = key_role_metrics(g)
-    deception = deception_metrics(g)
-    beliefs = belief_metrics(g)
-    rules = rule_metrics(g)
-    cost = cost_metrics(g)
-    powers = power_metrics(g)
     return {
         "transcript": g.path,
         "seed": g.header.get("seed"),
@@ -206,21 +212,29 @@ def accuracy(uses: int, good: int, expected_good: float, wolf_targets: int) -> d
     }
 
 
-def aggregate(games: list[GameRecord]) -> dict[str, Any]:
+def aggregate(games: Iterable[GameRecord], each: Callable[[GameRecord, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Sums over games, by who played the seat (label), by role, and by label and side;
     belief AUC is pooled over every rating a label gave; power accuracy also by kind,
-    by label and by label and kind, each with the actor's side at the moment of use."""
+    by label and by label and kind, each with the actor's side at the moment of use.
+
+    ``games`` is read once, one game at a time (a generator of transcripts keeps one in
+    memory); ``each(game, measures)`` sees every game with its ``measures`` on the way."""
     by_label: dict[str, list] = defaultdict(list)
     by_role: dict[str, list] = defaultdict(list)
     by_label_side: dict[str, list] = defaultdict(list)
     pooled: dict[str, list] = defaultdict(list)
     winners: dict[str, int] = defaultdict(int)
     uses: list[dict[str, Any]] = []
+    count = 0
     for g in games:
+        count += 1
         winners[g.winner or "unfinished"] += 1
-        powers = power_metrics(g)
+        parts = getattr(g, "parts", None) or measures(g)  # the CLI's check measured it already
+        if each is not None:
+            each(g, parts)
+        powers = parts["powers"]
         uses.extend({**u, "label": g.label(u["seat"])} for u in powers["uses"])
-        summaries = {n: seat_summary(g, n, powers=powers) for n in g.names}
+        summaries = {n: seat_summary(g, n, **parts) for n in g.names}
         for n, s in summaries.items():
             by_label[s["label"]].append(s)
             by_role[s["initial_role"] or "?"].append(s)
@@ -234,7 +248,7 @@ def aggregate(games: list[GameRecord]) -> dict[str, Any]:
             v["auc"] = auc(pooled[k])
             v["brier"] = brier(pooled[k])
     return {
-        "games": len(games),
+        "games": count,
         "winners": dict(winners),
         "by_label": labels,
         "by_label_side": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_label_side.items())},
