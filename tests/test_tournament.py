@@ -229,6 +229,14 @@ def test_worker_processes_play_the_same_games(tmp_path):
     run_tournament(config_from_data(cfg_data(games=6)), tmp_path / "s.sqlite", progress=False)
     q = "SELECT id, winner, days FROM games ORDER BY idx"
     assert sqlite3.connect(tmp_path / "p.sqlite").execute(q).fetchall() == sqlite3.connect(tmp_path / "s.sqlite").execute(q).fetchall()
+    # Workers hand the parent ready rows (FinishedGame.pack): every stored column but
+    # the clock's and the file's name is what the one-process run stores.
+    for table, order in (("games", "idx"), ("seats", "game_id, position")):
+        con = sqlite3.connect(tmp_path / "s.sqlite")
+        cols = [r[1] for r in con.execute(f"PRAGMA table_info({table})") if r[1] not in ("started", "finished", "seconds", "transcript")]
+        q = f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}"
+        rows = sqlite3.connect(tmp_path / "p.sqlite").execute(q).fetchall()
+        assert rows and rows == con.execute(q).fetchall()
 
 
 def test_model_games_count_tokens_and_cost_and_the_budget_stops_new_games(tmp_path, monkeypatch):
