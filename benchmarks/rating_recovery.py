@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"noise ladder {' > '.join(TRUE_ORDER)}; {games} games per design and size; {n_boot} bootstrap resamples of deals")
     print("neighbour pairs: difference ± half its 95% interval (Elo); separation: games from which the interval excludes 0 to the end")
     head = f"{'design':<13}{'seats':>5}{'games':>6}{'tau':>6}  " + "  ".join(f"{a}-{b} @300".rjust(14) for a, b in NEIGHBOURS)
-    rows_final, rows_sep = [], []
+    rows_final = []
     print()
     print(head)
     for players in args.players:

@@ -40,7 +40,6 @@ does.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import random
 import re

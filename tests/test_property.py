@@ -23,7 +23,6 @@ from agents.base import SeatView
 from engine import Game, GameSetup, get_preset
 from engine.buildings.base import BUILDINGS
 from engine.options import CHOICES
-from engine.roles import ROLES
 
 GAMES = 2400
 CHUNK = 200

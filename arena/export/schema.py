@@ -8,47 +8,47 @@ each column; tests/test_export.py checks that it describes every one of them.
 
 from __future__ import annotations
 
-S, I, F, B = "string", "Int64", "Float64", "boolean"
+S, N, F, B = "string", "Int64", "Float64", "boolean"  # N: a whole number (nullable)
 
 TABLES: dict[str, dict[str, str]] = {
     "games": {
-        "game_id": S, "transcript": S, "preset": S, "players": I, "seed": S, "language": S, "winner": S,
-        "days": I, "reason": S, "complete": B, "decisions": I, "events": I,
+        "game_id": S, "transcript": S, "preset": S, "players": N, "seed": S, "language": S, "winner": S,
+        "days": N, "reason": S, "complete": B, "decisions": N, "events": N,
         # from a tournament database (missing for a folder of transcripts)
-        "tournament_idx": I, "deal": I, "rotation": I, "table_idx": I, "started": S, "finished": S,
-        "seconds": F, "calls": I, "input_tokens": I, "output_tokens": I, "cached_tokens": I, "cost_usd": F,
+        "tournament_idx": N, "deal": N, "rotation": N, "table_idx": N, "started": S, "finished": S,
+        "seconds": F, "calls": N, "input_tokens": N, "output_tokens": N, "cached_tokens": N, "cost_usd": F,
     },
     "seats": {
-        "game_id": S, "position": I, "name": S, "participant": S, "agent": S, "model": S, "initial_role": S,
-        "role": S, "camp": S, "wolf": B, "won": B, "survived": B, "death_day": I, "death_cause": S,
-        "decisions": I, "violations": I, "fallbacks": I, "calls": I, "input_tokens": I, "output_tokens": I,
+        "game_id": S, "position": N, "name": S, "participant": S, "agent": S, "model": S, "initial_role": S,
+        "role": S, "camp": S, "wolf": B, "won": B, "survived": B, "death_day": N, "death_cause": S,
+        "decisions": N, "violations": N, "fallbacks": N, "calls": N, "input_tokens": N, "output_tokens": N,
         "cost_usd": F,
     },
     "decisions": {
-        "game_id": S, "decision": I, "order": I, "day": I, "phase": S, "seat": S, "participant": S, "kind": S,
-        "shape": S, "options": S, "n_options": I, "allow_pass": B, "answer": S, "passed": B, "target": S,
+        "game_id": S, "decision": N, "order": N, "day": N, "phase": S, "seat": S, "participant": S, "kind": S,
+        "shape": S, "options": S, "n_options": N, "allow_pass": B, "answer": S, "passed": B, "target": S,
         "seat_role": S, "seat_wolf": B, "target_wolf": B, "agent": S,
     },
     "votes": {
-        "game_id": S, "decision": I, "day": I, "kind": S, "round": I, "voter": S, "participant": S,
-        "voter_role": S, "voter_wolf": B, "target": S, "target_role": S, "target_wolf": B, "n_options": I,
+        "game_id": S, "decision": N, "day": N, "kind": S, "round": N, "voter": S, "participant": S,
+        "voter_role": S, "voter_wolf": B, "target": S, "target_role": S, "target_wolf": B, "n_options": N,
         "chance_wolf": F,
     },
     "claims": {
-        "game_id": S, "seq": I, "day": I, "phase": S, "seat": S, "participant": S, "seat_role": S, "kind": S,
+        "game_id": S, "seq": N, "day": N, "phase": S, "seat": S, "participant": S, "seat_role": S, "kind": S,
         "claim": S, "target": S, "says_wolf": B, "true": B, "lie": B,
     },
     "beliefs": {
-        "game_id": S, "decision": I, "day": I, "seat": S, "participant": S, "seat_role": S, "target": S,
+        "game_id": S, "decision": N, "day": N, "seat": S, "participant": S, "seat_role": S, "target": S,
         "probability": F, "target_wolf": B, "missing": B,
     },
     "calls": {
-        "game_id": S, "seat": S, "participant": S, "decision": I, "kind": S, "day": I, "attempt": I,
+        "game_id": S, "seat": S, "participant": S, "decision": N, "kind": S, "day": N, "attempt": N,
         "backend": S, "model": S, "mode": S, "started": S, "accepted": B, "violation": S, "error": S,
-        "fallback": B, "retries": I, "latency_s": F, "input_tokens": I, "output_tokens": I, "cached_tokens": I,
-        "cache_write_tokens": I, "cost_usd": F, "price_known": B, "reply": S,
+        "fallback": B, "retries": N, "latency_s": F, "input_tokens": N, "output_tokens": N, "cached_tokens": N,
+        "cache_write_tokens": N, "cost_usd": F, "price_known": B, "reply": S,
     },
-    "deaths": {"game_id": S, "seq": I, "day": I, "phase": S, "player": S, "role": S, "cause": S},
+    "deaths": {"game_id": S, "seq": N, "day": N, "phase": S, "player": S, "role": S, "cause": S},
 }  # fmt: skip
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)

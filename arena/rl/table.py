@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import SeatView
 from arena.runner import view_for
-from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
+from engine.decisions import BOOL, MULTI, TEXT, Decision
 from engine.game import Game
 from engine.options import coerce_options
 from engine.presets import get_preset
