@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import statistics
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,12 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from llm_orchestration import NAMES, Waves, critical_path  # noqa: E402
+from llm_orchestration import NAMES, Waves, critical_path, timed_game  # noqa: E402
 from standin_server import StandInServer  # noqa: E402
 
 from agents.llm.accounting import CallLog  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from arena.runner import run_async  # noqa: E402
 from engine import Game, GameSetup, get_preset  # noqa: E402
 
 PROTOCOLS = ("round_robin", "bidding", "parallel")
@@ -69,13 +67,7 @@ async def play_one(server: StandInServer, players: int, seed: int, protocol: str
         )
         for i, n in enumerate(names)
     }
-    started = time.perf_counter()
-    try:
-        await run_async(game, {n: waves.wrap(a) for n, a in seats.items()})
-    finally:
-        for a in seats.values():
-            await a.backend.aclose()
-    wall = time.perf_counter() - started
+    wall = await timed_game(game, seats, waves)
     reqs = list(server.requests)
     return Figures(
         batches=waves.count,

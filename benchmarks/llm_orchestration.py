@@ -122,6 +122,18 @@ def cost(records: list[Any], model: str, vendor: str) -> float:
     return total
 
 
+async def timed_game(game: Game, seats: dict, waves: "Waves") -> float:
+    """Play ``game`` with the model ``seats`` (each wrapped to count the round trips
+    in ``waves``), close their clients, and return the wall time in seconds."""
+    started = time.perf_counter()
+    try:
+        await run_async(game, {n: waves.wrap(a) for n, a in seats.items()})
+    finally:
+        for a in seats.values():
+            await a.backend.aclose()
+    return time.perf_counter() - started
+
+
 async def play_one(
     server: StandInServer, players: int, seed: int, vendor: str, model: str, priced: list[str], options: dict[str, Any], roles: list[str] | None = None
 ) -> GameFigures:
@@ -145,13 +157,7 @@ async def play_one(
         )
         for i, n in enumerate(names)
     }
-    started = time.perf_counter()
-    try:
-        await run_async(game, {n: waves.wrap(a) for n, a in seats.items()})
-    finally:
-        for a in seats.values():
-            await a.backend.aclose()
-    wall = time.perf_counter() - started
+    wall = await timed_game(game, seats, waves)
     reqs = list(server.requests)
     made = [r for r in log.records if r.messages]
     return GameFigures(
