@@ -112,11 +112,12 @@ def print_plan(cfg, as_json: bool) -> int:
     t = Table(title=f"{cfg.name}: {len(plans)} games · seats per role (fair share in brackets)", title_justify="left")
     for c in ("participant", "games", "seats", *roles, "per position"):
         t.add_column(c, justify="left" if c == "participant" else "right")
+    fair = _fair_positions(plans)
     for row in rows:
         t.add_row(
             row["participant"], str(row["games"]), str(row["seats"]),
             *(f"{row['roles'].get(r, {}).get('seats', 0)} [{row['roles'].get(r, {}).get('fair', 0):g}]" for r in roles),
-            _position_gap(plans, row["participant"], row["positions"]),
+            _position_gap(fair.get(row["participant"], Counter()), row["positions"]),
         )  # fmt: skip
     console = console_for(False)
     console.print(t)
@@ -125,15 +126,24 @@ def print_plan(cfg, as_json: bool) -> int:
     return 0
 
 
-def _position_gap(plans, participant: str, positions: dict) -> str:
-    """``±1``: how far the participant's seats at any one position are from its fair
-    share there (its share of each game's seats, summed over the games that have that
-    position: a 12-seat table's 12th chair exists in 12-seat games only)."""
-    fair: Counter = Counter()
+def _fair_positions(plans) -> dict[str, Counter]:
+    """Each participant's fair share of seats at each position: its share of each
+    game's seats, summed over the games that have that position (a 12-seat table's
+    12th chair exists in 12-seat games only). One pass over the plans for everyone."""
+    fair: dict[str, Counter] = {}
     for g in plans:
-        share = sum(1 for seat in g.seats if seat.participant == participant) / len(g.seats)
-        for seat in g.seats:
-            fair[str(seat.position)] += share
+        held = Counter(seat.participant for seat in g.seats)
+        n = len(g.seats)
+        positions = [str(seat.position) for seat in g.seats]
+        for participant, k in held.items():
+            counts = fair.setdefault(participant, Counter())
+            for pos in positions:
+                counts[pos] += k / n
+    return fair
+
+
+def _position_gap(fair: Counter, positions: dict) -> str:
+    """``±1``: how far the participant's seats at any one position are from its fair share there."""
     if not fair:
         return "—"
     held = {str(k): v for k, v in positions.items()}
