@@ -118,7 +118,7 @@ class Memory:
         return fresh
 
     def _read(self, e: Any) -> None:
-        d = e.data if isinstance(e.data, dict) else {}
+        d = e.data
         self.day, self.phase = e.day, e.phase
         handler = _HANDLERS.get(e.kind)
         if handler is not None:

@@ -6,8 +6,8 @@ Start from ``Game(GameSetup(...))``; answer ``game.waiting`` decisions with
 
 from engine.decisions import Decision, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Event
-from engine.flow import protocols as _protocols  # noqa: F401  (registers the ``bid`` decision kind)
 from engine.game import Game, Player
+from engine.flow import main as _flow  # noqa: F401,E402  (declares the flow's decision and event kinds)
 from engine.options import RuleOptions
 from engine.presets import PRESETS, get_preset
 from engine.roles import ROLES

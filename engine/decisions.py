@@ -3,11 +3,19 @@
 A decision is an action spec in the Concordia sense: the asker states the kind, the
 options and whether passing is allowed, so any agent (bot, model, person) can be
 given exactly the legal choices and every answer can be checked the same way.
+
+Each kind of decision is declared once, beside the rule that asks it, as a
+``DecisionKind``: its name, the shape of its answer, the type of the context shown
+with it and, for a power aimed at a player, what the power-accuracy metric needs.
+The declaration registers it (``DECISION_KINDS``), so a game file's scripted answers,
+the prompts' question texts and the metrics' tables are all checked against the
+same list.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
@@ -19,11 +27,83 @@ class GameError(RuntimeError):
     """The game cannot go on (for example a scripted seat ran out of answers)."""
 
 
-# How an answer is shaped, by decision.
-CHOICE = "choice"  # one of ``options`` (or None when ``allow_pass``)
-MULTI = "multi"  # a list of ``count`` distinct options
-TEXT = "text"  # free text
-BOOL = "bool"  # true / false
+class Shape(StrEnum):
+    """How an answer is shaped. The values are the words transcripts record."""
+
+    CHOICE = "choice"  # one of ``options`` (or None when ``allow_pass``)
+    MULTI = "multi"  # a list of ``count`` distinct options
+    TEXT = "text"  # free text
+    BOOL = "bool"  # true / false
+
+
+CHOICE, MULTI, TEXT, BOOL = Shape.CHOICE, Shape.MULTI, Shape.TEXT, Shape.BOOL
+
+# What a good target of a power is, for the side it serves (``Power.good``).
+WOLF, NOT_WOLF, AUXILIARY = "wolf", "not_wolf", "auxiliary"
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A decision that aims a power at a player, as the power-accuracy metric reads it
+    (``arena.metrics.powers``): what a good target is (``WOLF``, ``NOT_WOLF``,
+    ``AUXILIARY``) for the side whose power it is, and, for a record without its legal
+    options, the pool a random pick was drawn from (the ``living`` others or the
+    ``dead``)."""
+
+    good: str
+    side: str = "village"
+    pool: str = "living"
+    note: str = ""
+
+
+class DecisionKind(str):
+    """A kind of decision. It is its wire name (a ``str``: records, game files and
+    dict keys use the name), and carries what its declaration says:
+
+    - ``shape``: the answer's shape;
+    - ``context``: the type of the context the asker shows (a ``TypedDict``), or None;
+    - ``power``: what the power-accuracy metric needs, for a power aimed at a player;
+    - ``unmeasured``: otherwise, why the metric does not measure it (every kind says
+      one or the other, so a new role's decision cannot be forgotten by the metrics).
+    """
+
+    shape: Shape
+    context: type | None
+    power: Power | None
+    unmeasured: str
+
+    def __new__(
+        cls, name: str, shape: Shape, *, context: type | None = None, power: Power | None = None, unmeasured: str = ""
+    ) -> "DecisionKind":
+        self = super().__new__(cls, name)
+        self.shape = shape
+        self.context = context
+        self.power = power
+        self.unmeasured = unmeasured
+        return self
+
+    def __reduce__(self) -> Any:  # pickled by name: workers and parent share the registry
+        return (_kind_named, (str(self),))
+
+
+DECISION_KINDS: dict[str, DecisionKind] = {}
+
+
+def decision(
+    name: str, shape: Shape, *, context: type | None = None, power: Power | None = None, unmeasured: str = ""
+) -> DecisionKind:
+    """Declare and register a decision kind (see ``DecisionKind``)."""
+    if name in DECISION_KINDS:
+        raise ValueError(f"decision kind {name!r} is declared twice")
+    if (power is None) == (not unmeasured):
+        which = "both" if power is not None else "neither"
+        raise ValueError(f"decision kind {name!r} declares {which} of power= and unmeasured= (the power metric needs one)")
+    kind = DECISION_KINDS[name] = DecisionKind(name, shape, context=context, power=power, unmeasured=unmeasured)
+    return kind
+
+
+def _kind_named(name: str) -> DecisionKind | str:
+    return DECISION_KINDS.get(name, name)
 
 
 @dataclass(slots=True)
@@ -38,8 +118,8 @@ class Decision:
 
     id: int
     seat: str
-    kind: str
-    shape: str
+    kind: DecisionKind
+    shape: Shape
     options: tuple = ()
     allow_pass: bool = False
     count: int = 1

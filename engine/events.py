@@ -4,31 +4,217 @@ Visibility is fixed when the event is emitted, because that is when a seat learn
 something: a wolf who joins the pack later (the Thief) does not retroactively see
 last night's talk. Observations are derived from events alone, so nothing a seat
 was not shown can leak into its view.
+
+An event is an envelope (``Event``: when, who may see it) around a payload whose class
+is its kind. Each kind is declared once, beside the rule that emits it, with
+``@event("kind")``: a dataclass whose typed fields are the record's ``data`` object,
+in the order they are written. The declaration registers the kind (``EVENT_KINDS``),
+so readers, renderers and tests iterate the kinds instead of scanning source for
+strings, and a renamed field is a type error rather than a "?" in a prompt.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Annotated, Any, Callable, ClassVar, Iterator, TypeVar
+
+from typing_extensions import dataclass_transform
 
 PUBLIC = "public"
 NARRATOR = "narrator"
+# ``PUBLIC``, ``NARRATOR`` or the frozenset of the seats that see the event.
+Audience = str | frozenset[str]
+
+
+class Term:
+    """What a payload field holds, for the words that tell it (``prompts.history``):
+    a player's name is "you" to that player, a role id is the card's name in the
+    reader's language, a player's own words are always quoted."""
+
+    PLAYER = "player"
+    PLAYERS = "players"
+    ROLE = "role"
+    ROLES = "roles"
+    SAID = "said"
+    BUILDING = "building"
+
+
+# The field types payloads are declared with. They are plain ``str``/``list`` at run
+# time; the annotation tells a renderer how to word the value.
+Name = Annotated[str, Term.PLAYER]
+Names = Annotated[list[str], Term.PLAYERS]
+RoleId = Annotated[str, Term.ROLE]
+RoleIds = Annotated[list[str], Term.ROLES]
+Said = Annotated[str, Term.SAID]
+BuildingId = Annotated[str, Term.BUILDING]
+
+
+class Omit:
+    """Marks a field (``Annotated[T, OMIT]``) that is left out of the record while it
+    holds its default: a Death's role when the card is not shown, a speech's
+    ``last_words`` flag. Recorded files have always been written that way, and a
+    reader tells "not said" from "said: nothing" by the key's absence."""
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT = Omit()
+_KEEP = object()  # a field recorded whatever its value
+
+
+class EventData(Mapping):
+    """The payload of one event kind; subclasses are declared with ``@event``.
+
+    A payload also reads as its record (a read-only mapping of the fields as they
+    are written, omitted ones absent), which is what generic readers want: the
+    JSON writer, the export tables, the web page's data.
+    """
+
+    __slots__ = ()
+    kind: ClassVar[str]
+    _wire: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    _names: ClassVar[frozenset[str]] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``data`` object: the fields in declared order."""
+        out = {}
+        for name, omitted in self._wire:
+            value = getattr(self, name)
+            if omitted is not _KEEP and value == omitted and type(value) is type(omitted):
+                continue
+            out[name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "EventData":
+        """The payload of a recorded event; raises ``ValueError`` when the record does
+        not have this kind's fields (a file from another version)."""
+        extra = set(data) - cls._names
+        if extra:
+            raise ValueError(f"{cls.kind} has no field {', '.join(sorted(extra))}")
+        try:
+            return cls(**data)
+        except TypeError as e:
+            raise ValueError(f"{cls.kind}: {e}") from None
+
+    # ---------------------------------------------------------------- read as a record
+    def __getitem__(self, key: str) -> Any:
+        for name, omitted in self._wire:
+            if name == key:
+                value = getattr(self, name)
+                if omitted is not _KEEP and value == omitted and type(value) is type(omitted):
+                    raise KeyError(key)
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return len(self.to_json())
+
+
+E = TypeVar("E", bound=type)
+EVENT_KINDS: dict[str, type[EventData]] = {}
+
+
+def _omitted(hint: Any) -> bool:
+    return typing.get_origin(hint) is Annotated and any(m is OMIT for m in hint.__metadata__)
+
+
+@dataclass_transform(frozen_default=True)
+def event(kind: str) -> Callable[[E], E]:
+    """Declare the payload class of event ``kind`` and register it.
+
+    Fields are typed (``Name``, ``RoleId``, ``Said``... for what a renderer words);
+    ``Annotated[T, OMIT]`` with a default leaves the field out of the record while it
+    holds that default. Payloads are immutable by contract (type checkers see a
+    frozen dataclass): the run-time class is not frozen because a frozen dataclass's
+    ``__init__`` costs four times a plain one, paid by every event of every game.
+    """
+
+    def declare(cls: E) -> E:
+        if kind in EVENT_KINDS:
+            raise ValueError(f"event kind {kind!r} is declared twice ({EVENT_KINDS[kind].__module__}, {cls.__module__})")
+        made = dataclass(slots=True, eq=False)(cls)
+        hints = typing.get_type_hints(made, include_extras=True)
+        wire = []
+        for f in fields(made):
+            wire.append((f.name, f.default if _omitted(hints[f.name]) else _KEEP))
+        made.kind = kind  # type: ignore[attr-defined]
+        made._wire = tuple(wire)  # type: ignore[attr-defined]
+        made._names = frozenset(n for n, _ in wire)  # type: ignore[attr-defined]
+        EVENT_KINDS[kind] = made  # type: ignore[assignment]
+        return made  # type: ignore[return-value]
+
+    return declare
+
+
+class RawEvent(EventData):
+    """An event of a kind this version does not declare, or whose fields differ (a
+    file written by another version): kept as recorded, so it is still shown and
+    written back unchanged instead of being dropped."""
+
+    __slots__ = ("kind", "fields")
+    kind: str  # type: ignore[misc]
+
+    def __init__(self, kind: str, fields: Mapping[str, Any]):
+        self.kind = kind  # type: ignore[misc]
+        self.fields = dict(fields)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.fields)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __repr__(self) -> str:
+        return f"RawEvent({self.kind!r}, {self.fields!r})"
+
+
+def payload(kind: str, data: Mapping[str, Any]) -> EventData:
+    """The payload of a recorded event: its declared kind's, or a ``RawEvent``."""
+    cls = EVENT_KINDS.get(kind)
+    if cls is not None:
+        try:
+            return cls.from_json(data)
+        except ValueError:
+            pass
+    return RawEvent(kind, data)
 
 
 @dataclass(slots=True)
 class Event:
-    """One thing that happened.
+    """One thing that happened: ``data`` (its kind's payload), when, and who saw it.
 
-    ``audience`` is ``PUBLIC``, ``NARRATOR`` or a frozenset of seat names. Data holds
-    plain JSON values only (names, role ids, numbers), so events serialise as they are.
+    ``audience`` is ``PUBLIC``, ``NARRATOR`` or a frozenset of seat names.
     """
 
     seq: int
-    kind: str
     day: int
     phase: str
-    audience: Any
-    data: dict[str, Any] = field(default_factory=dict)
+    audience: Audience
+    data: EventData
+
+    @classmethod
+    def recorded(cls, seq: int, kind: str, day: int, phase: str, audience: Audience, data: Mapping[str, Any]) -> "Event":
+        """The event a record describes (a transcript line, a test's fixture): its
+        declared kind's payload, or a ``RawEvent`` for a kind this version lacks."""
+        return cls(seq, day, phase, audience, payload(kind, data))
+
+    @property
+    def kind(self) -> str:
+        return self.data.kind
 
     def visible_to(self, seat: str) -> bool:
         a = self.audience
@@ -51,15 +237,23 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
-            "kind": self.kind,
+            "kind": self.data.kind,
             "day": self.day,
             "phase": self.phase,
             "audience": self.audience_json(),
-            "data": self.data,
+            "data": self.data.to_json(),
         }
 
 
-def audience_from_json(value: Any) -> Any:
+@lru_cache(maxsize=4096)
+def private(*names: str) -> frozenset[str]:
+    """The audience of an event only these seats see. One set per group of names,
+    shared by every game (the sets are immutable, and a seat's nightly results reuse
+    it every night)."""
+    return frozenset(names)
+
+
+def audience_from_json(value: Any) -> Audience:
     if value in (PUBLIC, NARRATOR):
         return value
     return frozenset(value)

@@ -16,8 +16,8 @@ from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from engine.decisions import BOOL, CHOICE, TEXT, Decision, GameError, IllegalAnswer
-from engine.events import NARRATOR, PUBLIC, Event
+from engine.decisions import BOOL, CHOICE, TEXT, Decision, DecisionKind, GameError, IllegalAnswer
+from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData, RawEvent, private
 from engine.options import RuleOptions
 from engine.roles import ROLES, rules_for
 from engine.setup import GameSetup, deal
@@ -82,39 +82,7 @@ def _script():
 
 
 _SCRIPT = None
-# Makes an instance without calling ``__init__`` (see ``Game.emit_data``).
-_new = object.__new__
 _ID = attrgetter("id")
-
-# One seat's audience, made once per name: the sets are immutable, so games share them.
-_AUDIENCES: dict[str, frozenset] = {}
-
-
-def _audience(name: str) -> frozenset:
-    if len(_AUDIENCES) > 4096:  # names come from game files: keep the cache bounded
-        _AUDIENCES.clear()
-    found = _AUDIENCES[name] = frozenset((name,))
-    return found
-
-
-def _seated(name: str, seat: int, role: str) -> Player:
-    """``Player(name, seat, role, role)``, every field set here rather than by the class
-    call (see ``Game.emit_data``): each game seats every player.
-    tests/test_engine_fast_paths.py checks that both give the same player."""
-    spec = ROLES[role]
-    p = _new(Player)
-    p.name = name
-    p.seat = seat
-    p.role = role
-    p.initial_role = role
-    p.alive = True
-    p.state = {}
-    p.is_wolf = spec.is_wolf
-    p.camp = spec.camp
-    p.powerless = False
-    p.building = ""
-    p.token = False
-    return p
 
 
 class Game:
@@ -139,7 +107,7 @@ class Game:
         self.rng = random.Random(setup.seed)
         dealt = deal(setup, self.rng, self.options)
         roles = dealt.roles
-        self.players: list[Player] = [_seated(n, i, roles[n]) for i, n in enumerate(setup.names)]
+        self.players: list[Player] = [Player(n, i, roles[n], roles[n]) for i, n in enumerate(setup.names)]
         self.by_name: dict[str, Player] = dict(zip(setup.names, self.players))
         # The seating around the table, clockwise: the players' list itself until a
         # Vagabond moves into a freed home (000 The Village: "That Vagabond changes seat
@@ -243,81 +211,55 @@ class Game:
         return [e for e in self.events if e.audience == PUBLIC]
 
     # ------------------------------------------------------------------ used by the rules
-    def emit(self, kind: str, audience: Any, **data: Any) -> Event:
-        """Record that ``kind`` happened, seen by ``audience`` (``PUBLIC``, ``NARRATOR`` or
-        a set of names, see ``private``)."""
-        # ``emit_data``'s body, repeated rather than called: the roles' and buildings'
-        # events come this way, and the scan of tests/test_event_sentences.py reads
-        # every ``emit_data(`` call as an event kind written in the rules.
+    def emit(self, data: EventData | str, audience: Audience = PUBLIC, **legacy: Any) -> Event:
+        """Record that ``data`` (an event kind's payload) happened, seen by ``audience``
+        (``PUBLIC``, ``NARRATOR`` or ``engine.events.private(...)``)."""
+        if data.__class__ is str:  # migration: a kind not yet declared, with its fields
+            data = RawEvent(data, legacy)  # type: ignore[arg-type]
         events = self.events
-        ev = _new(Event)
-        ev.seq = len(events)
-        ev.kind = kind
-        ev.day = self.day
-        ev.phase = self.phase
-        ev.audience = audience
-        ev.data = data
+        ev = Event(len(events), self.day, self.phase, audience, data)  # type: ignore[arg-type]
         events.append(ev)
         return ev
 
     def emit_data(self, kind: str, audience: Any, data: dict[str, Any]) -> Event:
-        """``emit`` with the data given as a dict, every argument positional: the form of
-        the rules' hottest steps (speeches, votes, the night's calls). CPython 3.11 runs
-        a positional call to a Python function in place, while ``**data`` goes through
-        its general call path, about a quarter of an event's cost."""
-        events = self.events
-        # Filled field by field instead of ``Event(...)``: a class call runs the
-        # dataclass's ``__init__`` as a separate Python call from C, the dearest part
-        # of an event after the call itself (benchmarks/engine_instructions.py).
-        ev = _new(Event)
-        ev.seq = len(events)
-        ev.kind = kind
-        ev.day = self.day
-        ev.phase = self.phase
-        ev.audience = audience
-        ev.data = data
-        events.append(ev)
-        return ev
+        """Migration: a kind not yet declared, its fields as a dict."""
+        return self.emit(RawEvent(kind, data), audience)
 
     def ask(
         self,
         seat: str,
-        kind: str,
+        kind: DecisionKind,
         options: tuple = (),
-        *,
-        shape: str = CHOICE,
+        context: dict[str, Any] | None = None,
         allow_pass: bool = False,
         count: int = 1,
-        **context: Any,
+        *,
+        shape: str | None = None,
+        **legacy_context: Any,
     ) -> Decision:
         """A question to ``seat``: the legal ``options`` (see ``Decision``) and what the
-        asker shows with it (``context``). The rules yield it in a batch."""
-        return self.ask_with(seat, kind, options, context, shape, allow_pass, count)
+        asker shows with it (``context``, of the kind's context type). The answer's
+        shape is the kind's. The rules yield the decision in a batch."""
+        if legacy_context:
+            context = {**(context or {}), **legacy_context}
+        if shape is not None and shape != kind.shape:
+            raise GameError(f"internal error: {kind} is declared {kind.shape}, asked as {shape}")
+        d = Decision(self._next_decision, seat, kind, kind.shape, options, allow_pass, count, {} if context is None else context)
+        self._next_decision += 1
+        return d
 
     def ask_with(
         self,
         seat: str,
-        kind: str,
+        kind: DecisionKind,
         options: tuple,
         context: dict[str, Any],
-        shape: str = CHOICE,
+        shape: str | None = None,
         allow_pass: bool = False,
         count: int = 1,
     ) -> Decision:
-        """``ask`` with the context given as a dict, every argument positional: the form
-        of the questions asked every day and night (see ``emit_data``)."""
-        # Field by field for the same reason as ``emit_data``: one decision per answer.
-        d = _new(Decision)
-        d.id = self._next_decision
-        d.seat = seat
-        d.kind = kind
-        d.shape = shape
-        d.options = options
-        d.allow_pass = allow_pass
-        d.count = count
-        d.context = context
-        self._next_decision += 1
-        return d
+        """Migration: ``ask`` with the shape repeated."""
+        return self.ask(seat, kind, options, context, allow_pass, count, shape=shape)
 
     def ask_bool(self, seat: str, kind: str, allowed: bool, **context: Any) -> Decision:
         return self.ask(seat, kind, (True, False) if allowed else (False,), shape=BOOL, **context)
@@ -418,15 +360,12 @@ class Game:
         return tuple([p.name for p in self.players if p.alive and p.name != skip])
 
     def private(self, *names: str) -> frozenset:
-        if len(names) == 1:
-            return self.private_to(names[0])
-        return frozenset(names)
+        """Migration: ``engine.events.private``."""
+        return private(*names)
 
     def private_to(self, name: str) -> frozenset:
-        """``private(name)``, one seat's audience, shared by every game (the sets are
-        immutable): the positional form (see ``emit_data``) of the nightly results."""
-        found = _AUDIENCES.get(name)
-        return found if found is not None else _audience(name)
+        """Migration: ``engine.events.private``."""
+        return private(name)
 
     # ------------------------------------------------------------------ internals
     def _not_pending(self, decision_id: int) -> str:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.decisions import IllegalAnswer
+from engine.decisions import TEXT, IllegalAnswer, decision
+
+SPEAK = decision("speak", TEXT, unmeasured="talk: the claims are checked by the deception metric")
 
 
 def _names(value: Any, players: dict, what: str) -> list[str]:

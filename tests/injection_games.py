@@ -35,7 +35,7 @@ ZH_NAMES = ["张三", "李四", "王五", "赵六", "Emma", "孙七", "周八", 
 
 
 def _line(lang: str, kind: str, phase: str, day: int, reader: str, **data: Any) -> str:
-    return render_event(catalog(lang), Event(0, kind, day, phase, PUBLIC, data), reader)
+    return render_event(catalog(lang), Event.recorded(0, kind, day, phase, PUBLIC, data), reader)
 
 
 def payloads(lang: str, names: list[str]) -> list[str]:

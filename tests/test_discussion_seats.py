@@ -45,7 +45,7 @@ def test_the_bid_question_reads_in_both_languages():
 
 # ---------------------------------------------------------------------- the bots
 def _events(*items: tuple[str, dict, str]) -> list[Event]:
-    return [Event(i, kind, day, "discussion" if kind == "speech" else "night", aud, data) for i, (kind, data, aud, day) in enumerate(items)]
+    return [Event.recorded(i, kind, day, "discussion" if kind == "speech" else "night", aud, data) for i, (kind, data, aud, day) in enumerate(items)]
 
 
 BASE = [

@@ -106,7 +106,7 @@ def test_the_corpus_reaches_every_decision_kind():
 def test_unknown_kinds_get_a_legal_answer(shape):
     options = {CHOICE: ("P1", "P2"), MULTI: ("P1", "P2", "P3"), TEXT: (), BOOL: (True, False)}[shape]
     bot = HeuristicAgent("P0", seed=3)
-    view = SeatView("P0", [Event(0, "game_start", 0, "setup", PUBLIC, {"players": names(4), "roles_in_play": []})])
+    view = SeatView("P0", [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": names(4), "roles_in_play": []})])
     for allow_pass in (False, True):
         d = Decision(1, "P0", "gravedigger_dig", shape, options, allow_pass, 2 if shape == MULTI else 1)
         d.validate(bot.decide(view, d))  # raises IllegalAnswer when illegal
@@ -267,10 +267,10 @@ def test_little_girl_spies_sometimes():
 # ------------------------------------------------------------------------- judgement
 def _memory(events: list[tuple[str, str, dict]], me: str = "P0") -> Memory:
     """A seat's memory from (kind, audience, data) triples, for hand-made situations."""
-    evs = [Event(0, "game_start", 0, "setup", PUBLIC, {"players": names(8), "roles_in_play": ["werewolf"] * 2 + ["seer"] + ["villager"] * 5})]
-    evs.append(Event(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": "villager"}))
+    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": names(8), "roles_in_play": ["werewolf"] * 2 + ["seer"] + ["villager"] * 5})]
+    evs.append(Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": "villager"}))
     for i, (kind, day, data) in enumerate(events, start=2):
-        evs.append(Event(i, kind, day, "day", PUBLIC, data))
+        evs.append(Event.recorded(i, kind, day, "day", PUBLIC, data))
     mem = Memory(me)
     mem.update(evs)
     return mem

@@ -53,10 +53,10 @@ def bots(game: Game, seed: int, language: str | None = None) -> dict[str, Heuris
 def _memory(events: list[tuple[str, int, dict]], me: str = "P0", role: str = "villager") -> Memory:
     """A seat's memory at a 9-player 狼人杀 table from (kind, day, public data) triples."""
     deck = ["werewolf"] * 3 + ["seer", "witch", "hunter"] + ["villager"] * 3
-    evs = [Event(0, "game_start", 0, "setup", PUBLIC, {"players": list(TABLE_9), "roles_in_play": deck})]
-    evs.append(Event(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": role}))
+    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": list(TABLE_9), "roles_in_play": deck})]
+    evs.append(Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": role}))
     for i, (kind, day, data) in enumerate(events, start=2):
-        evs.append(Event(i, kind, day, "day", PUBLIC, data))
+        evs.append(Event.recorded(i, kind, day, "day", PUBLIC, data))
     mem = Memory(me)
     mem.update(evs)
     return mem

@@ -37,12 +37,12 @@ def history(events: list[tuple[str, int, dict]], me: str, role: str = "werewolf"
             deck: list[str] | None = None, pack: list[str] | None = PACK, players: list[str] | None = None) -> list[Event]:  # fmt: skip
     """A wolf's view: the table, its card, its pack, then (kind, day, public data)."""
     players = players or SEATS
-    evs = [Event(0, "game_start", 0, "setup", PUBLIC, {"players": players, "preset": preset, "roles_in_play": deck or LANGRENSHA_9})]
-    evs.append(Event(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": role}))
+    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": players, "preset": preset, "roles_in_play": deck or LANGRENSHA_9})]
+    evs.append(Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": role}))
     if pack:
-        evs.append(Event(2, "wolf_pack", 1, "night", frozenset(pack), {"wolves": list(pack)}))
+        evs.append(Event.recorded(2, "wolf_pack", 1, "night", frozenset(pack), {"wolves": list(pack)}))
     for i, (kind, day, data) in enumerate(events, start=len(evs)):
-        evs.append(Event(i, kind, day, "day" if kind == "speech" else "night", PUBLIC, data))
+        evs.append(Event.recorded(i, kind, day, "day" if kind == "speech" else "night", PUBLIC, data))
     return evs
 
 
@@ -102,8 +102,8 @@ def test_fake_results_stay_consistent_and_never_name_a_mate(monkeypatch):
     events = history([], "P2")
     say = Decision(1, "P2", "speak", TEXT, (), False, 1, {"phase": "discussion"})
     day1 = bot.decide(SeatView("P2", events), say)["claims"]
-    events.append(Event(len(events), "speech", 1, "day", PUBLIC, {"speaker": "P2", "text": "", "claims": day1}))
-    events.append(Event(len(events), "death", 2, "night", PUBLIC, {"player": "P7", "cause": "werewolves"}))
+    events.append(Event.recorded(len(events), "speech", 1, "day", PUBLIC, {"speaker": "P2", "text": "", "claims": day1}))
+    events.append(Event.recorded(len(events), "death", 2, "night", PUBLIC, {"player": "P7", "cause": "werewolves"}))
     day2 = bot.decide(SeatView("P2", events), Decision(2, "P2", "speak", TEXT, (), False, 1, {"phase": "discussion"}))["claims"]
     assert day2["role"] == "seer"
     assert day1["checks"][0] in day2["checks"] and len(day2["checks"]) == 2  # one more look, none changed

@@ -14,8 +14,8 @@ from arena.cli import main
 from arena.gamefile import GameSpec, SeatSpec
 from arena.metrics import aggregate, game_metrics, load_transcript
 from arena.metrics.load import Truth
-from arena.metrics.powers import NOT_MEASURED, POWERS, power_uses, unclassified, unknown
-from engine.roles import DECISION_KINDS
+from arena.metrics.powers import NOT_MEASURED, POWERS, power_uses
+from engine.decisions import CHOICE, DECISION_KINDS, WOLF, Power, decision
 
 # The Village with buildings: two wolves and a Wild Child whose model (F) dies on the
 # first night, so the Bonesetter is a werewolf from the first dawn on (his card stays
@@ -112,9 +112,13 @@ def check_uses(uses, expected):
 
 
 def test_every_engine_decision_kind_is_placed_in_one_table():
-    assert unclassified() == set() and unknown() == set()
     assert not set(POWERS) & set(NOT_MEASURED)
-    assert set(POWERS) | set(NOT_MEASURED) == DECISION_KINDS
+    assert set(POWERS) | set(NOT_MEASURED) == set(DECISION_KINDS)
+    assert all(NOT_MEASURED.values())
+    with pytest.raises(ValueError, match="neither"):
+        decision("a_kind_nobody_placed", CHOICE)
+    with pytest.raises(ValueError, match="both"):
+        decision("a_kind_placed_twice", CHOICE, power=Power(WOLF), unmeasured="and not measured")
 
 
 def test_the_village_with_buildings(games):

@@ -401,7 +401,7 @@ def test_decision_context_is_shown() -> None:
 
 # ------------------------------------------------------------------------------ history
 def ev(kind: str, data: dict, *, day: int = 1, phase: str = "night", audience: Any = PUBLIC, seq: int = 0) -> Event:
-    return Event(seq, kind, day, phase, audience, data)
+    return Event.recorded(seq, kind, day, phase, audience, data)
 
 
 def test_history_is_written_from_the_seat() -> None:

@@ -175,7 +175,7 @@ def describe(
         cat = catalog(language)
     except Exception:  # an unknown language in a hand-made header: read it in English
         cat = catalog("en")
-    return event_body(cat, Event(0, kind, day, phase, "public", dict(data or {})), reader or "", display=True)
+    return event_body(cat, Event.recorded(0, kind, day, phase, "public", data or {}), reader or "", display=True)
 
 
 def describe_event(record: Any, *, seat: str | None = None, language: str = "en") -> str:

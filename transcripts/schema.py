@@ -118,7 +118,7 @@ class EventRecord(_Line):
     def to_event(self):
         from engine.events import Event, audience_from_json
 
-        return Event(self.seq, self.kind, self.day, self.phase, audience_from_json(self.audience), dict(self.data))
+        return Event.recorded(self.seq, self.kind, self.day, self.phase, audience_from_json(self.audience), self.data)
 
 
 class AnswerRecord(_Line):

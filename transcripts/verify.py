@@ -291,7 +291,7 @@ class _Rerun:
             raise _Stop(
                 Difference(line, f"an answer to decision {r.decision} ({r.seat}: {r.kind}), which is not pending: {what}")
             )
-        asked = {"seat": d.seat, "kind": d.kind, "shape": d.shape, "options": jsonish(list(d.options)),
+        asked = {"seat": d.seat, "kind": str(d.kind), "shape": str(d.shape), "options": jsonish(list(d.options)),
                  "allow_pass": d.allow_pass, "count": d.count}  # fmt: skip
         recorded = {k: jsonish(getattr(r, k)) for k in asked}
         diff = _describe_change(f"the question of {decision_label(d)}", asked, recorded)

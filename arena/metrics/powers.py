@@ -37,106 +37,27 @@ is the condemned (read from the ``pardoned`` / ``pardon_refused`` event that fol
 it is good when it spares a non-wolf or refuses a wolf (from the village's side), and
 chance is 1/2, the share of right answers among the two.
 
-The kinds come from the engine (``engine.roles.DECISION_KINDS``): each registered kind
-is either in ``POWERS`` or in ``NOT_MEASURED`` with the reason, and the tests check that
-no kind is in neither, so a new role's decision has to be placed here.
+The kinds come from the engine (``engine.decisions.DECISION_KINDS``): each kind's
+declaration names the ``Power`` it aims or says why it is not measured (the declaration
+refuses neither or both), so a new role's decision is placed where it is declared.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 from arena.metrics.load import GameRecord, Truth
+from engine.decisions import DECISION_KINDS, NOT_WOLF, WOLF, Power
 
 VILLAGE, WEREWOLVES = "village", "werewolves"
-WOLF, NOT_WOLF, AUXILIARY = "wolf", "not_wolf", "auxiliary"
 # Cards that hold no Auxiliary Role (the forum's Civilian; the base game's Villager).
 PLAIN = ("civilian", "villager")
 
-
-@dataclass(frozen=True, slots=True)
-class Power:
-    good: str  # WOLF, NOT_WOLF or AUXILIARY: what a good target is, for ``side``
-    side: str = VILLAGE  # whose power it is
-    pool: str = "living"  # without recorded options: "living" others, or the "dead"
-    note: str = ""
-
-
-POWERS: dict[str, Power] = {
-    # the village's powers that find, strike or bar a suspect: good on a werewolf
-    "seer_check": Power(WOLF, note="the Seer sees a card"),
-    "witch_poison": Power(WOLF, note="the Witch's poison"),
-    "hunter_shot": Power(WOLF, note="the dying Hunter's shot"),
-    "fox_sniff": Power(WOLF, note="the Fox's sniff (the named player; his neighbours are not counted)"),
-    "raven_mark": Power(WOLF, note="the Raven's poster: two votes against"),
-    "barber_shave": Power(WOLF, note="the Barber's razor"),
-    "confessor_hear": Power(WOLF, note="the Confessor sees a card"),
-    "arsonist_burn": Power(WOLF, note="the fire: the home's occupant is the target"),
-    "schoolmistress_forbid": Power(WOLF, note="a pupil barred from the vote (each of the two answers)"),
-    "vigilante_shoot": Power(WOLF, note="the forum's Vigilante"),
-    "ninja_kill": Power(WOLF, note="the forum's Ninja (a human): a night kill"),
-    "psychic_read": Power(WOLF, note="the forum's Psychic reads a card"),
-    # the village's powers that shield, give or restore: good on a non-wolf
-    "protector_guard": Power(NOT_WOLF, note="the Protector's guard"),
-    "guardian_angel_protect": Power(NOT_WOLF, note="the forum's Guardian Angel"),
-    "bonesetter_restore": Power(NOT_WOLF, note="a spent building power given back"),
-    "bailiff_assign": Power(NOT_WOLF, note="a home (and its power) given to a Vagabond"),
-    "priest_revive": Power(NOT_WOLF, pool="dead", note="the forum's Priest brings a dead player back"),
-    "castellan_pardon": Power(NOT_WOLF, note="yes/no: spare the condemned (good: spare a non-wolf, refuse a wolf)"),
-    # the pack's check
-    "pack_leader_sniff": Power(AUXILIARY, side=WEREWOLVES, note="the Pack Leader looks for Auxiliary Roles among humans"),
-}
-
-NOT_MEASURED: dict[str, str] = {
-    "vote": "a vote: the votes metric",
-    "vote_change": "a vote: the votes metric",
-    "sheriff_vote": "an election, not a power",
-    "sheriff_tiebreak": "a vote's tie, among the tied",
-    "sheriff_successor": "a title passed on, not a power",
-    "sheriff_run": "yes/no: running for the title (狼人杀 candidacy), not a power",
-    "sheriff_withdraw": "yes/no: leaving the race for the title, not a power",
-    "speak": "talk: the claims are checked by the deception metric",
-    "bid": "a bid for the floor (discussion: bidding), not a power",
-    "wolf_chat": "the pack's talk",
-    "sister_chat": "the Sisters' talk",
-    "ghost_note": "a dead player's note",
-    "ghost_note_delivery": "how a note is delivered",
-    "wolf_kill": "the pack's kill: its options are humans, the wolves know who is who",
-    "big_bad_wolf_kill": "a wolf's kill among non-wolves",
-    "white_werewolf_kill": "a kill among the wolves, for a solitary goal",
-    "infect_father_infect": "yes/no about the pack's victim",
-    "witch_heal": "yes/no about the pack's victim, never a wolf the pack knows",
-    "little_girl_spy": "yes/no, no target",
-    "insomniac_stay_awake": "yes/no, no target",
-    "forum_seer_sense": "yes/no, no target (a count of wolves)",
-    "castellan_plea": "the condemned asks for himself",
-    "vagabond_accept": "yes/no about a home",
-    "thief_swap": "a card, not a player",
-    "wolf_hound_side": "a side, not a player",
-    "building_choice": "a building, not a player",
-    "cupid_lovers": "a pair chosen on the first night, before anything is known",
-    "cupid_deceiver": "one of the Lovers, Cupid's second pair",
-    "cupid_paramour": "Cupid's second pair, on the first night",
-    "wild_child_model": "a model chosen on the first night; no target is better for the village",
-    "pied_piper_charm": "a solitary goal: every player is to be charmed",
-    "mad_scientist_dose": "a lottery: a human may become a wolf, a wolf the Pack Leader; no target is good",
-}
-
-
-def unclassified() -> set[str]:
-    """Registered decision kinds that are in neither table (should be none)."""
-    from engine.roles import DECISION_KINDS
-
-    return set(DECISION_KINDS) - set(POWERS) - set(NOT_MEASURED)
-
-
-def unknown() -> set[str]:
-    """Kinds of the tables that the engine does not register (a misspelling)."""
-    from engine.roles import DECISION_KINDS
-
-    return (set(POWERS) | set(NOT_MEASURED)) - set(DECISION_KINDS)
+# One line per measured kind, from the kinds' own declarations (``engine.decisions.decision``):
+# each kind declares either the ``Power`` it aims or why it is not measured.
+POWERS: dict[str, Power] = {name: kind.power for name, kind in DECISION_KINDS.items() if kind.power is not None}
+NOT_MEASURED: dict[str, str] = {name: kind.unmeasured for name, kind in DECISION_KINDS.items() if kind.power is None}
 
 
 def _good_target(power: Power, truth: Truth, name: str) -> bool:

@@ -30,7 +30,7 @@ def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
         "phase": e.phase,
         "public": e.is_public,
         "text": _text(e, lens, cat),
-        "data": e.data,
+        "data": e.data.to_json(),
     }
     if lens.full:
         out["audience"] = e.audience_json()

@@ -16,11 +16,14 @@ Tavernkeeper's immunity...). A building not given that morning stays empty."""
 
 from __future__ import annotations
 
-from engine.decisions import BOOL
+from engine.decisions import BOOL, CHOICE, NOT_WOLF, Power, decision
 from engine.buildings.base import YES_NO, PERMANENT, VAGABOND, BuildingSpec, holders, layer_on, refresh, register_building, vagabonds
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import register_batch_hook, register_dawn_hook
+
+BAILIFF_ASSIGN = decision("bailiff_assign", CHOICE, power=Power(NOT_WOLF, note="a home (and its power) given to a Vagabond"))
+VAGABOND_ACCEPT = decision("vagabond_accept", BOOL, unmeasured="yes/no about a home")
 
 BAILIFF = register_building(
     BuildingSpec(
@@ -30,7 +33,7 @@ BAILIFF = register_building(
         power=PERMANENT,
         box=1,
         summary="When a building becomes free, you may give it to a Vagabond, who moves in and takes its power.",
-        decisions=("bailiff_assign",),
+        decisions=(BAILIFF_ASSIGN,),
     )
 )
 VAGABOND_SPEC = register_building(
@@ -41,7 +44,7 @@ VAGABOND_SPEC = register_building(
         power=PERMANENT,
         box=15,
         summary="You have no home: the Schoolmistress, the Barber, the Raven and the Arsonist cannot touch you; the Bailiff may give you a freed building.",
-        decisions=("vagabond_accept",),
+        decisions=(VAGABOND_ACCEPT,),
     )
 )
 
@@ -71,13 +74,13 @@ def _assign(game):
             if not options:
                 break
             pick = yield from ask_one(
-                game.ask(bailiff.name, "bailiff_assign", options, allow_pass=True, building=home.building, former=former)
+                game.ask(bailiff.name, BAILIFF_ASSIGN, options, allow_pass=True, building=home.building, former=former)
             )
             if pick is None:
                 break
             game.emit("home_offered", PUBLIC, bailiff=bailiff.name, player=pick, building=home.building, former=former)
             yes = yield from ask_one(
-                game.ask(pick, "vagabond_accept", YES_NO, shape=BOOL, allow_pass=True, building=home.building, former=former)
+                game.ask(pick, VAGABOND_ACCEPT, YES_NO, shape=BOOL, allow_pass=True, building=home.building, former=former)
             )
             if not yes:
                 refused.append(pick)

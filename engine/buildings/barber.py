@@ -15,6 +15,9 @@ from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_buil
 from engine.events import PUBLIC
 from engine.flow.common import optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+BARBER_SHAVE = decision("barber_shave", CHOICE, power=Power(WOLF, note="the Barber's razor"))
 
 BARBER = register_building(
     BuildingSpec(
@@ -24,7 +27,7 @@ BARBER = register_building(
         power=UNIQUE,
         box=1,
         summary="Once per game, during the day, you may kill a player (not a Vagabond): if they are not a werewolf, you die too.",
-        decisions=("barber_shave",),
+        decisions=(BARBER_SHAVE,),
     )
 )
 
@@ -35,7 +38,7 @@ def _day(game):
     for b in with_token(game, "barber"):
         if not b.alive or game.over:
             continue
-        target = yield from optional_target(game, b.name, "barber_shave", game.targets(b.name, exclude=vagabonds(game)))
+        target = yield from optional_target(game, b.name, BARBER_SHAVE, game.targets(b.name, exclude=vagabonds(game)))
         if target is None:
             continue
         wolf = game.by_name[target].is_wolf

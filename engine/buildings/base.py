@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import PUBLIC
-from engine.roles.base import DECISION_KINDS
+from engine.decisions import DecisionKind
+from engine.roles.base import check_declared
 
 VAGABOND = "vagabond"
 YES_NO = (True, False)  # the options of the layer's yes/no questions, where null is no
@@ -35,7 +36,7 @@ class BuildingSpec:
     power: str  # PERMANENT or UNIQUE
     box: int  # how many of its tokens the box holds
     summary: str = ""
-    decisions: tuple[str, ...] = ()
+    decisions: tuple[DecisionKind, ...] = ()
 
 
 BUILDINGS: dict[str, BuildingSpec] = {}
@@ -43,7 +44,7 @@ BUILDINGS: dict[str, BuildingSpec] = {}
 
 def register_building(spec: BuildingSpec) -> BuildingSpec:
     BUILDINGS[spec.id] = spec
-    DECISION_KINDS.update(spec.decisions)
+    check_declared(spec.id, spec.decisions)
     return spec
 
 

@@ -14,6 +14,9 @@ from engine.buildings.base import BUILDINGS, UNIQUE, BuildingSpec, give_token, h
 from engine.events import PUBLIC
 from engine.flow.common import optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
+from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+
+BONESETTER_RESTORE = decision("bonesetter_restore", CHOICE, power=Power(NOT_WOLF, note="a spent building power given back"))
 
 BONESETTER = register_building(
     BuildingSpec(
@@ -23,7 +26,7 @@ BONESETTER = register_building(
         power=UNIQUE,
         box=1,
         summary="Once per game, during the day, you may give a player back the one-use power of their building that they have already used.",
-        decisions=("bonesetter_restore",),
+        decisions=(BONESETTER_RESTORE,),
     )
 )
 
@@ -38,7 +41,7 @@ def spent(game, setter) -> tuple[str, ...]:
 
 def _day(game):
     for b in with_token(game, "bonesetter"):
-        target = yield from optional_target(game, b.name, "bonesetter_restore", spent(game, b))
+        target = yield from optional_target(game, b.name, BONESETTER_RESTORE, spent(game, b))
         if target is None:
             continue
         game.emit("bones_set", PUBLIC, bonesetter=b.name, player=target)

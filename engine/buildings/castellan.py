@@ -11,11 +11,14 @@ the victim and spends the token."""
 
 from __future__ import annotations
 
-from engine.decisions import BOOL
+from engine.decisions import BOOL, NOT_WOLF, Power, decision
 from engine.buildings.base import YES_NO, UNIQUE, BuildingSpec, layer_on, register_building, spend_token, with_token
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
-from engine.roles.base import DECISION_KINDS, register_pardon
+from engine.roles.base import register_pardon
+
+CASTELLAN_PARDON = decision("castellan_pardon", BOOL, power=Power(NOT_WOLF, note="yes/no: spare the condemned (good: spare a non-wolf, refuse a wolf)"))
+CASTELLAN_PLEA = decision("castellan_plea", BOOL, unmeasured="the condemned asks for himself")
 
 CASTELLAN = register_building(
     BuildingSpec(
@@ -25,20 +28,19 @@ CASTELLAN = register_building(
         power=UNIQUE,
         box=1,
         summary="Once per game, when the vote condemns a player who asks you for mercy (or yourself), you may pardon them.",
-        decisions=("castellan_pardon",),
+        decisions=(CASTELLAN_PARDON,),
     )
 )
-DECISION_KINDS.add("castellan_plea")
 
 
 def _pardon(game, target: str):
     for c in with_token(game, "castellan"):
         if target != c.name:
-            plea = yield from ask_one(game.ask(target, "castellan_plea", YES_NO, shape=BOOL, allow_pass=True, castellan=c.name))
+            plea = yield from ask_one(game.ask(target, CASTELLAN_PLEA, YES_NO, shape=BOOL, allow_pass=True, castellan=c.name))
             if not plea:
                 continue
             game.emit("plea", PUBLIC, player=target, castellan=c.name)
-        mercy = yield from ask_one(game.ask(c.name, "castellan_pardon", YES_NO, shape=BOOL, allow_pass=True, player=target))
+        mercy = yield from ask_one(game.ask(c.name, CASTELLAN_PARDON, YES_NO, shape=BOOL, allow_pass=True, player=target))
         if not mercy:
             game.emit("pardon_refused", PUBLIC, castellan=c.name, player=target)
             continue

@@ -13,6 +13,9 @@ from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_buil
 from engine.events import PUBLIC
 from engine.flow.common import optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+CONFESSOR_HEAR = decision("confessor_hear", CHOICE, power=Power(WOLF, note="the Confessor sees a card"))
 
 CONFESSOR = register_building(
     BuildingSpec(
@@ -22,14 +25,14 @@ CONFESSOR = register_building(
         power=UNIQUE,
         box=1,
         summary="Once per game, during the day, you may have a player show you their character card in secret.",
-        decisions=("confessor_hear",),
+        decisions=(CONFESSOR_HEAR,),
     )
 )
 
 
 def _day(game):
     for c in with_token(game, "confessor"):
-        target = yield from optional_target(game, c.name, "confessor_hear", game.targets(c.name))
+        target = yield from optional_target(game, c.name, CONFESSOR_HEAR, game.targets(c.name))
         if target is None:
             continue
         game.emit("confession", PUBLIC, confessor=c.name, player=target)

@@ -6,6 +6,7 @@ face-down. Or a random distribution, by drawing from a selection of face-down to
 prepared by the narrator. Or a fixed order, a personal choice by each player of a token
 from a certain number of face-up tokens."
 
+
 Which tokens (option ``buildings``): ``box``, the whole box (29 tokens); ``first_game``
 ("For your first game, we recommend choosing buildings only from among the Farmers, the
 Schoolmistress, the Castellan, and the Confessor"); ``thirds`` ("In later games, we
@@ -22,8 +23,9 @@ from collections import Counter
 
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
-from engine.roles.base import DECISION_KINDS, register_setup_hook
+from engine.roles.base import register_setup_hook
 from engine.buildings.base import BUILDINGS, VAGABOND, layer_on, refresh
+from engine.decisions import CHOICE, decision
 
 FARMER = "farmer"
 FIRST_GAME = ("schoolmistress", "castellan", "confessor")
@@ -31,7 +33,7 @@ FIRST_GAME = ("schoolmistress", "castellan", "confessor")
 # (without him they never get a home), the others drawn at random.
 SPECIALS = ("bailiff", "schoolmistress", "castellan", "confessor", "barber", "bonesetter", "tavernkeeper", "baker")
 
-DECISION_KINDS.add("building_choice")
+BUILDING_CHOICE = decision("building_choice", CHOICE, unmeasured="a building, not a player")
 
 
 class BuildingError(ValueError):
@@ -130,7 +132,7 @@ def _hand_out(game):
             if len(kinds) == 1:
                 pick = kinds[0]
             else:
-                pick = yield from ask_one(game.ask(p.name, "building_choice", kinds, tokens=dict(Counter(pool))))
+                pick = yield from ask_one(game.ask(p.name, BUILDING_CHOICE, kinds, tokens=dict(Counter(pool))))
             pool.remove(pick)
             given[p.name] = pick
             game.emit("building_chosen", PUBLIC, player=p.name, building=pick)

@@ -15,6 +15,9 @@ from engine.buildings.base import PERMANENT, BuildingSpec, holders, register_bui
 from engine.events import PUBLIC
 from engine.flow.common import optional_target
 from engine.flow.day_powers import register_day_power
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+SCHOOLMISTRESS_FORBID = decision("schoolmistress_forbid", CHOICE, power=Power(WOLF, note="a pupil barred from the vote (each of the two answers)"))
 
 SCHOOLMISTRESS = register_building(
     BuildingSpec(
@@ -24,7 +27,7 @@ SCHOOLMISTRESS = register_building(
         power=PERMANENT,
         box=1,
         summary="You never vote; each day, just before the vote, you may forbid up to 2 players (not Vagabonds) from voting that day.",
-        decisions=("schoolmistress_forbid",),
+        decisions=(SCHOOLMISTRESS_FORBID,),
     )
 )
 
@@ -37,7 +40,7 @@ def _day(game):
         picked: list[str] = []
         for rnd in range(1, PUPILS + 1):
             options = tuple(n for n in game.targets(s.name, exclude=vagabonds(game)) if n not in game.barred)
-            pick = yield from optional_target(game, s.name, "schoolmistress_forbid", options, round=rnd, forbidden=list(picked))
+            pick = yield from optional_target(game, s.name, SCHOOLMISTRESS_FORBID, options, round=rnd, forbidden=list(picked))
             if pick is None:
                 break
             picked.append(pick)

@@ -11,6 +11,7 @@ from engine.flow.forum import lynch
 from engine.flow.protocols import bidding, parallel_rounds
 from engine.flow.sheriff import candidacy, sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
+from engine.speech import SPEAK
 
 
 def dawn(game):
@@ -71,7 +72,7 @@ def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None)
             name = player.name
             # The engine's hottest loop: ``ask_one`` inlined, positional ``ask_with`` and
             # ``emit_data`` (see ``Game.emit_data``).
-            d = game.ask_with(name, "speak", (), {"round": rnd, "phase": phase}, TEXT)
+            d = game.ask_with(name, SPEAK, (), {"round": rnd, "phase": phase}, TEXT)
             said = (yield [d])[d.id]
             # ``engine.speech.speech_data`` inlined: a call per speech is 0.3% of a game.
             if said.__class__ is dict:

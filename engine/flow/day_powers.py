@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from engine.roles.base import DECISION_KINDS
 
 MORNING = "morning"
 EVENING = "evening"
@@ -30,7 +29,6 @@ class DayPower:
 DAY_POWERS: list[DayPower] = []
 
 # Decision kinds of the forum's mechanics (engine.flow.forum, engine.flow.ghost_notes).
-DECISION_KINDS.update(("vote_change", "ghost_note", "ghost_note_delivery"))
 
 
 def _role_ready(roles: tuple[str, ...]) -> Callable:

@@ -15,17 +15,27 @@ on, a dead Sheriff names his successor.
 
 from __future__ import annotations
 
-from engine.events import PUBLIC
+from typing import Annotated
+
+from engine.events import OMIT, PUBLIC, EventData, Name, RoleId, event
 from engine.flow.victory import check_victory
 from engine.game import Death
 
 
+@event("death")
+class DeathEvent(EventData):
+    """A player dies. ``cause`` is the death's cause id (``werewolves``, ``vote``,
+    ``poison``...); ``role`` is the card, shown unless ``reveal_role_on_death`` is off
+    (then the key is absent from the record)."""
+
+    player: Name
+    cause: str
+    role: Annotated[RoleId | None, OMIT] = None
+
+
 def record_death(game, p, cause: str) -> None:
     game.deaths.append(Death(p.name, game.day, cause))
-    if game.options.reveal_role_on_death:
-        game.emit_data("death", PUBLIC, {"player": p.name, "cause": cause, "role": p.role})
-    else:
-        game.emit_data("death", PUBLIC, {"player": p.name, "cause": cause})
+    game.emit(DeathEvent(p.name, cause, p.role if game.options.reveal_role_on_death else None), PUBLIC)
 
 
 def kill_batch(game, deaths: list[tuple[str, str]]):

@@ -23,8 +23,11 @@ from engine.events import PUBLIC
 from engine.flow.common import ask
 from engine.flow.day_powers import DAY_POWERS, day_powers, register_day_power  # noqa: F401
 from engine.flow.deaths import kill_batch
-from engine.flow.voting import day_vote, leaders_of
+from engine.flow.voting import VOTE, day_vote, leaders_of
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
+from engine.decisions import CHOICE, decision
+
+VOTE_CHANGE = decision("vote_change", CHOICE, unmeasured="a vote: the votes metric")
 
 def lynch(game):
     """The day's lynching: cancelled (the Unknown Celebrity), the forum's open vote, or
@@ -56,13 +59,13 @@ def forum_vote(game):
         voters = [n for n in alive if n not in game.voteless and n not in game.barred]
     else:
         voters = alive
-    decisions = [game.ask(v, "vote", _legal(game, v, alive), allow_pass=True, round=1, candidates=None) for v in voters]
+    decisions = [game.ask(v, VOTE, _legal(game, v, alive), allow_pass=True, round=1, candidates=None) for v in voters]
     picks = (yield from ask(*decisions)) if decisions else []
     current = dict(zip(voters, picks))
     game.emit("votes_cast", PUBLIC, votes=dict(current))
     for rnd in range(1, opts.vote_changes + 1):
         changes = [
-            game.ask(v, "vote_change", _legal(game, v, alive), allow_pass=True, round=rnd, current=current[v], votes=dict(current))
+            game.ask(v, VOTE_CHANGE, _legal(game, v, alive), allow_pass=True, round=rnd, current=current[v], votes=dict(current))
             for v in voters
             if game.by_name[v].alive
         ]
@@ -100,7 +103,7 @@ def forum_vote(game):
             target = game.rng.choice(sorted(leaders))
             game.emit("tie_broken", PUBLIC, by=None, target=target, rule="lot")
         elif opts.tie == "revote":
-            decisions = [game.ask(v, "vote", _legal(game, v, leaders), allow_pass=True, round=2, candidates=leaders) for v in voters]
+            decisions = [game.ask(v, VOTE, _legal(game, v, leaders), allow_pass=True, round=2, candidates=leaders) for v in voters]
             picks = (yield from ask(*decisions)) if decisions else []
             again: dict[str, int] = {}
             for t in picks:

@@ -12,22 +12,25 @@ The host posts a public note in the thread, or hands a private one to a living h
 drawn by lot. The host passes notes as they are written; a note never names who may
 find it. Ghost sightings are the host's case-by-case choice and are not modelled."""
 
-from engine.decisions import TEXT
+from engine.decisions import CHOICE, TEXT, decision
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import register_death_hook
+
+GHOST_NOTE = decision("ghost_note", TEXT, unmeasured="a dead player's note")
+GHOST_NOTE_DELIVERY = decision("ghost_note_delivery", CHOICE, unmeasured="how a note is delivered")
 
 DELIVERIES = ("public", "private")
 
 
 def _note(game, player, cause):
     phase = game.phase
-    said = yield from ask_one(game.ask(player.name, "ghost_note", shape=TEXT, round=1, phase="ghost_note"))
+    said = yield from ask_one(game.ask(player.name, GHOST_NOTE, shape=TEXT, round=1, phase=GHOST_NOTE))
     text = said.get("text", "") if said.__class__ is dict else (said or "")
     if not text.strip():
         game.phase = phase
         return
-    how = yield from ask_one(game.ask(player.name, "ghost_note_delivery", DELIVERIES))
+    how = yield from ask_one(game.ask(player.name, GHOST_NOTE_DELIVERY, DELIVERIES))
     game.phase = phase
     humans = sorted(p.name for p in game.players if p.alive and not p.is_wolf)
     if how == "private" and humans:

@@ -11,6 +11,7 @@ from engine.decisions import TEXT
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import register_death_hook
+from engine.speech import SPEAK
 
 
 def _last_words(game, player, cause):
@@ -22,7 +23,7 @@ def _last_words(game, player, cause):
     if rule == "first_night_and_vote" and not (cause == "vote" or (game.day == 1 and game.phase == "dawn")):
         return
     phase = game.phase
-    said = yield from ask_one(game.ask(player.name, "speak", shape=TEXT, round=1, phase="last_words"))
+    said = yield from ask_one(game.ask(player.name, SPEAK, shape=TEXT, round=1, phase="last_words"))
     game.phase = phase
     if said.__class__ is dict:
         if "claims" in said:

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.decisions import CHOICE, TEXT
+from engine.decisions import CHOICE, TEXT, decision
 from engine.events import PUBLIC
-from engine.roles.base import DECISION_KINDS
-from engine.speech import speech_data
+from engine.speech import SPEAK, speech_data
+
+BID = decision("bid", CHOICE, unmeasured="a bid for the floor (discussion: bidding), not a power")
 
 BIDS = (0, 1, 2, 3, 4)  # werewolf_arena's urgency scale
-DECISION_KINDS.add("bid")
 
 Order = Callable[[object], list]  # the living players in the speaking order (``day.speaking_order``)
 
@@ -45,7 +45,7 @@ def parallel_rounds(game, phase: str, rounds: int, order: Order, speakers: list[
             return
         game.emit_data("discussion_round", PUBLIC, {"round": rnd, "speakers": seats})
         context = {"round": rnd, "phase": phase, "protocol": "parallel", "speakers": len(seats)}
-        batch = [game.ask_with(name, "speak", (), context, TEXT) for name in seats]
+        batch = [game.ask_with(name, SPEAK, (), context, TEXT) for name in seats]
         answers = yield batch
         for d in batch:
             game.emit_data("speech", PUBLIC, speech_data(d.seat, answers[d.id], rnd))
@@ -79,7 +79,7 @@ def bidding(game, rounds: int, order: Order):
         if not ranked:
             return
         context = {"turn": turn, "turns": turns, "last": last}
-        batch = [game.ask_with(name, "bid", BIDS, context, CHOICE) for name in ranked]
+        batch = [game.ask_with(name, BID, BIDS, context, CHOICE) for name in ranked]
         answers = yield batch
         # ``int``: a bid is a number whatever the answer's JSON spelling (``1`` for ``true``).
         bids = {d.seat: int(answers[d.id]) for d in batch}
@@ -87,7 +87,7 @@ def bidding(game, rounds: int, order: Order):
         game.emit_data("bids", PUBLIC, {"turn": turn, "bids": bids, "speaker": speaker})
         if speaker is None:  # nobody wants the floor: the debate is over
             return
-        d = game.ask_with(speaker, "speak", (), {"round": turn, "phase": "discussion", "protocol": "bidding", "turns": turns}, TEXT)
+        d = game.ask_with(speaker, SPEAK, (), {"round": turn, "phase": "discussion", "protocol": "bidding", "turns": turns}, TEXT)
         said = (yield [d])[d.id]
         game.emit_data("speech", PUBLIC, speech_data(speaker, said, turn))
         last = speaker

@@ -7,9 +7,13 @@ who ran do not vote (警下 votes, 警上 does not); a lone candidate is elected
 nobody left, or nobody to vote, the badge is lost (警徽流失). At death the Sheriff
 passes the badge or tears it up (撕警徽: no Sheriff for the rest of the game)."""
 
-from engine.decisions import BOOL, CHOICE
+from engine.decisions import BOOL, CHOICE, decision
 from engine.events import PUBLIC
 from engine.roles.base import register_death_hook
+
+SHERIFF_RUN = decision("sheriff_run", BOOL, unmeasured="yes/no: running for the title (狼人杀 candidacy), not a power")
+SHERIFF_SUCCESSOR = decision("sheriff_successor", CHOICE, unmeasured="a title passed on, not a power")
+SHERIFF_WITHDRAW = decision("sheriff_withdraw", BOOL, unmeasured="yes/no: leaving the race for the title, not a power")
 
 
 def sheriff_pool(game) -> list[str] | None:
@@ -35,7 +39,7 @@ def _successor(game, player, cause):
         game.emit("sheriff_gone", PUBLIC, previous=player.name)
         return
     torn_ok = game.options.sheriff_candidacy  # 撕警徽: he may tear the badge up
-    d = game.ask_with(player.name, "sheriff_successor", options, {}, CHOICE, torn_ok)
+    d = game.ask_with(player.name, SHERIFF_SUCCESSOR, options, {}, CHOICE, torn_ok)
     heir = (yield [d])[d.id]  # ``ask_one`` inlined: most games pass the badge on
     if heir is None:
         game.sheriff = None
@@ -55,13 +59,13 @@ def candidacy(game, pool: list[str] | None):
 
     alive = [n for n in game.alive_names() if pool is None or n in pool]
     game.phase = "campaign"
-    asked = [game.ask_with(n, "sheriff_run", (True, False), {}, BOOL) for n in alive]
+    asked = [game.ask_with(n, SHERIFF_RUN, (True, False), {}, BOOL) for n in alive]
     answers = (yield asked) if asked else {}
     running = [d.seat for d in asked if answers[d.id]]
     game.emit("sheriff_candidates", PUBLIC, candidates=list(running))
     if running:
         yield from discussion(game, "campaign", 1, running)
-        asked = [game.ask_with(n, "sheriff_withdraw", (True, False), {"candidates": list(running)}, BOOL) for n in running if game.by_name[n].alive]
+        asked = [game.ask_with(n, SHERIFF_WITHDRAW, (True, False), {"candidates": list(running)}, BOOL) for n in running if game.by_name[n].alive]
         answers = (yield asked) if asked else {}
         withdrawn = [d.seat for d in asked if answers[d.id]]
         if withdrawn:

@@ -7,10 +7,14 @@ still a tie, no player is eliminated." The other books' readings are options
 
 from __future__ import annotations
 
-from engine.decisions import CHOICE
+from engine.decisions import CHOICE, decision
 from engine.events import PUBLIC
 from engine.flow.common import ask, ask_one
 from engine.flow.deaths import kill_batch
+
+SHERIFF_TIEBREAK = decision("sheriff_tiebreak", CHOICE, unmeasured="a vote's tie, among the tied")
+SHERIFF_VOTE = decision("sheriff_vote", CHOICE, unmeasured="an election, not a power")
+VOTE = decision("vote", CHOICE, unmeasured="a vote: the votes metric")
 
 
 def tally(game, voters: list[str], picks: list, double: bool) -> dict[str, int]:
@@ -65,7 +69,7 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         else:
             legal = _all_but(everyone, None if opts.vote_self else v)
         context = {"round": rnd, "candidates": candidates}
-        decisions.append(game.ask_with(v, "vote", legal, context, CHOICE, opts.allow_abstain or not legal))
+        decisions.append(game.ask_with(v, VOTE, legal, context, CHOICE, opts.allow_abstain or not legal))
     first = [d for d in decisions if d.seat in game.first_voters] if game.first_voters else None
     if first:
         # The Village: the Tavernkeeper "always votes alone, before the others".
@@ -125,7 +129,7 @@ def _sheriff_breaks(game, votes: dict, leaders: list[str]):
     barred = game.vote_spares(sheriff) if game.spared else ()
     legal = tuple(n for n in leaders if game.by_name[n].alive and n not in barred)
     may_void = game.options.sheriff_tiebreak_may_void or not legal
-    pick = yield from ask_one(game.ask(sheriff, "sheriff_tiebreak", legal, allow_pass=may_void, tied=list(leaders)))
+    pick = yield from ask_one(game.ask(sheriff, SHERIFF_TIEBREAK, legal, allow_pass=may_void, tied=list(leaders)))
     game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="choose")
     return True, pick
 
@@ -178,7 +182,7 @@ def sheriff_election(game, electorate: list[str] | None = None, standing: tuple 
         decisions = []
         for v in voters:
             legal = (pool if opts.sheriff_vote_self or standing is not None else _all_but(pool, v)) or pool
-            decisions.append(game.ask_with(v, "sheriff_vote", legal, {"round": rnd}))
+            decisions.append(game.ask_with(v, SHERIFF_VOTE, legal, {"round": rnd}))
         answers = (yield decisions) if decisions else {}  # ``ask`` inlined
         picks = [answers[d.id] for d in decisions]
         counts = tally(game, voters, picks, False)

@@ -19,6 +19,9 @@ from engine.buildings.base import VAGABOND, layer_on, refresh
 from engine.events import PUBLIC
 from engine.flow.common import optional_target
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+ARSONIST_BURN = decision("arsonist_burn", CHOICE, power=Power(WOLF, note="the fire: the home's occupant is the target"))
 
 ARSONIST = register_role(
     RoleSpec(
@@ -26,7 +29,7 @@ ARSONIST = register_role(
         name="Arsonist",
         camp=VILLAGE,
         summary="Once per game, at night, you may set fire to a player's home: they become a Vagabond; if the werewolves' victim lived there, the werewolf to the victim's right burns instead of the victim.",
-        decisions=("arsonist_burn",),
+        decisions=(ARSONIST_BURN,),
         presets=("village",),
     )
 )
@@ -44,7 +47,7 @@ def _run(game):
     for a in game.able("arsonist"):
         if a.state.get("burned"):
             continue
-        target = yield from optional_target(game, a.name, "arsonist_burn", _homes(game))
+        target = yield from optional_target(game, a.name, ARSONIST_BURN, _homes(game))
         if target is None:
             continue
         a.state["burned"] = True

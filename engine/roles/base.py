@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from engine.decisions import DECISION_KINDS, DecisionKind
+
 if TYPE_CHECKING:  # pragma: no cover
     from engine.game import Game
     from engine.options import RuleOptions
@@ -36,7 +38,7 @@ class RoleSpec:
     camp: str
     is_wolf: bool = False
     summary: str = ""
-    decisions: tuple[str, ...] = ()  # the decision kinds this role is asked
+    decisions: tuple[DecisionKind, ...] = ()  # the decision kinds this role is asked
     presets: tuple[str, ...] = ("millers_hollow",)
 
 
@@ -78,18 +80,21 @@ class Hook:
 
 
 ROLES: dict[str, RoleSpec] = {}
-# Every decision kind the rules can ask, so a game file's scripted answers can be
-# checked for a misspelled kind before a game starts.
-DECISION_KINDS: set[str] = {
-    "speak", "vote", "sheriff_vote", "sheriff_successor", "sheriff_tiebreak", "sheriff_run", "sheriff_withdraw",
-}  # fmt: skip
 NIGHT_STEPS: list[NightStep] = []
 
 
 def register_role(spec: RoleSpec) -> RoleSpec:
     ROLES[spec.id] = spec
-    DECISION_KINDS.update(spec.decisions)
+    check_declared(spec.id, spec.decisions)
     return spec
+
+
+def check_declared(owner: str, kinds: tuple[DecisionKind, ...]) -> None:
+    """A role or building lists the decisions it is asked: each must be declared
+    (``engine.decisions.decision``), so no kind exists as a bare string."""
+    for kind in kinds:
+        if DECISION_KINDS.get(kind) is not kind:
+            raise ValueError(f"{owner}: decision kind {kind!r} is not declared with engine.decisions.decision")
 
 
 # Every ``when`` predicate of every hook and step: a game evaluates them once against

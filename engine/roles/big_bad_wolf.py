@@ -14,6 +14,9 @@ both victims.
 
 from engine.flow.common import ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, decision
+
+BIG_BAD_WOLF_KILL = decision("big_bad_wolf_kill", CHOICE, unmeasured="a wolf's kill among non-wolves")
 
 BIG_BAD_WOLF = register_role(
     RoleSpec(
@@ -22,7 +25,7 @@ BIG_BAD_WOLF = register_role(
         camp=WEREWOLVES,
         is_wolf=True,
         summary="You hunt with the werewolves, then each night devour a second victim alone, as long as no werewolf has died.",
-        decisions=("big_bad_wolf_kill",),
+        decisions=(BIG_BAD_WOLF_KILL,),
         presets=("best_of",),
     )
 )
@@ -46,7 +49,7 @@ def _run(game):
         )
         if not options:
             continue
-        target = yield from ask_one(game.ask(bbw.name, "big_bad_wolf_kill", options, pack_victim=first))
+        target = yield from ask_one(game.ask(bbw.name, BIG_BAD_WOLF_KILL, options, pack_victim=first))
         night["kills"].append((target, "big_bad_wolf"))
         night["attacked"].append(target)
         game.emit("big_bad_wolf_victim", game.private(bbw.name), target=target)

@@ -18,6 +18,11 @@ other (and the deceiver still never against the abandoned one, 000's rule)."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, MULTI, decision
+
+CUPID_DECEIVER = decision("cupid_deceiver", CHOICE, unmeasured="one of the Lovers, Cupid's second pair")
+CUPID_LOVERS = decision("cupid_lovers", MULTI, unmeasured="a pair chosen on the first night, before anything is known")
+CUPID_PARAMOUR = decision("cupid_paramour", CHOICE, unmeasured="Cupid's second pair, on the first night")
 
 CUPID = register_role(
     RoleSpec(
@@ -25,7 +30,7 @@ CUPID = register_role(
         name="Cupid",
         camp=VILLAGE,
         summary="On the first night you choose two players (you may choose yourself) who fall in love: if one dies, the other dies of grief.",
-        decisions=("cupid_lovers", "cupid_deceiver", "cupid_paramour"),
+        decisions=(CUPID_LOVERS, CUPID_DECEIVER, CUPID_PARAMOUR),
         presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
@@ -37,7 +42,7 @@ def _active(game) -> bool:
 
 def _run(game):
     cupid = game.able("cupid")[0]
-    pair = yield from ask_one(game.ask(cupid.name, "cupid_lovers", tuple(game.alive_names()), shape="multi", count=2))
+    pair = yield from ask_one(game.ask(cupid.name, CUPID_LOVERS, tuple(game.alive_names()), shape="multi", count=2))
     a, b = pair
     game.set_lovers(a, b)
     game.emit("cupid_lovers", game.private(cupid.name), lovers=[a, b])
@@ -48,12 +53,12 @@ def _run(game):
 
 
 def _second_pair(game, cupid, a: str, b: str):
-    deceiver = yield from ask_one(game.ask(cupid.name, "cupid_deceiver", (a, b), lovers=[a, b]))
+    deceiver = yield from ask_one(game.ask(cupid.name, CUPID_DECEIVER, (a, b), lovers=[a, b]))
     abandoned = b if deceiver == a else a
     options = tuple(n for n in game.alive_names() if n not in (a, b))
     if not options:
         return
-    paramour = yield from ask_one(game.ask(cupid.name, "cupid_paramour", options, deceiver=deceiver))
+    paramour = yield from ask_one(game.ask(cupid.name, CUPID_PARAMOUR, options, deceiver=deceiver))
     game.grief[abandoned] = ()
     game.grief[deceiver] = (abandoned, paramour)
     game.grief[paramour] = (deceiver,)

@@ -10,6 +10,9 @@ used her gift; ``who``: and who she is), shared with the Psychic (``tell_pack``)
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import BOOL, decision
+
+FORUM_SEER_SENSE = decision("forum_seer_sense", BOOL, unmeasured="yes/no, no target (a count of wolves)")
 
 FORUM_SEER = register_role(
     RoleSpec(
@@ -17,7 +20,7 @@ FORUM_SEER = register_role(
         name="Seer (forum)",
         camp=VILLAGE,
         summary="Each night you may sense how many werewolves are still alive.",
-        decisions=("forum_seer_sense",),
+        decisions=(FORUM_SEER_SENSE,),
         presets=("forum",),
     )
 )
@@ -37,7 +40,7 @@ def tell_pack(game, role: str, player: str) -> None:
 
 def _run(game):
     for seer in game.able("forum_seer"):
-        use = yield from ask_one(game.ask_bool(seer.name, "forum_seer_sense", True))
+        use = yield from ask_one(game.ask_bool(seer.name, FORUM_SEER_SENSE, True))
         if use:
             game.emit("forum_seer_sense", game.private(seer.name), wolves=len(game.wolves()))
             tell_pack(game, "forum_seer", seer.name)

@@ -15,6 +15,9 @@ Fox smells the camp, where the Seer reads the card. The answer is private
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+FOX_SNIFF = decision("fox_sniff", CHOICE, power=Power(WOLF, note="the Fox's sniff (the named player; his neighbours are not counted)"))
 
 FOX = register_role(
     RoleSpec(
@@ -22,7 +25,7 @@ FOX = register_role(
         name="Fox",
         camp=VILLAGE,
         summary="Each night you may sniff a player and their two living neighbours: you learn whether a werewolf is among the three. If not, you lose your power.",
-        decisions=("fox_sniff",),
+        decisions=(FOX_SNIFF,),
         presets=("best_of",),
     )
 )
@@ -34,7 +37,7 @@ def _active(game) -> bool:
 
 def _run(game):
     for fox in game.able("fox"):
-        target = yield from ask_one(game.ask(fox.name, "fox_sniff", tuple(game.alive_names()), allow_pass=True))
+        target = yield from ask_one(game.ask(fox.name, FOX_SNIFF, tuple(game.alive_names()), allow_pass=True))
         if target is None:
             continue
         group = [game.by_name[target], *game.neighbours(target)]

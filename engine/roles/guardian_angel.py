@@ -15,6 +15,9 @@ cover ... is a confirmed Human"); by default it is told to the Angel alone."""
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+
+GUARDIAN_ANGEL_PROTECT = decision("guardian_angel_protect", CHOICE, power=Power(NOT_WOLF, note="the forum's Guardian Angel"))
 
 GUARDIAN_ANGEL = register_role(
     RoleSpec(
@@ -22,7 +25,7 @@ GUARDIAN_ANGEL = register_role(
         name="Guardian Angel",
         camp=VILLAGE,
         summary="Each night you may protect a player from being killed; never the same player two nights running, unless they were attacked.",
-        decisions=("guardian_angel_protect",),
+        decisions=(GUARDIAN_ANGEL_PROTECT,),
         presets=("forum",),
     )
 )
@@ -36,7 +39,7 @@ def _run(game):
         if last is not None and last[0] == game.day - 1 and not last[2]:
             options = [n for n in options if n != last[1]]
         target = yield from ask_one(
-            game.ask(angel.name, "guardian_angel_protect", tuple(options), allow_pass=True, last=last[1] if last else None)
+            game.ask(angel.name, GUARDIAN_ANGEL_PROTECT, tuple(options), allow_pass=True, last=last[1] if last else None)
         )
         angel.state["last_protect"] = (game.day, target, False) if target is not None else None
         if target is None:

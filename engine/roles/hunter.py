@@ -6,6 +6,9 @@ whether he may hold fire is ``hunter_may_pass`` (000 "must", 002 "puede")."""
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+HUNTER_SHOT = decision("hunter_shot", CHOICE, power=Power(WOLF, note="the dying Hunter's shot"))
 
 HUNTER = register_role(
     RoleSpec(
@@ -13,7 +16,7 @@ HUNTER = register_role(
         name="Hunter",
         camp=VILLAGE,
         summary="When you are killed by the werewolves or eliminated by the village vote, you immediately shoot another player, who dies too.",
-        decisions=("hunter_shot",),
+        decisions=(HUNTER_SHOT,),
         presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
@@ -28,7 +31,7 @@ def _shot(game, player, cause):
     if not options:
         return
     target = yield from ask_one(
-        game.ask(player.name, "hunter_shot", options, allow_pass=game.options.hunter_may_pass, cause=cause)
+        game.ask(player.name, HUNTER_SHOT, options, allow_pass=game.options.hunter_may_pass, cause=cause)
     )
     game.emit("hunter_shot", PUBLIC, hunter=player.name, target=target)
     if target is not None:

@@ -20,6 +20,9 @@ infected: the attempt fails unseen, he is devoured as usual, and the infection i
 from engine.events import NARRATOR
 from engine.flow.common import ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import BOOL, decision
+
+INFECT_FATHER_INFECT = decision("infect_father_infect", BOOL, unmeasured="yes/no about the pack's victim")
 
 INFECT_FATHER = register_role(
     RoleSpec(
@@ -28,7 +31,7 @@ INFECT_FATHER = register_role(
         camp=WEREWOLVES,
         is_wolf=True,
         summary="You hunt with the werewolves; once per game you may infect the pack's victim instead: they survive and join the pack.",
-        decisions=("infect_father_infect",),
+        decisions=(INFECT_FATHER_INFECT,),
         presets=("best_of",),
     )
 )
@@ -48,7 +51,7 @@ def _run(game):
         p = game.by_name[victim]
         if not p.alive or p.is_wolf or not any(n == victim and c == "werewolves" for n, c in night["kills"]):
             return
-        infect = yield from ask_one(game.ask_bool(father.name, "infect_father_infect", True, victim=victim))
+        infect = yield from ask_one(game.ask_bool(father.name, INFECT_FATHER_INFECT, True, victim=victim))
         if not infect:
             continue
         if p.role == "elder":

@@ -8,6 +8,9 @@ and about" for the Ninja."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import BOOL, decision
+
+INSOMNIAC_STAY_AWAKE = decision("insomniac_stay_awake", BOOL, unmeasured="yes/no, no target")
 
 INSOMNIAC = register_role(
     RoleSpec(
@@ -15,7 +18,7 @@ INSOMNIAC = register_role(
         name="Insomniac",
         camp=VILLAGE,
         summary="Each night you may stay awake: you learn the name of one werewolf, and that werewolf learns yours.",
-        decisions=("insomniac_stay_awake",),
+        decisions=(INSOMNIAC_STAY_AWAKE,),
         presets=("forum",),
     )
 )
@@ -23,7 +26,7 @@ INSOMNIAC = register_role(
 
 def _run(game):
     for ins in game.able("insomniac"):
-        awake = yield from ask_one(game.ask_bool(ins.name, "insomniac_stay_awake", True))
+        awake = yield from ask_one(game.ask_bool(ins.name, INSOMNIAC_STAY_AWAKE, True))
         if not awake:
             continue
         game.night.setdefault("up", []).append(ins.name)

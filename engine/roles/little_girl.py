@@ -10,6 +10,9 @@ sees their choices with every name of a wolf withheld, and runs a risk
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import BOOL, decision
+
+LITTLE_GIRL_SPY = decision("little_girl_spy", BOOL, unmeasured="yes/no, no target")
 
 LITTLE_GIRL = register_role(
     RoleSpec(
@@ -17,7 +20,7 @@ LITTLE_GIRL = register_role(
         name="Little Girl",
         camp=VILLAGE,
         summary="Each night you may spy on the werewolves: you read their talk and see their choice without learning who they are, but you may be caught.",
-        decisions=("little_girl_spy",),
+        decisions=(LITTLE_GIRL_SPY,),
         presets=("millers_hollow", "millers_hollow_es", "best_of"),
     )
 )
@@ -31,7 +34,7 @@ def _run(game):
     spies = []
     for girl in game.able("little_girl"):
         chance = game.options.little_girl_catch_chance
-        if (yield from ask_one(game.ask_bool(girl.name, "little_girl_spy", True, catch_chance=chance))):
+        if (yield from ask_one(game.ask_bool(girl.name, LITTLE_GIRL_SPY, True, catch_chance=chance))):
             spies.append(girl.name)
     game.night["spies"] = spies
 

@@ -15,6 +15,9 @@ their new card; the Scientist is told only that the dose went down."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, decision
+
+MAD_SCIENTIST_DOSE = decision("mad_scientist_dose", CHOICE, unmeasured="a lottery: a human may become a wolf, a wolf the Pack Leader; no target is good")
 
 MAD_SCIENTIST = register_role(
     RoleSpec(
@@ -22,7 +25,7 @@ MAD_SCIENTIST = register_role(
         name="Mad Scientist",
         camp=VILLAGE,
         summary="At night you may force a vial of DNA-altering compound on a player: their card changes, maybe into a werewolf.",
-        decisions=("mad_scientist_dose",),
+        decisions=(MAD_SCIENTIST_DOSE,),
         presets=("forum",),
     )
 )
@@ -42,7 +45,7 @@ def _run(game):
         options = game.targets(sci.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(sci.name, "mad_scientist_dose", options, allow_pass=True, vials=left))
+        target = yield from ask_one(game.ask(sci.name, MAD_SCIENTIST_DOSE, options, allow_pass=True, vials=left))
         if target is None:
             continue
         sci.state["vials"] = left - 1

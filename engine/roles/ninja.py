@@ -12,6 +12,9 @@ they are."""
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+NINJA_KILL = decision("ninja_kill", CHOICE, power=Power(WOLF, note="the forum's Ninja (a human): a night kill"))
 
 NINJA = register_role(
     RoleSpec(
@@ -19,7 +22,7 @@ NINJA = register_role(
         name="Ninja",
         camp=VILLAGE,
         summary="Each night you may assassinate a player; on the way you see who else is up and about.",
-        decisions=("ninja_kill",),
+        decisions=(NINJA_KILL,),
         presets=("forum",),
     )
 )
@@ -30,7 +33,7 @@ def _run(game):
         options = game.targets(ninja.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(ninja.name, "ninja_kill", options, allow_pass=True))
+        target = yield from ask_one(game.ask(ninja.name, NINJA_KILL, options, allow_pass=True))
         if target is None:
             continue
         game.night["kills"].append((target, "ninja"))

@@ -11,6 +11,9 @@ is told the card itself."""
 from engine.flow.common import ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 from engine.roles.civilian import PLAIN
+from engine.decisions import AUXILIARY, CHOICE, Power, decision
+
+PACK_LEADER_SNIFF = decision("pack_leader_sniff", CHOICE, power=Power(AUXILIARY, side="werewolves", note="the Pack Leader looks for Auxiliary Roles among humans"))
 
 PACK_LEADER = register_role(
     RoleSpec(
@@ -19,7 +22,7 @@ PACK_LEADER = register_role(
         camp=WEREWOLVES,
         is_wolf=True,
         summary="A werewolf who each night may sniff a human to learn whether they hold an Auxiliary Role.",
-        decisions=("pack_leader_sniff",),
+        decisions=(PACK_LEADER_SNIFF,),
         presets=("forum",),
     )
 )
@@ -30,7 +33,7 @@ def _run(game):
         options = tuple(p.name for p in game.players if p.alive and not p.is_wolf and p.name not in game.spares(leader.name))
         if not options:
             continue
-        target = yield from ask_one(game.ask(leader.name, "pack_leader_sniff", options, allow_pass=True))
+        target = yield from ask_one(game.ask(leader.name, PACK_LEADER_SNIFF, options, allow_pass=True))
         if target is not None:
             role = game.by_name[target].role
             big = game.options.pack_leader_exact_from

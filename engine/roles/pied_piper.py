@@ -20,6 +20,9 @@ must kill him too, and the village wins without him.
 from engine.flow.common import ask_one
 from engine.flow.victory import end_game
 from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+from engine.decisions import MULTI, decision
+
+PIED_PIPER_CHARM = decision("pied_piper_charm", MULTI, unmeasured="a solitary goal: every player is to be charmed")
 
 PIPER = "pied_piper"
 
@@ -29,7 +32,7 @@ PIED_PIPER = register_role(
         name="Pied Piper",
         camp=PIPER,
         summary="Each night you charm two players; you win alone as soon as every other living player is charmed.",
-        decisions=("pied_piper_charm",),
+        decisions=(PIED_PIPER_CHARM,),
         presets=("best_of", "langrensha"),
     )
 )
@@ -54,7 +57,7 @@ def _run(game):
         if not options:
             continue
         count = min(2, len(options))
-        picks = yield from ask_one(game.ask(piper.name, "pied_piper_charm", options, shape="multi", count=count))
+        picks = yield from ask_one(game.ask(piper.name, PIED_PIPER_CHARM, options, shape="multi", count=count))
         done.extend(picks)
         game.emit("pied_piper_charm", game.private(piper.name), targets=list(picks))
         for name in picks:

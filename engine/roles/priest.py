@@ -12,6 +12,9 @@ from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.flow.day_powers import register_day_power
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+
+PRIEST_REVIVE = decision("priest_revive", CHOICE, power=Power(NOT_WOLF, pool="dead", note="the forum's Priest brings a dead player back"))
 
 PRIEST = register_role(
     RoleSpec(
@@ -19,7 +22,7 @@ PRIEST = register_role(
         name="Priest",
         camp=VILLAGE,
         summary="Once per game, by day or by night, you may bring a dead player back to life.",
-        decisions=("priest_revive",),
+        decisions=(PRIEST_REVIVE,),
         presets=("forum",),
     )
 )
@@ -32,7 +35,7 @@ def _revive(game, by_day: bool):
         dead = tuple(p.name for p in game.players if not p.alive)
         if not dead:
             continue
-        target = yield from ask_one(game.ask(priest.name, "priest_revive", dead, allow_pass=True, by_day=by_day))
+        target = yield from ask_one(game.ask(priest.name, PRIEST_REVIVE, dead, allow_pass=True, by_day=by_day))
         if target is None:
             continue
         priest.state["revived"] = True

@@ -14,6 +14,9 @@ guarded player attacked by the wolves does not die. Common 狼人杀 practice (o
 
 from engine.flow.common import ask_one
 from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+
+PROTECTOR_GUARD = decision("protector_guard", CHOICE, power=Power(NOT_WOLF, note="the Protector's guard"))
 
 PROTECTOR = register_role(
     RoleSpec(
@@ -21,7 +24,7 @@ PROTECTOR = register_role(
         name="Protector",
         camp=VILLAGE,
         summary="Each night you guard one player (yourself allowed, never the same player two nights running): the werewolves cannot kill them that night.",
-        decisions=("protector_guard",),
+        decisions=(PROTECTOR_GUARD,),
         presets=("langrensha",),
     )
 )
@@ -43,7 +46,7 @@ def _run(game):
         if not options:
             continue
         target = yield from ask_one(
-            game.ask(guard.name, "protector_guard", tuple(options), last=last[1] if last else None)
+            game.ask(guard.name, PROTECTOR_GUARD, tuple(options), last=last[1] if last else None)
         )
         guard.state["last_guard"] = (game.day, target)
         game.night.setdefault("guarded", []).append(target)

@@ -9,6 +9,9 @@ their exact card. "The Wolves might get informed if you do this, so look out!": 
 from engine.flow.common import ask_one
 from engine.roles.forum_seer import tell_pack
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+PSYCHIC_READ = decision("psychic_read", CHOICE, power=Power(WOLF, note="the forum's Psychic reads a card"))
 
 PSYCHIC = register_role(
     RoleSpec(
@@ -16,7 +19,7 @@ PSYCHIC = register_role(
         name="Psychic",
         camp=VILLAGE,
         summary="Each night you may learn the exact role of one player.",
-        decisions=("psychic_read",),
+        decisions=(PSYCHIC_READ,),
         presets=("forum",),
     )
 )
@@ -27,7 +30,7 @@ def _run(game):
         options = tuple(n for n in game.alive_names() if n != psychic.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(psychic.name, "psychic_read", options, allow_pass=True))
+        target = yield from ask_one(game.ask(psychic.name, PSYCHIC_READ, options, allow_pass=True))
         if target is not None:
             game.emit("psychic_result", game.private(psychic.name), target=target, role=game.by_name[target].role)
             tell_pack(game, "psychic", psychic.name)

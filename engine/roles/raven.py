@@ -12,6 +12,9 @@ from engine.buildings.base import vagabonds
 from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+RAVEN_MARK = decision("raven_mark", CHOICE, power=Power(WOLF, note="the Raven's poster: two votes against"))
 
 RAVEN = register_role(
     RoleSpec(
@@ -19,7 +22,7 @@ RAVEN = register_role(
         name="Raven",
         camp=VILLAGE,
         summary="At the end of each night you may post an anonymous accusation: that player gets 2 extra votes against them at the next vote.",
-        decisions=("raven_mark",),
+        decisions=(RAVEN_MARK,),
         presets=("village",),
     )
 )
@@ -30,7 +33,7 @@ def _run(game):
         options = game.targets(raven.name, exclude=vagabonds(game))
         if not options:
             continue
-        target = yield from ask_one(game.ask(raven.name, "raven_mark", options, allow_pass=True))
+        target = yield from ask_one(game.ask(raven.name, RAVEN_MARK, options, allow_pass=True))
         if target is not None:
             extra = game.memory.setdefault("extra_votes", {})
             extra[target] = extra.get(target, 0) + 2

@@ -3,7 +3,22 @@
 She is asked alongside the wolves: her look does not depend on their choice, so both
 are pending together (group ``night_main``)."""
 
+from __future__ import annotations
+
+from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import EventData, Name, RoleId, event, private
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+SEER_CHECK = decision("seer_check", CHOICE, power=Power(WOLF, note="the Seer sees a card"))
+
+
+@event("seer_result")
+class SeerResult(EventData):
+    """What the Seer saw: ``target``'s card at that moment."""
+
+    seer: Name
+    target: Name
+    role: RoleId
 
 SEER = register_role(
     RoleSpec(
@@ -11,7 +26,7 @@ SEER = register_role(
         name="Seer",
         camp=VILLAGE,
         summary="Each night you learn the true role of one player of your choice.",
-        decisions=("seer_check",),
+        decisions=(SEER_CHECK,),
         presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
@@ -27,10 +42,9 @@ def _run(game):
         options = tuple([p.name for p in game.players if p.alive and p.name != name])
         if not options:
             continue
-        # Asked every night: ``ask_one`` inlined, the positional forms (``Game.emit_data``).
-        d = game.ask_with(name, "seer_check", options, {})
+        d = game.ask(name, SEER_CHECK, options)
         target = (yield [d])[d.id]
-        game.emit_data("seer_result", game.private_to(name), {"seer": name, "target": target, "role": game.by_name[target].role})
+        game.emit(SeerResult(name, target, game.by_name[target].role), private(name))
         if game.options.wolves_exposed_idle and game.by_name[target].is_wolf:
             # 失业狼人 (001 zh glossary): found out, he kills no more from the next night
             game.memory.setdefault("exposed_wolves", {}).setdefault(target, game.day)

@@ -11,9 +11,11 @@ Night 1 (after the Seer): each sister is told the other's name (``sisters``). Wi
 turn each (text, private to the sisters).
 """
 
-from engine.decisions import TEXT
+from engine.decisions import TEXT, decision
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+SISTER_CHAT = decision("sister_chat", TEXT, unmeasured="the Sisters' talk")
 
 SISTER = register_role(
     RoleSpec(
@@ -21,7 +23,7 @@ SISTER = register_role(
         name="Sister",
         camp=VILLAGE,
         summary="The two Sisters know each other from the first night, and may be woken from time to time to confer in secret.",
-        decisions=("sister_chat",),
+        decisions=(SISTER_CHAT,),
         presets=("best_of",),
     )
 )
@@ -47,7 +49,7 @@ def _run(game):
         return
     audience = game.private(*names)
     for name in names:
-        said = yield from ask_one(game.ask(name, "sister_chat", shape=TEXT, sisters=list(names)))
+        said = yield from ask_one(game.ask(name, SISTER_CHAT, shape=TEXT, sisters=list(names)))
         text = said.get("text", "") if isinstance(said, dict) else said
         game.emit("sister_chat", audience, speaker=name, text=text)
 

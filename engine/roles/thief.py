@@ -4,6 +4,9 @@ two set aside, and must take a Werewolf when both are Werewolves."""
 from engine.flow.common import ask_one
 from engine.roles import ROLES
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, decision
+
+THIEF_SWAP = decision("thief_swap", CHOICE, unmeasured="a card, not a player")
 
 THIEF = register_role(
     RoleSpec(
@@ -11,7 +14,7 @@ THIEF = register_role(
         name="Thief",
         camp=VILLAGE,
         summary="On the first night you see the two set-aside cards and may take one of them in exchange for yours; if both are werewolves you must take one.",
-        decisions=("thief_swap",),
+        decisions=(THIEF_SWAP,),
         presets=("millers_hollow", "millers_hollow_es", "langrensha"),
     )
 )
@@ -27,7 +30,7 @@ def _run(game):
     game.emit("thief_cards", game.private(thief.name), cards=cards)
     forced = all(ROLES[c].is_wolf for c in cards)
     options = tuple(dict.fromkeys(cards))
-    took = yield from ask_one(game.ask(thief.name, "thief_swap", options, allow_pass=not forced, cards=cards, forced=forced))
+    took = yield from ask_one(game.ask(thief.name, THIEF_SWAP, options, allow_pass=not forced, cards=cards, forced=forced))
     if took is None:
         game.emit("thief_swap", game.private(thief.name), player=thief.name, took=None)
         return

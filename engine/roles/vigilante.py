@@ -23,6 +23,9 @@ from engine.events import PUBLIC
 from engine.flow.common import ask_one
 from engine.flow.day_powers import register_day_power
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
+from engine.decisions import CHOICE, WOLF, Power, decision
+
+VIGILANTE_SHOOT = decision("vigilante_shoot", CHOICE, power=Power(WOLF, note="the forum's Vigilante"))
 
 VIGILANTE = register_role(
     RoleSpec(
@@ -30,7 +33,7 @@ VIGILANTE = register_role(
         name="Vigilante",
         camp=VILLAGE,
         summary="Once per game, during a day, you may reveal yourself and shoot a player dead on the spot.",
-        decisions=("vigilante_shoot",),
+        decisions=(VIGILANTE_SHOOT,),
         presets=("forum",),
     )
 )
@@ -52,7 +55,7 @@ def _day(game):
         options = game.targets(v.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(v.name, "vigilante_shoot", options, allow_pass=True))
+        target = yield from ask_one(game.ask(v.name, VIGILANTE_SHOOT, options, allow_pass=True))
         if target is None:
             continue
         v.state["shot"] = True

@@ -24,8 +24,11 @@ next night he still wakes and talks with the pack but has no say in the kill."""
 
 from collections import Counter
 
-from engine.decisions import CHOICE, TEXT
+from engine.decisions import CHOICE, TEXT, decision
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+
+WOLF_CHAT = decision("wolf_chat", TEXT, unmeasured="the pack's talk")
+WOLF_KILL = decision("wolf_kill", CHOICE, unmeasured="the pack's kill: its options are humans, the wolves know who is who")
 
 WEREWOLF = register_role(
     RoleSpec(
@@ -34,7 +37,7 @@ WEREWOLF = register_role(
         camp=WEREWOLVES,
         is_wolf=True,
         summary="Each night you and the other werewolves choose a villager to devour. By day, pass yourself off as a villager.",
-        decisions=("wolf_chat", "wolf_kill"),
+        decisions=(WOLF_CHAT, WOLF_KILL),
         presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
@@ -95,7 +98,7 @@ def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pac
             context = {"attempt": attempt, "caught": caught}
             if w in out_of_work:
                 options, context = (), {**context, "idle": True}
-            decisions.append(game.ask_with(w, "wolf_kill", options, context, CHOICE, may_pass or not options))
+            decisions.append(game.ask_with(w, WOLF_KILL, options, context, CHOICE, may_pass or not options))
         answers = yield decisions  # ``ask`` inlined: every night
         picks = [answers[d.id] for d in decisions]
         game.emit_data("wolf_votes", pack_audience, {"votes": dict(zip(pack, picks)), "attempt": attempt})
@@ -125,7 +128,7 @@ def _first_named(game, pack: list[str], shelter: tuple, caught, may_pass: bool, 
         had_say = had_say or bool(options)
         last = i == len(order) - 1
         context = {"attempt": 1, "caught": caught, "turn": i + 1, "order": list(order)}
-        d = game.ask_with(w, "wolf_kill", options, context, CHOICE, may_pass or not last or not options)
+        d = game.ask_with(w, WOLF_KILL, options, context, CHOICE, may_pass or not last or not options)
         victim = picks[w] = (yield [d])[d.id]
         if victim is not None:
             break
@@ -160,7 +163,7 @@ def _run(game):
     if len(pack) >= 2:
         for rnd in range(1, opts.wolf_chat_rounds + 1):
             for w in pack:
-                d = game.ask_with(w, "wolf_chat", (), {"round": rnd, "wolves": list(pack)}, TEXT)
+                d = game.ask_with(w, WOLF_CHAT, (), {"round": rnd, "wolves": list(pack)}, TEXT)
                 said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
                 text = said.get("text", "") if isinstance(said, dict) else said
                 data = {"speaker": w, "text": text, "round": rnd}

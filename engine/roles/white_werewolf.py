@@ -15,6 +15,9 @@ Elder's life and the guard do not stop it. He wins alone when he is the last one
 
 from engine.flow.common import ask_one
 from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+from engine.decisions import CHOICE, decision
+
+WHITE_WEREWOLF_KILL = decision("white_werewolf_kill", CHOICE, unmeasured="a kill among the wolves, for a solitary goal")
 
 WHITE = "white_werewolf"
 
@@ -25,7 +28,7 @@ WHITE_WEREWOLF = register_role(
         camp=WHITE,
         is_wolf=True,
         summary="You hunt with the werewolves, but every other night you may also kill a werewolf: you win only as the last one alive.",
-        decisions=("white_werewolf_kill",),
+        decisions=(WHITE_WEREWOLF_KILL,),
         presets=("best_of",),
     )
 )
@@ -39,7 +42,7 @@ def _run(game):
     for ww in game.able(WHITE):
         spare = game.spares(ww.name)
         options = tuple(p.name for p in game.players if p.alive and p.is_wolf and p is not ww and p.name not in spare)
-        target = yield from ask_one(game.ask(ww.name, "white_werewolf_kill", options, allow_pass=True))
+        target = yield from ask_one(game.ask(ww.name, WHITE_WEREWOLF_KILL, options, allow_pass=True))
         game.emit("white_werewolf_kill", game.private(ww.name), target=target)
         if target is not None:
             game.night["kills"].append((target, "white_werewolf"))

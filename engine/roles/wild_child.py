@@ -14,6 +14,9 @@ the next night. Turning is his fate, not a power: the Elder's death does not sto
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_death_hook, register_role, register_step
+from engine.decisions import CHOICE, decision
+
+WILD_CHILD_MODEL = decision("wild_child_model", CHOICE, unmeasured="a model chosen on the first night; no target is better for the village")
 
 WILD_CHILD = register_role(
     RoleSpec(
@@ -21,7 +24,7 @@ WILD_CHILD = register_role(
         name="Wild Child",
         camp=VILLAGE,
         summary="On the first night you choose a model. You play for the village, but if your model dies you become a werewolf.",
-        decisions=("wild_child_model",),
+        decisions=(WILD_CHILD_MODEL,),
         presets=("best_of",),
     )
 )
@@ -36,7 +39,7 @@ def _run(game):
         options = tuple(n for n in game.alive_names() if n != child.name)
         if not options:
             continue
-        model = yield from ask_one(game.ask(child.name, "wild_child_model", options))
+        model = yield from ask_one(game.ask(child.name, WILD_CHILD_MODEL, options))
         child.state["model"] = model
         game.emit("wild_child_model", game.private(child.name), model=model)
 

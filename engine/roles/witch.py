@@ -13,8 +13,45 @@ When the wolves strike twice in a night (003: the Big Bad Wolf, the White Werewo
 "The leader indicates to it the victim(s) of the wolves; a cure saves a person": she
 is shown each victim in turn and may heal one of them."""
 
-from engine.decisions import BOOL, CHOICE
+from __future__ import annotations
+
+from typing import TypedDict
+
+from engine.decisions import BOOL, CHOICE, WOLF, Power, decision
+from engine.events import EventData, Name, event, private
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+
+class WitchHealContext(TypedDict, total=False):
+    victim: str | None  # the wolves' victim she is shown (None: nobody was attacked)
+    unavailable: str  # why "yes" is not among the options tonight
+
+
+class WitchPoisonContext(TypedDict, total=False):
+    unavailable: str  # why she has no one to poison tonight
+
+
+WITCH_HEAL = decision(
+    "witch_heal", BOOL, context=WitchHealContext, unmeasured="yes/no about the pack's victim, never a wolf the pack knows"
+)
+WITCH_POISON = decision("witch_poison", CHOICE, context=WitchPoisonContext, power=Power(WOLF, note="the Witch's poison"))
+
+
+@event("witch_victim")
+class WitchVictim(EventData):
+    """The narrator shows the Witch the wolves' victim (None: nobody was attacked)."""
+
+    victim: Name | None
+
+
+@event("witch_healed")
+class WitchHealed(EventData):
+    target: Name
+
+
+@event("witch_poisoned")
+class WitchPoisoned(EventData):
+    target: Name
 
 WITCH = register_role(
     RoleSpec(
@@ -22,7 +59,7 @@ WITCH = register_role(
         name="Witch",
         camp=VILLAGE,
         summary="You have one healing potion (save the werewolves' victim) and one poison (kill a player), each usable once per game.",
-        decisions=("witch_heal", "witch_poison"),
+        decisions=(WITCH_HEAL, WITCH_POISON),
         presets=("millers_hollow", "millers_hollow_es", "best_of", "langrensha"),
     )
 )
@@ -52,27 +89,26 @@ def _run(game):
     opts = game.options
     night = game.night
     for witch in game.able("witch"):
-        # Asked every night: ``ask_one`` inlined, the positional forms (``Game.emit_data``).
         name = witch.name
-        audience = game.private_to(name)
+        audience = private(name)
         st = witch.state
         st.setdefault("heal", True)
         st.setdefault("poison", True)
         healed = False
         for victim in night["attacked"] or [None]:
-            game.emit_data("witch_victim", audience, {"victim": victim})
+            game.emit(WitchVictim(victim), audience)
             reason = "the healing potion is already used" if healed else _heal_reason(game, witch, victim)
             if reason:
-                d = game.ask_with(name, "witch_heal", (False,), {"victim": victim, "unavailable": reason}, BOOL)
+                d = game.ask(name, WITCH_HEAL, (False,), {"victim": victim, "unavailable": reason})
             else:
-                d = game.ask_with(name, "witch_heal", (True, False), {"victim": victim}, BOOL)
+                d = game.ask(name, WITCH_HEAL, (True, False), {"victim": victim})
             heal = (yield [d])[d.id]
             if heal:
                 healed = True
                 st["heal"] = False
                 night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c != "poison")]
                 night.setdefault("healed", []).append(victim)
-                game.emit_data("witch_healed", audience, {"target": victim})
+                game.emit(WitchHealed(victim), audience)
         reason = ""
         if not st["poison"]:
             reason = "the poison is already used"
@@ -83,14 +119,14 @@ def _run(game):
         elif healed and not opts.witch_both_potions_same_night:
             reason = "only one potion a night under these rules"
         if reason:
-            d = game.ask_with(name, "witch_poison", (), {"unavailable": reason}, CHOICE, True)
+            d = game.ask(name, WITCH_POISON, (), {"unavailable": reason}, True)
         else:
-            d = game.ask_with(name, "witch_poison", game.targets(name, opts.witch_self_poison), {}, CHOICE, True)
+            d = game.ask(name, WITCH_POISON, game.targets(name, opts.witch_self_poison), None, True)
         target = (yield [d])[d.id]
         if target is not None:
             st["poison"] = False
             night["kills"].append((target, "poison"))
-            game.emit_data("witch_poisoned", audience, {"target": target})
+            game.emit(WitchPoisoned(target), audience)
 
 
 register_step(NightStep(name="witch", order=300, run=_run, active=_active, roles=("witch",)))

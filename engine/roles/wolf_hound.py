@@ -12,6 +12,9 @@ night; his card stays a Wolf-Hound (the Seer cannot tell his side).
 
 from engine.flow.common import ask_one
 from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+from engine.decisions import CHOICE, decision
+
+WOLF_HOUND_SIDE = decision("wolf_hound_side", CHOICE, unmeasured="a side, not a player")
 
 WOLF_HOUND = register_role(
     RoleSpec(
@@ -19,7 +22,7 @@ WOLF_HOUND = register_role(
         name="Wolf-Hound",
         camp=VILLAGE,
         summary="On the first night you choose, for good, to play for the village or to join the werewolves.",
-        decisions=("wolf_hound_side",),
+        decisions=(WOLF_HOUND_SIDE,),
         presets=("best_of",),
     )
 )
@@ -31,7 +34,7 @@ def _active(game) -> bool:
 
 def _run(game):
     for hound in game.with_role("wolf_hound"):
-        side = yield from ask_one(game.ask(hound.name, "wolf_hound_side", (VILLAGE, WEREWOLVES)))
+        side = yield from ask_one(game.ask(hound.name, WOLF_HOUND_SIDE, (VILLAGE, WEREWOLVES)))
         hound.state["side"] = side
         if side == WEREWOLVES:
             hound.convert(WEREWOLVES, True)
