@@ -40,7 +40,7 @@ def _day(game):
         picked: list[str] = []
         for rnd in range(1, PUPILS + 1):
             options = tuple(n for n in game.targets(s.name, exclude=vagabonds(game)) if n not in game.barred)
-            pick = yield from optional_target(game, s.name, SCHOOLMISTRESS_FORBID, options, round=rnd, forbidden=list(picked))
+            pick = yield from optional_target(game, s.name, SCHOOLMISTRESS_FORBID, options, {"round": rnd, "forbidden": list(picked)})
             if pick is None:
                 break
             picked.append(pick)

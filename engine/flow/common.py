@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Generator, Iterable
+from typing import TYPE_CHECKING, Any, Generator, Iterable
 
-from engine.decisions import Decision
+from engine.decisions import Decision, DecisionKind
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game
 
 Script = Generator[list[Decision], dict[int, Any], Any]
 
@@ -51,10 +54,12 @@ def parallel(scripts: Iterable[Script]) -> Script:
         active = still
 
 
-def optional_target(game, seat: str, kind: str, options: tuple, **context: Any) -> Generator[list[Decision], dict[int, Any], Any]:
+def optional_target(
+    game: Game, seat: str, kind: DecisionKind, options: tuple, context: dict[str, Any] | None = None
+) -> Generator[list[Decision], dict[int, Any], Any]:
     """A power its holder may use or keep: ask ``seat`` for one of ``options`` or null.
     With no legal target the question is not asked at all (None)."""
     if not options:
         return None
-    answers = yield [game.ask(seat, kind, options, allow_pass=True, **context)]
+    answers = yield [game.ask(seat, kind, options, context, True)]
     return next(iter(answers.values()))
