@@ -22,6 +22,7 @@ from engine.options import RuleOptions
 from engine.roles import ROLES, rules_for
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
+from engine.state import Night, Parts
 
 
 @dataclass(slots=True)
@@ -32,7 +33,7 @@ class Player:
     initial_role: str
     alive: bool = True
     # Role-specific state (potions left, ...): roles own their keys.
-    state: dict[str, Any] = field(default_factory=dict)
+    state: Parts = field(default_factory=Parts)
     is_wolf: bool = False  # kept in step with ``role`` by ``set_role``: read on every night
     # The camp the player plays for: the card's, until a conversion (the Wolf-Hound's
     # choice, the Wild Child's change, an infection, the Angel's first round) changes it.
@@ -134,8 +135,8 @@ class Game:
         # Tavernkeeper while he keeps his immunity. Empty in most games.
         self.sheltered: dict[str, frozenset] = {}
         self.first_voters: tuple[str, ...] = ()  # who votes alone before the others (the Tavernkeeper)
-        self.night: dict[str, Any] = {}  # scratch state of the current night
-        self.memory: dict[str, Any] = {}  # what mechanics remember across nights
+        self.night: Night = Night()  # scratch state of the current night (``engine.flow.night``)
+        self.memory: Parts = Parts()  # what mechanics remember across nights
         self.winner: str | None = None
         self.over = False  # set with ``winner`` by ``engine.flow.victory.end_game``
         self.winners: list[str] = []

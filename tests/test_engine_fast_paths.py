@@ -33,7 +33,7 @@ def test_a_games_players_are_complete_and_independent():
     for i, p in enumerate(game.players):
         assert _as_dict(p) == _as_dict(Player(name=p.name, seat=i, role=p.role, initial_role=p.role))
     game.players[0].state["x"] = 1
-    assert game.players[1].state == {}
+    assert "x" not in game.players[1].state and game.players[1].state is not game.players[0].state
 
 
 def test_emit_forms_make_the_same_event():

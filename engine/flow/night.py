@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from engine.events import PUBLIC
 from engine.flow.common import parallel
+from engine.state import Night
 
 
 def night(game):
     game.phase = "night"
-    game.night = {"kills": [], "wolf_victim": None, "spies": [], "attacked": []}
+    game.night = Night()
+    game.night["spies"] = []  # migration: the Little Girl's, until it is her part
     game.emit_data("night_start", PUBLIC, {"night": game.day})
     plan = game.rules.first_night if game.day == 1 else game.rules.later_nights
     for group in plan:
