@@ -27,6 +27,7 @@ from agents.heuristic_lines import LANGUAGES
 from agents.heuristic_memory import Memory
 from agents.heuristic_noise import noisy_answer
 from agents.heuristic_situation import Situation
+from agents.heuristic_powers import aimed_power, declared_power
 from agents.heuristic_suspicion import judged, normalise
 from agents.random_agent import random_answer
 from engine.decisions import Decision, IllegalAnswer
@@ -116,7 +117,9 @@ class HeuristicAgent(Agent):
             sit = Situation(self.memory, self.noise_rng, decision, self.plan, self.lang, self.seed)
             return self._legal(decision, noisy_answer(sit, view))
         policy = POLICIES.get(decision.kind) or roles.ROLE_POLICIES.get(decision.kind)
-        if policy is None:  # a kind from a role this bot does not know yet
+        if policy is None and declared_power(decision.kind) is not None:
+            policy = aimed_power  # a power aimed at a player, played from its declaration
+        if policy is None:  # a kind this bot has no play for
             return random_answer(self.rng, decision)
         try:
             answer = policy(Situation(self.memory, self.rng, decision, self.plan, self.lang, self.seed))

@@ -42,8 +42,8 @@ def _decision_parts(kind: str) -> list[str]:
     for lang in LANGUAGES:
         if not catalog(lang).has(f"decisions.kinds.{kind}"):
             missing.append(f"{kind}: its question in prompts/{lang}/decisions.yaml (kinds.{kind})")
-    if kind not in POLICIES and kind not in ROLE_POLICIES:
-        missing.append(f"{kind}: a heuristic policy (agents/heuristic*.py POLICIES)")
+    if kind not in POLICIES and kind not in ROLE_POLICIES and declared.power is None:
+        missing.append(f"{kind}: a heuristic policy (agents/heuristic*.py POLICIES), or a declared Power it plays")
     return missing
 
 
