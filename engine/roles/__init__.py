@@ -1,4 +1,8 @@
-"""Every role of every preset. Importing this package registers them all."""
+"""Every role of every preset. Importing this package registers them all: the books'
+roles in a fixed order, then any other module of the package (``_import_the_others``)."""
+
+import importlib
+import pkgutil
 
 from engine.roles.base import (  # noqa: F401  (re-exported)
     DEATH_HOOKS,
@@ -67,3 +71,15 @@ from engine.roles import (  # noqa: F401,E402  (registration side effects)
 )
 
 from engine import buildings as _buildings  # noqa: F401,E402  (The Village's buildings register their hooks)
+
+
+def _import_the_others() -> None:
+    """A role module added to this package is found by its file: adding a role touches
+    no list. The roles above are imported first, in the books' order, because their
+    registration order is the order the rules text and ``werewolf roles`` show them."""
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name != "base":
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+_import_the_others()
