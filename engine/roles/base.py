@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engine.decisions import DECISION_KINDS, DecisionKind
+from engine.night_order import place
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.game import Game
@@ -47,7 +48,8 @@ StepFn = Callable[["Game"], Iterator]
 
 @dataclass(frozen=True, slots=True)
 class NightStep:
-    """One call of the narrator's night. ``order`` follows the book's reminder list.
+    """One call of the narrator's night, placed by its ``name`` in the declared order
+    (``engine.night_order.NIGHT_ORDER``, which quotes the books' call lists).
 
     ``group`` lets steps that do not depend on each other be asked together: steps of
     the same group run in parallel (their decisions are pending at once). ``roles``:
@@ -56,7 +58,7 @@ class NightStep:
     """
 
     name: str
-    order: int
+    order: int  # migration: ignored, the place comes from NIGHT_ORDER
     run: StepFn
     active: Callable[["Game"], bool]
     first_night_only: bool = False
@@ -110,8 +112,9 @@ def _note_when(when) -> None:
 
 
 def register_step(step: NightStep) -> NightStep:
+    place(step.name)  # a step must have its place in the declared order
     NIGHT_STEPS.append(step)
-    NIGHT_STEPS.sort(key=lambda s: s.order)
+    NIGHT_STEPS.sort(key=lambda s: place(s.name))
     _note_when(step.when)
     return step
 
