@@ -6,7 +6,27 @@ No decision: when the pack's victim dies (cause ``werewolves``) or a player is l
 (cause ``vote``), every living Coroner privately learns the dead player's card
 (``coroner_report``)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.events import EventData, Name, RoleId, event, private
+from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
+
+
+@event("coroner_report")
+class CoronerReport(EventData):
+    """The Coroner learns the card of a player the pack killed or the village lynched
+    (``cause``: ``werewolves`` or ``vote``)."""
+
+    target: Name
+    role: RoleId
+    cause: str
+
 
 CORONER = register_role(
     RoleSpec(
@@ -19,10 +39,10 @@ CORONER = register_role(
 )
 
 
-def _report(game, player, cause):
+def _report(game: Game, player: Player, cause: str) -> Script:
     if cause in ("werewolves", "vote"):
         for c in game.able("coroner"):
-            game.emit("coroner_report", game.private(c.name), target=player.name, role=player.role, cause=cause)
+            game.emit(CoronerReport(player.name, player.role, cause), private(c.name))
     return
     yield
 

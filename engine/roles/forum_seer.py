@@ -8,11 +8,36 @@ are alive. "In some large games, the Wolves may be informed it's happened (or ev
 you are)": option ``wolves_told_seers`` (``act``: the living wolves learn that the Seer
 used her gift; ``who``: and who she is), shared with the Psychic (``tell_pack``)."""
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
 from engine.decisions import BOOL, decision
+from engine.events import OMIT, EventData, Name, RoleId, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 FORUM_SEER_SENSE = decision("forum_seer_sense", BOOL, unmeasured="yes/no, no target (a count of wolves)")
+
+
+@event("forum_seer_sense")
+class ForumSeerSense(EventData):
+    """What the Seer sensed: how many werewolves are alive."""
+
+    wolves: int
+
+
+@event("seer_spotted")
+class SeerSpotted(EventData):
+    """The pack is told that a seer (``role``: the forum's Seer or the Psychic) used her
+    gift tonight; ``player`` names her under ``wolves_told_seers: who`` (else absent)."""
+
+    role: RoleId
+    player: Annotated[Name | None, OMIT] = None
+
 
 FORUM_SEER = register_role(
     RoleSpec(
@@ -26,23 +51,20 @@ FORUM_SEER = register_role(
 )
 
 
-def tell_pack(game, role: str, player: str) -> None:
+def tell_pack(game: Game, role: str, player: str) -> None:
     """004: "the Wolves may be informed it's happened (or even who you are)"."""
     told = game.options.wolves_told_seers
     wolves = [w.name for w in game.wolves()]
     if told == "never" or not wolves:
         return
-    if told == "who":
-        game.emit("seer_spotted", game.private(*wolves), role=role, player=player)
-    else:
-        game.emit("seer_spotted", game.private(*wolves), role=role)
+    game.emit(SeerSpotted(role, player if told == "who" else None), private(*wolves))
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for seer in game.able("forum_seer"):
-        use = yield from ask_one(game.ask_bool(seer.name, FORUM_SEER_SENSE, True))
+        use = yield from ask_one(game.ask(seer.name, FORUM_SEER_SENSE, (True, False)))
         if use:
-            game.emit("forum_seer_sense", game.private(seer.name), wolves=len(game.wolves()))
+            game.emit(ForumSeerSense(len(game.wolves())), private(seer.name))
             tell_pack(game, "forum_seer", seer.name)
 
 

@@ -6,11 +6,35 @@ Each night ``insomniac_stay_awake`` (true / false). Awake, she is told one livin
 werewolf drawn by lot, and that werewolf is told who she is. An awake Insomniac is "up
 and about" for the Ninja."""
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.decisions import BOOL, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.roles.ninja import UpNight
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 INSOMNIAC_STAY_AWAKE = decision("insomniac_stay_awake", BOOL, unmeasured="yes/no, no target")
+
+
+@event("insomniac_saw")
+class InsomniacSaw(EventData):
+    """The werewolf the awake Insomniac saw (None: no werewolf but her is alive)."""
+
+    wolf: Name | None
+
+
+@event("insomniac_seen")
+class InsomniacSeen(EventData):
+    """The werewolf she saw is told who the Insomniac is."""
+
+    insomniac: Name
+
 
 INSOMNIAC = register_role(
     RoleSpec(
@@ -24,19 +48,19 @@ INSOMNIAC = register_role(
 )
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for ins in game.able("insomniac"):
-        awake = yield from ask_one(game.ask_bool(ins.name, INSOMNIAC_STAY_AWAKE, True))
+        awake = yield from ask_one(game.ask(ins.name, INSOMNIAC_STAY_AWAKE, (True, False)))
         if not awake:
             continue
-        game.night.setdefault("up", []).append(ins.name)
+        game.night.of(UpNight).names.append(ins.name)
         wolves = sorted(p.name for p in game.wolves() if p is not ins)
         if not wolves:
-            game.emit("insomniac_saw", game.private(ins.name), wolf=None)
+            game.emit(InsomniacSaw(None), private(ins.name))
             continue
         wolf = game.rng.choice(wolves)
-        game.emit("insomniac_saw", game.private(ins.name), wolf=wolf)
-        game.emit("insomniac_seen", game.private(wolf), insomniac=ins.name)
+        game.emit(InsomniacSaw(wolf), private(ins.name))
+        game.emit(InsomniacSeen(ins.name), private(wolf))
 
 
 register_step(NightStep(name="insomniac", order=97, run=_run, active=lambda game: game.has_able("insomniac"), roles=("insomniac",)))

@@ -10,11 +10,38 @@ dawn with the pack's (cause ``ninja``; a night kill: no final words). Acting, he
 who else was up that night (an awake Insomniac, a protecting Guardian Angel) and what
 they are."""
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 NINJA_KILL = decision("ninja_kill", CHOICE, power=Power(WOLF, note="the forum's Ninja (a human): a night kill"))
+
+
+@dataclass(slots=True)
+class UpNight:
+    """Who is "up and about" tonight, in the order they got up (an awake Insomniac, a
+    protecting Guardian Angel): what a Ninja sees on his way. They write it, he reads it."""
+
+    names: list[str] = field(default_factory=list)
+
+
+@event("ninja_saw")
+class NinjaSaw(EventData):
+    """The Ninja's strike, and who he saw up on the way: ``seen`` maps each of them to
+    their card."""
+
+    target: Name
+    seen: dict[str, str]
+
 
 NINJA = register_role(
     RoleSpec(
@@ -28,17 +55,18 @@ NINJA = register_role(
 )
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for ninja in game.able("ninja"):
         options = game.targets(ninja.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(ninja.name, NINJA_KILL, options, allow_pass=True))
+        target = yield from ask_one(game.ask(ninja.name, NINJA_KILL, options, None, True))
         if target is None:
             continue
-        game.night["kills"].append((target, "ninja"))
-        up = [n for n in game.night.get("up", ()) if n != ninja.name]
-        game.emit("ninja_saw", game.private(ninja.name), target=target, seen={n: game.by_name[n].role for n in up})
+        game.night.kills.append((target, "ninja"))
+        up = game.night.peek(UpNight)
+        seen = [n for n in up.names if n != ninja.name] if up is not None else []
+        game.emit(NinjaSaw(target, {n: game.by_name[n].role for n in seen}), private(ninja.name))
 
 
 register_step(NightStep(name="ninja", order=235, run=_run, active=lambda game: game.has_able("ninja"), roles=("ninja",)))

@@ -6,12 +6,29 @@ Each night ``psychic_read``: a living player (not herself), or null to rest; she
 their exact card. "The Wolves might get informed if you do this, so look out!": option
 ``wolves_told_seers`` (``engine.roles.forum_seer.tell_pack``)."""
 
-from engine.flow.common import ask_one
-from engine.roles.forum_seer import tell_pack
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import EventData, Name, RoleId, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.roles.forum_seer import tell_pack
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 PSYCHIC_READ = decision("psychic_read", CHOICE, power=Power(WOLF, note="the forum's Psychic reads a card"))
+
+
+@event("psychic_result")
+class PsychicResult(EventData):
+    """What the Psychic read: ``target``'s exact card at that moment."""
+
+    target: Name
+    role: RoleId
+
 
 PSYCHIC = register_role(
     RoleSpec(
@@ -25,14 +42,14 @@ PSYCHIC = register_role(
 )
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for psychic in game.able("psychic"):
         options = tuple(n for n in game.alive_names() if n != psychic.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(psychic.name, PSYCHIC_READ, options, allow_pass=True))
+        target = yield from ask_one(game.ask(psychic.name, PSYCHIC_READ, options, None, True))
         if target is not None:
-            game.emit("psychic_result", game.private(psychic.name), target=target, role=game.by_name[target].role)
+            game.emit(PsychicResult(target, game.by_name[target].role), private(psychic.name))
             tell_pack(game, "psychic", psychic.name)
 
 
