@@ -13,11 +13,53 @@ can be lost; the Mad Scientist's own card excluded); a Werewolf becomes the Pack
 (a wolf with an Auxiliary power); a Pack Leader is unchanged. The dosed player is told
 their new card; the Scientist is told only that the dose went down."""
 
-from engine.flow.common import ask_one
-from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import CHOICE, decision
+from __future__ import annotations
 
-MAD_SCIENTIST_DOSE = decision("mad_scientist_dose", CHOICE, unmeasured="a lottery: a human may become a wolf, a wolf the Pack Leader; no target is good")
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, decision
+from engine.events import EventData, Name, RoleId, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
+
+
+class MadScientistDoseContext(TypedDict, total=False):
+    vials: int  # the doses she has left, this one included
+
+
+MAD_SCIENTIST_DOSE = decision(
+    "mad_scientist_dose",
+    CHOICE,
+    context=MadScientistDoseContext,
+    unmeasured="a lottery: a human may become a wolf, a wolf the Pack Leader; no target is good",
+)
+
+
+@dataclass(slots=True)
+class MadScientistState:
+    """The doses she has given; she has ``mad_scientist_vials`` (a game option) in all."""
+
+    used: int = 0
+
+
+@event("mad_scientist_dose")
+class MadScientistDose(EventData):
+    """The Scientist is told her dose went down ``target``'s throat (not what it did)."""
+
+    target: Name
+
+
+@event("mutated")
+class Mutated(EventData):
+    """The dosed player is told their card after the dose (maybe unchanged)."""
+
+    player: Name
+    role: RoleId
+
 
 MAD_SCIENTIST = register_role(
     RoleSpec(
@@ -31,24 +73,26 @@ MAD_SCIENTIST = register_role(
 )
 
 
-def _pool(game, current: str) -> list[str]:
+def _pool(game: Game, current: str) -> list[str]:
     deck = sorted({p.initial_role for p in game.players} | set(game.center))
     humans = [r for r in deck if not ROLES[r].is_wolf and ROLES[r].camp == VILLAGE and r not in (current, "mad_scientist")]
     return ["werewolf"] + humans
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for sci in game.able("mad_scientist"):
-        left = sci.state.get("vials", game.options.mad_scientist_vials)
+        st = sci.state.of(MadScientistState)
+        left = game.options.mad_scientist_vials - st.used
         if left <= 0:
             continue
         options = game.targets(sci.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(sci.name, MAD_SCIENTIST_DOSE, options, allow_pass=True, vials=left))
+        context: MadScientistDoseContext = {"vials": left}
+        target = yield from ask_one(game.ask(sci.name, MAD_SCIENTIST_DOSE, options, context, True))
         if target is None:
             continue
-        sci.state["vials"] = left - 1
+        st.used += 1
         p = game.by_name[target]
         if p.is_wolf:
             new = "pack_leader" if p.role == "werewolf" else p.role
@@ -57,9 +101,10 @@ def _run(game):
         if new != p.role:
             p.set_role(new)
             p.powerless = False
-        game.emit("mad_scientist_dose", game.private(sci.name), target=target)
-        game.emit("mutated", game.private(target), player=target, role=p.role)
-        game.emit("role", game.private(target), player=target, role=p.role)
+        game.emit(MadScientistDose(target), private(sci.name))
+        game.emit(Mutated(target, p.role), private(target))
+        # The ``role`` kind is declared by engine.flow.main (issue 15): by name until then.
+        game.emit("role", private(target), player=target, role=p.role)
 
 
 register_step(

@@ -8,12 +8,31 @@ Auxiliary Role (any human card but the Civilian's). "In really big games, he mig
 be told what it is": from ``pack_leader_exact_from`` players (0, the default: never) he
 is told the card itself."""
 
-from engine.flow.common import ask_one
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+from engine.decisions import AUXILIARY, CHOICE, Power, decision
+from engine.events import OMIT, EventData, Name, RoleId, event, private
+from engine.flow.common import Script, ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 from engine.roles.civilian import PLAIN
-from engine.decisions import AUXILIARY, CHOICE, Power, decision
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 PACK_LEADER_SNIFF = decision("pack_leader_sniff", CHOICE, power=Power(AUXILIARY, side="werewolves", note="the Pack Leader looks for Auxiliary Roles among humans"))
+
+
+@event("pack_leader_sniff")
+class PackLeaderSniff(EventData):
+    """Whether ``target`` holds an Auxiliary Role; ``role`` is the card itself in games
+    of ``pack_leader_exact_from`` players or more (else the key is absent)."""
+
+    target: Name
+    auxiliary: bool
+    role: Annotated[RoleId | None, OMIT] = None
+
 
 PACK_LEADER = register_role(
     RoleSpec(
@@ -28,19 +47,17 @@ PACK_LEADER = register_role(
 )
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for leader in game.able("pack_leader"):
         options = tuple(p.name for p in game.players if p.alive and not p.is_wolf and p.name not in game.spares(leader.name))
         if not options:
             continue
-        target = yield from ask_one(game.ask(leader.name, PACK_LEADER_SNIFF, options, allow_pass=True))
+        target = yield from ask_one(game.ask(leader.name, PACK_LEADER_SNIFF, options, None, True))
         if target is not None:
             role = game.by_name[target].role
             big = game.options.pack_leader_exact_from
-            if big and len(game.players) >= big:
-                game.emit("pack_leader_sniff", game.private(leader.name), target=target, auxiliary=role not in PLAIN, role=role)
-            else:
-                game.emit("pack_leader_sniff", game.private(leader.name), target=target, auxiliary=role not in PLAIN)
+            exact = role if big and len(game.players) >= big else None
+            game.emit(PackLeaderSniff(target, role not in PLAIN, exact), private(leader.name))
 
 
 register_step(

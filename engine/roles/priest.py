@@ -8,13 +8,53 @@ resurrection that names the Priest) and each night last (the host announces the
 returned player, not who brought them back). One use per game. The revived player
 plays on with their card; their earlier death stays in the record."""
 
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, TypedDict
+
+from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+from engine.events import OMIT, PUBLIC, EventData, Name, event, private
+from engine.flow.common import Script, ask_one
 from engine.flow.day_powers import register_day_power
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import CHOICE, NOT_WOLF, Power, decision
 
-PRIEST_REVIVE = decision("priest_revive", CHOICE, power=Power(NOT_WOLF, pool="dead", note="the forum's Priest brings a dead player back"))
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
+
+
+class PriestReviveContext(TypedDict, total=False):
+    by_day: bool  # asked by day (a public resurrection naming her) rather than at night
+
+
+PRIEST_REVIVE = decision(
+    "priest_revive",
+    CHOICE,
+    context=PriestReviveContext,
+    power=Power(NOT_WOLF, pool="dead", note="the forum's Priest brings a dead player back"),
+)
+
+
+@dataclass(slots=True)
+class PriestState:
+    revived: bool = False  # her one resurrection is spent
+
+
+@event("revived")
+class Revived(EventData):
+    """A dead player is back in play; ``priest`` names who brought them back when it was
+    done by day, in public (at night the key is absent)."""
+
+    player: Name
+    priest: Annotated[Name | None, OMIT] = None
+
+
+@event("priest_revive")
+class PriestRevive(EventData):
+    """The Priest is told her night resurrection of ``target`` went through."""
+
+    target: Name
+
 
 PRIEST = register_role(
     RoleSpec(
@@ -28,36 +68,42 @@ PRIEST = register_role(
 )
 
 
-def _revive(game, by_day: bool):
+def _spent(priest: Player) -> bool:
+    st = priest.state.peek(PriestState)
+    return st is not None and st.revived
+
+
+def _revive(game: Game, by_day: bool) -> Script:
     for priest in game.able("priest"):
-        if priest.state.get("revived"):
+        if _spent(priest):
             continue
         dead = tuple(p.name for p in game.players if not p.alive)
         if not dead:
             continue
-        target = yield from ask_one(game.ask(priest.name, PRIEST_REVIVE, dead, allow_pass=True, by_day=by_day))
+        context: PriestReviveContext = {"by_day": by_day}
+        target = yield from ask_one(game.ask(priest.name, PRIEST_REVIVE, dead, context, True))
         if target is None:
             continue
-        priest.state["revived"] = True
+        priest.state.of(PriestState).revived = True
         p = game.by_name[target]
         p.alive = True
         if by_day:
-            game.emit("revived", PUBLIC, player=target, priest=priest.name)
+            game.emit(Revived(target, priest.name), PUBLIC)
         else:
-            game.emit("revived", PUBLIC, player=target)
-            game.emit("priest_revive", game.private(priest.name), target=target)
+            game.emit(Revived(target), PUBLIC)
+            game.emit(PriestRevive(target), private(priest.name))
 
 
-def _day(game):
+def _day(game: Game) -> Script:
     yield from _revive(game, True)
 
 
-def _night(game):
+def _night(game: Game) -> Script:
     yield from _revive(game, False)
 
 
-def _active(game) -> bool:
-    return any(p.role == "priest" and p.alive and not p.powerless and not p.state.get("revived") for p in game.players)
+def _active(game: Game) -> bool:
+    return any(p.role == "priest" and p.alive and not p.powerless and not _spent(p) for p in game.players)
 
 
 register_day_power(("priest",), _day)

@@ -5,8 +5,25 @@ No decision. Devoured, the newspaper tells the table (a public ``celebrity_news`
 that day's lynching does not take place (``engine.flow.forum.lynch``): the phantom
 votes due that day carry over to the next tally. Dying any other way changes nothing."""
 
-from engine.events import PUBLIC
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.events import PUBLIC, EventData, Name, event
+from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
+
+
+@event("celebrity_news")
+class CelebrityNews(EventData):
+    """The newspaper: the Unknown Celebrity was devoured, so ``day``'s lynching is off."""
+
+    player: Name
+    day: int
+
 
 CELEBRITY = register_role(
     RoleSpec(
@@ -19,10 +36,11 @@ CELEBRITY = register_role(
 )
 
 
-def _news(game, player, cause):
+def _news(game: Game, player: Player, cause: str) -> Script:
     if cause == "werewolves" and player.role == "unknown_celebrity":
+        # Read by engine.flow.forum and engine.flow.day: converted with them (issue 15).
         game.memory["lynch_cancelled"] = game.day
-        game.emit("celebrity_news", PUBLIC, player=player.name, day=game.day)
+        game.emit(CelebrityNews(player.name, game.day), PUBLIC)
     return
     yield
 

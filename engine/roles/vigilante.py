@@ -1,7 +1,7 @@
 """The Vigilante (004): "you only have one bullet. Once you're sure you know who you want
 dead, during any Day phase, you can announce your role publicly, and shoot anyone you
 want (this MUST BE CONFIRMED BY THE HOST). That player is dead IMMEDIATELY"; 6-A: "Any
-Vigilante who makes a kill which is confirmed by the Host is a confirmed Human."
+Vigilante who makes a kill which is confirmed by the Host is a confirmed Human.
 
 Each day, after the debate and before the votes, ``vigilante_shoot``: a living player,
 or null to hold fire. The shot is public and names the Vigilante; the target dies at
@@ -19,13 +19,50 @@ another, and a dead one is not asked, which is the Host's "if the Host spotted t
 first kill before the second was posted, ... the second shot will simply not go
 through"; its other branch (both shots posted unseen) has no counterpart here."""
 
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, event, private
+from engine.flow.common import Script, ask_one
 from engine.flow.day_powers import register_day_power
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
-from engine.decisions import CHOICE, WOLF, Power, decision
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
 
 VIGILANTE_SHOOT = decision("vigilante_shoot", CHOICE, power=Power(WOLF, note="the forum's Vigilante"))
+
+
+@dataclass(slots=True)
+class VigilanteState:
+    """Whether this player's bullet is gone: fired, or his gun found by someone else."""
+
+    shot: bool = False
+
+
+@dataclass(slots=True)
+class GunsFoundMemory:
+    """The humans who found a dead Vigilante's gun, in the order they found one."""
+
+    finders: list[str] = field(default_factory=list)
+
+
+@event("vigilante_shot")
+class VigilanteShot(EventData):
+    shooter: Name
+    target: Name
+
+
+@event("gun_found")
+class GunFound(EventData):
+    """``player`` found the gun ``previous`` (a Vigilante) died without firing."""
+
+    player: Name
+    previous: Name
+
 
 VIGILANTE = register_role(
     RoleSpec(
@@ -39,51 +76,62 @@ VIGILANTE = register_role(
 )
 
 
-def _shooters(game) -> list:
+def _fired(p: Player) -> bool:
+    st = p.state.peek(VigilanteState)
+    return st is not None and st.shot
+
+
+def _shooters(game: Game) -> list[Player]:
     """The Vigilantes with their card, then the humans who found a dead one's gun."""
-    found = game.memory.get("guns_found")
+    found = game.memory.peek(GunsFoundMemory)
     shooters = list(game.able("vigilante"))
-    if found:
-        shooters += [game.by_name[n] for n in found if game.by_name[n] not in shooters]
+    if found is not None and found.finders:
+        shooters += [game.by_name[n] for n in found.finders if game.by_name[n] not in shooters]
     return shooters
 
 
-def _day(game):
+def _day(game: Game) -> Script:
+    # engine.flow.deaths imports engine.game, which imports every role: a cycle at import time.
+    from engine.flow.deaths import kill_batch
+
     for v in _shooters(game):
-        if v.state.get("shot") or not v.alive or game.over:
+        if _fired(v) or not v.alive or game.over:
             continue
         options = game.targets(v.name)
         if not options:
             continue
-        target = yield from ask_one(game.ask(v.name, VIGILANTE_SHOOT, options, allow_pass=True))
+        target = yield from ask_one(game.ask(v.name, VIGILANTE_SHOOT, options, None, True))
         if target is None:
             continue
-        v.state["shot"] = True
-        game.emit("vigilante_shot", PUBLIC, shooter=v.name, target=target)
-        from engine.flow.deaths import kill_batch
-
+        v.state.of(VigilanteState).shot = True
+        game.emit(VigilanteShot(v.name, target), PUBLIC)
         yield from kill_batch(game, [(target, "vigilante")])
         if game.over:
             return
 
 
-def _gun_left(game, player, cause):
+def _gun_left(game: Game, player: Player, cause: str) -> Script:
     """004: "another human might find it" -- the unused gun, to a living human by lot."""
-    if player.role != "vigilante" or player.state.get("shot"):
+    if player.role != "vigilante" or _fired(player):
         return
-    found = game.memory.setdefault("guns_found", [])
+    found = game.memory.of(GunsFoundMemory).finders
     humans = [p.name for p in game.players if p.alive and not p.is_wolf and p.name not in found]
     if not humans:
         return
     finder = game.rng.choice(humans)
     found.append(finder)
-    player.state["shot"] = True  # one gun, one bullet: it has changed hands
-    game.emit("gun_found", game.private(finder), player=finder, previous=player.name)
+    player.state.of(VigilanteState).shot = True  # one gun, one bullet: it has changed hands
+    game.emit(GunFound(finder, player.name), private(finder))
     return
     yield
 
 
-register_day_power(
-    ("vigilante",), _day, ready=lambda game: game.has_able("vigilante") or any(game.by_name[n].alive for n in game.memory.get("guns_found", ()))
-)
+def _ready(game: Game) -> bool:
+    if game.has_able("vigilante"):
+        return True
+    found = game.memory.peek(GunsFoundMemory)
+    return found is not None and any(game.by_name[n].alive for n in found.finders)
+
+
+register_day_power(("vigilante",), _day, ready=_ready)
 register_death_hook(30, _gun_left, roles=("vigilante",), when=lambda o: o.vigilante_gun_found)
