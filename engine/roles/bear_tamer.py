@@ -12,8 +12,24 @@ Bear Tamer lives with his power, a public ``bear_growl`` says whether the bear g
 the pack: an infected player, a Wild Child who turned, a Wolf-Hound who chose the wolves.
 """
 
-from engine.events import PUBLIC
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.events import PUBLIC, EventData, event
+from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_dawn_hook, register_role
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
+
+
+@event("bear_growl")
+class BearGrowl(EventData):
+    """Whether the bear growls this morning (it never says whose bear)."""
+
+    growl: bool
+
 
 BEAR_TAMER = register_role(
     RoleSpec(
@@ -26,10 +42,10 @@ BEAR_TAMER = register_role(
 )
 
 
-def _growl(game):
+def _growl(game: Game) -> Script:
     for tamer in game.able("bear_tamer"):
         growl = tamer.is_wolf or any(p.is_wolf for p in game.neighbours(tamer.name))
-        game.emit("bear_growl", PUBLIC, growl=growl)
+        game.emit(BearGrowl(growl), PUBLIC)
     return
     yield
 

@@ -13,11 +13,29 @@ Fox smells the camp, where the Seer reads the card. The answer is private
 (``fox_result``); after a negative one the Fox is never called again.
 """
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import EventData, Name, Names, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 FOX_SNIFF = decision("fox_sniff", CHOICE, power=Power(WOLF, note="the Fox's sniff (the named player; his neighbours are not counted)"))
+
+
+@event("fox_result")
+class FoxResult(EventData):
+    """Whether a werewolf is among ``group`` (``target`` and his living neighbours)."""
+
+    target: Name
+    group: Names
+    wolf: bool
+
 
 FOX = register_role(
     RoleSpec(
@@ -31,18 +49,18 @@ FOX = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_able("fox")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for fox in game.able("fox"):
-        target = yield from ask_one(game.ask(fox.name, FOX_SNIFF, tuple(game.alive_names()), allow_pass=True))
+        target = yield from ask_one(game.ask(fox.name, FOX_SNIFF, tuple(game.alive_names()), None, True))
         if target is None:
             continue
         group = [game.by_name[target], *game.neighbours(target)]
         wolf = any(p.is_wolf for p in group)
-        game.emit("fox_result", game.private(fox.name), target=target, group=[p.name for p in group], wolf=wolf)
+        game.emit(FoxResult(target, [p.name for p in group], wolf), private(fox.name))
         if not wolf:
             fox.powerless = True  # "loses his power for the rest of the game"
 

@@ -12,11 +12,45 @@ guarded player attacked by the wolves does not die. Common 狼人杀 practice (o
 ``protector_heal_clash``, off by default): guarded and healed the same night, he dies.
 """
 
-from engine.flow.common import ask_one
-from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
-from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+from __future__ import annotations
 
-PROTECTOR_GUARD = decision("protector_guard", CHOICE, power=Power(NOT_WOLF, note="the Protector's guard"))
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
+
+
+class ProtectorGuardContext(TypedDict, total=False):
+    last: str | None  # the player he guarded last night, whom he may not guard again (None: none)
+
+
+PROTECTOR_GUARD = decision("protector_guard", CHOICE, context=ProtectorGuardContext, power=Power(NOT_WOLF, note="the Protector's guard"))
+
+
+@dataclass(slots=True)
+class ProtectorState:
+    """His last guard: (night, guarded player), None before his first."""
+
+    last: tuple[int, str] | None = None
+
+
+@dataclass(slots=True)
+class GuardNight:
+    """The players guarded tonight, in the order the guards chose them."""
+
+    guarded: list[str] = field(default_factory=list)
+
+
+@event("protector_guard")
+class ProtectorGuard(EventData):
+    target: Name
+
 
 PROTECTOR = register_role(
     RoleSpec(
@@ -30,40 +64,45 @@ PROTECTOR = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_able("protector")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for guard in game.able("protector"):
         options = game.alive_names()
         if game.options.protector_neighbours_only:
             near = {guard.name, *(p.name for p in game.neighbours(guard.name))}
             options = [n for n in options if n in near]
-        last = guard.state.get("last_guard")
+        st = guard.state.of(ProtectorState)
+        last = st.last
         if last is not None and last[0] == game.day - 1:
             options = [n for n in options if n != last[1]]
         if not options:
             continue
-        target = yield from ask_one(
-            game.ask(guard.name, PROTECTOR_GUARD, tuple(options), last=last[1] if last else None)
-        )
-        guard.state["last_guard"] = (game.day, target)
-        game.night.setdefault("guarded", []).append(target)
-        game.emit("protector_guard", game.private(guard.name), target=target)
+        context: ProtectorGuardContext = {"last": last[1] if last else None}
+        target = yield from ask_one(game.ask(guard.name, PROTECTOR_GUARD, tuple(options), context))
+        st.last = (game.day, target)
+        game.night.of(GuardNight).guarded.append(target)
+        game.emit(ProtectorGuard(target), private(guard.name))
 
 
-def _shield(game) -> None:
+def _shield(game: Game) -> None:
     night = game.night
-    kills = night["kills"]
-    for g in night.get("guarded", ()):
-        if g not in night["attacked"]:
+    guards = night.peek(GuardNight)
+    if guards is None:
+        return
+    kills = night.kills
+    for g in guards.guarded:
+        if g not in night.attacked:
             continue
+        # ``healed`` (the Witch's) and ``shielded`` (read by the Elder) stay keys until
+        # engine.roles.witch and engine.roles.elder are converted with them (issue 15).
         if game.options.protector_heal_clash and g in night.get("healed", ()):
             if not any(n == g for n, _ in kills):
                 kills.insert(0, (g, "werewolves"))  # 同守同救: the two protections cancel out
             continue
-        night["kills"] = kills = [(n, c) for n, c in kills if not (n == g and c in DEVOURED)]
+        night.kills = kills = [(n, c) for n, c in kills if not (n == g and c in DEVOURED)]
         night.setdefault("shielded", []).append(g)
 
 

@@ -11,11 +11,38 @@ Night 1 (after the Seer): each sister is told the other's name (``sisters``). Wi
 turn each (text, private to the sisters).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypedDict
+
 from engine.decisions import TEXT, decision
-from engine.flow.common import ask_one
+from engine.events import EventData, Name, Names, Said, event, private
+from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 
-SISTER_CHAT = decision("sister_chat", TEXT, unmeasured="the Sisters' talk")
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
+
+
+class SisterChatContext(TypedDict, total=False):
+    sisters: list[str]  # the sisters conferring tonight, in seat order (the speaker too)
+
+
+SISTER_CHAT = decision("sister_chat", TEXT, context=SisterChatContext, unmeasured="the Sisters' talk")
+
+
+@event("sisters")
+class Sisters(EventData):
+    """Night 1: who the sisters are (the reader among them)."""
+
+    sisters: Names
+
+
+@event("sister_chat")
+class SisterChat(EventData):
+    speaker: Name
+    text: Said
+
 
 SISTER = register_role(
     RoleSpec(
@@ -29,29 +56,30 @@ SISTER = register_role(
 )
 
 
-def _chat_night(game) -> bool:
+def _chat_night(game: Game) -> bool:
     every = game.options.sisters_chat_every
     return every > 0 and (game.day - 1) % every == 0
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return (game.day == 1 or _chat_night(game)) and game.has_able("sister")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     sisters = game.able("sister")
     names = [p.name for p in sisters]
     if game.day == 1:
         everyone = [p.name for p in game.players if p.role == "sister" and p.alive]
         for name in everyone:
-            game.emit("sisters", game.private(name), sisters=list(everyone))
+            game.emit(Sisters(list(everyone)), private(name))
     if len(sisters) < 2 or not _chat_night(game):
         return
-    audience = game.private(*names)
+    audience = private(*names)
     for name in names:
-        said = yield from ask_one(game.ask(name, SISTER_CHAT, shape=TEXT, sisters=list(names)))
+        context: SisterChatContext = {"sisters": list(names)}
+        said = yield from ask_one(game.ask(name, SISTER_CHAT, (), context))
         text = said.get("text", "") if isinstance(said, dict) else said
-        game.emit("sister_chat", audience, speaker=name, text=text)
+        game.emit(SisterChat(name, text), audience)
 
 
 register_step(NightStep(name="sister", order=120, run=_run, active=_active, group="night_main", roles=("sister",)))
