@@ -23,6 +23,7 @@ from agents.base import SeatView
 from engine import Game, GameSetup, get_preset
 from engine.buildings.base import BUILDINGS
 from engine.options import CHOICES
+from engine.roles.pied_piper import CharmedMemory
 
 GAMES = 2400
 CHUNK = 200
@@ -327,7 +328,7 @@ def check(case: Case, game: Game, log: list[Asked]) -> None:
         assert [p.role for p in living] == ["white_werewolf"], tag
     elif game.winner == "pied_piper":
         [piper] = [p for p in living if p.role == "pied_piper"]
-        charmed = set(game.memory.get("charmed", ()))
+        charmed = set(game.memory.of(CharmedMemory).players)
         assert all(p.name in charmed for p in living if p is not piper), tag
     elif game.winner == "angel":
         [angel] = game.winners

@@ -16,6 +16,13 @@ camp village). Made a Lover by Cupid, he plays for the village from then on (the
 is mixed if his beloved is not), and his own goal is gone.
 """
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script
 from engine.roles.base import (
     VILLAGE,
     NightStep,
@@ -28,8 +35,25 @@ from engine.roles.base import (
     register_victory,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
+
 ANGEL = "angel"
 WINNING_CAUSES = ("vote", "werewolves", "big_bad_wolf", "poison")
+
+
+@dataclass(slots=True)
+class AngelMemory:
+    won: str | None = None  # the Angel who fell in the first round, and so has won
+
+
+@event("angel_villager")
+class AngelVillager(EventData):
+    """The Angel's own goal is gone: he plays on as a villager (``reason``:
+    ``first_round`` survived, or ``love``)."""
+
+    player: Name
+    reason: str
 
 ANGEL_SPEC = register_role(
     RoleSpec(
@@ -42,47 +66,48 @@ ANGEL_SPEC = register_role(
 )
 
 
-def _first_round(game) -> bool:
+def _first_round(game: Game) -> bool:
     return game.day == 0 or (game.day == 1 and game.phase in ("night", "dawn"))
 
 
-def _fallen(game, player, cause):
+def _fallen(game: Game, player: Player, cause: str) -> Script:
     if player.role == ANGEL and player.camp == ANGEL and cause in WINNING_CAUSES and _first_round(game):
-        game.memory["angel_won"] = player.name
+        game.memory.of(AngelMemory).won = player.name
     return
     yield
 
 
-def _won(game, alive):
-    if game.memory.get("angel_won"):
+def _won(game: Game, alive: list[Player]) -> tuple[str, str] | None:
+    memory = game.memory.peek(AngelMemory)
+    if memory is not None and memory.won:
         return ANGEL, "the Angel was eliminated in the first round"
     return None
 
 
-def _villager(game, reason: str) -> None:
+def _villager(game: Game, reason: str) -> None:
     for p in game.players:
         if p.role == ANGEL and p.camp == ANGEL and p.alive:
             p.convert(VILLAGE, False)
-            game.emit("angel_villager", game.private(p.name), player=p.name, reason=reason)
+            game.emit(AngelVillager(p.name, reason), private(p.name))
 
 
-def _round_over(game):
+def _round_over(game: Game) -> Script:
     if game.day == 1:
         _villager(game, "first_round")
     return
     yield
 
 
-def _in_love(game) -> bool:
+def _in_love(game: Game) -> bool:
     return game.lovers is not None and any(game.by_name[n].role == ANGEL for n in game.lovers)
 
 
-def _love(game):
+def _love(game: Game) -> Script:
     for name in game.lovers:
         p = game.by_name[name]
         if p.role == ANGEL and p.camp == ANGEL:
             p.convert(VILLAGE, False)
-            game.emit("angel_villager", game.private(name), player=name, reason="love")
+            game.emit(AngelVillager(name, "love"), private(name))
     return
     yield
 

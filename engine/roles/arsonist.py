@@ -15,13 +15,51 @@ victim lived there, the victim is spared and the first living werewolf to the vi
 right (the seats before theirs, the contract's clockwise order) dies, cause
 ``arsonist``. The Arsonist is a villager: his aim is the village's."""
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import VAGABOND, layer_on, refresh
-from engine.events import PUBLIC
-from engine.flow.common import optional_target
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, BuildingId, EventData, Name, event, private
+from engine.flow.common import Script, optional_target
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
 
 ARSONIST_BURN = decision("arsonist_burn", CHOICE, power=Power(WOLF, note="the fire: the home's occupant is the target"))
+
+
+@dataclass(slots=True)
+class ArsonistState:
+    burned: bool = False  # his one fire is spent
+
+
+@dataclass(slots=True)
+class FireNight:
+    """The home set on fire tonight (its occupant), burned at dawn."""
+
+    target: str | None = None
+
+
+@event("fire_set")
+class FireSet(EventData):
+    """The Arsonist is told his fire is set on ``player``'s home."""
+
+    player: Name
+    building: BuildingId
+
+
+@event("fire")
+class Fire(EventData):
+    """At dawn ``player``'s home burns down; ``wolf_burned``: the pack's victim lived
+    there, and the werewolf to their right burned instead."""
+
+    player: Name
+    building: BuildingId
+    wolf_burned: bool
 
 ARSONIST = register_role(
     RoleSpec(
@@ -35,27 +73,32 @@ ARSONIST = register_role(
 )
 
 
-def _homes(game) -> tuple[str, ...]:
+def _homes(game: Game) -> tuple[str, ...]:
     return tuple(p.name for p in game.players if p.alive and p.building and p.building != VAGABOND)
 
 
-def _active(game) -> bool:
-    return any(p.role == "arsonist" and p.alive and not p.powerless and not p.state.get("burned") for p in game.players)
+def _spent(p: Player) -> bool:
+    st = p.state.peek(ArsonistState)
+    return st is not None and st.burned
 
 
-def _run(game):
+def _active(game: Game) -> bool:
+    return any(p.role == "arsonist" and p.alive and not p.powerless and not _spent(p) for p in game.players)
+
+
+def _run(game: Game) -> Script:
     for a in game.able("arsonist"):
-        if a.state.get("burned"):
+        if _spent(a):
             continue
         target = yield from optional_target(game, a.name, ARSONIST_BURN, _homes(game))
         if target is None:
             continue
-        a.state["burned"] = True
-        game.night["fire"] = target
-        game.emit("fire_set", game.private(a.name), player=target, building=game.by_name[target].building)
+        a.state.of(ArsonistState).burned = True
+        game.night.of(FireNight).target = target
+        game.emit(FireSet(target, game.by_name[target].building), private(a.name))
 
 
-def right_wolf(game, name: str):
+def right_wolf(game: Game, name: str) -> Player | None:
     """The first living werewolf to ``name``'s right: the seats before theirs."""
     table = game.table
     n = len(table)
@@ -67,24 +110,25 @@ def right_wolf(game, name: str):
     return None
 
 
-def _burn(game) -> None:
+def _burn(game: Game) -> None:
     night = game.night
-    target = night.pop("fire", None)
+    fire = night.drop(FireNight)
+    target = fire.target if fire is not None else None
     if target is None:
         return
     home = game.by_name[target]
     building = home.building
-    victim = night.get("wolf_victim")
+    victim = night.wolf_victim
     burned = None
     if victim == target:
-        night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c == "werewolves")]
-        night["attacked"] = [n for n in night["attacked"] if n != victim]
-        night["wolf_victim"] = None
+        night.kills = [(n, c) for n, c in night.kills if not (n == victim and c == "werewolves")]
+        night.attacked = [n for n in night.attacked if n != victim]
+        night.wolf_victim = None
         wolf = right_wolf(game, victim)
         if wolf is not None:
             burned = wolf.name
-            night["kills"].append((wolf.name, "arsonist"))
-    game.emit("fire", PUBLIC, player=target, building=building, wolf_burned=burned is not None)
+            night.kills.append((wolf.name, "arsonist"))
+    game.emit(Fire(target, building, burned is not None), PUBLIC)
     home.building = VAGABOND
     home.token = True
     refresh(game)

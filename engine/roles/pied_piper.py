@@ -17,14 +17,52 @@ still being alive until dawn, and after every death. His camp is his own: the wo
 must kill him too, and the village wins without him.
 """
 
-from engine.flow.common import ask_one
-from engine.flow.victory import end_game
-from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from engine.decisions import MULTI, decision
+from engine.events import EventData, Name, Names, event, private
+from engine.flow.common import Script, ask_one
+from engine.flow.victory import camp_of, end_game
+from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
 
 PIED_PIPER_CHARM = decision("pied_piper_charm", MULTI, unmeasured="a solitary goal: every player is to be charmed")
 
 PIPER = "pied_piper"
+
+
+@dataclass(slots=True)
+class CharmedMemory:
+    """The players charmed so far, in the order they were charmed (dead ones too)."""
+
+    players: list[str] = field(default_factory=list)
+
+
+@event("pied_piper_charm")
+class PiedPiperCharm(EventData):
+    """The Piper is told whom he charmed tonight."""
+
+    targets: Names
+
+
+@event("charmed")
+class Charmed(EventData):
+    """``player`` is told they are charmed."""
+
+    player: Name
+
+
+@event("charmed_players")
+class CharmedPlayers(EventData):
+    """The living charmed players recognise each other."""
+
+    players: Names
+
 
 PIED_PIPER = register_role(
     RoleSpec(
@@ -38,44 +76,43 @@ PIED_PIPER = register_role(
 )
 
 
-def charmed(game) -> list[str]:
-    return game.memory.setdefault("charmed", [])
+def charmed(game: Game) -> list[str]:
+    """The players charmed so far (the list the Piper adds to)."""
+    return game.memory.of(CharmedMemory).players
 
 
-def _pipers(game):
+def _pipers(game: Game) -> list[Player]:
     return [p for p in game.players if p.role == PIPER and p.alive and p.camp == PIPER and not p.powerless]
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return bool(_pipers(game))
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     done = charmed(game)
     for piper in _pipers(game):
         options = tuple(n for n in game.alive_names() if n != piper.name and n not in done)
         if not options:
             continue
         count = min(2, len(options))
-        picks = yield from ask_one(game.ask(piper.name, PIED_PIPER_CHARM, options, shape="multi", count=count))
+        picks = yield from ask_one(game.ask(piper.name, PIED_PIPER_CHARM, options, None, False, count))
         done.extend(picks)
-        game.emit("pied_piper_charm", game.private(piper.name), targets=list(picks))
+        game.emit(PiedPiperCharm(list(picks)), private(piper.name))
         for name in picks:
-            game.emit("charmed", game.private(name), player=name)
+            game.emit(Charmed(name), private(name))
         awake = [n for n in game.alive_names() if n in done]
-        game.emit("charmed_players", game.private(*awake), players=awake)
+        game.emit(CharmedPlayers(awake), private(*awake))
     reached = _all_charmed(game, game.alive())
     if reached:
         end_game(game, *reached)
 
 
-def _all_charmed(game, alive):
-    from engine.flow.victory import camp_of
-
-    done = game.memory.get("charmed")
+def _all_charmed(game: Game, alive: list[Player]) -> tuple[str, str] | None:
+    done = game.memory.peek(CharmedMemory)
     for p in alive:
         if p.role == PIPER and camp_of(game, p) == PIPER:
-            if done is not None and all(q.name in done for q in alive if q is not p):
+            if done is not None and all(q.name in done.players for q in alive if q is not p):
                 return PIPER, "every other living player is charmed"
     return None
 

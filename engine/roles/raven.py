@@ -8,13 +8,28 @@ Last of the night (000 "Reminder of the Turns of Play": the Raven closes the nig
 ``raven_mark``: another living player, or null. The poster is public at dawn
 (``raven_poster``); the next day vote counts 2 more votes against that player."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import vagabonds
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, event
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game
 
 RAVEN_MARK = decision("raven_mark", CHOICE, power=Power(WOLF, note="the Raven's poster: two votes against"))
+
+
+@event("raven_poster")
+class RavenPoster(EventData):
+    """The anonymous poster on ``target``'s home: two more votes against them."""
+
+    target: Name
+
 
 RAVEN = register_role(
     RoleSpec(
@@ -28,16 +43,18 @@ RAVEN = register_role(
 )
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for raven in game.able("raven"):
         options = game.targets(raven.name, exclude=vagabonds(game))
         if not options:
             continue
-        target = yield from ask_one(game.ask(raven.name, RAVEN_MARK, options, allow_pass=True))
+        target = yield from ask_one(game.ask(raven.name, RAVEN_MARK, options, None, True))
         if target is not None:
+            # Counted and forgotten by engine.flow.voting: a key until it is converted
+            # with it (issue 15).
             extra = game.memory.setdefault("extra_votes", {})
             extra[target] = extra.get(target, 0) + 2
-            game.emit("raven_poster", PUBLIC, target=target)
+            game.emit(RavenPoster(target), PUBLIC)
 
 
 register_step(NightStep(name="raven", order=340, run=_run, active=lambda game: game.has_able("raven"), roles=("raven",)))
