@@ -16,14 +16,65 @@ Tavernkeeper's immunity...). A building not given that morning stays empty."""
 
 from __future__ import annotations
 
-from engine.decisions import BOOL, CHOICE, NOT_WOLF, Power, decision
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
+
 from engine.buildings.base import YES_NO, PERMANENT, VAGABOND, BuildingSpec, holders, layer_on, refresh, register_building, vagabonds
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.decisions import BOOL, CHOICE, NOT_WOLF, Power, decision
+from engine.events import PUBLIC, BuildingId, EventData, Name, event
+from engine.flow.common import Script, ask_one
 from engine.roles.base import register_batch_hook, register_dawn_hook
 
-BAILIFF_ASSIGN = decision("bailiff_assign", CHOICE, power=Power(NOT_WOLF, note="a home (and its power) given to a Vagabond"))
-VAGABOND_ACCEPT = decision("vagabond_accept", BOOL, unmeasured="yes/no about a home")
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game, Player
+
+
+class FreedHomeContext(TypedDict, total=False):
+    """The context of both questions about a freed home (the Bailiff's, the Vagabond's)."""
+
+    building: str  # the freed building's id
+    former: str  # its late occupant
+
+
+BAILIFF_ASSIGN = decision(
+    "bailiff_assign", CHOICE, context=FreedHomeContext, power=Power(NOT_WOLF, note="a home (and its power) given to a Vagabond")
+)
+VAGABOND_ACCEPT = decision("vagabond_accept", BOOL, context=FreedHomeContext, unmeasured="yes/no about a home")
+
+
+@event("home_offered")
+class HomeOffered(EventData):
+    """The Bailiff offers ``former``'s freed ``building`` to the Vagabond ``player``."""
+
+    bailiff: Name
+    player: Name
+    building: BuildingId
+    former: Name
+
+
+@event("home_refused")
+class HomeRefused(EventData):
+    player: Name
+    building: BuildingId
+
+
+@event("moved_in")
+class MovedIn(EventData):
+    """The Vagabond ``player`` takes ``former``'s home: its token, its power and its
+    place at the table (``seat``, an index of the seating)."""
+
+    player: Name
+    building: BuildingId
+    former: Name
+    seat: int
+
+
+@dataclass(slots=True)
+class Vacancies:
+    """The homes freed by their occupants' deaths, as the Bailiff's mornings need them."""
+
+    waiting: list[str] = field(default_factory=list)  # the late occupants since the last dawn, in order of death
+    freed: set[str] = field(default_factory=set)  # every late occupant whose home was ever freed (once each)
 
 BAILIFF = register_building(
     BuildingSpec(
@@ -49,17 +100,21 @@ VAGABOND_SPEC = register_building(
 )
 
 
-def _freed(game, fallen, queue) -> None:
+def _freed(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
+    # ``fallen`` holds the whole batch so far each time: a home is freed once.
     for p, _cause in fallen:
-        if p.building and p.building != VAGABOND and not p.state.get("home_freed"):
-            p.state["home_freed"] = True
-            game.memory.setdefault("free_buildings", []).append(p.name)
+        if p.building and p.building != VAGABOND:
+            vacancies = game.memory.of(Vacancies)
+            if p.name not in vacancies.freed:
+                vacancies.freed.add(p.name)
+                vacancies.waiting.append(p.name)
 
 
-def _assign(game):
-    free = game.memory.pop("free_buildings", None)
-    if not free:
+def _assign(game: Game) -> Script:
+    vacancies = game.memory.peek(Vacancies)
+    if vacancies is None or not vacancies.waiting:
         return
+    free, vacancies.waiting = vacancies.waiting, []
     bailiffs = holders(game, "bailiff")
     if not bailiffs:
         return
@@ -73,24 +128,20 @@ def _assign(game):
             options = tuple(n for n in vagabonds(game) if n not in refused)
             if not options:
                 break
-            pick = yield from ask_one(
-                game.ask(bailiff.name, BAILIFF_ASSIGN, options, allow_pass=True, building=home.building, former=former)
-            )
+            pick = yield from ask_one(game.ask(bailiff.name, BAILIFF_ASSIGN, options, {"building": home.building, "former": former}, True))
             if pick is None:
                 break
-            game.emit("home_offered", PUBLIC, bailiff=bailiff.name, player=pick, building=home.building, former=former)
-            yes = yield from ask_one(
-                game.ask(pick, VAGABOND_ACCEPT, YES_NO, shape=BOOL, allow_pass=True, building=home.building, former=former)
-            )
+            game.emit(HomeOffered(bailiff.name, pick, home.building, former), PUBLIC)
+            yes = yield from ask_one(game.ask(pick, VAGABOND_ACCEPT, YES_NO, {"building": home.building, "former": former}, True))
             if not yes:
                 refused.append(pick)
-                game.emit("home_refused", PUBLIC, player=pick, building=home.building)
+                game.emit(HomeRefused(pick, home.building), PUBLIC)
                 continue
             newcomer = game.by_name[pick]
             newcomer.building = home.building
             newcomer.token = True
             game.move(pick, home.seat)
-            game.emit("moved_in", PUBLIC, player=pick, building=home.building, former=former, seat=newcomer.seat)
+            game.emit(MovedIn(pick, home.building, former, newcomer.seat), PUBLIC)
             refresh(game)
             break
 

@@ -14,8 +14,23 @@ The glimpse is an adaptation, not the book's rule (docs/RULES.md 9.8):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import PERMANENT, BuildingSpec, holders, layer_on, register_building
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script
 from engine.roles.base import NightStep, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
+
+
+@event("baker_glimpse")
+class BakerGlimpse(EventData):
+    """The Baker caught sight of ``player``, a werewolf going back to their seat."""
+
+    player: Name
+
 
 BAKER = register_building(
     BuildingSpec(
@@ -29,18 +44,18 @@ BAKER = register_building(
 )
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     wolves = sorted(p.name for p in game.wolves())
     for b in holders(game, "baker"):
         if b.is_wolf or not wolves:
             continue
         if game.rng.random() < game.options.baker_glimpse_chance:
-            game.emit("baker_glimpse", game.private(b.name), player=game.rng.choice(wolves))
+            game.emit(BakerGlimpse(game.rng.choice(wolves)), private(b.name))
     return
     yield
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return any(p.building == "baker" and p.alive for p in game.players)
 
 

@@ -11,13 +11,26 @@ Werewolf is one), the Barber dies with them (cause ``barber_mistake``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, vagabonds, with_token
-from engine.events import PUBLIC
-from engine.flow.common import optional_target
-from engine.flow.day_powers import EVENING, MORNING, register_day_power
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, event
+from engine.flow.common import Script, optional_target
+from engine.flow.day_powers import EVENING, MORNING, register_day_power
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
 
 BARBER_SHAVE = decision("barber_shave", CHOICE, power=Power(WOLF, note="the Barber's razor"))
+
+
+@event("shave")
+class Shave(EventData):
+    """The Barber kills ``target`` (their deaths follow)."""
+
+    barber: Name
+    target: Name
 
 BARBER = register_building(
     BuildingSpec(
@@ -32,7 +45,8 @@ BARBER = register_building(
 )
 
 
-def _day(game):
+def _day(game: Game) -> Script:
+    # engine.flow.deaths imports engine.game, which imports the roles and so this layer
     from engine.flow.deaths import kill_batch
 
     for b in with_token(game, "barber"):
@@ -42,7 +56,7 @@ def _day(game):
         if target is None:
             continue
         wolf = game.by_name[target].is_wolf
-        game.emit("shave", PUBLIC, barber=b.name, target=target)
+        game.emit(Shave(b.name, target), PUBLIC)
         spend_token(game, b, "used")
         deaths = [(target, "barber")] if wolf else [(target, "barber"), (b.name, "barber_mistake")]
         yield from kill_batch(game, deaths)

@@ -17,10 +17,15 @@ token: held, the unique power is still there (for the Tavernkeeper, his immunity
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
-from engine.events import PUBLIC
 from engine.decisions import DecisionKind
+from engine.events import PUBLIC, BuildingId, EventData, Name, event
 from engine.roles.base import check_declared
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game, Player
+    from engine.options import RuleOptions
 
 VAGABOND = "vagabond"
 YES_NO = (True, False)  # the options of the layer's yes/no questions, where null is no
@@ -39,6 +44,25 @@ class BuildingSpec:
     decisions: tuple[DecisionKind, ...] = ()
 
 
+@event("token_returned")
+class TokenReturned(EventData):
+    """A unique power used (``reason`` ``used``) or the Tavernkeeper's immunity lost
+    (``voted_out``): the token goes back to the narrator, in plain view."""
+
+    player: Name
+    building: BuildingId
+    reason: str
+
+
+@event("token_given")
+class TokenGiven(EventData):
+    """A spent power given back (``reason``: who gave it, ``bonesetter``)."""
+
+    player: Name
+    building: BuildingId
+    reason: str
+
+
 BUILDINGS: dict[str, BuildingSpec] = {}
 
 
@@ -48,58 +72,58 @@ def register_building(spec: BuildingSpec) -> BuildingSpec:
     return spec
 
 
-def layer_on(options) -> bool:
+def layer_on(options: RuleOptions) -> bool:
     """The ``when`` of every building hook: the game has buildings."""
     return options.buildings != "none"
 
 
-def holders(game, building: str) -> list:
+def holders(game: Game, building: str) -> list[Player]:
     """Living players living in ``building`` (its power is theirs)."""
     return [p for p in game.players if p.building == building and p.alive]
 
 
-def with_token(game, building: str) -> list:
+def with_token(game: Game, building: str) -> list[Player]:
     """Living holders of ``building`` whose token is still in front of them."""
     return [p for p in game.players if p.building == building and p.alive and p.token]
 
 
-def has_token(game, building: str) -> bool:
+def has_token(game: Game, building: str) -> bool:
     for p in game.players:
         if p.building == building and p.alive and p.token:
             return True
     return False
 
 
-def vagabonds(game) -> tuple[str, ...]:
+def vagabonds(game: Game) -> tuple[str, ...]:
     """The living Vagabonds, whom the Schoolmistress, the Barber, the Raven and the
     Arsonist cannot touch (000 "The Vagabonds")."""
     return tuple(p.name for p in game.players if p.building == VAGABOND and p.alive)
 
 
-def homes(game) -> dict[str, str]:
+def homes(game: Game) -> dict[str, str]:
     """Every player's token: the public table of who lives where."""
     return {p.name: p.building for p in game.players if p.building}
 
 
-def spend_token(game, player, why: str) -> None:
+def spend_token(game: Game, player: Player, why: str) -> None:
     """A unique power used (or the Tavernkeeper's immunity lost): the token goes back
     to the narrator, in plain view."""
     player.token = False
-    game.emit("token_returned", PUBLIC, player=player.name, building=player.building, reason=why)
+    game.emit(TokenReturned(player.name, player.building, why), PUBLIC)
     refresh(game)
 
 
-def give_token(game, player, why: str) -> None:
+def give_token(game: Game, player: Player, why: str) -> None:
     player.token = True
-    game.emit("token_given", PUBLIC, player=player.name, building=player.building, reason=why)
+    game.emit(TokenGiven(player.name, player.building, why), PUBLIC)
     refresh(game)
 
 
 # What changes with the tokens: each building module that keeps a derived view (the
 # Tavernkeeper's shelter, the Farmers' pool) registers a refresher.
-REFRESHERS: list = []
+REFRESHERS: list[Callable[[Game], None]] = []
 
 
-def refresh(game) -> None:
+def refresh(game: Game) -> None:
     for fn in REFRESHERS:
         fn(game)

@@ -10,13 +10,27 @@ asked when such a player exists."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import BUILDINGS, UNIQUE, BuildingSpec, give_token, has_token, register_building, spend_token, with_token
-from engine.events import PUBLIC
-from engine.flow.common import optional_target
-from engine.flow.day_powers import EVENING, MORNING, register_day_power
 from engine.decisions import CHOICE, NOT_WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, event
+from engine.flow.common import Script, optional_target
+from engine.flow.day_powers import EVENING, MORNING, register_day_power
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game, Player
 
 BONESETTER_RESTORE = decision("bonesetter_restore", CHOICE, power=Power(NOT_WOLF, note="a spent building power given back"))
+
+
+@event("bones_set")
+class BonesSet(EventData):
+    """The Bonesetter gives ``player`` back their building's spent power (its token)."""
+
+    bonesetter: Name
+    player: Name
+
 
 BONESETTER = register_building(
     BuildingSpec(
@@ -31,7 +45,7 @@ BONESETTER = register_building(
 )
 
 
-def spent(game, setter) -> tuple[str, ...]:
+def spent(game: Game, setter: Player) -> tuple[str, ...]:
     return tuple(
         p.name
         for p in game.players
@@ -39,12 +53,12 @@ def spent(game, setter) -> tuple[str, ...]:
     )
 
 
-def _day(game):
+def _day(game: Game) -> Script:
     for b in with_token(game, "bonesetter"):
         target = yield from optional_target(game, b.name, BONESETTER_RESTORE, spent(game, b))
         if target is None:
             continue
-        game.emit("bones_set", PUBLIC, bonesetter=b.name, player=target)
+        game.emit(BonesSet(b.name, target), PUBLIC)
         spend_token(game, b, "used")
         give_token(game, game.by_name[target], "bonesetter")
 

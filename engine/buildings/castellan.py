@@ -11,14 +11,56 @@ the victim and spends the token."""
 
 from __future__ import annotations
 
-from engine.decisions import BOOL, NOT_WOLF, Power, decision
+from typing import TYPE_CHECKING, TypedDict
+
 from engine.buildings.base import YES_NO, UNIQUE, BuildingSpec, layer_on, register_building, spend_token, with_token
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.decisions import BOOL, NOT_WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, event
+from engine.flow.common import Script, ask_one
 from engine.roles.base import register_pardon
 
-CASTELLAN_PARDON = decision("castellan_pardon", BOOL, power=Power(NOT_WOLF, note="yes/no: spare the condemned (good: spare a non-wolf, refuse a wolf)"))
-CASTELLAN_PLEA = decision("castellan_plea", BOOL, unmeasured="the condemned asks for himself")
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
+
+
+class CastellanPardonContext(TypedDict, total=False):
+    player: str  # the condemned, who asked for mercy (or the Castellan himself)
+
+
+class CastellanPleaContext(TypedDict, total=False):
+    castellan: str  # the Castellan the condemned may ask for mercy
+
+
+CASTELLAN_PARDON = decision(
+    "castellan_pardon",
+    BOOL,
+    context=CastellanPardonContext,
+    power=Power(NOT_WOLF, note="yes/no: spare the condemned (good: spare a non-wolf, refuse a wolf)"),
+)
+CASTELLAN_PLEA = decision("castellan_plea", BOOL, context=CastellanPleaContext, unmeasured="the condemned asks for himself")
+
+
+@event("plea")
+class Plea(EventData):
+    """The condemned ``player`` asks the Castellan for mercy."""
+
+    player: Name
+    castellan: Name
+
+
+@event("pardon_refused")
+class PardonRefused(EventData):
+    castellan: Name
+    player: Name
+
+
+@event("pardoned")
+class Pardoned(EventData):
+    """The Castellan spares the condemned ``player`` (himself, when selfish)."""
+
+    castellan: Name
+    player: Name
+
 
 CASTELLAN = register_building(
     BuildingSpec(
@@ -33,18 +75,18 @@ CASTELLAN = register_building(
 )
 
 
-def _pardon(game, target: str):
+def _pardon(game: Game, target: str) -> Script:
     for c in with_token(game, "castellan"):
         if target != c.name:
-            plea = yield from ask_one(game.ask(target, CASTELLAN_PLEA, YES_NO, shape=BOOL, allow_pass=True, castellan=c.name))
+            plea = yield from ask_one(game.ask(target, CASTELLAN_PLEA, YES_NO, {"castellan": c.name}, True))
             if not plea:
                 continue
-            game.emit("plea", PUBLIC, player=target, castellan=c.name)
-        mercy = yield from ask_one(game.ask(c.name, CASTELLAN_PARDON, YES_NO, shape=BOOL, allow_pass=True, player=target))
+            game.emit(Plea(target, c.name), PUBLIC)
+        mercy = yield from ask_one(game.ask(c.name, CASTELLAN_PARDON, YES_NO, {"player": target}, True))
         if not mercy:
-            game.emit("pardon_refused", PUBLIC, castellan=c.name, player=target)
+            game.emit(PardonRefused(c.name, target), PUBLIC)
             continue
-        game.emit("pardoned", PUBLIC, castellan=c.name, player=target)
+        game.emit(Pardoned(c.name, target), PUBLIC)
         spend_token(game, c, "used")
         return True
     return False

@@ -9,13 +9,34 @@ learns the card (``confessed_role``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, with_token
-from engine.events import PUBLIC
-from engine.flow.common import optional_target
-from engine.flow.day_powers import EVENING, MORNING, register_day_power
 from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, RoleId, event, private
+from engine.flow.common import Script, optional_target
+from engine.flow.day_powers import EVENING, MORNING, register_day_power
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
 
 CONFESSOR_HEAR = decision("confessor_hear", CHOICE, power=Power(WOLF, note="the Confessor sees a card"))
+
+
+@event("confession")
+class Confession(EventData):
+    """The table sees ``player`` show the Confessor their card."""
+
+    confessor: Name
+    player: Name
+
+
+@event("confessed_role")
+class ConfessedRole(EventData):
+    """What the Confessor alone saw: ``player``'s card at that moment."""
+
+    player: Name
+    role: RoleId
 
 CONFESSOR = register_building(
     BuildingSpec(
@@ -30,13 +51,13 @@ CONFESSOR = register_building(
 )
 
 
-def _day(game):
+def _day(game: Game) -> Script:
     for c in with_token(game, "confessor"):
         target = yield from optional_target(game, c.name, CONFESSOR_HEAR, game.targets(c.name))
         if target is None:
             continue
-        game.emit("confession", PUBLIC, confessor=c.name, player=target)
-        game.emit("confessed_role", game.private(c.name), player=target, role=game.by_name[target].role)
+        game.emit(Confession(c.name, target), PUBLIC)
+        game.emit(ConfessedRole(target, game.by_name[target].role), private(c.name))
         spend_token(game, c, "used")
 
 

@@ -10,8 +10,23 @@ Sheriff, who "designates his successor"); no Farmer left, no Sheriff."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import PERMANENT, BuildingSpec, layer_on, register_building
+from engine.flow.common import Script
 from engine.roles.base import register_setup_hook, register_sheriff_pool
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
+
+
+@dataclass(slots=True)
+class Farms:
+    """Whether the table had farms when the buildings were handed out: the Farmers'
+    say over the Sheriff outlives the last Farmer (then there is no Sheriff)."""
+
+    dealt: bool = False
 
 FARMER = register_building(
     BuildingSpec(
@@ -25,15 +40,16 @@ FARMER = register_building(
 )
 
 
-def _note_farms(game):
+def _note_farms(game: Game) -> Script:
     if any(p.building == "farmer" for p in game.players):
-        game.memory["farms"] = True
+        game.memory.of(Farms).dealt = True
     return
     yield
 
 
-def _pool(game) -> list[str] | None:
-    if not game.memory.get("farms"):
+def _pool(game: Game) -> list[str] | None:
+    farms = game.memory.peek(Farms)
+    if farms is None or not farms.dealt:
         return None
     return [p.name for p in game.players if p.building == "farmer" and p.alive]
 

@@ -19,13 +19,19 @@ its token (``building:``); those seats are served first.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from typing import TYPE_CHECKING, TypedDict
 
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
-from engine.roles.base import register_setup_hook
 from engine.buildings.base import BUILDINGS, VAGABOND, layer_on, refresh
 from engine.decisions import CHOICE, decision
+from engine.events import PUBLIC, BuildingId, EventData, Name, event
+from engine.flow.common import Script, ask_one
+from engine.roles.base import register_setup_hook
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
+    from engine.options import RuleOptions
 
 FARMER = "farmer"
 FIRST_GAME = ("schoolmistress", "castellan", "confessor")
@@ -33,7 +39,34 @@ FIRST_GAME = ("schoolmistress", "castellan", "confessor")
 # (without him they never get a home), the others drawn at random.
 SPECIALS = ("bailiff", "schoolmistress", "castellan", "confessor", "barber", "bonesetter", "tavernkeeper", "baker")
 
-BUILDING_CHOICE = decision("building_choice", CHOICE, unmeasured="a building, not a player")
+
+class BuildingChoiceContext(TypedDict, total=False):
+    tokens: dict[str, int]  # the tokens still face up, by building id: how many of each
+
+
+BUILDING_CHOICE = decision("building_choice", CHOICE, context=BuildingChoiceContext, unmeasured="a building, not a player")
+
+
+@event("buildings_on_offer")
+class BuildingsOnOffer(EventData):
+    """``building_handout: choice``: the tokens laid face up (by building id, how many)."""
+
+    tokens: dict[str, int]
+
+
+@event("building_chosen")
+class BuildingChosen(EventData):
+    player: Name
+    building: BuildingId
+
+
+@event("buildings")
+class Buildings(EventData):
+    """The hand-out done: every player's token (``homes``, by player), and how it was
+    handed out (``random`` or ``choice``)."""
+
+    homes: dict[str, BuildingId]
+    handout: str
 
 
 class BuildingError(ValueError):
@@ -44,7 +77,7 @@ def box() -> list[str]:
     return sorted(b for spec in BUILDINGS.values() for b in [spec.id] * spec.box)
 
 
-def selection(options, n: int, rng) -> list[str]:
+def selection(options: RuleOptions, n: int, rng: random.Random) -> list[str]:
     """The tokens on the table for ``n`` players (at least ``n``), before any draw."""
     rule = options.buildings
     full = box()
@@ -86,7 +119,7 @@ def _check_box(tokens: list[str]) -> None:
             raise BuildingError(f"the box holds {BUILDINGS[t].box} '{t}' token(s), {k} asked for")
 
 
-def _serve_forced(game, pool: list[str]) -> dict[str, str]:
+def _serve_forced(game: Game, pool: list[str]) -> dict[str, str]:
     """Take the game file's tokens out of the pool. A token the recommended set lacks
     takes a Vagabond's (else a Farmer's) place, as a forced role takes a villager's."""
     given: dict[str, str] = {}
@@ -107,14 +140,14 @@ def _serve_forced(game, pool: list[str]) -> dict[str, str]:
     return given
 
 
-def _hand_out(game):
+def _hand_out(game: Game) -> Script:
     opts = game.options
     n = len(game.players)
     try:
         pool = selection(opts, n, game.rng)
         given = _serve_forced(game, pool)
     except BuildingError as e:
-        from engine.setup import SetupError
+        from engine.setup import SetupError  # engine.setup imports the roles, which import this layer
 
         raise SetupError(str(e)) from None
     if opts.building_handout == "random":
@@ -124,7 +157,7 @@ def _hand_out(game):
             if p.name not in given:
                 given[p.name] = pool.pop()
     else:
-        game.emit("buildings_on_offer", PUBLIC, tokens=dict(sorted(Counter(pool).items())))
+        game.emit(BuildingsOnOffer(dict(sorted(Counter(pool).items()))), PUBLIC)
         for p in game.players:
             if p.name in given:
                 continue
@@ -132,14 +165,14 @@ def _hand_out(game):
             if len(kinds) == 1:
                 pick = kinds[0]
             else:
-                pick = yield from ask_one(game.ask(p.name, BUILDING_CHOICE, kinds, tokens=dict(Counter(pool))))
+                pick = yield from ask_one(game.ask(p.name, BUILDING_CHOICE, kinds, {"tokens": dict(Counter(pool))}))
             pool.remove(pick)
             given[p.name] = pick
-            game.emit("building_chosen", PUBLIC, player=p.name, building=pick)
+            game.emit(BuildingChosen(p.name, pick), PUBLIC)
     for p in game.players:
         p.building = given[p.name]
         p.token = True
-    game.emit("buildings", PUBLIC, homes={p.name: p.building for p in game.players}, handout=opts.building_handout)
+    game.emit(Buildings({p.name: p.building for p in game.players}, opts.building_handout), PUBLIC)
     refresh(game)
 
 

@@ -7,17 +7,53 @@ from voting."
 
 The last power of the evening window, ``schoolmistress_forbid``, asked up to twice: a
 living player (not herself, not a Vagabond), or null to stop. She and her pupils are
-barred from that day's vote, revotes included (``forbidden``)."""
+barred from that day's vote, revotes included (``forbidden``): the school's part of the
+game's memory (``Barred``) says who, for which day."""
 
 from __future__ import annotations
 
-from engine.buildings.base import PERMANENT, BuildingSpec, holders, register_building, vagabonds
-from engine.events import PUBLIC
-from engine.flow.common import optional_target
-from engine.flow.day_powers import register_day_power
-from engine.decisions import CHOICE, WOLF, Power, decision
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
-SCHOOLMISTRESS_FORBID = decision("schoolmistress_forbid", CHOICE, power=Power(WOLF, note="a pupil barred from the vote (each of the two answers)"))
+from engine.buildings.base import PERMANENT, BuildingSpec, holders, register_building, vagabonds
+from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, Names, event
+from engine.flow.common import Script, optional_target
+from engine.flow.day_powers import register_day_power
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
+
+
+class SchoolmistressForbidContext(TypedDict, total=False):
+    round: int  # which of her picks this is (1 or 2)
+    forbidden: list[str]  # the pupils she has already forbidden today
+
+
+SCHOOLMISTRESS_FORBID = decision(
+    "schoolmistress_forbid",
+    CHOICE,
+    context=SchoolmistressForbidContext,
+    power=Power(WOLF, note="a pupil barred from the vote (each of the two answers)"),
+)
+
+
+@event("forbidden")
+class Forbidden(EventData):
+    """The Schoolmistress forbids ``players`` (perhaps nobody) from today's vote; she
+    never votes herself."""
+
+    schoolmistress: Name
+    players: Names
+
+
+@dataclass(slots=True)
+class Barred:
+    """Who may not vote in the vote of day ``day`` (revotes included): the
+    Schoolmistress and the pupils she forbade that day. Another day's list bars nobody."""
+
+    day: int = -1
+    players: set[str] = field(default_factory=set)
 
 SCHOOLMISTRESS = register_building(
     BuildingSpec(
@@ -34,18 +70,28 @@ SCHOOLMISTRESS = register_building(
 PUPILS = 2
 
 
-def _day(game):
+def _barred_today(game: Game) -> set[str]:
+    """Today's barred players, to add to (another day's are forgotten)."""
+    barred = game.memory.of(Barred)
+    if barred.day != game.day:
+        barred.day, barred.players = game.day, set()
+    return barred.players
+
+
+def _day(game: Game) -> Script:
     for s in holders(game, "schoolmistress"):
-        game.barred.add(s.name)
+        barred = _barred_today(game)
+        barred.add(s.name)
         picked: list[str] = []
         for rnd in range(1, PUPILS + 1):
-            options = tuple(n for n in game.targets(s.name, exclude=vagabonds(game)) if n not in game.barred)
+            options = tuple(n for n in game.targets(s.name, exclude=vagabonds(game)) if n not in barred)
             pick = yield from optional_target(game, s.name, SCHOOLMISTRESS_FORBID, options, {"round": rnd, "forbidden": list(picked)})
             if pick is None:
                 break
             picked.append(pick)
-            game.barred.add(pick)
-        game.emit("forbidden", PUBLIC, schoolmistress=s.name, players=picked)
+            barred.add(pick)
+        game.emit(Forbidden(s.name, picked), PUBLIC)
+        game.barred = barred  # bridge (issue 15): the flow reads ``Game.barred`` until it asks the ballot hooks
 
 
 register_day_power(("schoolmistress",), _day, ready=lambda game: bool(holders(game, "schoolmistress")))

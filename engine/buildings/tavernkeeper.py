@@ -5,15 +5,33 @@ he loses his immunity and his token. Tradition dictates that he always votes alo
 before the others (unless he has lost his immunity)."
 
 While he holds his token he is sheltered from the pack's ``wolf_kill`` and from every
-``vote`` (``Game.sheltered``), and he votes first, alone, in public (``first_vote``).
+``vote`` (the tavern's part of the game's memory, ``Tavern``, kept in step with the
+tokens), and he votes first, alone, in public (``first_vote``).
 When the vote designates a player he voted against that day, before any pardon, he
 returns his token. The Raven's poster may still hang on the tavern (the Raven's rule),
 and its two votes count against him."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from engine.buildings.base import PERMANENT, REFRESHERS, BuildingSpec, layer_on, register_building, spend_token, with_token
+from engine.flow.common import Script
 from engine.roles.base import register_pardon
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
+    from engine.game import Game
+
+
+@dataclass(slots=True)
+class Tavern:
+    """Who the Tavernkeeper's immunity covers: the living Tavernkeepers who hold their
+    token. Refreshed whenever a token or a home changes hands (``refresh``); a
+    Tavernkeeper who died since is harmless there (the dead are neither voted nor
+    devoured)."""
+
+    immune: frozenset[str] = frozenset()
 
 TAVERNKEEPER = register_building(
     BuildingSpec(
@@ -27,17 +45,21 @@ TAVERNKEEPER = register_building(
 )
 
 
-def _shelter(game) -> None:
+def _shelter(game: Game) -> None:
     immune = frozenset(p.name for p in game.players if p.building == "tavernkeeper" and p.token and p.alive)
-    if immune:
-        game.sheltered = {"vote": immune, "devour": immune}
-        game.first_voters = tuple(sorted(immune))
-    elif game.sheltered or game.first_voters:
-        game.sheltered = {}
-        game.first_voters = ()
+    tavern = game.memory.peek(Tavern)
+    if tavern is None:
+        if not immune:
+            return
+        tavern = game.memory.of(Tavern)
+    tavern.immune = immune
+    # bridge (issue 15): the flow reads ``Game.sheltered`` and ``Game.first_voters``
+    # until it asks the ballot and shelter hooks
+    game.sheltered = {"vote": immune, "devour": immune} if immune else {}
+    game.first_voters = tuple(sorted(immune))
 
 
-def _designated(game, target: str):
+def _designated(game: Game, target: str) -> Script:
     day_votes = game.memory.get("first_votes")
     if day_votes and day_votes[0] == game.day:
         for t in with_token(game, "tavernkeeper"):
