@@ -220,7 +220,7 @@ def _together(
                 options = game.targets(w, exclude=shelter)
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)
-            context: WolfKillContext = {"attempt": attempt, "caught": caught}
+            context = {"attempt": attempt, "caught": caught}
             if w in out_of_work:
                 options, context = (), {**context, "idle": True}
             decisions.append(game.ask(w, WOLF_KILL, options, context, may_pass or not options))
@@ -260,7 +260,7 @@ def _first_named(
         options = game.targets(w, exclude=shelter if opts.wolves_may_kill_wolf else tuple(pack) + shelter)
         had_say = had_say or bool(options)
         last = i == len(order) - 1
-        context: WolfKillContext = {"attempt": 1, "caught": caught, "turn": i + 1, "order": list(order)}
+        context = {"attempt": 1, "caught": caught, "turn": i + 1, "order": list(order)}
         d = game.ask(w, WOLF_KILL, options, context, may_pass or not last or not options)
         victim = picks[w] = (yield [d])[d.id]
         if victim is not None:
@@ -307,7 +307,7 @@ def _run(game: Game) -> Script:
                 else:
                     text = said
                     game.emit(WolfChat(w, text, rnd), pack_audience)
-                if spies:
+                if spy_audience is not None:
                     game.emit(WolfChatOverheard(text, rnd), spy_audience)
 
     caught = None
