@@ -192,18 +192,30 @@ def idle(game: Game) -> tuple[str, ...]:
     return tuple(w for w, night in found.items() if night < game.day) if found else ()
 
 
-def _together(
-    game: Game,
-    pack: list[str],
-    shelter: tuple[str, ...],
-    caught: str | None,
-    may_pass: bool,
-    pack_audience: Audience,
-    spy_audience: Audience | None,
-) -> Script:
+@dataclass(slots=True)
+class _Hunt:
+    """Tonight's pack, as each way of naming its victim (``wolf_pack``) needs it."""
+
+    pack: list[str]  # the living wolves, in seat order
+    shelter: tuple[str, ...]  # whom the wolves may not devour (The Village's Tavernkeeper)
+    caught: str | None  # the Little Girl the pack caught spying tonight
+    may_pass: bool  # whether every wolf may name nobody
+    audience: Audience  # the pack's
+    spies: Audience | None  # the spying Little Girls' (None: nobody spies)
+
+
+def _tell_votes(game: Game, hunt: _Hunt, votes: dict[str, str | None], attempt: int) -> None:
+    """The picks to the pack, and their names without the wolves to the spies."""
+    game.emit(WolfVotes(votes, attempt), hunt.audience)
+    if hunt.spies is not None:
+        game.emit(WolfVotesOverheard(sorted(p for p in votes.values() if p), attempt), hunt.spies)
+
+
+def _together(game: Game, hunt: _Hunt) -> Script:
     """Every wolf at once, ``wolf_kill_rounds`` attempts, resolved by ``wolf_pack``.
     Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
+    pack, shelter, caught, may_pass = hunt.pack, hunt.shelter, hunt.caught, hunt.may_pass
     victim, silent = None, False
     out_of_work = idle(game) if opts.wolves_exposed_idle else ()
     for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
@@ -226,9 +238,7 @@ def _together(
             decisions.append(game.ask(w, WOLF_KILL, options, context, may_pass or not options))
         answers = yield decisions
         picks = [answers[d.id] for d in decisions]
-        game.emit(WolfVotes(dict(zip(pack, picks)), attempt), pack_audience)
-        if spy_audience is not None:
-            game.emit(WolfVotesOverheard(sorted(p for p in picks if p), attempt), spy_audience)
+        _tell_votes(game, hunt, dict(zip(pack, picks)), attempt)
         # A wolf with nobody he may attack (only his beloved is left outside the pack)
         # has no say: counting his forced pass would stop a unanimous pack forever.
         voting = [pick for d, pick in zip(decisions, picks) if d.options]
@@ -239,18 +249,11 @@ def _together(
     return victim, silent
 
 
-def _first_named(
-    game: Game,
-    pack: list[str],
-    shelter: tuple[str, ...],
-    caught: str | None,
-    may_pass: bool,
-    pack_audience: Audience,
-    spy_audience: Audience | None,
-) -> Script:
+def _first_named(game: Game, hunt: _Hunt) -> Script:
     """004 5-A: the wolves in turn, the first name final (the later wolves are not
     asked). Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
+    pack, shelter = hunt.pack, hunt.shelter
     start = (game.day - 1) % len(pack)
     out_of_work = idle(game) if opts.wolves_exposed_idle else ()
     order = [w for w in pack[start:] + pack[:start] if w not in out_of_work]
@@ -260,14 +263,12 @@ def _first_named(
         options = game.targets(w, exclude=shelter if opts.wolves_may_kill_wolf else tuple(pack) + shelter)
         had_say = had_say or bool(options)
         last = i == len(order) - 1
-        context = {"attempt": 1, "caught": caught, "turn": i + 1, "order": list(order)}
-        d = game.ask(w, WOLF_KILL, options, context, may_pass or not last or not options)
+        context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order)}
+        d = game.ask(w, WOLF_KILL, options, context, hunt.may_pass or not last or not options)
         victim = picks[w] = (yield [d])[d.id]
         if victim is not None:
             break
-    game.emit(WolfVotes(picks, 1), pack_audience)
-    if spy_audience is not None:
-        game.emit(WolfVotesOverheard(sorted(p for p in picks.values() if p), 1), spy_audience)
+    _tell_votes(game, hunt, picks, 1)
     return victim, victim is None and had_say
 
 
@@ -325,7 +326,8 @@ def _run(game: Game) -> Script:
     shelter = tuple(game.sheltered.get("devour", ())) if game.sheltered else ()
     may_pass = opts.wolves_may_pass or opts.wolves_silent != "no_kill"
     pick_victim = _first_named if opts.wolf_pack == "first_named" else _together
-    victim, silent = yield from pick_victim(game, pack, shelter, caught, may_pass, pack_audience, spy_audience)
+    hunt = _Hunt(pack, shelter, caught, may_pass, pack_audience, spy_audience)
+    victim, silent = yield from pick_victim(game, hunt)
     game.emit(WolfVictim(victim), pack_audience)
     if spy_audience is not None:
         game.emit(WolfVictimOverheard(victim), spy_audience)
