@@ -12,11 +12,34 @@ not his beloved. The victim dies at dawn (cause ``big_bad_wolf``); the Witch is 
 both victims.
 """
 
-from engine.flow.common import ask_one
-from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import CHOICE, decision
+from __future__ import annotations
 
-BIG_BAD_WOLF_KILL = decision("big_bad_wolf_kill", CHOICE, unmeasured="a wolf's kill among non-wolves")
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game
+
+
+class BigBadWolfKillContext(TypedDict, total=False):
+    pack_victim: str | None  # the pack's victim tonight, whom he may not take again
+
+
+BIG_BAD_WOLF_KILL = decision(
+    "big_bad_wolf_kill", CHOICE, context=BigBadWolfKillContext, unmeasured="a wolf's kill among non-wolves"
+)
+
+
+@event("big_bad_wolf_victim")
+class BigBadWolfVictim(EventData):
+    """The Big Bad Wolf's second victim tonight, told to him."""
+
+    target: Name
+
 
 BIG_BAD_WOLF = register_role(
     RoleSpec(
@@ -31,28 +54,28 @@ BIG_BAD_WOLF = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     if not game.has_able("big_bad_wolf"):
         return False
     return not any(not p.alive and p.is_wolf and p.role != "big_bad_wolf" for p in game.players)
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     night = game.night
     for bbw in game.able("big_bad_wolf"):
         if not bbw.is_wolf:
             continue
         spare = game.spares(bbw.name)
-        first = night.get("wolf_victim")
+        first = night.wolf_victim
         options = tuple(
             p.name for p in game.players if p.alive and not p.is_wolf and p.name != first and p.name not in spare
         )
         if not options:
             continue
-        target = yield from ask_one(game.ask(bbw.name, BIG_BAD_WOLF_KILL, options, pack_victim=first))
-        night["kills"].append((target, "big_bad_wolf"))
-        night["attacked"].append(target)
-        game.emit("big_bad_wolf_victim", game.private(bbw.name), target=target)
+        target = yield from ask_one(game.ask(bbw.name, BIG_BAD_WOLF_KILL, options, {"pack_victim": first}))
+        night.kills.append((target, "big_bad_wolf"))
+        night.attacked.append(target)
+        game.emit(BigBadWolfVictim(target), private(bbw.name))
 
 
 register_step(NightStep(name="big_bad_wolf", order=230, run=_run, active=_active, roles=("big_bad_wolf",)))

@@ -16,13 +16,67 @@ Votes: "被抛弃者可以不投票给欺骗者，也可以投。欺骗者和第
 one may vote against the deceiver; the deceiver and the paramour never against each
 other (and the deceiver still never against the abandoned one, 000's rule)."""
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import CHOICE, MULTI, decision
+from __future__ import annotations
 
-CUPID_DECEIVER = decision("cupid_deceiver", CHOICE, unmeasured="one of the Lovers, Cupid's second pair")
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, MULTI, decision
+from engine.events import EventData, Name, Names, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
+
+
+class CupidDeceiverContext(TypedDict, total=False):
+    lovers: list[str]  # the couple he just made, one of whom he names the deceiver
+
+
+class CupidParamourContext(TypedDict, total=False):
+    deceiver: str  # the Lover he named the deceiver, whose paramour he now names
+
+
+CUPID_DECEIVER = decision(
+    "cupid_deceiver", CHOICE, context=CupidDeceiverContext, unmeasured="one of the Lovers, Cupid's second pair"
+)
 CUPID_LOVERS = decision("cupid_lovers", MULTI, unmeasured="a pair chosen on the first night, before anything is known")
-CUPID_PARAMOUR = decision("cupid_paramour", CHOICE, unmeasured="Cupid's second pair, on the first night")
+CUPID_PARAMOUR = decision(
+    "cupid_paramour", CHOICE, context=CupidParamourContext, unmeasured="Cupid's second pair, on the first night"
+)
+
+
+@event("cupid_lovers")
+class CupidLovers(EventData):
+    """Cupid is told the couple he made."""
+
+    lovers: Names
+
+
+@event("lovers")
+class Lovers(EventData):
+    """A Lover is told who their beloved is (not their card)."""
+
+    lover: Name
+    beloved: Name
+
+
+@event("cupid_paramours")
+class CupidParamours(EventData):
+    """Cupid's second pair (``cupid_second_pair``), told to him."""
+
+    deceiver: Name
+    paramour: Name
+    abandoned: Name
+
+
+@event("paramours")
+class Paramours(EventData):
+    """The deceiver or the paramour is told who the other is."""
+
+    lover: Name
+    paramour: Name
+
 
 CUPID = register_role(
     RoleSpec(
@@ -36,39 +90,40 @@ CUPID = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.lovers is None and game.has_able("cupid")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     cupid = game.able("cupid")[0]
-    pair = yield from ask_one(game.ask(cupid.name, CUPID_LOVERS, tuple(game.alive_names()), shape="multi", count=2))
+    pair = yield from ask_one(game.ask(cupid.name, CUPID_LOVERS, tuple(game.alive_names()), None, False, 2))
     a, b = pair
     game.set_lovers(a, b)
-    game.emit("cupid_lovers", game.private(cupid.name), lovers=[a, b])
-    game.emit("lovers", game.private(a), lover=a, beloved=b)
-    game.emit("lovers", game.private(b), lover=b, beloved=a)
+    game.emit(CupidLovers([a, b]), private(cupid.name))
+    game.emit(Lovers(a, b), private(a))
+    game.emit(Lovers(b, a), private(b))
     if game.options.cupid_second_pair:
         yield from _second_pair(game, cupid, a, b)
 
 
-def _second_pair(game, cupid, a: str, b: str):
-    deceiver = yield from ask_one(game.ask(cupid.name, CUPID_DECEIVER, (a, b), lovers=[a, b]))
+def _second_pair(game: Game, cupid: Player, a: str, b: str) -> Script:
+    deceiver = yield from ask_one(game.ask(cupid.name, CUPID_DECEIVER, (a, b), {"lovers": [a, b]}))
     abandoned = b if deceiver == a else a
     options = tuple(n for n in game.alive_names() if n not in (a, b))
     if not options:
         return
-    paramour = yield from ask_one(game.ask(cupid.name, CUPID_PARAMOUR, options, deceiver=deceiver))
+    paramour = yield from ask_one(game.ask(cupid.name, CUPID_PARAMOUR, options, {"deceiver": deceiver}))
+    # The pairs live in the game's tables of grief and restraint, which the deaths and
+    # the votes read; nothing else keeps them.
     game.grief[abandoned] = ()
     game.grief[deceiver] = (abandoned, paramour)
     game.grief[paramour] = (deceiver,)
     game.spared[abandoned] = ()
     game.spared[deceiver] = (abandoned, paramour)
     game.spared[paramour] = (deceiver,)
-    game.memory["paramours"] = {"deceiver": deceiver, "abandoned": abandoned, "paramour": paramour}
-    game.emit("cupid_paramours", game.private(cupid.name), deceiver=deceiver, paramour=paramour, abandoned=abandoned)
-    game.emit("paramours", game.private(deceiver), lover=deceiver, paramour=paramour)
-    game.emit("paramours", game.private(paramour), lover=paramour, paramour=deceiver)
+    game.emit(CupidParamours(deceiver, paramour, abandoned), private(cupid.name))
+    game.emit(Paramours(deceiver, paramour), private(deceiver))
+    game.emit(Paramours(paramour, deceiver), private(paramour))
 
 
 register_step(NightStep(name="cupid", order=20, run=_run, active=_active, first_night_only=True, roles=("cupid",)))

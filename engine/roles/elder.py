@@ -26,8 +26,50 @@ the Witch poisons the Elder): ``elder_loss_spares_batch`` (default true) lets th
 their last act, the deaths being simultaneous.
 """
 
-from engine.events import NARRATOR, PUBLIC
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+from engine.events import NARRATOR, OMIT, PUBLIC, EventData, Name, RoleIds, event
 from engine.roles.base import DEVOURED, VILLAGE, RoleSpec, register_batch_hook, register_resolver, register_role
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
+
+
+@event("elder_life")
+class ElderLife(EventData):
+    """The Elder's lives after tonight's attack (narrator only: the leader keeps the count)."""
+
+    player: Name
+    lives: int
+
+
+@event("village_powers_lost")
+class VillagePowersLost(EventData):
+    """The Elder died by the village's hand: its powers are lost. ``roles`` names the
+    cards that lose theirs under ``elder_loss_roles: listed`` (absent: every villager)."""
+
+    elder: Name
+    cause: str
+    roles: Annotated[RoleIds | None, OMIT] = None
+
+
+@dataclass(slots=True)
+class ElderState:
+    """His lives against the wolves' attacks (003: he survives the first)."""
+
+    lives: int = 2
+
+
+@dataclass(slots=True)
+class PowersLost:
+    """Memory: the village's powers are gone since this Elder's death (None: not yet).
+    The Idiot's rule reads it (``engine.roles.idiot``)."""
+
+    elder: str | None = None
+
 
 ELDER = register_role(
     RoleSpec(
@@ -44,42 +86,41 @@ LOSS_CAUSES = ("vote", "poison", "hunter")
 LISTED = ("hunter", "protector", "witch", "seer")
 
 
-def _lives(game) -> None:
+def _lives(game: Game) -> None:
     night = game.night
-    attacked = night["attacked"]
+    attacked = night.attacked
     for elder in game.players:
         if elder.role != "elder" or not elder.alive or elder.name not in attacked:
             continue
-        if elder.name in night.get("shielded", ()):
+        if elder.name in night.get("shielded", ()):  # migration: the Protector's mark (engine.roles.protector)
             continue  # the guard stopped the attack: it costs nothing
-        lives = elder.state.get("lives", 2)
-        still = [(n, c) for n, c in night["kills"] if n == elder.name and c in DEVOURED]
+        st = elder.state.of(ElderState)
+        lives = st.lives
+        still = [(n, c) for n, c in night.kills if n == elder.name and c in DEVOURED]
         if not still:  # healed: "A cure only makes him one life"
             lives = 1
         elif lives > 1:
             lives -= 1
-            night["kills"] = [(n, c) for n, c in night["kills"] if not (n == elder.name and c in DEVOURED)]
+            night.kills = [(n, c) for n, c in night.kills if not (n == elder.name and c in DEVOURED)]
         else:
             lives = 0
-        elder.state["lives"] = lives
-        game.emit("elder_life", NARRATOR, player=elder.name, lives=lives)
+        st.lives = lives
+        game.emit(ElderLife(elder.name, lives), NARRATOR)
 
 
-def _loss(game, fallen, queue) -> None:
-    if game.memory.get("powers_lost"):
+def _loss(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
+    lost = game.memory.of(PowersLost)
+    if lost.elder:
         return
     for p, cause in fallen:
         if p.role == "elder" and cause in LOSS_CAUSES:
-            game.memory["powers_lost"] = p.name
+            lost.elder = p.name
             spare = game.options.elder_loss_spares_batch
             listed = game.options.elder_loss_roles == "listed"
             for q in game.players:
                 if q.camp == VILLAGE and (q.alive or not spare) and (not listed or q.role in LISTED):
                     q.powerless = True
-            if listed:
-                game.emit("village_powers_lost", PUBLIC, elder=p.name, cause=cause, roles=list(LISTED))
-            else:
-                game.emit("village_powers_lost", PUBLIC, elder=p.name, cause=cause)
+            game.emit(VillagePowersLost(p.name, cause, list(LISTED) if listed else None), PUBLIC)
             return
 
 

@@ -3,12 +3,33 @@
 Which deaths let him shoot is ``hunter_shot_causes`` (000: devoured or executed);
 whether he may hold fire is ``hunter_may_pass`` (000 "must", 002 "puede")."""
 
-from engine.events import PUBLIC
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
-from engine.decisions import CHOICE, WOLF, Power, decision
+from __future__ import annotations
 
-HUNTER_SHOT = decision("hunter_shot", CHOICE, power=Power(WOLF, note="the dying Hunter's shot"))
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, WOLF, Power, decision
+from engine.events import PUBLIC, EventData, Name, event
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
+
+
+class HunterShotContext(TypedDict, total=False):
+    cause: str  # the cause of his death, which lets him shoot (``hunter_shot_causes``)
+
+
+HUNTER_SHOT = decision("hunter_shot", CHOICE, context=HunterShotContext, power=Power(WOLF, note="the dying Hunter's shot"))
+
+
+@event("hunter_shot")
+class HunterShot(EventData):
+    """The dying Hunter's shot (target None: he held fire, under ``hunter_may_pass``)."""
+
+    hunter: Name
+    target: Name | None
+
 
 HUNTER = register_role(
     RoleSpec(
@@ -22,7 +43,9 @@ HUNTER = register_role(
 )
 
 
-def _shot(game, player, cause):
+def _shot(game: Game, player: Player, cause: str) -> Script:
+    # engine.flow.deaths imports engine.game, which imports the roles (this module):
+    # imported here to break that cycle.
     from engine.flow.deaths import kill_batch
 
     if player.role != "hunter" or cause not in game.options.hunter_shot_causes or player.powerless:
@@ -31,9 +54,9 @@ def _shot(game, player, cause):
     if not options:
         return
     target = yield from ask_one(
-        game.ask(player.name, HUNTER_SHOT, options, allow_pass=game.options.hunter_may_pass, cause=cause)
+        game.ask(player.name, HUNTER_SHOT, options, {"cause": cause}, game.options.hunter_may_pass)
     )
-    game.emit("hunter_shot", PUBLIC, hunter=player.name, target=target)
+    game.emit(HunterShot(player.name, target), PUBLIC)
     if target is not None:
         yield from kill_batch(game, [(target, "hunter")])
 

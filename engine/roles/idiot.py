@@ -9,8 +9,34 @@ speaks. When the Elder's death takes the village's powers, a revealed Idiot dies
 him (cause ``with_elder``); an Idiot not yet revealed simply loses his pardon.
 """
 
-from engine.events import PUBLIC
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.events import PUBLIC, EventData, Name, RoleId, event
+from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_batch_hook, register_pardon, register_role
+from engine.roles.elder import PowersLost
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
+
+
+@event("idiot_revealed")
+class IdiotRevealed(EventData):
+    """Voted out, the Idiot shows his card and survives, without a vote from now on."""
+
+    player: Name
+    role: RoleId
+
+
+@dataclass(slots=True)
+class IdiotState:
+    """His pardon is spent: revealed, he has no vote and dies with the Elder."""
+
+    revealed: bool = False
+
 
 IDIOT = register_role(
     RoleSpec(
@@ -23,22 +49,31 @@ IDIOT = register_role(
 )
 
 
-def _pardon(game, target: str):
+def _pardon(game: Game, target: str) -> Script:
     p = game.by_name[target]
-    if p.role != "idiot" or p.powerless or p.state.get("revealed"):
+    if p.role != "idiot" or p.powerless:
         return False
-    p.state["revealed"] = True
+    st = p.state.of(IdiotState)
+    if st.revealed:
+        return False
+    st.revealed = True
     game.voteless.add(target)
-    game.emit("idiot_revealed", PUBLIC, player=target, role="idiot")
+    game.emit(IdiotRevealed(target, "idiot"), PUBLIC)
     return True
     yield  # a generator, like every pardon
 
 
-def _with_elder(game, fallen, queue) -> None:
-    if not game.memory.get("powers_lost"):
+def _revealed(p: Player) -> bool:
+    st = p.state.peek(IdiotState)
+    return st is not None and st.revealed
+
+
+def _with_elder(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
+    lost = game.memory.peek(PowersLost)
+    if lost is None or not lost.elder:
         return
     for p in game.players:
-        if p.role == "idiot" and p.alive and p.state.get("revealed") and (p.name, "with_elder") not in queue:
+        if p.role == "idiot" and p.alive and _revealed(p) and (p.name, "with_elder") not in queue:
             queue.append((p.name, "with_elder"))
 
 

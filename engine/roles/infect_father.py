@@ -17,12 +17,58 @@ infected: the attempt fails unseen, he is devoured as usual, and the infection i
 (``infect_father_elder_spends``; 003 does not arbitrate this).
 """
 
-from engine.events import NARRATOR
-from engine.flow.common import ask_one
-from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import BOOL, decision
+from __future__ import annotations
 
-INFECT_FATHER_INFECT = decision("infect_father_infect", BOOL, unmeasured="yes/no about the pack's victim")
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import BOOL, decision
+from engine.events import NARRATOR, EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game
+
+
+class InfectFatherInfectContext(TypedDict, total=False):
+    victim: str  # the pack's victim he may infect instead
+
+
+INFECT_FATHER_INFECT = decision(
+    "infect_father_infect", BOOL, context=InfectFatherInfectContext, unmeasured="yes/no about the pack's victim"
+)
+
+
+@event("infect_father")
+class InfectFatherInfected(EventData):
+    """The Infect Father is told he infected the pack's victim."""
+
+    target: Name
+
+
+@event("infected")
+class Infected(EventData):
+    """The victim is told she was infected: she wakes with the pack from the next night."""
+
+    player: Name
+
+
+@event("infection_failed")
+class InfectionFailed(EventData):
+    """The infection of the Elder failed (he cannot be infected): nobody is told."""
+
+    father: Name
+    target: Name
+
+
+@dataclass(slots=True)
+class InfectFatherState:
+    """His one infection a game: spent (also by a failed try on the Elder, under
+    ``infect_father_elder_spends``)."""
+
+    used: bool = False
+
 
 INFECT_FATHER = register_role(
     RoleSpec(
@@ -37,33 +83,35 @@ INFECT_FATHER = register_role(
 )
 
 
-def _active(game) -> bool:
-    victim = game.night.get("wolf_victim")
+def _active(game: Game) -> bool:
+    victim = game.night.wolf_victim
     return victim is not None and game.by_name[victim].alive and game.has_able("infect_father")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     night = game.night
     for father in game.able("infect_father"):
-        if father.state.get("used"):
+        st = father.state.of(InfectFatherState)
+        if st.used:
             continue
-        victim = night["wolf_victim"]
+        victim = night.wolf_victim
+        assert victim is not None  # ``_active``
         p = game.by_name[victim]
-        if not p.alive or p.is_wolf or not any(n == victim and c == "werewolves" for n, c in night["kills"]):
+        if not p.alive or p.is_wolf or not any(n == victim and c == "werewolves" for n, c in night.kills):
             return
-        infect = yield from ask_one(game.ask_bool(father.name, INFECT_FATHER_INFECT, True, victim=victim))
+        infect = yield from ask_one(game.ask(father.name, INFECT_FATHER_INFECT, (True, False), {"victim": victim}))
         if not infect:
             continue
         if p.role == "elder":
             if game.options.infect_father_elder_spends:
-                father.state["used"] = True
-            game.emit("infection_failed", NARRATOR, father=father.name, target=victim)
+                st.used = True
+            game.emit(InfectionFailed(father.name, victim), NARRATOR)
             return
-        father.state["used"] = True
-        night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c == "werewolves")]
+        st.used = True
+        night.kills = [(n, c) for n, c in night.kills if not (n == victim and c == "werewolves")]
         p.convert(WEREWOLVES, True)
-        game.emit("infect_father", game.private(father.name), target=victim)
-        game.emit("infected", game.private(victim), player=victim)
+        game.emit(InfectFatherInfected(victim), private(father.name))
+        game.emit(Infected(victim), private(victim))
         return
 
 

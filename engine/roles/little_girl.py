@@ -8,11 +8,24 @@ sees their choices with every name of a wolf withheld, and runs a risk
 ``little_girl_caught: dies``) she dies in place of their victim. The pack step in
 ``engine.roles.werewolf`` does the reading and the catching; this step only asks."""
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import BOOL, decision
+from __future__ import annotations
 
-LITTLE_GIRL_SPY = decision("little_girl_spy", BOOL, unmeasured="yes/no, no target")
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import BOOL, decision
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.roles.werewolf import Spies
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game
+
+
+class LittleGirlSpyContext(TypedDict, total=False):
+    catch_chance: float  # the chance that the pack catches her if she spies (``little_girl_catch_chance``)
+
+
+LITTLE_GIRL_SPY = decision("little_girl_spy", BOOL, context=LittleGirlSpyContext, unmeasured="yes/no, no target")
 
 LITTLE_GIRL = register_role(
     RoleSpec(
@@ -26,23 +39,23 @@ LITTLE_GIRL = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_able("little_girl") and bool(game.wolves())
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     spies = []
     for girl in game.able("little_girl"):
         chance = game.options.little_girl_catch_chance
-        if (yield from ask_one(game.ask_bool(girl.name, LITTLE_GIRL_SPY, True, catch_chance=chance))):
+        if (yield from ask_one(game.ask(girl.name, LITTLE_GIRL_SPY, (True, False), {"catch_chance": chance}))):
             spies.append(girl.name)
-    game.night["spies"] = spies
+    game.night.of(Spies).names = spies
 
 
-# Her choice to peek must be known before the pack wakes: the pack step reads
-# ``game.night["spies"]`` when it starts (to route the overheard talk and to draw the
-# catch). Asked in parallel with the pack (group ``night_main``), the spy answer arrived
-# only after the pack step had read an empty list, so she never overheard anything and
-# was never caught. 000 step 2: "During this turn, the Little Girl may spy on the
-# Werewolves" -- she decides first, then the Seer and the pack are called as before.
+# Her choice to peek must be known before the pack wakes: the pack step reads the night's
+# ``Spies`` when it starts (to route the overheard talk and to draw the catch). Asked in
+# parallel with the pack (group ``night_main``), the spy answer arrived only after the
+# pack step had read an empty list, so she never overheard anything and was never caught.
+# 000 step 2: "During this turn, the Little Girl may spy on the Werewolves" -- she decides
+# first, then the Seer and the pack are called as before.
 register_step(NightStep(name="little_girl", order=90, run=_run, active=_active, roles=("little_girl",)))

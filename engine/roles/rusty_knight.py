@@ -14,8 +14,33 @@ neither hunts nor is targeted); his death (cause ``rusty_sword``) is told at daw
 the night's other deaths, first.
 """
 
-from engine.events import NARRATOR
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.events import NARRATOR, EventData, Name, event
+from engine.flow.common import Script
 from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_death_hook, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
+
+
+@event("rusty_sword")
+class RustySword(EventData):
+    """The devoured Knight's sword contaminates this wolf (narrator only: nobody is told)."""
+
+    knight: Name
+    wolf: Name
+
+
+@dataclass(slots=True)
+class Contaminated:
+    """Memory: the wolves the sword contaminated, taken out of play when the next night starts."""
+
+    wolves: list[str] = field(default_factory=list)
+
 
 RUSTY_KNIGHT = register_role(
     RoleSpec(
@@ -28,32 +53,37 @@ RUSTY_KNIGHT = register_role(
 )
 
 
-def _contaminate(game, player, cause):
+def _contaminate(game: Game, player: Player, cause: str) -> Script:
     if player.role != "rusty_knight" or cause not in DEVOURED or player.powerless:
         return
     n = len(game.players)
     for k in range(1, n):
         p = game.table[(player.seat + k) % n]
         if p.alive and p.is_wolf:
-            game.memory.setdefault("rusty", []).append(p.name)
-            game.emit("rusty_sword", NARRATOR, knight=player.name, wolf=p.name)
+            game.memory.of(Contaminated).wolves.append(p.name)
+            game.emit(RustySword(player.name, p.name), NARRATOR)
             break
     return
     yield  # a generator, like every death hook
 
 
-def _active(game) -> bool:
-    return bool(game.memory.get("rusty"))
+def _active(game: Game) -> bool:
+    due = game.memory.peek(Contaminated)
+    return due is not None and bool(due.wolves)
 
 
-def _run(game):
-    for name in game.memory.pop("rusty"):
+def _run(game: Game) -> Script:
+    due = game.memory.drop(Contaminated)
+    assert due is not None  # ``_active``
+    for name in due.wolves:
         p = game.by_name[name]
         if not p.alive:
             continue
         p.alive = False  # out of play from the start of the night
+        # migration: ``dying`` (the player's and the night's) is read by the deaths'
+        # flow (engine.flow.deaths, engine.flow.victory), which tells the death at dawn
         p.state["dying"] = True
-        game.night["kills"].insert(0, (name, "rusty_sword"))
+        game.night.kills.insert(0, (name, "rusty_sword"))
         game.night.setdefault("dying", []).append((name, "rusty_sword"))
     return
     yield

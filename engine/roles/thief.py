@@ -1,12 +1,41 @@
 """The Thief (000 "The Thief"): on the first night he may swap his card for one of the
 two set aside, and must take a Werewolf when both are Werewolves."""
 
-from engine.flow.common import ask_one
-from engine.roles import ROLES
-from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-from engine.decisions import CHOICE, decision
+from __future__ import annotations
 
-THIEF_SWAP = decision("thief_swap", CHOICE, unmeasured="a card, not a player")
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, decision
+from engine.events import EventData, Name, RoleId, RoleIds, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game
+
+
+class ThiefSwapContext(TypedDict, total=False):
+    cards: list[str]  # the two cards set aside, as dealt
+    forced: bool  # both are werewolves: he must take one
+
+
+THIEF_SWAP = decision("thief_swap", CHOICE, context=ThiefSwapContext, unmeasured="a card, not a player")
+
+
+@event("thief_cards")
+class ThiefCards(EventData):
+    """The Thief is shown the two cards set aside."""
+
+    cards: RoleIds
+
+
+@event("thief_swap")
+class ThiefSwap(EventData):
+    """The card the Thief took (None: he kept his own)."""
+
+    player: Name
+    took: RoleId | None
+
 
 THIEF = register_role(
     RoleSpec(
@@ -20,24 +49,26 @@ THIEF = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return len(game.center) == 2 and game.has_alive("thief")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     thief = game.with_role("thief")[0]
+    audience = private(thief.name)
     cards = list(game.center)
-    game.emit("thief_cards", game.private(thief.name), cards=cards)
+    game.emit(ThiefCards(cards), audience)
     forced = all(ROLES[c].is_wolf for c in cards)
     options = tuple(dict.fromkeys(cards))
-    took = yield from ask_one(game.ask(thief.name, THIEF_SWAP, options, allow_pass=not forced, cards=cards, forced=forced))
+    took = yield from ask_one(game.ask(thief.name, THIEF_SWAP, options, {"cards": cards, "forced": forced}, not forced))
     if took is None:
-        game.emit("thief_swap", game.private(thief.name), player=thief.name, took=None)
+        game.emit(ThiefSwap(thief.name, None), audience)
         return
     game.center[cards.index(took)] = "thief"
     thief.set_role(took)
-    game.emit("thief_swap", game.private(thief.name), player=thief.name, took=took)
-    game.emit("role", game.private(thief.name), player=thief.name, role=took)
+    game.emit(ThiefSwap(thief.name, took), audience)
+    # migration: ``role`` is declared by the flow (engine.flow.main), still emitted by name
+    game.emit("role", audience, player=thief.name, role=took)
 
 
 register_step(NightStep(name="thief", order=10, run=_run, active=_active, first_night_only=True, roles=("thief",)))

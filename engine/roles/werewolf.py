@@ -22,13 +22,130 @@ makes passing legal for every wolf: keeping one's eyes shut is the choice.
 被村民发现后，无法继续杀害其他玩家"): a werewolf the Seer has seen is found out; from the
 next night he still wakes and talks with the pack but has no say in the kill."""
 
+from __future__ import annotations
+
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 from engine.decisions import CHOICE, TEXT, decision
+from engine.events import OMIT, Audience, EventData, Name, Names, Said, event, private
+from engine.flow.common import Script
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 
-WOLF_CHAT = decision("wolf_chat", TEXT, unmeasured="the pack's talk")
-WOLF_KILL = decision("wolf_kill", CHOICE, unmeasured="the pack's kill: its options are humans, the wolves know who is who")
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game
+
+class WolfChatContext(TypedDict, total=False):
+    round: int  # which round of tonight's talk (``wolf_chat_rounds``)
+    wolves: list[str]  # the pack tonight, in seat order
+
+
+class WolfKillContext(TypedDict, total=False):
+    attempt: int  # which attempt at agreeing tonight (``wolf_kill_rounds``)
+    caught: str | None  # the Little Girl the pack caught spying tonight, if any
+    idle: bool  # this wolf is found out (``wolves_exposed_idle``): no say tonight
+    turn: int  # ``first_named``: this wolf's place in tonight's order (1: the first asked)
+    order: list[str]  # ``first_named``: tonight's order, the wolves with a say
+
+
+WOLF_CHAT = decision("wolf_chat", TEXT, context=WolfChatContext, unmeasured="the pack's talk")
+WOLF_KILL = decision(
+    "wolf_kill",
+    CHOICE,
+    context=WolfKillContext,
+    unmeasured="the pack's kill: its options are humans, the wolves know who is who",
+)
+
+
+# ---------------------------------------------------------------------- the pack's events
+@event("wolf_pack")
+class WolfPack(EventData):
+    """A wolf is told who the pack is (when it changes: the first night, a conversion)."""
+
+    wolves: Names
+
+
+@event("wolf_chat")
+class WolfChat(EventData):
+    """One wolf's words to the pack; ``target`` is the victim he proposes, when he names one."""
+
+    speaker: Name
+    text: Said
+    round: int
+    target: Annotated[Name | None, OMIT] = None
+
+
+@event("wolf_votes")
+class WolfVotes(EventData):
+    """Each wolf's pick in one attempt (None: he passed). Under ``first_named`` only the
+    wolves asked before the first name."""
+
+    votes: dict[str, str | None]
+    attempt: int
+
+
+@event("wolf_victim")
+class WolfVictim(EventData):
+    """The pack's victim tonight (None: nobody)."""
+
+    target: Name | None
+
+
+@event("hypnotised")
+class Hypnotised(EventData):
+    """The pack's victim is hypnotised instead of devoured (``wolves_hypnotise``): told to them."""
+
+    player: Name
+
+
+# ------------------------------------------------- what a spying Little Girl reads and risks
+@dataclass(slots=True)
+class Spies:
+    """The Little Girls spying on the pack tonight (a night part): written by her step
+    (``engine.roles.little_girl``) before the pack wakes, read by the pack's step, which
+    routes the overheard talk and draws the catch. Declared here, where the spying is
+    played out: the Little Girl's module imports it (importing hers from here would
+    register her role before the Seer's and reorder ``ROLES``)."""
+
+    names: list[str] = field(default_factory=list)
+
+
+@event("wolf_chat_overheard")
+class WolfChatOverheard(EventData):
+    """A spying Little Girl reads a wolf's words, without the speaker's name."""
+
+    text: Said
+    round: int
+
+
+@event("wolf_votes_overheard")
+class WolfVotesOverheard(EventData):
+    """A spying Little Girl sees the names the wolves picked (sorted), not who picked them."""
+
+    targets: Names
+    attempt: int
+
+
+@event("wolf_victim_overheard")
+class WolfVictimOverheard(EventData):
+    """A spying Little Girl sees the pack's victim (None: nobody)."""
+
+    target: Name | None
+
+
+@event("little_girl_caught")
+class LittleGirlCaught(EventData):
+    """The pack catches a spying Little Girl: the wolves and she learn it."""
+
+    player: Name
+
+
+@dataclass(slots=True)
+class PackMemory:
+    """The pack as its members were last told it (``wolf_pack``): told again when it changes."""
+
+    wolves: list[str] | None = None
 
 WEREWOLF = register_role(
     RoleSpec(
@@ -43,14 +160,14 @@ WEREWOLF = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     for p in game.players:  # ``bool(game.wolves())`` without building the list, every night
         if p.alive and p.is_wolf:
             return True
     return False
 
 
-def _resolve(game, picks: list) -> tuple[bool, str | None]:
+def _resolve(game: Game, picks: list[str | None]) -> tuple[bool, str | None]:
     """(decided, victim). ``None`` picks are a wolf declining to kill."""
     rule = game.options.wolf_pack
     n = len(picks)
@@ -69,16 +186,36 @@ def _resolve(game, picks: list) -> tuple[bool, str | None]:
     return True, (leaders[0] if len(leaders) == 1 else game.rng.choice(leaders))
 
 
-def idle(game) -> tuple:
+def idle(game: Game) -> tuple[str, ...]:
     """The wolves found out before tonight (``wolves_exposed_idle``): no say in the kill."""
-    found = game.memory.get("exposed_wolves")
+    found = game.memory.get("exposed_wolves")  # migration: the Seer's mark (engine.roles.seer)
     return tuple(w for w, night in found.items() if night < game.day) if found else ()
 
 
-def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pack_audience, spy_audience):
+@dataclass(slots=True)
+class _Hunt:
+    """Tonight's pack, as each way of naming its victim (``wolf_pack``) needs it."""
+
+    pack: list[str]  # the living wolves, in seat order
+    shelter: tuple[str, ...]  # whom the wolves may not devour (The Village's Tavernkeeper)
+    caught: str | None  # the Little Girl the pack caught spying tonight
+    may_pass: bool  # whether every wolf may name nobody
+    audience: Audience  # the pack's
+    spies: Audience | None  # the spying Little Girls' (None: nobody spies)
+
+
+def _tell_votes(game: Game, hunt: _Hunt, votes: dict[str, str | None], attempt: int) -> None:
+    """The picks to the pack, and their names without the wolves to the spies."""
+    game.emit(WolfVotes(votes, attempt), hunt.audience)
+    if hunt.spies is not None:
+        game.emit(WolfVotesOverheard(sorted(p for p in votes.values() if p), attempt), hunt.spies)
+
+
+def _together(game: Game, hunt: _Hunt) -> Script:
     """Every wolf at once, ``wolf_kill_rounds`` attempts, resolved by ``wolf_pack``.
     Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
+    pack, shelter, caught, may_pass = hunt.pack, hunt.shelter, hunt.caught, hunt.may_pass
     victim, silent = None, False
     out_of_work = idle(game) if opts.wolves_exposed_idle else ()
     for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
@@ -87,7 +224,7 @@ def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pac
         # the same choice: it is worked out once for the pack.
         shared = None
         if pack and not opts.wolves_may_kill_wolf and not game.spared:
-            shared = game.targets(pack[0], False, tuple(pack) + shelter)  # positional: see ``Game.emit_data``
+            shared = game.targets(pack[0], False, tuple(pack) + shelter)
         for w in pack:
             if shared is not None:
                 options = shared
@@ -98,12 +235,10 @@ def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pac
             context = {"attempt": attempt, "caught": caught}
             if w in out_of_work:
                 options, context = (), {**context, "idle": True}
-            decisions.append(game.ask_with(w, WOLF_KILL, options, context, CHOICE, may_pass or not options))
-        answers = yield decisions  # ``ask`` inlined: every night
+            decisions.append(game.ask(w, WOLF_KILL, options, context, may_pass or not options))
+        answers = yield decisions
         picks = [answers[d.id] for d in decisions]
-        game.emit_data("wolf_votes", pack_audience, {"votes": dict(zip(pack, picks)), "attempt": attempt})
-        if spy_audience is not None:
-            game.emit("wolf_votes_overheard", spy_audience, targets=sorted(p for p in picks if p), attempt=attempt)
+        _tell_votes(game, hunt, dict(zip(pack, picks)), attempt)
         # A wolf with nobody he may attack (only his beloved is left outside the pack)
         # has no say: counting his forced pass would stop a unanimous pack forever.
         voting = [pick for d, pick in zip(decisions, picks) if d.options]
@@ -114,109 +249,113 @@ def _together(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pac
     return victim, silent
 
 
-def _first_named(game, pack: list[str], shelter: tuple, caught, may_pass: bool, pack_audience, spy_audience):
+def _first_named(game: Game, hunt: _Hunt) -> Script:
     """004 5-A: the wolves in turn, the first name final (the later wolves are not
     asked). Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
+    pack, shelter = hunt.pack, hunt.shelter
     start = (game.day - 1) % len(pack)
     out_of_work = idle(game) if opts.wolves_exposed_idle else ()
     order = [w for w in pack[start:] + pack[:start] if w not in out_of_work]
-    picks: dict = {}
+    picks: dict[str, str | None] = {}
     victim, had_say = None, False
     for i, w in enumerate(order):
         options = game.targets(w, exclude=shelter if opts.wolves_may_kill_wolf else tuple(pack) + shelter)
         had_say = had_say or bool(options)
         last = i == len(order) - 1
-        context = {"attempt": 1, "caught": caught, "turn": i + 1, "order": list(order)}
-        d = game.ask_with(w, WOLF_KILL, options, context, CHOICE, may_pass or not last or not options)
+        context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order)}
+        d = game.ask(w, WOLF_KILL, options, context, hunt.may_pass or not last or not options)
         victim = picks[w] = (yield [d])[d.id]
         if victim is not None:
             break
-    game.emit_data("wolf_votes", pack_audience, {"votes": picks, "attempt": 1})
-    if spy_audience is not None:
-        game.emit("wolf_votes_overheard", spy_audience, targets=sorted(p for p in picks.values() if p), attempt=1)
+    _tell_votes(game, hunt, picks, 1)
     return victim, victim is None and had_say
 
 
-def _silence(game, pack: list[str]) -> None:
+def _silence(game: Game, pack: list[str]) -> None:
     """``wolves_silent``: the pack named nobody, every wolf passing."""
     rule = game.options.wolves_silent
     if rule == "starve":
         for w in pack:
-            game.night["kills"].append((w, "hunger"))
+            game.night.kills.append((w, "hunger"))
     elif rule == "one_dies":
-        game.night["kills"].append((game.rng.choice(pack), "deadline"))
+        game.night.kills.append((game.rng.choice(pack), "deadline"))
 
 
-def _run(game):
-    # Run every night: the pack's calls use the positional forms (``Game.emit_data``).
+def _run(game: Game) -> Script:
+    # Run every night: the payloads are built with positional arguments.
     opts = game.options
+    night = game.night
     pack = [p.name for p in game.players if p.alive and p.is_wolf]  # ``game.wolves()``' names
-    pack_audience = frozenset(pack)  # ``game.private(*pack)``
-    if game.memory.get("pack") != pack:
-        game.memory["pack"] = pack
+    pack_audience = frozenset(pack)  # ``private(*pack)``, without caching a set per pack
+    told = game.memory.of(PackMemory)
+    if told.wolves != pack:
+        told.wolves = pack
         for w in pack:
-            game.emit_data("wolf_pack", game.private_to(w), {"wolves": list(pack)})
-    spies = game.night.get("spies", [])
-    spy_audience = game.private(*spies) if spies else None
+            game.emit(WolfPack(list(pack)), private(w))
+    spying = night.peek(Spies)
+    spies = spying.names if spying is not None else []
+    spy_audience = private(*spies) if spies else None
 
     if len(pack) >= 2:
         for rnd in range(1, opts.wolf_chat_rounds + 1):
             for w in pack:
-                d = game.ask_with(w, WOLF_CHAT, (), {"round": rnd, "wolves": list(pack)}, TEXT)
+                d = game.ask(w, WOLF_CHAT, (), {"round": rnd, "wolves": list(pack)})
                 said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
-                text = said.get("text", "") if isinstance(said, dict) else said
-                data = {"speaker": w, "text": text, "round": rnd}
-                if isinstance(said, dict) and said.get("target"):
-                    data["target"] = said["target"]
-                game.emit_data("wolf_chat", pack_audience, data)
-                if spies:
-                    game.emit("wolf_chat_overheard", spy_audience, text=text, round=rnd)
+                if isinstance(said, dict):
+                    text = said.get("text", "")
+                    game.emit(WolfChat(w, text, rnd, said.get("target") or None), pack_audience)
+                else:
+                    text = said
+                    game.emit(WolfChat(w, text, rnd), pack_audience)
+                if spy_audience is not None:
+                    game.emit(WolfChatOverheard(text, rnd), spy_audience)
 
     caught = None
     if spies and game.rng.random() < opts.little_girl_catch_chance:
         caught = spies[0]
-        game.emit("little_girl_caught", game.private(*pack, caught), player=caught)
+        game.emit(LittleGirlCaught(caught), private(*pack, caught))
         if opts.little_girl_caught == "dies":
-            game.night["kills"].append((caught, "werewolves"))
-            game.night["attacked"].append(caught)
-            game.night["wolf_victim"] = caught
-            game.emit("wolf_victim", pack_audience, target=caught)
+            night.kills.append((caught, "werewolves"))
+            night.attacked.append(caught)
+            night.wolf_victim = caught
+            game.emit(WolfVictim(caught), pack_audience)
             return
 
     # The Village: "The Werewolves do not devour" the Tavernkeeper.
     shelter = tuple(game.sheltered.get("devour", ())) if game.sheltered else ()
     may_pass = opts.wolves_may_pass or opts.wolves_silent != "no_kill"
     pick_victim = _first_named if opts.wolf_pack == "first_named" else _together
-    victim, silent = yield from pick_victim(game, pack, shelter, caught, may_pass, pack_audience, spy_audience)
-    game.emit_data("wolf_victim", pack_audience, {"target": victim})
+    hunt = _Hunt(pack, shelter, caught, may_pass, pack_audience, spy_audience)
+    victim, silent = yield from pick_victim(game, hunt)
+    game.emit(WolfVictim(victim), pack_audience)
     if spy_audience is not None:
-        game.emit("wolf_victim_overheard", spy_audience, target=victim)
+        game.emit(WolfVictimOverheard(victim), spy_audience)
     if victim is not None:
-        game.night["kills"].append((victim, "werewolves"))
-        game.night["attacked"].append(victim)
+        night.kills.append((victim, "werewolves"))
+        night.attacked.append(victim)
     elif silent and opts.wolves_silent != "no_kill":
         _silence(game, pack)
-    game.night["wolf_victim"] = victim
+    night.wolf_victim = victim
 
 
 register_step(NightStep(name="werewolves", order=200, run=_run, active=_active, group="night_main"))
 
 
 # ---------------------------------------------------------------------- a 狼人杀 variant
-def _hypnotise(game):
+def _hypnotise(game: Game) -> Script:
     """Lycanthropic Fascination (001 zh, option ``wolves_hypnotise``): "每一个晚上，狼人
     睁眼指定一名玩家，该玩家并不会死掉，而是被催眠，失去他原有的能力（和普通村民无异）…法官用手
     轻碰该玩家的头，告诉这名玩家，他被催眠了" -- the pack's victim does not die but loses
     the power of their card for good, and is told so."""
     night = game.night
-    victim = night.get("wolf_victim")
+    victim = night.wolf_victim
     if victim is None:
         return
-    night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c == "werewolves")]
-    night["attacked"] = [n for n in night["attacked"] if n != victim]
+    night.kills = [(n, c) for n, c in night.kills if not (n == victim and c == "werewolves")]
+    night.attacked = [n for n in night.attacked if n != victim]
     game.by_name[victim].powerless = True
-    game.emit("hypnotised", game.private(victim), player=victim)
+    game.emit(Hypnotised(victim), private(victim))
     return
     yield
 
@@ -226,7 +365,7 @@ register_step(
         name="hypnosis",
         order=205,
         run=_hypnotise,
-        active=lambda game: game.night.get("wolf_victim") is not None,
+        active=lambda game: game.night.wolf_victim is not None,
         when=lambda o: o.wolves_hypnotise,
     )
 )

@@ -13,11 +13,28 @@ dawn (cause ``white_werewolf``). It is not a devouring: the Witch is not shown i
 Elder's life and the guard do not stop it. He wins alone when he is the last one alive.
 """
 
-from engine.flow.common import ask_one
-from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.flow.victory import camp_of
+from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
 
 WHITE_WEREWOLF_KILL = decision("white_werewolf_kill", CHOICE, unmeasured="a kill among the wolves, for a solitary goal")
+
+
+@event("white_werewolf_kill")
+class WhiteWerewolfKill(EventData):
+    """The White Werewolf's choice tonight, told to him (None: he spared the pack)."""
+
+    target: Name | None
+
 
 WHITE = "white_werewolf"
 
@@ -34,23 +51,21 @@ WHITE_WEREWOLF = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.day % 2 == 0 and game.has_able(WHITE)
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for ww in game.able(WHITE):
         spare = game.spares(ww.name)
         options = tuple(p.name for p in game.players if p.alive and p.is_wolf and p is not ww and p.name not in spare)
-        target = yield from ask_one(game.ask(ww.name, WHITE_WEREWOLF_KILL, options, allow_pass=True))
-        game.emit("white_werewolf_kill", game.private(ww.name), target=target)
+        target = yield from ask_one(game.ask(ww.name, WHITE_WEREWOLF_KILL, options, None, True))
+        game.emit(WhiteWerewolfKill(target), private(ww.name))
         if target is not None:
-            game.night["kills"].append((target, "white_werewolf"))
+            game.night.kills.append((target, "white_werewolf"))
 
 
-def _alone(game, alive):
-    from engine.flow.victory import camp_of
-
+def _alone(game: Game, alive: list[Player]) -> tuple[str, str] | None:
     if len(alive) == 1 and alive[0].role == WHITE and camp_of(game, alive[0]) == WHITE:
         return WHITE, "the White Werewolf is the last one alive"
     return None

@@ -12,11 +12,43 @@ conditions of victory"); he is told (``wild_child_turned``) and wakes with the p
 the next night. Turning is his fate, not a power: the Elder's death does not stop it.
 """
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_death_hook, register_role, register_step
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_death_hook, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
 
 WILD_CHILD_MODEL = decision("wild_child_model", CHOICE, unmeasured="a model chosen on the first night; no target is better for the village")
+
+
+@event("wild_child_model")
+class WildChildModel(EventData):
+    """The Wild Child's model, as he chose it."""
+
+    model: Name
+
+
+@event("wild_child_turned")
+class WildChildTurned(EventData):
+    """His model died: the Wild Child is told he is a werewolf now."""
+
+    player: Name
+    model: Name
+
+
+@dataclass(slots=True)
+class WildChildState:
+    """The model he chose on the first night (None: none chosen, nobody else was alive)."""
+
+    model: str | None = None
+
 
 WILD_CHILD = register_role(
     RoleSpec(
@@ -30,25 +62,28 @@ WILD_CHILD = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_alive("wild_child")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for child in game.with_role("wild_child"):
         options = tuple(n for n in game.alive_names() if n != child.name)
         if not options:
             continue
         model = yield from ask_one(game.ask(child.name, WILD_CHILD_MODEL, options))
-        child.state["model"] = model
-        game.emit("wild_child_model", game.private(child.name), model=model)
+        child.state.of(WildChildState).model = model
+        game.emit(WildChildModel(model), private(child.name))
 
 
-def _orphaned(game, player, cause):
+def _orphaned(game: Game, player: Player, cause: str) -> Script:
     for child in game.players:
-        if child.role == "wild_child" and child.alive and not child.is_wolf and child.state.get("model") == player.name:
+        if child.role != "wild_child" or not child.alive or child.is_wolf:
+            continue
+        chose = child.state.peek(WildChildState)
+        if chose is not None and chose.model == player.name:
             child.convert(WEREWOLVES, True)
-            game.emit("wild_child_turned", game.private(child.name), player=child.name, model=player.name)
+            game.emit(WildChildTurned(child.name, player.name), private(child.name))
     return
     yield
 

@@ -15,11 +15,17 @@ is shown each victim in turn and may heal one of them."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.decisions import BOOL, CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, event, private
+from engine.flow.common import Script
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game, Player
 
 
 class WitchHealContext(TypedDict, total=False):
@@ -53,6 +59,14 @@ class WitchHealed(EventData):
 class WitchPoisoned(EventData):
     target: Name
 
+
+@dataclass(slots=True)
+class WitchState:
+    """Her potions still unused: one of each a game."""
+
+    heal: bool = True
+    poison: bool = True
+
 WITCH = register_role(
     RoleSpec(
         id="witch",
@@ -65,17 +79,17 @@ WITCH = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_able("witch")
 
 
-def _heal_reason(game, witch, victim) -> str:
-    opts, st = game.options, witch.state
-    if not st["heal"]:
+def _heal_reason(game: Game, witch: Player, st: WitchState, victim: str | None) -> str:
+    opts = game.options
+    if not st.heal:
         return "the healing potion is already used"
     if victim is None:
         return "nobody was attacked tonight"
-    if opts.witch_single_potion and not st["poison"]:
+    if opts.witch_single_potion and not st.poison:
         return "the Witch has already used her one potion"
     if victim == witch.name:
         if not opts.witch_self_heal:
@@ -85,36 +99,36 @@ def _heal_reason(game, witch, victim) -> str:
     return ""
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     opts = game.options
     night = game.night
     for witch in game.able("witch"):
         name = witch.name
         audience = private(name)
-        st = witch.state
-        st.setdefault("heal", True)
-        st.setdefault("poison", True)
+        st = witch.state.of(WitchState)
         healed = False
-        for victim in night["attacked"] or [None]:
+        victims: Sequence[str | None] = night.attacked or [None]
+        for victim in victims:
             game.emit(WitchVictim(victim), audience)
-            reason = "the healing potion is already used" if healed else _heal_reason(game, witch, victim)
+            reason = "the healing potion is already used" if healed else _heal_reason(game, witch, st, victim)
             if reason:
                 d = game.ask(name, WITCH_HEAL, (False,), {"victim": victim, "unavailable": reason})
             else:
                 d = game.ask(name, WITCH_HEAL, (True, False), {"victim": victim})
             heal = (yield [d])[d.id]
-            if heal:
+            if heal and victim is not None:  # "yes" is offered only for a victim
                 healed = True
-                st["heal"] = False
-                night["kills"] = [(n, c) for n, c in night["kills"] if not (n == victim and c != "poison")]
+                st.heal = False
+                night.kills = [(n, c) for n, c in night.kills if not (n == victim and c != "poison")]
+                # migration: the Protector reads the night's heals (``protector_heal_clash``)
                 night.setdefault("healed", []).append(victim)
                 game.emit(WitchHealed(victim), audience)
         reason = ""
-        if not st["poison"]:
+        if not st.poison:
             reason = "the poison is already used"
         elif healed and opts.witch_single_potion:
             reason = "the Witch has already used her one potion"
-        elif not st["heal"] and opts.witch_single_potion:
+        elif not st.heal and opts.witch_single_potion:
             reason = "the Witch has already used her one potion"
         elif healed and not opts.witch_both_potions_same_night:
             reason = "only one potion a night under these rules"
@@ -124,8 +138,8 @@ def _run(game):
             d = game.ask(name, WITCH_POISON, game.targets(name, opts.witch_self_poison), None, True)
         target = (yield [d])[d.id]
         if target is not None:
-            st["poison"] = False
-            night["kills"].append((target, "poison"))
+            st.poison = False
+            night.kills.append((target, "poison"))
             game.emit(WitchPoisoned(target), audience)
 
 

@@ -10,11 +10,28 @@ Night 1, after Cupid and before the Seer and the pack: ``wolf_hound_side`` answe
 night; his card stays a Wolf-Hound (the Seer cannot tell his side).
 """
 
-from engine.flow.common import ask_one
-from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, decision
+from engine.events import EventData, Name, event, private
+from engine.flow.common import Script, ask_one
+from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_role, register_step
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.game import Game
 
 WOLF_HOUND_SIDE = decision("wolf_hound_side", CHOICE, unmeasured="a side, not a player")
+
+
+@event("wolf_hound_side")
+class WolfHoundSide(EventData):
+    """The Wolf-Hound's side for the game (``village`` or ``werewolves``), told to him."""
+
+    player: Name
+    side: str
+
 
 WOLF_HOUND = register_role(
     RoleSpec(
@@ -28,17 +45,17 @@ WOLF_HOUND = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_alive("wolf_hound")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for hound in game.with_role("wolf_hound"):
         side = yield from ask_one(game.ask(hound.name, WOLF_HOUND_SIDE, (VILLAGE, WEREWOLVES)))
-        hound.state["side"] = side
+        # His choice is his camp (``Player.camp``, by ``convert``): nothing else keeps it.
         if side == WEREWOLVES:
             hound.convert(WEREWOLVES, True)
-        game.emit("wolf_hound_side", game.private(hound.name), player=hound.name, side=side)
+        game.emit(WolfHoundSide(hound.name, side), private(hound.name))
 
 
 register_step(NightStep(name="wolf_hound", order=30, run=_run, active=_active, first_night_only=True, roles=("wolf_hound",)))
