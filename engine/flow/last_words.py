@@ -34,4 +34,7 @@ def _last_words(game: Game, player: Player, cause: str) -> Script:
     game.emit(speech_data(player.name, said, 1, True), PUBLIC)
 
 
-register_death_hook(30, _last_words, when=lambda o: o.last_words != "none")
+# After the Vigilante's gun is left (30): an order of its own, because a role module may
+# import the flow (``engine.flow.main.Role``) before the later roles register, and a tie
+# is kept in registration order.
+register_death_hook(35, _last_words, when=lambda o: o.last_words != "none")
