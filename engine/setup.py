@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.buildings.base import BUILDINGS
 from engine.names import check_names
 from engine.options import RuleOptions
 from engine.presets import get_preset
@@ -88,8 +89,6 @@ def _check_deck(deck: list[str], n: int, options: RuleOptions) -> tuple[str, ...
 
 
 def _check_buildings(setup: GameSetup, options: RuleOptions) -> None:
-    from engine.buildings.base import BUILDINGS
-
     if options.buildings == "none":
         raise SetupError("seats are given buildings but the game has none (set the rule option 'buildings')")
     for name, b in setup.buildings.items():

@@ -9,11 +9,34 @@ Only the known keys are kept: private reasoning never reaches another seat.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from engine.decisions import TEXT, IllegalAnswer, decision
+from engine.events import OMIT, EventData, Name, Said, event
 
-SPEAK = decision("speak", TEXT, unmeasured="talk: the claims are checked by the deception metric")
+
+class SpeakContext(TypedDict, total=False):
+    round: int  # the round of the debate (under ``bidding``: the turn)
+    phase: str  # where the words are said: ``discussion``, ``campaign``, ``last_words``
+    protocol: str  # the discussion protocol when not round robin: ``parallel``, ``bidding``
+    speakers: int  # ``parallel``: how many players speak at once this round
+    turns: int  # ``bidding``: how many speeches the debate holds
+
+
+SPEAK = decision("speak", TEXT, context=SpeakContext, unmeasured="talk: the claims are checked by the deception metric")
+
+
+@event("speech")
+class Speech(EventData):
+    """A player's public words. ``claims``: what the speech states, in the canonical
+    shape of ``check_claims`` (absent when it states nothing); ``last_words``: the
+    words of a player who has just died (absent otherwise)."""
+
+    speaker: Name
+    text: Said
+    round: int
+    claims: Annotated[dict[str, Any] | None, OMIT] = None
+    last_words: Annotated[bool, OMIT] = False
 
 
 def _names(value: Any, players: dict, what: str) -> list[str]:
@@ -68,12 +91,10 @@ def check_speech(kind: str, answer: dict, players: dict, roles: dict) -> dict[st
     return out
 
 
-def speech_data(speaker: str, said: Any, rnd: int) -> dict[str, Any]:
-    """A ``speech`` event's data from an accepted ``speak`` answer (plain words or the
-    canonical dict of ``check_speech``): the same keys, in the same order, whichever
-    discussion protocol asked for it."""
-    if said.__class__ is dict:
-        if "claims" in said:
-            return {"speaker": speaker, "text": said["text"], "round": rnd, "claims": said["claims"]}
-        return {"speaker": speaker, "text": said["text"], "round": rnd}
-    return {"speaker": speaker, "text": said, "round": rnd}
+def speech_data(speaker: str, said: str | dict[str, Any], rnd: int, last_words: bool = False) -> Speech:
+    """The ``speech`` event of an accepted ``speak`` answer (plain words or the
+    canonical dict of ``check_speech``, whose claims are kept and whose other keys a
+    speech does not carry), whichever discussion protocol asked for it."""
+    if isinstance(said, dict):
+        return Speech(speaker, said["text"], rnd, said.get("claims"), last_words)
+    return Speech(speaker, said, rnd, None, last_words)

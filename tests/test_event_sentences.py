@@ -37,7 +37,7 @@ ENGINE = ROOT / "engine"
 # ``emit("kind", ...)`` and its positional form ``emit_data("kind", ...)``
 EMIT = re.compile(r"""\bemit(?:_data)?\(\s*(["'])([A-Za-z0-9_]+)\1""")
 ANY_EMIT = re.compile(r"\.emit(?:_data)?\(")
-DECLARED = re.compile(r"\s*[A-Z][A-Za-z0-9]*\(")  # ``emit(SeerResult(...), ...)``: a declared kind's payload
+DECLARED = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\(")  # ``emit(SeerResult(...))``, ``emit(speech_data(...))``: a payload built there
 PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_]")
 
 FORUM_KINDS = {

@@ -2,29 +2,57 @@
 
 from __future__ import annotations
 
-from engine.decisions import TEXT
-from engine.events import PUBLIC
+from typing import TYPE_CHECKING
+
+from engine.events import PUBLIC, EventData, Name, Names, event
+from engine.flow.common import Script
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
 from engine.flow.forum import lynch
 from engine.flow.protocols import bidding, parallel_rounds
-from engine.flow.sheriff import candidacy, sheriff_pool
+from engine.flow.sheriff import candidacy, election_held, sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
-from engine.speech import SPEAK
+from engine.speech import SPEAK, Speech
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game, Player
 
 
-def dawn(game):
+@event("dawn")
+class Dawn(EventData):
+    """Day ``day`` dawns; the night's deaths follow."""
+
+    day: int
+
+
+@event("no_death")
+class NoDeath(EventData):
+    """Nobody died in the night before day ``day``."""
+
+    day: int
+
+
+@event("day_start")
+class DayStart(EventData):
+    """The day's debate opens: who is alive, who holds the badge (None: nobody)."""
+
+    day: int
+    alive: Names
+    sheriff: Name | None
+
+
+def dawn(game: Game) -> Script:
     game.phase = "dawn"
     rules = game.rules
     for resolve in rules.resolvers:  # what stops a kill before it applies (a guard, a life)
         resolve(game)
-    kills = game.night.get("kills", [])
-    game.emit_data("dawn", PUBLIC, {"day": game.day})
+    kills = game.night.kills
+    game.emit(Dawn(game.day), PUBLIC)
     if kills:
         yield from kill_batch(game, list(kills))
     else:
-        game.emit_data("no_death", PUBLIC, {"day": game.day})
+        game.emit(NoDeath(game.day), PUBLIC)
         # A deal can leave no wolf in play (the only one set aside for a Thief who kept
         # his card): the village has then already won.
         check_victory(game)
@@ -35,7 +63,7 @@ def dawn(game):
                 return
 
 
-def speaking_order(game) -> list:
+def speaking_order(game: Game) -> list[Player]:
     """The living players clockwise from the opening seat."""
     table = game.table
     rule = game.options.speaking_order
@@ -51,7 +79,7 @@ def speaking_order(game) -> list:
     return [p for p in table[start:] + table[:start] if p.alive]
 
 
-def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None):
+def discussion(game: Game, phase: str, rounds: int, speakers: list[str] | None = None) -> Script:
     """``speakers``: only these players speak (The Village's Farmers campaigning).
     The ``discussion`` option may hand the debate to another protocol (``protocols``):
     ``parallel`` runs campaign and debate; ``bidding`` the debate, every candidate still
@@ -70,22 +98,17 @@ def discussion(game, phase: str, rounds: int, speakers: list[str] | None = None)
             if not player.alive or (speakers is not None and player.name not in speakers):
                 continue
             name = player.name
-            # The engine's hottest loop: ``ask_one`` inlined, positional ``ask_with`` and
-            # ``emit_data`` (see ``Game.emit_data``).
-            d = game.ask_with(name, SPEAK, (), {"round": rnd, "phase": phase}, TEXT)
+            # The engine's hottest loop: ``ask_one`` inlined, positional ``ask`` and payload.
+            d = game.ask(name, SPEAK, (), {"round": rnd, "phase": phase})
             said = (yield [d])[d.id]
             # ``engine.speech.speech_data`` inlined: a call per speech is 0.3% of a game.
             if said.__class__ is dict:
-                if "claims" in said:
-                    data = {"speaker": name, "text": said["text"], "round": rnd, "claims": said["claims"]}
-                else:
-                    data = {"speaker": name, "text": said["text"], "round": rnd}
+                game.emit(Speech(name, said["text"], rnd, said.get("claims")), PUBLIC)
             else:
-                data = {"speaker": name, "text": said, "round": rnd}
-            game.emit_data("speech", PUBLIC, data)
+                game.emit(Speech(name, said, rnd), PUBLIC)
 
 
-def _election(game):
+def _election(game: Game) -> Script:
     opts = game.options
     pool = sheriff_pool(game) if game.rules.sheriff_pools else None
     if pool is not None and (not pool or game.day < max(opts.sheriff_election_day, 2)):
@@ -102,7 +125,7 @@ def _election(game):
     yield from sheriff_election(game, pool)
 
 
-def day(game, opening: bool = False):
+def day(game: Game, opening: bool = False) -> Script:
     """One day. ``opening``: the day before the first night (003: "With Angel, start
     with a day of debate and an eliminatory vote"), which has no dawn."""
     opts = game.options
@@ -113,13 +136,13 @@ def day(game, opening: bool = False):
     game.phase = "day"
     if game.barred:
         game.barred = set()
-    game.emit_data("day_start", PUBLIC, {"day": game.day, "alive": game.alive_names(), "sheriff": game.sheriff})
+    game.emit(DayStart(game.day, game.alive_names(), game.sheriff), PUBLIC)
     powers = powers_of(game)
     if powers:  # The Village: the Confessor may hear a confession before the debate
         yield from day_powers(game, powers, MORNING)
         if game.over:
             return
-    if opts.sheriff and game.sheriff is None and not game.memory.get("sheriff_elected") and game.day >= opts.sheriff_election_day:
+    if opts.sheriff and game.sheriff is None and not election_held(game) and game.day >= opts.sheriff_election_day:
         yield from _election(game)
     yield from discussion(game, "discussion", opts.discussion_rounds)
     if powers:  # 004: the Vigilante's shot, the Priest's revival; The Village: the Barber...

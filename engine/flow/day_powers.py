@@ -11,8 +11,11 @@ Kept free of other imports so that role and building modules can register here."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.flow.common import Script
+    from engine.game import Game
 
 MORNING = "morning"
 EVENING = "evening"
@@ -21,31 +24,33 @@ EVENING = "evening"
 @dataclass(frozen=True, slots=True)
 class DayPower:
     keys: tuple[str, ...]  # the role or building ids that can hold it
-    fn: Callable  # fn(game): generator; asks its holders, acts
+    fn: Callable[[Game], Script]  # asks its holders, acts
     windows: tuple[str, ...]
-    ready: Callable  # ready(game) -> bool: a living holder still has it
+    ready: Callable[[Game], bool]  # a living holder still has it
 
 
 DAY_POWERS: list[DayPower] = []
 
-# Decision kinds of the forum's mechanics (engine.flow.forum, engine.flow.ghost_notes).
 
-
-def _role_ready(roles: tuple[str, ...]) -> Callable:
-    def ready(game) -> bool:
+def _role_ready(roles: tuple[str, ...]) -> Callable[[Game], bool]:
+    def ready(game: Game) -> bool:
         return any(game.has_able(r) for r in roles)
 
     return ready
 
 
 def register_day_power(
-    keys: tuple[str, ...], fn, *, windows: tuple[str, ...] = (EVENING,), ready: Callable | None = None
+    keys: tuple[str, ...],
+    fn: Callable[[Game], Script],
+    *,
+    windows: tuple[str, ...] = (EVENING,),
+    ready: Callable[[Game], bool] | None = None,
 ) -> None:
     """``keys`` are role ids unless ``ready`` says otherwise (a building's holders)."""
     DAY_POWERS.append(DayPower(keys, fn, windows, ready or _role_ready(keys)))
 
 
-def powers_of(game) -> tuple:
+def powers_of(game: Game) -> tuple[DayPower, ...]:
     """The day powers this game can hold (every card dealt or set aside: a swap or a
     Mad Scientist's vial only hands out cards of the deck; every building dealt:
     a Bailiff only hands out freed ones), found once per game."""
@@ -58,7 +63,7 @@ def powers_of(game) -> tuple:
     return found
 
 
-def day_powers(game, powers: tuple, window: str):
+def day_powers(game: Game, powers: tuple[DayPower, ...], window: str) -> Script:
     for dp in powers:
         if window in dp.windows and dp.ready(game):
             yield from dp.fn(game)

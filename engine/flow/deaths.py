@@ -15,11 +15,15 @@ on, a dead Sheriff names his successor.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
+import engine.game
 from engine.events import OMIT, PUBLIC, EventData, Name, RoleId, event
+from engine.flow.common import Script
 from engine.flow.victory import check_victory
-from engine.game import Death
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.game import Game, Player
 
 
 @event("death")
@@ -33,14 +37,16 @@ class DeathEvent(EventData):
     role: Annotated[RoleId | None, OMIT] = None
 
 
-def record_death(game, p, cause: str) -> None:
-    game.deaths.append(Death(p.name, game.day, cause))
+def record_death(game: Game, p: Player, cause: str) -> None:
+    # ``engine.game.Death`` read at the call: the flow is imported while ``engine.game``
+    # is (a role module declares its events with the flow's, ``engine.flow.main.Role``).
+    game.deaths.append(engine.game.Death(p.name, game.day, cause))
     game.emit(DeathEvent(p.name, cause, p.role if game.options.reveal_role_on_death else None), PUBLIC)
 
 
-def kill_batch(game, deaths: list[tuple[str, str]]):
+def kill_batch(game: Game, deaths: list[tuple[str, str]]) -> Script:
     queue = list(deaths)
-    fallen = []
+    fallen: list[tuple[Player, str]] = []
     grief = game.grief
     rules = game.rules
     while queue:

@@ -19,23 +19,87 @@ offered after the debate, before the votes, in any preset whose deck holds them.
 
 from __future__ import annotations
 
-from engine.events import PUBLIC
-from engine.flow.common import ask
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
+
+from engine.decisions import CHOICE, decision
+from engine.events import PUBLIC, EventData, Name, Names, event
+from engine.flow.common import Script, ask
 from engine.flow.day_powers import DAY_POWERS, day_powers, register_day_power  # noqa: F401
 from engine.flow.deaths import kill_batch
-from engine.flow.voting import VOTE, day_vote, leaders_of
+from engine.flow.victory import end_game
+from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteResult, day_vote, leaders_of
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
-from engine.decisions import CHOICE, decision
 
-VOTE_CHANGE = decision("vote_change", CHOICE, unmeasured="a vote: the votes metric")
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game
 
-def lynch(game):
+
+class VoteChangeContext(TypedDict, total=False):
+    round: int  # which of the ``vote_changes`` rounds of changes this is
+    current: str | None  # the seat's vote standing now (None: a refusal)
+    votes: dict[str, str | None]  # every voter's vote standing now
+
+
+VOTE_CHANGE = decision("vote_change", CHOICE, context=VoteChangeContext, unmeasured="a vote: the votes metric")
+
+
+@event("lynch_cancelled")
+class LynchCancelled(EventData):
+    """Day ``day`` has no lynching (the Unknown Celebrity's news); the phantom votes
+    due today carry over to the next tally (``carried``, by player)."""
+
+    day: int
+    carried: dict[str, int]
+
+
+@event("votes_cast")
+class VotesCast(EventData):
+    """Every voter's first vote, posted in the thread (None: a refusal)."""
+
+    votes: dict[str, str | None]
+
+
+@event("vote_change")
+class VoteChanged(EventData):
+    """``voter`` changes their vote from ``previous`` (None: a refusal) to ``target``."""
+
+    voter: Name
+    previous: Name | None
+    target: Name
+    round: int
+
+
+@event("sundown")
+class Sundown(EventData):
+    """The host's Sundown post: day ``day``'s votes are final."""
+
+    day: int
+
+
+@event("phantom_votes")
+class PhantomVotes(EventData):
+    """``players`` refused to vote on day ``day``: each earns a phantom vote against
+    themself at the next tally."""
+
+    players: Names
+    day: int
+
+
+@dataclass(slots=True)
+class Phantoms:
+    """The phantom votes to be counted at the next tally, by player (004)."""
+
+    due: dict[str, int] = field(default_factory=dict)
+
+
+def lynch(game: Game) -> Script:
     """The day's lynching: cancelled (the Unknown Celebrity), the forum's open vote, or
     the table's vote."""
     opts = game.options
     if game.memory.get("lynch_cancelled") == game.day:
-        carried = dict(game.memory.get("phantoms_due", {}))
-        game.emit("lynch_cancelled", PUBLIC, day=game.day, carried=carried)
+        phantoms = game.memory.peek(Phantoms)
+        game.emit(LynchCancelled(game.day, dict(phantoms.due) if phantoms else {}), PUBLIC)
         return
     if opts.vote_changes or opts.phantom_votes:
         yield from forum_vote(game)
@@ -43,7 +107,7 @@ def lynch(game):
         yield from day_vote(game)
 
 
-def _legal(game, voter: str, pool: list[str]) -> tuple:
+def _legal(game: Game, voter: str, pool: list[str]) -> tuple[str, ...]:
     spare = game.vote_spares(voter) if game.spared else ()
     if game.sheltered:  # The Village's buildings on a forum game: the Tavernkeeper's immunity
         spare = (*spare, *game.sheltered.get("vote", ()))
@@ -51,7 +115,7 @@ def _legal(game, voter: str, pool: list[str]) -> tuple:
     return tuple([n for n in pool if n != skip and n not in spare])
 
 
-def forum_vote(game):
+def forum_vote(game: Game) -> Script:
     opts = game.options
     game.phase = "vote"
     alive = game.alive_names()
@@ -59,24 +123,25 @@ def forum_vote(game):
         voters = [n for n in alive if n not in game.voteless and n not in game.barred]
     else:
         voters = alive
-    decisions = [game.ask(v, VOTE, _legal(game, v, alive), allow_pass=True, round=1, candidates=None) for v in voters]
+    decisions = [game.ask(v, VOTE, _legal(game, v, alive), {"round": 1, "candidates": None}, True) for v in voters]
     picks = (yield from ask(*decisions)) if decisions else []
     current = dict(zip(voters, picks))
-    game.emit("votes_cast", PUBLIC, votes=dict(current))
+    game.emit(VotesCast(dict(current)), PUBLIC)
     for rnd in range(1, opts.vote_changes + 1):
         changes = [
-            game.ask(v, VOTE_CHANGE, _legal(game, v, alive), allow_pass=True, round=rnd, current=current[v], votes=dict(current))
+            game.ask(v, VOTE_CHANGE, _legal(game, v, alive), {"round": rnd, "current": current[v], "votes": dict(current)}, True)
             for v in voters
             if game.by_name[v].alive
         ]
         answers = (yield from ask(*changes)) if changes else []
         for d, new in zip(changes, answers):
             if new is not None and new != current[d.seat]:
-                game.emit("vote_change", PUBLIC, voter=d.seat, previous=current[d.seat], target=new, round=rnd)
+                game.emit(VoteChanged(d.seat, current[d.seat], new, rnd), PUBLIC)
                 current[d.seat] = new
     game.phase = "dusk"
-    game.emit("sundown", PUBLIC, day=game.day)
-    due = {n: k for n, k in game.memory.get("phantoms_due", {}).items() if game.by_name[n].alive}
+    game.emit(Sundown(game.day), PUBLIC)
+    phantoms = game.memory.of(Phantoms)
+    due = {n: k for n, k in phantoms.due.items() if game.by_name[n].alive}
     counts: dict[str, int] = {}
     for voter, target in current.items():
         if target is not None:
@@ -91,49 +156,55 @@ def forum_vote(game):
             if target is None:
                 nxt[voter] = nxt.get(voter, 0) + 1
         if nxt:
-            game.emit("phantom_votes", PUBLIC, players=sorted(nxt), day=game.day)
-    game.memory["phantoms_due"] = nxt
+            game.emit(PhantomVotes(sorted(nxt), game.day), PUBLIC)
+    phantoms.due = nxt
     leaders = leaders_of(counts)
-    game.emit("vote_result", PUBLIC, round=1, votes=dict(current), tally=counts, leaders=leaders, sheriff=game.sheriff, phantoms=due)
+    game.emit(VoteResult(1, dict(current), counts, leaders, game.sheriff, due), PUBLIC)
     target = None
     if len(leaders) == 1:
         target = leaders[0]
     elif leaders:
         if opts.tie == "random":
             target = game.rng.choice(sorted(leaders))
-            game.emit("tie_broken", PUBLIC, by=None, target=target, rule="lot")
+            game.emit(TieBroken(None, target, "lot"), PUBLIC)
         elif opts.tie == "revote":
-            decisions = [game.ask(v, VOTE, _legal(game, v, leaders), allow_pass=True, round=2, candidates=leaders) for v in voters]
+            decisions = [game.ask(v, VOTE, _legal(game, v, leaders), {"round": 2, "candidates": leaders}, True) for v in voters]
             picks = (yield from ask(*decisions)) if decisions else []
             again: dict[str, int] = {}
             for t in picks:
                 if t is not None:
                     again[t] = again.get(t, 0) + 1
             top = leaders_of(again)
-            game.emit("vote_result", PUBLIC, round=2, votes=dict(zip(voters, picks)), tally=again, leaders=top, sheriff=game.sheriff)
+            game.emit(VoteResult(2, dict(zip(voters, picks)), again, top, game.sheriff), PUBLIC)
             if len(top) == 1:
                 target = top[0]
     if target is None:
-        game.emit("no_elimination", PUBLIC, reason="tie" if leaders else "no votes")
+        game.emit(NoElimination("tie" if leaders else "no votes"), PUBLIC)
         return
     for pardon in game.rules.pardons:
         if (yield from pardon(game, target)):
             return
-    game.emit("eliminated", PUBLIC, player=target)
+    game.emit(Eliminated(target), PUBLIC)
     yield from kill_batch(game, [(target, "vote")])
 
 
 # ------------------------------------------------------------------ the humans' morning
-def _mark_dawn(game) -> None:
-    game.night["deaths_before_dawn"] = len(game.deaths)
+@dataclass(slots=True)
+class QuietDawn:
+    """How many had died when the night's deaths were about to be told (this night)."""
+
+    deaths_before: int = 0
 
 
-def _quiet_dawn(game):
+def _mark_dawn(game: Game) -> None:
+    game.night.of(QuietDawn).deaths_before = len(game.deaths)
+
+
+def _quiet_dawn(game: Game) -> Script:
     """004: "the Wolves are confirmed all dead by the remaining Humans waking up in the
     morning to find nobody died the previous night (Human victory)"."""
-    if len(game.deaths) == game.night.get("deaths_before_dawn", -1) and not game.wolves():
-        from engine.flow.victory import end_game
-
+    mark = game.night.peek(QuietDawn)
+    if mark is not None and len(game.deaths) == mark.deaths_before and not game.wolves():
         end_game(game, "village", "a morning without a death, every wolf dead")
     return
     yield

@@ -7,14 +7,20 @@ out; ``all`` -- every dead player. The speech (``speak``, phase ``last_words``) 
 after the death's consequences, only if the game goes on.
 """
 
-from engine.decisions import TEXT
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from engine.events import PUBLIC
-from engine.flow.common import ask_one
+from engine.flow.common import Script, ask_one
 from engine.roles.base import register_death_hook
-from engine.speech import SPEAK
+from engine.speech import SPEAK, speech_data
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game, Player
 
 
-def _last_words(game, player, cause):
+def _last_words(game: Game, player: Player, cause: str) -> Script:
     rule = game.options.last_words
     if rule == "none":
         return
@@ -23,15 +29,12 @@ def _last_words(game, player, cause):
     if rule == "first_night_and_vote" and not (cause == "vote" or (game.day == 1 and game.phase == "dawn")):
         return
     phase = game.phase
-    said = yield from ask_one(game.ask(player.name, SPEAK, shape=TEXT, round=1, phase="last_words"))
+    said = yield from ask_one(game.ask(player.name, SPEAK, (), {"round": 1, "phase": "last_words"}))
     game.phase = phase
-    if said.__class__ is dict:
-        if "claims" in said:
-            game.emit("speech", PUBLIC, speaker=player.name, text=said["text"], round=1, claims=said["claims"], last_words=True)
-        else:
-            game.emit("speech", PUBLIC, speaker=player.name, text=said["text"], round=1, last_words=True)
-    else:
-        game.emit("speech", PUBLIC, speaker=player.name, text=said, round=1, last_words=True)
+    game.emit(speech_data(player.name, said, 1, True), PUBLIC)
 
 
-register_death_hook(30, _last_words, when=lambda o: o.last_words != "none")
+# After the Vigilante's gun is left (30): an order of its own, because a role module may
+# import the flow (``engine.flow.main.Role``) before the later roles register, and a tie
+# is kept in registration order.
+register_death_hook(35, _last_words, when=lambda o: o.last_words != "none")

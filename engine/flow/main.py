@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from engine.events import PUBLIC
+from typing import TYPE_CHECKING
+
+from engine.events import NARRATOR, PUBLIC, EventData, Name, Names, RoleId, RoleIds, event, private
+from engine.flow.common import Script
 from engine.flow.day import day
 from engine.flow.night import night
 from engine.flow.victory import end_game
@@ -10,24 +13,52 @@ from engine.flow import sheriff as _sheriff  # noqa: F401  (registers the succes
 from engine.flow import last_words as _last_words  # noqa: F401  (registers the last words)
 from engine.flow import ghost_notes as _ghost_notes  # noqa: F401  (registers the ghost notes)
 
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game
 
-def script(game):
-    game.emit_data(
-        "game_start",
+
+@event("game_start")
+class GameStart(EventData):
+    """The table: who plays, under which preset, with which deck. ``roles_in_play`` is
+    the whole deck, the set-aside cards included (listing only the seats' cards would
+    tell everyone what lies in the center); ``set_aside`` is how many cards lie there."""
+
+    players: Names
+    preset: str
+    roles_in_play: RoleIds
+    set_aside: int
+
+
+@event("role")
+class Role(EventData):
+    """A player learns their card: at the deal, and whenever a power hands them another
+    (the Thief's swap, the Mad Scientist's vial)."""
+
+    player: Name
+    role: RoleId
+
+
+@event("center")
+class Center(EventData):
+    """The cards set aside for the Thief, told to the narrator only."""
+
+    cards: RoleIds
+
+
+def script(game: Game) -> Script:
+    game.emit(
+        GameStart(
+            [p.name for p in game.players],
+            game.preset,
+            sorted([p.role for p in game.players] + list(game.center)),
+            len(game.center),
+        ),
         PUBLIC,
-        {
-            "players": [p.name for p in game.players],
-            "preset": game.preset,
-            # The deck is public at the table. The set-aside cards are part of it: listing
-            # only the seats' cards would tell everyone what lies in the center.
-            "roles_in_play": sorted([p.role for p in game.players] + list(game.center)),
-            "set_aside": len(game.center),
-        },
     )
     for p in game.players:
-        game.emit_data("role", game.private_to(p.name), {"player": p.name, "role": p.role})
+        game.emit(Role(p.name, p.role), private(p.name))
     if game.center:
-        game.emit("center", "narrator", cards=list(game.center))
+        game.emit(Center(list(game.center)), NARRATOR)
     for hook in game.rules.setup:  # The Village: the buildings are handed out
         yield from hook(game)
     if game.rules.opening_day:
@@ -48,3 +79,6 @@ def script(game):
         yield from day(game)
         if game.over:
             return
+
+
+__all__ = ["Center", "GameStart", "Role", "script"]

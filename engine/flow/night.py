@@ -8,16 +8,27 @@ ends the game at once."""
 
 from __future__ import annotations
 
-from engine.events import PUBLIC
-from engine.flow.common import parallel
+from typing import TYPE_CHECKING
+
+from engine.events import PUBLIC, EventData, event
+from engine.flow.common import Script, parallel
 from engine.state import Night
 
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game
 
-def night(game):
+
+@event("night_start")
+class NightStart(EventData):
+    """Night ``night`` falls (night N precedes day N)."""
+
+    night: int
+
+
+def night(game: Game) -> Script:
     game.phase = "night"
     game.night = Night()
-    game.night["spies"] = []  # migration: the Little Girl's, until it is her part
-    game.emit_data("night_start", PUBLIC, {"night": game.day})
+    game.emit(NightStart(game.day), PUBLIC)
     plan = game.rules.first_night if game.day == 1 else game.rules.later_nights
     for group in plan:
         if len(group) == 1:

@@ -23,35 +23,64 @@ Neither draws on the game's random stream: the same answers give the same game.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, TypedDict
 
-from engine.decisions import CHOICE, TEXT, decision
-from engine.events import PUBLIC
+from engine.decisions import CHOICE, decision
+from engine.events import PUBLIC, EventData, Name, Names, event
+from engine.flow.common import Script
 from engine.speech import SPEAK, speech_data
 
-BID = decision("bid", CHOICE, unmeasured="a bid for the floor (discussion: bidding), not a power")
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game, Player
+
+
+class BidContext(TypedDict, total=False):
+    turn: int  # the speech the bids are for, from 1
+    turns: int  # how many speeches the debate holds at most
+    last: str | None  # who spoke last (None before the day's first speech), who does not bid
+
+
+BID = decision("bid", CHOICE, context=BidContext, unmeasured="a bid for the floor (discussion: bidding), not a power")
 
 BIDS = (0, 1, 2, 3, 4)  # werewolf_arena's urgency scale
 
-Order = Callable[[object], list]  # the living players in the speaking order (``day.speaking_order``)
+Order = Callable[["Game"], list["Player"]]  # the living players in the speaking order (``day.speaking_order``)
 
 
-def parallel_rounds(game, phase: str, rounds: int, order: Order, speakers: list[str] | None = None):
+@event("discussion_round")
+class DiscussionRound(EventData):
+    """A round of the ``parallel`` debate opens: ``speakers`` all speak at once."""
+
+    round: int
+    speakers: Names
+
+
+@event("bids")
+class Bids(EventData):
+    """The bids for turn ``turn`` of the ``bidding`` debate, by bidder, and who won the
+    floor (None: every bid was 0, the debate is over)."""
+
+    turn: int
+    bids: dict[str, int]
+    speaker: Name | None
+
+
+def parallel_rounds(game: Game, phase: str, rounds: int, order: Order, speakers: list[str] | None = None) -> Script:
     """``rounds`` rounds in which the living players (only ``speakers`` when given:
     The Village's Farmers campaigning) all speak at once."""
     for rnd in range(1, rounds + 1):
         seats = [p.name for p in order(game) if speakers is None or p.name in speakers]
         if not seats:
             return
-        game.emit_data("discussion_round", PUBLIC, {"round": rnd, "speakers": seats})
+        game.emit(DiscussionRound(rnd, seats), PUBLIC)
         context = {"round": rnd, "phase": phase, "protocol": "parallel", "speakers": len(seats)}
-        batch = [game.ask_with(name, SPEAK, (), context, TEXT) for name in seats]
+        batch = [game.ask(name, SPEAK, (), context) for name in seats]
         answers = yield batch
         for d in batch:
-            game.emit_data("speech", PUBLIC, speech_data(d.seat, answers[d.id], rnd))
+            game.emit(speech_data(d.seat, answers[d.id], rnd), PUBLIC)
 
 
-def bidders(game, last: str | None, order: Order) -> list[str]:
+def bidders(game: Game, last: str | None, order: Order) -> list[str]:
     """Who bids for the next turn, in the order that breaks a tie: clockwise from the
     seat after the last speaker (who does not bid), or the speaking order before the
     day's first speech."""
@@ -70,7 +99,7 @@ def winner(bids: dict[str, int], ranked: list[str]) -> str | None:
     return next(name for name in ranked if bids[name] == top)
 
 
-def bidding(game, rounds: int, order: Order):
+def bidding(game: Game, rounds: int, order: Order) -> Script:
     """The day's debate by bids (see the module's docstring)."""
     turns = game.options.discussion_turns or rounds * len(order(game))
     last: str | None = None
@@ -79,15 +108,15 @@ def bidding(game, rounds: int, order: Order):
         if not ranked:
             return
         context = {"turn": turn, "turns": turns, "last": last}
-        batch = [game.ask_with(name, BID, BIDS, context, CHOICE) for name in ranked]
+        batch = [game.ask(name, BID, BIDS, context) for name in ranked]
         answers = yield batch
         # ``int``: a bid is a number whatever the answer's JSON spelling (``1`` for ``true``).
         bids = {d.seat: int(answers[d.id]) for d in batch}
         speaker = winner(bids, ranked)
-        game.emit_data("bids", PUBLIC, {"turn": turn, "bids": bids, "speaker": speaker})
+        game.emit(Bids(turn, bids, speaker), PUBLIC)
         if speaker is None:  # nobody wants the floor: the debate is over
             return
-        d = game.ask_with(speaker, SPEAK, (), {"round": turn, "phase": "discussion", "protocol": "bidding", "turns": turns}, TEXT)
+        d = game.ask(speaker, SPEAK, (), {"round": turn, "phase": "discussion", "protocol": "bidding", "turns": turns})
         said = (yield [d])[d.id]
-        game.emit_data("speech", PUBLIC, speech_data(speaker, said, turn))
+        game.emit(speech_data(speaker, said, turn), PUBLIC)
         last = speaker

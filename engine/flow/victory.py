@@ -10,11 +10,29 @@ particular goals interrupt the game as soon as they are fulfilled."
 
 from __future__ import annotations
 
-from engine.events import PUBLIC
-from engine.roles.base import WEREWOLVES, register_victory
+from typing import TYPE_CHECKING
+
+from engine.events import PUBLIC, EventData, Names, event
+from engine.roles.base import ROLES, WEREWOLVES, register_victory
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game, Player
 
 
-def mixed_lovers(game) -> bool:
+@event("game_end")
+class GameEnd(EventData):
+    """The game is over: the winning camp (``none``: nobody won) and its players, why,
+    every player's card at the end and at the deal, and the Lovers (None: no couple)."""
+
+    winner: str
+    winners: Names
+    reason: str
+    roles: dict[str, str]
+    initial_roles: dict[str, str]
+    lovers: Names | None
+
+
+def mixed_lovers(game: Game) -> bool:
     """Lovers of opposing camps (000: "1 Werewolf + 1 Villager"; 003: "lovers of
     opposing camps"). Camps, not cards: a conversion can make a couple mixed."""
     lv = game.lovers
@@ -24,13 +42,13 @@ def mixed_lovers(game) -> bool:
     return a.camp != b.camp
 
 
-def camp_of(game, player) -> str:
+def camp_of(game: Game, player: Player) -> str:
     if game.lovers and player.name in game.lovers and mixed_lovers(game):
         return "lovers"
     return player.camp
 
 
-def check_victory(game) -> bool:
+def check_victory(game: Game) -> bool:
     """Set the winner and end the game if a camp has won; return whether it ended."""
     if game.winner is not None:
         return True
@@ -74,7 +92,7 @@ def check_victory(game) -> bool:
     return False
 
 
-def _one_execution(game, alive):
+def _one_execution(game: Game, alive: list[Player]) -> tuple[str, str] | None:
     """The one-execution variant (001 zh, option ``one_execution``): "若处决的玩家为狼人，
     则好人阵营获胜，反之则狼人阵营获胜" and "被处决的玩家将揭示身份，如果是狼人，则村民方取得
     胜利；如果是村民，则狼人方取得胜利" -- the village's first execution ends the game: a
@@ -91,12 +109,10 @@ def _one_execution(game, alive):
 register_victory(90, _one_execution, when=lambda o: o.one_execution)
 
 
-def _side_cleared(game, alive) -> bool:
+def _side_cleared(game: Game, alive: list[Player]) -> bool:
     """屠边 (common 狼人杀 practice): the wolves win once every ordinary villager, or
     every villager with a power, is dead, in a deck that had both; a solitary player
     or a mixed couple still alive keeps the game going."""
-    from engine.roles import ROLES
-
     if any(camp_of(game, p) not in (WEREWOLVES, "village") for p in alive):
         return False
     village = [p for p in game.players if p.camp == "village"]
@@ -107,13 +123,13 @@ def _side_cleared(game, alive) -> bool:
     return not any(p.alive for p in plain) or not any(p.alive for p in gods)
 
 
-def end_game(game, winner: str, reason: str) -> bool:
+def end_game(game: Game, winner: str, reason: str) -> bool:
     # Players taken out of play earlier in the night (the Rusty Knight's victim) whose
     # death was to be told at dawn: the game ends first, so it is told now.
     for name, cause in game.night.get("dying", ()):
         p = game.by_name[name]
         if p.state.pop("dying", False):
-            from engine.flow.deaths import record_death
+            from engine.flow.deaths import record_death  # a cycle: a death checks victory
 
             record_death(game, p, cause)
     game.winner = winner
@@ -126,16 +142,15 @@ def end_game(game, winner: str, reason: str) -> bool:
     else:  # without Lovers a player's camp is ``Player.camp`` (``camp_of``)
         game.winners = [p.name for p in game.players if p.camp == winner]
     game.phase = "end"
-    game.emit_data(
-        "game_end",
+    game.emit(
+        GameEnd(
+            winner,
+            list(game.winners),
+            reason,
+            {p.name: p.role for p in game.players},
+            {p.name: p.initial_role for p in game.players},
+            list(game.lovers) if game.lovers else None,
+        ),
         PUBLIC,
-        {
-            "winner": winner,
-            "winners": list(game.winners),
-            "reason": reason,
-            "roles": {p.name: p.role for p in game.players},
-            "initial_roles": {p.name: p.initial_role for p in game.players},
-            "lovers": list(game.lovers) if game.lovers else None,
-        },
     )
     return True

@@ -7,17 +7,102 @@ still a tie, no player is eliminated." The other books' readings are options
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
+
 from engine.decisions import CHOICE, decision
-from engine.events import PUBLIC
-from engine.flow.common import ask, ask_one
+from engine.events import OMIT, PUBLIC, EventData, Name, Names, event
+from engine.flow.common import Script, ask, ask_one
 from engine.flow.deaths import kill_batch
+from engine.flow.sheriff import SheriffElected, SheriffElection
 
-SHERIFF_TIEBREAK = decision("sheriff_tiebreak", CHOICE, unmeasured="a vote's tie, among the tied")
-SHERIFF_VOTE = decision("sheriff_vote", CHOICE, unmeasured="an election, not a power")
-VOTE = decision("vote", CHOICE, unmeasured="a vote: the votes metric")
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
+    from engine.game import Game
 
 
-def tally(game, voters: list[str], picks: list, double: bool) -> dict[str, int]:
+class VoteContext(TypedDict, total=False):
+    round: int  # 1, or 2 for the revote among the tied
+    candidates: list[str] | None  # the tied players of a revote (None: anyone may be named)
+
+
+class SheriffTiebreakContext(TypedDict, total=False):
+    tied: list[str]  # the players the vote left tied
+
+
+class SheriffVoteContext(TypedDict, total=False):
+    round: int  # 1, or 2 for the revote among the tied
+
+
+SHERIFF_TIEBREAK = decision("sheriff_tiebreak", CHOICE, context=SheriffTiebreakContext, unmeasured="a vote's tie, among the tied")
+SHERIFF_VOTE = decision("sheriff_vote", CHOICE, context=SheriffVoteContext, unmeasured="an election, not a power")
+VOTE = decision("vote", CHOICE, context=VoteContext, unmeasured="a vote: the votes metric")
+
+
+@event("first_vote")
+class FirstVote(EventData):
+    """A vote cast alone, before the others' (The Village's Tavernkeeper); None: an abstention."""
+
+    voter: Name
+    target: Name | None
+    round: int
+
+
+@event("vote_result")
+class VoteResult(EventData):
+    """A vote's count: every voter's pick (None: an abstention), the votes each player
+    received (the Sheriff's doubled, the extra votes added), the leaders and the
+    Sheriff. ``phantoms``: the forum's phantom votes counted in the first round
+    (004), absent from the table's votes."""
+
+    round: int
+    votes: dict[str, str | None]
+    tally: dict[str, int]
+    leaders: Names
+    sheriff: Name | None
+    phantoms: Annotated[dict[str, int] | None, OMIT] = None
+
+
+@event("extra_votes")
+class ExtraVotes(EventData):
+    """Votes the count added by itself (the Raven's poster), by player."""
+
+    votes: dict[str, int]
+
+
+@event("tie_broken")
+class TieBroken(EventData):
+    """A tied vote settled: by the Sheriff (``by``; rule ``his_vote`` or ``choose``, where
+    ``target`` None spares everyone) or by lot (``by`` None, rule ``lot``)."""
+
+    by: Name | None
+    target: Name | None
+    rule: str
+
+
+@event("no_elimination")
+class NoElimination(EventData):
+    """The day's vote eliminates nobody: ``tie`` or ``no votes``."""
+
+    reason: str
+
+
+@event("eliminated")
+class Eliminated(EventData):
+    """The vote eliminates ``player`` (the death follows, unless a pardon stops it)."""
+
+    player: Name
+
+
+@event("sheriff_votes")
+class SheriffVotes(EventData):
+    """A round of the Sheriff's election: every voter's pick, the count, the leaders."""
+
+    round: int
+    votes: dict[str, str | None]
+    tally: dict[str, int]
+    leaders: Names
+
+
+def tally(game: Game, voters: list[str], picks: list[Any], double: bool) -> dict[str, int]:
     counts: dict[str, int] = {}
     for voter, target in zip(voters, picks):
         if target is None:
@@ -43,7 +128,7 @@ def _all_but(names: tuple, name: str | None) -> tuple:
     return names[:i] + names[i + 1 :]
 
 
-def _vote_round(game, candidates: list[str] | None, rnd: int):
+def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
     opts = game.options
     alive = game.alive_names()
     pool = alive if candidates is None else [n for n in alive if n in candidates]
@@ -69,7 +154,7 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         else:
             legal = _all_but(everyone, None if opts.vote_self else v)
         context = {"round": rnd, "candidates": candidates}
-        decisions.append(game.ask_with(v, VOTE, legal, context, CHOICE, opts.allow_abstain or not legal))
+        decisions.append(game.ask(v, VOTE, legal, context, opts.allow_abstain or not legal))
     first = [d for d in decisions if d.seat in game.first_voters] if game.first_voters else None
     if first:
         # The Village: the Tavernkeeper "always votes alone, before the others".
@@ -78,7 +163,7 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         if mine is None or mine[0] != game.day:
             mine = game.memory["first_votes"] = (game.day, {})
         for d, pick in zip(first, early):
-            game.emit("first_vote", PUBLIC, voter=d.seat, target=pick, round=rnd)
+            game.emit(FirstVote(d.seat, pick, rnd), PUBLIC)
             mine[1].setdefault(d.seat, []).append(pick)
         rest = [d for d in decisions if d not in first]
         late = (yield from ask(*rest)) if rest else []
@@ -94,15 +179,11 @@ def _vote_round(game, candidates: list[str] | None, rnd: int):
         _add_extra_votes(game, counts, alive)  # the poster may hang on the tavern
     leaders = leaders_of(counts)
     votes = dict(zip(voters, picks))
-    game.emit_data(
-        "vote_result",
-        PUBLIC,
-        {"round": rnd, "votes": votes, "tally": counts, "leaders": leaders, "sheriff": game.sheriff},
-    )
+    game.emit(VoteResult(rnd, votes, counts, leaders, game.sheriff), PUBLIC)
     return votes, leaders
 
 
-def _add_extra_votes(game, counts: dict[str, int], pool: list[str]) -> None:
+def _add_extra_votes(game: Game, counts: dict[str, int], pool: list[str]) -> None:
     """Votes the count adds by itself (000 The Village, the Raven's poster: "2 extra votes
     against them at the next vote count"), spent by the first count of the next vote."""
     extra = game.memory.pop("extra_votes")
@@ -110,10 +191,10 @@ def _add_extra_votes(game, counts: dict[str, int], pool: list[str]) -> None:
     for name, k in added.items():
         counts[name] = counts.get(name, 0) + k
     if added:
-        game.emit("extra_votes", PUBLIC, votes=added)
+        game.emit(ExtraVotes(added), PUBLIC)
 
 
-def _sheriff_breaks(game, votes: dict, leaders: list[str]):
+def _sheriff_breaks(game: Game, votes: dict[str, str | None], leaders: list[str]) -> Script:
     """Return (handled, eliminated) for the Sheriff's tie-break rule."""
     rule = game.options.sheriff_tiebreak
     sheriff = game.sheriff
@@ -122,19 +203,19 @@ def _sheriff_breaks(game, votes: dict, leaders: list[str]):
     if rule == "his_vote":
         pick = votes.get(sheriff)
         if pick in leaders:
-            game.emit_data("tie_broken", PUBLIC, {"by": sheriff, "target": pick, "rule": "his_vote"})
+            game.emit(TieBroken(sheriff, pick, "his_vote"), PUBLIC)
             return True, pick
         return False, None
     # Naming the one eliminated is the vote's work: a Lover never names the beloved.
     barred = game.vote_spares(sheriff) if game.spared else ()
     legal = tuple(n for n in leaders if game.by_name[n].alive and n not in barred)
     may_void = game.options.sheriff_tiebreak_may_void or not legal
-    pick = yield from ask_one(game.ask(sheriff, SHERIFF_TIEBREAK, legal, allow_pass=may_void, tied=list(leaders)))
-    game.emit("tie_broken", PUBLIC, by=sheriff, target=pick, rule="choose")
+    pick = yield from ask_one(game.ask(sheriff, SHERIFF_TIEBREAK, legal, {"tied": list(leaders)}, may_void))
+    game.emit(TieBroken(sheriff, pick, "choose"), PUBLIC)
     return True, pick
 
 
-def day_vote(game):
+def day_vote(game: Game) -> Script:
     """The village's vote; ends in at most one elimination."""
     opts = game.options
     game.phase = "vote"
@@ -153,18 +234,20 @@ def day_vote(game):
                     handled, target = yield from _sheriff_breaks(game, votes, leaders2)
             elif opts.tie == "random":
                 target = game.rng.choice(sorted(leaders))
-                game.emit("tie_broken", PUBLIC, by=None, target=target, rule="lot")
+                game.emit(TieBroken(None, target, "lot"), PUBLIC)
     if target is None:
-        game.emit_data("no_elimination", PUBLIC, {"reason": "tie" if leaders else "no votes"})
+        game.emit(NoElimination("tie" if leaders else "no votes"), PUBLIC)
         return
     for pardon in game.rules.pardons:  # an elimination that does not happen (the Idiot)
         if (yield from pardon(game, target)):
             return
-    game.emit_data("eliminated", PUBLIC, {"player": target})
+    game.emit(Eliminated(target), PUBLIC)
     yield from kill_batch(game, [(target, "vote")])
 
 
-def sheriff_election(game, electorate: list[str] | None = None, standing: tuple | None = None):
+def sheriff_election(
+    game: Game, electorate: list[str] | None = None, standing: tuple[list[str], list[str]] | None = None
+) -> Script:
     """000 "The Sheriff": elected by relative majority; he cannot refuse. The books do
     not say what a tied election does: we vote again among the tied, then draw lots
     (``sheriff_election_tie``). ``electorate``: who votes and may be elected, when
@@ -182,21 +265,21 @@ def sheriff_election(game, electorate: list[str] | None = None, standing: tuple 
         decisions = []
         for v in voters:
             legal = (pool if opts.sheriff_vote_self or standing is not None else _all_but(pool, v)) or pool
-            decisions.append(game.ask_with(v, SHERIFF_VOTE, legal, {"round": rnd}))
+            decisions.append(game.ask(v, SHERIFF_VOTE, legal, {"round": rnd}))
         answers = (yield decisions) if decisions else {}  # ``ask`` inlined
         picks = [answers[d.id] for d in decisions]
         counts = tally(game, voters, picks, False)
         leaders = leaders_of(counts)
-        game.emit_data("sheriff_votes", PUBLIC, {"round": rnd, "votes": dict(zip(voters, picks)), "tally": counts, "leaders": leaders})
+        game.emit(SheriffVotes(rnd, dict(zip(voters, picks)), counts, leaders), PUBLIC)
         if len(leaders) == 1:
             break
         candidates = sorted(leaders)
         if opts.sheriff_election_tie == "lot":
             break
     if not leaders:  # nobody could vote (only players without a vote are left)
-        game.memory["sheriff_elected"] = True
+        game.memory.of(SheriffElection).held = True
         return
     winner = leaders[0] if len(leaders) == 1 else game.rng.choice(sorted(leaders))
     game.sheriff = winner
-    game.memory["sheriff_elected"] = True
-    game.emit_data("sheriff_elected", PUBLIC, {"player": winner, "by_lot": len(leaders) > 1})
+    game.memory.of(SheriffElection).held = True
+    game.emit(SheriffElected(winner, len(leaders) > 1), PUBLIC)
