@@ -66,9 +66,14 @@ NIGHT_ORDER: tuple[str, ...] = (
 )
 
 
-def place(step: str) -> int:
-    """A step's place in the night; raises ``ValueError`` for a step not declared here."""
-    try:
-        return NIGHT_ORDER.index(step)
-    except ValueError:
-        raise ValueError(f"night step {step!r} has no place in engine/night_order.py NIGHT_ORDER") from None
+def place(step: str, after: str = "") -> tuple[int, int]:
+    """A step's place in the night (a sort key). A step of the books is placed by its
+    name; a step this order does not list (a role added without editing this file)
+    comes right after the step it names with ``after``. Raises ``ValueError`` for a
+    step that has neither."""
+    if step in NIGHT_ORDER:
+        return (NIGHT_ORDER.index(step), 0)
+    if after in NIGHT_ORDER:
+        return (NIGHT_ORDER.index(after), 1)
+    where = f"its after={after!r} is not a step of the order" if after else "give its NightStep an after= step"
+    raise ValueError(f"night step {step!r} has no place in engine/night_order.py NIGHT_ORDER ({where})")

@@ -66,6 +66,7 @@ class NightStep:
     roles: tuple[str, ...] = ()
     when: Callable[["RuleOptions"], bool] | None = None
     later_nights_only: bool = False
+    after: str = ""  # for a step ``NIGHT_ORDER`` does not list: the step it follows
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +113,9 @@ def _note_when(when) -> None:
 
 
 def register_step(step: NightStep) -> NightStep:
-    place(step.name)  # a step must have its place in the declared order
+    place(step.name, step.after)  # a step must have its place in the declared order
     NIGHT_STEPS.append(step)
-    NIGHT_STEPS.sort(key=lambda s: place(s.name))
+    NIGHT_STEPS.sort(key=lambda s: place(s.name, s.after))
     _note_when(step.when)
     return step
 
