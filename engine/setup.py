@@ -49,15 +49,15 @@ def _check_role(role: str, where: str) -> None:
         raise SetupError(f"unknown role '{role}' in {where} (known: {', '.join(sorted(ROLES))})")
 
 
-def _deal_deck(setup: GameSetup, options: RuleOptions, rng: random.Random) -> Deal | None:
-    """The common case (a whole deck, no forced seat, no named center) without the
-    bookkeeping; it deals exactly what the general path would. ``None`` defers to the
+def _deal_deck(setup: GameSetup, given: list[str], options: RuleOptions, rng: random.Random) -> Deal | None:
+    """The common case (a whole deck, ``given``: the setup's ``roles``; no forced seat,
+    no named center) without the bookkeeping; it deals exactly what the general path would. ``None`` defers to the
     general path, which also produces the error messages."""
     n = len(setup.names)
-    key = (tuple(setup.roles), n, options.thief_adds_villagers)
+    key = (tuple(given), n, options.thief_adds_villagers)
     cards = _CHECKED_DECKS.get(key)
     if cards is None:
-        cards = _check_deck(list(setup.roles), n, options)
+        cards = _check_deck(list(given), n, options)
         if cards is None:
             return None
         if len(_CHECKED_DECKS) > 1024:
@@ -123,7 +123,7 @@ def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = Non
     if setup.buildings:
         _check_buildings(setup, options)
     if setup.roles is not None and not setup.forced and setup.center is None:
-        fast = _deal_deck(setup, options, rng)
+        fast = _deal_deck(setup, setup.roles, options, rng)
         if fast is not None:
             return fast
 

@@ -59,7 +59,7 @@ def powers_of(game: Game) -> tuple[DayPower, ...]:
         deck = {p.initial_role for p in game.players}
         deck.update(game.center)
         deck.update(p.building for p in game.players if p.building)
-        found = game._day_powers = tuple(dp for dp in DAY_POWERS if any(k in deck for k in dp.keys))
+        found = game.__dict__["_day_powers"] = tuple(dp for dp in DAY_POWERS if any(k in deck for k in dp.keys))
     return found
 
 

@@ -42,6 +42,12 @@ def mixed_lovers(game: Game) -> bool:
     return a.camp != b.camp
 
 
+def _mixed_couple_alive(game: Game, alive: list[Player]) -> bool:
+    """A Lover of a mixed couple still alive: the wolves have not won by their numbers."""
+    lv = game.lovers
+    return lv is not None and mixed_lovers(game) and any(p.name in lv for p in alive)
+
+
 def camp_of(game: Game, player: Player) -> str:
     if game.lovers and player.name in game.lovers and mixed_lovers(game):
         return "lovers"
@@ -77,12 +83,10 @@ def check_victory(game: Game) -> bool:
         if all(camp_of(game, p) == WEREWOLVES for p in alive):
             return end_game(game, "werewolves", "the last villager is dead")
         return False
-    if opts.wolves_win_at_parity and wolves >= others and not (
-        mixed_lovers(game) and any(p.name in game.lovers for p in alive)
-    ):
+    if opts.wolves_win_at_parity and wolves >= others and not _mixed_couple_alive(game, alive):
         return end_game(game, "werewolves", "the werewolves are as many as the villagers")
     when = opts.wolves_win_when
-    if when != "last_villager" and not (mixed_lovers(game) and any(p.name in game.lovers for p in alive)):
+    if when != "last_villager" and not _mixed_couple_alive(game, alive):
         if when == "one_villager_left" and others <= 1:
             return end_game(game, "werewolves", "the second last villager is dead")
         if when == "more_than_half" and wolves * 2 > len(alive):

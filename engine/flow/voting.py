@@ -167,8 +167,8 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
             mine[1].setdefault(d.seat, []).append(pick)
         rest = [d for d in decisions if d not in first]
         late = (yield from ask(*rest)) if rest else []
-        answers = dict(zip([d.seat for d in first], early)) | dict(zip([d.seat for d in rest], late))
-        picks = [answers[v] for v in voters]
+        by_seat = dict(zip([d.seat for d in first], early)) | dict(zip([d.seat for d in rest], late))
+        picks = [by_seat[v] for v in voters]
     elif decisions:
         answers = yield decisions  # ``ask`` inlined: every vote
         picks = [answers[d.id] for d in decisions]
