@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, TypedDict
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, RoleId, event, private
 from engine.flow.common import Script, ask_one
+from engine.flow.main import Role
 from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,8 +104,7 @@ def _run(game: Game) -> Script:
             p.powerless = False
         game.emit(MadScientistDose(target), private(sci.name))
         game.emit(Mutated(target, p.role), private(target))
-        # The ``role`` kind is declared by engine.flow.main (issue 15): by name until then.
-        game.emit("role", private(target), player=target, role=p.role)
+        game.emit(Role(target, p.role), private(target))
 
 
 register_step(

@@ -28,6 +28,7 @@ from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.flow.day_powers import register_day_power
+from engine.flow.deaths import kill_batch
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,9 +92,6 @@ def _shooters(game: Game) -> list[Player]:
 
 
 def _day(game: Game) -> Script:
-    # engine.flow.deaths imports engine.game, which imports every role: a cycle at import time.
-    from engine.flow.deaths import kill_batch
-
     for v in _shooters(game):
         if _fired(v) or not v.alive or game.over:
             continue
