@@ -16,7 +16,7 @@ import signal
 import threading
 from pathlib import Path
 
-from arena.cli import CliError, Command, console_for
+from arena.command import CliError, Command, console_for
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "local_model.yaml"
 

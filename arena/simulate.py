@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.cli import Command, CliError, EXIT_GAME_FAILED, console_for, parse_option_pairs, parse_roles
+from arena.command import Command, CliError, EXIT_GAME_FAILED, console_for, parse_option_pairs, parse_roles
 
 MAIN_CAMPS = ("village", "werewolves")
 

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command, console_for
+from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command, console_for
 from transcripts.verify import Status, Verification, verify_file
 from transcripts.views import Lens
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from arena.cli import CliError, Command, console_for
+from arena.command import CliError, Command, console_for
 
 
 def _configure(p: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ import argparse
 import json
 from collections import Counter
 
-from arena.cli import CliError, Command, add_trust_flag, console_for
+from arena.command import CliError, Command, add_trust_flag, console_for
 
 EXIT_GAMES_FAILED = 1
 EXIT_INTERRUPTED = 130

@@ -14,7 +14,7 @@ import os
 import socket
 import sys
 
-from arena.cli import Command, CliError
+from arena.command import Command, CliError
 
 DEFAULT_PORT = 8000
 

@@ -183,7 +183,7 @@ class GameSession:
         """A game that is not played any more, as far as its transcript goes (``None``
         when it cannot be read at all); ``error`` overrides the recorded reason."""
         from arena.catchup import spec_from_header
-        from arena.cli import CliError
+        from arena.command import CliError
         from transcripts.verify import Status, verify_file
 
         v = verify_file(transcript)
@@ -482,7 +482,7 @@ class SessionStore:
         """Take up the games this server's folder holds (a restart): the ones still
         being played are caught up with their transcripts and played on, the others
         open as they ended. Returns one line per game, for the log."""
-        from arena.cli import CliError
+        from arena.command import CliError
 
         told = []
         for transcript, meta in persist.saved_games(self.transcripts_dir):
