@@ -52,7 +52,7 @@ def _configure_presets(p: argparse.ArgumentParser) -> None:
 
 def run_presets(args: argparse.Namespace) -> int:
     base = RuleOptions().to_json()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in PRESETS.values():
         opts = p.options().to_json()
         try:

@@ -32,8 +32,9 @@ from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, 
 from arena.play_loop import play_to_end, screen_for
 from engine.decisions import IllegalAnswer
 from engine.game import Game
-from transcripts.schema import AnswerRecord, HeaderRecord
-from transcripts.verify import Status, Verification, build_game, jsonish, verify_file
+from transcripts.schema import AnswerRecord, HeaderRecord, TimeLimitRecord
+from transcripts.values import jsonish
+from transcripts.verify import Status, Verification, build_game, verify_file
 from transcripts.writer import TranscriptWriter
 
 # Agents whose next answer depends only on their seed and the decisions put to them.
@@ -167,10 +168,10 @@ def catch_up(
                 fell_back.add((r.seat, r.decision))
             calls.append(r)
             continue
-        if getattr(r, "type", None) == "time_limit":
+        if isinstance(r, TimeLimitRecord):
             # A person's time limit changed on an earlier resume: it holds from here on.
             seat = agents.get(r.seat)
-            if getattr(seat, "spec", None) == HUMAN and hasattr(seat, "timeout"):
+            if seat is not None and getattr(seat, "spec", None) == HUMAN and hasattr(seat, "timeout"):
                 seat.timeout = r.seconds
                 if writer is not None:
                     writer.time_limit(r.seat, r.seconds)
@@ -192,7 +193,7 @@ def catch_up(
             # The model failed here and its fallback bot played: put the decision to
             # the bot again, so its random stream and plans are where they were.
             try:
-                reply = agent._fallback_answer(SeatView(d.seat, game.observation(d.seat)), d)
+                reply = getattr(agent, "_fallback_answer")(SeatView(d.seat, game.observation(d.seat)), d)  # agents.llm's model seat
             except Exception as e:
                 reply = e
             done.asked += 1

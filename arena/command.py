@@ -116,7 +116,7 @@ def apply_limits(args: argparse.Namespace) -> None:
                 raise CliError(f"{flag} needs a positive number, at most 1024; got {value}")
             caps[cap] = value
     if caps:
-        configure_limits(**caps)
+        configure_limits(global_limit=caps.get("global_limit"), default_per_model=caps.get("default_per_model"))
 
 
 def parse_roles(text: str | None) -> list[str] | None:
