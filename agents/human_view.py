@@ -10,7 +10,7 @@ the role card, secrets marked as such, the numbered menu, the final reveal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from rich.console import Console
 from rich.markup import escape
@@ -99,11 +99,11 @@ class SeatScreen:
         title = "Your card" if e.phase == "setup" else "Your card has changed"
         self.console.print(Panel("\n".join(lines), title=f"{title}, {escape(self.seat)}", border_style="magenta", expand=False))
 
-    def _reveal(self, data: dict[str, Any]) -> None:
+    def _reveal(self, data: Mapping[str, Any]) -> None:
         narrator = Narrator(self.console)
         narrator.dead = dict(self._dead)
         narrator.sheriff = self._sheriff
-        narrator.final_reveal(data)
+        narrator.final_reveal(dict(data))
 
     # ------------------------------------------------------------------ questions
     def question(self, decision: Decision, timeout: float | None, default_text: str | None, alive: list[str] | None = None) -> None:

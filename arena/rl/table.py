@@ -14,7 +14,7 @@ Keeping every answer a single index keeps the mask one flat vector.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -217,7 +217,7 @@ class Table:
                         c.entries.append(entry)
             c.seen = len(events)
         if c.system is None:
-            start = next((e.data for e in view.events if e.kind == "game_start"), {})
+            start: Mapping[str, Any] = next((e.data for e in view.events if e.kind == "game_start"), {})
             dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == seat), None)
             c.system = system_prompt(
                 preset=self.preset,
