@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from functools import cached_property
-from typing import Any
+from typing import Any, Mapping
 
 from engine.decisions import Decision
 from engine.events import Event
@@ -40,7 +40,7 @@ class SeatView:
         return role
 
     @cached_property
-    def dead(self) -> dict[str, dict]:
+    def dead(self) -> dict[str, Mapping[str, Any]]:
         """Public deaths: name -> the death event's data (cause, revealed role)."""
         return {e.data["player"]: e.data for e in self.events if e.kind == "death"}
 

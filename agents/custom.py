@@ -15,7 +15,7 @@ class is looked up when a file is checked, so a typo fails before the first game
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Callable
 
 from agents.base import Agent
 
@@ -46,9 +46,11 @@ def load_class(spec: str) -> type[Agent]:
 def make_custom_agent(spec: str, name: str, *, seed: int = 0, options: dict[str, Any] | None = None) -> Agent:
     """Construct the named class for one seat; a constructor that refuses its options
     (``TypeError``/``ValueError``) is reported with the spec and the seat."""
-    cls = load_class(spec)
+    # The contract of a class of one's own (docs): ``Cls(name, *, seed, options)``,
+    # which ``Agent`` itself need not take.
+    build: Callable[..., Any] = load_class(spec)
     try:
-        agent = cls(name, seed=seed, options=dict(options or {}))
+        agent = build(name, seed=seed, options=dict(options or {}))
     except (TypeError, ValueError) as e:
         raise ValueError(f"agent '{spec}' for {name}: {e}") from None
     if not isinstance(agent, Agent):

@@ -9,20 +9,20 @@ from __future__ import annotations
 import random
 import re
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from engine.roles import ROLES
+from prompts.catalog import catalog
 
 
 def _lines_path(lang: str) -> Path:
     """Prefer the installed ``prompts`` package; fall back to the checkout layout so a
     bare source tree works too."""
     try:
-        from importlib.resources import files
-
         candidate = files("prompts") / "bot_lines" / f"{lang}.yaml"
         if candidate.is_file():
             return Path(str(candidate))
@@ -55,8 +55,6 @@ def language_of(text: object) -> str | None:
 
 def role_name(role: str | None, lang: str = "en") -> str:
     if lang != "en":
-        from prompts.catalog import catalog
-
         try:
             return catalog(lang).role_name(role or "villager")
         except ValueError:  # a language without prompts: the English name

@@ -10,7 +10,7 @@ defensively: a malformed claim is ignored, never trusted and never a crash.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from agents.heuristic_lines import language_of
 from engine.roles import ROLES
@@ -156,8 +156,9 @@ class Memory:
         self.quiet_dawns.add(e.day)
 
     def _seer_result(self, e: Any, d: dict) -> None:
-        if d.get("seer") == self.me and isinstance(d.get("target"), str):
-            self.seer_results[d["target"]] = d.get("role")
+        target, role = d.get("target"), d.get("role")
+        if d.get("seer") == self.me and isinstance(target, str) and isinstance(role, str):
+            self.seer_results[target] = role
 
     def _lovers(self, e: Any, d: dict) -> None:
         if d.get("lover") == self.me:
@@ -206,8 +207,9 @@ class Memory:
         _append_round(self.sheriff_votes, e, d)
 
     def _wolf_chat(self, e: Any, d: dict) -> None:
-        if isinstance(d.get("target"), str):
-            self.chat_targets.setdefault(e.day, []).append((d.get("speaker"), d["target"]))
+        speaker, target = d.get("speaker"), d.get("target")
+        if isinstance(speaker, str) and isinstance(target, str):
+            self.chat_targets.setdefault(e.day, []).append((speaker, target))
 
     def _wolf_votes(self, e: Any, d: dict) -> None:
         votes = d.get("votes")
@@ -331,7 +333,7 @@ def learn_role(mem: Memory, name: Any, role: Any) -> None:
         mem.seer_results[name] = role
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Memory, Any, dict[str, Any]], None]] = {
     "game_start": Memory._game_start,
     "role": Memory._role,
     "wolf_pack": Memory._wolf_pack,
@@ -363,3 +365,22 @@ _HANDLERS = {
     "idiot_revealed": Memory._revealed,
     "angel_villager": Memory._angel_done,
 }
+
+
+def neighbours(mem: Memory, name: str) -> list[str]:
+    """The nearest living players on each side, as the engine counts them."""
+    seats = mem.players
+    alive = set(mem.alive)
+    if name not in seats:
+        return []
+    n = len(seats)
+    i = seats.index(name)
+    found: list[str] = []
+    for step in (1, -1):
+        for k in range(1, n):
+            p = seats[(i + step * k) % n]
+            if p in alive and p != name:
+                if p not in found:
+                    found.append(p)
+                break
+    return found

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from agents.heuristic_memory import Memory
+from agents.heuristic_memory import Memory, neighbours
 from agents.heuristic_night import choose_victim
 from agents.heuristic_situation import Situation
 
@@ -34,25 +34,6 @@ HOUND_WOLF_CHANCE = 0.4
 INFECT_CHANCE = 0.35
 WHITE_WOLF_MARGIN = 1  # the White Werewolf betrays once the pack is this close to parity
 POWER_CLAIMS = ("seer", "witch", "fox", "hunter", "protector", "bear_tamer")
-
-
-def neighbours(mem: Memory, name: str) -> list[str]:
-    """The nearest living players on each side, as the engine counts them."""
-    seats = mem.players
-    alive = set(mem.alive)
-    if name not in seats:
-        return []
-    n = len(seats)
-    i = seats.index(name)
-    found: list[str] = []
-    for step in (1, -1):
-        for k in range(1, n):
-            p = seats[(i + step * k) % n]
-            if p in alive and p != name:
-                if p not in found:
-                    found.append(p)
-                break
-    return found
 
 
 def protector_guard(sit: Situation) -> str | None:

@@ -7,7 +7,7 @@ one perspective, and night actions of a villager never need the public one.
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from agents.heuristic_lines import line, role_name
 from agents.heuristic_memory import Memory, is_wolf_role
@@ -62,6 +62,13 @@ class Situation:
             if key is None or k > key:
                 best, key = o, k
         return best
+
+    def pick(self, options: Sequence[str], score: Callable[[str], float]) -> str:
+        """``best`` of options known not to be empty (a caller's bug otherwise)."""
+        chosen = self.best(options, score)
+        if chosen is None:
+            raise ValueError("pick() needs at least one option")
+        return chosen
 
     def consensus(self, options: Iterable[str], score: Callable[[str], float]) -> str | None:
         """The option with the highest score, ties broken by seat order: a rule every

@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from agents.heuristic_memory import Memory, is_wolf_role
+from agents.heuristic_memory import Memory, is_wolf_role, neighbours
 from engine.roles import ROLES
 
 # Log-odds weights. Big ones are near-proofs, small ones are table talk.
@@ -180,8 +180,8 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
     s: dict[str, float] = {n: 0.0 for n in mem.players}
     for c in liars:
         s[c] = s.get(c, 0.0) + LIAR
-    for c, v in _confirmations(mem, known, liars).items():
-        s[c] += v
+    for c, bonus in _confirmations(mem, known, liars).items():
+        s[c] += bonus
     _rival_claims(mem, liars, s)
     known_get = known.get
     known_wolves = [w for w, k in known.items() if k]
@@ -200,7 +200,7 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
                     s[v] += COVOTE_WOLF
     for r in mem.sheriff_votes:
         for v, t in r.votes.items():
-            if known.get(t) is True and v in s:
+            if t is not None and known.get(t) is True and v in s:
                 s[v] += SHERIFF_VOTE_WOLF
     today = mem.day
     victims = set(mem.night_victims)
@@ -246,8 +246,6 @@ def _characters(mem: Memory, s: dict[str, float]) -> None:
             if g in s and g != mem.me:
                 s[g] += FOX_FOUND if wolf else FOX_CLEARED
     if mem.my_role == "bear_tamer" and mem.growls:
-        from agents.heuristic_roles import neighbours
-
         growl = mem.growls[max(mem.growls)]
         for n in neighbours(mem, mem.me):
             if n in s:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.heuristic_lines import join
-from agents.heuristic_memory import Memory, is_wolf_role
+from agents.heuristic_memory import Memory, is_wolf_role, neighbours
 from agents.heuristic_night import choose_victim, kill_options
 from agents.heuristic_situation import Situation
 
@@ -149,8 +149,6 @@ def _elder_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> boo
 
 def _bear_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
     """A growl this morning: the Bear Tamer names himself and his suspect neighbour."""
-    from agents.heuristic_roles import neighbours
-
     mem, b = sit.mem, sit.beliefs
     if not mem.growls.get(mem.day):
         return said == "bear_tamer" and _claim_again(sp, "bear_tamer")
@@ -171,7 +169,7 @@ def _fox_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
         suspects = [g for g in group if wolf and g in alive and g != mem.me and g != mem.beloved and b.of(g) > 0]
         if suspects:
             sp.role = "fox"
-            sp.accuses = [sit.best(suspects, b.of)]
+            sp.accuses = [sit.pick(suspects, b.of)]
             sp.strong = True
             return True
     return said == "fox" and _claim_again(sp, "fox")
@@ -323,14 +321,13 @@ def _wolf_speech(sit: Situation) -> Speech:
         story = [t for t in sit.framed() if t in alive]
         doomed = [m for m in mates if pub.of(m) >= BUS_DOOMED and m != claimant]
         if story:  # back the mate's fake Seer: his wolf is the pack's candidate
-            top = sit.best(story, pub.of)
-            sp.accuses = [top]
+            sp.accuses = [sit.pick(story, pub.of)]
             sp.strong = True
         elif doomed and rng.random() < BUS_CHANCE:
             sp.accuses = [doomed[0]]
         else:
             pool = [n for n in alive if n not in mem.pack and n != mem.beloved]
-            top = sit.best(pool, lambda n: pub.of(n) + (0.5 if n in real and claimant else 0.0))
+            top: str | None = sit.best(pool, lambda n: pub.of(n) + (0.5 if n in real and claimant else 0.0))
             # Every villager a wolf names is evidence against him once the card turns
             # (even joining the crowd: it adds his name to the villager's accusers), so he
             # deflects when he is the one under fire and otherwise often keeps his counsel.
@@ -362,14 +359,14 @@ def _fake_checks(sit: Situation, real: list[str], mates: list[str]) -> list[tupl
         if rivals:
             checks[rivals[0]] = WOLF
         elif fresh and rng.random() < frame_chance:
-            checks[sit.best(fresh, lambda n: pub.of(n) - (1.0 if mem.claims.get(n) and mem.claims[n].role not in (None, GOOD) else 0.0))] = WOLF
+            checks[sit.pick(fresh, lambda n: pub.of(n) - (1.0 if mem.claims.get(n) and mem.claims[n].role not in (None, GOOD) else 0.0))] = WOLF
         elif fresh and (not hidden or not mates or rng.random() < 0.5):
-            checks[sit.best(fresh, lambda n: -pub.of(n))] = GOOD  # a trusted villager: true, so it never backfires
+            checks[sit.pick(fresh, lambda n: -pub.of(n))] = GOOD  # a trusted villager: true, so it never backfires
         elif mates:
             clean = [m for m in mates if m not in checks]
             if not clean:
                 break
-            checks[sit.best(clean, pub.of)] = GOOD
+            checks[sit.pick(clean, pub.of)] = GOOD
         else:
             break
     return list(checks.items())

@@ -209,7 +209,8 @@ def castellan_pardon(sit: Situation) -> bool:
         return True
     if sit.mem.is_wolf:
         return target in sit.mem.pack
-    return sit.beliefs.of(target) < PARDON_TRUST
+    trust = sit.beliefs.of(target) if isinstance(target, str) else 0.0  # no player named: nobody is trusted
+    return trust < PARDON_TRUST
 
 
 # ------------------------------------------------------------------ the Arsonist

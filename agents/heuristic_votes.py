@@ -7,6 +7,7 @@ as one block, and vote a mate only when the village has already doomed him.
 
 from __future__ import annotations
 
+from agents.heuristic_memory import is_wolf_role
 from agents.heuristic_situation import Situation
 
 SPLIT_CHANCE = 0.4  # one wolf of a pack votes elsewhere
@@ -26,7 +27,7 @@ def vote(sit: Situation) -> str | None:
     b = sit.beliefs
     options = _spare_the_angel(sit, options)
     target = sit.best(options, b.rank)
-    if b.of(target) <= 0.0 and sit.decision.allow_pass:
+    if target is not None and b.of(target) <= 0.0 and sit.decision.allow_pass:
         return None  # everyone on offer is known innocent
     return target
 
@@ -39,8 +40,6 @@ def _spare_the_angel(sit: Situation, options: list[str]) -> list[str]:
         return options
     if sit.rng.random() >= SEE_THROUGH_ANGEL:
         return options
-    from agents.heuristic_memory import is_wolf_role
-
     spared = [o for o in options if not (mem.claims.get(o) is not None and is_wolf_role(mem.claims[o].role))]
     return spared or options
 

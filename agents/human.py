@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from agents.base import Agent, SeatView
+from agents.heuristic import HeuristicAgent
 from agents.human_input import BadInput, option_label, parse_answer, pass_word
 from agents.human_io import EndOfInput, LineReader, reader_for
 from agents.human_view import SeatScreen
@@ -111,8 +112,6 @@ class HumanAgent(Agent):
         if decision.can_pass:
             return decision.validate(decision.pass_answer)
         if self._fallback is None:
-            from agents.heuristic import HeuristicAgent
-
             self._fallback = HeuristicAgent(self.name, seed=self.seed)
         try:
             return decision.validate(self._fallback.decide(view, decision))

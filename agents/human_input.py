@@ -13,6 +13,9 @@ import re
 from typing import Any
 
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
+from engine.roles import ROLES
+from prompts.catalog import catalog
+from prompts.decisions_text import bid_level
 
 # Text decisions that take more than words, as model seats send them (``engine.speech``):
 # a speech may state public claims, the pack's night talk may propose a victim.
@@ -45,14 +48,9 @@ class BadInput(ValueError):
 def option_label(decision: Decision, option: Any, language: str = "en") -> str:
     """How an option is shown on its numbered line."""
     if decision.kind in ROLE_OPTIONS:
-        from engine.roles import ROLES
-
         spec = ROLES.get(option)
         return spec.name if spec else str(option)
     if decision.kind in SCALE_OPTIONS:
-        from prompts.catalog import catalog
-        from prompts.decisions_text import bid_level
-
         return bid_level(catalog(language), option)
     return str(option)
 
@@ -97,8 +95,6 @@ def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
 def pass_word(decision: Decision) -> str:
     """What passing means for this kind, in the words the prompts already use."""
     try:
-        from prompts.catalog import catalog
-
         cat = catalog("en")
         path = f"decisions.kinds.{decision.kind}.pass"
         if cat.has(path):
@@ -241,8 +237,6 @@ def _fold(text: str) -> str:
 
 
 def _role(text: str, usage: str) -> str:
-    from engine.roles import ROLES
-
     if not text:
         raise BadInput(f"type {usage}")
     wanted = _fold(text)

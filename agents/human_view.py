@@ -10,7 +10,7 @@ the role card, secrets marked as such, the numbered menu, the final reveal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from rich.console import Console
 from rich.markup import escape
@@ -18,8 +18,13 @@ from rich.panel import Panel
 from rich.rule import Rule
 
 from agents.human_input import input_hint, numbered, pass_word
+from arena.narrate import Narrator
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
+from engine.roles import ROLES, WEREWOLVES
+from prompts.catalog import catalog
+from prompts.decisions_text import ASKERS
+from prompts.history import event_body
 
 # Events that only set the scene; drawn as rules rather than sentences.
 _SCENE = {"night_start", "dawn", "game_end"}
@@ -47,7 +52,7 @@ class SeatScreen:
 
     def show(self, e: Event) -> None:
         if e.kind == "death":
-            self._dead[e.data.get("player")] = {**e.data, "day": e.day}
+            self._dead[e.data.get("player", "")] = {**e.data, "day": e.day}
         elif e.kind in ("sheriff_elected", "sheriff_successor"):
             self._sheriff = e.data.get("player")
         if e.kind == "night_start":
@@ -81,16 +86,11 @@ class SeatScreen:
         return f" and {', '.join(others)}" if others else ""
 
     def _sentence(self, e: Event) -> str:
-        from prompts.catalog import catalog
-        from prompts.history import event_body
-
         return event_body(catalog(self.language), e, self.seat, display=True)
 
     def _role_card(self, e: Event) -> None:
-        from prompts.catalog import catalog
-
         cat = catalog(self.language)
-        role = e.data.get("role")
+        role: Any = e.data.get("role")  # a role id, as the engine dealt it
         name = cat.role_name(role)
         lines = [f"[bold]{escape(name)}[/bold]: {escape(cat.role_summary(role))}"]
         win = _win_line(cat, role)
@@ -99,13 +99,11 @@ class SeatScreen:
         title = "Your card" if e.phase == "setup" else "Your card has changed"
         self.console.print(Panel("\n".join(lines), title=f"{title}, {escape(self.seat)}", border_style="magenta", expand=False))
 
-    def _reveal(self, data: dict[str, Any]) -> None:
-        from arena.narrate import Narrator
-
+    def _reveal(self, data: Mapping[str, Any]) -> None:
         narrator = Narrator(self.console)
         narrator.dead = dict(self._dead)
         narrator.sheriff = self._sheriff
-        narrator.final_reveal(data)
+        narrator.final_reveal(dict(data))
 
     # ------------------------------------------------------------------ questions
     def question(self, decision: Decision, timeout: float | None, default_text: str | None, alive: list[str] | None = None) -> None:
@@ -139,9 +137,6 @@ class SeatScreen:
 def _situation(decision: Decision, language: str) -> list[str]:
     """The question's words, as model seats read them (minus the JSON instructions)."""
     try:
-        from prompts.catalog import catalog
-        from prompts.decisions_text import ASKERS
-
         asker = ASKERS.get(decision.kind)
         if asker is not None:
             return [line for line in asker(catalog(language), decision) if line]
@@ -152,8 +147,6 @@ def _situation(decision: Decision, language: str) -> list[str]:
 
 
 def _win_line(cat: Any, role: str | None) -> str:
-    from engine.roles import ROLES, WEREWOLVES
-
     spec = ROLES.get(role) if role else None
     if spec is None:
         return ""

@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import Agent
+from agents.custom import is_custom_spec, make_custom_agent
+from agents.heuristic import HeuristicAgent, HeuristicOptions
+from agents.human import HumanAgent
+from agents.llm import is_model_spec, make_llm_agent
+from agents.random_agent import RandomAgent
+from agents.scripted import ScriptedAgent
 
 KNOWN = (
     "heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
@@ -22,11 +28,7 @@ def check_bot_options(spec: str, options: dict[str, Any] | None) -> dict[str, An
     if not options:
         return options
     if spec == "heuristic":
-        from agents.heuristic import HeuristicOptions
-
         return HeuristicOptions.parse(options).model_dump()
-    from agents.custom import is_custom_spec
-
     if is_custom_spec(spec):
         return dict(options)
     raise ValueError(f"agent '{spec}' takes no options (the heuristic bot takes noise; model seats take their settings)")
@@ -43,29 +45,17 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
     move). A ``py:MODULE:CLASS`` seat is built with its ``options`` mapping
     (``agents.custom``).
     """
-    from agents.custom import is_custom_spec, make_custom_agent
-
     if is_custom_spec(spec):
         return make_custom_agent(spec, name, seed=seed, options=options.get("options"))
     if spec == "random":
-        from agents.random_agent import RandomAgent
-
         return RandomAgent(name, seed=seed)
     if spec == "scripted":
-        from agents.scripted import ScriptedAgent
-
         return ScriptedAgent(name, answers)
     if spec == "heuristic":
-        from agents.heuristic import HeuristicAgent, HeuristicOptions
-
         noise = HeuristicOptions.parse(options.get("options") or {}).noise
         return HeuristicAgent(name, seed=seed, language=options.get("language"), noise=noise)  # the game's language, if told
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision
-        from agents.human import HumanAgent
-
         return HumanAgent(name, seed=seed, timeout=options.get("timeout"))
-    from agents.llm import is_model_spec, make_llm_agent
-
     if is_model_spec(spec):
         return make_llm_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")

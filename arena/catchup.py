@@ -24,11 +24,18 @@ from typing import Any, Callable, Mapping
 from rich.console import Console
 
 from agents.base import Agent, SeatView
-from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
+from agents.llm.accounting import CallLog
+from arena.beliefs import poll_for
+from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
 from arena.endpoints import refuse_endpoints
 from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
-from transcripts.schema import AnswerRecord, HeaderRecord
-from transcripts.verify import Status, Verification, verify_file
+from arena.play_loop import play_to_end, screen_for
+from engine.decisions import IllegalAnswer
+from engine.game import Game
+from transcripts.schema import AnswerRecord, HeaderRecord, TimeLimitRecord
+from transcripts.values import jsonish
+from transcripts.verify import Status, Verification, build_game, verify_file
+from transcripts.writer import TranscriptWriter
 
 # Agents whose next answer depends only on their seed and the decisions put to them.
 REPLAYABLE = frozenset({"heuristic", "random", "scripted"})
@@ -94,21 +101,19 @@ def seat_table(
     header: HeaderRecord,
     agents: Mapping[str, str] | None = None,
     agent_seed: int | None = None,
-    calls: Any = None,
+    calls: CallLog | None = None,
     model_options: dict[str, Any] | None = None,
     *,
     source: str = "the transcript",
     trust_endpoints: bool = False,
     hint: str = "",
-):
+) -> tuple[GameSpec, Game, dict[str, Agent]]:
     """The table's spec, a fresh engine dealt from the header, and the table's agents
     (seeded by ``agent_seed``, else by the game's seed as ``werewolf play`` seeds them).
 
     A recorded seat that keeps its agent keeps its recorded settings, so a transcript
     (``source``, perhaps someone else's) that sets ``base_url``/``api_key_env`` is
     refused unless ``trust_endpoints``; ``model_options`` are the user's own."""
-    from transcripts.verify import build_game
-
     if not trust_endpoints:
         swapped = {s.name for s in header.seats if (agents or {}).get(s.name, s.agent) != s.agent}
         try:
@@ -163,10 +168,10 @@ def catch_up(
                 fell_back.add((r.seat, r.decision))
             calls.append(r)
             continue
-        if getattr(r, "type", None) == "time_limit":
+        if isinstance(r, TimeLimitRecord):
             # A person's time limit changed on an earlier resume: it holds from here on.
             seat = agents.get(r.seat)
-            if getattr(seat, "spec", None) == HUMAN and hasattr(seat, "timeout"):
+            if seat is not None and getattr(seat, "spec", None) == HUMAN and hasattr(seat, "timeout"):
                 seat.timeout = r.seconds
                 if writer is not None:
                     writer.time_limit(r.seat, r.seconds)
@@ -188,7 +193,7 @@ def catch_up(
             # The model failed here and its fallback bot played: put the decision to
             # the bot again, so its random stream and plans are where they were.
             try:
-                reply = agent._fallback_answer(SeatView(d.seat, game.observation(d.seat)), d)
+                reply = getattr(agent, "_fallback_answer")(SeatView(d.seat, game.observation(d.seat)), d)  # agents.llm's model seat
             except Exception as e:
                 reply = e
             done.asked += 1
@@ -224,9 +229,6 @@ def _check_drift(done: CatchUp, drifted: set[str], game: Any, d: Any, r: AnswerR
 
 
 def _same(decision: Any, reply: Any, recorded: Any) -> bool:
-    from engine.decisions import IllegalAnswer
-    from transcripts.verify import jsonish
-
     try:
         return jsonish(decision.validate(reply)) == jsonish(recorded)
     except (IllegalAnswer, TypeError, ValueError):
@@ -238,18 +240,16 @@ def _same(decision: Any, reply: Any, recorded: Any) -> bool:
 class Continuation:
     """A game caught up with its record, ready to be played on."""
 
-    game: Any
+    game: Game
     agents: dict[str, Agent]
-    writer: Any  # a TranscriptWriter, or None
-    calls: Any  # the model seats' call log
+    writer: TranscriptWriter | None
+    calls: CallLog  # the model seats' call log
     caught: CatchUp
     verification: Verification
 
 
 def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
     """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
-    from arena.play_loop import play_to_end, screen_for
-
     game = cont.game
     screen = screen_for(cont.agents, json_out=json_out, quiet=quiet, god=god)
     narrator = screen.narrator
@@ -263,14 +263,26 @@ def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banne
         screen.console.print(f"[dim]{banner}[/dim]")
         for line in cont.caught.drift:
             screen.console.print(f"[yellow]warning: {line}[/yellow]")
-    from arena.beliefs import poll_for
-
     source = cont.verification.transcript
     beliefs = poll_for(bool(source and source.header.beliefs), cont.writer, recorded=cont.caught.beliefs)
     return play_to_end(game, cont.agents, screen, writer=cont.writer, calls=cont.calls, json_out=json_out, quiet=quiet, beliefs=beliefs)
 
 
-def new_call_log() -> Any:
-    from agents.llm.accounting import CallLog
-
-    return CallLog()
+def set_time_limit(cont: Continuation, seconds: float) -> str:
+    """Give every human seat of a resumed game the time limit ``seconds`` from now on,
+    recorded in its transcript; what changed, in words. ``CliError`` for a table
+    without a person (the writer is closed first: nothing is played)."""
+    humans = [a for a in cont.agents.values() if getattr(a, "spec", None) == "human" and hasattr(a, "timeout")]
+    if not humans:
+        if cont.writer is not None:
+            cont.writer.close()
+        raise CliError("--human-timeout needs a human seat, and this game has none")
+    changed = []
+    for h in humans:
+        before = h.timeout
+        if before != seconds:
+            h.timeout = seconds
+            if cont.writer is not None:
+                cont.writer.time_limit(h.name, seconds)
+        changed.append(f"{h.name}'s time limit is {seconds:g} s" + (f" (was {before:g} s)" if before is not None and before != seconds else ""))
+    return ", ".join(changed)

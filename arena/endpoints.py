@@ -30,7 +30,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from arena.gamefile import GameFileError
+from agents.llm.config import endpoint_fields
+from arena.errors import GameFileError
 
 
 class TrustedEndpoint(BaseModel):
@@ -103,8 +104,6 @@ def refuse_endpoints(
     """``GameFileError`` for the first seat (``SeatSpec`` or ``SeatRecord``) of a file
     whose options set ``base_url`` or ``api_key_env`` (``agents.llm.config``); seats
     named in ``skip`` (given another agent) are not asked."""
-    from agents.llm.config import endpoint_fields
-
     for i, seat in enumerate(seats):
         if seat.name in skip:
             continue

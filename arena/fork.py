@@ -17,8 +17,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
-from arena.cli import (
+from agents.llm.accounting import CallLog
+from arena.catchup import Continuation, catch_up, play_on, seat_table, set_time_limit, verified
+from arena.command import (
     CliError,
     Command,
     add_limit_flags,
@@ -29,7 +30,11 @@ from arena.cli import (
     parse_option_pairs,
     seat_pair,
 )
-from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript
+from arena.gamefile import header_for
+from arena.play_loop import save_path
+from arena.signing_cli import add_sign_key_flag, signer_for
+from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript, TranscriptError, read_transcript
+from transcripts.writer import TranscriptWriter
 
 
 def parse_seats(pairs: list[str] | None, names: list[str]) -> dict[str, str]:
@@ -80,9 +85,6 @@ def prepare_fork(
     header (the path as the user gave it, when ``path`` was found another way);
     ``model_options`` (the user's own) go to every model seat that does not set its own;
     a kept seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``."""
-    from arena.gamefile import header_for
-    from transcripts.writer import TranscriptWriter
-
     v = verified(path, "fork")
     t = v.transcript
     assert t is not None
@@ -91,7 +93,7 @@ def prepare_fork(
         raise CliError(f"--seat: no seat named '{unknown[0]}' (seats: {', '.join(t.header.names)})")
     cut = fork_point(t, day)
     prefix = t.records[:cut]
-    calls = new_call_log()
+    calls = CallLog()
     spec, game, agents = seat_table(
         t.header, swaps, agent_seed=agent_seed, calls=calls, model_options=model_options,
         source=label or str(path), trust_endpoints=trust_endpoints, hint="give that seat another agent with --seat NAME=AGENT",
@@ -131,8 +133,6 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--human-timeout", type=float, metavar="SECONDS",
                    help="time limit per decision for every human seat from the fork on (recorded in the new transcript); then a safe default is played")  # fmt: skip
     add_model_option_flag(p)
-    from arena.signing_cli import add_sign_key_flag
-
     add_sign_key_flag(p)
     add_trust_flag(p, "the recorded transcript")
     add_limit_flags(p)
@@ -147,8 +147,6 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from transcripts.schema import TranscriptError, read_transcript
-
     try:
         header = read_transcript(args.transcript).header
     except TranscriptError as e:
@@ -165,11 +163,7 @@ def run(args: argparse.Namespace) -> int:
     apply_limits(args)
     out = args.transcript_out
     if out is None and any(swaps.get(s.name, s.agent) == "human" for s in header.seats):
-        from arena.play_loop import save_path
-
         out = str(save_path())  # a person's game is always recorded, so leaving loses nothing
-    from arena.signing_cli import signer_for
-
     if args.sign_key and out is None:
         raise CliError("--sign-key signs the fork's transcript; give --transcript OUT too")
     signer = signer_for(args.sign_key) if out is not None else None
@@ -184,8 +178,6 @@ def run(args: argparse.Namespace) -> int:
     if out != args.transcript_out:
         banner += f"; recorded in {out}"
     if timeout is not None:
-        from arena.resume import set_time_limit
-
         banner += "; " + set_time_limit(cont, timeout)
     return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
 

@@ -18,22 +18,26 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from agents.base import Agent
+from agents.custom import load_class
+from agents.llm import is_model_spec
 from agents.llm.config import LLMOptions
+from agents.llm.pricing import PriceError, table_from
+from agents.registry import check_bot_options, make_agent
+from arena.endpoints import refuse_endpoints
+from arena.errors import GameFileError
 from engine.game import Game
+from engine.names import check_names, name_problem
 from engine.options import RuleOptions, coerce_options
-from engine.roles import DECISION_KINDS
 from engine.presets import get_preset
+from engine.roles import DECISION_KINDS
 from engine.setup import GameSetup, SetupError
+from prompts.catalog import LANGUAGES
 from transcripts.schema import HeaderRecord, SeatRecord
 from transcripts.writer import software_version
 
 SCRIPTED = "scripted"
 HUMAN = "human"
 DEFAULT_AGENT = "heuristic"
-
-
-class GameFileError(ValueError):
-    """A game file that cannot be played; the message says what is wrong."""
 
 
 class SeatSpec(BaseModel):
@@ -52,8 +56,6 @@ class SeatSpec(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        from engine.names import name_problem
-
         why = name_problem(v)
         if why:
             raise ValueError(f"player name {v!r} is not allowed: {why}")
@@ -64,8 +66,6 @@ class SeatSpec(BaseModel):
     def _options_of_agent(cls, v: Any, info: ValidationInfo) -> Any:
         """Model settings are checked as ``LLMOptions``; a bot's as that bot's (in
         ``GameSpec.check``, which names the seat)."""
-        from agents.llm import is_model_spec
-
         if v is None or isinstance(v, LLMOptions):
             return v
         if is_model_spec(info.data.get("agent", DEFAULT_AGENT)):
@@ -76,8 +76,6 @@ class SeatSpec(BaseModel):
 
     @property
     def is_model(self) -> bool:
-        from agents.llm import is_model_spec
-
         return is_model_spec(self.agent)
 
 
@@ -109,8 +107,6 @@ class GameSpec(BaseModel):
         """What pydantic cannot see alone: answers only make sense for scripted seats,
         options only for model seats, model seats need prompts in the language, and no
         two names may be told apart only by case or width."""
-        from engine.names import check_names
-
         try:
             check_names(seat.name for seat in self.seats)
         except ValueError as e:
@@ -133,21 +129,15 @@ class GameSpec(BaseModel):
                     f"only '{HUMAN}' seats take a timeout (model seats set theirs in options)"
                 )
             if seat.options is not None and not seat.is_model:
-                from agents.registry import check_bot_options
-
                 try:
                     check_bot_options(seat.agent, dict(seat.options))
                 except ValueError as e:
                     raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
             if seat.agent.startswith("py:"):
-                from agents.custom import load_class
-
                 try:
                     load_class(seat.agent)
                 except ValueError as e:
                     raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
-        from prompts.catalog import LANGUAGES
-
         if self.language not in LANGUAGES:  # bots speak it too: never a path, always a known language
             raise GameFileError(f"language '{_clip(self.language)}' is not one of {', '.join(LANGUAGES)}")
         self.rule_options()
@@ -155,8 +145,6 @@ class GameSpec(BaseModel):
 
     def price_table(self):
         """The built-in prices overlaid with the file's ``prices:``; ``GameFileError``."""
-        from agents.llm.pricing import PriceError, table_from
-
         try:
             return table_from(self.prices)
         except PriceError as e:
@@ -234,8 +222,6 @@ def seat_seed(game_seed: int, index: int) -> int:
 
 
 def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
-    from agents.registry import make_agent
-
     try:
         if seat.agent == SCRIPTED:
             return make_agent(seat.agent, seat.name, seed=seed, answers=seat.answers or {})
@@ -320,8 +306,6 @@ def apply_model_options(seats: list[dict[str, Any]], options: dict[str, Any] | N
     itself (``--model-option``): a seat's own settings win."""
     if not options:
         return
-    from agents.llm import is_model_spec
-
     for seat in seats:
         if is_model_spec(seat.get("agent", "")):
             seat["options"] = {**options, **(seat.get("options") or {})}
@@ -346,8 +330,6 @@ def load_game_file(path: str | Path, *, trust_endpoints: bool = False) -> GameSp
     except GameFileError as e:
         raise GameFileError(f"{p}: {e}") from None
     if not trust_endpoints:
-        from arena.endpoints import refuse_endpoints
-
         refuse_endpoints(spec.seats, str(p))
     if spec.prices is not None and not Path(spec.prices).is_absolute():
         # A path in a file means "next to this file", wherever the command runs.

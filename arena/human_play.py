@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from agents.base import Agent, SeatView
+from agents.human import HumanAgent
 from arena.gamefile import HUMAN, GameFileError, GameSpec, spec_from_data
 from engine.game import Game
 
@@ -45,8 +46,6 @@ def seat_humans(spec: GameSpec, names: Iterable[str], timeout: float | None) -> 
 def humans_at_terminal(agents: Mapping[str, Agent], *, god: bool) -> list[HumanAgent]:
     """The human seats of a table played at this terminal; ``ValueError`` when the
     terminal could not keep their secrets."""
-    from agents.human import HumanAgent
-
     humans = [a for a in agents.values() if isinstance(a, HumanAgent)]
     if not humans:
         return humans

@@ -325,6 +325,8 @@ def serve(
     watch_stdin: bool = False,
 ) -> int:
     """Run the server in this process until SIGTERM/SIGINT (the child's side)."""
+    # Imported here, not at the top: xllamacpp is an optional extra (``.[local]``),
+    # needed only in the server's own process.
     import xllamacpp
 
     p = xllamacpp.CommonParams()

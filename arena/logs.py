@@ -30,6 +30,9 @@ class RedactingFormatter(logging.Formatter):
     """A formatter whose every output is scrubbed of keys, tracebacks included."""
 
     def format(self, record: logging.LogRecord) -> str:
+        # Imported at the first line logged, not at the top: the ``werewolf`` entry point
+        # imports this module, and ``agents.llm.accounting`` loads the ``agents`` package
+        # (every kind of agent, through its registry), which ``werewolf --help`` never needs.
         from agents.llm.accounting import redact
 
         return redact(super().format(record))
@@ -39,7 +42,7 @@ class _Stderr(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is at the time of the line (a test's capture,
     a redirected stream), not the one the handler was made with."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> IO[str]:
         return sys.stderr
 

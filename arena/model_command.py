@@ -16,7 +16,8 @@ import signal
 import threading
 from pathlib import Path
 
-from arena.cli import CliError, Command, console_for
+from arena.command import CliError, Command, console_for
+from arena.local_model import MODEL_ALIAS, LocalModelServer, ModelUnavailable, ServerFailed, fetch_model
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "local_model.yaml"
 
@@ -33,8 +34,6 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _fetch() -> Path:
-    from arena.local_model import ModelUnavailable, fetch_model
-
     try:
         return fetch_model(quiet=False)
     except ModelUnavailable as e:
@@ -50,8 +49,6 @@ def run(args: argparse.Namespace) -> int:
     for flag, value, low in (("--port", args.port, 0), ("--threads", args.threads, 1), ("--n-ctx", args.n_ctx, 512), ("--parallel", args.parallel, 1)):
         if value is not None and (value < low or (flag == "--port" and value > 65535)):
             raise CliError(f"{flag} {value} is out of range")
-    from arena.local_model import MODEL_ALIAS, LocalModelServer, ServerFailed
-
     model = Path(args.model) if args.model else _fetch()
     if not model.is_file():
         raise CliError(f"no model file at {model}")

@@ -16,6 +16,8 @@ from typing import Any, Callable, Mapping
 from rich.console import Console
 from rich.markup import escape
 
+from agents.llm import is_model_spec
+
 
 def waiting_line(waits: list[tuple[str, str, str, float]], calls: Any) -> str:
     """``Waiting for Alice (openai:smollm2) to speak: 14 s. 12 model calls so far,
@@ -44,8 +46,6 @@ async def watch(
 ) -> None:
     """Until cancelled: a line about the model seats the game has waited on for longer
     than ``after`` seconds, at most once every ``every`` seconds."""
-    from agents.llm import is_model_spec
-
     first_seen: dict[int, float] = {}
     last_said = -float("inf")
     while True:

@@ -16,10 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
 
 from agents.base import Agent
-from arena.cli import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
+from agents.human import HumanLeft
+from arena import patience
+from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
+from arena.human_play import humans_at_terminal, show_humans
+from arena.narrate import Narrator
+from arena.result import result_of
+from arena.runner import run_async
+from engine.decisions import GameError, IllegalAnswer
 
 SAVE_DIR = Path("out") / "play"  # where a person's game goes when no --transcript is given
 
@@ -61,9 +70,6 @@ class Screen:
 def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god: bool) -> Screen:
     """The screen for a table; ``CliError`` when this terminal cannot keep a person's
     secrets (``--god``, or more than one person)."""
-    from arena.human_play import humans_at_terminal
-    from arena.narrate import Narrator
-
     try:
         humans = humans_at_terminal(agents, god=god)
     except ValueError as e:
@@ -77,8 +83,6 @@ def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god:
 
 def failure_message(game: Any, exc: Exception) -> str:
     """Name the seat and the decision behind a stopped game."""
-    from engine.decisions import IllegalAnswer
-
     if isinstance(exc, IllegalAnswer) and game.waiting:
         d = game.waiting[0]  # the runners submit in order, so the refused one is first
         when = f"night {game.day}" if game.phase == "night" else f"day {game.day}"
@@ -92,9 +96,6 @@ async def run_game(
     """The game, then the model seats' connections closed in the loop that opened them.
     With a ``console``, a model seat that keeps the table waiting is said to
     (``arena.patience``), so a slow model never looks like a hung game."""
-    from arena import patience
-    from arena.runner import run_async
-
     watcher = asyncio.create_task(patience.watch(game, agents, console, calls)) if console is not None else None
     try:
         await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)), beliefs=beliefs)
@@ -124,11 +125,6 @@ def play_to_end(
     ``TranscriptWriter`` or ``None``) is closed at the end whatever happens; the model
     seats' usage (``calls``) is printed with the seats in ``order`` (else as they
     first called)."""
-    from agents.human import HumanLeft
-    from arena.human_play import show_humans
-    from arena.result import result_of
-    from engine.decisions import GameError, IllegalAnswer
-
     narrator = screen.narrator
 
     def follow(g: Any) -> None:
@@ -198,9 +194,6 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
     (illegal: replies refused; fallback: decisions the bot played for the seat). Seats
     come in table order; a model without a price shows "?" and the total says what it
     leaves out rather than guessing."""
-    from rich import box
-    from rich.table import Table
-
     rank = {name: i for i, name in enumerate(order)}
     rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
     table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)

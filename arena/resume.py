@@ -21,10 +21,18 @@ import os
 from pathlib import Path
 from typing import Any
 
-from arena.catchup import Continuation, catch_up, new_call_log, play_on, seat_table, verified
-from arena.cli import EXIT_BAD_INPUT, CliError, apply_limits
-from transcripts.schema import Transcript
+from agents.llm.accounting import CallLog
+from agents.llm.config import endpoint_fields
+from arena.catchup import Continuation, catch_up, play_on, seat_table, set_time_limit, verified
+from arena.command import EXIT_BAD_INPUT, CliError, apply_limits
+from arena.endpoints import endpoint_refusal, trusted
+from arena.fork import prepare_fork
+from arena.gamefile import GameFileError
+from arena.signing_cli import signer_for
+from transcripts.schema import Transcript, TranscriptError, read_transcript
+from transcripts.signing import SigningKeyError, require_same_signer
 from transcripts.verify import Status, Verification, verify_file
+from transcripts.writer import TranscriptWriter
 
 
 # ---------------------------------------------------------------------- resume
@@ -55,9 +63,6 @@ def prepare_resume(path: str, out: str | None = None, signer: Any = None, *, tru
     """The game of ``path`` caught up with its record, writing to ``out`` or back to
     ``path``; ``signer`` signs the file's new end (appending to a signed file needs its key);
     a seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``."""
-    from transcripts.signing import SigningKeyError, require_same_signer
-    from transcripts.writer import TranscriptWriter
-
     v = checked_for_resume(path)
     t = v.transcript
     assert t is not None
@@ -65,7 +70,7 @@ def prepare_resume(path: str, out: str | None = None, signer: Any = None, *, tru
     fork = header.fork
     if fork is not None and len(t.answers) < fork.answers:
         return refork(path, out, t, signer, trust_endpoints=trust_endpoints)
-    calls = new_call_log()
+    calls = CallLog()
     _, game, agents = seat_table(
         header, agent_seed=fork.agent_seed if fork is not None else None, calls=calls, source=path, trust_endpoints=trust_endpoints
     )
@@ -90,8 +95,6 @@ def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, tru
     """A fork stopped before its fork point: nothing was played by the new agents yet,
     and the bots replaying the source must be the source's, so the fork is made again
     (from the source transcript, which must still be there and unchanged)."""
-    from arena.fork import prepare_fork
-
     fork = t.header.fork
     assert fork is not None
     source = _find_source(fork.transcript, Path(path).parent)
@@ -107,10 +110,6 @@ def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, tru
         raise CliError(f"cannot resume {path}: its source {fork.transcript} changed since the fork; run werewolf fork again")
     before = {s.name: s.agent for s in v.transcript.header.seats}
     swaps = {s.name: s.agent for s in t.header.seats if s.agent != before.get(s.name)}
-    from agents.llm.config import endpoint_fields
-    from arena.endpoints import endpoint_refusal, trusted
-    from arena.gamefile import GameFileError
-
     recorded = endpoint_fields(fork.model_options)
     try:
         refused = bool(recorded) and not trust_endpoints and not trusted(fork.model_options)
@@ -150,8 +149,6 @@ def run_resume(args: argparse.Namespace) -> int:
     if timeout is not None:
         _needs_a_person(args.resume)
     apply_limits(args)
-    from arena.signing_cli import signer_for
-
     cont = prepare_resume(args.resume, args.transcript, signer_for(getattr(args, "sign_key", None)), trust_endpoints=args.trust_endpoints)
     where = args.transcript or args.resume
     banner = (
@@ -166,31 +163,9 @@ def run_resume(args: argparse.Namespace) -> int:
 def _needs_a_person(path: str) -> None:
     """``--human-timeout`` on a resume is refused, before anything is written, when the
     recorded table seats nobody (a file that cannot be read is left to the resume)."""
-    from transcripts.schema import TranscriptError, read_transcript
-
     try:
         seats = read_transcript(path).header.seats
     except (TranscriptError, OSError, ValueError):
         return
     if not any(s.agent == "human" for s in seats):
         raise CliError(f"--human-timeout needs a human seat, and the game of {path} has none")
-
-
-def set_time_limit(cont: Continuation, seconds: float) -> str:
-    """Give every human seat of a resumed game the time limit ``seconds`` from now on,
-    recorded in its transcript; what changed, in words. ``CliError`` for a table
-    without a person (the writer is closed first: nothing is played)."""
-    humans = [a for a in cont.agents.values() if getattr(a, "spec", None) == "human" and hasattr(a, "timeout")]
-    if not humans:
-        if cont.writer is not None:
-            cont.writer.close()
-        raise CliError("--human-timeout needs a human seat, and this game has none")
-    changed = []
-    for h in humans:
-        before = h.timeout
-        if before != seconds:
-            h.timeout = seconds
-            if cont.writer is not None:
-                cont.writer.time_limit(h.name, seconds)
-        changed.append(f"{h.name}'s time limit is {seconds:g} s" + (f" (was {before:g} s)" if before is not None and before != seconds else ""))
-    return ", ".join(changed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.cli import CliError, Command
+from arena.command import CliError, Command
 from transcripts.signing import ENV_VAR, Signer, SigningKeyError, generate, load_signer
 
 

@@ -10,13 +10,21 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.cli import Command, CliError, EXIT_GAME_FAILED, console_for, parse_option_pairs, parse_roles
+from rich.console import JustifyMethod
+from rich.table import Table
+
+from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
+from arena.gamefile import GameFileError, default_game
+from arena.runner import run_sync
+from engine.decisions import GameError, IllegalAnswer
 
 MAIN_CAMPS = ("village", "werewolves")
 
@@ -114,17 +122,13 @@ class _Table:
 
     def play(self, game_seed: int) -> tuple[str, int]:
         """One game's (winner, days)."""
-        from arena.gamefile import default_game
-        from arena.runner import run_sync
-        from engine.decisions import GameError, IllegalAnswer
-
         spec = default_game(players=self.players, preset=self.preset, seed=game_seed, agent=self.agents, roles=self.roles, options=self.options)
         game, seats = spec.build()
         try:
             run_sync(game, seats)
         except (GameError, IllegalAnswer) as e:
             raise type(e)(f"game with seed {game_seed}: {e}") from None
-        if not game.over:
+        if not game.over or game.winner is None:
             raise GameError(f"game with seed {game_seed} stopped before reaching an end")
         return game.winner, game.day
 
@@ -140,9 +144,6 @@ def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tupl
     the parent only concatenates: nothing is copied per seat or per event."""
     if processes == 1 or games <= CHUNK:
         return [table.play(seed + i) for i in range(games)]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     starts = range(0, games, CHUNK)
     # fork where the platform has it: the workers start with the engine already imported.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
@@ -174,9 +175,6 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.gamefile import GameFileError
-    from engine.decisions import GameError, IllegalAnswer
-
     if not 0 <= args.games <= MAX_GAMES:
         raise CliError(f"--games must be between 0 and {MAX_GAMES:,}, got {args.games}")
     processes = default_processes() if args.processes is None else args.processes
@@ -205,8 +203,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_report(report: SimulationReport) -> None:
-    from rich.table import Table
-
     console = console_for(False)
     last = report.seed + max(report.games - 1, 0)
     console.print(
@@ -214,7 +210,8 @@ def print_report(report: SimulationReport) -> None:
         f"{report.agents} bots · seeds {report.seed}..{last}"
     )
     table = Table()
-    for col, justify in (("winner", "left"), ("wins", "right"), ("rate", "right"), ("95% interval", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("winner", "left"), ("wins", "right"), ("rate", "right"), ("95% interval", "right"))
+    for col, justify in columns:
         table.add_column(col, justify=justify)
     for camp, r in sorted(report.win_rates().items(), key=lambda kv: -kv[1]["rate"]):
         table.add_row(camp, str(report.wins[camp]), f"{r['rate']:.1%}", f"{r['low']:.1%} – {r['high']:.1%}")

@@ -12,7 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-from arena.cli import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command, console_for
+from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command, console_for
+from arena.export import ExportError, export
+from transcripts.export_html import render_html
+from transcripts.replay import ReplayOptions, last_day, replay, terminal_pause
+from transcripts.signing import SigningKeyError, load_public_key
 from transcripts.verify import Status, Verification, verify_file
 from transcripts.views import Lens
 
@@ -54,8 +58,6 @@ def verdict_json(v: Verification) -> dict:
 def run_verify(args: argparse.Namespace) -> int:
     trusted = None
     if args.key:
-        from transcripts.signing import SigningKeyError, load_public_key
-
         try:
             trusted = load_public_key(args.key)
         except SigningKeyError as e:
@@ -108,8 +110,6 @@ def _configure_replay(p: argparse.ArgumentParser) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from transcripts.replay import ReplayOptions, last_day, replay, terminal_pause
-
     v = checked(args.transcript, allow_mismatch=args.unverified)
     transcript = v.transcript
     assert transcript is not None
@@ -145,8 +145,6 @@ def run_export(args: argparse.Namespace) -> int:
         return _export_tables(args)
     if not args.html:
         raise CliError("export: say what to write: --html OUT.html (one transcript) or --format csv|parquet --out DIR")
-    from transcripts.export_html import render_html
-
     v = checked(args.transcript, allow_mismatch=args.unverified)
     assert v.transcript is not None
     page = render_html(v.transcript, title=Path(args.transcript).name, verdict=v.summary().splitlines()[0])
@@ -159,8 +157,6 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _export_tables(args: argparse.Namespace) -> int:
-    from arena.export import ExportError, export
-
     if not args.format or not args.out:
         raise CliError("export: tables need both --format csv|parquet and --out DIR")
     try:

@@ -10,9 +10,10 @@ cannot drift apart.
 from __future__ import annotations
 
 from collections import Counter
-
 from typing import Any, Iterable
 
+from engine.buildings.base import BUILDINGS
+from engine.buildings.handout import FARMER, FIRST_GAME, VAGABOND
 from engine.options import RuleOptions
 from engine.presets import PRESETS
 from engine.roles import NIGHT_STEPS, ROLES
@@ -135,9 +136,6 @@ def _night_order(cat: Catalog, in_play: list[str], options: RuleOptions) -> str:
 
 def buildings_possible(options: RuleOptions) -> list[str]:
     """The building tokens this game may hand out, in the registry's order."""
-    from engine.buildings.base import BUILDINGS
-    from engine.buildings.handout import FARMER, FIRST_GAME, VAGABOND
-
     if options.buildings == "first_game":
         wanted = {*FIRST_GAME, FARMER, VAGABOND}
     elif options.buildings == "listed":

@@ -305,7 +305,7 @@ def test_play_without_a_seed_plays_a_new_game_and_says_how_to_replay_it(capsys, 
     import re
 
     seeds = iter([101, 202])
-    monkeypatch.setattr("arena.cli.fresh_seed", lambda: next(seeds))
+    monkeypatch.setattr("arena.play_command.fresh_seed", lambda: next(seeds))
     code, out1, err1 = run_main(capsys, "play", "--json", "--quiet", "--agents", "random")
     code2, out2, err2 = run_main(capsys, "play", "--json", "--quiet", "--agents", "random")
     assert code == code2 == 0
@@ -319,7 +319,7 @@ def test_play_without_a_seed_plays_a_new_game_and_says_how_to_replay_it(capsys, 
     # A file without a seed gets a fresh one too; a file's own seed is its game.
     unseeded = tmp_path / "unseeded.yaml"
     unseeded.write_text("\n".join(line for line in RANDOM_TABLE.splitlines() if not line.startswith("seed:")))
-    monkeypatch.setattr("arena.cli.fresh_seed", lambda: 303)
+    monkeypatch.setattr("arena.play_command.fresh_seed", lambda: 303)
     code, out, err = run_main(capsys, "play", str(unseeded), "--json", "--quiet")
     assert code == 0 and "Seed 303" in err
     seeded = tmp_path / "seeded.yaml"
@@ -329,7 +329,7 @@ def test_play_without_a_seed_plays_a_new_game_and_says_how_to_replay_it(capsys, 
 
 
 def test_fresh_seeds_differ():
-    from arena.cli import fresh_seed
+    from arena.play_command import fresh_seed
 
     assert len({fresh_seed() for _ in range(20)}) > 1
 
@@ -342,6 +342,39 @@ def test_version_and_help_texts(capsys):
     assert main(["leaderboard", "--help"]) == 0
     out = capsys.readouterr().out
     assert "95% intervals" in out and "%%" not in out
+
+
+def test_the_listing_names_each_subcommand_as_its_module_does():
+    from arena.cli import ENTRIES, all_commands
+
+    commands = all_commands()
+    assert [(e.name, e.help) for e in ENTRIES] == [(c.name, c.help) for c in commands]
+    # Every module's commands are listed: a new Command is not forgotten in ENTRIES.
+    import importlib
+
+    for module in {e.module for e in ENTRIES}:
+        assert {c.name for c in importlib.import_module(module).COMMANDS} <= {e.name for e in ENTRIES}, module
+
+
+def test_help_imports_no_subcommand_module():
+    # ``werewolf --help`` lists the subcommands without loading them (the engine, the
+    # web server, the ratings); ``werewolf roles`` loads its own module only.
+    code = (
+        "import sys\n"
+        "from arena.cli import main\n"
+        "sys.argv = ['werewolf']\n"
+        "rc = main([{args}])\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('engine', 'agents', 'transcripts', 'prompts') or m.startswith('arena.'))\n"
+        "print(' '.join(loaded), file=sys.stderr)\n"
+    )
+    help_run = subprocess.run([sys.executable, "-c", code.format(args="'--help'")], capture_output=True, text=True, cwd=ROOT, check=True)
+    loaded = help_run.stderr.split()
+    assert "play" in help_run.stdout and "keygen" in help_run.stdout
+    assert not [m for m in loaded if m.split(".")[0] in ("engine", "agents", "transcripts")], loaded
+    roles_run = subprocess.run([sys.executable, "-c", code.format(args="'roles', '--json'")], capture_output=True, text=True, cwd=ROOT, check=True)
+    loaded = roles_run.stderr.split()
+    assert "arena.catalog_commands" in loaded and "engine.roles" in loaded
+    assert not {"arena.play_command", "arena.web.serve", "arena.ratings.cli", "arena.simulate"} & set(loaded), loaded
 
 
 def test_the_forums_opening_day_has_a_heading(capsys):

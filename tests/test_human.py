@@ -473,7 +473,8 @@ def test_a_new_time_limit_on_resume_is_recorded_and_kept(tmp_path, capsys):
     ``time_limit`` record that verifies, kept by a later resume (into the same file or
     a new one); refused with the reason where it cannot apply."""
     from arena.gamefile import header_for
-    from arena.resume import prepare_resume, set_time_limit
+    from arena.catchup import set_time_limit
+    from arena.resume import prepare_resume
     from transcripts import TranscriptWriter, read_transcript
     from transcripts.verify import Status, verify_file
 

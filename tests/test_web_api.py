@@ -322,7 +322,8 @@ def test_the_assets_ship_with_the_package():
 
 
 def test_serve_binds_loopback_and_names_a_busy_port():
-    from arena.cli import CliError, build_parser
+    from arena.cli import build_parser
+    from arena.command import CliError
     from arena.web.serve import address, bind
 
     args = build_parser().parse_args(["serve"])

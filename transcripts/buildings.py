@@ -61,12 +61,12 @@ def public_tokens(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
             for name, building in (d.get("homes") or {}).items():
                 take(name, building, day, "handout")
         elif kind in ("token_returned", "token_given"):
-            p = out.get(d.get("player"))
+            p = out.get(d.get("player", ""))
             if p is not None:
                 p["token"] = kind == "token_given"
         elif kind == "moved_in":
             take(d.get("player"), d.get("building"), day, "moved_in", d.get("former"))
-            former = out.get(d.get("former"))
+            former = out.get(d.get("former", ""))
             if former is not None:
                 former["taken_by"] = d.get("player")
         elif kind == "fire":

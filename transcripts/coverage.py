@@ -25,6 +25,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from agents.llm.langchain_spec import PROVIDERS
+from engine.decisions import TEXT, IllegalAnswer
+from transcripts.values import jsonish, show
+
 # The specs of agents that are not models: they make no calls. Anything else named as
 # an agent (``openai:...``, ``anthropic:...``, ``langchain:...``, or a name this
 # version does not know) must show its calls: deny by default, so a made-up spec
@@ -72,8 +76,6 @@ def _same_model(c: Any, agent: str) -> bool:
     if c.backend != vendor:
         return False
     if vendor == "langchain":
-        from agents.llm.langchain_spec import PROVIDERS
-
         head, _, tail = model.partition(":")
         if head.strip() not in PROVIDERS:  # a factory (never imported here) or init_chat_model's provider
             return True
@@ -82,9 +84,6 @@ def _same_model(c: Any, agent: str) -> bool:
 
 
 def _canonical(decision: Any, value: Any) -> Any:
-    from engine.decisions import IllegalAnswer
-    from transcripts.verify import jsonish
-
     try:
         return jsonish(decision.validate(value))
     except (IllegalAnswer, TypeError, ValueError, KeyError, AttributeError):
@@ -103,8 +102,6 @@ class _Unreadable:
 def _read_parsed(decision: Any, parsed: Any) -> Any:
     """The answer an accepted call's ``parsed`` reply stands for (``agents.llm.interpret``
     keeps the action under ``action``, a speech's fields beside its reasoning)."""
-    from engine.decisions import TEXT
-
     if not isinstance(parsed, dict):
         return _Unreadable()
     if decision.shape == TEXT:  # the fields a speech answer has; the reasoning and any notes are not played
@@ -118,8 +115,6 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
     """``calls``: (line, call record); ``answered``: (line, answer record, the engine's
     decision) as re-played; ``beliefs``: (line, belief record); ``seat_agents``: each
     seat's agent where no answer says otherwise (the header's)."""
-    from transcripts.verify import jsonish, show
-
     out = Backing()
     by_decision: dict[tuple[str, int], list[tuple[int, Any]]] = defaultdict(list)
     belief_calls: dict[tuple[str, int], list[tuple[int, Any]]] = defaultdict(list)
@@ -208,6 +203,6 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
         if cl > line or jsonish(c.answer) != jsonish(b.probabilities):
             fault(cl, f"the beliefs call of {b.seat} at decision {b.decision} does not match {what} (line {line})")
     if faults:
-        first = min(faults, key=lambda f: f.line)
-        out.line, out.message = first.line, first.message
+        earliest = min(faults, key=lambda f: f.line)
+        out.line, out.message = earliest.line, earliest.message
     return out

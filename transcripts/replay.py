@@ -86,7 +86,7 @@ def replay(transcript: Transcript, console: Console, options: ReplayOptions) -> 
     """Narrate ``transcript`` on ``console``; return how many records were shown."""
     lens = options.lens
     counter = _Counter(console.file)
-    console.file = counter
+    console.file = counter  # type: ignore[assignment]  # a TextIOBase, not typing.IO: rich only writes, flushes and asks isatty
     quiet = Console(file=io.StringIO(), width=console.width)
     narrator = LensNarrator(quiet if options.day else console, lens)
     started = not options.day

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-FORMAT = "werewolf-transcript"
-VERSION = 1
+from engine.events import Event, audience_from_json
+from engine.options import RuleOptions, coerce_options
+from engine.setup import GameSetup
+
+FORMAT: Final = "werewolf-transcript"
+VERSION: Final = 1
 
 
 class TranscriptError(ValueError):
@@ -91,9 +95,6 @@ class HeaderRecord(_Line):
 
     def to_setup(self):
         """The engine setup this game was played from (rebuilding it is a replay's first step)."""
-        from engine.options import RuleOptions, coerce_options
-        from engine.setup import GameSetup
-
         return GameSetup(
             names=self.names,
             preset=self.preset,
@@ -116,8 +117,6 @@ class EventRecord(_Line):
     data: dict[str, Any] = Field(default_factory=dict)
 
     def to_event(self):
-        from engine.events import Event, audience_from_json
-
         return Event.recorded(self.seq, self.kind, self.day, self.phase, audience_from_json(self.audience), self.data)
 
 
@@ -246,7 +245,7 @@ _RECORD_CLASSES = (
     HeaderRecord, EventRecord, AnswerRecord, CallRecord, BeliefRecord, ResultRecord, TimeLimitRecord, SignatureRecord, ErrorRecord
 )  # fmt: skip
 Record = Annotated[Union[_RECORD_CLASSES], Field(discriminator="type")]  # type: ignore[valid-type]
-_RECORD = TypeAdapter(Record)
+_RECORD: TypeAdapter[Any] = TypeAdapter(Record)
 # Every record type a line may hold, as the ``type`` field spells it.
 RECORD_TYPES = tuple(m.model_fields["type"].default for m in _RECORD_CLASSES)
 

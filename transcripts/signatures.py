@@ -16,6 +16,7 @@ from typing import Any
 
 from transcripts.chain import HEAD_START, forms, head_link
 from transcripts.schema import SignatureRecord, Transcript
+from transcripts.signing import SigningKeyError, check_signature, decode_public, encode_public, fingerprint
 
 
 @dataclass
@@ -31,8 +32,6 @@ class SignatureCheck:
 def check_signatures(t: Transcript, trusted: Any = None, canon: list[str] | None = None) -> SignatureCheck:
     """``trusted``: an ``Ed25519PublicKey`` the signer must be, or ``None``; ``canon``:
     the lines' canonical forms (``transcripts.chain.forms``), when already computed."""
-    from transcripts.signing import SigningKeyError, check_signature, decode_public, encode_public, fingerprint
-
     out = SignatureCheck()
     declared = t.header.signer
     sigs = [(i, r) for i, r in enumerate(t.records) if isinstance(r, SignatureRecord)]

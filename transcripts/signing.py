@@ -27,6 +27,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from transcripts.schema import SignerRecord
+
 ENV_VAR = "WEREWOLF_SIGNING_KEY"
 ALGORITHM = "ed25519"
 CONTEXT = b"werewolf-transcript-signature/1\n"  # so a transcript signature can never pass for another message
@@ -106,8 +108,6 @@ class Signer:
         return fingerprint(self.public)
 
     def header_record(self) -> Any:
-        from transcripts.schema import SignerRecord
-
         return SignerRecord(public_key=encode_public(self.public), fingerprint=self.fingerprint)
 
     def sign(self, head: str, lines: int) -> str:

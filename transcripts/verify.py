@@ -15,12 +15,16 @@ can be resumed, ``UNREADABLE`` not a transcript at all.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from arena.result import result_of
+from engine.decisions import IllegalAnswer
+from engine.game import Game
+from transcripts.chain import first_break, forms
+from transcripts.coverage import check_backing
 from transcripts.schema import (
     AnswerRecord,
     ErrorRecord,
@@ -31,9 +35,11 @@ from transcripts.schema import (
     TranscriptError,
     read_transcript,
 )
+from transcripts.signatures import check_signatures
+from transcripts.values import jsonish, show
+from transcripts.writer import software_version
 
 FIRST_RECORD_LINE = 2  # line 1 is the header; records[i] is on line i + 2
-_SHOWN = 240  # characters of a value shown in a message
 
 
 class Status(Enum):
@@ -125,16 +131,6 @@ class Verification:
 
 
 # ---------------------------------------------------------------------- showing values
-def jsonish(value: Any) -> Any:
-    """The value as it reads back from JSON (tuples become lists, keys strings)."""
-    return json.loads(json.dumps(value, ensure_ascii=False))
-
-
-def show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
-
-
 def first_change(expected: Any, found: Any, path: str = "") -> tuple[str, Any, Any] | None:
     """Where two JSON values first differ: (dotted path, expected part, found part)."""
     if isinstance(expected, dict) and isinstance(found, dict):
@@ -183,8 +179,6 @@ class _Stop(Exception):
 def build_game(header: HeaderRecord) -> Any:
     """The engine from the header alone; raises ``TranscriptError`` for a header that
     cannot be dealt, since that is a broken file, not a difference in play."""
-    from engine.game import Game
-
     try:
         return Game(header.to_setup())
     except Exception as e:  # SetupError, a bad option value, an unknown preset: all the header's fault
@@ -299,8 +293,6 @@ class _Rerun:
             diff.line = line
             raise _Stop(diff)
         self._check_agent(line, r)
-        from engine.decisions import IllegalAnswer
-
         try:
             canonical = jsonish(d.validate(r.answer))
         except IllegalAnswer as e:
@@ -339,8 +331,6 @@ class _Rerun:
             raise _Stop(
                 Difference(line, f"the file says the game ended ({r.winner} won), but the engine is waiting for {self._waiting()}")
             )
-        from arena.result import result_of
-
         expected = {**result_of(game).model_dump(), "reason": game.end_reason}
         found = r.model_dump(mode="json", exclude={"type", "digest"})
         diff = _describe_change("the result", jsonish(expected), found)
@@ -404,8 +394,6 @@ def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained:
         # a cut line after a complete game: the file was damaged after the end
         faults["replay"] = Difference(len(transcript.records) + 2, "a partial line after the result")
     out.events, out.answers, out.calls, out.beliefs = run.ev, run.answers, len(run.calls), run.beliefs
-    from transcripts.chain import forms
-
     canon = forms(transcript.header, transcript.records)  # once, for the chain and the signatures
     chain = _chain_fault(transcript, allow_unchained, out, canon)
     if chain is not None:
@@ -413,8 +401,6 @@ def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained:
     backing = _backing(run, transcript, faults.get("replay"))
     if not backing.holds:
         faults["calls"] = Difference(backing.line or 0, backing.message)
-    from transcripts.signatures import check_signatures
-
     sig = check_signatures(transcript, trusted_key, canon)
     if sig.line is not None:
         faults["signature"] = Difference(sig.line, sig.message)
@@ -423,8 +409,6 @@ def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained:
     if faults:
         out.status = Status.MISMATCH
         out.difference = _first_of(faults, out)
-        from transcripts.writer import software_version
-
         now = software_version()
         if transcript.header.software != now:  # a rules change since then differs too
             out.notes.append(f"written by {transcript.header.software}, checked with {now}")
@@ -452,8 +436,6 @@ def _first_of(faults: dict[str, Difference], out: Verification) -> Difference:
 
 def _chain_fault(transcript: Transcript, allow_unchained: bool, out: Verification, canon: list[str]) -> Difference | None:
     """The digest chain's verdict: where it breaks, or a file without one."""
-    from transcripts.chain import first_break
-
     broken = first_break(transcript.header, transcript.records, canon)
     if broken is not None:
         return Difference(*broken)
@@ -471,8 +453,6 @@ def _chain_fault(transcript: Transcript, allow_unchained: bool, out: Verificatio
 
 def _backing(run: _Rerun, transcript: Transcript, replay: Difference | None) -> Any:
     """Model answers against their calls, as far as the re-play got."""
-    from transcripts.coverage import check_backing
-
     limit = replay.line if replay is not None else None
 
     def before(rows: list) -> list:

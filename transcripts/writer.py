@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
+from arena.result import result_of
 from engine.decisions import Decision
 from engine.game import Game
 from transcripts.chain import HEAD_START, canonical, head, head_link, link
@@ -33,7 +34,9 @@ from transcripts.schema import (
     ResultRecord,
     SignatureRecord,
     TimeLimitRecord,
+    read_transcript,
 )
+from transcripts.signing import require_same_signer
 
 
 def software_version() -> str:
@@ -71,9 +74,6 @@ class TranscriptWriter:
         ``SigningKeyError`` when ``signer`` is missing or another key, or when asked to
         sign a file that was not signed from its start.
         """
-        from transcripts.schema import read_transcript
-        from transcripts.signing import require_same_signer
-
         t = read_transcript(path)
         require_same_signer(str(path), t.header.signer, signer)
         self = cls.__new__(cls)
@@ -140,8 +140,6 @@ class TranscriptWriter:
             self._write(record)
 
     def result(self, game: Game) -> None:
-        from arena.result import result_of
-
         self.sync_events(game)
         res = result_of(game)
         self._write(ResultRecord(**res.model_dump(), reason=game.end_reason))

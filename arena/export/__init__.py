@@ -21,7 +21,9 @@ FORMATS = ("csv", "parquet")
 log = logging.getLogger("werewolf.export")
 
 
-def _pandas():
+def _pandas() -> Any:
+    # Imported here, not at the top: pandas is an optional extra (``.[data]``) and a
+    # heavy import, needed only for the tables (``werewolf export --format csv``).
     try:
         import pandas as pd
     except ImportError:
@@ -55,7 +57,7 @@ def export(source: str | Path, fmt: str, out: str | Path) -> dict[str, int]:
         raise ExportError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     frames = tables(source)
     if fmt == "parquet":
-        try:
+        try:  # optional too (``.[data]``): asked for here so a missing one is a clear message
             import pyarrow  # noqa: F401
         except ImportError:
             raise ExportError('Parquet needs pyarrow: pip install -e ".[data]"') from None

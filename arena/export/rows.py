@@ -102,7 +102,7 @@ def _seats(g: GameRecord, game_id: str, label: dict[str, str]) -> list[dict]:
     cost = cost_metrics(g)["seats"]
     asked: dict[str, int] = defaultdict(int)
     for a in g.answers:
-        asked[a.get("seat")] += 1
+        asked[a.get("seat", "")] += 1
     winners = set((g.result or {}).get("winners") or (g.game_end or {}).get("winners") or [])
     rows = []
     for i, s in enumerate(g.header.get("seats", [])):
@@ -139,7 +139,8 @@ def _decisions_and_votes(g: GameRecord, game_id: str, label: dict[str, str]) -> 
             continue
         if t != "answer":
             continue
-        seat, answer = r.get("seat"), r.get("answer")
+        seat: Any = r.get("seat")  # JSON as recorded: a name (None only in a damaged file)
+        answer = r.get("answer")
         options = r.get("options") or []
         target = answer if isinstance(answer, str) and answer in truth.role else None
         text = answer.get("text") if isinstance(answer, dict) else answer
@@ -175,7 +176,7 @@ def _beliefs(g: GameRecord, game_id: str, label: dict[str, str]) -> list[dict]:
     wolves = g.wolves
     rows = []
     for b in g.beliefs:
-        seat = b.get("seat")
+        seat: Any = b.get("seat")
         base = {"game_id": game_id, "decision": b.get("decision"), "day": b.get("day"), "seat": seat,
                 "participant": label.get(seat), "seat_role": g.roles.get(seat)}  # fmt: skip
         probs = b.get("probabilities")
@@ -190,7 +191,7 @@ def _beliefs(g: GameRecord, game_id: str, label: dict[str, str]) -> list[dict]:
 
 
 def _call(c: dict[str, Any], game_id: str, label: dict[str, str]) -> dict[str, Any]:
-    seat = c.get("seat")
+    seat: Any = c.get("seat")
     keep = ("decision", "kind", "day", "attempt", "backend", "model", "mode", "started", "accepted", "violation",
             "error", "fallback", "retries", "latency_s", "input_tokens", "output_tokens", "cached_tokens",
             "cache_write_tokens", "cost_usd", "price_known", "reply")  # fmt: skip

@@ -7,7 +7,12 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from arena.cli import CliError, Command, console_for
+from rich import box
+from rich.table import Table
+
+from arena.command import CliError, Command, console_for
+from arena.metrics.game import aggregate, game_metrics, measures
+from arena.metrics.load import MetricsError, load_transcript
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -19,8 +24,6 @@ def collect(path: Path, skipped: list[str]) -> Iterator[Any]:
     """Finished games under ``path``, read one at a time (a folder of thousands of
     transcripts is measured in the memory of one); unfinished or unreadable files are
     appended to ``skipped``."""
-    from arena.metrics.load import MetricsError, load_transcript
-
     files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
     for f in files:
         try:
@@ -46,8 +49,6 @@ SHAPE_ERRORS = (TypeError, KeyError, ValueError, AttributeError, IndexError)
 def malformed(g) -> str | None:
     """Why the measures cannot read ``g`` (a record of the wrong shape), or None; the
     game's own measures are kept on it (``g.measured``, ``g.parts``) so they are computed once."""
-    from arena.metrics.game import aggregate, game_metrics, measures
-
     try:
         g.parts = measures(g)  # aggregate() reuses them rather than measure again
         g.measured = game_metrics(g, g.parts)
@@ -58,8 +59,6 @@ def malformed(g) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.metrics.game import aggregate
-
     path = Path(args.path)
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
@@ -108,9 +107,6 @@ def _f(v: Any, digits: int = 3) -> str:
 
 def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *, left: int = 1) -> Any:
     """A rich table: the first ``left`` columns are text, aligned left; the others, numbers."""
-    from rich import box
-    from rich.table import Table
-
     # Light rules and no edge padding leave an 80-column terminal room for every
     # column, each as wide as its longest word.
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
@@ -218,7 +214,7 @@ def print_game(m: dict[str, Any]) -> None:
         ))  # fmt: skip
     uses = m["powers"]["uses"]
     if uses:
-        columns = ("day", "seat", "power", "target", "wolf", "good", "chance")
+        columns: tuple[str, ...] = ("day", "seat", "power", "target", "wolf", "good", "chance")
         t = _table(
             "Targeted powers (good: for the user's side when used, (wolf): a werewolf's use; chance: good targets among the options)",
             columns,

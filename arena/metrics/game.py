@@ -205,8 +205,8 @@ def accuracy(uses: int, good: int, expected_good: float, wolf_targets: int) -> d
         "chance_rate": chance,
         "ratio_to_chance": {
             "value": ratio(good, expected_good),
-            "low": good_rate["low"] / chance if chance else None,
-            "high": good_rate["high"] / chance if chance else None,
+            "low": low / chance if chance and (low := good_rate["low"]) is not None else None,
+            "high": high / chance if chance and (high := good_rate["high"]) is not None else None,
         },
         "wolf_target_rate": rate_with_interval(wolf_targets, uses),
     }

@@ -20,6 +20,8 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
         f"arena.rl needs pettingzoo and gymnasium ({e.name} is missing): pip install -e \".[rl]\""
     ) from e
 
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
 from arena.rl.aec import WerewolfEnv
 from arena.rl.parallel import WerewolfParallelEnv
 from arena.rl.table import IllegalAction
@@ -33,8 +35,6 @@ def raw_env(preset: str = "millers_hollow", players: int = 8, seed: int = 0, **k
 def env(preset: str = "millers_hollow", players: int = 8, seed: int = 0, **kw: Any):
     """The AEC environment, wrapped in PettingZoo's order check (``step`` before ``reset``
     and the like raise a clear error)."""
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-
     return OrderEnforcingWrapper(raw_env(preset=preset, players=players, seed=seed, **kw))
 
 

@@ -65,7 +65,8 @@ class WerewolfEnv(TableEnv, AECEnv):
         return self.table.observe(agent)
 
     def _select(self) -> None:
-        self.agent_selection = self.table.next_seat()
+        seat = self.table.next_seat()
+        self.agent_selection = seat if seat is not None else self.agents[0]  # None only once the game is over
 
     def _finish(self) -> None:
         trunc = self.table.truncated

@@ -8,6 +8,8 @@ from typing import Any
 
 from arena.rl import spaces as sp
 from arena.rl.table import Table
+from prompts.catalog import catalog
+from prompts.history import render_event
 
 RENDER_MODES = ["human", "ansi"]
 
@@ -75,9 +77,6 @@ class TableEnv:
 
     def render(self) -> str | None:
         """The public events since the last render, in the spectators' words."""
-        from prompts.catalog import catalog
-        from prompts.history import render_event
-
         cat = catalog(self.table.language)
         events = self.table.game.events
         lines = [render_event(cat, e, "") for e in events[self._told :] if e.is_public]
@@ -90,4 +89,4 @@ class TableEnv:
         return text
 
     def close(self) -> None:
-        self.table.game = None
+        self.table.close()

@@ -14,11 +14,12 @@ Keeping every answer a single index keeps the mask one flat vector.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from agents.base import SeatView
+from arena.rl import spaces as sp
 from arena.runner import view_for
 from engine.decisions import BOOL, MULTI, TEXT, Decision
 from engine.game import Game
@@ -26,7 +27,9 @@ from engine.options import coerce_options
 from engine.presets import get_preset
 from engine.roles import ROLES
 from engine.setup import GameSetup
-from arena.rl import spaces as sp
+from prompts.catalog import catalog
+from prompts.history import render_event
+from prompts.render import decision_prompt, system_prompt
 
 
 class IllegalAction(ValueError):
@@ -75,20 +78,30 @@ class Table:
         self._index = {w: i for i, w in enumerate(self.vocabulary)}
         self._seat_index = {n: i for i, n in enumerate(self.names)}
         self.role_ids = tuple(sorted(ROLES))
-        self.game: Game | None = None
+        self._game: Game | None = None
 
     # ------------------------------------------------------------------ the game
     def new_game(self, seed: int) -> Game:
         self.seed = seed
         setup = GameSetup(list(self.names), preset=self.preset, seed=seed, options=self.options, roles=self.roles)
-        self.game = Game(setup)
+        self._game = game = Game(setup)
         self._picks: dict[int, list[str]] = {}  # decision id -> players named so far
         self._cache = {n: _SeatCache() for n in self.names}
-        return self.game
+        return game
+
+    @property
+    def game(self) -> Game:
+        """The game being played; a clear error before the first ``reset()``."""
+        if self._game is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self._game
+
+    def close(self) -> None:
+        self._game = None
 
     @property
     def over(self) -> bool:
-        return self.game is None or self.game.over or not self.game.waiting
+        return self._game is None or self._game.over or not self._game.waiting
 
     def current(self, seat: str) -> Decision | None:
         """The decision ``seat`` answers next (its first unanswered one of the batch)."""
@@ -135,14 +148,18 @@ class Table:
             raise IllegalAction(f"{d.kind} offers {option!r}, which the action vocabulary lacks")
         return i
 
-    def apply(self, seat: str, d: Decision, action: Any) -> None:
-        """Turn ``action`` into ``d``'s answer and submit it (or record one pick)."""
+    def apply(self, seat: str, d: Decision | None, action: Any) -> None:
+        """Turn ``action`` into ``d``'s answer and submit it (or record one pick); a seat
+        with nothing to answer (``d`` is None) may only wait."""
         choice, text = _split(action)
         legal = self.legal(d)
         if choice not in legal:
             names = ", ".join(f"{i} ({self.vocabulary[i]})" for i in legal)
             got = self.vocabulary[choice] if 0 <= choice < len(self.vocabulary) else "out of range"
-            raise IllegalAction(f"{seat} cannot answer {d.kind} with {choice} ({got}); legal: {names}")
+            what = d.kind if d is not None else "nothing (no decision is open for it)"
+            raise IllegalAction(f"{seat} cannot answer {what} with {choice} ({got}); legal: {names}")
+        if d is None:  # the wait of a seat that has nothing to answer
+            return
         if d.shape == TEXT:
             self.game.submit(d.id, sp.clean_speech(text) if choice == sp.SPEAK else "")
             return
@@ -163,10 +180,13 @@ class Table:
             return
         self.game.submit(d.id, pick)
 
-    def action_for(self, d: Decision, answer: Any) -> dict[str, Any]:
+    def action_for(self, d: Decision | None, answer: Any) -> dict[str, Any]:
         """The action that gives ``answer`` (an engine answer: a name, a bool, a role,
         a speech, None) to ``d``: how an existing ``agents`` bot plays through the
-        environment. For a multi-target decision, the next pick's action."""
+        environment. For a multi-target decision, the next pick's action; for a seat
+        with nothing to answer, the wait."""
+        if d is None:
+            return {"choice": sp.WAIT, "text": ""}
         if d.shape == TEXT:
             text = answer.get("text", "") if isinstance(answer, dict) else (answer or "")
             return {"choice": sp.SPEAK if text else sp.PASS, "text": text}
@@ -186,10 +206,6 @@ class Table:
     def text(self, seat: str, view: SeatView, d: Decision | None) -> str:
         """The seat's prompt as a model seat reads it: the system part (rules, role
         card), its history, and the pending question (``prompts.render``)."""
-        from prompts.catalog import catalog
-        from prompts.history import render_event
-        from prompts.render import decision_prompt, system_prompt
-
         c = self._cache[seat]
         events = self.game.events
         if c.seen < len(events):
@@ -201,7 +217,7 @@ class Table:
                         c.entries.append(entry)
             c.seen = len(events)
         if c.system is None:
-            start = next((e.data for e in view.events if e.kind == "game_start"), {})
+            start: Mapping[str, Any] = next((e.data for e in view.events if e.kind == "game_start"), {})
             dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == seat), None)
             c.system = system_prompt(
                 preset=self.preset,

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.site.svg import esc
+from arena.web.render import role_names
+from arena.web.words import words
 
 WORDS = Path(__file__).with_name("words.json")
 LANGUAGES = ("en", "zh")
@@ -30,9 +32,6 @@ class Words:
     def __init__(self, language: str):
         self.language = language
         self.w = {**_table()["en"], **_table().get(language, {})}
-        from arena.web.render import role_names
-        from arena.web.words import words
-
         self.roles = role_names(language)
         web = words(language)
         self.sides = {"village": web.get("win.village", "village"), "werewolves": web.get("win.werewolves", "werewolves")}
@@ -45,8 +44,6 @@ class Words:
         return self.roles.get(role, role)
 
     def winner(self, winner: str) -> str:
-        from arena.web.words import words
-
         return words(self.language).get(f"win.{winner}", winner)
 
 

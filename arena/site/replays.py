@@ -3,19 +3,20 @@ and what a page depends on, so that a rebuild exports only changed games."""
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+import transcripts.export_html as export
 from arena.site.svg import esc
+from transcripts.export_html import render_html
+from transcripts.verify import Status, verify_file
 
 
 def replay(transcript: Path, out: Path, back: str) -> str:
     """One game's page by the existing export (public / per-seat / full views), with a
     link back to the leaderboard. ``ok``, ``unverified`` (written with its verdict,
     never dropped), or ``missing``."""
-    from transcripts.export_html import render_html
-    from transcripts.verify import Status, verify_file
-
     v = verify_file(transcript, allow_unchained=True)
     if v.status is Status.UNREADABLE or v.transcript is None:
         out.unlink(missing_ok=True)  # an earlier build's page of a file no longer there
@@ -30,10 +31,6 @@ def replay(transcript: Path, out: Path, back: str) -> str:
 @lru_cache(maxsize=None)
 def _exporter_digest() -> str:
     """The export's code and template, hashed: a changed export rebuilds every page."""
-    import hashlib
-
-    import transcripts.export_html as export
-
     h = hashlib.sha256(Path(export.__file__).read_bytes())
     h.update(Path(export.__file__).with_name("templates").joinpath("report.html").read_bytes())
     h.update(Path(__file__).read_bytes())  # this module: the link back

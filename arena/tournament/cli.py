@@ -6,7 +6,14 @@ import argparse
 import json
 from collections import Counter
 
-from arena.cli import CliError, Command, add_trust_flag, console_for
+from rich.table import Table
+
+from arena.command import CliError, Command, add_trust_flag, console_for
+from arena.signing_cli import add_sign_key_flag, signer_for
+from arena.tournament.config import ConfigError, load_config
+from arena.tournament.run import run_tournament
+from arena.tournament.schedule import build_schedule
+from arena.tournament.store import StoreError
 
 EXIT_GAMES_FAILED = 1
 EXIT_INTERRUPTED = 130
@@ -19,17 +26,11 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--max-games", type=int, metavar="N", help="play at most N more games this run (run again to continue)")
     p.add_argument("--plan", action="store_true", help="print the schedule's balance and play nothing")
-    from arena.signing_cli import add_sign_key_flag
-
     add_sign_key_flag(p)  # overrides the file's sign_key
     add_trust_flag(p, "the tournament file")
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.tournament.config import ConfigError, load_config
-    from arena.tournament.run import run_tournament
-    from arena.tournament.store import StoreError
-
     try:
         cfg = load_config(args.config, trust_endpoints=args.trust_endpoints)
     except ConfigError as e:
@@ -38,8 +39,6 @@ def run(args: argparse.Namespace) -> int:
         return print_plan(cfg, args.json)
     if args.sign_key:
         cfg = cfg.model_copy(update={"sign_key": args.sign_key})
-    from arena.signing_cli import signer_for
-
     signer_for(cfg.sign_key)  # a key that cannot be used stops the run before any game
     if args.max_games is not None and args.max_games < 0:
         raise CliError("--max-games must not be negative")
@@ -87,8 +86,6 @@ def run(args: argparse.Namespace) -> int:
 
 def print_plan(cfg, as_json: bool) -> int:
     """The schedule's balance, so a fair plan can be checked before paying for it."""
-    from arena.tournament.schedule import build_schedule
-
     plans, bal = build_schedule(cfg)
     rows = []
     for p in cfg.participants:
@@ -106,8 +103,6 @@ def print_plan(cfg, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"games": len(plans), "tables": [t.label() for t in cfg.tables], "participants": rows}))
         return 0
-    from rich.table import Table
-
     roles = sorted({r for row in rows for r in row["roles"]})
     t = Table(title=f"{cfg.name}: {len(plans)} games · seats per role (fair share in brackets)", title_justify="left")
     for c in ("participant", "games", "seats", *roles, "per position"):
@@ -138,7 +133,7 @@ def _fair_positions(plans) -> dict[str, Counter]:
         for participant, k in held.items():
             counts = fair.setdefault(participant, Counter())
             for pos in positions:
-                counts[pos] += k / n
+                counts[pos] += k / n  # type: ignore[assignment]  # a fraction of a seat: a Counter of floats
     return fair
 
 

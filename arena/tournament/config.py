@@ -15,6 +15,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from agents.custom import is_custom_spec, load_class
+from agents.llm import is_model_spec, split_spec
+from agents.llm.config import LLMOptions, endpoint_fields
+from agents.llm.pricing import PriceError, table_from
+from agents.registry import check_bot_options
+from arena.endpoints import endpoint_refusal, trusted
+from arena.gamefile import GameFileError, check_size
+from engine.game import Game
+from engine.options import coerce_options
+from engine.presets import get_preset
+from engine.setup import GameSetup, SetupError
+from prompts.catalog import LANGUAGES
 
 BOT_AGENTS = ("heuristic", "random")
 # Why bounded: the plan is built (and balanced) in full before the first game, at about
@@ -42,8 +53,6 @@ class Participant(_Strict):
 
     @property
     def is_model(self) -> bool:
-        from agents.llm import is_model_spec
-
         return is_model_spec(self.agent)
 
     @model_validator(mode="after")
@@ -51,9 +60,6 @@ class Participant(_Strict):
         if self.agent in ("scripted", "human"):
             raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, random or a model spec)")
         if self.is_model:
-            from agents.llm import split_spec
-            from agents.llm.config import LLMOptions
-
             split_spec(self.agent)
             try:
                 LLMOptions.model_validate(self.options or {})
@@ -66,8 +72,6 @@ class Participant(_Strict):
                 f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
             )
         else:
-            from agents.registry import check_bot_options
-
             try:
                 if is_custom_spec(self.agent):
                     load_class(self.agent)  # a typo fails now, not in the first game
@@ -90,8 +94,6 @@ class Table(_Strict):
     options: dict[str, Any] = Field(default_factory=dict)
 
     def deck(self) -> list[str]:
-        from engine.presets import get_preset
-
         if self.roles is not None:
             return list(self.roles)
         return get_preset(self.preset).deck(self.players)
@@ -148,8 +150,6 @@ class TournamentConfig(_Strict):
     @field_validator("language")
     @classmethod
     def _language(cls, v: str) -> str:
-        from prompts.catalog import LANGUAGES
-
         if v not in LANGUAGES:  # bots speak it too: never a path, always a known language
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
         return v
@@ -186,11 +186,6 @@ class TournamentConfig(_Strict):
     def check_tables(self) -> None:
         """Deal each table once with forced roles, as the games will, so a bad deck or
         option fails now with the engine's own words."""
-        from engine.game import Game
-        from engine.options import coerce_options
-        from engine.presets import get_preset
-        from engine.setup import GameSetup, SetupError
-
         for i, t in enumerate(self.tables, start=1):
             try:
                 preset = get_preset(t.preset)
@@ -207,8 +202,6 @@ class TournamentConfig(_Strict):
         if self.budget_usd is None:
             return
         table = self.price_table()
-        from agents.llm import split_spec
-
         for p in self.participants:
             if p.is_model:
                 vendor, model = split_spec(p.agent)
@@ -218,8 +211,6 @@ class TournamentConfig(_Strict):
                     )
 
     def price_table(self):
-        from agents.llm.pricing import PriceError, table_from
-
         try:
             return table_from(self.prices)
         except PriceError as e:
@@ -241,18 +232,12 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
         raw = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:
         raise ConfigError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {str(e).splitlines()[0]}") from None
-    from arena.gamefile import GameFileError, check_size
-
     try:
         check_size(raw, str(p))
     except GameFileError as e:
         raise ConfigError(str(e)) from None
     cfg = config_from_data(raw, where=str(p))
     if not trust_endpoints:
-        from agents.llm.config import endpoint_fields
-        from arena.endpoints import endpoint_refusal, trusted
-        from arena.gamefile import GameFileError
-
         for part in cfg.participants:
             fields = endpoint_fields(part.options)
             try:

@@ -15,8 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.llm import is_model_spec
+from agents.llm.accounting import CallLog
+from arena.beliefs import poll_for
+from arena.gamefile import GameFileError, GameSpec, SeatSpec, header_for
+from arena.metrics.game import game_metrics
+from arena.metrics.load import load_transcript
+from arena.runner import run_async, run_sync
 from arena.tournament.schedule import GamePlan, side_of
 from arena.tournament.store import FinishedGame, FinishedSeat, PackedGame, now
+from engine.decisions import GameError, IllegalAnswer
+from transcripts.signing import SigningKeyError, load_signer
+from transcripts.writer import TranscriptWriter
 
 
 class GameFailed(RuntimeError):
@@ -41,8 +51,6 @@ class GameJob:
 
     @property
     def bots_only(self) -> bool:
-        from agents.llm import is_model_spec
-
         return not any(is_model_spec(self.agents[s.participant][0]) for s in self.plan.seats)
 
     @property
@@ -55,8 +63,6 @@ class GameJob:
 
 
 def game_spec(job: GameJob):
-    from arena.gamefile import GameSpec, SeatSpec
-
     seats = []
     for s in job.plan.seats:
         agent, opts = job.agents[s.participant]
@@ -77,11 +83,6 @@ class _Table:
     """A game being played: engine state, seats, call log and transcript writer."""
 
     def __init__(self, job: GameJob):
-        from agents.llm.accounting import CallLog
-        from arena.gamefile import GameFileError, header_for
-        from transcripts.signing import SigningKeyError, load_signer
-        from transcripts.writer import TranscriptWriter
-
         self.job = job
         self.started = now()
         self.t0 = time.perf_counter()
@@ -96,8 +97,6 @@ class _Table:
         self.writer = TranscriptWriter(job.part_path, header_for(spec, self.game), signer=signer)
         self.calls.subscribe(self.writer.call)
         self.writer.sync_events(self.game)
-        from arena.beliefs import poll_for
-
         self.beliefs = poll_for(spec.beliefs, self.writer)
 
     def fail(self, message: str) -> GameFailed:
@@ -120,9 +119,6 @@ class _Table:
 
 def play_sync(job: GameJob) -> FinishedGame:
     """Bots: the synchronous runner, no event loop."""
-    from arena.runner import run_sync
-    from engine.decisions import GameError, IllegalAnswer
-
     table = _Table(job)
     try:
         try:
@@ -143,9 +139,6 @@ def play_packed(job: GameJob) -> PackedGame:
 async def play_async(job: GameJob, on_call=None) -> FinishedGame:
     """Model seats: every seat of a batch asked at once, under the process-wide call
     limits; ``on_call`` sees each call record as it ends (the progress bar's tokens)."""
-    from arena.runner import run_async
-    from engine.decisions import GameError, IllegalAnswer
-
     table = _Table(job)
     if on_call is not None:
         table.calls.subscribe(on_call)
@@ -170,9 +163,6 @@ async def play_async(job: GameJob, on_call=None) -> FinishedGame:
 
 def finished_game(job: GameJob, game, started: str, seconds: float) -> FinishedGame:
     """The stored form of a finished game, measured from its transcript alone."""
-    from arena.metrics.game import game_metrics
-    from arena.metrics.load import load_transcript
-
     m = game_metrics(load_transcript(job.final_path))
     winners = set(game.winners)
     seats = []

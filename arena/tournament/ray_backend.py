@@ -35,6 +35,8 @@ import tempfile
 import threading
 from typing import Any, Callable
 
+from agents.llm.accounting import CallRecord
+from arena.limits import configure
 from arena.tournament.config import ConfigError
 from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
 from arena.tournament.store import FinishedGame
@@ -46,6 +48,8 @@ log = logging.getLogger("werewolf.tournament")
 
 
 def _ray() -> Any:
+    # Imported here, not at the top: Ray is an optional extra (``.[ray]``) and a heavy
+    # import, needed only by a tournament whose backend is ray.
     try:
         import ray
     except ImportError:
@@ -65,6 +69,11 @@ def connect(address: str | None) -> bool:
         raise ConfigError(f"cannot reach the Ray cluster at {address or 'a new local instance'}: {e}") from None
     log.info("Ray: %s, %d CPUs", f"joined {address}" if address else "started a local instance", cluster_cpus())
     return not address
+
+
+def disconnect() -> None:
+    """Stop the local Ray instance that ``connect`` started."""
+    _ray().shutdown()
 
 
 def cluster_cpus() -> int:
@@ -155,8 +164,6 @@ class ModelGames:
     them, under the run's call limits."""
 
     def __init__(self, limits: dict[str, Any]):
-        from arena.limits import configure
-
         configure(**limits)
 
     async def play(self, job: GameJob):
@@ -195,8 +202,6 @@ class ModelPlayer:
         self.actor = ray.remote(ModelGames).options(max_concurrency=max(1, games), max_restarts=1).remote(limits)
 
     async def __call__(self, job: GameJob, on_call: Callable[[Any], None] | None = None) -> FinishedGame:
-        from agents.llm.accounting import CallRecord
-
         stream = self.actor.play.options(num_returns="streaming").remote(job)
         try:
             async for ref in stream:

@@ -32,13 +32,17 @@ import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 
+from agents.llm.config import LLMOptions
+from agents.registry import make_agent
+from arena.limits import configure
 from arena.tournament.config import ConfigError, TournamentConfig
 from arena.tournament.play import GameFailed, GameJob, play_async, play_packed, play_sync
 from arena.tournament.progress import TournamentProgress
+from arena.tournament.ray_backend import ModelPlayer, RayExecutor, cluster_cpus, connect, disconnect
 from arena.tournament.schedule import GamePlan, build_schedule
 from arena.tournament.store import FinishedGame, PackedGame, Store, StoreError
 
@@ -92,9 +96,6 @@ def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path)
 def preflight(cfg: TournamentConfig) -> None:
     """Seat each model participant once, so a missing key or a bad option stops the
     run before the first game instead of failing every game."""
-    from agents.llm.config import LLMOptions
-    from agents.registry import make_agent
-
     for p in cfg.participants:
         if not p.is_model:
             continue
@@ -122,8 +123,6 @@ def _bot_executor(c: Any) -> tuple[cf.Executor, int]:
     """Where bot games are played, and how many at once: Ray tasks (the driver still
     writes every file and row: ``ray_backend``), worker processes, or one thread."""
     if c.backend == "ray":
-        from arena.tournament.ray_backend import RayExecutor, cluster_cpus
-
         return RayExecutor(), c.tasks or 2 * cluster_cpus()
     if c.processes > 1:
         return cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),)), c.processes
@@ -171,14 +170,10 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
     if todo and any(not j.bots_only for j in todo):
         preflight(cfg)
-        from arena.limits import configure
-
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
     started_ray = False
     if cfg.concurrency.backend == "ray" and todo:
-        from arena.tournament.ray_backend import connect
-
         started_ray = connect(cfg.concurrency.address)
     run_id = store.start_run(len(jobs))
     t0 = time.perf_counter()
@@ -198,9 +193,7 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         log.info("tournament %s: %d played, %d failed in %.1f s%s", cfg.name, report.played, report.failed, report.seconds,
                  f" (stopped: {report.stopped})" if report.stopped else "")  # fmt: skip
         if started_ray:
-            import ray
-
-            ray.shutdown()
+            disconnect()
     return report
 
 
@@ -275,13 +268,11 @@ class _Runner:
         c = self.cfg.concurrency
         executor, bots_in_flight = _bot_executor(c) if any(j.bots_only for j in todo) else (cf.ThreadPoolExecutor(1), 1)
         # Worker processes return their game's rows ready to insert (see ``play_packed``).
-        bot_play = play_packed if isinstance(executor, cf.ProcessPoolExecutor) else play_sync
+        bot_play: Callable[[GameJob], FinishedGame | PackedGame] = play_packed if isinstance(executor, cf.ProcessPoolExecutor) else play_sync
         bot_slots = asyncio.Semaphore(bots_in_flight)
         model_slots = asyncio.Semaphore(c.games)
         play_model: Any = play_async
         if c.backend == "ray" and any(not j.bots_only for j in todo):
-            from arena.tournament.ray_backend import ModelPlayer
-
             limits = {"global_limit": c.calls, "per_model": c.per_model, "default_per_model": c.default_per_model}
             play_model = ModelPlayer(limits, c.games)
         loop = asyncio.get_running_loop()

@@ -306,7 +306,8 @@ class Store:
     def start_run(self, planned: int) -> int:
         with self.db:
             cur = self.db.execute("INSERT INTO runs (started, planned) VALUES (?, ?)", (now(), planned))
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # set by every INSERT
+        return cur.lastrowid
 
     def end_run(self, run_id: int, played: int, failed: int, stopped: str | None, seconds: float) -> None:
         with self.db:

@@ -87,13 +87,14 @@ def _resolve(store: SessionStore, view: str, token: str) -> tuple[GameSession, L
         session, seat = found
         return session, Lens(seat=seat)
     if view == "host":
-        session = store.by_host(token)
-        if session is None:
+        hosted = store.by_host(token)
+        if hosted is None:
             raise HTTPException(404)
-        return session, FULL_LENS
-    session = store.by_watch(token)
-    if session is None:
+        return hosted, FULL_LENS
+    watched = store.by_watch(token)
+    if watched is None:
         raise HTTPException(404)
+    session = watched
     if view == "full":
         if not session.over:
             raise HTTPException(403, "the full view opens when the game ends")

@@ -100,7 +100,7 @@ class Policy:
         return name in {host_name(h) for h in self.allow_hosts}
 
     def key_matches(self, candidate: str | None) -> bool:
-        return bool(candidate) and hmac.compare_digest(candidate.encode(), self.key.encode())
+        return bool(candidate) and candidate is not None and hmac.compare_digest(candidate.encode(), self.key.encode())
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -14,10 +14,10 @@ from typing import Any
 
 from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
 from agents.human_view import _situation
-from engine.decisions import BOOL, TEXT, Decision
-
 from arena.web.web_agent import Given, Question, WebAgent
 from arena.web.words import pass_label, say, words
+from engine.decisions import BOOL, TEXT, Decision
+from prompts.catalog import catalog
 
 
 def title(decision: Decision, language: str = "en") -> str:
@@ -53,8 +53,6 @@ def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
     claims for a speech (a role among the ones in play, Seer results, accusations), a
     proposed victim for the pack's talk. Only what the seat was shown is listed."""
     if d.kind in SPEECH_KINDS:
-        from prompts.catalog import catalog
-
         cat = catalog(language)
         deck: list[str] = []
         for e in view.events:
@@ -74,8 +72,6 @@ def _label(d: Decision, option: Any, language: str) -> str:
     if d.shape == BOOL:
         return say(language, "yes" if option else "no")
     if d.kind in ROLE_OPTIONS:
-        from prompts.catalog import catalog
-
         return catalog(language).role_name(option)
     if d.kind in SCALE_OPTIONS:  # the number itself, then what it means
         return f"{option} · {option_label(d, option, language)}"

@@ -13,8 +13,13 @@ import argparse
 import os
 import socket
 import sys
+from pathlib import Path
 
-from arena.cli import Command, CliError
+import uvicorn
+
+from arena.command import CliError, Command
+from arena.web.app import create_app
+from arena.web.guard import Policy
 
 DEFAULT_PORT = 8000
 
@@ -57,8 +62,6 @@ def address(sock: socket.socket) -> str:
 
 def transcripts_folder(path: str) -> None:
     """``--transcripts`` must be a folder this server can write in; ``CliError`` otherwise."""
-    from pathlib import Path
-
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise CliError(f"--transcripts {path} is a file; it names the folder each game's transcript is written to")
@@ -71,14 +74,6 @@ def transcripts_folder(path: str) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    try:
-        import uvicorn
-
-        from arena.web.app import create_app
-    except ImportError as e:  # pragma: no cover - the dependencies are the package's own
-        raise CliError(f"the web server needs its dependencies ({e.name}); reinstall with: pip install -e .") from None
-    from arena.web.guard import Policy
-
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port must be between 0 and 65535, got {args.port}")
     transcripts_folder(args.transcripts)

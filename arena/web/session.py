@@ -17,24 +17,28 @@ import logging
 import secrets
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
 from arena.beliefs import BeliefPoll, poll_for
+from arena.catchup import spec_from_header
+from arena.command import CliError
 from arena.gamefile import HUMAN, GameSpec, header_for, seat_seed
+from arena.resume import prepare_resume
 from arena.runner import run_async
-from engine.decisions import Decision, GameError, IllegalAnswer
-from transcripts.schema import BeliefRecord, CallRecord, EventRecord
-from transcripts.views import reasoning_of
-from transcripts.writer import TranscriptWriter
-
 from arena.web import persist
 from arena.web.lens import FULL_LENS, Lens
 from arena.web.persist import Keys, digest
 from arena.web.questions import given, question
 from arena.web.render import card, entries, players, role_names
+from arena.web.table_form import MAX_RUNNING
 from arena.web.web_agent import AnswerRefused, WebAgent
+from engine.decisions import Decision, GameError, IllegalAnswer
+from transcripts.schema import BeliefRecord, CallRecord, ErrorRecord, EventRecord
+from transcripts.verify import Status, verify_file
+from transcripts.views import reasoning_of
+from transcripts.writer import TranscriptWriter
 
 log = logging.getLogger("werewolf.web")
 
@@ -100,7 +104,7 @@ class GameSession:
         calls: CallLog | None = None,
         writer: TranscriptWriter | None = None,
         beliefs: BeliefPoll | None = None,
-        records: list[Any] = (),  # a transcript's records: its thoughts and beliefs are shown again
+        records: Sequence[Any] = (),  # a transcript's records: its thoughts and beliefs are shown again
     ):
         self.spec, self.game, self.keys, self.id, self.created, self.pace = spec, game, keys, id, created, pace
         self.transcript, self.writer, self.calls, self.poll = transcript, writer, calls, beliefs
@@ -164,9 +168,6 @@ class GameSession:
         """The game of ``transcript`` caught up with its record, appending to it;
         ``CliError`` when it cannot be (it ended, it does not verify, a seat cannot be
         seated again)."""
-        from arena.catchup import spec_from_header
-        from arena.resume import prepare_resume
-
         cont = prepare_resume(str(transcript))
         t = cont.verification.transcript
         assert t is not None
@@ -182,10 +183,6 @@ class GameSession:
     def finished(cls, transcript: Path, meta: dict[str, Any], error: str | None = None) -> "GameSession | None":
         """A game that is not played any more, as far as its transcript goes (``None``
         when it cannot be read at all); ``error`` overrides the recorded reason."""
-        from arena.catchup import spec_from_header
-        from arena.cli import CliError
-        from transcripts.verify import Status, verify_file
-
         v = verify_file(transcript)
         t = v.transcript
         if t is None or v.game is None or v.status is Status.UNREADABLE:
@@ -198,7 +195,7 @@ class GameSession:
             spec, v.game, {}, transcript=transcript, keys=Keys.from_json(meta["keys"]), id=str(meta["id"]),
             created=float(meta.get("created") or 0), records=t.records,
         )  # fmt: skip
-        stops = [r.message for r in t.records if getattr(r, "type", None) == "error"]
+        stops = [r.message for r in t.records if isinstance(r, ErrorRecord)]
         if v.status is Status.OK:
             session.status = "over"
         else:
@@ -461,8 +458,6 @@ class SessionStore:
         self._host: dict[str, GameSession] = {}
 
     def create(self, spec: GameSpec, pace: float = 0.0) -> GameSession:
-        from arena.web.table_form import MAX_RUNNING
-
         if sum(1 for s in self.sessions.values() if not s.over) >= MAX_RUNNING:
             raise RuntimeError(f"this server already plays {MAX_RUNNING} games; stop one first")
         session = GameSession.new(spec, transcripts_dir=self.transcripts_dir, pace=pace)
@@ -482,8 +477,6 @@ class SessionStore:
         """Take up the games this server's folder holds (a restart): the ones still
         being played are caught up with their transcripts and played on, the others
         open as they ended. Returns one line per game, for the log."""
-        from arena.cli import CliError
-
         told = []
         for transcript, meta in persist.saved_games(self.transcripts_dir):
             if str(meta.get("id")) in self.sessions or not transcript.is_file():

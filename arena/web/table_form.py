@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from arena.gamefile import HUMAN, GameFileError, GameSpec, default_names, describe_errors, spec_from_data
 from engine.presets import PRESETS
 from engine.roles import ROLES
+from prompts.catalog import LANGUAGES
 
 BOTS = ("heuristic", "random")
 MODEL_EXAMPLES = ("openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest", "langchain:google_genai:gemini-2.5-flash", "litellm:groq/llama-3.1-8b-instant")
@@ -99,8 +100,6 @@ def setup_choices() -> dict[str, Any]:
                 "discussion": opts.discussion,
             }
         )
-    from prompts.catalog import LANGUAGES
-
     return {
         "presets": presets,
         "names": default_names(max(p.max_players for p in PRESETS.values())),

@@ -18,11 +18,11 @@ from typing import Any, Callable
 from agents.base import SeatView
 from agents.human import HumanAgent
 from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS
+from arena.web.words import pass_phrase, say
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
 from engine.roles import ROLES
 from engine.speech import check_speech
-
-from arena.web.words import pass_phrase, say
+from prompts.catalog import catalog
 
 MAX_SPEECH = 2000  # characters: a speech is read by every seat, models included
 
@@ -182,8 +182,6 @@ class WebAgent(HumanAgent):
 
     # ------------------------------------------------------------------ for the page
     def _picks(self, decision: Decision, answer: Any) -> str:
-        from prompts.catalog import catalog
-
         picks = answer if isinstance(answer, list) else [answer]
         if decision.kind in ROLE_OPTIONS:
             picks = [catalog(self.language).role_name(p) for p in picks]

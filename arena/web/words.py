@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.decisions import Decision
+from prompts.catalog import catalog
 
 FILE = Path(__file__).parent / "static" / "i18n.json"
 
@@ -38,8 +39,6 @@ def say(language: str, key: str, **values: Any) -> str:
 
 def pass_phrase(decision: Decision, language: str) -> str:
     """Passing, said to the seat in the prompts' words ("you abstain", "你弃票")."""
-    from prompts.catalog import catalog
-
     cat = catalog(language)
     path = f"decisions.kinds.{decision.kind}.pass"
     try:
@@ -52,8 +51,6 @@ def pass_phrase(decision: Decision, language: str) -> str:
 
 def pass_label(decision: Decision, language: str) -> str:
     """The pass button ("Abstain", "弃票")."""
-    from prompts.catalog import catalog
-
     phrase = pass_phrase(decision, language)
     you = str(catalog(language).get("terms.you") or "")
     if you and phrase.startswith(you):

@@ -1,0 +1,132 @@
+"""What every ``werewolf`` subcommand is made of, apart from the entry point.
+
+A subcommand is a ``Command``: a name, a function that adds its arguments and a
+function that runs it and returns the exit code. Expected failures raise ``CliError``
+and ``arena.cli.main`` prints them as ``error: <message>`` with no traceback: exit 2
+for a bad input (file, option, argument), 1 for a game that could not be played to
+its end. The flags and option parsing that several subcommands share live here too.
+
+This module is the library half of the command line: subcommand modules import it,
+and it imports none of them, so ``arena.cli`` (the entry point, which imports every
+subcommand module) can stay out of their imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import yaml
+from rich.console import Console
+
+from arena.limits import configure as configure_limits
+
+EXIT_BAD_INPUT = 2
+EXIT_GAME_FAILED = 1
+EXIT_PERSON_LEFT = 3  # a person closed their input (Ctrl-D): the game so far is saved, to be resumed
+
+
+class CliError(Exception):
+    """A failure the user can act on; ``code`` is the exit status. ``plain`` messages
+    are not failures (a person who left with Ctrl-D) and print without ``error:``."""
+
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT, *, plain: bool = False):
+        super().__init__(message)
+        self.code = code
+        self.plain = plain
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+# ---------------------------------------------------------------------- shared argument helpers
+def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> dict[str, Any]:
+    """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
+    out: dict[str, Any] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"{flag} needs KEY=VALUE, got '{pair}'")
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            out[key.strip()] = value
+    return out
+
+
+def seat_pair(pair: str, names: Sequence[str], form: str = "NAME=SPEC") -> tuple[str, str]:
+    """One ``--seat`` pair as (name, agent), the name checked against the table's."""
+    name, sep, agent = pair.partition("=")
+    name, agent = name.strip(), agent.strip()
+    if not sep or not name or not agent:
+        raise CliError(f"--seat needs {form}, got '{pair}'")
+    if name not in names:
+        raise CliError(f"--seat {pair}: no seat named '{name}' (seats: {', '.join(names)})")
+    return name, agent
+
+
+def add_model_option_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--model-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a setting for every model seat (temperature, max_tokens, base_url, timeout, ...) unless its seat sets it (repeatable)",
+    )
+
+
+def add_trust_flag(p: argparse.ArgumentParser, what: str) -> None:
+    """``--trust-endpoints``: the only way a file's ``base_url``/``api_key_env`` is used."""
+    p.add_argument(
+        "--trust-endpoints",
+        action="store_true",
+        help=f"use the base_url and api_key_env that {what} sets for a seat (refused otherwise: they choose where an API key is sent)",
+    )
+
+
+def add_output_flags(p: argparse.ArgumentParser) -> None:
+    """How a game played at this terminal is shown."""
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
+    p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
+    p.add_argument("--quiet", action="store_true", help="no narration")
+
+
+def add_limit_flags(p: argparse.ArgumentParser) -> None:
+    """The two caps on model calls in flight (``play``, ``play --resume``, ``fork``)."""
+    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once, all models together (default 32)")
+    p.add_argument("--model-concurrency", type=int, metavar="N", help="at most N calls in flight to any one model (default 8)")
+
+
+def apply_limits(args: argparse.Namespace) -> None:
+    """``--concurrency`` (model calls in flight, all models together) and
+    ``--model-concurrency`` (in flight to any one model), for every model seat."""
+    caps: dict[str, int] = {}
+    for flag, value, cap in (
+        ("--concurrency", getattr(args, "concurrency", None), "global_limit"),
+        ("--model-concurrency", getattr(args, "model_concurrency", None), "default_per_model"),
+    ):
+        if value is not None:
+            if not 1 <= value <= 1024:
+                raise CliError(f"{flag} needs a positive number, at most 1024; got {value}")
+            caps[cap] = value
+    if caps:
+        configure_limits(global_limit=caps.get("global_limit"), default_per_model=caps.get("default_per_model"))
+
+
+def parse_roles(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    roles = [r.strip() for r in text.split(",") if r.strip()]
+    if not roles:
+        raise CliError("--roles needs a comma-separated list of role ids")
+    return roles
+
+
+def console_for(to_stderr: bool) -> Console:
+    return Console(file=sys.stderr if to_stderr else sys.stdout, highlight=False, soft_wrap=False)

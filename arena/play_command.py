@@ -1,0 +1,189 @@
+"""``werewolf play``: one game at this terminal, from a game file or a table of bots.
+
+The table is the game file's (or a default table of bots), changed by the command's
+flags (``--seat``, ``--option``, ``--model-option``, ``--language``, ``--human``); the
+result is checked again as a whole, so a flag is refused with the same words a file
+would be. ``--resume`` hands over to ``arena.resume``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from typing import Any
+
+from agents.base import Agent
+from agents.llm import is_model_spec
+from agents.llm.accounting import CallLog
+from agents.llm.pricing import PriceError, PriceTable
+from arena.beliefs import poll_for
+from arena.command import (
+    CliError,
+    Command,
+    add_limit_flags,
+    add_model_option_flag,
+    add_output_flags,
+    add_trust_flag,
+    apply_limits,
+    parse_option_pairs,
+    seat_pair,
+)
+from arena.gamefile import (
+    DEFAULT_AGENT,
+    GameFileError,
+    GameSpec,
+    apply_model_options,
+    default_game,
+    header_for,
+    load_game_file,
+    spec_from_data,
+)
+from arena.human_play import seat_humans
+from arena.play_loop import play_to_end, save_path, screen_for
+from arena.resume import run_resume
+from arena.signing_cli import add_sign_key_flag, signer_for
+from engine.game import Game
+from transcripts.writer import TranscriptWriter
+
+def _configure_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game_file", nargs="?", metavar="GAME_FILE", help="a .yaml/.yml/.json game file (default: a table of bots)")
+    p.add_argument("--transcript", metavar="PATH", help="also write the game's transcript (JSON Lines)")
+    p.add_argument("--seed", type=int, help="the game's seed, to play a game again (default: the file's, else a fresh one, printed)")
+    p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
+    p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
+    p.add_argument(
+        "--agents", help="agent for every seat when no game file is given: heuristic, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default heuristic)"
+    )
+    p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-4o-mini (repeatable)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
+    add_model_option_flag(p)
+    add_trust_flag(p, "the game file (or the --resume transcript)")
+    p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
+    p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
+    add_limit_flags(p)
+    p.add_argument("--human", action="append", metavar="NAME", help="you play seat NAME at this terminal (one seat; not with --god)")
+    p.add_argument(
+        "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"
+    )
+    add_output_flags(p)
+    p.add_argument(
+        "--beliefs", action="store_true", help="as each vote opens, seats privately rate each other player's chance of being a wolf (in the transcript)"
+    )
+    p.add_argument(
+        "--resume",
+        metavar="TRANSCRIPT",
+        help="continue a game that stopped half-way, with the same agents, appending to TRANSCRIPT (or to --transcript OUT, a new file)",
+    )
+    add_sign_key_flag(p)
+
+
+def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agent], CallLog]:
+    extra = parse_option_pairs(args.option)
+    drawn: int | None = None  # the seed drawn for this run, when none was given
+    try:
+        if args.game_file:
+            if args.players is not None or args.agents is not None:
+                raise CliError("--players and --agents only apply when no game file is given")
+            spec = load_game_file(args.game_file, trust_endpoints=getattr(args, "trust_endpoints", False))
+            update: dict[str, Any] = {}
+            if args.seed is not None:
+                update["seed"] = args.seed
+            elif "seed" not in spec.model_fields_set:
+                update["seed"] = drawn = fresh_seed()
+            if args.preset is not None:
+                update["preset"] = args.preset
+            if extra:
+                update["options"] = {**spec.options, **extra}
+            spec = spec.model_copy(update=update)
+        else:
+            players = 8 if args.players is None else args.players
+            spec = default_game(
+                players=players,
+                preset=args.preset or "millers_hollow",
+                seed=(drawn := fresh_seed()) if args.seed is None else args.seed,
+                agent=args.agents or DEFAULT_AGENT,
+                options=extra,
+            )
+        spec = _model_overrides(spec, args)
+        if getattr(args, "beliefs", False):
+            spec = spec.model_copy(update={"beliefs": True})
+        if getattr(args, "human", None) or getattr(args, "human_timeout", None) is not None:
+            spec = seat_humans(spec, args.human or [], args.human_timeout)
+    except GameFileError as e:
+        raise CliError(str(e)) from None
+    prices = None
+    if getattr(args, "prices", None):
+        try:
+            prices = PriceTable.from_file(args.prices)
+        except PriceError as e:
+            raise CliError(str(e)) from None
+    calls = CallLog()
+    try:
+        game, agents = spec.build(calls=calls, prices=prices)
+    except GameFileError as e:
+        raise CliError(f"{args.game_file}: {e}" if args.game_file else str(e)) from None
+    if drawn is not None:
+        print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
+    return spec, game, agents, calls
+
+
+def fresh_seed() -> int:
+    """A new game each time ``werewolf play`` runs without a seed; the seed is printed
+    (and written to the transcript's header) so that ``--seed`` plays it again."""
+    return secrets.randbelow(1_000_000)
+
+
+def _model_overrides(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
+    """Apply ``--seat``, ``--model-option`` and ``--language`` to a table; the result is
+    checked again, so an override is refused with the same words a file would be."""
+    seats = getattr(args, "seat", None) or []
+    model_opts = parse_option_pairs(getattr(args, "model_option", None), "--model-option")
+    language = getattr(args, "language", None)
+    if not seats and not model_opts and not language:
+        return spec
+    data = spec.model_dump(exclude_unset=True)
+    names = [s["name"] for s in data["seats"]]
+    for pair in seats:
+        name, agent = seat_pair(pair, names)
+        seat = data["seats"][names.index(name)]
+        seat["agent"] = agent
+        seat.pop("answers", None)  # a scripted seat's queues do not carry over to another agent
+        if not is_model_spec(agent):
+            seat.pop("options", None)
+    apply_model_options(data["seats"], model_opts)
+    if language:
+        data["language"] = language
+    try:
+        return spec_from_data(data)
+    except GameFileError as e:
+        raise CliError(str(e)) from None
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if getattr(args, "resume", None):
+        return run_resume(args)
+    apply_limits(args)
+    spec, game, agents, calls = _play_spec(args)
+    screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god)
+    writer = None
+    path = args.transcript
+    if path is None and screen.humans:
+        path = str(save_path())  # a person's game is always recorded, so leaving loses nothing
+    if getattr(args, "sign_key", None) and not path:
+        raise CliError("--sign-key signs the game's transcript; give --transcript PATH too")
+    if path:
+        try:
+            writer = TranscriptWriter(path, header_for(spec, game), signer=signer_for(getattr(args, "sign_key", None)))
+        except OSError as e:
+            raise CliError(f"cannot write transcript {path}: {e.strerror or e}") from None
+        calls.subscribe(writer.call)
+        if path != args.transcript:
+            screen.console.print(f"[dim]This game is recorded in {path} (--transcript PATH to choose the file).[/dim]")
+    beliefs = poll_for(spec.beliefs, writer)
+    return play_to_end(
+        game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents), beliefs=beliefs
+    )
+
+
+COMMANDS = [Command("play", "play one game (from a game file, or a table of bots)", _configure_play, run_play)]
