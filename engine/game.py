@@ -95,9 +95,9 @@ class Game:
     # ``__dict__`` slot keeps room for what a mechanic caches on the game (day powers).
     __slots__ = (
         "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
-        "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "barred", "sheltered",
-        "first_voters", "night", "memory", "winner", "over", "winners", "end_reason", "pending", "answers",
-        "answer_log", "_next_decision", "_by_id", "_batch_size", "_script", "_views", "__dict__",
+        "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "night", "memory", "winner",
+        "over", "winners", "end_reason", "pending", "answers", "answer_log", "_next_decision", "_by_id",
+        "_batch_size", "_script", "_views", "__dict__",
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
@@ -130,11 +130,6 @@ class Game:
         self.spared: dict[str, tuple[str, ...]] = {}
         self.grief: dict[str, tuple[str, ...]] = {}
         self.voteless: set[str] = set()  # players who lost their vote (a revealed Idiot)
-        self.barred: set[str] = set()  # players who may not vote in today's vote (the Schoolmistress)
-        # Who the rules put out of reach of an action ("vote", "devour"): the
-        # Tavernkeeper while he keeps his immunity. Empty in most games.
-        self.sheltered: dict[str, frozenset] = {}
-        self.first_voters: tuple[str, ...] = ()  # who votes alone before the others (the Tavernkeeper)
         self.night: Night = Night()  # scratch state of the current night (``engine.flow.night``)
         self.memory: Parts = Parts()  # what mechanics remember across nights
         self.winner: str | None = None

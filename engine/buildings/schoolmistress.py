@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
-from engine.buildings.base import PERMANENT, BuildingSpec, holders, register_building, vagabonds
+from engine.buildings.base import PERMANENT, BuildingSpec, holders, layer_on, register_building, vagabonds
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script, optional_target
 from engine.flow.day_powers import register_day_power
+from engine.roles.base import Ballot, register_ballot
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
     from engine.game import Game
@@ -91,7 +92,13 @@ def _day(game: Game) -> Script:
             picked.append(pick)
             barred.add(pick)
         game.emit(Forbidden(s.name, picked), PUBLIC)
-        game.barred = barred  # bridge (issue 15): the flow reads ``Game.barred`` until it asks the ballot hooks
+
+
+def _ballot(game: Game, ballot: Ballot) -> None:
+    barred = game.memory.peek(Barred)
+    if barred is not None and barred.day == game.day:
+        ballot.barred |= barred.players
 
 
 register_day_power(("schoolmistress",), _day, ready=lambda game: bool(holders(game, "schoolmistress")))
+register_ballot(0, _ballot, when=layer_on)

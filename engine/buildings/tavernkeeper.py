@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from engine.buildings.base import PERMANENT, REFRESHERS, BuildingSpec, layer_on, register_building, spend_token, with_token
 from engine.flow.common import Script
-from engine.roles.base import register_pardon
+from engine.roles.base import Ballot, register_ballot, register_pardon, register_shelter
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
     from engine.game import Game
@@ -53,10 +53,19 @@ def _shelter(game: Game) -> None:
             return
         tavern = game.memory.of(Tavern)
     tavern.immune = immune
-    # bridge (issue 15): the flow reads ``Game.sheltered`` and ``Game.first_voters``
-    # until it asks the ballot and shelter hooks
-    game.sheltered = {"vote": immune, "devour": immune} if immune else {}
-    game.first_voters = tuple(sorted(immune))
+
+
+def _ballot(game: Game, ballot: Ballot) -> None:
+    """Nobody votes against him; he votes first, alone."""
+    tavern = game.memory.peek(Tavern)
+    if tavern is not None and tavern.immune:
+        ballot.sheltered |= tavern.immune
+        ballot.first += sorted(tavern.immune)
+
+
+def _shelter_from_pack(game: Game) -> frozenset[str]:
+    tavern = game.memory.peek(Tavern)
+    return tavern.immune if tavern is not None else frozenset()
 
 
 def _designated(game: Game, target: str) -> Script:
@@ -71,3 +80,5 @@ def _designated(game: Game, target: str) -> Script:
 
 REFRESHERS.append(_shelter)
 register_pardon(0, _designated, when=layer_on)
+register_ballot(10, _ballot, when=layer_on)
+register_shelter(0, _shelter_from_pack, when=layer_on)

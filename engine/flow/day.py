@@ -134,8 +134,6 @@ def day(game: Game, opening: bool = False) -> Script:
         if game.over:
             return
     game.phase = "day"
-    if game.barred:
-        game.barred = set()
     game.emit(DayStart(game.day, game.alive_names(), game.sheriff), PUBLIC)
     powers = powers_of(game)
     if powers:  # The Village: the Confessor may hear a confession before the debate

@@ -28,7 +28,7 @@ from engine.flow.common import Script, ask
 from engine.flow.day_powers import DAY_POWERS, day_powers, register_day_power  # noqa: F401
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import end_game
-from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteResult, day_vote, leaders_of
+from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteResult, ballot, day_vote, leaders_of
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
@@ -107,10 +107,10 @@ def lynch(game: Game) -> Script:
         yield from day_vote(game)
 
 
-def _legal(game: Game, voter: str, pool: list[str]) -> tuple[str, ...]:
+def _legal(game: Game, voter: str, pool: list[str], sheltered: tuple[str, ...] = ()) -> tuple[str, ...]:
     spare = game.vote_spares(voter) if game.spared else ()
-    if game.sheltered:  # The Village's buildings on a forum game: the Tavernkeeper's immunity
-        spare = (*spare, *game.sheltered.get("vote", ()))
+    if sheltered:  # The Village's buildings on a forum game: the Tavernkeeper's immunity
+        spare = (*spare, *sheltered)
     skip = None if game.options.vote_self else voter
     return tuple([n for n in pool if n != skip and n not in spare])
 
@@ -119,17 +119,20 @@ def forum_vote(game: Game) -> Script:
     opts = game.options
     game.phase = "vote"
     alive = game.alive_names()
-    if game.voteless or game.barred:  # a revealed Idiot; the Schoolmistress's pupils
-        voters = [n for n in alive if n not in game.voteless and n not in game.barred]
+    limits = ballot(game)  # The Village's buildings on a forum game (who votes first: not here)
+    barred = limits.barred if limits is not None else ()
+    sheltered = tuple(limits.sheltered) if limits is not None else ()
+    if game.voteless or barred:  # a revealed Idiot; the Schoolmistress's pupils
+        voters = [n for n in alive if n not in game.voteless and n not in barred]
     else:
         voters = alive
-    decisions = [game.ask(v, VOTE, _legal(game, v, alive), {"round": 1, "candidates": None}, True) for v in voters]
+    decisions = [game.ask(v, VOTE, _legal(game, v, alive, sheltered), {"round": 1, "candidates": None}, True) for v in voters]
     picks = (yield from ask(*decisions)) if decisions else []
     current = dict(zip(voters, picks))
     game.emit(VotesCast(dict(current)), PUBLIC)
     for rnd in range(1, opts.vote_changes + 1):
         changes = [
-            game.ask(v, VOTE_CHANGE, _legal(game, v, alive), {"round": rnd, "current": current[v], "votes": dict(current)}, True)
+            game.ask(v, VOTE_CHANGE, _legal(game, v, alive, sheltered), {"round": rnd, "current": current[v], "votes": dict(current)}, True)
             for v in voters
             if game.by_name[v].alive
         ]
@@ -168,7 +171,7 @@ def forum_vote(game: Game) -> Script:
             target = game.rng.choice(sorted(leaders))
             game.emit(TieBroken(None, target, "lot"), PUBLIC)
         elif opts.tie == "revote":
-            decisions = [game.ask(v, VOTE, _legal(game, v, leaders), {"round": 2, "candidates": leaders}, True) for v in voters]
+            decisions = [game.ask(v, VOTE, _legal(game, v, leaders, sheltered), {"round": 2, "candidates": leaders}, True) for v in voters]
             picks = (yield from ask(*decisions)) if decisions else []
             again: dict[str, int] = {}
             for t in picks:

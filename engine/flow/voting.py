@@ -14,6 +14,7 @@ from engine.events import OMIT, PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script, ask, ask_one
 from engine.flow.deaths import kill_batch
 from engine.flow.sheriff import SheriffElected, SheriffElection
+from engine.roles.base import Ballot
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
     from engine.game import Game
@@ -128,17 +129,30 @@ def _all_but(names: tuple, name: str | None) -> tuple:
     return names[:i] + names[i + 1 :]
 
 
+def ballot(game: Game) -> Ballot | None:
+    """Who the rules keep out of this round of the vote (``BALLOTS``: The Village), or
+    None in a game without such rules."""
+    hooks = game.rules.ballots
+    if not hooks:
+        return None
+    found = Ballot()
+    for hook in hooks:
+        hook(game, found)
+    return found
+
+
 def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
     opts = game.options
     alive = game.alive_names()
     pool = alive if candidates is None else [n for n in alive if n in candidates]
-    sheltered = game.sheltered.get("vote") if game.sheltered else None
-    if sheltered:  # The Village: "the villagers cannot vote against" the Tavernkeeper
-        pool = [n for n in pool if n not in sheltered]
+    limits = ballot(game)
+    if limits is not None and limits.sheltered:  # The Village: "the villagers cannot vote against" the Tavernkeeper
+        pool = [n for n in pool if n not in limits.sheltered]
     # A revealed Idiot keeps his seat but not his vote; the Schoolmistress's pupils
     # lose theirs for the day.
-    if game.voteless or game.barred:
-        voters = [n for n in alive if n not in game.voteless and n not in game.barred]
+    barred = limits.barred if limits is not None else ()
+    if game.voteless or barred:
+        voters = [n for n in alive if n not in game.voteless and n not in barred]
     else:
         voters = alive
     spared = game.spared if game.spared and not opts.lovers_may_target_each_other else None
@@ -155,7 +169,8 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
             legal = _all_but(everyone, None if opts.vote_self else v)
         context = {"round": rnd, "candidates": candidates}
         decisions.append(game.ask(v, VOTE, legal, context, opts.allow_abstain or not legal))
-    first = [d for d in decisions if d.seat in game.first_voters] if game.first_voters else None
+    first_voters = limits.first if limits is not None else ()
+    first = [d for d in decisions if d.seat in first_voters] if first_voters else None
     if first:
         # The Village: the Tavernkeeper "always votes alone, before the others".
         early = yield from ask(*first)

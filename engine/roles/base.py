@@ -14,7 +14,7 @@ other presets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -82,6 +82,17 @@ class Hook:
         return self.when is None or switches[self.when]
 
 
+@dataclass(slots=True)
+class Ballot:
+    """Who the rules keep out of one round of the day's vote (``BALLOTS``): the flow
+    makes it empty for each round, each hook adds to it (The Village: the
+    Schoolmistress's pupils, the Tavernkeeper)."""
+
+    barred: set[str] = field(default_factory=set)  # may not vote
+    sheltered: set[str] = field(default_factory=set)  # may not be voted against
+    first: list[str] = field(default_factory=list)  # vote first, alone, in public
+
+
 ROLES: dict[str, RoleSpec] = {}
 NIGHT_STEPS: list[NightStep] = []
 
@@ -135,6 +146,10 @@ def register_step(step: NightStep) -> NightStep:
 #   SETUP_HOOKS      fn(game): generator; after the deal, before the first night or day
 #   SHERIFF_POOLS    fn(game) -> list of names or None: who may elect and be the Sheriff
 #                    when the rules narrow it (The Village's Farmers); None: no say
+#   BALLOTS          fn(game, ballot): before each round of the day's vote, adds to the
+#                    ``Ballot`` who may not vote, who may not be voted against and who
+#                    votes first (The Village's Schoolmistress and Tavernkeeper)
+#   SHELTERS         fn(game) -> names the pack may not devour tonight (the Tavernkeeper)
 DEATH_HOOKS: list[tuple[Hook, bool]] = []
 BATCH_HOOKS: list[Hook] = []
 RESOLVERS: list[Hook] = []
@@ -144,6 +159,8 @@ PARDONS: list[Hook] = []
 OPENING_DAY: list[Hook] = []  # present: the game starts with a day (003, the Angel)
 SETUP_HOOKS: list[Hook] = []
 SHERIFF_POOLS: list[Hook] = []
+BALLOTS: list[Hook] = []
+SHELTERS: list[Hook] = []
 
 
 def _add(registry: list, hook: Any) -> None:
@@ -204,6 +221,16 @@ def register_sheriff_pool(order: int, fn: Callable, *, roles: tuple[str, ...] = 
     return fn
 
 
+def register_ballot(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(BALLOTS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_shelter(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+    _add(SHELTERS, Hook(order, fn, roles, when))
+    return fn
+
+
 @dataclass(frozen=True, slots=True)
 class GameRules:
     """The hooks one game needs, chosen once from its deck and options."""
@@ -220,6 +247,8 @@ class GameRules:
     opening_day: bool
     setup: tuple = ()
     sheriff_pools: tuple = ()
+    ballots: tuple = ()
+    shelters: tuple = ()
 
 
 def _plan(steps: list[NightStep]) -> tuple:
@@ -276,4 +305,6 @@ def _rules(deck: frozenset, switched: tuple) -> GameRules:
         opening_day=any(h.wanted(deck, switches) for h in OPENING_DAY),
         setup=keep(SETUP_HOOKS),
         sheriff_pools=keep(SHERIFF_POOLS),
+        ballots=keep(BALLOTS),
+        shelters=keep(SHELTERS),
     )

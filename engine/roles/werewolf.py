@@ -323,7 +323,7 @@ def _run(game: Game) -> Script:
             return
 
     # The Village: "The Werewolves do not devour" the Tavernkeeper.
-    shelter = tuple(game.sheltered.get("devour", ())) if game.sheltered else ()
+    shelter = tuple([n for hook in game.rules.shelters for n in hook(game)]) if game.rules.shelters else ()
     may_pass = opts.wolves_may_pass or opts.wolves_silent != "no_kill"
     pick_victim = _first_named if opts.wolf_pack == "first_named" else _together
     hunt = _Hunt(pack, shelter, caught, may_pass, pack_audience, spy_audience)
