@@ -1,0 +1,191 @@
+"""Issue 15's text pipeline, measured side by side for this tree and an earlier revision.
+
+1. **Model seats read the same bytes.** Seeded heuristic games of every preset (several
+   table sizes, the Village's buildings and the forum's ghost notes mixed in) are
+   played; every seat's history is rendered as a model reads it (``history_entries``),
+   in English and in Chinese, and the lines are hashed. The digest of each preset and
+   language must be equal before and after a change of the renderers: a model's
+   prompt (and its provider's prompt cache) must not move.
+2. **How many places word one kind, and in which languages the narrator speaks.** The
+   number of modules holding a renderer of their own for each event kind, and the
+   languages whose narration of a played game holds no English sentence.
+
+Every figure runs in a fresh interpreter whose ``sys.path`` starts with the tree
+measured, so ``--before REV`` (extracted with ``git archive`` into a temporary folder)
+and this tree are measured alike.
+
+    python benchmarks/text_pipeline.py [--before main] [--games 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+# Played in the child interpreter: the tree measured is first on sys.path.
+CHILD = r'''
+import hashlib, io, json, re, sys
+sys.path.insert(0, {root!r})
+from arena.gamefile import GameSpec, SeatSpec, default_names
+from arena.runner import run_sync
+from engine.presets import PRESETS, get_preset
+from prompts.history import history_entries
+from prompts.catalog import catalog
+import random
+from engine.buildings.handout import box
+from engine.options import CHOICES
+try:
+    from prompts.history import event_body
+except ImportError:
+    event_body = None
+
+GAMES = {games}
+EXTRA = {{"village": [{{"buildings": "box", "building_handout": "choice"}}, {{"buildings": "thirds"}}],
+          "forum": [{{"ghost_notes": True}}, {{}}]}}
+
+def tables():
+    for preset in sorted(PRESETS):
+        p = get_preset(preset)
+        for seed in range(GAMES):
+            n = min(p.max_players, max(p.min_players, 8 + 2 * seed))
+            options = EXTRA.get(preset, [{{}}])[seed % len(EXTRA.get(preset, [{{}}]))]
+            yield preset, GameSpec(preset=preset, seed=seed, options=options, roles=p.deck(n),
+                                   seats=[SeatSpec(name=x, agent="heuristic") for x in default_names(n)])
+    # varied rules (as tests/transcript_tools.varied_spec): more kinds of event
+    for preset in ("millers_hollow", "best_of", "langrensha"):
+        p = get_preset(preset)
+        for seed in range(GAMES):
+            rng = random.Random(f"text:{{preset}}:{{seed}}")
+            n = rng.randint(max(p.min_players, 6), min(p.max_players, 14))
+            deck = p.deck(n)
+            for role in ("witch", "hunter", "cupid", "thief", "little_girl"):
+                if "villager" in deck and role not in deck and rng.random() < 0.6:
+                    deck.remove("villager"); deck.append(role)
+            options = {{key: rng.choice(values) for key, values in CHOICES.items()}}
+            options.update(sheriff=rng.random() < 0.7, little_girl_catch_chance=rng.choice([0.0, 0.5, 1.0]))
+            if options["buildings"] == "listed":
+                options["building_tokens"] = rng.sample(box(), n)
+            if options["buildings"] != "none" and "villager" in deck and "arsonist" not in deck:
+                deck.remove("villager"); deck.append("arsonist")
+            yield "varied-" + preset, GameSpec(preset=preset, seed=seed, options=options, roles=deck,
+                                   seats=[SeatSpec(name=x, agent="heuristic") for x in default_names(n)])
+
+digests, games, entries, kinds = {{}}, [], 0, set()
+for preset, spec in tables():
+    game, agents = spec.build()
+    run_sync(game, agents)
+    games.append((preset, game))
+    kinds |= {{e.kind for e in game.events}}
+    for lang in ("en", "zh"):
+        h = digests.setdefault(f"{{preset}}/{{lang}}", hashlib.sha256())
+        for p in game.players:
+            for line in history_entries(game.observation(p.name), p.name, language=lang):
+                h.update(line.encode("utf-8") + b"\n")
+                entries += 1
+        shown = digests.setdefault(f"{{preset}}/{{lang}} (people)", hashlib.sha256())
+        cat = catalog(lang)
+        for p in game.players:
+            for e in game.observation(p.name):
+                shown.update(event_body(cat, e, p.name, display=True).encode("utf-8") + b"\n")
+
+# the narrator: which languages it speaks (a Chinese game's narration without English)
+from rich.console import Console
+narrated = {{}}
+try:
+    from arena.narrate import Narrator
+    import inspect
+    takes_language = "language" in inspect.signature(Narrator.__init__).parameters
+except Exception:
+    takes_language = False
+ENGLISH = re.compile(r"\b(?:the|is|and|of|to|by|Night|Day|Tally)\b")
+for lang in ("en", "zh"):
+    buf = io.StringIO()
+    for preset, game in games:
+        kw = {{"language": lang}} if takes_language else {{}}
+        Narrator(Console(file=buf, width=200, color_system=None), god=True, **kw).feed(game.events)
+    text = buf.getvalue()
+    names = {{p.name for _, g in games for p in g.players}}
+    for n in sorted(names, key=len, reverse=True):
+        text = text.replace(n, "")
+    narrated[lang] = len(ENGLISH.findall(text))
+
+print(json.dumps({{"digests": {{k: v.hexdigest()[:16] for k, v in sorted(digests.items())}},
+                  "entries": entries, "kinds": len(kinds), "english_words_in_narration": narrated}}))
+'''
+
+# Which modules word a kind with a renderer of their own (read from the tree's code).
+COUNT = r'''
+import json, sys
+sys.path.insert(0, {root!r})
+places = {{}}
+def add(kinds, where):
+    for k in kinds:
+        places.setdefault(k, set()).add(where)
+try:
+    from text.registry import RENDERERS as ONE
+    add(ONE, "text")
+except ImportError:
+    from prompts.history import RENDERERS
+    add(RENDERERS, "prompts/history.py")
+    from arena.narrate import Narrator
+    add([a[4:] for a in dir(Narrator) if a.startswith("_on_")], "arena/narrate.py")
+    from transcripts.describe import SENTENCES
+    add(SENTENCES, "transcripts/describe.py")
+    add(["speech", "vote_result", "sheriff_votes", "game_end"], "transcripts/export_html.py")  # _event_item, _chart_for, _reveal_table
+counts = [len(v) for v in places.values()]
+print(json.dumps({{"kinds": len(places), "renderers": sum(counts), "max_per_kind": max(counts),
+                  "kinds_with_several": sum(1 for c in counts if c > 1)}}))
+'''
+
+
+def run(code: str, root: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
+    if out.returncode != 0:
+        raise SystemExit(out.stderr)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(root: str, games: int) -> dict:
+    figures = run(CHILD.format(root=root, games=games), root)
+    figures["places"] = run(COUNT.format(root=root), root)
+    return figures
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", help="a git revision to measure first (e.g. main)")
+    ap.add_argument("--games", type=int, default=4, help="seeded games per preset")
+    args = ap.parse_args()
+    results = {}
+    if args.before:
+        with tempfile.TemporaryDirectory(prefix="before-") as tmp:
+            tar = subprocess.run(["git", "-C", str(ROOT), "archive", args.before], capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
+            results[args.before] = measure(tmp, args.games)
+    results["this tree"] = measure(str(ROOT), args.games)
+    names = list(results)
+    print(f"{'':42}" + "".join(f"{n:>20}" for n in names))
+    keys = sorted(results[names[-1]]["digests"])
+    for k in keys:
+        row = [results[n]["digests"].get(k, "-") for n in names]
+        same = "" if len(set(row)) == 1 else "   CHANGED"
+        print(f"{'history ' + k:42}" + "".join(f"{v:>20}" for v in row) + same)
+    print(f"{'event kinds played':42}" + "".join(f"{results[n]['kinds']:>20}" for n in names))
+    print(f"{'history entries hashed':42}" + "".join(f"{results[n]['entries']:>20}" for n in names))
+    for field, label in (("renderers", "renderers (module x kind)"), ("kinds_with_several", "kinds worded in several modules"), ("max_per_kind", "most modules wording one kind")):
+        print(f"{label:42}" + "".join(f"{results[n]['places'][field]:>20}" for n in names))
+    for lang in ("en", "zh"):
+        label = f"English words, god narration ({lang})"
+        print(f"{label:42}" + "".join(f"{results[n]['english_words_in_narration'][lang]:>20}" for n in names))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
