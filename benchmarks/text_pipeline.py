@@ -129,16 +129,19 @@ def add(kinds, where):
     for k in kinds:
         places.setdefault(k, set()).add(where)
 try:
-    from text.registry import RENDERERS as ONE
-    add(ONE, "text")
-except ImportError:
+    from prompts.events_text import RENDERERS as ONE
+    add(ONE, "prompts/events_text")
+except ImportError:  # before issue 15: three renderers, and the export's own words
     from prompts.history import RENDERERS
     add(RENDERERS, "prompts/history.py")
-    from arena.narrate import Narrator
-    add([a[4:] for a in dir(Narrator) if a.startswith("_on_")], "arena/narrate.py")
+    add(["speech", "vote_result", "sheriff_votes", "game_end"], "transcripts/export_html.py")  # _event_item, _chart_for, _reveal_table
+from arena.narrate import Narrator
+add([a[4:] for a in dir(Narrator) if a.startswith("_on_")], "arena/narrate.py")
+try:
     from transcripts.describe import SENTENCES
     add(SENTENCES, "transcripts/describe.py")
-    add(["speech", "vote_result", "sheriff_votes", "game_end"], "transcripts/export_html.py")  # _event_item, _chart_for, _reveal_table
+except ImportError:
+    pass
 counts = [len(v) for v in places.values()]
 print(json.dumps({{"kinds": len(places), "renderers": sum(counts), "max_per_kind": max(counts),
                   "kinds_with_several": sum(1 for c in counts if c > 1)}}))

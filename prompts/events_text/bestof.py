@@ -1,0 +1,145 @@
+"""Events of the Best of Werewolves roles and of 狼人杀 (Chinese Werewolf): the
+Protector, the Sisters, the Fox, the Wild Child, the Wolf-Hound, the solitary
+wolves, the Pied Piper, the Angel, the Bear Tamer, the Idiot, the Elder, the Rusty
+Knight."""
+
+from __future__ import annotations
+
+from engine.events import Event
+from prompts.events_text.reader import Reader
+from prompts.events_text.registry import renders
+
+
+@renders("protector_guard")
+def protector_guard(r: Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t(f"protector_guard.{r.side(target)}", target=r.who(target))
+
+
+@renders("sisters")
+def sisters(r: Reader, e: Event) -> str:
+    others = [n for n in e.data.get("sisters") or [] if n != r.seat]
+    return r.t("sisters", others=r.names(others))
+
+
+@renders("sister_chat")
+def sister_chat(r: Reader, e: Event) -> str:
+    speaker = e.data.get("speaker")
+    return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(e.data.get("text", "")))
+
+
+@renders("fox_result")
+def fox_result(r: Reader, e: Event) -> str:
+    d = e.data
+    key = "wolf" if d.get("wolf") else "clear"
+    return r.t(f"fox_result.{key}", target=r.who(d.get("target")), group=r.names(d.get("group")))
+
+
+@renders("wild_child_model")
+def wild_child_model(r: Reader, e: Event) -> str:
+    return r.t("wild_child_model", model=r.who(e.data.get("model")))
+
+
+@renders("wild_child_turned")
+def wild_child_turned(r: Reader, e: Event) -> str:
+    return r.t("wild_child_turned", model=r.who(e.data.get("model")))
+
+
+@renders("wolf_hound_side")
+def wolf_hound_side(r: Reader, e: Event) -> str:
+    return r.t(f"wolf_hound_side.{'werewolves' if e.data.get('side') == 'werewolves' else 'village'}")
+
+
+@renders("white_werewolf_kill")
+def white_werewolf_kill(r: Reader, e: Event) -> str:
+    target = e.data.get("target")
+    return r.t("white_werewolf_kill.none") if target is None else r.t("white_werewolf_kill.some", target=r.who(target))
+
+
+@renders("infect_father")
+def infect_father(r: Reader, e: Event) -> str:
+    return r.t("infect_father", target=r.who(e.data.get("target")))
+
+
+@renders("infected")
+def infected(r: Reader, e: Event) -> str:
+    return r.t("infected")
+
+
+@renders("infection_failed")
+def infection_failed(r: Reader, e: Event) -> str:
+    return r.t("infection_failed", target=r.who(e.data.get("target")))
+
+
+@renders("big_bad_wolf_victim")
+def big_bad_wolf_victim(r: Reader, e: Event) -> str:
+    return r.t("big_bad_wolf_victim", target=r.who(e.data.get("target")))
+
+
+@renders("pied_piper_charm")
+def pied_piper_charm(r: Reader, e: Event) -> str:
+    return r.t("pied_piper_charm", targets=r.names(e.data.get("targets")))
+
+
+@renders("charmed")
+def charmed(r: Reader, e: Event) -> str:
+    return r.t("charmed")
+
+
+@renders("charmed_players")
+def charmed_players(r: Reader, e: Event) -> str:
+    return r.t("charmed_players", players=r.names(e.data.get("players")))
+
+
+@renders("hypnotised")
+def hypnotised(r: Reader, e: Event) -> str:
+    return r.t("hypnotised")
+
+
+@renders("cupid_paramours")
+def cupid_paramours(r: Reader, e: Event) -> str:
+    d = e.data
+    return r.t("cupid_paramours", deceiver=r.who(d.get("deceiver")), paramour=r.who(d.get("paramour")), abandoned=r.who(d.get("abandoned")))
+
+
+@renders("paramours")
+def paramours(r: Reader, e: Event) -> str:
+    return r.t("paramours", paramour=r.who(e.data.get("paramour")), lover=r.who(e.data.get("lover")))
+
+
+@renders("angel_villager")
+def angel_villager(r: Reader, e: Event) -> str:
+    reason = e.data.get("reason")
+    return r.t(f"angel_villager.{'love' if reason == 'love' else 'first_round'}")
+
+
+@renders("bear_growl")
+def bear_growl(r: Reader, e: Event) -> str:
+    return r.t(f"bear_growl.{'true' if e.data.get('growl') else 'false'}")
+
+
+@renders("idiot_revealed")
+def idiot_revealed(r: Reader, e: Event) -> str:
+    player = e.data.get("player")
+    return r.t(f"idiot_revealed.{r.side(player)}", player=r.who(player), role=r.role(e.data.get("role", "idiot")))
+
+
+@renders("village_powers_lost")
+def village_powers_lost(r: Reader, e: Event) -> str:
+    d = e.data
+    return r.t(
+        "village_powers_lost_listed" if d.get("roles") else "village_powers_lost",
+        elder=r.who(d.get("elder")),
+        cause=r.word("causes", d.get("cause")),
+        roles=r.join(r.role(x) for x in d.get("roles") or ()),
+    )
+
+
+@renders("elder_life")
+def elder_life(r: Reader, e: Event) -> str:
+    return r.t("elder_life", player=r.who(e.data.get("player")), lives=e.data.get("lives"))
+
+
+@renders("rusty_sword")
+def rusty_sword(r: Reader, e: Event) -> str:
+    return r.t("rusty_sword", knight=r.who(e.data.get("knight")), wolf=r.who(e.data.get("wolf")))
