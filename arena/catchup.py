@@ -251,7 +251,9 @@ def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banne
     from arena.play_loop import play_to_end, screen_for
 
     game = cont.game
-    screen = screen_for(cont.agents, json_out=json_out, quiet=quiet, god=god)
+    record = cont.verification.transcript
+    language = record.header.language if record is not None else None
+    screen = screen_for(cont.agents, json_out=json_out, quiet=quiet, god=god, language=language)
     narrator = screen.narrator
     if narrator is not None:
         # Told silently, so the narrator remembers the dead and the Sheriff without

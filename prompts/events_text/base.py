@@ -88,7 +88,10 @@ def wolf_pack(r: Reader, e: Event) -> str:
     wolves = list(e.data.get("wolves") or [])
     if r.seat in wolves:
         others = [w for w in wolves if w != r.seat]
-        return r.t("wolf_pack.self", others=r.names(others)) if others else r.t("wolf_pack.alone")
+        # ``wolves``: the narrator names the whole pack
+        if others:
+            return r.t("wolf_pack.self", others=r.names(others), wolves=r.names(wolves))
+        return r.t("wolf_pack.alone")
     return r.t("wolf_pack.other", wolves=r.names(wolves))
 
 

@@ -18,8 +18,9 @@ def protector_guard(r: Reader, e: Event) -> str:
 
 @renders("sisters")
 def sisters(r: Reader, e: Event) -> str:
-    others = [n for n in e.data.get("sisters") or [] if n != r.seat]
-    return r.t("sisters", others=r.names(others))
+    everyone = list(e.data.get("sisters") or [])
+    others = [n for n in everyone if n != r.seat]
+    return r.t("sisters", others=r.names(others), sisters=r.names(everyone))
 
 
 @renders("sister_chat")
