@@ -82,7 +82,7 @@ HAND_MADE: tuple[Event, ...] = (
     # engine/roles/big_bad_wolf.py: the Big Bad Wolf's second victim
     Event(0, "big_bad_wolf_victim", 2, "night", _private("Bob"), {"target": "Chloe"}),
     # engine/roles/cupid.py: Cupid's second arrow (cupid_second_pair)
-    Event(0, "cupid_paramours", 1, "night", _private("Cupid"), {"deceiver": "Alice", "paramour": "Bob", "abandoned": "Chloe"}),
+    Event(0, "cupid_paramours", 1, "night", _private("Cora"), {"deceiver": "Alice", "paramour": "Bob", "abandoned": "Chloe"}),
     Event(0, "paramours", 1, "night", _private("Alice"), {"lover": "Alice", "paramour": "Bob"}),
     Event(0, "paramours", 1, "night", _private("Bob"), {"lover": "Bob", "paramour": "Alice"}),
     # engine/roles/vigilante.py: a dead Vigilante's unused gun found
@@ -102,6 +102,9 @@ HAND_MADE: tuple[Event, ...] = (
     # engine/roles/sister.py: the Sisters confer (sisters_chat_every)
     Event(0, "sister_chat", 2, "night", _private("Sue", "Sam"), {"speaker": "Sue", "text": "Bob is odd."}),
     Event(0, "sister_chat", 2, "night", _private("Sue", "Sam"), {"speaker": "Sam", "text": ""}),
+    # engine/roles/guardian_angel.py: a save that keeps her cover (guardian_angel_reveal off)
+    Event(0, "guardian_angel_saved", 2, "night", _private("Gina"), {"target": "Bob"}),
+    Event(0, "guardian_angel_saved", 2, "night", _private("Gina"), {"target": "Gina"}),
     # engine/flow/sheriff.py: a dying Sheriff tears the badge up (狼人杀)
     Event(0, "sheriff_gone", 3, "dawn", PUBLIC, {"previous": "Alice", "torn": True}),
 )
