@@ -147,6 +147,17 @@ def test_every_sample_reads_for_every_viewpoint_and_style(lang: str) -> None:
     assert kinds >= set(RENDERERS)
 
 
+def test_every_end_reason_reads_in_each_language() -> None:
+    """The engine says why a game ended in English; each reason of the sample games
+    has its words in both catalogs (the day limit's number read as ``N``)."""
+    reasons = {str(e.data.get("reason")) for e in sample_events() if e.kind == "game_end"}
+    assert len(reasons) >= 5
+    for lang in LANGUAGES:
+        known = strict(lang).get("terms.end_reasons")
+        missing = sorted(r for r in reasons if re.sub(r"\d+", "N", r) not in known)
+        assert not missing, f"prompts/{lang}/terms.yaml end_reasons lacks {missing}"
+
+
 def test_the_narrator_names_the_seat_a_secret_was_sent_to() -> None:
     poison = Event(0, "witch_poisoned", 2, "night", frozenset({"Wanda"}), {"target": "Bob"})
     assert tell(catalog("en"), poison) == "The Witch Wanda poisons Bob."
