@@ -45,6 +45,13 @@ def render_event(cat: Catalog, e: Event, seat: str) -> str:
     return entry if len(lines) <= 1 else " ".join(line.strip() for line in lines)
 
 
+def told_entry(cat: Catalog, e: Event) -> str:
+    """An event told by the narrator (for people: players' words in quotation marks)
+    after its time label, as an entry of the table's log (the RL environment's render)."""
+    body = tell(cat, e, style=PERSON)
+    return cat.text("terms.entry", when=when(cat, e), body=body) if body else ""
+
+
 def history_entries(events: list[Event], seat: str, *, language: str = "en") -> list[str]:
     cat = catalog(language)
     return [render_event(cat, e, seat) for e in events]

@@ -74,13 +74,14 @@ class TableEnv:
         return self.table.game
 
     def render(self) -> str | None:
-        """The public events since the last render, in the spectators' words."""
+        """The public events since the last render, in the narrator's words (each after
+        its time label, as a history entry)."""
         from prompts.catalog import catalog
-        from prompts.history import render_event
+        from prompts.history import told_entry
 
         cat = catalog(self.table.language)
         events = self.table.game.events
-        lines = [render_event(cat, e, "") for e in events[self._told :] if e.is_public]
+        lines = [told_entry(cat, e) for e in events[self._told :] if e.is_public]
         self._told = len(events)
         text = "\n".join(line for line in lines if line)
         if self.render_mode == "human":

@@ -17,7 +17,7 @@ from agents.human_view import _win_line
 from engine.events import Event
 from engine.roles import ROLES
 from prompts.catalog import Catalog, catalog
-from prompts.events_text import PERSON, Reader, end_reason, tell
+from prompts.events_text import PERSON, Reader, end_reason, tell, winner_line
 from transcripts.buildings import public_tokens
 
 from arena.web.lens import Lens
@@ -36,8 +36,11 @@ def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
     }
     if lens.full:
         out["audience"] = e.audience_json()
-    if e.kind == "game_end" and e.data.get("reason"):
-        out["reason"] = end_reason(Reader(cat, "", PERSON), e.data["reason"])  # the engine says why in English
+    if e.kind == "game_end":
+        words = Reader(cat, "", PERSON, narrator=True)
+        out["winner"] = winner_line(words, e.data.get("winner"))  # the reveal's headline, as the narrator says it
+        if e.data.get("reason"):
+            out["reason"] = end_reason(words, e.data["reason"])  # the engine says why in English
     return out
 
 
