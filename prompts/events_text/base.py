@@ -14,7 +14,19 @@ from typing import Any
 
 from engine.events import Event
 from prompts.events_text.reader import Reader
-from prompts.events_text.registry import plain, renders
+from prompts.events_text.registry import plain, renders, sentence, sided
+
+
+# ---------------------------------------------------------------------------- told in one sentence
+sentence("night_start")
+sentence("dawn")
+sentence("no_death")
+sentence("witch_poisoned", "target")
+sided("lovers", "lover", "beloved")
+sided("seer_result", "seer", "target", roles=("role",))
+sided("little_girl_caught", "player")
+sided("witch_healed", "target")
+sided("eliminated", "player")
 
 
 # ---------------------------------------------------------------------------- the deal
@@ -65,22 +77,7 @@ def cupid_lovers(r: Reader, e: Event) -> str:
     return r.t("cupid_lovers.other", a=r.who(a), b=r.who(b))
 
 
-@renders("lovers")
-def lovers(r: Reader, e: Event) -> str:
-    lover, beloved = e.data.get("lover"), e.data.get("beloved")
-    return r.t(f"lovers.{r.side(lover)}", lover=r.who(lover), beloved=r.who(beloved))
-
-
 # ---------------------------------------------------------------------------- the night
-@renders("night_start")
-def night_start(r: Reader, e: Event) -> str:
-    return r.t("night_start")
-
-
-@renders("seer_result")
-def seer_result(r: Reader, e: Event) -> str:
-    d = e.data
-    return r.t(f"seer_result.{r.side(d.get('seer'))}", seer=r.who(d.get("seer")), target=r.who(d.get("target")), role=r.role(d.get("role")))
 
 
 @renders("wolf_pack")
@@ -106,12 +103,6 @@ def wolf_chat(r: Reader, e: Event) -> str:
 @renders("wolf_chat_overheard")
 def wolf_chat_overheard(r: Reader, e: Event) -> str:
     return r.t("wolf_chat_overheard", text=r.said(e.data.get("text", "")))
-
-
-@renders("little_girl_caught")
-def little_girl_caught(r: Reader, e: Event) -> str:
-    player = e.data.get("player")
-    return r.t(f"little_girl_caught.{r.side(player)}", player=r.who(player))
 
 
 @renders("wolf_votes")
@@ -146,21 +137,7 @@ def witch_victim(r: Reader, e: Event) -> str:
     return r.t("witch_victim.some", target=r.who(victim))
 
 
-@renders("witch_healed")
-def witch_healed(r: Reader, e: Event) -> str:
-    target = e.data.get("target")
-    return r.t(f"witch_healed.{r.side(target)}", target=r.who(target))
-
-
-@renders("witch_poisoned")
-def witch_poisoned(r: Reader, e: Event) -> str:
-    return r.t("witch_poisoned", target=r.who(e.data.get("target")))
-
-
 # ---------------------------------------------------------------------------- deaths
-@renders("dawn")
-def dawn(r: Reader, e: Event) -> str:
-    return r.t("dawn")
 
 
 @renders("death")
@@ -173,11 +150,6 @@ def death(r: Reader, e: Event) -> str:
     else:
         card = r.t("death.card.hidden")
     return r.t(f"death.{side}", player=r.who(player), cause=r.word("causes", d.get("cause")), card=card)
-
-
-@renders("no_death")
-def no_death(r: Reader, e: Event) -> str:
-    return r.t("no_death")
 
 
 @renders("day_start")
@@ -303,12 +275,6 @@ def no_elimination(r: Reader, e: Event) -> str:
     reason = e.data.get("reason")
     key = reason if r.cat.has(f"events.no_elimination.{reason}") else "other"
     return r.t(f"no_elimination.{key}")
-
-
-@renders("eliminated")
-def eliminated(r: Reader, e: Event) -> str:
-    player = e.data.get("player")
-    return r.t(f"eliminated.{r.side(player)}", player=r.who(player))
 
 
 @renders("hunter_shot")

@@ -7,13 +7,24 @@ from __future__ import annotations
 
 from engine.events import Event
 from prompts.events_text.reader import Reader
-from prompts.events_text.registry import renders
+from prompts.events_text.registry import renders, sentence, sided
 
-
-@renders("protector_guard")
-def protector_guard(r: Reader, e: Event) -> str:
-    target = e.data.get("target")
-    return r.t(f"protector_guard.{r.side(target)}", target=r.who(target))
+# Told in one sentence (``paramours``' lover, ``infected``'s player... are the narrator's)
+sided("protector_guard", "target")
+sentence("wild_child_model", "model")
+sentence("wild_child_turned", "model", "player")
+sentence("infect_father", "target")
+sentence("infected", "player")
+sentence("infection_failed", "target", "father")
+sentence("big_bad_wolf_victim", "target")
+sentence("pied_piper_charm", lists=("targets",))
+sentence("charmed", "player")
+sentence("charmed_players", lists=("players",))
+sentence("hypnotised", "player")
+sentence("cupid_paramours", "deceiver", "paramour", "abandoned")
+sentence("paramours", "paramour", "lover")
+sentence("elder_life", "player", numbers=("lives",))
+sentence("rusty_sword", "knight", "wolf")
 
 
 @renders("sisters")
@@ -36,16 +47,6 @@ def fox_result(r: Reader, e: Event) -> str:
     return r.t(f"fox_result.{key}", target=r.who(d.get("target")), group=r.names(d.get("group")))
 
 
-@renders("wild_child_model")
-def wild_child_model(r: Reader, e: Event) -> str:
-    return r.t("wild_child_model", model=r.who(e.data.get("model")))
-
-
-@renders("wild_child_turned")
-def wild_child_turned(r: Reader, e: Event) -> str:
-    return r.t("wild_child_turned", model=r.who(e.data.get("model")))
-
-
 @renders("wolf_hound_side")
 def wolf_hound_side(r: Reader, e: Event) -> str:
     return r.t(f"wolf_hound_side.{'werewolves' if e.data.get('side') == 'werewolves' else 'village'}")
@@ -55,57 +56,6 @@ def wolf_hound_side(r: Reader, e: Event) -> str:
 def white_werewolf_kill(r: Reader, e: Event) -> str:
     target = e.data.get("target")
     return r.t("white_werewolf_kill.none") if target is None else r.t("white_werewolf_kill.some", target=r.who(target))
-
-
-@renders("infect_father")
-def infect_father(r: Reader, e: Event) -> str:
-    return r.t("infect_father", target=r.who(e.data.get("target")))
-
-
-@renders("infected")
-def infected(r: Reader, e: Event) -> str:
-    return r.t("infected")
-
-
-@renders("infection_failed")
-def infection_failed(r: Reader, e: Event) -> str:
-    return r.t("infection_failed", target=r.who(e.data.get("target")))
-
-
-@renders("big_bad_wolf_victim")
-def big_bad_wolf_victim(r: Reader, e: Event) -> str:
-    return r.t("big_bad_wolf_victim", target=r.who(e.data.get("target")))
-
-
-@renders("pied_piper_charm")
-def pied_piper_charm(r: Reader, e: Event) -> str:
-    return r.t("pied_piper_charm", targets=r.names(e.data.get("targets")))
-
-
-@renders("charmed")
-def charmed(r: Reader, e: Event) -> str:
-    return r.t("charmed")
-
-
-@renders("charmed_players")
-def charmed_players(r: Reader, e: Event) -> str:
-    return r.t("charmed_players", players=r.names(e.data.get("players")))
-
-
-@renders("hypnotised")
-def hypnotised(r: Reader, e: Event) -> str:
-    return r.t("hypnotised")
-
-
-@renders("cupid_paramours")
-def cupid_paramours(r: Reader, e: Event) -> str:
-    d = e.data
-    return r.t("cupid_paramours", deceiver=r.who(d.get("deceiver")), paramour=r.who(d.get("paramour")), abandoned=r.who(d.get("abandoned")))
-
-
-@renders("paramours")
-def paramours(r: Reader, e: Event) -> str:
-    return r.t("paramours", paramour=r.who(e.data.get("paramour")), lover=r.who(e.data.get("lover")))
 
 
 @renders("angel_villager")
@@ -136,11 +86,3 @@ def village_powers_lost(r: Reader, e: Event) -> str:
     )
 
 
-@renders("elder_life")
-def elder_life(r: Reader, e: Event) -> str:
-    return r.t("elder_life", player=r.who(e.data.get("player")), lives=e.data.get("lives"))
-
-
-@renders("rusty_sword")
-def rusty_sword(r: Reader, e: Event) -> str:
-    return r.t("rusty_sword", knight=r.who(e.data.get("knight")), wolf=r.who(e.data.get("wolf")))

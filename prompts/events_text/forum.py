@@ -9,7 +9,17 @@ from typing import Any
 
 from engine.events import Event
 from prompts.events_text.reader import Reader
-from prompts.events_text.registry import renders
+from prompts.events_text.registry import renders, sentence, sided
+
+# Told in one sentence
+sentence("sundown")
+sided("vigilante_shot", "shooter", "target")
+sentence("gun_found", "previous", "player")
+sentence("priest_revive", "target")
+sided("psychic_result", "target", roles=("role",))
+sentence("insomniac_seen", "insomniac")
+sentence("mad_scientist_dose", "target")
+sentence("mutated", roles=("role",))
 
 
 @renders("votes_cast")
@@ -30,11 +40,6 @@ def vote_change(r: Reader, e: Event) -> str:
 
     key = f"vote_change.fresh.{side}" if previous is None else f"vote_change.{side}"
     return r.t(key, voter=r.who(voter), previous=pick(previous), target=pick(target), round=d.get("round", 1))
-
-
-@renders("sundown")
-def sundown(r: Reader, e: Event) -> str:
-    return r.t("sundown")
 
 
 @renders("phantom_votes")
@@ -60,17 +65,6 @@ def celebrity_news(r: Reader, e: Event) -> str:
     return r.t(f"celebrity_news.{r.side(player)}", player=r.who(player), n=e.data.get("day", e.day))
 
 
-@renders("vigilante_shot")
-def vigilante_shot(r: Reader, e: Event) -> str:
-    shooter = e.data.get("shooter")
-    return r.t(f"vigilante_shot.{r.side(shooter)}", shooter=r.who(shooter), target=r.who(e.data.get("target")))
-
-
-@renders("gun_found")
-def gun_found(r: Reader, e: Event) -> str:
-    return r.t("gun_found", previous=r.who(e.data.get("previous")), player=r.who(e.data.get("player")))
-
-
 @renders("revived")
 def revived(r: Reader, e: Event) -> str:
     player, priest = e.data.get("player"), e.data.get("priest")
@@ -78,11 +72,6 @@ def revived(r: Reader, e: Event) -> str:
         return r.t(f"revived.night.{r.side(player)}", player=r.who(player))
     key = "priest_self" if priest == r.seat else r.side(player)
     return r.t(f"revived.day.{key}", player=r.who(player), priest=r.who(priest))
-
-
-@renders("priest_revive")
-def priest_revive(r: Reader, e: Event) -> str:
-    return r.t("priest_revive", target=r.who(e.data.get("target")))
 
 
 @renders("ghost_note")
@@ -126,21 +115,10 @@ def forum_seer_sense(r: Reader, e: Event) -> str:
     return r.t(f"forum_seer_sense.{key}", count=count)
 
 
-@renders("psychic_result")
-def psychic_result(r: Reader, e: Event) -> str:
-    target = e.data.get("target")
-    return r.t(f"psychic_result.{r.side(target)}", target=r.who(target), role=r.role(e.data.get("role")))
-
-
 @renders("insomniac_saw")
 def insomniac_saw(r: Reader, e: Event) -> str:
     wolf = e.data.get("wolf")
     return r.t("insomniac_saw.none") if wolf is None else r.t("insomniac_saw.some", wolf=r.who(wolf))
-
-
-@renders("insomniac_seen")
-def insomniac_seen(r: Reader, e: Event) -> str:
-    return r.t("insomniac_seen", insomniac=r.who(e.data.get("insomniac")))
 
 
 @renders("ninja_saw")
@@ -161,11 +139,3 @@ def guardian_angel_saved(r: Reader, e: Event) -> str:
     return r.t(f"guardian_angel_saved.{r.side(target)}", target=r.who(target))
 
 
-@renders("mad_scientist_dose")
-def mad_scientist_dose(r: Reader, e: Event) -> str:
-    return r.t("mad_scientist_dose", target=r.who(e.data.get("target")))
-
-
-@renders("mutated")
-def mutated(r: Reader, e: Event) -> str:
-    return r.t("mutated", role=r.role(e.data.get("role")))

@@ -40,6 +40,37 @@ def renders(*kinds: str) -> Callable[[Renderer], Renderer]:
     return register
 
 
+def sentence(kind: str, *players: str, lists: tuple[str, ...] = (), roles: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> Renderer:
+    """Register the renderer of a kind told in one sentence, ``events.<kind>``, filled
+    with the event's fields: ``players`` named (the reader as "you"), ``lists`` of
+    players, ``roles`` by their names, ``numbers`` as they are."""
+
+    def render(r: Reader, e: Event) -> str:
+        d = e.data
+        values: dict[str, Any] = {k: r.who(d.get(k)) for k in players}
+        values.update({k: r.names(d.get(k)) for k in lists})
+        values.update({k: r.role(d.get(k)) for k in roles})
+        values.update({k: d.get(k) for k in numbers})
+        return r.t(kind, **values)
+
+    render.__name__ = kind
+    return renders(kind)(render)
+
+
+def sided(kind: str, subject: str, *players: str, roles: tuple[str, ...] = ()) -> Renderer:
+    """Register the renderer of a kind whose sentence depends on whether the reader is
+    its ``subject`` (``events.<kind>.self`` / ``.other``), filled as ``sentence``."""
+
+    def render(r: Reader, e: Event) -> str:
+        d = e.data
+        values: dict[str, Any] = {k: r.who(d.get(k)) for k in (subject, *players)}
+        values.update({k: r.role(d.get(k)) for k in roles})
+        return r.t(f"{kind}.{r.side(d.get(subject))}", **values)
+
+    render.__name__ = kind
+    return renders(kind)(render)
+
+
 # ---------------------------------------------------------------------------- unknown kinds
 def plain(value: Any) -> str:
     if isinstance(value, dict):

@@ -8,13 +8,9 @@ from typing import Any
 
 from engine.events import Event
 from prompts.events_text.reader import Reader
-from prompts.events_text.registry import Renderer, renders
+from prompts.events_text.registry import Renderer, renders, sided
 
-
-@renders("raven_poster")
-def raven_poster(r: Reader, e: Event) -> str:
-    target = e.data.get("target")
-    return r.t(f"raven_poster.{r.side(target)}", target=r.who(target))
+sided("raven_poster", "target")
 
 
 @renders("extra_votes")
