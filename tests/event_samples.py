@@ -28,7 +28,8 @@ from helpers import random_forum_game
 GAMES_PER_PRESET = 8
 
 
-def _play(game: Game, seed: int) -> Game:
+def play_random(game: Game, seed: int) -> Game:
+    """Play ``game`` to its end with a random bot in every seat."""
     agents = {p.name: RandomAgent(p.name, seed=seed) for p in game.players}
     while not game.over:
         d = game.waiting[0]
@@ -66,10 +67,10 @@ def varied_game(preset: str, seed: int) -> Game:
 def sample_games() -> tuple[Game, ...]:
     games = []
     for seed in range(GAMES_PER_PRESET):
-        games.append(_play(random_forum_game("event-samples", seed), seed))
+        games.append(play_random(random_forum_game("event-samples", seed), seed))
         for preset in sorted(PRESETS):
             if preset != "forum":
-                games.append(_play(varied_game(preset, seed), seed))
+                games.append(play_random(varied_game(preset, seed), seed))
     return tuple(games)
 
 

@@ -4,8 +4,8 @@ web), in English and in Chinese, all from the one text pipeline
 (``prompts.events_text``, ``prompts/{en,zh}/events.yaml`` and ``narration.yaml``).
 
 The engine's kinds come from its registry of event payloads
-(``engine.events.EVENT_KINDS``) when it has one; until then from its source
-(``emit("kind", ...)``), so a new event cannot be added without its words. Then real
+(``engine.events.EVENT_KINDS``), and from its source for a kind still emitted by
+name (``emit("kind", ...)``), so a new event cannot be added without its words. Then real
 games of the message-board (004) and Village (000) presets are played and every event
 is rendered for each seat that sees it and for the narrator, through its own renderer
 (which raises, instead of falling back to the generic "kind — key: value" form that
@@ -23,13 +23,11 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-import engine.events
 import prompts.events_text.registry
-from agents.base import SeatView
-from agents.random_agent import RandomAgent
 from arena.narrate import Narrator
 from engine import Game, GameSetup, get_preset
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event
+from event_samples import play_random
 from helpers import random_forum_game
 from prompts.catalog import Catalog
 from prompts.events_text import MODEL, PERSON, RENDERERS, tell_strictly
@@ -42,8 +40,6 @@ EMIT = re.compile(r"""\bemit(?:_data)?\(\s*(["'])([A-Za-z0-9_]+)\1""")
 ANY_EMIT = re.compile(r"\.emit(?:_data)?\(")
 DECLARED = re.compile(r"\s*[A-Z][A-Za-z0-9]*\(")  # ``emit(SeerResult(...), ...)``: a declared kind's payload
 PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_]")
-DECLARED = getattr(engine.events, "EVENT_KINDS", None)  # the engine's payload registry, once it has one
-needs_scan = pytest.mark.skipif(DECLARED is not None, reason="the engine declares its kinds (engine.events.EVENT_KINDS)")
 
 FORUM_KINDS = {
     "votes_cast", "vote_change", "sundown", "phantom_votes", "lynch_cancelled", "celebrity_news", "vigilante_shot",
@@ -69,13 +65,6 @@ def emitted_kinds() -> dict[str, list[str]]:
     return kinds
 
 
-def engine_kinds() -> dict[str, list[str]]:
-    """The engine's event kinds, with where each is declared or emitted."""
-    if DECLARED is not None:
-        return {str(k): [getattr(v, "__module__", "engine")] for k, v in DECLARED.items()}
-    return emitted_kinds()
-
-
 def _what_is_missing(kind: str) -> list[str]:
     missing = []
     if kind not in RENDERERS:
@@ -87,14 +76,12 @@ def _what_is_missing(kind: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ the engine's kinds
-@needs_scan
 def test_the_scan_finds_the_engines_events() -> None:
     kinds = emitted_kinds()
     assert {"game_start", "game_end", "vote_result", "death", "speech"} <= set(kinds)  # multi-line calls too
     assert FORUM_KINDS | VILLAGE_KINDS <= set(kinds)
 
 
-@needs_scan
 def test_every_emit_names_its_kind_literally() -> None:
     """The scan reads ``emit("kind", ...)``; a kind held in a variable would escape it."""
     hidden = []
@@ -111,7 +98,7 @@ def test_every_engine_kind_has_its_sentences() -> None:
     """A kind without a renderer or without words in either language is listed with
     what it lacks and where it is declared."""
     problems = []
-    for kind, where in sorted(engine_kinds().items()):
+    for kind, where in sorted(emitted_kinds().items()):
         missing = _what_is_missing(kind)
         if missing:
             problems.append(f"  {kind} ({', '.join(where)}): missing {'; '.join(missing)}")
@@ -129,17 +116,9 @@ def _village(seed: int) -> Game:
     return Game(GameSetup(names=[f"V{i:02d}" for i in range(n)], preset="village", seed=seed, options=preset.options({}), roles=preset.deck(n)))
 
 
-def _play(game: Game, seed: int) -> Game:
-    agents = {p.name: RandomAgent(p.name, seed=seed) for p in game.players}
-    while not game.over:
-        d = game.waiting[0]
-        game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
-    return game
-
-
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
-    return [_play(_forum(s), s) for s in range(24)] + [_play(_village(s), s) for s in range(10)]
+    return [play_random(_forum(s), s) for s in range(24)] + [play_random(_village(s), s) for s in range(10)]
 
 
 def _readers(game: Game, e: Event) -> list[str | None]:
