@@ -220,7 +220,7 @@ class Narrator:
         caller has only the data (a seat's screen)."""
         w = self.words
         if sentence is None:
-            sentence = self.sentence(Event(0, "game_end", 0, "end", "public", dict(data)))
+            sentence = self.sentence(Event.recorded(0, "game_end", 0, "end", "public", dict(data)))
         winners = set(data.get("winners") or [])
         roles = data.get("roles") or {}
         initial = data.get("initial_roles") or roles

@@ -81,33 +81,33 @@ def _private(*seats: str) -> frozenset[str]:
 # Kinds random tables seldom reach, as the engine emits them.
 HAND_MADE: tuple[Event, ...] = (
     # engine/roles/big_bad_wolf.py: the Big Bad Wolf's second victim
-    Event(0, "big_bad_wolf_victim", 2, "night", _private("Bob"), {"target": "Chloe"}),
+    Event.recorded(0, "big_bad_wolf_victim", 2, "night", _private("Bob"), {"target": "Chloe"}),
     # engine/roles/cupid.py: Cupid's second arrow (cupid_second_pair)
-    Event(0, "cupid_paramours", 1, "night", _private("Cora"), {"deceiver": "Alice", "paramour": "Bob", "abandoned": "Chloe"}),
-    Event(0, "paramours", 1, "night", _private("Alice"), {"lover": "Alice", "paramour": "Bob"}),
-    Event(0, "paramours", 1, "night", _private("Bob"), {"lover": "Bob", "paramour": "Alice"}),
+    Event.recorded(0, "cupid_paramours", 1, "night", _private("Cora"), {"deceiver": "Alice", "paramour": "Bob", "abandoned": "Chloe"}),
+    Event.recorded(0, "paramours", 1, "night", _private("Alice"), {"lover": "Alice", "paramour": "Bob"}),
+    Event.recorded(0, "paramours", 1, "night", _private("Bob"), {"lover": "Bob", "paramour": "Alice"}),
     # engine/roles/vigilante.py: a dead Vigilante's unused gun found
-    Event(0, "gun_found", 3, "night", _private("Bob"), {"player": "Bob", "previous": "Vic"}),
+    Event.recorded(0, "gun_found", 3, "night", _private("Bob"), {"player": "Bob", "previous": "Vic"}),
     # engine/roles/werewolf.py: the pack hypnotises instead of killing (wolves_hypnotise)
-    Event(0, "hypnotised", 2, "night", _private("Chloe"), {"player": "Chloe"}),
+    Event.recorded(0, "hypnotised", 2, "night", _private("Chloe"), {"player": "Chloe"}),
     # engine/roles/infect_father.py: the Elder cannot be infected
-    Event(0, "infection_failed", 2, "night", NARRATOR, {"father": "Bob", "target": "Eve"}),
+    Event.recorded(0, "infection_failed", 2, "night", NARRATOR, {"father": "Bob", "target": "Eve"}),
     # engine/roles/rusty_knight.py: the Rusty Knight's sword
-    Event(0, "rusty_sword", 2, "night", NARRATOR, {"knight": "Kay", "wolf": "Bob"}),
+    Event.recorded(0, "rusty_sword", 2, "night", NARRATOR, {"knight": "Kay", "wolf": "Bob"}),
     # engine/flow/sheriff.py: the 狼人杀 candidacy (上警, 退水)
-    Event(0, "sheriff_candidates", 1, "campaign", PUBLIC, {"candidates": ["Alice", "Bob"]}),
-    Event(0, "sheriff_candidates", 1, "campaign", PUBLIC, {"candidates": []}),
-    Event(0, "sheriff_withdrawn", 1, "campaign", PUBLIC, {"players": ["Bob"], "candidates": ["Alice"]}),
-    Event(0, "sheriff_lost", 1, "campaign", PUBLIC, {"reason": "no candidate"}),
-    Event(0, "sheriff_lost", 1, "campaign", PUBLIC, {"reason": "no voter"}),
+    Event.recorded(0, "sheriff_candidates", 1, "campaign", PUBLIC, {"candidates": ["Alice", "Bob"]}),
+    Event.recorded(0, "sheriff_candidates", 1, "campaign", PUBLIC, {"candidates": []}),
+    Event.recorded(0, "sheriff_withdrawn", 1, "campaign", PUBLIC, {"players": ["Bob"], "candidates": ["Alice"]}),
+    Event.recorded(0, "sheriff_lost", 1, "campaign", PUBLIC, {"reason": "no candidate"}),
+    Event.recorded(0, "sheriff_lost", 1, "campaign", PUBLIC, {"reason": "no voter"}),
     # engine/roles/sister.py: the Sisters confer (sisters_chat_every)
-    Event(0, "sister_chat", 2, "night", _private("Sue", "Sam"), {"speaker": "Sue", "text": "Bob is odd."}),
-    Event(0, "sister_chat", 2, "night", _private("Sue", "Sam"), {"speaker": "Sam", "text": ""}),
+    Event.recorded(0, "sister_chat", 2, "night", _private("Sue", "Sam"), {"speaker": "Sue", "text": "Bob is odd."}),
+    Event.recorded(0, "sister_chat", 2, "night", _private("Sue", "Sam"), {"speaker": "Sam", "text": ""}),
     # engine/roles/guardian_angel.py: a save that keeps her cover (guardian_angel_reveal off)
-    Event(0, "guardian_angel_saved", 2, "night", _private("Gina"), {"target": "Bob"}),
-    Event(0, "guardian_angel_saved", 2, "night", _private("Gina"), {"target": "Gina"}),
+    Event.recorded(0, "guardian_angel_saved", 2, "night", _private("Gina"), {"target": "Bob"}),
+    Event.recorded(0, "guardian_angel_saved", 2, "night", _private("Gina"), {"target": "Gina"}),
     # engine/flow/sheriff.py: a dying Sheriff tears the badge up (狼人杀)
-    Event(0, "sheriff_gone", 3, "dawn", PUBLIC, {"previous": "Alice", "torn": True}),
+    Event.recorded(0, "sheriff_gone", 3, "dawn", PUBLIC, {"previous": "Alice", "torn": True}),
 )
 
 

@@ -24,7 +24,7 @@ from transcript_tools import play_to_file
 
 from arena.gamefile import GameSpec, SeatSpec, default_names
 from arena.narrate import Narrator
-from engine.events import NARRATOR, PUBLIC, Event
+from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event, RawEvent
 from engine.presets import get_preset
 from prompts.catalog import LANGUAGES, Catalog, _tree, catalog
 from prompts.events_text import HTML, MODEL, PERSON, RENDERERS, RICH, STYLES, renders, tell, tell_strictly
@@ -72,6 +72,19 @@ def test_every_registered_kind_has_sample_events() -> None:
     """A new kind cannot arrive without an event to read: tests/event_samples.py
     lists the few that played games do not reach."""
     assert not missing_kinds(set(RENDERERS)), f"kinds without a sample in tests/event_samples.py: {sorted(missing_kinds(set(RENDERERS)))}"
+
+
+def test_the_hand_made_samples_are_the_engines_payloads() -> None:
+    """Written with the fields the engine declares for their kind (a field renamed in
+    the engine makes the record a ``RawEvent``, and this test says which)."""
+    raw = [(e.kind, dict(e.data)) for e in HAND_MADE if isinstance(e.data, RawEvent)]
+    assert not raw, f"hand-made samples whose fields are not their kind's: {raw}"
+
+
+def test_every_declared_kind_is_registered() -> None:
+    """Every kind the engine declares (``engine.events.EVENT_KINDS``) has its renderer;
+    kinds still emitted by name are checked by tests/test_event_sentences.py."""
+    assert set(EVENT_KINDS) <= set(RENDERERS), sorted(set(EVENT_KINDS) - set(RENDERERS))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -159,17 +172,17 @@ def test_every_end_reason_reads_in_each_language() -> None:
 
 
 def test_the_narrator_names_the_seat_a_secret_was_sent_to() -> None:
-    poison = Event(0, "witch_poisoned", 2, "night", frozenset({"Wanda"}), {"target": "Bob"})
+    poison = Event.recorded(0, "witch_poisoned", 2, "night", frozenset({"Wanda"}), {"target": "Bob"})
     assert tell(catalog("en"), poison) == "The Witch Wanda poisons Bob."
     assert tell(catalog("zh"), poison) == "女巫Wanda对Bob使用了毒药。"
     assert tell(catalog("en"), poison, seat="Wanda") == "You pour your poison for Bob."
-    card = Event(0, "role", 0, "setup", frozenset({"Bob"}), {"player": "Bob", "role": "seer"})
+    card = Event.recorded(0, "role", 0, "setup", frozenset({"Bob"}), {"player": "Bob", "role": "seer"})
     assert tell(catalog("en"), card) == "Bob is the Seer." and tell(catalog("en"), card, seat="Bob") == "Your card is Seer."
 
 
 def test_the_model_reads_the_history_it_always_read() -> None:
     """The model style is the seats' history: one JSON string per player's words."""
-    speech = Event(0, "speech", 1, "discussion", PUBLIC, {"speaker": "Alice", "text": 'I am "sure"\nnow'})
+    speech = Event.recorded(0, "speech", 1, "discussion", PUBLIC, {"speaker": "Alice", "text": 'I am "sure"\nnow'})
     cat = catalog("en")
     assert tell(cat, speech, seat="Bob", style=MODEL) == 'Alice said: "I am \\"sure\\"\\nnow"'
     assert event_body(cat, speech, "Bob") == tell(cat, speech, seat="Bob", style=MODEL)
@@ -180,7 +193,7 @@ def test_the_model_reads_the_history_it_always_read() -> None:
 # ------------------------------------------------------------------ styles
 def test_rich_and_html_escape_what_players_chose() -> None:
     """Names and speeches are untrusted: markup in them is shown, never obeyed."""
-    e = Event(0, "speech", 1, "discussion", PUBLIC, {"speaker": "[red]Eve", "text": "<script>x</script> [bold]hi"})
+    e = Event.recorded(0, "speech", 1, "discussion", PUBLIC, {"speaker": "[red]Eve", "text": "<script>x</script> [bold]hi"})
     rich = tell(catalog("en"), e, style=RICH)
     assert rich.startswith("[bold]\\[red]Eve[/bold]") and "\\[bold]hi" in rich
     console = Console(file=io.StringIO(), width=200, color_system=None)
@@ -190,7 +203,7 @@ def test_rich_and_html_escape_what_players_chose() -> None:
     assert "<script>" not in page and "&lt;script&gt;" in page and '<b class="name">[red]Eve</b>' in page
     parser = HTMLParser()
     parser.feed(page)
-    vote = Event(0, "vote_result", 1, "vote", PUBLIC, {"round": 1, "votes": {"A&B": "C"}, "tally": {"C": 1}})
+    vote = Event.recorded(0, "vote_result", 1, "vote", PUBLIC, {"round": 1, "votes": {"A&B": "C"}, "tally": {"C": 1}})
     assert "A&amp;B" not in tell(catalog("en"), vote, style=HTML)  # the narrator's count names the counted only
     assert "C" in tell(catalog("en"), vote, style=HTML)
 
@@ -202,12 +215,12 @@ def test_every_style_is_registered() -> None:
 # ------------------------------------------------------------------ unknown kinds, broken data
 @pytest.mark.parametrize("style", list(STYLES.values()), ids=list(STYLES))
 def test_an_unknown_kind_is_still_shown(style: Any) -> None:
-    future = Event(0, "comet_sighting", 3, "night", frozenset({"Bob"}), {"watcher": "Bob", "bright": True})
+    future = Event.recorded(0, "comet_sighting", 3, "night", frozenset({"Bob"}), {"watcher": "Bob", "bright": True})
     for lang in LANGUAGES:
         for seat in ("Bob", None):
             text = tell(catalog(lang), future, seat=seat, style=style)
             assert "comet sighting" in text and "true" in text
-    broken = Event(0, "death", 3, "dawn", PUBLIC, {"cause": "vote"})  # a known kind whose data changed shape
+    broken = Event.recorded(0, "death", 3, "dawn", PUBLIC, {"cause": "vote"})  # a known kind whose data changed shape
     assert tell(catalog("en"), broken, style=style).strip()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from engine.events import Event, audience_from_json
+from engine.events import Event
 from prompts.catalog import Catalog, catalog
 from prompts.events_text import PERSON, STYLES, Reader, Style, Written, tell
 
@@ -29,10 +29,7 @@ def _event(record: Any) -> Event:
     """An ``EventRecord`` (or an engine ``Event``) as the engine's event."""
     if isinstance(record, Event):
         return record
-    audience = record.audience
-    if not isinstance(audience, (str, frozenset)):
-        audience = audience_from_json(audience)
-    return Event(getattr(record, "seq", 0), record.kind, record.day, record.phase, audience, dict(record.data or {}))
+    return record.to_event()
 
 
 class Words:
@@ -113,7 +110,7 @@ def describe(
     """One event as plain words: told to ``reader`` ("you"), or by the narrator when
     None. A kind this engine does not know reads in the generic "kind — key: value"
     form."""
-    return Words(language).event(Event(0, kind, day, phase, audience, dict(data or {})), seat=reader)
+    return Words(language).event(Event.recorded(0, kind, day, phase, audience, data or {}), seat=reader)
 
 
 def describe_event(record: Any, *, seat: str | None = None, language: str = "en") -> str:
