@@ -76,8 +76,9 @@ def test_every_registered_kind_has_sample_events() -> None:
 
 def test_the_hand_made_samples_are_the_engines_payloads() -> None:
     """Written with the fields the engine declares for their kind (a field renamed in
-    the engine makes the record a ``RawEvent``, and this test says which)."""
-    raw = [(e.kind, dict(e.data)) for e in HAND_MADE if isinstance(e.data, RawEvent)]
+    the engine makes the record a ``RawEvent``, and this test says which). Kinds the
+    engine does not declare yet are read as recorded, as any reader reads them."""
+    raw = [(e.kind, dict(e.data)) for e in HAND_MADE if e.kind in EVENT_KINDS and isinstance(e.data, RawEvent)]
     assert not raw, f"hand-made samples whose fields are not their kind's: {raw}"
 
 
