@@ -71,6 +71,10 @@ class Words:
     def role(self, role: Any) -> str:
         return self._r.text(self.cat.role_name(role))
 
+    def term(self, group: str, key: Any) -> str:
+        """A term of ``terms.<group>``: a cause, a building's title or home, a camp."""
+        return self._r.word(group, key)
+
     def cause(self, cause: Any) -> str:
         return self._r.word("causes", cause)
 

@@ -285,12 +285,12 @@ def _building_cell(token: dict[str, Any] | None, words: Words) -> str:
         return ""
     parts = []
     for i, c in enumerate(token["changes"]):
-        name = words._r.word("buildings", c["building"])
+        name = words.term("buildings", c["building"])
         if i == 0:
             parts.append(f'<span class="bld">{name}</span>')
             continue
         if c.get("former"):
-            how = words.say("export.moved_into", former=words.text(c["former"]), home=words._r.word("homes", c["building"]))
+            how = words.say("export.moved_into", former=words.text(c["former"]), home=words.term("homes", c["building"]))
         elif words.cat.has(f"narration.export.how.{c['how']}"):
             how = words.say(f"export.how.{c['how']}")
         else:
@@ -321,7 +321,7 @@ def _summary(t: Transcript, words: Words) -> str:
         facts.append(words.say("export.forked", transcript=words.text(fork.transcript), n=words.text(fork.day)))
     result = t.result
     if result is not None:
-        facts.append(words.say("export.result", winner=words._r.word("camps", result.winner), n=words.text(result.days)))
+        facts.append(words.say("export.result", winner=words.term("camps", result.winner), n=words.text(result.days)))
     return (
         f'<p class="verdict">{" · ".join(facts)}</p>'
         f'<table class="seats">{head}{rows}</table>'
