@@ -315,7 +315,7 @@ def _summary(t: Transcript, words: Words) -> str:
     else:
         rows = "".join(f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td></tr>" for s in h.seats)
         head = f"<tr><th>{col['seat']}</th><th>{col['agent']}</th></tr>"
-    facts = [words.say("export.preset", preset=words.text(h.preset)), words.say("export.seed", seed=words.text(h.seed)), esc(h.software)]
+    facts = [words.say("export.preset", preset=words.term("presets", h.preset)), words.say("export.seed", seed=words.text(h.seed)), esc(h.software)]
     fork = getattr(h, "fork", None)
     if fork is not None:
         facts.append(words.say("export.forked", transcript=words.text(fork.transcript), n=words.text(fork.day)))
