@@ -98,7 +98,7 @@ class Narrator:
         self._seen = 0  # events already narrated (when following a live game)
         self._phase = ""
         self.sheriff: str | None = None
-        self.dead: dict[str, dict] = {}
+        self.dead: dict[Any, dict] = {}  # by name (a hand-made record may lack it)
         self._told: set[tuple] = set()
 
     # ------------------------------------------------------------------ feeding

@@ -15,7 +15,7 @@ from its transcript) is still told, plainly, as its kind and its data.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from engine.events import Event
 from prompts.catalog import Catalog
@@ -96,7 +96,7 @@ def generic(r: Reader, e: Event) -> str:
     """A kind this engine does not know: shown as its kind and data rather than
     hidden, since the engine already decided this reader may see it."""
     kind = e.kind.replace("_", " ")
-    data = e.data or {}
+    data: Mapping[str, Any] = e.data
     if not data:
         return r.t("generic_empty", kind=kind)
     items = [
