@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
+from pathlib import Path
 from string import Template
 from typing import Any, Iterable
 
@@ -27,13 +30,15 @@ from arena.narrate import Narrator
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event, RawEvent
 from engine.presets import get_preset
 from prompts.catalog import LANGUAGES, Catalog, _tree, catalog
-from prompts.events_text import HTML, MODEL, PERSON, RENDERERS, RICH, STYLES, renders, tell, tell_strictly
+from prompts.events_text import HTML, MODEL, PERSON, RENDERERS, RICH, STYLES, Reader, known_kinds, renderer_for, renders, tell, tell_strictly
+from prompts.events_text.declared import declared_renderer
 from prompts.history import event_body, history_entries
 from transcripts.export_html import render_html
 from transcripts.replay import ReplayOptions, replay
 from transcripts.schema import read_transcript
 from transcripts.views import Lens
 
+ROOT = Path(__file__).resolve().parents[1]
 PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_]")
 SECOND_PERSON = {"en": re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE), "zh": re.compile("你")}
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -71,7 +76,8 @@ def _seats_of(e: Event) -> list[str]:
 def test_every_registered_kind_has_sample_events() -> None:
     """A new kind cannot arrive without an event to read: tests/event_samples.py
     lists the few that played games do not reach."""
-    assert not missing_kinds(set(RENDERERS)), f"kinds without a sample in tests/event_samples.py: {sorted(missing_kinds(set(RENDERERS)))}"
+    missing = missing_kinds(known_kinds())
+    assert not missing, f"kinds without a sample in tests/event_samples.py: {sorted(missing)}"
 
 
 def test_the_hand_made_samples_are_the_engines_payloads() -> None:
@@ -82,10 +88,12 @@ def test_the_hand_made_samples_are_the_engines_payloads() -> None:
     assert not raw, f"hand-made samples whose fields are not their kind's: {raw}"
 
 
-def test_every_declared_kind_is_registered() -> None:
-    """Every kind the engine declares (``engine.events.EVENT_KINDS``) has its renderer;
-    kinds still emitted by name are checked by tests/test_event_sentences.py."""
-    assert set(EVENT_KINDS) <= set(RENDERERS), sorted(set(EVENT_KINDS) - set(RENDERERS))
+def test_every_declared_kind_has_a_renderer() -> None:
+    """Every kind the engine declares (``engine.events.EVENT_KINDS``) is worded: by its
+    own renderer or from its declaration; kinds still emitted by name are checked by
+    tests/test_event_sentences.py."""
+    assert all(renderer_for(k) is not None for k in EVENT_KINDS)
+    assert set(EVENT_KINDS) <= known_kinds()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -158,7 +166,34 @@ def test_every_sample_reads_for_every_viewpoint_and_style(lang: str) -> None:
         assert not SECOND_PERSON[lang].search(told), f"the narrator speaks to 'you' ({lang}, {e.kind}, {e.audience}): {told}"
         for style in (RICH, HTML):
             assert tell_strictly(cat, e, style=style).strip()
-    assert kinds >= set(RENDERERS)
+    assert kinds >= known_kinds()
+
+
+def _declared_says_the_same(e: Event) -> bool:
+    """Whether the renderer read from ``e``'s declaration words it as its own renderer
+    does, for every reader; False when its sentence needs more than its fields."""
+    own, declared = RENDERERS[e.kind], declared_renderer(e.kind)
+    assert declared is not None
+    for lang in LANGUAGES:
+        for seat in _seats_of(e) + [None]:
+            reader = Reader.narrating(strict(lang), e, PERSON) if seat is None else Reader(strict(lang), seat, MODEL)
+            try:
+                derived = declared(reader, e)
+            except KeyError:  # witch_victim's three cases, a death's card
+                return False
+            assert derived == own(reader, e), (e.kind, lang, seat, derived)
+    return True
+
+
+def test_a_declared_kinds_fields_word_it_as_its_own_renderer_does() -> None:
+    """Where a declared kind's sentence is its fields filled in (no count, no special
+    case), the renderer read from its declaration says exactly what its own renderer
+    says, for every reader: the declarations carry what the words need."""
+    simple: dict[str, bool] = {}
+    for e in sample_events():
+        if e.kind in RENDERERS and e.kind in EVENT_KINDS:
+            simple[e.kind] = simple.get(e.kind, True) and _declared_says_the_same(e)
+    assert {k for k, ok in simple.items() if ok} >= {"seer_result", "witch_healed", "witch_poisoned"}, simple
 
 
 def test_every_end_reason_reads_in_each_language() -> None:
@@ -229,6 +264,55 @@ def test_a_kind_is_registered_once() -> None:
     with pytest.raises(ValueError, match="two renderers"):
         renders("death")(lambda r, e: "")
     assert RENDERERS["death"].__name__ == "death"
+
+
+# ------------------------------------------------------------------ a new role's event: its words only
+NEW_KIND = """
+from engine.events import Event, EventData, Name, event
+from prompts.catalog import Catalog, _tree
+
+@event("lamp_result")
+class LampResult(EventData):  # as CONTRIBUTING.md's Lamplighter declares it
+    target: Name
+    out: bool
+
+WORDS = {
+    "en": ({"true": "You light $target's lamp: they were out tonight.", "false": "You light $target's lamp: they stayed home."},
+           {"true": "The Lamplighter $seat lights $target's lamp: they were out tonight.", "false": "The Lamplighter $seat lights $target's lamp: they stayed home."}),
+    "zh": ({"true": "你点亮了$target的灯：他今晚出门了。", "false": "你点亮了$target的灯：他今晚待在家里。"},
+           {"true": "点灯人$seat点亮了$target的灯：他今晚出门了。", "false": "点灯人$seat点亮了$target的灯：他今晚待在家里。"}),
+}
+for lang, (seat_words, narrator_words) in WORDS.items():  # its text entries, as a role adds them to the yaml files
+    _tree(lang)["events"]["lamp_result"] = seat_words
+    _tree(lang)["narration"]["events"]["lamp_result"] = narrator_words
+from prompts.events_text import MODEL, PERSON, RENDERERS, tell_strictly
+assert "lamp_result" not in RENDERERS  # no renderer written for it
+for out in (True, False):
+    e = Event(0, 2, "night", frozenset({"Lena"}), LampResult("Bob", out))
+    for lang in WORDS:
+        cat = Catalog(lang, fallback=False)
+        print(tell_strictly(cat, e, seat="Lena", style=MODEL))
+        print(tell_strictly(cat, e, style=PERSON))
+"""
+
+
+def test_a_new_kind_needs_only_its_words() -> None:
+    """A kind declared with typed fields (a player, a flag, as CONTRIBUTING.md's
+    Lamplighter declares ``lamp_result``) and no renderer: its sentences alone word
+    it, for its seat and the narrator, in both languages, the variant chosen by the
+    flag. Run apart, so this run's registries stay as they are."""
+    done = subprocess.run([sys.executable, "-c", NEW_KIND], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == [
+        "You light Bob's lamp: they were out tonight.",
+        "The Lamplighter Lena lights Bob's lamp: they were out tonight.",
+        "你点亮了Bob的灯：他今晚出门了。",
+        "点灯人Lena点亮了Bob的灯：他今晚出门了。",
+        "You light Bob's lamp: they stayed home.",
+        "The Lamplighter Lena lights Bob's lamp: they stayed home.",
+        "你点亮了Bob的灯：他今晚待在家里。",
+        "点灯人Lena点亮了Bob的灯：他今晚待在家里。",
+    ]
 
 
 # ------------------------------------------------------------------ the narrator's language

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from engine.events import Event
+from engine.events import EVENT_KINDS, Event
 from prompts.catalog import Catalog
+from prompts.events_text.declared import declared_renderer
 from prompts.events_text.reader import Reader
 from prompts.events_text.style import PERSON, Style
 
-Renderer = Callable[[Reader, Event], str]
+Renderer = Callable[[Reader, Event], str]  # the same as prompts.events_text.declared's
 
 RENDERERS: dict[str, Renderer] = {}
 
@@ -107,6 +108,18 @@ def generic(r: Reader, e: Event) -> str:
 
 
 # ---------------------------------------------------------------------------- telling
+def renderer_for(kind: str) -> Renderer | None:
+    """The kind's own renderer, else the one read from its payload declaration
+    (``prompts.events_text.declared``), else None (a kind this engine does not know)."""
+    found = RENDERERS.get(kind)
+    return found if found is not None else declared_renderer(kind)
+
+
+def known_kinds() -> set[str]:
+    """Every kind with words: registered here or declared by the engine."""
+    return set(RENDERERS) | set(EVENT_KINDS)
+
+
 def reader_for(cat: Catalog, e: Event, seat: str | None, style: Style) -> Reader:
     return Reader.narrating(cat, e, style) if seat is None else Reader(cat, seat, style)
 
@@ -114,7 +127,10 @@ def reader_for(cat: Catalog, e: Event, seat: str | None, style: Style) -> Reader
 def tell_strictly(cat: Catalog, e: Event, *, seat: str | None = None, style: Style = PERSON) -> str:
     """The event's sentence from its own renderer; raises where ``tell`` falls back
     (the tests' way of finding a kind or a case without words)."""
-    return RENDERERS[e.kind](reader_for(cat, e, seat, style), e)
+    renderer = renderer_for(e.kind)
+    if renderer is None:
+        raise KeyError(f"no renderer for event kind '{e.kind}'")
+    return renderer(reader_for(cat, e, seat, style), e)
 
 
 def tell(cat: Catalog, e: Event, *, seat: str | None = None, style: Style = PERSON) -> str:
@@ -123,7 +139,7 @@ def tell(cat: Catalog, e: Event, *, seat: str | None = None, style: Style = PERS
     A renderer that trips over data it did not expect (an engine change, a hand-made
     record) falls back to the generic form: a history must never stop a game."""
     reader = reader_for(cat, e, seat, style)
-    renderer = RENDERERS.get(e.kind)
+    renderer = renderer_for(e.kind)
     if renderer is not None:
         try:
             return renderer(reader, e)
