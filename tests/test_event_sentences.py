@@ -173,8 +173,8 @@ def test_the_narrator_tells_every_event_in_its_own_words(games: list[Game], monk
         return e.kind
 
     monkeypatch.setattr(prompts.events_text.registry, "generic", generic)
-    for game in games:
-        for language in LANGUAGES:
+    for i, game in enumerate(games):
+        for language in LANGUAGES if i % 4 == 0 else ("en",):  # Chinese on every fourth game: the pipeline's own tests read every kind in it
             buf = io.StringIO()
             Narrator(Console(file=buf, width=160, color_system=None), god=True, language=language).feed(game.events)
             text = buf.getvalue()
