@@ -21,13 +21,13 @@ and this tree are measured alike.
 Figures (shared 2-core machine, --games 4, ``--before`` = the tree before issue 15's
 text pipeline): every preset's model and person histories hash the same in English;
 in Chinese only ``game_end`` moved (two end reasons the zh catalog lacked now read in
-Chinese), over 73,318 history entries and 58,852 tellings of the sample events of all
+Chinese), over 73,318 history entries and 35,654 tellings of the sample events of all
 108 kinds.
 
                                           before    after
     modules wording one kind (most)            4        1   (250 -> 108 renderers)
     zh games' god narration, English lines  2210        0   (of ~3,760 lines, 18 games)
-    model history, µs per entry              229      201   (noise: the machine is shared)
+    model history, µs per entry             66.6     50.7   (the machine is shared: read the ratio)
 """
 
 from __future__ import annotations
