@@ -3,14 +3,15 @@
 Why it is built from the seat's events only (``SeatView.events`` /
 ``Game.observation``): the engine decided at emission who may see each event, so a
 screen that prints nothing else cannot show a secret by mistake. The sentences are
-the ones model seats read (``prompts.history``), which keeps the person and the models
-on equal terms; this module only adds the terminal's layout: night and day rules,
-the role card, secrets marked as such, the numbered menu, the final reveal.
+the ones model seats read (the one text pipeline, ``prompts.events_text``, told to
+the seat in rich markup), which keeps the person and the models on equal terms; this
+module only adds the terminal's layout: night and day rules, the role card, secrets
+marked as such, the numbered menu, the final reveal (the narrator's).
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,7 +25,7 @@ from engine.events import Event
 from engine.roles import ROLES, WEREWOLVES
 from prompts.catalog import catalog
 from prompts.decisions_text import ASKERS
-from prompts.history import event_body
+from prompts.events_text import RICH, Reader, tell
 
 # Events that only set the scene; drawn as rules rather than sentences.
 _SCENE = {"night_start", "dawn", "game_end"}
@@ -55,21 +56,20 @@ class SeatScreen:
             self._dead[e.data.get("player", "")] = {**e.data, "day": e.day}
         elif e.kind in ("sheriff_elected", "sheriff_successor"):
             self._sheriff = e.data.get("player")
-        if e.kind == "night_start":
+        if e.kind in ("night_start", "dawn"):
+            night = e.kind == "night_start"
+            style = "bold blue" if night else "bold yellow"
+            heading = self._term("headings.night" if night else "headings.day", n=e.data.get("night" if night else "day", e.day))
             self.console.print()
-            self.console.print(Rule(f"[bold blue]Night {e.data.get('night', e.day)}[/bold blue]"))
-            return
-        if e.kind == "dawn":
-            self.console.print()
-            self.console.print(Rule(f"[bold yellow]Day {e.data.get('day', e.day)}[/bold yellow]"))
+            self.console.print(Rule(f"[{style}]{heading}[/{style}]"))
             return
         if e.kind == "game_end":
-            self._reveal(e.data)
+            self._reveal(e)
             return
         if e.kind == "role" and e.data.get("player") == self.seat:
             self._role_card(e)
             return
-        text = escape(self._sentence(e))
+        text = self._sentence(e)
         if not text:
             return
         if e.kind == "speech":
@@ -79,14 +79,20 @@ class SeatScreen:
         elif e.is_public:
             self.console.print(text)
         else:
-            self.console.print(f"[magenta]🔒 only you{self._and_who(e)}:[/magenta] [italic]{text}[/italic]")
+            others = sorted(a for a in e.audience if a != self.seat) if isinstance(e.audience, frozenset) else []
+            words = self._words()
+            mark = self._term("seat_screen.secret_with", others=words.join(words.text(o) for o in others)) if others else self._term("seat_screen.secret")
+            self.console.print(f"[magenta]{mark}[/magenta] [italic]{text}[/italic]")
 
-    def _and_who(self, e: Event) -> str:
-        others = sorted(a for a in e.audience if a != self.seat) if isinstance(e.audience, frozenset) else []
-        return f" and {', '.join(others)}" if others else ""
+    def _words(self) -> Reader:
+        return Reader(catalog(self.language), self.seat, RICH, narrator=True)
+
+    def _term(self, path: str, **values: Any) -> str:
+        """The screen's own words (``narration.yaml``), in rich markup."""
+        return self._words().term(f"narration.{path}", **values)
 
     def _sentence(self, e: Event) -> str:
-        return event_body(catalog(self.language), e, self.seat, display=True)
+        return tell(catalog(self.language), e, seat=self.seat, style=RICH)
 
     def _role_card(self, e: Event) -> None:
         cat = catalog(self.language)
@@ -96,14 +102,14 @@ class SeatScreen:
         win = _win_line(cat, role)
         if win:
             lines.append(escape(win))
-        title = "Your card" if e.phase == "setup" else "Your card has changed"
-        self.console.print(Panel("\n".join(lines), title=f"{title}, {escape(self.seat)}", border_style="magenta", expand=False))
+        title = self._term("seat_screen.card" if e.phase == "setup" else "seat_screen.card_changed", seat=self.seat)
+        self.console.print(Panel("\n".join(lines), title=title, border_style="magenta", expand=False))
 
-    def _reveal(self, data: Mapping[str, Any]) -> None:
-        narrator = Narrator(self.console)
+    def _reveal(self, e: Event) -> None:
+        narrator = Narrator(self.console, language=self.language)
         narrator.dead = dict(self._dead)
         narrator.sheriff = self._sheriff
-        narrator.final_reveal(dict(data))
+        narrator.final_reveal(e.data)
 
     # ------------------------------------------------------------------ questions
     def question(self, decision: Decision, timeout: float | None, default_text: str | None, alive: list[str] | None = None) -> None:

@@ -251,7 +251,9 @@ class Continuation:
 def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
     """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
     game = cont.game
-    screen = screen_for(cont.agents, json_out=json_out, quiet=quiet, god=god)
+    record = cont.verification.transcript
+    language = record.header.language if record is not None else None
+    screen = screen_for(cont.agents, json_out=json_out, quiet=quiet, god=god, language=language)
     narrator = screen.narrator
     if narrator is not None:
         # Told silently, so the narrator remembers the dead and the Sheriff without

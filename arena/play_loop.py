@@ -67,15 +67,27 @@ class Screen:
     humans: list[Any] = field(default_factory=list)
 
 
-def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god: bool) -> Screen:
+def table_language(agents: Mapping[str, Agent]) -> str:
+    """The game's language as its seats were told it (model seats and the heuristic
+    bot speak the game's language), for a caller that does not say it; English when
+    no seat was told one."""
+    for agent in agents.values():
+        language = getattr(agent, "language", None)
+        if isinstance(language, str) and language:
+            return language
+    return "en"
+
+
+def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god: bool, language: str | None = None) -> Screen:
     """The screen for a table; ``CliError`` when this terminal cannot keep a person's
-    secrets (``--god``, or more than one person)."""
+    secrets (``--god``, or more than one person). The narrator speaks ``language``, the
+    game's (else the one its seats were given)."""
     try:
         humans = humans_at_terminal(agents, god=god)
     except ValueError as e:
         raise CliError(str(e)) from None
     console = console_for(to_stderr=json_out)
-    narrator = None if quiet or humans else Narrator(console, god=god)
+    narrator = None if quiet or humans else Narrator(console, god=god, language=language or table_language(agents))
     for h in humans:
         h.attach(console)
     return Screen(console, narrator, humans)

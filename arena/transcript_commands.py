@@ -18,6 +18,7 @@ from transcripts.export_html import render_html
 from transcripts.replay import ReplayOptions, last_day, replay, terminal_pause
 from transcripts.signing import SigningKeyError, load_public_key
 from transcripts.verify import Status, Verification, verify_file
+from prompts.catalog import LANGUAGES
 from transcripts.views import Lens
 
 
@@ -107,6 +108,7 @@ def _configure_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--step", action="store_true", help="pause after each event (Enter: next, q: quit); no pause when stdin is not a terminal")
     p.add_argument("--day", type=int, metavar="N", help="start at day N (night N opens day N); what came before is summed up")
     p.add_argument("--unverified", action="store_true", help="narrate a transcript even when it does not verify (with a warning)")
+    p.add_argument("--language", choices=LANGUAGES, help="the narrator's language (default: the game's)")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -120,7 +122,7 @@ def run_replay(args: argparse.Namespace) -> int:
             raise CliError(f"--day {args.day}: the game has days 1 to {last}" if last else "--day: the game never reached day 1")
     console = console_for(False)
     pause = terminal_pause(sys.stdin, sys.stderr) if args.step else None
-    replay(transcript, console, ReplayOptions(lens=lens, day=args.day, pause=pause))
+    replay(transcript, console, ReplayOptions(lens=lens, day=args.day, pause=pause, language=args.language))
     return 0
 
 
@@ -133,6 +135,7 @@ def _configure_export(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--html", metavar="OUT.html", help="write one self-contained page (no network needed)")
     p.add_argument("--unverified", action="store_true", help="export a transcript even when it does not verify (with a warning)")
+    p.add_argument("--language", choices=LANGUAGES, help="the page's language (default: the game's)")
     p.add_argument("--format", choices=("csv", "parquet"), help="write tidy tables, one file each (docs/EXPORT.md)")
     p.add_argument("--out", metavar="DIR", help="the folder for --format's tables")
     p.epilog = "Tables: games, seats, decisions, votes, claims, beliefs, calls, deaths (columns in docs/EXPORT.md)."
@@ -147,7 +150,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise CliError("export: say what to write: --html OUT.html (one transcript) or --format csv|parquet --out DIR")
     v = checked(args.transcript, allow_mismatch=args.unverified)
     assert v.transcript is not None
-    page = render_html(v.transcript, title=Path(args.transcript).name, verdict=v.summary().splitlines()[0])
+    page = render_html(v.transcript, title=Path(args.transcript).name, verdict=v.summary().splitlines()[0], language=args.language)
     try:
         Path(args.html).write_text(page, encoding="utf-8")
     except OSError as e:

@@ -20,7 +20,7 @@ from engine.roles import ROLES
 
 LANGUAGES: tuple[str, ...] = ("en", "zh")
 FALLBACK = "en"
-FILES: tuple[str, ...] = ("system", "rules", "roles", "events", "decisions", "terms")
+FILES: tuple[str, ...] = ("system", "rules", "roles", "events", "decisions", "terms", "narration")
 
 
 def _load_file(lang: str, stem: str) -> dict[str, Any]:
@@ -55,12 +55,16 @@ class Catalog:
     missing translation then reads in English instead of crashing a game (the tests
     check that both languages have every key, so the net is for future roles only)."""
 
-    def __init__(self, lang: str):
+    def __init__(self, lang: str, *, fallback: bool = True):
+        """``fallback=False``: no English behind the language (the tests read a
+        language alone, so that a missing translation fails instead of reading in
+        English)."""
         if lang not in LANGUAGES:
             raise ValueError(f"unknown prompt language '{lang}' (known: {', '.join(LANGUAGES)})")
         self.lang = lang
-        self._trees = [_tree(lang)] + ([_tree(FALLBACK)] if lang != FALLBACK else [])
+        self._trees = [_tree(lang)] + ([_tree(FALLBACK)] if lang != FALLBACK and fallback else [])
         self._found: dict[str, Any] = {}  # a history re-renders every event on every call
+        self._first: dict[tuple[str, ...], Any] = {}
 
     # ------------------------------------------------------------------ lookup
     def get(self, path: str, default: Any = None) -> Any:
@@ -82,6 +86,30 @@ class Catalog:
             if node is not None:
                 return node
         return None
+
+    def first(self, paths: tuple[str, ...]) -> Any:
+        """The first of ``paths`` this language has, else the first the fallback has:
+        an override (the narrator's sentence) is preferred within a language, never
+        over the language itself (a Chinese game never reads an English override)."""
+        try:
+            return self._first[paths]
+        except KeyError:
+            pass
+        found = None
+        for tree in self._trees:
+            for path in paths:
+                node: Any = tree
+                for part in path.split("."):
+                    node = node.get(part) if isinstance(node, dict) else None
+                    if node is None:
+                        break
+                if node is not None:
+                    found = node
+                    break
+            if found is not None:
+                break
+        self._first[paths] = found
+        return found
 
     def has(self, path: str) -> bool:
         return self.get(path) is not None

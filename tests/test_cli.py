@@ -131,13 +131,13 @@ def test_narration_goes_to_stdout_and_god_shows_the_night(capsys):
     code, out, err = run_main(capsys, "play", str(FIXTURE))
     assert code == 0 and err == ""
     assert "Night 1" in out and "Day 2" in out and "The village wins" in out
-    assert "Alice: Chloe is lying." in out
+    assert 'Alice said: "Chloe is lying."' in out
     assert "Chloe is elected Sheriff" in out
     assert "Seer Chloe sees" not in out
     code, out, _ = run_main(capsys, "play", str(FIXTURE), "--god")
     assert code == 0
     assert "Seer Chloe sees that Alice is the Werewolf" in out
-    assert "The Witch saves Farah" in out
+    assert "The Witch David saves Farah" in out  # the narrator names the seat a secret was sent to
 
 
 def test_quiet_prints_a_summary(capsys):

@@ -1,14 +1,16 @@
-"""Every event the engine can emit reads as a sentence: in a seat's history, in English
-and in Chinese (``prompts/history.py``, ``prompts/{en,zh}/events.yaml``), and on the
-terminal narrator of ``werewolf play`` and ``werewolf replay`` (``arena/narrate.py``).
+"""Every event the engine can emit reads as a sentence, for every reader: in a seat's
+history and as the narrator tells it (``werewolf play``, ``replay``, the export, the
+web), in English and in Chinese, all from the one text pipeline
+(``prompts.events_text``, ``prompts/{en,zh}/events.yaml`` and ``narration.yaml``).
 
-The kinds are found by scanning the engine's source for ``emit("kind", ...)`` (and
-``emit_data("kind", ...)``), so a new
-event cannot be added without its words: it would otherwise fall back to the generic
-"kind — key: value" rendering that models and people read badly. Then real games of the
-message-board (004) and Village (000) presets are played and every event is rendered for
-each seat that sees it, through its own renderer (which raises, instead of falling back),
-and narrated with every secret, without the narrator's generic line.
+The engine's kinds come from its registry of event payloads
+(``engine.events.EVENT_KINDS``), and from its source for a kind still emitted by
+name (``emit("kind", ...)``), so a new event cannot be added without its words. Then real
+games of the message-board (004) and Village (000) presets are played and every event
+is rendered for each seat that sees it and for the narrator, through its own renderer
+(which raises, instead of falling back to the generic "kind — key: value" form that
+models and people read badly). ``tests/test_text_pipeline.py`` checks every
+registered kind in every language and viewpoint.
 """
 
 from __future__ import annotations
@@ -21,15 +23,14 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from agents.base import SeatView
-from agents.random_agent import RandomAgent
-from arena import narrate
+import prompts.events_text.registry
 from arena.narrate import Narrator
 from engine import Game, GameSetup, get_preset
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event
+from event_samples import play_random
 from helpers import random_forum_game
-from prompts.catalog import catalog
-from prompts.history import RENDERERS, _Reader
+from prompts.catalog import Catalog
+from prompts.events_text import MODEL, PERSON, RENDERERS, tell_strictly
 from prompts.render import LANGUAGES, history_entries
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,16 +68,14 @@ def emitted_kinds() -> dict[str, list[str]]:
 def _what_is_missing(kind: str) -> list[str]:
     missing = []
     if kind not in RENDERERS:
-        missing.append("a renderer in prompts/history.py RENDERERS")
+        missing.append("a renderer in prompts/events_text (@renders)")
     for lang in LANGUAGES:
-        if not catalog(lang).has(f"events.{kind}"):
+        if not Catalog(lang, fallback=False).has(f"events.{kind}"):
             missing.append(f"a sentence in prompts/{lang}/events.yaml")
-    if not hasattr(Narrator, f"_on_{kind}") and kind not in narrate._ECHOES:
-        missing.append("a line in arena/narrate.py (Narrator._on_<kind>)")
     return missing
 
 
-# ------------------------------------------------------------------------------ the scan
+# ------------------------------------------------------------------------------ the engine's kinds
 def test_the_scan_finds_the_engines_events() -> None:
     kinds = emitted_kinds()
     assert {"game_start", "game_end", "vote_result", "death", "speech"} <= set(kinds)  # multi-line calls too
@@ -95,14 +94,14 @@ def test_every_emit_names_its_kind_literally() -> None:
     assert not hidden, "emit() without a literal event kind (write the kind as a string there): " + ", ".join(hidden)
 
 
-def test_every_emitted_event_kind_has_its_sentences() -> None:
-    """A kind without words in either language (or on the narrator) is listed with what it
-    lacks and where it is emitted."""
+def test_every_engine_kind_has_its_sentences() -> None:
+    """A kind without a renderer or without words in either language is listed with
+    what it lacks and where it is declared."""
     problems = []
     for kind, where in sorted(emitted_kinds().items()):
         missing = _what_is_missing(kind)
         if missing:
-            problems.append(f"  {kind} (emitted at {', '.join(where)}): missing {'; '.join(missing)}")
+            problems.append(f"  {kind} ({', '.join(where)}): missing {'; '.join(missing)}")
     assert not problems, f"{len(problems)} event kind(s) without sentences:\n" + "\n".join(problems)
 
 
@@ -117,26 +116,18 @@ def _village(seed: int) -> Game:
     return Game(GameSetup(names=[f"V{i:02d}" for i in range(n)], preset="village", seed=seed, options=preset.options({}), roles=preset.deck(n)))
 
 
-def _play(game: Game, seed: int) -> Game:
-    agents = {p.name: RandomAgent(p.name, seed=seed) for p in game.players}
-    while not game.over:
-        d = game.waiting[0]
-        game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
-    return game
-
-
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
-    return [_play(_forum(s), s) for s in range(24)] + [_play(_village(s), s) for s in range(10)]
+    return [play_random(_forum(s), s) for s in range(24)] + [play_random(_village(s), s) for s in range(10)]
 
 
-def _readers(game: Game, e: Event) -> list[str]:
-    """The narrator's view ("") and every seat that sees the event."""
+def _readers(game: Game, e: Event) -> list[str | None]:
+    """The narrator (None) and every seat that sees the event."""
     if e.audience == PUBLIC:
-        return [""] + [p.name for p in game.players]
+        return [None] + [p.name for p in game.players]
     if e.audience == NARRATOR:
-        return [""]
-    return [""] + sorted(e.audience)
+        return [None]
+    return [None] + sorted(e.audience)
 
 
 def test_every_event_of_real_games_reads_as_a_sentence(games: list[Game]) -> None:
@@ -149,43 +140,49 @@ def test_every_event_of_real_games_reads_as_a_sentence(games: list[Game]) -> Non
                 unknown.add(e.kind)
                 continue
             for lang in LANGUAGES:
-                cat = catalog(lang)
+                cat = Catalog(lang, fallback=False)
                 for seat in _readers(game, e):
-                    body = RENDERERS[e.kind](_Reader(cat, seat), e)  # raises instead of falling back
+                    body = tell_strictly(cat, e, seat=seat, style=MODEL if seat else PERSON)  # raises instead of falling back
                     assert body.strip() and not PLACEHOLDER.search(body), (lang, e.kind, e.data, body)
-    assert not unknown, f"events of real games without a renderer in prompts/history.py: {sorted(unknown)}"
+    assert not unknown, f"events of real games without a renderer in prompts/events_text: {sorted(unknown)}"
     assert FORUM_KINDS | VILLAGE_KINDS <= seen, sorted((FORUM_KINDS | VILLAGE_KINDS) - seen)
 
 
 def test_a_private_event_speaks_to_its_seat(games: list[Game]) -> None:
     """The forum's private events are phrased for the seat that receives them ("You
-    learn..."), never about it in the third person."""
+    learn..."), never about it in the third person; the narrator names it instead."""
     you = {"en": re.compile(r"\byou(r)?\b", re.IGNORECASE), "zh": re.compile("你")}
     for game in games:
         for e in game.events:
             if e.kind not in FORUM_KINDS | VILLAGE_KINDS or e.audience in (PUBLIC, NARRATOR):
                 continue
-            for seat in sorted(e.audience):
-                for lang in LANGUAGES:
-                    body = RENDERERS[e.kind](_Reader(catalog(lang), seat), e)
+            for lang in LANGUAGES:
+                cat = Catalog(lang, fallback=False)
+                for seat in sorted(e.audience):
+                    body = tell_strictly(cat, e, seat=seat, style=MODEL)
                     assert you[lang].search(body), (lang, e.kind, seat, body)
+                told = tell_strictly(cat, e, style=PERSON)
+                assert not you[lang].search(told), (lang, e.kind, "narrator", told)
 
 
 def test_the_narrator_tells_every_event_in_its_own_words(games: list[Game], monkeypatch: pytest.MonkeyPatch) -> None:
     plain: set[str] = set()
 
-    def generic(self: Narrator, e: Event) -> None:
+    def generic(r: Any, e: Event) -> str:
         plain.add(e.kind)
+        return e.kind
 
-    monkeypatch.setattr(Narrator, "_generic", generic)
-    for game in games:
-        buf = io.StringIO()
-        Narrator(Console(file=buf, width=160, color_system=None), god=True).feed(game.events)
-        text = buf.getvalue()
-        assert "The cards are revealed" in text
-        if game.preset == "forum":
-            assert "The lynch votes are posted" in text and "Sundown" in text
-    assert not plain, f"events the narrator (arena/narrate.py) tells only as key=value: {sorted(plain)}"
+    monkeypatch.setattr(prompts.events_text.registry, "generic", generic)
+    for i, game in enumerate(games):
+        for language in LANGUAGES if i % 4 == 0 else ("en",):  # Chinese on every fourth game: the pipeline's own tests read every kind in it
+            buf = io.StringIO()
+            Narrator(Console(file=buf, width=160, color_system=None), god=True, language=language).feed(game.events)
+            text = buf.getvalue()
+            reveal, posted = {"en": ("The cards are revealed", "The lynch votes are posted"), "zh": ("亮牌", "处决投票已公开贴出")}[language]
+            assert reveal in text
+            if game.preset == "forum":
+                assert posted in text, text[:2000]
+    assert not plain, f"events the narrator tells only as key=value: {sorted(plain)}"
 
 
 # ------------------------------------------------------------------------------ visibility

@@ -25,7 +25,8 @@ from engine.options import CHOICES, RuleOptions
 from engine.roles import ROLES, VILLAGE, RoleSpec
 from helpers import random_classic_game
 from prompts.catalog import FILES, _tree, catalog
-from prompts.history import RENDERERS, _Reader, event_body
+from prompts.events_text import MODEL, RENDERERS, tell_strictly
+from prompts.history import event_body
 from prompts.render import LANGUAGES, decision_prompt, history_entries, system_prompt
 
 PLAYERS = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
@@ -500,7 +501,7 @@ def test_real_events_use_their_own_renderer() -> None:
             assert e.kind in RENDERERS, e.kind
             viewer = _audience(e)[0] if not e.is_public and _audience(e) else ""
             for lang in LANGUAGES:
-                body = RENDERERS[e.kind](_Reader(catalog(lang), viewer), e)  # raises instead of falling back
+                body = tell_strictly(catalog(lang), e, seat=viewer, style=MODEL)  # raises instead of falling back
                 clean(body)
     assert {"wolf_chat", "seer_result", "witch_victim", "lovers", "thief_cards", "wolf_chat_overheard", "vote_result"} <= seen
 

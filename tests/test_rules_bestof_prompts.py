@@ -17,7 +17,8 @@ from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import NARRATOR
 from engine.roles import ROLES
 from prompts.catalog import catalog
-from prompts.history import RENDERERS, _Reader, event_body
+from prompts.events_text import MODEL, RENDERERS, tell_strictly
+from prompts.history import event_body
 from prompts.render import LANGUAGES, decision_prompt, history_entries, system_prompt
 
 PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_]")
@@ -136,7 +137,7 @@ def test_real_events_of_the_new_presets_use_their_own_words():
             assert e.kind in RENDERERS, e.kind
             viewer = "" if e.audience in ("public", NARRATOR) else sorted(e.audience)[0]
             for lang in LANGUAGES:
-                clean(RENDERERS[e.kind](_Reader(catalog(lang), viewer), e))
+                clean(tell_strictly(catalog(lang), e, seat=viewer, style=MODEL))
     assert {"sisters", "charmed_players", "bear_growl", "wild_child_model", "paramours", "protector_guard"} <= seen
 
 

@@ -122,8 +122,8 @@ def test_seat_view_tells_what_only_that_seat_hears(tmp_path):
         heard = [e for e in t.events if e.kind == "wolf_chat_overheard"]
         if spies and heard:
             text = _text(t, Lens.of(spies[0]))
-            # told to the seat in its own history's words (prompts.history)
-            assert "Spying, you overhear a werewolf whisper" in text
+            # the narrator tells the echo the seat heard: it had no other copy of the pack's talk
+            assert f"Spying, the Little Girl {spies[0]} overhears a werewolf whisper" in text
             assert "[private]" in text
             return
     pytest.skip("no game with an eavesdropping Little Girl among the seeds")

@@ -2,8 +2,8 @@
 players' public building tokens are shown.
 
 Viewers: ``werewolf replay`` (``--god`` and ``--as`` a seat), the HTML export
-(``transcripts.describe``: the base game's plain sentences, every other kind in the
-words of the seats' own history) and the web pages (``arena.web.render``). None may
+(``transcripts.describe``) and the web pages (``arena.web.render``), all reading the
+one text pipeline (``prompts.events_text``). None may
 fall back to the generic "kind — key: value" form for an event the engine emits. The
 web players panel and the export's player list show each player's building token, in
 the game's language, from public events only. Every phase the engine sets has its
@@ -21,9 +21,8 @@ from rich.console import Console
 from test_transcript_export import parse
 from transcript_tools import play_to_file
 
-import prompts.history
+import prompts.events_text.registry
 from arena.gamefile import GameSpec, SeatSpec, default_names
-from arena.narrate import Narrator
 from arena.web.app import create_app
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.render import entries, players
@@ -81,18 +80,15 @@ def transcripts(tmp_path_factory) -> list:
 
 @pytest.fixture
 def no_generic(monkeypatch: pytest.MonkeyPatch) -> set[str]:
-    """The kinds that fell back to the generic rendering (of the history, or the narrator)."""
+    """The kinds that fell back to the generic rendering (every viewer reads through
+    the one text pipeline, so one fallback serves them all)."""
     plain: set[str] = set()
 
-    def history_generic(r, e):
+    def generic(r, e):
         plain.add(e.kind)
         return f"{e.kind} (generic)"
 
-    def narrator_generic(self, e):
-        plain.add(e.kind)
-
-    monkeypatch.setattr(prompts.history, "_generic", history_generic)
-    monkeypatch.setattr(Narrator, "_generic", narrator_generic)
+    monkeypatch.setattr(prompts.events_text.registry, "generic", generic)
     return plain
 
 
@@ -119,8 +115,8 @@ def test_every_event_reads_as_a_sentence_for_every_reader(transcripts, no_generi
     assert wanted <= kinds, sorted(wanted - kinds)
 
 
-def test_describe_keeps_the_plain_sentences_and_reads_the_rest_from_the_history():
-    assert describe("eliminated", {"player": "Bob"}) == "The village has chosen: Bob."
+def test_describe_reads_the_narrators_words_or_a_seats():
+    assert describe("eliminated", {"player": "Bob"}) == "Bob is eliminated by the village."
     fire = {"player": "Bob", "building": "farmer", "wolf_burned": False}
     assert describe("fire", fire) == "At dawn Bob's farm burns down: Bob is now a Vagabond."
     assert describe("fire", fire, reader="Bob") == "At dawn your farm burns down: you are now a Vagabond."
@@ -139,11 +135,12 @@ def test_the_export_reads_and_lists_each_players_building(transcripts):
         parse(page)  # balanced, escaped
         assert "homes=" not in page and "player=" not in page and "wolf_burned=" not in page
         seats = re.search(r'<table class="seats">(.*?)</table>', page, re.S).group(1)
+        cat = catalog(t.header.language)  # the page speaks the game's language
+        building = f"<th>{cat.text('narration.export.columns.building')}</th>"
         if t.header.options.get("buildings", "none") == "none":
-            assert "<th>building</th>" not in seats
+            assert building not in seats
             continue
-        assert "<th>building</th>" in seats
-        cat = catalog(t.header.language)
+        assert building in seats
         for p in game.players:
             row = re.search(rf"<tr><td>{re.escape(p.name)}</td>.*?</tr>", seats).group(0)
             assert cat.word("buildings", p.building) in row, (p.name, p.building, row)
@@ -152,7 +149,7 @@ def test_the_export_reads_and_lists_each_players_building(transcripts):
         fires = [e for e in t.events if e.kind == "fire"]
         for e in fires:
             row = re.search(rf"<tr><td>{re.escape(e.data['player'])}</td>.*?</tr>", seats).group(0)
-            assert cat.word("buildings", "vagabond") in row and f"day {e.day}" in row
+            assert cat.word("buildings", "vagabond") in row and cat.text("narration.export.change", n=e.day, how=cat.text("narration.export.how.fire")) in row
 
 
 def test_a_zh_export_tells_the_village_in_chinese(transcripts):

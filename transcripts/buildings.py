@@ -9,14 +9,13 @@ them from those events alone and never from a private one, so a caller that pass
 more than the public events shows nothing more.
 
 Used by the web pages' players panel (``arena.web.render``) and the HTML export's
-player list (``transcripts.export_html``).
+player list (``transcripts.export_html``), which word the tokens in the game's
+language themselves (``terms.buildings``, ``terms.homes``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
-
-from prompts.catalog import catalog
 
 VAGABOND = "vagabond"
 KINDS = frozenset({"building_chosen", "buildings", "token_returned", "token_given", "moved_in", "fire"})
@@ -72,20 +71,3 @@ def public_tokens(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
         elif kind == "fire":
             take(d.get("player"), VAGABOND, day, "fire")
     return out
-
-
-def title(building: Any, language: str = "en") -> str:
-    """The holder's title in the game's language (``terms.buildings``: Farmer, 农夫)."""
-    return _cat(language).word("buildings", building)
-
-
-def home(building: Any, language: str = "en") -> str:
-    """The building itself in the game's language (``terms.homes``: farm, 农场)."""
-    return _cat(language).word("homes", building)
-
-
-def _cat(language: str):
-    try:
-        return catalog(language)
-    except Exception:  # an unknown language in a hand-made header
-        return catalog("en")

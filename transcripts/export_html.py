@@ -8,6 +8,10 @@ and people and may contain markup.
 The views (public, one seat's, full) switch with CSS alone: every timeline item
 carries a class per seat allowed to see it, taken from the recorded audience through
 ``transcripts.views``. The whole record is in the page; a view is a lens, not a lock.
+
+The page speaks the game's language: the events are the narrator's sentences of the
+one text pipeline (``prompts.events_text``, HTML style), every other word is in
+``prompts/<lang>/narration.yaml`` (``export``). This module only builds the elements.
 """
 
 from __future__ import annotations
@@ -17,11 +21,8 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from arena.narrate import CAUSES, role_name
-from transcripts.buildings import home as building_home
 from transcripts.buildings import public_tokens
-from transcripts.buildings import title as building_title
-from transcripts.describe import STOPPED, UNFINISHED, answer_text, caller, describe_event, offered_text
+from transcripts.describe import Words
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import NARRATOR, PUBLIC, reasoning_of
 
@@ -57,17 +58,18 @@ class _Seats:
 
 
 # ---------------------------------------------------------------------- charts
-def vote_chart(title: str, votes: dict[str, Any], tally: dict[str, int]) -> str:
+def vote_chart(title: str, votes: dict[str, Any], tally: dict[str, int], words: Words | None = None) -> str:
     """A horizontal bar per candidate, its voters named; abstentions in grey."""
+    words = words or Words("en", "html")
     rows: list[tuple[str, int, list[str], bool]] = []
     for target, count in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])):
         voters = [v for v, t in votes.items() if t == target]
         rows.append((target, count, voters, False))
     abstained = [v for v, t in votes.items() if t is None]
     if abstained:
-        rows.append(("(abstain)", len(abstained), abstained, True))
+        rows.append((html.unescape(words.say("export.abstain")), len(abstained), abstained, True))
     if not rows:
-        return f'<figure class="votes"><figcaption>{esc(title)}: no votes</figcaption></figure>'
+        return f'<figure class="votes"><figcaption>{words.say("export.no_votes", title=title)}</figcaption></figure>'
     top = max(c for _, c, _, _ in rows) or 1
     label_w, bar_w, row_h, line_h = 120, 260, 24, 15
     # Every voter is named: the list wraps onto as many lines as it needs beside the
@@ -114,62 +116,61 @@ def _wrap(names: list[str], limit: int) -> list[str]:
     return lines
 
 
-def _chart_for(e: EventRecord) -> str:
+def _chart_for(e: EventRecord, words: Words) -> str:
     d = e.data
     rnd = d.get("round", 1)
-    if e.kind == "vote_result":
-        title = f"Day {e.day} vote" + (f", round {rnd}" if rnd != 1 else "")
-    else:
-        title = f"Day {e.day} Sheriff election" + (f", round {rnd}" if rnd != 1 else "")
+    key = "chart_vote" if e.kind == "vote_result" else "chart_sheriff"
+    title = html.unescape(words.say(f"export.{key}" if rnd == 1 else f"export.{key}_round", n=e.day, round=rnd))
     votes = d.get("votes") if isinstance(d.get("votes"), dict) else {}
     tally = d.get("tally") if isinstance(d.get("tally"), dict) else {}
-    return vote_chart(title, votes, {str(k): int(v) for k, v in tally.items() if isinstance(v, (int, float))})
+    return vote_chart(title, votes, {str(k): int(v) for k, v in tally.items() if isinstance(v, (int, float))}, words)
 
 
 # ---------------------------------------------------------------------- timeline items
-def _event_item(e: EventRecord, seats: _Seats, language: str = "en", in_round: bool = False) -> str:
+def _event_item(e: EventRecord, seats: _Seats, words: Words, in_round: bool = False) -> str:
     """``in_round``: a speech of a round whose speakers all spoke at once (``discussion:
     parallel``), shown inside the round it belongs to."""
     classes = seats.classes(e.audience)
     kind_class = f"k-{esc(e.kind)}" + (" in-round" if in_round else "")
     private = e.audience != PUBLIC
     extra = " hidden-all" if e.audience == NARRATOR else (" private" if private else "")
-    if e.kind == "speech":
-        text = str(e.data.get("text", "")).strip()
-        body = f"<b>{esc(e.data.get('speaker'))}</b>: {esc(text) if text else '<i>(says nothing)</i>'}"
-    elif e.kind in ("vote_result", "sheriff_votes"):
-        body = esc(describe_event(e, language=language)) + _chart_for(e)
-    else:
-        body = esc(describe_event(e, language=language))
+    body = words.event(e)
+    if e.kind in ("vote_result", "sheriff_votes"):
+        body += _chart_for(e, words)
     if private:
-        who = "nobody (the narrator's secret)" if e.audience == NARRATOR else ", ".join(e.audience)
-        body = "🔒 " + body + f'<span class="who">seen by {esc(who)}</span>'
+        who = words.say("export.narrator_only") if e.audience == NARRATOR else words.names(e.audience)
+        body = "🔒 " + body + f'<span class="who">{words.say("export.seen_by", who=who)}</span>'
     return f'<div class="v {classes} {kind_class}{extra}">{body}</div>'
 
 
-def _answer_item(a: AnswerRecord, seats: _Seats) -> str:
+def _answer_item(a: AnswerRecord, seats: _Seats, words: Words) -> str:
     if a.shape == "text":
         return ""  # the speech itself follows, heard by its audience
-    return (
-        f'<div class="v {seats.of(a.seat)} act">▸ {esc(a.seat)} ({esc(a.agent)}) decides {esc(a.kind)}'
-        f" among {esc(offered_text(a))}: <b>{esc(answer_text(a.answer))}</b></div>"
+    line = words.say(
+        "export.answer",
+        seat=words.text(a.seat),
+        agent=words.text(a.agent),
+        kind=words.text(a.kind),
+        offered=words.offered(a),
+        answer=words.bold(words.answer(a.answer)),
     )
+    return f'<div class="v {seats.of(a.seat)} act">{line}</div>'
 
 
-def _call_item(c: Any, seats: _Seats) -> str:
-    who = esc(caller(c))
+def _call_item(c: Any, seats: _Seats, words: Words) -> str:
+    who = words.caller(c)
     out = []
     thought = reasoning_of(c)
     if thought:
-        out.append(f'<div class="v {seats.of(c.seat)} think">💭 {who} on {esc(c.kind)}: {esc(thought)}</div>')
-    for field, words in (("violation", "reply was refused"), ("error", "call failed")):
+        out.append(f'<div class="v {seats.of(c.seat)} think">{words.say("replay.thought", who=who, kind=words.text(c.kind))} {esc(thought)}</div>')
+    for field, key in (("violation", "replay.refused"), ("error", "replay.failed")):
         value = getattr(c, field, None)
         if value:
-            out.append(f'<div class="v {seats.of(c.seat)} warn">⚠ {who}: {words}: {esc(value)}</div>')
+            out.append(f'<div class="v {seats.of(c.seat)} warn">{words.say(key, who=who, why=words.text(value))}</div>')
     return "".join(out)
 
 
-def _reveal_table(t: Transcript) -> str:
+def _reveal_table(t: Transcript, words: Words) -> str:
     end = next((e for e in t.events if e.kind == "game_end"), None)
     if end is None:
         return ""
@@ -180,14 +181,15 @@ def _reveal_table(t: Transcript) -> str:
     rows = []
     for name, role in (d.get("roles") or {}).items():
         death = deaths.get(name)
-        fate = f"day {death.day}: {CAUSES.get(death.data.get('cause'), death.data.get('cause'))}" if death else "alive"
+        fate = words.say("reveal.dead", n=death.day, cause=words.cause(death.data.get("cause"))) if death else words.say("reveal.alive")
         initial = (d.get("initial_roles") or {}).get(name, role)
-        marks = "♥ lover" if name in lovers else ""
+        marks = words.say("reveal.lover") if name in lovers else ""
         rows.append(
-            f"<tr><td>{esc(name)}</td><td>{esc(role_name(initial))}</td><td>{esc(role_name(role))}</td><td>{esc(fate)}</td>"
-            f"<td>{esc(marks)}</td><td>{'✓' if name in winners else ''}</td></tr>"
+            f"<tr><td>{esc(name)}</td><td>{words.role(initial)}</td><td>{words.role(role)}</td><td>{fate}</td>"
+            f"<td>{marks}</td><td>{'✓' if name in winners else ''}</td></tr>"
         )
-    head = "<tr><th>player</th><th>initial role</th><th>final role</th><th>fate</th><th></th><th>won</th></tr>"
+    head = "".join(f"<th>{words.say(f'reveal.{col}')}</th>" for col in ("player", "initial", "final", "fate")) + "<th></th>"
+    head = f"<tr>{head}<th>{words.say('reveal.won')}</th></tr>"
     return f'<div class="v v-pub k-reveal"><table class="reveal">{head}{"".join(rows)}</table></div>'
 
 
@@ -210,17 +212,18 @@ def _merge_copies(records: list[Any]) -> list[Any]:
     return out
 
 
-def timeline_html(t: Transcript, seats: _Seats) -> tuple[str, list[tuple[str, str]]]:
+def timeline_html(t: Transcript, seats: _Seats, words: Words | None = None) -> tuple[str, list[tuple[str, str]]]:
     """The timeline, in phases; and the (anchor, label) of each phase for navigation."""
+    words = words or Words(t.header.language, "html")
     sections: list[str] = []
     anchors: list[tuple[str, str]] = []
     items: list[str] = []
-    current = ("setup", "Setup", "phase-setup")
+    current = ("setup", words.say("export.setup"), "phase-setup")
 
     def close() -> None:
         kind, title, anchor = current
         if items:
-            sections.append(f'<section class="phase {kind}" id="{anchor}"><h2>{esc(title)}</h2>{"".join(items)}</section>')
+            sections.append(f'<section class="phase {kind}" id="{anchor}"><h2>{title}</h2>{"".join(items)}</section>')
             anchors.append((anchor, title))
         items.clear()
 
@@ -230,33 +233,33 @@ def timeline_html(t: Transcript, seats: _Seats) -> tuple[str, list[tuple[str, st
             opener = _PHASE_OPENERS.get(r.kind)
             if opener is not None:
                 close()
-                title = {"night": f"Night {r.day}", "day": f"Day {r.day}", "end": "The end"}[opener]
-                current = (opener, title, f"{opener}-{r.day}")
+                heading = {"night": "headings.night", "day": "headings.day", "end": "export.end"}[opener]
+                current = (opener, words.say(heading, n=r.day), f"{opener}-{r.day}")
             if r.kind == "discussion_round":
                 parallel = (r.day, r.phase, r.data.get("round"))
             elif r.kind != "speech":
                 parallel = None
             in_round = r.kind == "speech" and parallel == (r.day, r.phase, r.data.get("round"))
-            items.append(_event_item(r, seats, t.header.language, in_round))
+            items.append(_event_item(r, seats, words, in_round))
             if r.kind == "game_end":
-                items.append(_reveal_table(t))
+                items.append(_reveal_table(t, words))
         elif isinstance(r, AnswerRecord):
-            items.append(_answer_item(r, seats))
+            items.append(_answer_item(r, seats, words))
         elif getattr(r, "type", None) == "call":
-            items.append(_call_item(r, seats))
+            items.append(_call_item(r, seats, words))
         elif getattr(r, "type", None) == "error":
-            items.append(f'<div class="v v-pub warn">{esc(STOPPED.format(message=r.message))}</div>')
+            items.append(f'<div class="v v-pub warn">{words.say("replay.stopped", message=words.text(r.message))}</div>')
     if not t.complete:
-        items.append(f'<div class="v v-pub warn">{esc(UNFINISHED)}</div>')
+        items.append(f'<div class="v v-pub warn">{words.say("replay.unfinished")}</div>')
     close()
     return "".join(sections), anchors
 
 
 # ---------------------------------------------------------------------- the page
-def _views(names: list[str]) -> tuple[str, str, str]:
+def _views(names: list[str], words: Words) -> tuple[str, str, str]:
     """The radio inputs, their labels and the CSS that shows each view's items."""
-    views = [("pub", "public", "Public"), ("full", "full", "Full (god)")] + [
-        (f"s{i}", name, name) for i, name in enumerate(names)
+    views = [("pub", "public", words.say("export.public")), ("full", "full", words.say("export.full"))] + [
+        (f"s{i}", name, esc(name)) for i, name in enumerate(names)
     ]
     inputs = []
     labels = []
@@ -267,17 +270,14 @@ def _views(names: list[str]) -> tuple[str, str, str]:
     for key, data, label in views:
         checked = " checked" if key == "pub" else ""
         inputs.append(f'<input class="view" type="radio" name="view" id="view-{key}" data-view="{esc(data)}"{checked}>')
-        labels.append(f'<label for="view-{key}">{esc(label)}</label>')
+        labels.append(f'<label for="view-{key}">{label}</label>')
         css.append(f'#view-{key}:checked ~ nav.views label[for="view-{key}"] {{ background: var(--ink); color: #fff; }}')
         if key.startswith("s"):
             css.append(f"#view-{key}:checked ~ main .v-pub, #view-{key}:checked ~ main .v-{key} {{ display: block; }}")
     return "\n".join(inputs), "\n".join(labels), "\n".join(css)
 
 
-_HOW = {"fire": "home burned down", "moved_in": "moved in"}
-
-
-def _building_cell(token: dict[str, Any] | None, language: str) -> str:
+def _building_cell(token: dict[str, Any] | None, words: Words) -> str:
     """A player's public building token and what became of it (The Village): the title
     in the game's language, then each change with its day; a spent unique power and a
     home a Vagabond took over are said too. Public facts only (``transcripts.buildings``)."""
@@ -285,60 +285,71 @@ def _building_cell(token: dict[str, Any] | None, language: str) -> str:
         return ""
     parts = []
     for i, c in enumerate(token["changes"]):
-        name = esc(building_title(c["building"], language))
+        name = words.term("buildings", c["building"])
         if i == 0:
             parts.append(f'<span class="bld">{name}</span>')
             continue
-        how = _HOW.get(c["how"], c["how"])
         if c.get("former"):
-            how = f"moved into {c['former']}'s {building_home(c['building'], language)}"
-        parts.append(f'→ <span class="bld">{name}</span> <small>(day {esc(c["day"])}, {esc(how)})</small>')
+            how = words.say("export.moved_into", former=words.text(c["former"]), home=words.term("homes", c["building"]))
+        elif words.cat.has(f"narration.export.how.{c['how']}"):
+            how = words.say(f"export.how.{c['how']}")
+        else:
+            how = words.text(c["how"])
+        parts.append(f'→ <span class="bld">{name}</span> <small>{words.say("export.change", n=words.text(c["day"]), how=how)}</small>')
     if not token["token"]:
-        parts.append("<small>(token returned)</small>")
+        parts.append(f"<small>{words.say('export.token_returned')}</small>")
     if token.get("taken_by"):
-        parts.append(f"<small>(home taken by {esc(token['taken_by'])})</small>")
+        parts.append(f"<small>{words.say('export.home_taken', name=words.text(token['taken_by']))}</small>")
     return " ".join(parts)
 
 
-def _summary(t: Transcript) -> str:
+def _summary(t: Transcript, words: Words) -> str:
     h = t.header
     tokens = public_tokens(t.events)
+    col = {k: words.say(f"export.columns.{k}") for k in ("seat", "agent", "building")}
     if tokens:
         rows = "".join(
-            f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td><td>{_building_cell(tokens.get(s.name), h.language)}</td></tr>"
-            for s in h.seats
+            f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td><td>{_building_cell(tokens.get(s.name), words)}</td></tr>" for s in h.seats
         )
-        head = "<tr><th>seat</th><th>agent</th><th>building</th></tr>"
+        head = f"<tr><th>{col['seat']}</th><th>{col['agent']}</th><th>{col['building']}</th></tr>"
     else:
         rows = "".join(f"<tr><td>{esc(s.name)}</td><td>{esc(s.agent)}</td></tr>" for s in h.seats)
-        head = "<tr><th>seat</th><th>agent</th></tr>"
-    facts = [f"preset {esc(h.preset)}", f"seed {esc(h.seed)}", esc(h.software)]
+        head = f"<tr><th>{col['seat']}</th><th>{col['agent']}</th></tr>"
+    facts = [words.say("export.preset", preset=words.term("presets", h.preset)), words.say("export.seed", seed=words.text(h.seed)), esc(h.software)]
     fork = getattr(h, "fork", None)
     if fork is not None:
-        facts.append(f"forked from {esc(fork.transcript)} at day {esc(fork.day)}")
+        facts.append(words.say("export.forked", transcript=words.text(fork.transcript), n=words.text(fork.day)))
     result = t.result
     if result is not None:
-        facts.append(f"{esc(result.winner)} won after day {esc(result.days)}")
+        facts.append(words.say("export.result", winner=words.term("camps", result.winner), n=words.text(result.days)))
     return (
         f'<p class="verdict">{" · ".join(facts)}</p>'
         f'<table class="seats">{head}{rows}</table>'
     )
 
 
-def render_html(transcript: Transcript, *, title: str = "A game of Werewolf", verdict: str = "") -> str:
+def render_html(transcript: Transcript, *, title: str | None = None, verdict: str = "", language: str | None = None) -> str:
+    """The page, in ``language`` (default: the game's, from the transcript's header)."""
+    words = Words(language or transcript.header.language, "html")
     names = transcript.header.names
     seats = _Seats(names)
-    inputs, labels, css = _views(names)
-    body, anchors = timeline_html(transcript, seats)
-    links = " ".join(f'<a href="#{esc(a)}">{esc(label)}</a>' for a, label in anchors)
+    inputs, labels, css = _views(names, words)
+    body, anchors = timeline_html(transcript, seats, words)
+    links = " ".join(f'<a href="#{esc(a)}">{label}</a>' for a, label in anchors)
+    title = title if title is not None else html.unescape(words.say("export.default_title"))
     return _template().substitute(
-        title=esc(f"Werewolf: {title}"),
+        lang=esc(words.cat.lang),
+        title=words.say("export.title", title=words.text(title)),
         verdict=esc(verdict),
         verdict_class="" if verdict.startswith("OK") or not verdict else " bad",
-        summary=_summary(transcript),
+        summary=_summary(transcript, words),
         inputs=inputs,
         labels=labels,
         view_css=css,
         day_links=links,
         timeline=body,
+        whose_view=words.say("export.whose_view"),
+        view_label=words.say("export.view"),
+        days_label=words.say("export.days"),
+        footer=words.say("export.footer"),
     )

@@ -9,7 +9,7 @@ from typing import Any
 from arena.rl import spaces as sp
 from arena.rl.table import Table
 from prompts.catalog import catalog
-from prompts.history import render_event
+from prompts.history import told_entry
 
 RENDER_MODES = ["human", "ansi"]
 
@@ -76,10 +76,11 @@ class TableEnv:
         return self.table.game
 
     def render(self) -> str | None:
-        """The public events since the last render, in the spectators' words."""
+        """The public events since the last render, in the narrator's words (each after
+        its time label, as a history entry)."""
         cat = catalog(self.table.language)
         events = self.table.game.events
-        lines = [render_event(cat, e, "") for e in events[self._told :] if e.is_public]
+        lines = [told_entry(cat, e) for e in events[self._told :] if e.is_public]
         self._told = len(events)
         text = "\n".join(line for line in lines if line)
         if self.render_mode == "human":

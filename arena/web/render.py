@@ -1,8 +1,10 @@
 """Events as the page shows them: a sentence plus the facts the page draws with.
 
-Why the sentences come from ``prompts.history``: they are the words model seats read
-about the same events, in the game's language, so the person and the models sit on
-equal terms and there is one text per event kind to keep right. The structured
+Why the sentences come from the one text pipeline (``prompts.events_text``): a seat's
+page reads the words its model seat would read about the same events, in the game's
+language, so the person and the models sit on equal terms; the public and full views
+read the narrator's (every player named, a secret sent to one seat naming it); and
+there is one text per event kind to keep right. The structured
 ``data`` goes along only inside an event the lens already sees, so the vote tables,
 deaths and the Sheriff's star are drawn from nothing the seat was not shown.
 """
@@ -15,7 +17,7 @@ from agents.human_view import _win_line
 from engine.events import Event
 from engine.roles import ROLES
 from prompts.catalog import Catalog, catalog
-from prompts.history import event_body
+from prompts.events_text import PERSON, Reader, end_reason, tell, winner_line
 from transcripts.buildings import public_tokens
 
 from arena.web.lens import Lens
@@ -34,18 +36,17 @@ def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
     }
     if lens.full:
         out["audience"] = e.audience_json()
-    if e.kind == "game_end" and e.data.get("reason"):
-        out["reason"] = cat.word("end_reasons", e.data["reason"])  # the engine says why in English
+    if e.kind == "game_end":
+        words = Reader(cat, "", PERSON, narrator=True)
+        out["winner"] = winner_line(words, e.data.get("winner"))  # the reveal's headline, as the narrator says it
+        if e.data.get("reason"):
+            out["reason"] = end_reason(words, e.data["reason"])  # the engine says why in English
     return out
 
 
 def _text(e: Event, lens: Lens, cat: Catalog) -> str:
-    if lens.seat is not None:
-        return event_body(cat, e, lens.seat, display=True)
-    if not e.is_public and isinstance(e.audience, frozenset) and len(e.audience) == 1:
-        # A secret told to one seat reads best as told to it ("You look at Iris's card").
-        return event_body(cat, e, next(iter(e.audience)), display=True)
-    return event_body(cat, e, "", display=True)
+    """Told to the lens's seat; the public and full views hear the narrator."""
+    return tell(cat, e, seat=lens.seat, style=PERSON)
 
 
 def entries(events: Iterable[Event], lens: Lens, language: str) -> list[dict[str, Any]]:

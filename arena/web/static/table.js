@@ -427,7 +427,8 @@ function renderReveal() {
   const d = end.data;
   const winners = new Set(d.winners || []);
   const known = ["village", "werewolves", "lovers", "none"].includes(d.winner);
-  const title = known ? T("win." + d.winner) : T("win.other", { winner: String(d.winner).replace(/_/g, " ") });
+  // the headline is the game's own sentence (the server's words); a page of an older server composes it
+  const title = end.winner || (known ? T("win." + d.winner) : T("win.other", { winner: String(d.winner).replace(/_/g, " ") }));
   const mine = S.me ? T(winners.has(S.me) ? "won" : "lost") : "";
   const byName = Object.fromEntries(S.players.map((p) => [p.name, p]));
   const rows = Object.entries(d.roles || {}).map(([name, role]) => {

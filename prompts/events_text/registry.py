@@ -1,0 +1,148 @@
+"""One renderer per event kind, registered once, and the one way to call it.
+
+A renderer turns one event into its sentence for one ``Reader`` (a seat or the
+narrator, in a language and a style). Every reader of events calls ``tell``: a
+model seat's history (``prompts.history``), a person's terminal
+(``agents.human_view``), the narrator of ``werewolf play`` and ``replay``
+(``arena.narrate``), the HTML export (``transcripts.export_html``) and the web pages
+(``arena.web.render``). Those only lay the words out (rules, tables, elements).
+
+The registry is keyed by the kind's name in one place, the ``@renders("kind")`` line
+above each renderer, so it can be keyed by the engine's payload classes later without
+touching a renderer. A kind without a renderer (an event of a newer engine, read
+from its transcript) is still told, plainly, as its kind and its data.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from engine.events import EVENT_KINDS, Event
+from prompts.catalog import Catalog
+from prompts.events_text.declared import declared_renderer
+from prompts.events_text.reader import Reader
+from prompts.events_text.style import PERSON, Style
+
+Renderer = Callable[[Reader, Event], str]  # the same as prompts.events_text.declared's
+
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renders(*kinds: str) -> Callable[[Renderer], Renderer]:
+    """Register the decorated function as the one renderer of ``kinds``."""
+
+    def register(fn: Renderer) -> Renderer:
+        for kind in kinds:
+            if kind in RENDERERS:
+                raise ValueError(f"event kind '{kind}' has two renderers: {RENDERERS[kind].__name__} and {fn.__name__}")
+            RENDERERS[kind] = fn
+        return fn
+
+    return register
+
+
+def sentence(kind: str, *players: str, lists: tuple[str, ...] = (), roles: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> Renderer:
+    """Register the renderer of a kind told in one sentence, ``events.<kind>``, filled
+    with the event's fields: ``players`` named (the reader as "you"), ``lists`` of
+    players, ``roles`` by their names, ``numbers`` as they are."""
+
+    def render(r: Reader, e: Event) -> str:
+        d = e.data
+        values: dict[str, Any] = {k: r.who(d.get(k)) for k in players}
+        values.update({k: r.names(d.get(k)) for k in lists})
+        values.update({k: r.role(d.get(k)) for k in roles})
+        values.update({k: d.get(k) for k in numbers})
+        return r.t(kind, **values)
+
+    render.__name__ = kind
+    return renders(kind)(render)
+
+
+def sided(kind: str, subject: str, *players: str, roles: tuple[str, ...] = ()) -> Renderer:
+    """Register the renderer of a kind whose sentence depends on whether the reader is
+    its ``subject`` (``events.<kind>.self`` / ``.other``), filled as ``sentence``."""
+
+    def render(r: Reader, e: Event) -> str:
+        d = e.data
+        values: dict[str, Any] = {k: r.who(d.get(k)) for k in (subject, *players)}
+        values.update({k: r.role(d.get(k)) for k in roles})
+        return r.t(f"{kind}.{r.side(d.get(subject))}", **values)
+
+    render.__name__ = kind
+    return renders(kind)(render)
+
+
+# ---------------------------------------------------------------------------- unknown kinds
+def plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {plain(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain(v) for v in value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _generic_value(r: Reader, value: Any) -> str:
+    """A future event's value: numbers and truth values as they are, any text quoted
+    (it may be a player's words; the engine's own ids read fine in quotes too)."""
+    if isinstance(value, (bool, int, float)) or value is None:
+        return r.text(plain(value))
+    return r.free(plain(value))
+
+
+def generic(r: Reader, e: Event) -> str:
+    """A kind this engine does not know: shown as its kind and data rather than
+    hidden, since the engine already decided this reader may see it."""
+    kind = e.kind.replace("_", " ")
+    data: Mapping[str, Any] = e.data
+    if not data:
+        return r.t("generic_empty", kind=kind)
+    items = [
+        r.t("generic_item", key=str(k).replace("_", " "), value=r.who(v) if v == r.seat else _generic_value(r, v))
+        for k, v in data.items()
+    ]
+    return r.t("generic", kind=kind, details=r.joined("generic_sep", items))
+
+
+# ---------------------------------------------------------------------------- telling
+def renderer_for(kind: str) -> Renderer | None:
+    """The kind's own renderer, else the one read from its payload declaration
+    (``prompts.events_text.declared``), else None (a kind this engine does not know)."""
+    found = RENDERERS.get(kind)
+    return found if found is not None else declared_renderer(kind)
+
+
+def known_kinds() -> set[str]:
+    """Every kind with words: registered here or declared by the engine."""
+    return set(RENDERERS) | set(EVENT_KINDS)
+
+
+def reader_for(cat: Catalog, e: Event, seat: str | None, style: Style) -> Reader:
+    return Reader.narrating(cat, e, style) if seat is None else Reader(cat, seat, style)
+
+
+def tell_strictly(cat: Catalog, e: Event, *, seat: str | None = None, style: Style = PERSON) -> str:
+    """The event's sentence from its own renderer; raises where ``tell`` falls back
+    (the tests' way of finding a kind or a case without words)."""
+    renderer = renderer_for(e.kind)
+    if renderer is None:
+        raise KeyError(f"no renderer for event kind '{e.kind}'")
+    return renderer(reader_for(cat, e, seat, style), e)
+
+
+def tell(cat: Catalog, e: Event, *, seat: str | None = None, style: Style = PERSON) -> str:
+    """The event told to ``seat`` ("you"), or by the narrator when ``seat`` is None.
+
+    A renderer that trips over data it did not expect (an engine change, a hand-made
+    record) falls back to the generic form: a history must never stop a game."""
+    reader = reader_for(cat, e, seat, style)
+    renderer = renderer_for(e.kind)
+    if renderer is not None:
+        try:
+            return renderer(reader, e)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass
+    return generic(reader, e)
