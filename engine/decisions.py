@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Mapping
 
 
 class IllegalAnswer(ValueError):
@@ -123,7 +123,7 @@ class Decision:
     options: tuple = ()
     allow_pass: bool = False
     count: int = 1
-    context: dict[str, Any] = field(default_factory=dict)
+    context: Mapping[str, Any] = field(default_factory=dict)
 
     def validate(self, answer: Any) -> Any:
         """Return the answer in canonical form, or raise ``IllegalAnswer`` saying why."""

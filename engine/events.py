@@ -140,16 +140,16 @@ def event(kind: str) -> Callable[[E], E]:
     def declare(cls: E) -> E:
         if kind in EVENT_KINDS:
             raise ValueError(f"event kind {kind!r} is declared twice ({EVENT_KINDS[kind].__module__}, {cls.__module__})")
-        made = dataclass(slots=True, eq=False)(cls)
+        made: Any = dataclass(slots=True, eq=False)(cls)
         hints = typing.get_type_hints(made, include_extras=True)
         wire = []
         for f in fields(made):
             wire.append((f.name, f.default if _omitted(hints[f.name]) else _KEEP))
-        made.kind = kind  # type: ignore[attr-defined]
-        made._wire = tuple(wire)  # type: ignore[attr-defined]
-        made._names = frozenset(n for n, _ in wire)  # type: ignore[attr-defined]
-        EVENT_KINDS[kind] = made  # type: ignore[assignment]
-        return made  # type: ignore[return-value]
+        made.kind = kind
+        made._wire = tuple(wire)
+        made._names = frozenset(n for n, _ in wire)
+        EVENT_KINDS[kind] = made
+        return made
 
     return declare
 
@@ -163,7 +163,7 @@ class RawEvent(EventData):
     kind: str  # type: ignore[misc]
 
     def __init__(self, kind: str, fields: Mapping[str, Any]):
-        self.kind = kind  # type: ignore[misc]
+        self.kind = kind
         self.fields = dict(fields)
 
     def to_json(self) -> dict[str, Any]:

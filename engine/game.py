@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from operator import attrgetter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Generator, Mapping
 
-from engine.decisions import BOOL, CHOICE, TEXT, Decision, DecisionKind, GameError, IllegalAnswer
-from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData, RawEvent, private
+from engine.decisions import CHOICE, TEXT, Decision, DecisionKind, GameError, IllegalAnswer
+from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData
 from engine.options import RuleOptions
 from engine.roles import ROLES, rules_for
 from engine.setup import GameSetup, deal
@@ -142,7 +142,7 @@ class Game:
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
         self._batch_size = 0
-        self._script: Iterator = script(self)
+        self._script: Generator[list[Decision], Any, None] = script(self)
         self._advance(None)
 
     # ------------------------------------------------------------------ outside face
@@ -207,58 +207,29 @@ class Game:
         return [e for e in self.events if e.audience == PUBLIC]
 
     # ------------------------------------------------------------------ used by the rules
-    def emit(self, data: EventData | str, audience: Audience = PUBLIC, **legacy: Any) -> Event:
+    def emit(self, data: EventData, audience: Audience = PUBLIC) -> Event:
         """Record that ``data`` (an event kind's payload) happened, seen by ``audience``
         (``PUBLIC``, ``NARRATOR`` or ``engine.events.private(...)``)."""
-        if data.__class__ is str:  # migration: a kind not yet declared, with its fields
-            data = RawEvent(data, legacy)  # type: ignore[arg-type]
         events = self.events
-        ev = Event(len(events), self.day, self.phase, audience, data)  # type: ignore[arg-type]
+        ev = Event(len(events), self.day, self.phase, audience, data)
         events.append(ev)
         return ev
-
-    def emit_data(self, kind: str, audience: Any, data: dict[str, Any]) -> Event:
-        """Migration: a kind not yet declared, its fields as a dict."""
-        return self.emit(RawEvent(kind, data), audience)
 
     def ask(
         self,
         seat: str,
         kind: DecisionKind,
         options: tuple = (),
-        context: dict[str, Any] | None = None,
+        context: Mapping[str, Any] | None = None,
         allow_pass: bool = False,
         count: int = 1,
-        *,
-        shape: str | None = None,
-        **legacy_context: Any,
     ) -> Decision:
         """A question to ``seat``: the legal ``options`` (see ``Decision``) and what the
         asker shows with it (``context``, of the kind's context type). The answer's
         shape is the kind's. The rules yield the decision in a batch."""
-        if legacy_context:
-            context = {**(context or {}), **legacy_context}
-        if shape is not None and shape != kind.shape:
-            raise GameError(f"internal error: {kind} is declared {kind.shape}, asked as {shape}")
         d = Decision(self._next_decision, seat, kind, kind.shape, options, allow_pass, count, {} if context is None else context)
         self._next_decision += 1
         return d
-
-    def ask_with(
-        self,
-        seat: str,
-        kind: DecisionKind,
-        options: tuple,
-        context: dict[str, Any],
-        shape: str | None = None,
-        allow_pass: bool = False,
-        count: int = 1,
-    ) -> Decision:
-        """Migration: ``ask`` with the shape repeated."""
-        return self.ask(seat, kind, options, context, allow_pass, count, shape=shape)
-
-    def ask_bool(self, seat: str, kind: str, allowed: bool, **context: Any) -> Decision:
-        return self.ask(seat, kind, (True, False) if allowed else (False,), shape=BOOL, **context)
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
@@ -354,14 +325,6 @@ class Game:
             bad = (*exclude, *spare)
             return tuple([p.name for p in self.players if p.alive and p.name != skip and p.name not in bad])
         return tuple([p.name for p in self.players if p.alive and p.name != skip])
-
-    def private(self, *names: str) -> frozenset:
-        """Migration: ``engine.events.private``."""
-        return private(*names)
-
-    def private_to(self, name: str) -> frozenset:
-        """Migration: ``engine.events.private``."""
-        return private(name)
 
     # ------------------------------------------------------------------ internals
     def _not_pending(self, decision_id: int) -> str:

@@ -95,9 +95,9 @@ def selection(options: RuleOptions, n: int, rng: random.Random) -> list[str]:
         _check_box(tokens)
         return tokens
     if rule == "first_game":
-        specials = list(FIRST_GAME[:n])
-        farmers = min(BUILDINGS[FARMER].box, n - len(specials))
-        return specials + [FARMER] * farmers + [VAGABOND] * (n - len(specials) - farmers)
+        first = list(FIRST_GAME[:n])
+        farmers = min(BUILDINGS[FARMER].box, n - len(first))
+        return first + [FARMER] * farmers + [VAGABOND] * (n - len(first) - farmers)
     # thirds
     farmers = min(BUILDINGS[FARMER].box, round(n / 3))
     homeless = round(n / 3)

@@ -103,7 +103,7 @@ def _in_love(game: Game) -> bool:
 
 
 def _love(game: Game) -> Script:
-    for name in game.lovers:
+    for name in game.lovers or ():
         p = game.by_name[name]
         if p.role == ANGEL and p.camp == ANGEL:
             p.convert(VILLAGE, False)

@@ -72,7 +72,7 @@ class NightStep:
 @dataclass(frozen=True, slots=True)
 class Hook:
     order: int
-    fn: Callable
+    fn: Callable | None  # None for a marker hook (the opening day)
     roles: tuple[str, ...] = ()
     when: Callable[["RuleOptions"], bool] | None = None
 

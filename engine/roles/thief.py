@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, RoleId, RoleIds, event, private
+from engine.flow.main import Role
 from engine.flow.common import Script, ask_one
 from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
 
@@ -68,7 +69,7 @@ def _run(game: Game) -> Script:
     thief.set_role(took)
     game.emit(ThiefSwap(thief.name, took), audience)
     # migration: ``role`` is declared by the flow (engine.flow.main), still emitted by name
-    game.emit("role", audience, player=thief.name, role=took)
+    game.emit(Role(thief.name, took), audience)
 
 
 register_step(NightStep(name="thief", order=10, run=_run, active=_active, first_night_only=True, roles=("thief",)))

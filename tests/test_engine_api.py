@@ -1,0 +1,92 @@
+"""The engine's one way to emit, to ask and to say who sees: declared kinds.
+
+An event is ``game.emit(Payload(...), audience)`` with a payload class declared by its
+kind (``engine.events.event``); a question is ``game.ask(seat, KIND, ...)`` whose shape
+is the declared kind's. These tests pin what the records hold (fields in declared
+order, omitted ones absent), that a record reads back into its payload, and that a
+game's players and state stay independent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from engine import Game, GameSetup
+from engine.events import EVENT_KINDS, PUBLIC, EventData, RawEvent, event, payload, private
+from engine.decisions import BOOL, CHOICE
+from engine.flow.deaths import DeathEvent
+from engine.flow.voting import VOTE
+from engine.roles.witch import WITCH_HEAL
+from engine.speech import Speech
+from engine.game import Player
+
+NAMES = [f"P{i}" for i in range(8)]
+DECK = ["werewolf"] * 2 + ["seer", "witch"] + ["villager"] * 4
+
+
+def _game() -> Game:
+    return Game(GameSetup(names=NAMES, seed=3, roles=DECK))
+
+
+def _as_dict(obj) -> dict:
+    return {f.name: getattr(obj, f.name) for f in fields(obj) if f.name != "state"}
+
+
+def test_a_games_players_are_complete_and_independent():
+    game = _game()
+    for i, p in enumerate(game.players):
+        assert _as_dict(p) == _as_dict(Player(name=p.name, seat=i, role=p.role, initial_role=p.role))
+    game.players[0].state["x"] = 1
+    assert "x" not in game.players[1].state and game.players[1].state is not game.players[0].state
+
+
+def test_emit_records_a_declared_payload():
+    game = _game()
+    ev = game.emit(Speech("P1", "hi", 1), PUBLIC)
+    assert game.events[-1] is ev and ev.seq == len(game.events) - 1
+    assert ev.kind == "speech" and ev.data.to_json() == {"speaker": "P1", "text": "hi", "round": 1}
+    assert ev.to_json()["data"] == {"speaker": "P1", "text": "hi", "round": 1}
+
+
+def test_omitted_fields_are_left_out_of_the_record_and_read_back():
+    shown, hidden = DeathEvent("P1", "vote", "seer"), DeathEvent("P1", "vote")
+    assert shown.to_json() == {"player": "P1", "cause": "vote", "role": "seer"}
+    assert hidden.to_json() == {"player": "P1", "cause": "vote"} and "role" not in hidden
+    assert payload("death", hidden.to_json()).to_json() == hidden.to_json()
+
+
+def test_every_declared_kind_reads_back_what_it_writes():
+    """A record of another version (an unknown field) is kept as it was, not dropped."""
+    assert len(EVENT_KINDS) > 100
+    odd = payload("death", {"player": "P1", "cause": "vote", "mood": "calm"})
+    assert isinstance(odd, RawEvent) and odd.to_json() == {"player": "P1", "cause": "vote", "mood": "calm"}
+    assert isinstance(payload("a_kind_from_the_future", {"x": 1}), RawEvent)
+
+
+def test_a_kind_cannot_be_declared_twice():
+    with pytest.raises(ValueError, match="declared twice"):
+
+        @event("death")
+        class Again(EventData):
+            player: str
+
+
+def test_ask_takes_the_shape_from_the_declared_kind():
+    game = _game()
+    d = game.ask("P1", VOTE, ("P2", "P3"), {"round": 1, "candidates": None}, True)
+    assert d.shape == CHOICE and d.kind is VOTE and d.allow_pass and d.context == {"round": 1, "candidates": None}
+    h = game.ask("P1", WITCH_HEAL, (True, False), {"victim": "P2"})
+    assert h.shape == BOOL and h.id == d.id + 1
+
+
+def test_private_audiences_are_shared():
+    assert private("P1") == frozenset({"P1"}) and private("P1") is private("P1")
+    assert private("P1", "P2") == frozenset({"P1", "P2"})
+
+
+def test_a_game_still_takes_new_attributes():
+    game = _game()
+    game.cached_by_a_mechanic = 1  # the ``__dict__`` slot (engine.flow.day_powers caches this way)
+    assert game.__dict__["cached_by_a_mechanic"] == 1
