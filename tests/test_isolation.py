@@ -29,7 +29,7 @@ import pytest
 from agents.base import SeatView
 from agents.random_agent import RandomAgent
 from engine import Game, GameSetup, get_preset
-from engine.events import NARRATOR, PUBLIC
+from engine.events import NARRATOR, PUBLIC, Event
 from engine.roles import ROLES
 from helpers import random_classic_game, scripted_game, strings
 
@@ -313,7 +313,7 @@ def test_checker_catches_a_leak():
     victim = next(p.name for p in game.players if not p.is_wolf)
     wolf = next(p.name for p in game.players if p.is_wolf)
     game.events.append(
-        type(game.events[0])(len(game.events), "wolf_chat", game.day, "night", frozenset({victim}), {"speaker": wolf, "text": "", "round": 1})
+        Event.recorded(len(game.events), "wolf_chat", game.day, "night", frozenset({victim}), {"speaker": wolf, "text": "", "round": 1})
     )
     with pytest.raises(AssertionError, match="pack's secrets"):
         check_game(game, 3)
