@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypedDict
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, ask_one
+from engine.flow.deaths import kill_batch
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
@@ -44,10 +45,6 @@ HUNTER = register_role(
 
 
 def _shot(game: Game, player: Player, cause: str) -> Script:
-    # engine.flow.deaths imports engine.game, which imports the roles (this module):
-    # imported here to break that cycle.
-    from engine.flow.deaths import kill_batch
-
     if player.role != "hunter" or cause not in game.options.hunter_shot_causes or player.powerless:
         return
     options = game.targets(player.name)

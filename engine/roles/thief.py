@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, RoleId, RoleIds, event, private
-from engine.flow.main import Role
 from engine.flow.common import Script, ask_one
+from engine.flow.main import Role
 from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
@@ -68,7 +68,6 @@ def _run(game: Game) -> Script:
     game.center[cards.index(took)] = "thief"
     thief.set_role(took)
     game.emit(ThiefSwap(thief.name, took), audience)
-    # migration: ``role`` is declared by the flow (engine.flow.main), still emitted by name
     game.emit(Role(thief.name, took), audience)
 
 
