@@ -318,7 +318,8 @@ def _wolf_speech(sit: Situation) -> Speech:
         sp.role = GOOD
     if not sp.accuses:
         claimant = _pack_claimant(mem)
-        story = [t for t in sit.framed() if t in alive]
+        framed_by_pack = sit.framed()
+        story = [t for t in alive if t in framed_by_pack]  # seat order: a set's order changes with the hash seed
         doomed = [m for m in mates if pub.of(m) >= BUS_DOOMED and m != claimant]
         if story:  # back the mate's fake Seer: his wolf is the pack's candidate
             sp.accuses = [sit.pick(story, pub.of)]
