@@ -32,6 +32,16 @@ WEREWOLVES = "werewolves"
 DEVOURED = ("werewolves", "big_bad_wolf")
 
 
+@dataclass(slots=True)
+class Shielded:
+    """The night's part: the attacked players a guard saved from the devouring tonight
+    (the Protector's, ``engine.roles.protector``), whom the attack costs nothing (the
+    Elder's lives, ``engine.roles.elder``). Declared here, not with the Protector: the
+    Elder's module is registered first and may not import the Protector's."""
+
+    players: list[str] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class RoleSpec:
     id: str

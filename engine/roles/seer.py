@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, RoleId, event, private
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.roles.werewolf import Exposed
 
 SEER_CHECK = decision("seer_check", CHOICE, power=Power(WOLF, note="the Seer sees a card"))
 
@@ -47,7 +48,7 @@ def _run(game):
         game.emit(SeerResult(name, target, game.by_name[target].role), private(name))
         if game.options.wolves_exposed_idle and game.by_name[target].is_wolf:
             # 失业狼人 (001 zh glossary): found out, he kills no more from the next night
-            game.memory.setdefault("exposed_wolves", {}).setdefault(target, game.day)
+            game.memory.of(Exposed).found.setdefault(target, game.day)
 
 
 register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))
