@@ -32,7 +32,7 @@ class Player:
     role: str
     initial_role: str
     alive: bool = True
-    # Role-specific state (potions left, ...): roles own their keys.
+    # Role-specific state (potions left, ...): one part per class a role declares (``engine.state``).
     state: Parts = field(default_factory=Parts)
     is_wolf: bool = False  # kept in step with ``role`` by ``set_role``: read on every night
     # The camp the player plays for: the card's, until a conversion (the Wolf-Hound's

@@ -51,6 +51,24 @@ def test_a_games_players_are_complete_and_independent():
     assert game.players[0].state.peek(_Mark) is None
 
 
+def test_state_has_no_string_keys():
+    """Every mechanic's state is a declared class: a string key is an error, not a
+    silently missing value."""
+    game = _game()
+    for parts in (game.memory, game.night, game.players[0].state):
+        with pytest.raises(TypeError):
+            parts["lynch_cancelled"]
+        with pytest.raises(TypeError):
+            parts["dying"] = True
+        with pytest.raises(TypeError):
+            "extra_votes" in parts
+        for method in ("get", "setdefault", "pop"):
+            assert not hasattr(parts, method)
+    with pytest.raises(TypeError):
+        game.night["kills"]  # the night's own fields are attributes
+    assert game.night.kills == [] and game.night.wolf_victim is None
+
+
 def test_emit_records_a_declared_payload():
     game = _game()
     ev = game.emit(Speech("P1", "hi", 1), PUBLIC)
