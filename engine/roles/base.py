@@ -68,7 +68,6 @@ class NightStep:
     """
 
     name: str
-    order: int  # migration: ignored, the place comes from NIGHT_ORDER
     run: StepFn
     active: Callable[["Game"], bool]
     first_night_only: bool = False

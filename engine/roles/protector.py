@@ -111,5 +111,5 @@ def _healed(game: Game) -> list[str]:
     return healed.players if healed is not None else []
 
 
-register_step(NightStep(name="protector", order=95, run=_run, active=_active, roles=("protector",)))
+register_step(NightStep(name="protector", run=_run, active=_active, roles=("protector",)))
 register_resolver(10, _shield, roles=("protector",))

@@ -56,4 +56,4 @@ def _run(game: Game) -> Script:
             game.emit(RavenPoster(target), PUBLIC)
 
 
-register_step(NightStep(name="raven", order=340, run=_run, active=lambda game: game.has_able("raven"), roles=("raven",)))
+register_step(NightStep(name="raven", run=_run, active=lambda game: game.has_able("raven"), roles=("raven",)))

@@ -89,4 +89,4 @@ def _run(game: Game) -> Script:
 
 
 register_death_hook(15, _contaminate, roles=("rusty_knight",))
-register_step(NightStep(name="rusty_sword", order=1, run=_run, active=_active, roles=("rusty_knight",)))
+register_step(NightStep(name="rusty_sword", run=_run, active=_active, roles=("rusty_knight",)))

@@ -51,4 +51,4 @@ def _run(game):
             game.memory.of(Exposed).found.setdefault(target, game.day)
 
 
-register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))
+register_step(NightStep(name="seer", run=_run, active=_active, group="night_main", roles=("seer",)))

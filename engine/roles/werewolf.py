@@ -347,7 +347,7 @@ def _run(game: Game) -> Script:
     night.wolf_victim = victim
 
 
-register_step(NightStep(name="werewolves", order=200, run=_run, active=_active, group="night_main"))
+register_step(NightStep(name="werewolves", run=_run, active=_active, group="night_main"))
 
 
 # ---------------------------------------------------------------------- a 狼人杀 variant
@@ -371,7 +371,6 @@ def _hypnotise(game: Game) -> Script:
 register_step(
     NightStep(
         name="hypnosis",
-        order=205,
         run=_hypnotise,
         active=lambda game: game.night.wolf_victim is not None,
         when=lambda o: o.wolves_hypnotise,

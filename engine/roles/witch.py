@@ -150,4 +150,4 @@ def _run(game: Game) -> Script:
             game.emit(WitchPoisoned(target), audience)
 
 
-register_step(NightStep(name="witch", order=300, run=_run, active=_active, roles=("witch",)))
+register_step(NightStep(name="witch", run=_run, active=_active, roles=("witch",)))
