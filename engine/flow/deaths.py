@@ -81,8 +81,8 @@ def kill_batch(game: Game, deaths: list[tuple[str, str]]) -> Script:
                 for mourner in grief.get(name, ()):
                     if game.by_name[mourner].alive:
                         queue.append((mourner, "grief"))
-        for hook in rules.on_batch:
-            hook(game, fallen, queue)
+        for settle in rules.on_batch:
+            settle(game, fallen, queue)
     for hooks in (rules.before_victory, None, rules.after_victory):
         if hooks is None:
             if check_victory(game):

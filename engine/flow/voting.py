@@ -139,7 +139,7 @@ def leaders_of(counts: dict[str, int]) -> list[str]:
     return [t for t, c in counts.items() if c == top]
 
 
-def _all_but(names: tuple, name: str | None) -> tuple:
+def _all_but(names: tuple[str, ...], name: str | None) -> tuple[str, ...]:
     """``names`` without ``name``: two slices around its place (names are unique), which
     is cheaper than filtering the pool again for each of the voters."""
     if name is None or name not in names:
