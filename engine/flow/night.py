@@ -3,8 +3,8 @@
 Steps come from the role registry in the declared order (``engine.night_order``, which
 quotes 000 "Reminder of the Turns of Play" and 003 "Aide-mémoire"), kept per game for
 the roles of its deck (``Game.rules``); consecutive steps of the same ``group`` are
-independent and asked together. A solitary goal reached during the night (the Pied Piper's last charm)
-ends the game at once."""
+independent and asked together. A solitary goal reached during the night (the Pied
+Piper's last charm) ends the game at once."""
 
 from __future__ import annotations
 

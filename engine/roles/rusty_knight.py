@@ -80,8 +80,8 @@ def _run(game: Game) -> Script:
         p = game.by_name[name]
         if not p.alive:
             continue
-        p.alive = False  # out of play from the start of the night, his death told at dawn
-        p.state.of(OutOfPlay)
+        p.alive = False  # out of play from the start of the night...
+        p.state.of(OutOfPlay)  # ...his death told at dawn (engine.flow.deaths)
         game.night.kills.insert(0, (name, "rusty_sword"))
         game.night.of(ToldAtDawn).deaths.append((name, "rusty_sword"))
     return
