@@ -120,7 +120,7 @@ class Decision:
     seat: str
     kind: DecisionKind
     shape: Shape
-    options: tuple = ()
+    options: tuple[Any, ...] = ()
     allow_pass: bool = False
     count: int = 1
     context: Mapping[str, Any] = field(default_factory=dict)

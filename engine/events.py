@@ -66,7 +66,7 @@ OMIT = Omit()
 _KEEP = object()  # a field recorded whatever its value
 
 
-class EventData(Mapping):
+class EventData(Mapping[str, Any]):
     """The payload of one event kind; subclasses are declared with ``@event``.
 
     A payload also reads as its record (a read-only mapping of the fields as they
@@ -149,7 +149,7 @@ def event(kind: str) -> Callable[[E], E]:
         made._wire = tuple(wire)
         made._names = frozenset(n for n, _ in wire)
         EVENT_KINDS[kind] = made
-        return made
+        return typing.cast(E, made)  # the dataclass made of ``cls``
 
     return declare
 
@@ -254,6 +254,8 @@ def private(*names: str) -> frozenset[str]:
 
 
 def audience_from_json(value: Any) -> Audience:
-    if value in (PUBLIC, NARRATOR):
-        return value
+    if value == PUBLIC:
+        return PUBLIC
+    if value == NARRATOR:
+        return NARRATOR
     return frozenset(value)

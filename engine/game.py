@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from operator import attrgetter
 from dataclasses import dataclass, field
-from typing import Any, Generator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 
 from engine.decisions import CHOICE, TEXT, Decision, DecisionKind, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData
@@ -24,6 +24,9 @@ from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Night, Parts
 
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.flow.common import Script
+
 
 @dataclass(slots=True)
 class Player:
@@ -32,7 +35,7 @@ class Player:
     role: str
     initial_role: str
     alive: bool = True
-    # Role-specific state (potions left, ...): roles own their keys.
+    # Role-specific state (potions left, ...): one part per class a role declares (``engine.state``).
     state: Parts = field(default_factory=Parts)
     is_wolf: bool = False  # kept in step with ``role`` by ``set_role``: read on every night
     # The camp the player plays for: the card's, until a conversion (the Wolf-Hound's
@@ -72,7 +75,7 @@ class Death:
     cause: str
 
 
-def _script():
+def _script() -> Callable[[Game], Script]:
     """The rules' entry point, imported on first use: ``engine.flow`` imports this module."""
     global _SCRIPT
     if _SCRIPT is None:
@@ -82,7 +85,7 @@ def _script():
     return _SCRIPT
 
 
-_SCRIPT = None
+_SCRIPT: Callable[[Game], Script] | None = None
 _ID = attrgetter("id")
 
 
@@ -121,7 +124,7 @@ class Game:
         self.day = 0
         self.phase = "setup"
         self.events: list[Event] = []
-        self._views: dict[str, list] = {}  # seat -> [its visible events so far, events read] (``observation``)
+        self._views: dict[str, list[Any]] = {}  # seat -> [its visible events so far, events read] (``observation``)
         self.deaths: list[Death] = []
         self.sheriff: str | None = None
         self.lovers: tuple[str, str] | None = None
@@ -219,7 +222,7 @@ class Game:
         self,
         seat: str,
         kind: DecisionKind,
-        options: tuple = (),
+        options: tuple[Any, ...] = (),
         context: Mapping[str, Any] | None = None,
         allow_pass: bool = False,
         count: int = 1,

@@ -51,7 +51,7 @@ class Preset:
 
 
 @lru_cache(maxsize=None)
-def _defaults(preset_id: str, overrides: tuple) -> RuleOptions:
+def _defaults(preset_id: str, overrides: tuple[tuple[str, Any], ...]) -> RuleOptions:
     """Options are immutable, so each preset's defaults are built once."""
     return RuleOptions().updated(dict(overrides))
 

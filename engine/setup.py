@@ -72,7 +72,7 @@ def _deal_deck(setup: GameSetup, given: list[str], options: RuleOptions, rng: ra
 # Decks ``_deal_deck`` has found playable, sorted with their added cards, by (deck,
 # players, ``thief_adds_villagers``): a tournament or a simulation deals the same deck
 # thousands of times. Only the registry of roles decides, and roles are never removed.
-_CHECKED_DECKS: dict[tuple, tuple[str, ...]] = {}
+_CHECKED_DECKS: dict[tuple[tuple[str, ...], int, bool], tuple[str, ...]] = {}
 
 
 def _check_deck(deck: list[str], n: int, options: RuleOptions) -> tuple[str, ...] | None:

@@ -39,7 +39,7 @@ class Speech(EventData):
     last_words: Annotated[bool, OMIT] = False
 
 
-def _names(value: Any, players: dict, what: str) -> list[str]:
+def _names(value: Any, players: dict[str, Any], what: str) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -52,7 +52,7 @@ def _names(value: Any, players: dict, what: str) -> list[str]:
     return list(value)
 
 
-def check_claims(claims: Any, players: dict, roles: dict) -> dict[str, Any]:
+def check_claims(claims: Any, players: dict[str, Any], roles: dict[str, Any]) -> dict[str, Any]:
     """Claims in one canonical shape: ``{"role": id or None, "checks": [...], "accuses": [...]}``."""
     if not isinstance(claims, dict):
         raise IllegalAnswer("claims must be an object with role, checks and accuses")
@@ -75,7 +75,7 @@ def check_claims(claims: Any, players: dict, roles: dict) -> dict[str, Any]:
     return {"role": role, "checks": clean, "accuses": accuses}
 
 
-def check_speech(kind: str, answer: dict, players: dict, roles: dict) -> dict[str, Any]:
+def check_speech(kind: str, answer: dict[str, Any], players: dict[str, Any], roles: dict[str, Any]) -> dict[str, Any]:
     """Canonical form of a structured speech answer, or ``IllegalAnswer``."""
     text = answer.get("text", "")
     if not isinstance(text, str):

@@ -16,50 +16,34 @@ T = TypeVar("T")
 
 
 class Parts:
-    """One instance per state class, made on first use (``of``)."""
+    """One instance per state class, made on first use (``of``). There are no string
+    keys: ``parts["x"]`` is a ``TypeError``, so a mechanic's state always has a class."""
 
-    __slots__ = ("_parts", "_legacy")
+    __slots__ = ("_parts",)
 
     def __init__(self) -> None:
         self._parts: dict[type, Any] = {}
-        self._legacy: dict[str, Any] = {}  # migration: keys not yet given a class
 
     def of(self, cls: type[T]) -> T:
         """The mechanic's state, made with its defaults if this is its first use."""
-        part = self._parts.get(cls)
+        part: T | None = self._parts.get(cls)  # keyed by its own class
         if part is None:
             part = self._parts[cls] = cls()
         return part
 
     def peek(self, cls: type[T]) -> T | None:
         """The mechanic's state if it has been used, without making it."""
-        return self._parts.get(cls)
+        part: T | None = self._parts.get(cls)
+        return part
 
     def drop(self, cls: type[T]) -> T | None:
         """Forget the mechanic's state (returned, if there was any)."""
-        return self._parts.pop(cls, None)
+        part: T | None = self._parts.pop(cls, None)
+        return part
 
     def __bool__(self) -> bool:
-        return bool(self._parts) or bool(self._legacy)
-
-    # ---------------------------------------------------------------- migration
-    def __getitem__(self, key: str) -> Any:
-        return self._legacy[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self._legacy[key] = value
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._legacy
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._legacy.get(key, default)
-
-    def setdefault(self, key: str, default: Any = None) -> Any:
-        return self._legacy.setdefault(key, default)
-
-    def pop(self, key: str, *default: Any) -> Any:
-        return self._legacy.pop(key, *default)
+        """Whether any mechanic has kept state here."""
+        return bool(self._parts)
 
 
 class Night(Parts):
@@ -77,29 +61,3 @@ class Night(Parts):
         self.kills: list[tuple[str, str]] = []
         self.attacked: list[str] = []
         self.wolf_victim: str | None = None
-
-    _OWN = frozenset(("kills", "attacked", "wolf_victim"))
-
-    def __getitem__(self, key: str) -> Any:  # migration: ``night["kills"]``
-        if key in Night._OWN:
-            return getattr(self, key)
-        return self._legacy[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        if key in Night._OWN:
-            setattr(self, key, value)
-        else:
-            self._legacy[key] = value
-
-    def __contains__(self, key: str) -> bool:
-        return key in Night._OWN or key in self._legacy
-
-    def get(self, key: str, default: Any = None) -> Any:
-        if key in Night._OWN:
-            return getattr(self, key)
-        return self._legacy.get(key, default)
-
-    def setdefault(self, key: str, default: Any = None) -> Any:
-        if key in Night._OWN:
-            return getattr(self, key)
-        return self._legacy.setdefault(key, default)

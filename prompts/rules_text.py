@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from engine.buildings.base import BUILDINGS
-from engine.buildings.handout import FARMER, FIRST_GAME, VAGABOND
+from engine.buildings.base import BUILDINGS, VAGABOND
+from engine.buildings.handout import FARMER, FIRST_GAME
 from engine.options import RuleOptions
 from engine.presets import PRESETS
 from engine.roles import NIGHT_STEPS, ROLES

@@ -9,7 +9,7 @@ game's players and state stay independent.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 import pytest
 
@@ -34,12 +34,39 @@ def _as_dict(obj) -> dict:
     return {f.name: getattr(obj, f.name) for f in fields(obj) if f.name != "state"}
 
 
+@dataclass(slots=True)
+class _Mark:
+    """A mechanic's state, as a role declares it."""
+
+    n: int = 0
+
+
 def test_a_games_players_are_complete_and_independent():
     game = _game()
     for i, p in enumerate(game.players):
         assert _as_dict(p) == _as_dict(Player(name=p.name, seat=i, role=p.role, initial_role=p.role))
-    game.players[0].state["x"] = 1
-    assert "x" not in game.players[1].state and game.players[1].state is not game.players[0].state
+    game.players[0].state.of(_Mark).n = 1
+    assert game.players[1].state.peek(_Mark) is None and game.players[1].state is not game.players[0].state
+    assert game.players[0].state.of(_Mark).n == 1 and game.players[0].state.drop(_Mark) == _Mark(1)
+    assert game.players[0].state.peek(_Mark) is None
+
+
+def test_state_has_no_string_keys():
+    """Every mechanic's state is a declared class: a string key is an error, not a
+    silently missing value."""
+    game = _game()
+    for parts in (game.memory, game.night, game.players[0].state):
+        with pytest.raises(TypeError):
+            parts["lynch_cancelled"]
+        with pytest.raises(TypeError):
+            parts["dying"] = True
+        with pytest.raises(TypeError):
+            "extra_votes" in parts
+        for method in ("get", "setdefault", "pop"):
+            assert not hasattr(parts, method)
+    with pytest.raises(TypeError):
+        game.night["kills"]  # the night's own fields are attributes
+    assert game.night.kills == [] and game.night.wolf_victim is None
 
 
 def test_emit_records_a_declared_payload():

@@ -67,6 +67,19 @@ def test_the_wolf_voted_out_before_his_night_dies_only_once():
     assert [d for d in deaths(game) if d[0] == "W1"] == [("W1", 1, "vote")]
 
 
+def test_the_swords_wolf_is_told_dead_when_the_game_ends_before_the_dawn():
+    """Out of play since nightfall, his death still to be told at dawn: the Pied Piper's
+    last charm ends the game first, so it is told then (``engine.flow.victory.end_game``)."""
+    roles = {"Kn": "rusty_knight", "W1": "werewolf", "W2": "werewolf", "Pi": "pied_piper", "V1": "villager", "V2": "villager"}
+    answers = {"W1": {"wolf_kill": ["Kn"]}, "W2": {"wolf_kill": ["Kn"]}, "Pi": {"pied_piper_charm": [["V1", "V2"], ["W2"]]}}
+    game = play(roles, answers, {"max_days": 3})
+    assert game.winner == "pied_piper" and game.day == 2
+    assert not [e for e in game.events if e.kind == "dawn" and e.day == 2]  # before the dawn
+    assert deaths(game) == [("Kn", 1, "werewolves"), ("W1", 2, "rusty_sword")]
+    told = [e.kind for e in game.events if e.day == 2 and e.kind in ("death", "game_end")]
+    assert told == ["death", "game_end"]
+
+
 # ------------------------------------------------------------------------------ the Bear
 def test_the_bear_growls_when_a_living_neighbour_is_a_werewolf():
     roles = {"V1": "villager", "Be": "bear_tamer", "W1": "werewolf", "V2": "villager", "V3": "villager", "V4": "villager"}

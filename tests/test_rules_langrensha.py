@@ -106,6 +106,16 @@ def test_guarded_and_healed_the_same_night():
     assert deaths(game) == [("V1", 1, "werewolves")]
 
 
+def test_an_attack_the_guard_stops_costs_the_elder_no_life():
+    """The Elder's lives answer only to the attacks a guard did not stop (the Protector's
+    ``Shielded``): guarded on night 1 he keeps both; unguarded on night 2 he loses one."""
+    roles = {"Gu": "protector", "El": "elder", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"Gu": {"protector_guard": ["El", "V1"]}, "W1": {"wolf_kill": ["El", "El"]}}
+    game = play(roles, answers, {"max_days": 2, "sheriff": False, "last_words": "none"})
+    assert data(game, "elder_life") == [{"player": "El", "lives": 1}]
+    assert game.by_name["El"].alive and not [d for d in deaths(game) if d[0] == "El"]
+
+
 # ------------------------------------------------------------------------------ the Witch
 WITCH = {"Wi": "witch", "W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
 

@@ -59,4 +59,4 @@ def _active(game: Game) -> bool:
     return any(p.building == "baker" and p.alive for p in game.players)
 
 
-register_step(NightStep(name="baker", order=206, run=_run, active=_active, when=layer_on))
+register_step(NightStep(name="baker", run=_run, active=_active, when=layer_on))

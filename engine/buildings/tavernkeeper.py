@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from engine.buildings.base import PERMANENT, REFRESHERS, BuildingSpec, layer_on, register_building, spend_token, with_token
 from engine.flow.common import Script
+from engine.flow.voting import EarlyVotes
 from engine.roles.base import Ballot, register_ballot, register_pardon, register_shelter
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
@@ -69,10 +70,10 @@ def _shelter_from_pack(game: Game) -> frozenset[str]:
 
 
 def _designated(game: Game, target: str) -> Script:
-    day_votes = game.memory.get("first_votes")
-    if day_votes and day_votes[0] == game.day:
+    early = game.memory.peek(EarlyVotes)
+    if early is not None and early.day == game.day:
         for t in with_token(game, "tavernkeeper"):
-            if target in day_votes[1].get(t.name, ()):
+            if target in early.picks.get(t.name, ()):
                 spend_token(game, t, "voted_out")
     return False
     yield  # a generator, like every pardon

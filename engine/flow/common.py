@@ -55,7 +55,7 @@ def parallel(scripts: Iterable[Script]) -> Script:
 
 
 def optional_target(
-    game: Game, seat: str, kind: DecisionKind, options: tuple, context: dict[str, Any] | None = None
+    game: Game, seat: str, kind: DecisionKind, options: tuple[Any, ...], context: dict[str, Any] | None = None
 ) -> Generator[list[Decision], dict[int, Any], Any]:
     """A power its holder may use or keep: ask ``seat`` for one of ``options`` or null.
     With no legal target the question is not asked at all (None)."""

@@ -9,7 +9,7 @@ from engine.flow.common import Script
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
-from engine.flow.forum import lynch
+from engine.flow.forum import LynchCall, lynch
 from engine.flow.protocols import bidding, parallel_rounds
 from engine.flow.sheriff import candidacy, election_held, sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
@@ -147,7 +147,7 @@ def day(game: Game, opening: bool = False) -> Script:
         yield from day_powers(game, powers, EVENING)
         if game.over:
             return
-    if opts.vote_changes or opts.phantom_votes or "lynch_cancelled" in game.memory:
+    if opts.vote_changes or opts.phantom_votes or game.memory.peek(LynchCall) is not None:
         yield from lynch(game)
     else:
         yield from day_vote(game)

@@ -15,6 +15,7 @@ on, a dead Sheriff names his successor.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated
 
 import engine.game
@@ -37,6 +38,21 @@ class DeathEvent(EventData):
     role: Annotated[RoleId | None, OMIT] = None
 
 
+@dataclass(slots=True)
+class OutOfPlay:
+    """A player's part while he is out of play but his death not yet told (the Rusty
+    Knight's wolf, taken at the start of the night, ``engine.roles.rusty_knight``)."""
+
+
+@dataclass(slots=True)
+class ToldAtDawn:
+    """The night's part: the deaths of players already out of play, (name, cause) in
+    order, told at dawn with the night's other deaths, or at once if the game ends
+    first (``engine.flow.victory.end_game``)."""
+
+    deaths: list[tuple[str, str]] = field(default_factory=list)
+
+
 def record_death(game: Game, p: Player, cause: str) -> None:
     # ``engine.game.Death`` read at the call: the flow is imported while ``engine.game``
     # is (a role module declares its events with the flow's, ``engine.flow.main.Role``).
@@ -56,7 +72,7 @@ def kill_batch(game: Game, deaths: list[tuple[str, str]]) -> Script:
             if not p.alive:
                 # Taken out of play earlier in the night (the Rusty Knight's victim), his
                 # death is told now, with the night's other victims.
-                if not p.state.pop("dying", False):
+                if p.state.drop(OutOfPlay) is None:
                     continue
             p.alive = False
             record_death(game, p, cause)
@@ -65,8 +81,8 @@ def kill_batch(game: Game, deaths: list[tuple[str, str]]) -> Script:
                 for mourner in grief.get(name, ()):
                     if game.by_name[mourner].alive:
                         queue.append((mourner, "grief"))
-        for hook in rules.on_batch:
-            hook(game, fallen, queue)
+        for settle in rules.on_batch:
+            settle(game, fallen, queue)
     for hooks in (rules.before_victory, None, rules.after_victory):
         if hooks is None:
             if check_victory(game):

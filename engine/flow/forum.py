@@ -93,11 +93,21 @@ class Phantoms:
     due: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class LynchCall:
+    """Memory, made by the first cancelled lynching (the Unknown Celebrity devoured,
+    ``engine.roles.unknown_celebrity``): the last day whose lynching is off. While it
+    exists, every day's vote goes through ``lynch``."""
+
+    cancelled: int = 0
+
+
 def lynch(game: Game) -> Script:
     """The day's lynching: cancelled (the Unknown Celebrity), the forum's open vote, or
     the table's vote."""
     opts = game.options
-    if game.memory.get("lynch_cancelled") == game.day:
+    call = game.memory.peek(LynchCall)
+    if call is not None and call.cancelled == game.day:
         phantoms = game.memory.peek(Phantoms)
         game.emit(LynchCancelled(game.day, dict(phantoms.due) if phantoms else {}), PUBLIC)
         return

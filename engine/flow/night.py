@@ -1,10 +1,10 @@
 """The night: the narrator calls each role in the book's order.
 
-Steps come from the role registry sorted by ``order`` (000 "Reminder of the Turns of
-Play", 003 "Aide-mémoire"), kept per game for the roles of its deck
-(``Game.rules``); consecutive steps of the same ``group`` are independent and asked
-together. A solitary goal reached during the night (the Pied Piper's last charm)
-ends the game at once."""
+Steps come from the role registry in the declared order (``engine.night_order``, which
+quotes 000 "Reminder of the Turns of Play" and 003 "Aide-mémoire"), kept per game for
+the roles of its deck (``Game.rules``); consecutive steps of the same ``group`` are
+independent and asked together. A solitary goal reached during the night (the Pied
+Piper's last charm) ends the game at once."""
 
 from __future__ import annotations
 

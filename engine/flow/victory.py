@@ -130,12 +130,14 @@ def _side_cleared(game: Game, alive: list[Player]) -> bool:
 def end_game(game: Game, winner: str, reason: str) -> bool:
     # Players taken out of play earlier in the night (the Rusty Knight's victim) whose
     # death was to be told at dawn: the game ends first, so it is told now.
-    for name, cause in game.night.get("dying", ()):
-        p = game.by_name[name]
-        if p.state.pop("dying", False):
-            from engine.flow.deaths import record_death  # a cycle: a death checks victory
+    from engine.flow.deaths import OutOfPlay, ToldAtDawn, record_death  # a cycle: a death checks victory
 
-            record_death(game, p, cause)
+    due = game.night.peek(ToldAtDawn)
+    if due is not None:
+        for name, cause in due.deaths:
+            p = game.by_name[name]
+            if p.state.drop(OutOfPlay) is not None:
+                record_death(game, p, cause)
     game.winner = winner
     game.over = True
     game.end_reason = reason

@@ -7,6 +7,7 @@ still a tie, no player is eliminated." The other books' readings are options
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from engine.decisions import CHOICE, decision
@@ -69,6 +70,24 @@ class ExtraVotes(EventData):
     votes: dict[str, int]
 
 
+@dataclass(slots=True)
+class VotesDue:
+    """Memory: votes the next count adds by itself, by player (000 The Village, the
+    Raven's poster, ``engine.roles.raven``), forgotten once counted."""
+
+    votes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class EarlyVotes:
+    """Memory: the votes cast first and alone on ``day`` (The Village's Tavernkeeper,
+    ``engine.buildings.tavernkeeper``, whose token a designation spends), by voter, one
+    pick a round (None: an abstention)."""
+
+    day: int = 0
+    picks: dict[str, list[str | None]] = field(default_factory=dict)
+
+
 @event("tie_broken")
 class TieBroken(EventData):
     """A tied vote settled: by the Sheriff (``by``; rule ``his_vote`` or ``choose``, where
@@ -120,7 +139,7 @@ def leaders_of(counts: dict[str, int]) -> list[str]:
     return [t for t, c in counts.items() if c == top]
 
 
-def _all_but(names: tuple, name: str | None) -> tuple:
+def _all_but(names: tuple[str, ...], name: str | None) -> tuple[str, ...]:
     """``names`` without ``name``: two slices around its place (names are unique), which
     is cheaper than filtering the pool again for each of the voters."""
     if name is None or name not in names:
@@ -174,12 +193,12 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
     if first:
         # The Village: the Tavernkeeper "always votes alone, before the others".
         early = yield from ask(*first)
-        mine = game.memory.get("first_votes")
-        if mine is None or mine[0] != game.day:
-            mine = game.memory["first_votes"] = (game.day, {})
+        mine = game.memory.of(EarlyVotes)
+        if mine.day != game.day:
+            mine.day, mine.picks = game.day, {}
         for d, pick in zip(first, early):
             game.emit(FirstVote(d.seat, pick, rnd), PUBLIC)
-            mine[1].setdefault(d.seat, []).append(pick)
+            mine.picks.setdefault(d.seat, []).append(pick)
         rest = [d for d in decisions if d not in first]
         late = (yield from ask(*rest)) if rest else []
         by_seat = dict(zip([d.seat for d in first], early)) | dict(zip([d.seat for d in rest], late))
@@ -190,7 +209,7 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
     else:
         picks = []
     counts = tally(game, voters, picks, opts.sheriff_double_vote)
-    if rnd == 1 and game.memory.get("extra_votes"):
+    if rnd == 1 and game.memory.peek(VotesDue) is not None:
         _add_extra_votes(game, counts, alive)  # the poster may hang on the tavern
     leaders = leaders_of(counts)
     votes = dict(zip(voters, picks))
@@ -201,8 +220,9 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
 def _add_extra_votes(game: Game, counts: dict[str, int], pool: list[str]) -> None:
     """Votes the count adds by itself (000 The Village, the Raven's poster: "2 extra votes
     against them at the next vote count"), spent by the first count of the next vote."""
-    extra = game.memory.pop("extra_votes")
-    added = {n: k for n, k in sorted(extra.items()) if n in pool}
+    due = game.memory.drop(VotesDue)
+    assert due is not None  # ``_vote_round`` asks only when some are due
+    added = {n: k for n, k in sorted(due.votes.items()) if n in pool}
     for name, k in added.items():
         counts[name] = counts.get(name, 0) + k
     if added:

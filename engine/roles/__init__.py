@@ -4,9 +4,9 @@ roles in a fixed order, then any other module of the package (``_import_the_othe
 import importlib
 import pkgutil
 
-from engine.roles.base import (  # noqa: F401  (re-exported)
+from engine.decisions import DECISION_KINDS
+from engine.roles.base import (
     DEATH_HOOKS,
-    DECISION_KINDS,
     DEVOURED,
     NIGHT_STEPS,
     ROLES,
@@ -27,6 +27,30 @@ from engine.roles.base import (  # noqa: F401  (re-exported)
     register_victory,
     rules_for,
 )
+
+__all__ = [  # what ``engine.roles`` re-exports: the registries and the ways to fill them
+    "DEATH_HOOKS",
+    "DECISION_KINDS",
+    "DEVOURED",
+    "NIGHT_STEPS",
+    "ROLES",
+    "VILLAGE",
+    "WEREWOLVES",
+    "NightStep",
+    "RoleSpec",
+    "register_batch_hook",
+    "register_dawn_hook",
+    "register_death_hook",
+    "register_opening_day",
+    "register_pardon",
+    "register_resolver",
+    "register_role",
+    "register_setup_hook",
+    "register_sheriff_pool",
+    "register_step",
+    "register_victory",
+    "rules_for",
+]
 
 from engine.roles import (  # noqa: F401,E402  (registration side effects)
     villager,

@@ -134,5 +134,5 @@ def _burn(game: Game) -> None:
     refresh(game)
 
 
-register_step(NightStep(name="arsonist", order=215, run=_run, active=_active, roles=("arsonist",), when=layer_on))
+register_step(NightStep(name="arsonist", run=_run, active=_active, roles=("arsonist",), when=layer_on))
 register_resolver(5, _burn, roles=("arsonist",), when=layer_on)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.decisions import DECISION_KINDS, DecisionKind
 from engine.night_order import place
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+    from engine.flow.common import Script
+    from engine.game import Game, Player
     from engine.options import RuleOptions
 
 VILLAGE = "village"
@@ -30,6 +31,16 @@ WEREWOLVES = "werewolves"
 # Causes of death that are the wolves devouring (the pack, the Big Bad Wolf): what the
 # Elder's extra life, the Protector's guard and the Rusty Knight's sword answer to.
 DEVOURED = ("werewolves", "big_bad_wolf")
+
+
+@dataclass(slots=True)
+class Shielded:
+    """The night's part: the attacked players a guard saved from the devouring tonight
+    (the Protector's, ``engine.roles.protector``), whom the attack costs nothing (the
+    Elder's lives, ``engine.roles.elder``). Declared here, not with the Protector: the
+    Elder's module is registered first and may not import the Protector's."""
+
+    players: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +54,8 @@ class RoleSpec:
     presets: tuple[str, ...] = ("millers_hollow",)
 
 
-StepFn = Callable[["Game"], Iterator]
+StepFn = Callable[["Game"], "Script"]
+When = Callable[["RuleOptions"], bool]  # a rule option's switch: the hook or step exists under it
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +70,12 @@ class NightStep:
     """
 
     name: str
-    order: int  # migration: ignored, the place comes from NIGHT_ORDER
     run: StepFn
     active: Callable[["Game"], bool]
     first_night_only: bool = False
     group: str = ""
     roles: tuple[str, ...] = ()
-    when: Callable[["RuleOptions"], bool] | None = None
+    when: When | None = None
     later_nights_only: bool = False
     after: str = ""  # for a step ``NIGHT_ORDER`` does not list: the step it follows
 
@@ -72,11 +83,11 @@ class NightStep:
 @dataclass(frozen=True, slots=True)
 class Hook:
     order: int
-    fn: Callable | None  # None for a marker hook (the opening day)
+    fn: Callable[..., Any] | None  # its registry's signature (below); None for a marker (the opening day)
     roles: tuple[str, ...] = ()
-    when: Callable[["RuleOptions"], bool] | None = None
+    when: When | None = None
 
-    def wanted(self, deck: frozenset, switches: dict) -> bool:
+    def wanted(self, deck: frozenset[str], switches: dict[When, bool]) -> bool:
         if self.roles and not any(r in deck for r in self.roles):
             return False
         return self.when is None or switches[self.when]
@@ -113,10 +124,10 @@ def check_declared(owner: str, kinds: tuple[DecisionKind, ...]) -> None:
 
 # Every ``when`` predicate of every hook and step: a game evaluates them once against
 # its options, and the hooks are then chosen (and cached) by deck and these switches.
-WHENS: list[Callable] = []
+WHENS: list[When] = []
 
 
-def _note_when(when) -> None:
+def _note_when(when: When | None) -> None:
     if when is not None and when not in WHENS:
         WHENS.append(when)
     _rules.cache_clear()
@@ -150,6 +161,16 @@ def register_step(step: NightStep) -> NightStep:
 #                    ``Ballot`` who may not vote, who may not be voted against and who
 #                    votes first (The Village's Schoolmistress and Tavernkeeper)
 #   SHELTERS         fn(game) -> names the pack may not devour tonight (the Tavernkeeper)
+DeathHook = Callable[["Game", "Player", str], "Script"]
+BatchHook = Callable[["Game", "list[tuple[Player, str]]", "list[tuple[str, str]]"], None]
+Resolver = Callable[["Game"], None]
+DawnHook = Callable[["Game"], "Script"]
+VictoryCheck = Callable[["Game", "list[Player]"], "tuple[str, str] | None"]
+Pardon = Callable[["Game", str], "Script"]
+SetupHook = Callable[["Game"], "Script"]
+SheriffPool = Callable[["Game"], "list[str] | None"]
+BallotHook = Callable[["Game", "Ballot"], None]
+Shelter = Callable[["Game"], "frozenset[str]"]
 DEATH_HOOKS: list[tuple[Hook, bool]] = []
 BATCH_HOOKS: list[Hook] = []
 RESOLVERS: list[Hook] = []
@@ -163,15 +184,15 @@ BALLOTS: list[Hook] = []
 SHELTERS: list[Hook] = []
 
 
-def _add(registry: list, hook: Any) -> None:
+def _add(registry: list[Any], hook: Hook | tuple[Hook, bool]) -> None:
     registry.append(hook)
     registry.sort(key=lambda h: h[0].order if isinstance(h, tuple) else h.order)
     _note_when((hook[0] if isinstance(hook, tuple) else hook).when)
 
 
 def register_death_hook(
-    order: int, fn: Callable, *, before_victory: bool = False, roles: tuple[str, ...] = (), when=None
-) -> Callable:
+    order: int, fn: DeathHook, *, before_victory: bool = False, roles: tuple[str, ...] = (), when: When | None = None
+) -> DeathHook:
     """``fn(game, player, cause)`` is a generator; it may ask decisions and kill.
 
     ``before_victory`` hooks are part of the death itself (the Hunter shoots "before
@@ -181,79 +202,82 @@ def register_death_hook(
     return fn
 
 
-def register_batch_hook(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_batch_hook(order: int, fn: BatchHook, *, roles: tuple[str, ...] = (), when: When | None = None) -> BatchHook:
     _add(BATCH_HOOKS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_resolver(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_resolver(order: int, fn: Resolver, *, roles: tuple[str, ...] = (), when: When | None = None) -> Resolver:
     _add(RESOLVERS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_dawn_hook(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_dawn_hook(order: int, fn: DawnHook, *, roles: tuple[str, ...] = (), when: When | None = None) -> DawnHook:
     _add(DAWN_HOOKS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_victory(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_victory(order: int, fn: VictoryCheck, *, roles: tuple[str, ...] = (), when: When | None = None) -> VictoryCheck:
     _add(VICTORY_CHECKS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_opening_day(*, roles: tuple[str, ...] = (), when=None) -> None:
+def register_opening_day(*, roles: tuple[str, ...] = (), when: When | None = None) -> None:
     """The game starts with a day instead of a night when one of ``roles`` is dealt."""
     _add(OPENING_DAY, Hook(0, None, roles, when))
 
 
-def register_pardon(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_pardon(order: int, fn: Pardon, *, roles: tuple[str, ...] = (), when: When | None = None) -> Pardon:
     _add(PARDONS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_setup_hook(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_setup_hook(order: int, fn: SetupHook, *, roles: tuple[str, ...] = (), when: When | None = None) -> SetupHook:
     _add(SETUP_HOOKS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_sheriff_pool(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_sheriff_pool(order: int, fn: SheriffPool, *, roles: tuple[str, ...] = (), when: When | None = None) -> SheriffPool:
     _add(SHERIFF_POOLS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_ballot(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_ballot(order: int, fn: BallotHook, *, roles: tuple[str, ...] = (), when: When | None = None) -> BallotHook:
     _add(BALLOTS, Hook(order, fn, roles, when))
     return fn
 
 
-def register_shelter(order: int, fn: Callable, *, roles: tuple[str, ...] = (), when=None) -> Callable:
+def register_shelter(order: int, fn: Shelter, *, roles: tuple[str, ...] = (), when: When | None = None) -> Shelter:
     _add(SHELTERS, Hook(order, fn, roles, when))
     return fn
+
+
+Plan = tuple[tuple[NightStep, ...], ...]  # a night: its step groups, in order
 
 
 @dataclass(frozen=True, slots=True)
 class GameRules:
     """The hooks one game needs, chosen once from its deck and options."""
 
-    first_night: tuple  # night plan: a tuple of step groups (tuples of steps)
-    later_nights: tuple
-    before_victory: tuple
-    after_victory: tuple
-    on_batch: tuple
-    resolvers: tuple
-    dawn: tuple
-    victory: tuple
-    pardons: tuple
+    first_night: Plan
+    later_nights: Plan
+    before_victory: tuple[DeathHook, ...]
+    after_victory: tuple[DeathHook, ...]
+    on_batch: tuple[BatchHook, ...]
+    resolvers: tuple[Resolver, ...]
+    dawn: tuple[DawnHook, ...]
+    victory: tuple[VictoryCheck, ...]
+    pardons: tuple[Pardon, ...]
     opening_day: bool
-    setup: tuple = ()
-    sheriff_pools: tuple = ()
-    ballots: tuple = ()
-    shelters: tuple = ()
+    setup: tuple[SetupHook, ...] = ()
+    sheriff_pools: tuple[SheriffPool, ...] = ()
+    ballots: tuple[BallotHook, ...] = ()
+    shelters: tuple[Shelter, ...] = ()
 
 
-def _plan(steps: list[NightStep]) -> tuple:
+def _plan(steps: list[NightStep]) -> Plan:
     """Consecutive steps of one group run together; every other step alone."""
-    plan: list[tuple] = []
+    plan: list[tuple[NightStep, ...]] = []
     for s in steps:
         if s.group and plan and plan[-1][0].group == s.group:
             plan[-1] = plan[-1] + (s,)
@@ -262,10 +286,10 @@ def _plan(steps: list[NightStep]) -> tuple:
     return tuple(plan)
 
 
-_BY_GAME: dict = {}
+_BY_GAME: dict[tuple[tuple[str, ...], int], tuple[RuleOptions, GameRules]] = {}
 
 
-def rules_for(deck: tuple, options: "RuleOptions") -> GameRules:
+def rules_for(deck: tuple[str, ...], options: RuleOptions) -> GameRules:
     """The hooks of a game with this deck (every card, set-aside ones included, as a
     sorted tuple). Built on every game, so the common case is one dict lookup: the
     options object of a preset is shared by its games."""
@@ -281,11 +305,11 @@ def rules_for(deck: tuple, options: "RuleOptions") -> GameRules:
 
 
 @lru_cache(maxsize=512)
-def _rules(deck: frozenset, switched: tuple) -> GameRules:
+def _rules(deck: frozenset[str], switched: tuple[bool, ...]) -> GameRules:
     switches = dict(zip(WHENS, switched))
 
-    def keep(hooks):
-        return tuple(h.fn for h in hooks if h.wanted(deck, switches))
+    def keep(hooks: list[Hook]) -> tuple[Callable[..., Any], ...]:
+        return tuple(h.fn for h in hooks if h.fn is not None and h.wanted(deck, switches))
 
     steps = [
         s
@@ -295,8 +319,8 @@ def _rules(deck: frozenset, switched: tuple) -> GameRules:
     return GameRules(
         first_night=_plan([s for s in steps if not s.later_nights_only]),
         later_nights=_plan([s for s in steps if not s.first_night_only]),
-        before_victory=tuple(h.fn for h, before in DEATH_HOOKS if before and h.wanted(deck, switches)),
-        after_victory=tuple(h.fn for h, before in DEATH_HOOKS if not before and h.wanted(deck, switches)),
+        before_victory=tuple(h.fn for h, before in DEATH_HOOKS if before and h.fn is not None and h.wanted(deck, switches)),
+        after_victory=tuple(h.fn for h, before in DEATH_HOOKS if not before and h.fn is not None and h.wanted(deck, switches)),
         on_batch=keep(BATCH_HOOKS),
         resolvers=keep(RESOLVERS),
         dawn=keep(DAWN_HOOKS),

@@ -78,4 +78,4 @@ def _run(game: Game) -> Script:
         game.emit(BigBadWolfVictim(target), private(bbw.name))
 
 
-register_step(NightStep(name="big_bad_wolf", order=230, run=_run, active=_active, roles=("big_bad_wolf",)))
+register_step(NightStep(name="big_bad_wolf", run=_run, active=_active, roles=("big_bad_wolf",)))

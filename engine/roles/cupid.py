@@ -126,4 +126,4 @@ def _second_pair(game: Game, cupid: Player, a: str, b: str) -> Script:
     game.emit(Paramours(paramour, deceiver), private(paramour))
 
 
-register_step(NightStep(name="cupid", order=20, run=_run, active=_active, first_night_only=True, roles=("cupid",)))
+register_step(NightStep(name="cupid", run=_run, active=_active, first_night_only=True, roles=("cupid",)))

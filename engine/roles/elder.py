@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 from engine.events import NARRATOR, OMIT, PUBLIC, EventData, Name, RoleIds, event
-from engine.roles.base import DEVOURED, VILLAGE, RoleSpec, register_batch_hook, register_resolver, register_role
+from engine.roles.base import DEVOURED, VILLAGE, RoleSpec, Shielded, register_batch_hook, register_resolver, register_role
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
     from engine.game import Game, Player
@@ -89,10 +89,11 @@ LISTED = ("hunter", "protector", "witch", "seer")
 def _lives(game: Game) -> None:
     night = game.night
     attacked = night.attacked
+    shielded = night.peek(Shielded)
     for elder in game.players:
         if elder.role != "elder" or not elder.alive or elder.name not in attacked:
             continue
-        if elder.name in night.get("shielded", ()):  # migration: the Protector's mark (engine.roles.protector)
+        if shielded is not None and elder.name in shielded.players:
             continue  # the guard stopped the attack: it costs nothing
         st = elder.state.of(ElderState)
         lives = st.lives

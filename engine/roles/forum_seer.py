@@ -70,6 +70,6 @@ def _run(game: Game) -> Script:
 
 register_step(
     NightStep(
-        name="forum_seer", order=101, run=_run, active=lambda game: game.has_able("forum_seer"), group="night_main", roles=("forum_seer",)
+        name="forum_seer", run=_run, active=lambda game: game.has_able("forum_seer"), group="night_main", roles=("forum_seer",)
     )
 )

@@ -65,4 +65,4 @@ def _run(game: Game) -> Script:
             fox.powerless = True  # "loses his power for the rest of the game"
 
 
-register_step(NightStep(name="fox", order=310, run=_run, active=_active, roles=("fox",)))
+register_step(NightStep(name="fox", run=_run, active=_active, roles=("fox",)))

@@ -111,6 +111,6 @@ def _protect(game: Game) -> None:
 
 
 register_step(
-    NightStep(name="guardian_angel", order=96, run=_run, active=lambda game: game.has_able("guardian_angel"), roles=("guardian_angel",))
+    NightStep(name="guardian_angel", run=_run, active=lambda game: game.has_able("guardian_angel"), roles=("guardian_angel",))
 )
 register_resolver(11, _protect, roles=("guardian_angel",))

@@ -115,4 +115,4 @@ def _run(game: Game) -> Script:
         return
 
 
-register_step(NightStep(name="infect_father", order=220, run=_run, active=_active, roles=("infect_father",)))
+register_step(NightStep(name="infect_father", run=_run, active=_active, roles=("infect_father",)))

@@ -63,4 +63,4 @@ def _run(game: Game) -> Script:
         game.emit(InsomniacSeen(ins.name), private(wolf))
 
 
-register_step(NightStep(name="insomniac", order=97, run=_run, active=lambda game: game.has_able("insomniac"), roles=("insomniac",)))
+register_step(NightStep(name="insomniac", run=_run, active=lambda game: game.has_able("insomniac"), roles=("insomniac",)))

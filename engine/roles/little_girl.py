@@ -58,4 +58,4 @@ def _run(game: Game) -> Script:
 # pack step had read an empty list, so she never overheard anything and was never caught.
 # 000 step 2: "During this turn, the Little Girl may spy on the Werewolves" -- she decides
 # first, then the Seer and the pack are called as before.
-register_step(NightStep(name="little_girl", order=90, run=_run, active=_active, roles=("little_girl",)))
+register_step(NightStep(name="little_girl", run=_run, active=_active, roles=("little_girl",)))

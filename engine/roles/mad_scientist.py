@@ -108,5 +108,5 @@ def _run(game: Game) -> Script:
 
 
 register_step(
-    NightStep(name="mad_scientist", order=325, run=_run, active=lambda game: game.has_able("mad_scientist"), roles=("mad_scientist",))
+    NightStep(name="mad_scientist", run=_run, active=lambda game: game.has_able("mad_scientist"), roles=("mad_scientist",))
 )

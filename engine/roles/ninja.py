@@ -69,4 +69,4 @@ def _run(game: Game) -> Script:
         game.emit(NinjaSaw(target, {n: game.by_name[n].role for n in seen}), private(ninja.name))
 
 
-register_step(NightStep(name="ninja", order=235, run=_run, active=lambda game: game.has_able("ninja"), roles=("ninja",)))
+register_step(NightStep(name="ninja", run=_run, active=lambda game: game.has_able("ninja"), roles=("ninja",)))

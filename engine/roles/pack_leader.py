@@ -63,7 +63,6 @@ def _run(game: Game) -> Script:
 register_step(
     NightStep(
         name="pack_leader",
-        order=190,
         run=_run,
         active=lambda game: game.has_able("pack_leader"),
         group="night_main",

@@ -117,5 +117,5 @@ def _all_charmed(game: Game, alive: list[Player]) -> tuple[str, str] | None:
     return None
 
 
-register_step(NightStep(name=PIPER, order=320, run=_run, active=_active, roles=(PIPER,)))
+register_step(NightStep(name=PIPER, run=_run, active=_active, roles=(PIPER,)))
 register_victory(30, _all_charmed, roles=(PIPER,))

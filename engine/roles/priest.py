@@ -107,4 +107,4 @@ def _active(game: Game) -> bool:
 
 
 register_day_power(("priest",), _day)
-register_step(NightStep(name="priest", order=330, run=_night, active=_active, roles=("priest",)))
+register_step(NightStep(name="priest", run=_night, active=_active, roles=("priest",)))

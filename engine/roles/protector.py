@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, TypedDict
 from engine.decisions import CHOICE, NOT_WOLF, Power, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
-from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
+from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, Shielded, register_resolver, register_role, register_step
+from engine.roles.witch import Healed
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.game import Game
@@ -96,15 +97,19 @@ def _shield(game: Game) -> None:
     for g in guards.guarded:
         if g not in night.attacked:
             continue
-        # ``healed`` (the Witch's) and ``shielded`` (read by the Elder) stay keys until
-        # engine.roles.witch and engine.roles.elder are converted with them (issue 15).
-        if game.options.protector_heal_clash and g in night.get("healed", ()):
+        if game.options.protector_heal_clash and g in _healed(game):
             if not any(n == g for n, _ in kills):
                 kills.insert(0, (g, "werewolves"))  # 同守同救: the two protections cancel out
             continue
         night.kills = kills = [(n, c) for n, c in kills if not (n == g and c in DEVOURED)]
-        night.setdefault("shielded", []).append(g)
+        night.of(Shielded).players.append(g)
 
 
-register_step(NightStep(name="protector", order=95, run=_run, active=_active, roles=("protector",)))
+def _healed(game: Game) -> list[str]:
+    """The players the Witch healed tonight."""
+    healed = game.night.peek(Healed)
+    return healed.players if healed is not None else []
+
+
+register_step(NightStep(name="protector", run=_run, active=_active, roles=("protector",)))
 register_resolver(10, _shield, roles=("protector",))

@@ -54,5 +54,5 @@ def _run(game: Game) -> Script:
 
 
 register_step(
-    NightStep(name="psychic", order=102, run=_run, active=lambda game: game.has_able("psychic"), group="night_main", roles=("psychic",))
+    NightStep(name="psychic", run=_run, active=lambda game: game.has_able("psychic"), group="night_main", roles=("psychic",))
 )

@@ -16,6 +16,7 @@ from engine.buildings.base import vagabonds
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, ask_one
+from engine.flow.voting import VotesDue
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,11 +51,9 @@ def _run(game: Game) -> Script:
             continue
         target = yield from ask_one(game.ask(raven.name, RAVEN_MARK, options, None, True))
         if target is not None:
-            # Counted and forgotten by engine.flow.voting: a key until it is converted
-            # with it (issue 15).
-            extra = game.memory.setdefault("extra_votes", {})
-            extra[target] = extra.get(target, 0) + 2
+            due = game.memory.of(VotesDue).votes  # counted and forgotten by the next vote
+            due[target] = due.get(target, 0) + 2
             game.emit(RavenPoster(target), PUBLIC)
 
 
-register_step(NightStep(name="raven", order=340, run=_run, active=lambda game: game.has_able("raven"), roles=("raven",)))
+register_step(NightStep(name="raven", run=_run, active=lambda game: game.has_able("raven"), roles=("raven",)))

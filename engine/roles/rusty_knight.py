@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.events import NARRATOR, EventData, Name, event
 from engine.flow.common import Script
+from engine.flow.deaths import OutOfPlay, ToldAtDawn
 from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_death_hook, register_role, register_step
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
@@ -79,15 +80,13 @@ def _run(game: Game) -> Script:
         p = game.by_name[name]
         if not p.alive:
             continue
-        p.alive = False  # out of play from the start of the night
-        # migration: ``dying`` (the player's and the night's) is read by the deaths'
-        # flow (engine.flow.deaths, engine.flow.victory), which tells the death at dawn
-        p.state["dying"] = True
+        p.alive = False  # out of play from the start of the night...
+        p.state.of(OutOfPlay)  # ...his death told at dawn (engine.flow.deaths)
         game.night.kills.insert(0, (name, "rusty_sword"))
-        game.night.setdefault("dying", []).append((name, "rusty_sword"))
+        game.night.of(ToldAtDawn).deaths.append((name, "rusty_sword"))
     return
     yield
 
 
 register_death_hook(15, _contaminate, roles=("rusty_knight",))
-register_step(NightStep(name="rusty_sword", order=1, run=_run, active=_active, roles=("rusty_knight",)))
+register_step(NightStep(name="rusty_sword", run=_run, active=_active, roles=("rusty_knight",)))

@@ -5,9 +5,16 @@ are pending together (group ``night_main``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, RoleId, event, private
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
+from engine.roles.werewolf import Exposed
+
+if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
+    from engine.flow.common import Script
+    from engine.game import Game
 
 SEER_CHECK = decision("seer_check", CHOICE, power=Power(WOLF, note="the Seer sees a card"))
 
@@ -32,11 +39,11 @@ SEER = register_role(
 )
 
 
-def _active(game) -> bool:
+def _active(game: Game) -> bool:
     return game.has_able("seer")
 
 
-def _run(game):
+def _run(game: Game) -> Script:
     for seer in game.able("seer"):
         name = seer.name
         options = tuple([p.name for p in game.players if p.alive and p.name != name])
@@ -47,7 +54,7 @@ def _run(game):
         game.emit(SeerResult(name, target, game.by_name[target].role), private(name))
         if game.options.wolves_exposed_idle and game.by_name[target].is_wolf:
             # 失业狼人 (001 zh glossary): found out, he kills no more from the next night
-            game.memory.setdefault("exposed_wolves", {}).setdefault(target, game.day)
+            game.memory.of(Exposed).found.setdefault(target, game.day)
 
 
-register_step(NightStep(name="seer", order=100, run=_run, active=_active, group="night_main", roles=("seer",)))
+register_step(NightStep(name="seer", run=_run, active=_active, group="night_main", roles=("seer",)))

@@ -82,4 +82,4 @@ def _run(game: Game) -> Script:
         game.emit(SisterChat(name, text), audience)
 
 
-register_step(NightStep(name="sister", order=120, run=_run, active=_active, group="night_main", roles=("sister",)))
+register_step(NightStep(name="sister", run=_run, active=_active, group="night_main", roles=("sister",)))

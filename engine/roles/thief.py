@@ -71,4 +71,4 @@ def _run(game: Game) -> Script:
     game.emit(Role(thief.name, took), audience)
 
 
-register_step(NightStep(name="thief", order=10, run=_run, active=_active, first_night_only=True, roles=("thief",)))
+register_step(NightStep(name="thief", run=_run, active=_active, first_night_only=True, roles=("thief",)))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script
+from engine.flow.forum import LynchCall
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,8 +39,7 @@ CELEBRITY = register_role(
 
 def _news(game: Game, player: Player, cause: str) -> Script:
     if cause == "werewolves" and player.role == "unknown_celebrity":
-        # Read by engine.flow.forum and engine.flow.day: converted with them (issue 15).
-        game.memory["lynch_cancelled"] = game.day
+        game.memory.of(LynchCall).cancelled = game.day  # the lynching is off (engine.flow.forum)
         game.emit(CelebrityNews(player.name, game.day), PUBLIC)
     return
     yield

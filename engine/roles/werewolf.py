@@ -186,10 +186,18 @@ def _resolve(game: Game, picks: list[str | None]) -> tuple[bool, str | None]:
     return True, (leaders[0] if len(leaders) == 1 else game.rng.choice(leaders))
 
 
+@dataclass(slots=True)
+class Exposed:
+    """Memory: the wolves the Seer has found out (``wolves_exposed_idle``, marked by
+    ``engine.roles.seer``), each with the night he was found."""
+
+    found: dict[str, int] = field(default_factory=dict)
+
+
 def idle(game: Game) -> tuple[str, ...]:
     """The wolves found out before tonight (``wolves_exposed_idle``): no say in the kill."""
-    found = game.memory.get("exposed_wolves")  # migration: the Seer's mark (engine.roles.seer)
-    return tuple(w for w, night in found.items() if night < game.day) if found else ()
+    exposed = game.memory.peek(Exposed)
+    return tuple(w for w, night in exposed.found.items() if night < game.day) if exposed else ()
 
 
 @dataclass(slots=True)
@@ -339,7 +347,7 @@ def _run(game: Game) -> Script:
     night.wolf_victim = victim
 
 
-register_step(NightStep(name="werewolves", order=200, run=_run, active=_active, group="night_main"))
+register_step(NightStep(name="werewolves", run=_run, active=_active, group="night_main"))
 
 
 # ---------------------------------------------------------------------- a 狼人杀 variant
@@ -363,7 +371,6 @@ def _hypnotise(game: Game) -> Script:
 register_step(
     NightStep(
         name="hypnosis",
-        order=205,
         run=_hypnotise,
         active=lambda game: game.night.wolf_victim is not None,
         when=lambda o: o.wolves_hypnotise,

@@ -71,5 +71,5 @@ def _alone(game: Game, alive: list[Player]) -> tuple[str, str] | None:
     return None
 
 
-register_step(NightStep(name=WHITE, order=210, run=_run, active=_active, later_nights_only=True, roles=(WHITE,)))
+register_step(NightStep(name=WHITE, run=_run, active=_active, later_nights_only=True, roles=(WHITE,)))
 register_victory(20, _alone, roles=(WHITE,))

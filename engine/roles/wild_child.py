@@ -89,6 +89,6 @@ def _orphaned(game: Game, player: Player, cause: str) -> Script:
 
 
 register_step(
-    NightStep(name="wild_child", order=130, run=_run, active=_active, first_night_only=True, group="night_main", roles=("wild_child",))
+    NightStep(name="wild_child", run=_run, active=_active, first_night_only=True, group="night_main", roles=("wild_child",))
 )
 register_death_hook(15, _orphaned, before_victory=True, roles=("wild_child",))

@@ -16,7 +16,7 @@ is shown each victim in turn and may heal one of them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from engine.decisions import BOOL, CHOICE, WOLF, Power, decision
@@ -66,6 +66,14 @@ class WitchState:
 
     heal: bool = True
     poison: bool = True
+
+
+@dataclass(slots=True)
+class Healed:
+    """The players healed tonight, in order (read by the Protector's rule for
+    ``protector_heal_clash``, ``engine.roles.protector``)."""
+
+    players: list[str] = field(default_factory=list)
 
 WITCH = register_role(
     RoleSpec(
@@ -120,8 +128,7 @@ def _run(game: Game) -> Script:
                 healed = True
                 st.heal = False
                 night.kills = [(n, c) for n, c in night.kills if not (n == victim and c != "poison")]
-                # migration: the Protector reads the night's heals (``protector_heal_clash``)
-                night.setdefault("healed", []).append(victim)
+                night.of(Healed).players.append(victim)
                 game.emit(WitchHealed(victim), audience)
         reason = ""
         if not st.poison:
@@ -143,4 +150,4 @@ def _run(game: Game) -> Script:
             game.emit(WitchPoisoned(target), audience)
 
 
-register_step(NightStep(name="witch", order=300, run=_run, active=_active, roles=("witch",)))
+register_step(NightStep(name="witch", run=_run, active=_active, roles=("witch",)))

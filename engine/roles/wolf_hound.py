@@ -58,4 +58,4 @@ def _run(game: Game) -> Script:
         game.emit(WolfHoundSide(hound.name, side), private(hound.name))
 
 
-register_step(NightStep(name="wolf_hound", order=30, run=_run, active=_active, first_night_only=True, roles=("wolf_hound",)))
+register_step(NightStep(name="wolf_hound", run=_run, active=_active, first_night_only=True, roles=("wolf_hound",)))
