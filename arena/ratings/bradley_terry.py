@@ -22,6 +22,7 @@ average participant.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -32,26 +33,60 @@ ELO = 400.0 / math.log(10.0)
 RIDGE = 0.1  # a N(0, 1/0.1) prior on log-odds strengths: weak next to a few dozen games
 
 
-def fit_logistic(X: np.ndarray, y: np.ndarray, penalty: np.ndarray, iters: int = 100, tol: float = 1e-9) -> np.ndarray:
-    """Maximum penalised likelihood; ``penalty`` is the ridge weight of each column."""
+def fit_logistic(
+    X: np.ndarray, y: np.ndarray, penalty: np.ndarray, iters: int = 100, tol: float = 1e-9,
+    with_hessian: bool = False, weights: np.ndarray | None = None,
+):  # fmt: skip
+    """Maximum penalised likelihood; ``penalty`` is the ridge weight of each column,
+    ``weights`` how many times each row counts. With ``with_hessian``, also the
+    penalised information matrix at the optimum."""
     theta = np.zeros(X.shape[1])
     P = np.diag(penalty)
+    n = np.ones(len(y)) if weights is None else weights
     for _ in range(iters):
         eta = X @ theta
         p = 1.0 / (1.0 + np.exp(-eta))
-        w = p * (1 - p)
-        grad = X.T @ (y - p) - P @ theta
+        w = n * p * (1 - p)
+        grad = X.T @ (n * (y - p)) - P @ theta
         hess = (X * w[:, None]).T @ X + P
         step = np.linalg.solve(hess + 1e-12 * np.eye(len(theta)), grad)
         theta += step
         if np.max(np.abs(step)) < tol:
             break
+    if with_hessian:
+        p = 1.0 / (1.0 + np.exp(-(X @ theta)))
+        return theta, (X * (n * p * (1 - p))[:, None]).T @ X + P
     return theta
+
+
+@dataclass
+class Solution:
+    """One fit, in log-odds: the village advantage, the strengths (not centred), the
+    penalised information matrix of [nuisance, strengths] and the nuisance parameters
+    (the village advantage here; the margin fit's thresholds)."""
+
+    alpha: float
+    strengths: np.ndarray
+    info: np.ndarray
+    nuisance: np.ndarray
+    meat: np.ndarray | None = None  # a composite likelihood's score products: the sandwich's filling
+    sensitivity: np.ndarray | None = None  # the margin fit's per-cut sensitivities
+    nuisance_count: int | None = None  # parameters before the strengths in ``info`` (default: len(nuisance))
+
+    def strength_cov(self) -> np.ndarray:
+        """The strengths' block of the inverse information (the nuisance profiled out),
+        or of the sandwich when the fit is a composite likelihood."""
+        k = len(self.nuisance) if self.nuisance_count is None else self.nuisance_count
+        bread = np.linalg.pinv(self.info)
+        full = bread if self.meat is None else bread @ self.meat @ bread
+        return full[k:, k:]
 
 
 class BTDesign:
     """The regression's rows for a list of games, built once so that a bootstrap
     replicate is a row selection and a refit, not a rebuild."""
+
+    outcome = "win"
 
     def __init__(self, games: Sequence[GameOutcome], participants: Sequence[str], by_side: bool = False):
         self.by_side = by_side
@@ -77,19 +112,11 @@ class BTDesign:
         """Strengths in Elo points plus ``village_advantage``, on ``rows`` (game indices,
         repeats allowed) or on all games. A participant (or participant-side) without
         information in those rows is left out."""
-        idx = np.arange(len(self.y)) if rows is None else np.asarray(rows)
-        idx = idx[self.decided[idx]]
-        if idx.size == 0:
+        solved = self._solved(rows)
+        if solved is None:
             return {}
-        X, y = self.X[idx], self.y[idx]
-        # A column that is zero in every game carries no information (the participant did
-        # not play, or always sat on both sides in equal shares): it gets no strength.
-        present = np.abs(X[:, 1:]).sum(axis=0) > 1e-12
-        if not self.identified(X, present):
-            return {}
-        penalty = np.full(X.shape[1], RIDGE)
-        penalty[0] = 0.0
-        theta = fit_logistic(X, y, penalty)
+        present, sol = solved
+        theta = np.concatenate([[sol.alpha], sol.strengths])
         alpha = float(theta[0])
         groups = [[k for k in self.keys if k.endswith("@" + side)] for side in (VILLAGE, WOLVES)] if self.by_side else [self.keys]
         for gi, group in enumerate(groups):
@@ -107,6 +134,66 @@ class BTDesign:
                 out[k] = float(theta[i + 1] * ELO)
         return out
 
+    def wald(self, rows: np.ndarray | None = None) -> "Solution | None":
+        """The fit with its curvature (log-odds, strengths not centred): what the
+        adaptive scheduler reads, where a bootstrap would cost hundreds of fits per
+        choice. ``None`` when the games do not pin the strengths down."""
+        solved = self._solved(rows)
+        return None if solved is None else solved[1]
+
+    def response(self) -> np.ndarray:
+        """What the fit explains, per game: the village's win (1 or 0)."""
+        return self.y
+
+    def _cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Games with the same row and outcome are one cell counted several times: a
+        bootstrap replicate is then a vector of counts over a few hundred cells at
+        most (teams seating has one row per ordered pair), which makes each refit
+        cost the same whatever the number of games. (cell of each game, -1 when not
+        fitted; each cell's row; each cell's outcome.)"""
+        cached = getattr(self, "_cell_cache", None)
+        if cached is None:
+            y = self.response()
+            keys = np.column_stack([np.round(self.X, 12), y])
+            cell = np.full(len(y), -1, dtype=np.int64)
+            if self.decided.any():
+                uniq, inverse = np.unique(keys[self.decided], axis=0, return_inverse=True)
+                cell[self.decided] = inverse.ravel()
+                cached = (cell, uniq[:, :-1], uniq[:, -1])
+            else:
+                cached = (cell, np.zeros((0, self.X.shape[1])), np.zeros(0))
+            self._cell_cache = cached
+        return cached
+
+    def _solved(self, rows):
+        cell, X_cells, y_cells = self._cells()
+        idx = np.arange(len(cell)) if rows is None else np.asarray(rows, dtype=np.int64)
+        idx = idx[cell[idx] >= 0]
+        if idx.size == 0:
+            return None
+        counts = np.bincount(cell[idx], minlength=len(y_cells)).astype(float)
+        used = counts > 0
+        X, y, w = X_cells[used], y_cells[used], counts[used]
+        # A column that is zero in every game carries no information (the participant did
+        # not play, or always sat on both sides in equal shares): it gets no strength.
+        present = np.abs(X[:, 1:]).sum(axis=0) > 1e-12
+        if not self.identified(X, present):
+            return None
+        return present, self.solve(X, y, w)
+
+    def solve(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> "Solution":
+        """The penalised fit of outcomes ``y`` on rows ``X``, row i counted ``w[i]``
+        times. Subclasses fit other outcomes of the same games."""
+        penalty = np.full(self.X.shape[1], RIDGE)
+        penalty[0] = 0.0
+        theta, info = fit_logistic(X, y, penalty, with_hessian=True, weights=w)
+        return Solution(float(theta[0]), theta[1:], info, theta[:1])
+
+    def expected_information(self, eta: np.ndarray, sol: "Solution") -> np.ndarray:
+        """Fisher information one game carries about its linear predictor ``eta`` (the
+        village's strength minus the wolves', log-odds), for the scheduler's choice."""
+        p = 1.0 / (1.0 + np.exp(-(sol.alpha + eta)))
+        return p * (1 - p)
 
     def identified(self, X: np.ndarray | None = None, present: np.ndarray | None = None) -> bool:
         """Whether the games pin the strengths down (up to the centring). Two
