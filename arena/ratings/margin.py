@@ -4,31 +4,35 @@ A win or a loss is one bit, and a bit caps what a game can tell: with one outcom
 game, separating neighbours 75 Elo apart takes about 350 well-placed games whatever
 the schedule (docs/RATINGS.md). How far the winner's way a game went tells more: a
 village that wins with most of its seats alive beat its wolves more clearly than one
-that wins with a single survivor. This fit reads that, without changing what a
-rating means.
+that wins with a single survivor. This fit reads that without changing what a rating
+means: strengths stay in Elo points of the log-odds of *winning*.
 
 The outcome is ordered: the game's winner first, then its margin (``GameOutcome.margin``:
 the share of village seats alive at the end minus the share of wolf seats alive),
-cut into ``BINS`` categories per winner at the margin's quantiles among the games
-rated. The model is the cumulative-logit (proportional-odds) form of Bradley-Terry:
+cut into at most ``BINS`` categories per winner at the margin's quantiles among the
+games rated. Each cut k of that order ("the village did at least this well") is a
+comparison of the same two teams:
 
-    logit P(outcome >= category k) = t_k + mean strength of the village seats
-                                         - mean strength of the werewolf seats
+    logit P(outcome >= k) = t_k + g_k * (mean strength of the village seats
+                                         - mean strength of the werewolf seats)
 
-with one threshold ``t_k`` per cut. The threshold between the wolves' best village-
-side outcome and the village's worst is the win itself, so ``t`` there is the
-village's advantage and a strength difference is in the same log-odds of winning as
-the win-only fit's, if the margin moves with skill the way the win does (the
-proportional-odds assumption). ``benchmarks/rating_recovery.py`` checks that on the
-noise ladder: both fits give the same differences within their intervals, the
-margin's intervals are narrower, and identical copies are not told apart more than
-the 95% level allows. A margin built from how fast the village won was tried and
-refused: fast wins favour strong bots more than winning does, so it rated on another
-scale.
+with its own threshold ``t_k`` and sensitivity ``g_k``. The cut between the wolves'
+wins and the village's is the win itself, whose sensitivity is fixed at 1: that is
+what keeps the scale the win-only fit's. The other sensitivities are fitted (on the
+noise ladder: about 0.3 for how many wolves survive a wolf win, 1.2 to 2.4 for how
+many villagers survive a village win), so a cut counts by how much skill moves it. A
+single proportional-odds model (every ``g_k`` = 1) was tried first and refused: it
+rated on a scale 0.8 to 1.2 times the win's, depending on where the cuts fell.
 
-The fit is Newton's method on the exact log-likelihood (the model is log-concave)
-with the win-only fit's weak ridge on strengths, step halving keeping the thresholds
-ordered. A category absent from a bootstrap resample is dropped from that fit.
+The cuts of one game are not independent, so the fit maximises a composite
+likelihood (every cut's logistic log-likelihood summed); the leaderboard's intervals
+come from the bootstrap over whole deals, which does not rely on the likelihood's
+curvature, and ``Solution.strength_cov`` gives the sandwich (what the adaptive
+scheduler reads). A weak N(1, 1) prior on each sensitivity keeps it defined when
+participants do not differ (identical copies). Fisher scoring with step halving,
+started from the win-only fit. A category absent from a bootstrap resample is
+dropped from that fit. ``benchmarks/rating_recovery.py`` compares the two fits on
+the same games: differences, interval widths, and identical copies told apart.
 """
 
 from __future__ import annotations
