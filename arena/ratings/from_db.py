@@ -23,9 +23,22 @@ def load_games(store: Store) -> list[GameOutcome]:
         m = json.loads(s["metrics"] or "{}")
         seats[s["game_id"]].append(
             SeatResult(s["participant"], s["side"], s["initial_role"], bool(s["won"]),
-                       decisions=int(m.get("decisions_asked", 0)), fallbacks=int(s["fallbacks"] or 0))
+                       decisions=int(m.get("decisions_asked", 0)), fallbacks=int(s["fallbacks"] or 0), alive=bool(s["alive"]))
         )  # fmt: skip
     return [GameOutcome(gid, rows[gid]["winner"], tuple(seats[gid]), deal=rows[gid]["deal"]) for gid in order]
+
+
+def rating_outcome(store: Store) -> str:
+    """What the tournament file asked the ratings to read (``rating: {outcome: ...}``);
+    ``win`` for a database written before the option existed."""
+    raw = store.meta("config")
+    try:
+        cfg = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        return "win"
+    rating = cfg.get("rating") if isinstance(cfg, dict) else None
+    outcome = rating.get("outcome") if isinstance(rating, dict) else None
+    return outcome if isinstance(outcome, str) else "win"
 
 
 def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:

@@ -36,9 +36,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval
-from arena.ratings.bradley_terry import BTDesign
 from arena.ratings.fallbacks import MIN_DECIDED, keep_decided
 from arena.ratings.games import SIDES, GameOutcome, participants_of
+from arena.ratings.margin import OUTCOMES, design_for
 from arena.ratings.pairs import pair_table, separated
 from arena.ratings.sides import side_design, side_win_stats
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
@@ -118,15 +118,20 @@ def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: l
     return point, reps
 
 
-def all_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int, by_side: bool) -> tuple[dict, dict]:
-    """Point estimates and bootstrap replicates of every figure (one flat key space)."""
+def all_stats(
+    games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int, by_side: bool, outcome: str = "win"
+) -> tuple[dict, dict]:
+    """Point estimates and bootstrap replicates of every figure (one flat key space).
+    ``bt`` and ``bt_side`` fit ``outcome``; with the margin, ``bt_win`` is the win-only
+    fit of the same games, shown beside it."""
     games = list(games)
     rows = cluster_rows(clusters_of([g.deal if g.deal is not None else ("game", i) for i, g in enumerate(games)]), n_boot, seed) if n_boot and games else []
     point, reps = openskill_stats(games, rows, seed, by_side)
-    for prefix, side in (("bt", False), ("bt_side", True)):
+    fits = [("bt", False, outcome), ("bt_side", True, outcome)] + ([("bt_win", False, "win")] if outcome != "win" else [])
+    for prefix, side, what in fits:
         if side and not by_side:
             continue
-        design = BTDesign(games, participants, side)
+        design = design_for(what, games, participants, side)
         point.update({f"{prefix}:{k}": v for k, v in design.fit().items()})
         if rows:
             fits = [design.fit(row) for row in rows]
@@ -155,6 +160,7 @@ class Leaderboard:
     excluded: dict[str, Any] = field(default_factory=dict)  # keep_decided(): games left out, and why
     unit: str = "game"  # what the bootstrap resamples: game, or deal (mirrored tournaments)
     field_rates: dict[str, float | None] = field(default_factory=dict)  # each side's pooled win rate
+    outcome: str = "win"  # what the primary Bradley-Terry fit reads: win, or margin (arena.ratings.margin)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +168,7 @@ class Leaderboard:
             "decided_games": self.decided,
             "primary": self.primary,
             "bootstrap": {"resamples": self.n_boot, "seed": self.seed, "level": 0.95, "unit": self.unit},
+            "rating_method": {"model": self.primary, "outcome": self.outcome, "description": OUTCOMES[self.outcome]},
             "scales": {
                 "bradley_terry": "primary: Elo points relative to the average participant (400 per factor 10 in odds), "
                 "a batch fit of the games",
@@ -187,12 +194,15 @@ def compute(
     n_boot: int = DEFAULT_BOOT,
     seed: int = 0,
     min_decided: float = MIN_DECIDED,
+    outcome: str = "win",
 ) -> Leaderboard:
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown rating outcome '{outcome}' (one of: {', '.join(OUTCOMES)})")
     everyone = participants_of(list(games))
     games, excluded = keep_decided(games, min_decided)
     participants = [p for p in everyone if any(s.participant == p for g in games for s in g.seats)]
     sides = side_design(games)
-    point, reps = all_stats(games, participants, n_boot, seed, by_side=sides["identified"])
+    point, reps = all_stats(games, participants, n_boot, seed, by_side=sides["identified"], outcome=outcome)
     winners: dict[str, int] = defaultdict(int)
     for g in games:
         winners[g.winner] += 1
@@ -235,6 +245,7 @@ def compute(
                 "win_rate_vs_field": {s: est(f"vs_field:{p}@{s}") for s in SIDES},
                 "win_rate_by_role": {r: rate_with_interval(*role_units[r]) for r in sorted(role_units)},
                 "bradley_terry": bt,
+                **({"bradley_terry_win": est(f"bt_win:{p}")} if outcome != "win" else {}),
                 "openskill": est(f"os:{p}"),
                 "openskill_by_side": {s: est(f"os_side:{p}@{s}") for s in SIDES},
                 "bradley_terry_by_side": {s: est(f"bt_side:{p}@{s}") for s in SIDES},
@@ -267,4 +278,5 @@ def compute(
         excluded=excluded,
         unit="deal" if multi else "game",
         field_rates=field_rates,
+        outcome=outcome,
     )

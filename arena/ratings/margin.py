@@ -44,6 +44,11 @@ import numpy as np
 from arena.ratings.bradley_terry import RIDGE, BTDesign, Solution
 from arena.ratings.games import GameOutcome
 
+OUTCOMES = {
+    "win": "one comparison per decided game: did the village win",
+    "margin": "the winner and how far the game went its way (survivors on each side), each cut of that order a "
+    "comparison with its own fitted sensitivity, the win's fixed at 1: Elo of winning, from more of each game",
+}
 BINS = 4  # categories per winner: 3 and 4 measured alike at 8 seats, 4 narrower at 12 and under mixed seating
 THRESHOLD_RIDGE = 1e-6  # keeps a threshold finite in a resample where one side never won
 # A N(1, 1) prior on each cut's sensitivity: with few games, or participants who do not
@@ -87,6 +92,15 @@ def margin_categories(games: Sequence[GameOutcome], bins: int = BINS) -> tuple[n
         if side == 0.0:
             split = base
     return cats, split
+
+
+def design_for(outcome: str, games: Sequence[GameOutcome], participants: Sequence[str], by_side: bool = False) -> BTDesign:
+    """The Bradley-Terry design that fits ``outcome`` (a key of ``OUTCOMES``)."""
+    if outcome == "margin":
+        return MarginDesign(games, participants, by_side)
+    if outcome == "win":
+        return BTDesign(games, participants, by_side)
+    raise ValueError(f"unknown rating outcome '{outcome}' (one of: {', '.join(OUTCOMES)})")
 
 
 class MarginDesign(BTDesign):
