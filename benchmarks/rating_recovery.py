@@ -4,24 +4,33 @@ many games does it take?
 Plays the noise ladder (the heuristic bot, the same bot with noise 0.25, 0.5, 0.75, and
 the random bot: strengths in that order by construction) under each tournament design,
 at 8 and 12 seats, in memory (``arena.ratings.selftest``: the tournament's schedule and
-tables, no transcripts), and prints with the leaderboard's own estimator (Bradley-Terry,
-bootstrapped over whole deals):
+tables, no transcripts), and prints, for the leaderboard's two fits of the same games
+(Bradley-Terry on the winner alone, ``win``, and on the winner and the margin,
+``margin``; bootstrapped over whole deals):
 
 - Kendall's tau between the fitted and the true order, after all games;
 - each neighbour pair's difference and 95% interval width (Elo) after 300 games and
   after all games;
 - games-to-separation: the first multiple of the step from which the neighbour pair's
-  interval excludes zero to the end ("-" if never within the run), and the projected
-  games at which a 75-Elo gap is expected to be separated (the interval's half-width,
-  shrinking as 1/sqrt(games), equals 75 Elo), from the mean neighbour interval;
+  interval excludes zero to the end ("-" if never within the run); "settled": the
+  first from which every neighbour pair is separated or known to within ±75 Elo (what
+  the adaptive scheduler aims at); and the projected games at which a 75-Elo gap is
+  expected to be separated (the interval's half-width, shrinking as 1/sqrt(games),
+  equals 75 Elo), from the mean neighbour interval;
 - before and after: how many neighbour pairs the leaderboard told apart after all
   games, by the old sort key (OpenSkill: the two participants' 95% intervals do not
-  overlap) and by the new one (Bradley-Terry: the difference's 95% interval excludes 0);
+  overlap) and by Bradley-Terry (the difference's 95% interval excludes 0);
+- the scale check: the margin fit's spread of the ladder over the win fit's (the
+  margin fit is meant to rate in the same Elo of winning);
 - calibration: over independent seeds, how often two identical copies of the
   heuristic bot are declared different at the 95% level (should be about 5%).
 
-    python benchmarks/rating_recovery.py --quick     # a few minutes
-    python benchmarks/rating_recovery.py             # the full run (~20-30 minutes)
+The designs: mixed, mixed+mirror, teams, teams+mirror, duplicate, and teams+adaptive
+(``adaptive:`` scheduling, its choices made with ``--scheduler-outcome``, default the
+margin fit).
+
+    python benchmarks/rating_recovery.py --quick     # 400 games, 100 resamples (~30 CPU-minutes... see docs/RATINGS.md)
+    python benchmarks/rating_recovery.py             # the full run
 
 Figures are printed, never asserted; docs/RATINGS.md quotes a run.
 """
