@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibration-games", type=int, help="games per calibration tournament (default 300; --quick 150)")
     ap.add_argument("--calibration-designs", nargs="+", choices=list(DESIGNS), help="designs checked for calibration (default: --designs)")
     ap.add_argument("--scheduler-outcome", choices=FITS, default="margin", help="what the adaptive scheduler fits (default margin)")
+    ap.add_argument("--skip-recovery", action="store_true", help="only the calibration check")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
     games = args.games or (400 if args.quick else 1500)
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     print()
     print(head)
-    for players in args.players:
+    for players in [] if args.skip_recovery else args.players:
         for design in args.designs:
             r = recovery(design, players, games, step, n_boot, args.seed, args.scheduler_outcome)
             for fit in FITS:
@@ -182,6 +183,20 @@ def main(argv: list[str] | None = None) -> int:
                 cells = "  ".join(fmt_pair(x).rjust(14) for x in (f["at300"] or f["final"]))
                 print(f"{design:<15}{fit:>7}{players:>6}{r['games']:>6}{f['tau']:>6.2f}  {cells}   ({r['seconds']:.0f} s)", flush=True)
             results.append(r)
+    if results:
+        summary(results)
+    if cal_seeds:
+        print()
+        print(f"calibration: two identical heuristic bots (with H50 and R), {cal_games} games, {cal_seeds} seeds, 8 seats")
+        for design in args.calibration_designs or args.designs:
+            wrong = calibration(design, 8, cal_games, cal_seeds, n_boot, args.scheduler_outcome)
+            cells = ", ".join(f"{fit} {wrong[fit]}/{cal_seeds} ({100 * wrong[fit] / cal_seeds:.0f}%)" for fit in FITS)
+            print(f"  {design:<15} declared different: {cells}; 95% expects about 5%", flush=True)
+    return 0
+
+
+def summary(results: list[dict]) -> None:
+    """Every design's figures after all games, and the margin fit's scale check."""
     print()
     print(f"{'design':<15}{'fit':>7}{'seats':>6}  " + "  ".join(f"{a}-{b} @all".rjust(14) for a, b in NEIGHBOURS) + "  "
           + "  ".join(f"sep {a}-{b}".rjust(10) for a, b in NEIGHBOURS) + "  settled  games for 75 Elo  told apart: OpenSkill / BT")  # fmt: skip
@@ -199,14 +214,6 @@ def main(argv: list[str] | None = None) -> int:
         spread = {fit: sum(x.diff for x in r["fits"][fit]["final"] if x.diff is not None) for fit in FITS}
         ratio = spread["margin"] / spread["win"] if spread["win"] else float("nan")
         print(f"  {r['design']:<15}{r['players']:>3} seats: win {spread['win']:+.0f}, margin {spread['margin']:+.0f} Elo (×{ratio:.2f})")
-    if cal_seeds:
-        print()
-        print(f"calibration: two identical heuristic bots (with H50 and R), {cal_games} games, {cal_seeds} seeds, 8 seats")
-        for design in args.calibration_designs or args.designs:
-            wrong = calibration(design, 8, cal_games, cal_seeds, n_boot, args.scheduler_outcome)
-            cells = ", ".join(f"{fit} {wrong[fit]}/{cal_seeds} ({100 * wrong[fit] / cal_seeds:.0f}%)" for fit in FITS)
-            print(f"  {design:<15} declared different: {cells}; 95% expects about 5%", flush=True)
-    return 0
 
 
 if __name__ == "__main__":
