@@ -41,7 +41,7 @@ from typing import Sequence
 
 import numpy as np
 
-from arena.ratings.bradley_terry import RIDGE, BTDesign, Solution
+from arena.ratings.bradley_terry import RIDGE, BTDesign, Solution, fit_logistic
 from arena.ratings.games import GameOutcome
 
 OUTCOMES = {
@@ -180,8 +180,6 @@ def fit_cuts(
     b = np.zeros(p)
     if split in cuts:  # start from the win-only fit
         j = int(np.flatnonzero(cuts == split)[0])
-        from arena.ratings.bradley_terry import fit_logistic
-
         start = fit_logistic(np.column_stack([np.ones(n), X]), Y[:, j], np.r_[0.0, np.full(p, ridge)], weights=w)
         t[j], b = start[0], start[1:]
     g = np.ones(F)

@@ -124,6 +124,7 @@ def choose_pairs(cfg: TournamentConfig, names: list[str], played: Sequence[GameO
             gain = omega * float(np.sum((contrasts @ cx) ** 2)) / (1.0 + omega * float(x @ cx))
             if best is None or gain > best[0] + 1e-15:
                 best = (gain, wolf, village, x, omega, cx)
+        assert best is not None  # at least two participants (the config says so)
         _, wolf, village, x, omega, cx = best
         cov = cov - omega * np.outer(cx, cx) / (1.0 + omega * float(x @ cx))
         counts[(names[wolf], names[village])] += 1

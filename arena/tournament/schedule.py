@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Mapping
 
 from arena.gamefile import NAMES
+from arena.tournament.adaptive import batches, choose_pairs
 from arena.tournament.config import TournamentConfig
 from engine.roles import ROLES
 
@@ -289,8 +290,6 @@ def build_schedule(
         for d in range(cfg.games):
             plans.extend(_deal_games(cfg, d, names, bal, len(plans)))
         return plans, bal
-    from arena.tournament.adaptive import batches, choose_pairs
-
     outcomes = outcomes or {}
     chosen = {} if chosen is None else chosen
     for start, end, adaptive in batches(cfg):
