@@ -117,6 +117,8 @@ class MarginDesign(BTDesign):
         super().__init__(games, participants, by_side)
         self.category, self.split = margin_categories(games, bins)
         self.decided &= self.category >= 0
+        self.n_categories = int(self.category.max()) + 1 if self.decided.any() else 0
+        self._warm: tuple[int, int, np.ndarray] | None = None
 
     def response(self) -> np.ndarray:
         return self.category
@@ -126,7 +128,10 @@ class MarginDesign(BTDesign):
         present = np.unique(cats)
         y = np.searchsorted(present, cats)  # categories absent from these rows are dropped
         split = int(np.searchsorted(present, self.split))  # first village category among those present
-        t, gam, b, info, meat = fit_cuts(X[:, 1:], y, len(present), split, RIDGE, weights=w)
+        warm = self._warm if self._warm is not None and len(present) == self._warm[0] and split == self._warm[1] else None
+        t, gam, b, info, meat, theta = fit_cuts(X[:, 1:], y, len(present), split, RIDGE, weights=w, start=None if warm is None else warm[2])
+        if self._warm is None and len(present) == self.n_categories:
+            self._warm = (len(present), split, theta)  # the first fit with every category: where the others start
         cut = split - 1  # index of the win's cut among the thresholds
         alpha = float(t[cut]) if 0 <= cut < len(t) else 0.0  # logit P(village wins) between average teams
         nuisance = len(info) - len(b)
@@ -154,18 +159,20 @@ def _penalised_loglik(eta: np.ndarray, Y: np.ndarray, w: np.ndarray, theta: np.n
 
 def fit_cuts(
     X: np.ndarray, y: np.ndarray, K: int, split: int, ridge: float, weights: np.ndarray | None = None,
-    iters: int = 100, tol: float = 1e-7,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    iters: int = 100, tol: float = 1e-6, start: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """The scaled-cut fit of categories ``y`` (0..K-1, higher is better for the
     village) on rows ``X`` (row i counted ``weights[i]`` times); the cut at category
     ``split`` (the win) has sensitivity 1.
 
-    Returns (thresholds, sensitivities of every cut, strengths, information, meat):
-    the penalised information and the sum of per-game score products, over
-    [thresholds, free sensitivities, strengths], for a sandwich covariance (the cuts
-    of one game are not independent, so the composite likelihood's own curvature
-    would understate the variance; the leaderboard's bootstrap does not rely on it).
-    Fisher scoring with step halving, from the win-only fit.
+    Returns (thresholds, sensitivities of every cut, strengths, information, meat,
+    parameters): the penalised information and the sum of per-game score products,
+    over the parameters [thresholds, free sensitivities, strengths], for a sandwich
+    covariance (the cuts of one game are not independent, so the composite
+    likelihood's own curvature would understate the variance; the leaderboard's
+    bootstrap does not rely on it). Newton's method with step halving, from ``start``
+    (the parameters of a fit on similar rows: a bootstrap replicate starts from the
+    fit of all games) or from the win-only fit.
     """
     n, p = X.shape
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
@@ -178,12 +185,15 @@ def fit_cuts(
     share = np.clip((w @ Y) / max(total, 1e-12), 0.5 / max(total, 1), 1 - 0.5 / max(total, 1))
     t = np.log(share / (1 - share))
     b = np.zeros(p)
-    if split in cuts:  # start from the win-only fit
-        j = int(np.flatnonzero(cuts == split)[0])
-        start = fit_logistic(np.column_stack([np.ones(n), X]), Y[:, j], np.r_[0.0, np.full(p, ridge)], weights=w)
-        t[j], b = start[0], start[1:]
     g = np.ones(F)
-    theta = np.concatenate([t, g, b])
+    if start is None and split in cuts:  # start from the win-only fit, each other cut fitted on its predictor
+        j = int(np.flatnonzero(cuts == split)[0])
+        first = fit_logistic(np.column_stack([np.ones(n), X]), Y[:, j], np.r_[0.0, np.full(p, ridge)], weights=w)
+        t[j], b = first[0], first[1:]
+        xb = np.column_stack([np.ones(n), X @ b])
+        for col, k in enumerate(np.flatnonzero(free)):
+            t[k], g[col] = fit_logistic(xb, Y[:, k], np.array([THRESHOLD_RIDGE, SENSITIVITY_PRIOR]), weights=w, iters=25)
+    theta = np.concatenate([t, g, b]) if start is None else np.array(start, dtype=float)
     prior = np.concatenate([np.full(C, THRESHOLD_RIDGE), np.full(F, SENSITIVITY_PRIOR), np.full(p, ridge)])
     centre = np.concatenate([np.zeros(C), np.ones(F), np.zeros(p)])
 
@@ -196,16 +206,17 @@ def fit_cuts(
         tt, gam, bb = unpack(th)
         return tt[None, :] + gam[None, :] * (X @ bb)[:, None]
 
+    free_cuts = np.flatnonzero(free)
+    J3 = np.zeros((n, C, C + F + p))  # filled in place by ``jacobian``
+    J3[:, np.arange(C), np.arange(C)] = 1.0
+
     def jacobian(th):
-        """[n, C, params]: d predictor / d parameter."""
+        """[n, C, params]: d predictor / d parameter (the thresholds' part is fixed)."""
         _, gam, bb = unpack(th)
-        J = np.zeros((n, C, len(th)))
-        J[:, np.arange(C), np.arange(C)] = 1.0
         xb = X @ bb
-        for col, k in enumerate(np.flatnonzero(free)):
-            J[:, k, C + col] = xb
-        J[:, :, C + F :] = gam[None, :, None] * X[:, None, :]
-        return J
+        J3[:, free_cuts, C + np.arange(F)] = xb[:, None]
+        J3[:, :, C + F :] = gam[None, :, None] * X[:, None, :]
+        return J3
 
     def curvature(th):
         """(P, J flattened over rows and cuts, information)."""
@@ -214,11 +225,27 @@ def fit_cuts(
         W = (w[:, None] * P * (1 - P)).ravel()
         return P, J, (J * W[:, None]).T @ J + np.diag(prior)
 
+    def newton_step(P, J, info, grad):
+        """Newton's step on the observed curvature (quadratic convergence: Fisher
+        scoring alone converges only linearly here, a sensitivity and the strengths
+        multiplying each other); Fisher scoring's where that is not positive definite
+        (far from the optimum)."""
+        resid = w[:, None] * (Y - P)  # [n, C]
+        cross = resid[:, free_cuts].T @ X  # d2 loglik / d g_k d b = sum of residual * x
+        observed = info.copy()
+        observed[C : C + F, C + F :] -= cross
+        observed[C + F :, C : C + F] -= cross.T
+        try:
+            np.linalg.cholesky(observed)
+            return np.linalg.solve(observed, grad)
+        except np.linalg.LinAlgError:
+            return np.linalg.solve(info + 1e-12 * np.eye(len(grad)), grad)
+
     current = _penalised_loglik(predictor(theta), Y, w, theta, prior, centre)
     for _ in range(iters):
         P, J, info = curvature(theta)
         grad = J.T @ (w[:, None] * (Y - P)).ravel() - prior * (theta - centre)
-        step = np.linalg.solve(info + 1e-12 * np.eye(len(theta)), grad)
+        step = newton_step(P, J, info, grad)
         lam = 1.0
         while lam > 1e-8:
             new_theta = theta + lam * step
@@ -235,4 +262,4 @@ def fit_cuts(
     score = ((Y - P).ravel()[:, None] * J).reshape(n, C, len(theta)).sum(axis=1)  # one game of each row
     meat = (score * w[:, None]).T @ score
     tt, gam, bb = unpack(theta)
-    return tt, gam, bb, info, meat
+    return tt, gam, bb, info, meat, theta
