@@ -29,8 +29,9 @@ The designs: mixed, mixed+mirror, teams, teams+mirror, duplicate, and teams+adap
 (``adaptive:`` scheduling, its choices made with ``--scheduler-outcome``, default the
 margin fit).
 
-    python benchmarks/rating_recovery.py --quick     # 400 games, 100 resamples (~30 CPU-minutes... see docs/RATINGS.md)
-    python benchmarks/rating_recovery.py             # the full run
+    python benchmarks/rating_recovery.py --quick     # 400 games, 100 resamples: ~20 min wall on a loaded 2-core machine
+    python benchmarks/rating_recovery.py --calibration-seeds 0               # the designs: ~40 min wall, 14 CPU-min
+    python benchmarks/rating_recovery.py --skip-recovery --calibration-games 300   # calibration: ~20 min wall
 
 Figures are printed, never asserted; docs/RATINGS.md quotes a run.
 """

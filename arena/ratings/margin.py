@@ -19,8 +19,8 @@ comparison of the same two teams:
 with its own threshold ``t_k`` and sensitivity ``g_k``. The cut between the wolves'
 wins and the village's is the win itself, whose sensitivity is fixed at 1: that is
 what keeps the scale the win-only fit's. The other sensitivities are fitted (on the
-noise ladder: about 0.3 for how many wolves survive a wolf win, 1.2 to 2.4 for how
-many villagers survive a village win), so a cut counts by how much skill moves it. A
+noise ladder's teams games: -0.5 to 0.3 for how many wolves survive a wolf win, 0.9
+to 2.4 for how many villagers survive a village win), so a cut counts by how much skill moves it. A
 single proportional-odds model (every ``g_k`` = 1) was tried first and refused: it
 rated on a scale 0.8 to 1.2 times the win's, depending on where the cuts fell.
 
