@@ -114,6 +114,24 @@ def test_vectorised_openskill_is_the_library_update():
         assert [mu[r, keys.index(k)] for k in sorted(ref)] == pytest.approx([ref[k] for k in sorted(ref)], abs=1e-9)
 
 
+def test_vectorised_openskill_pads_skips_unrated_and_reads_tau():
+    """Padding rates nothing, a game with one side missing is not rated, and the
+    closed-form update follows the library's with tau > 0 (variance added per game)."""
+    from openskill.models import PlackettLuce
+
+    games = mixed_games(60, seed=5)
+    games.insert(7, GameOutcome("solo", "werewolves", (SeatResult("A", "werewolves", "werewolf", True),)))
+    model = PlackettLuce(tau=0.3)
+    short = [i for i in range(len(games)) if i % 3]
+    orders = np.full((2, len(games)), -1)
+    orders[0, : len(short)] = short
+    orders[1] = np.arange(len(games))[::-1]
+    keys, mu = replicate_mu(games, orders, model=model)
+    for r, order in enumerate((short, list(range(len(games)))[::-1])):
+        ref = TeamRater(model=model).fit([games[i] for i in order])
+        assert [mu[r, keys.index(k)] for k in sorted(ref)] == pytest.approx([ref[k] for k in sorted(ref)], abs=1e-9)
+
+
 def test_bootstrap_is_seeded_and_resamples_games():
     items = list(range(50))
     a = bootstrap(items, lambda xs: {"mean": float(np.mean(xs))}, n_boot=100, seed=3)

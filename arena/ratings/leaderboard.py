@@ -66,20 +66,23 @@ def openskill_stats(games: Sequence[GameOutcome], rows: list[np.ndarray], seed: 
     n = len(games)
     rng = np.random.default_rng([seed, 1])
     perms = np.stack([rng.permutation(n) for _ in range(ORDERS)]) if n else np.zeros((ORDERS, 0), dtype=int)
-    boot = padded([rng.permutation(r) for r in rows]) if rows else None
+    boot = padded([rng.permutation(r) for r in rows]) if rows else np.zeros((0, 0), dtype=np.int64)
+    # The orders and the resamples are rated in one pass (one step of the sequential
+    # update serves every row at once), padded to the longer of the two.
+    width = max(perms.shape[1], boot.shape[1])
+    orders = np.full((ORDERS + len(boot), width), -1, dtype=np.int64)
+    orders[:ORDERS, : perms.shape[1]] = perms
+    orders[ORDERS:, : boot.shape[1]] = boot
     point: dict[str, float] = {}
     reps: dict[str, np.ndarray] = {}
     idents = [("os", overall_identity)] + ([("os_side", side_identity)] if by_side else [])
     for prefix, ident in idents:
-        keys, mu = replicate_mu(games, perms, ident)
+        keys, mu = replicate_mu(games, orders, ident)
         mu = _centred(keys, mu)
         for i, k in enumerate(keys):
-            point[f"{prefix}:{k}"] = float(np.nanmean(mu[:, i]))
-        if boot is not None:
-            keys, mu = replicate_mu(games, boot, ident)
-            mu = _centred(keys, mu)
-            for i, k in enumerate(keys):
-                reps[f"{prefix}:{k}"] = mu[:, i]
+            point[f"{prefix}:{k}"] = float(np.nanmean(mu[:ORDERS, i]))
+            if rows:
+                reps[f"{prefix}:{k}"] = mu[ORDERS:, i]
     return point, reps
 
 
