@@ -132,6 +132,27 @@ def test_vectorised_openskill_pads_skips_unrated_and_reads_tau():
         assert [mu[r, keys.index(k)] for k in sorted(ref)] == pytest.approx([ref[k] for k in sorted(ref)], abs=1e-9)
 
 
+def test_batched_bradley_terry_fits_are_each_replicates_own_fit():
+    """``fit_many`` solves the replicates together; each must be what ``fit`` gives
+    alone, including replicates that miss a participant (it is then left out) and
+    replicates whose games do not identify the per-side strengths."""
+    from arena.ratings.bradley_terry import BTDesign
+
+    games = synthetic(80, seed=4) + mixed_games(40)
+    rng = np.random.default_rng(2)
+    rows = [rng.integers(0, len(games), len(games)) for _ in range(30)]
+    rows.append(np.array([i for i, g in enumerate(games) if all(s.participant != "Poor" for s in g.seats)]))
+    rows.append(np.array([0, 0, 1]))  # too few games for every strength
+    for by_side in (False, True):
+        design = BTDesign(games, list(TRUE) + list("ABC"), by_side=by_side)
+        alone = [design.fit(r) for r in rows]
+        together = design.fit_many(rows)
+        assert [sorted(f) for f in together] == [sorted(f) for f in alone]
+        for a, b in zip(alone, together):
+            assert [b[k] for k in sorted(a)] == pytest.approx([a[k] for k in sorted(a)], abs=1e-7)
+    assert "Poor" not in together[-2]
+
+
 def test_bootstrap_is_seeded_and_resamples_games():
     items = list(range(50))
     a = bootstrap(items, lambda xs: {"mean": float(np.mean(xs))}, n_boot=100, seed=3)

@@ -59,6 +59,28 @@ def fit_logistic(
     return theta
 
 
+def fit_logistic_many(
+    X: np.ndarray, y: np.ndarray, penalty: np.ndarray, weights: np.ndarray, iters: int = 100, tol: float = 1e-9
+) -> np.ndarray:
+    """``fit_logistic`` of the same rows under many weightings at once (``weights``:
+    [fits, rows], a bootstrap replicate's counts): [fits, columns]. Each fit takes the
+    Newton steps ``fit_logistic`` would and stops when its own step is below ``tol``."""
+    theta = np.zeros((len(weights), X.shape[1]))
+    ridge = np.diag(penalty) + 1e-12 * np.eye(X.shape[1])
+    active = np.arange(len(weights))
+    for _ in range(iters):
+        if not active.size:
+            break
+        th, n = theta[active], weights[active]
+        p = 1.0 / (1.0 + np.exp(-(th @ X.T)))  # [fits, rows]
+        grad = (n * (y - p)) @ X - th * penalty
+        hess = np.einsum("fr,ri,rj->fij", n * p * (1 - p), X, X) + ridge
+        step = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+        theta[active] = th + step
+        active = active[np.max(np.abs(step), axis=1) >= tol]
+    return theta
+
+
 @dataclass
 class Solution:
     """One fit, in log-odds: the village advantage, the strengths (not centred), the
@@ -116,7 +138,45 @@ class BTDesign:
         if solved is None:
             return {}
         present, sol = solved
-        theta = np.concatenate([[sol.alpha], sol.strengths])
+        return self._centred_elo(np.concatenate([[sol.alpha], sol.strengths]), present)
+
+    def fit_many(self, rows: Sequence[np.ndarray]) -> list[dict[str, float]]:
+        """``fit(row)`` for every row (a bootstrap's replicates). Replicates in which
+        every participant has information and the strengths are identified (nearly
+        all of them) are solved together: one Newton's method over [replicates,
+        cells] arrays, each replicate stopping when its own step does, as ``fit``'s
+        would. The others, and the fits of other outcomes, go through ``fit``."""
+        if type(self).solve is not BTDesign.solve or not rows:
+            return [self.fit(r) for r in rows]
+        cell, X, y = self._cells()
+        counts = np.zeros((len(rows), len(y)))
+        for i, r in enumerate(rows):
+            c = cell[np.asarray(r, dtype=np.int64)]
+            counts[i] = np.bincount(c[c >= 0], minlength=len(y))
+        used = counts > 0
+        full = (used.astype(float) @ (np.abs(X[:, 1:]) > 1e-12)).min(axis=1) > 0 if len(y) else np.zeros(len(rows), dtype=bool)
+        batch = np.flatnonzero(full & self._identified_many(X, used))
+        out: list[dict[str, float] | None] = [None] * len(rows)
+        if batch.size:
+            penalty = np.full(X.shape[1], RIDGE)
+            penalty[0] = 0.0
+            theta = fit_logistic_many(X, y, penalty, counts[batch])
+            for i, th in zip(batch, theta):
+                out[i] = self._centred_elo(th, np.ones(len(self.keys), dtype=bool))
+        return [o if o is not None else self.fit(r) for o, r in zip(out, rows)]
+
+    def _identified_many(self, X: np.ndarray, used: np.ndarray) -> np.ndarray:
+        """``identified`` with every column present, for each row's set of cells at once
+        (the rank of the cells it uses, with ``numpy.linalg.matrix_rank``'s tolerance)."""
+        n_used = used.sum(axis=1)
+        s = np.linalg.svd(used[:, :, None] * X[None, :, :], compute_uv=False)
+        tol = s.max(axis=1) * np.maximum(n_used, X.shape[1]) * np.finfo(float).eps
+        groups = 2 if self.by_side else 1
+        return (n_used > 0) & ((s > tol[:, None]).sum(axis=1) >= X.shape[1] - groups)
+
+    def _centred_elo(self, theta: np.ndarray, present: np.ndarray) -> dict[str, float]:
+        """A fit's [alpha, strengths] in Elo, each group centred among those present."""
+        theta = np.array(theta, dtype=float)
         alpha = float(theta[0])
         groups = [[k for k in self.keys if k.endswith("@" + side)] for side in (VILLAGE, WOLVES)] if self.by_side else [self.keys]
         for gi, group in enumerate(groups):

@@ -137,7 +137,7 @@ def all_stats(
         design = design_for(what, games, participants, side)
         point.update({f"{prefix}:{k}": v for k, v in design.fit().items()})
         if rows:
-            fits = [design.fit(row) for row in rows]
+            fits = design.fit_many(rows)
             for k in {k for f in fits for k in f}:
                 reps[f"{prefix}:{k}"] = np.array([f.get(k, np.nan) for f in fits], dtype=float)
     for stats in (win_stats, side_win_stats):

@@ -65,7 +65,7 @@ def pair_figures(
     design = design_for(outcome, games, participants)
     point = design.fit()
     rows = cluster_rows(clusters_of([g.deal if g.deal is not None else ("game", i) for i, g in enumerate(games)]), n_boot, seed)
-    fits = [design.fit(r) for r in rows]
+    fits = design.fit_many(rows)
     out = []
     for a, b in pairs:
         d = np.array([f.get(a, np.nan) - f.get(b, np.nan) for f in fits], dtype=float)
