@@ -35,7 +35,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval
+from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval, resample_counts
 from arena.ratings.fallbacks import MIN_DECIDED, keep_decided
 from arena.ratings.games import SIDES, GameOutcome, participants_of
 from arena.ratings.margin import OUTCOMES, design_for
@@ -114,8 +114,8 @@ def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: l
     point = {f"win:{p}": float(wins[:, i].sum() / seats[:, i].sum()) for p, i in col.items() if seats[:, i].sum()}
     reps: dict[str, np.ndarray] = {}
     if rows:
-        s_tot = np.stack([seats[r].sum(axis=0) for r in rows])  # [boot, participants]
-        w_tot = np.stack([wins[r].sum(axis=0) for r in rows])
+        counts = resample_counts(rows, len(games))
+        s_tot, w_tot = counts @ seats, counts @ wins  # [boot, participants]; whole numbers, exact
         rate = np.where(s_tot > 0, w_tot / np.where(s_tot > 0, s_tot, 1), np.nan)
         reps = {f"win:{p}": rate[:, i] for p, i in col.items()}
     return point, reps
