@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from arena.metrics.game import behaviour, sum_summaries
+from arena.ratings.behaviour import behaviour, sum_summaries
 from arena.ratings.games import GameOutcome, SeatResult
 from arena.tournament.store import Store
 
