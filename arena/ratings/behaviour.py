@@ -9,11 +9,14 @@ intervals. That is all it needs of the metrics, so it lives here, apart from
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import add
 from typing import Any, Iterable
 
 from arena.ratings.wilson import rate_with_interval
 
 BINS = 20  # probability bins of a seat's answers (reliability, pooled AUC)
+NO_BINS = [[0, 0.0, 0]] * BINS  # a seat that gave no answer
 
 
 def ratio(hits: float, expected: float) -> float | None:
@@ -58,23 +61,27 @@ ADDITIVE = (
 
 
 def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    acc: dict[str, Any] = {k: 0 for k in ADDITIVE}
-    acc["seats"] = 0
-    acc["survived"] = 0
-    acc["cost_usd"] = 0.0
-    acc["belief_bins"] = [[0, 0.0, 0] for _ in range(BINS)]
+    """Every additive count of the seat summaries ``rows``, summed; ``cost_usd`` is
+    ``None`` when any seat's is. Each count is added in row order from 0, as a loop
+    over the rows would (``reduce``, not ``sum``, whose float summation differs
+    between Python versions): the leaderboard's figures do not depend on how."""
+    rows = list(rows)
+    acc: dict[str, Any] = {k: reduce(add, [r.get(k) or 0 for r in rows], 0) for k in ADDITIVE}
+    # a row stored before last words were told apart counts all its lies as told alive
+    acc["lies_alive"] += reduce(add, [r.get("lies") or 0 for r in rows if "lies_alive" not in r], 0)
+    acc["seats"] = len(rows)
+    acc["survived"] = sum(1 for r in rows if r.get("survived"))
+    costs = [r.get("cost_usd") for r in rows]
+    acc["cost_usd"] = None if any(c is None for c in costs) else reduce(add, costs, 0.0)
+    bins = [[0, 0.0, 0] for _ in range(BINS)]
     for r in rows:
-        for b, add in zip(acc["belief_bins"], r.get("belief_bins") or []):
+        seat_bins = r.get("belief_bins")
+        if not seat_bins or seat_bins == NO_BINS:  # no answers: adds nothing
+            continue
+        for b, more in zip(bins, seat_bins):
             for j in range(3):
-                b[j] += add[j]
-        acc["seats"] += 1
-        acc["survived"] += int(bool(r.get("survived")))
-        for k in ADDITIVE:
-            acc[k] += r.get(k) or 0
-        if "lies_alive" not in r:  # a row stored before last words were told apart
-            acc["lies_alive"] += r.get("lies") or 0
-        if acc["cost_usd"] is not None:
-            acc["cost_usd"] = None if r.get("cost_usd") is None else acc["cost_usd"] + r["cost_usd"]
+                b[j] += more[j]
+    acc["belief_bins"] = bins
     return acc
 
 

@@ -42,11 +42,11 @@ def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], ro
     col = np.array([SIDES.index(side) for _, side in keys], dtype=np.int64)
     n_side, w_side = side_n[:, col], side_w[:, col]  # [games, keys]: the key's side in each game
 
-    per_game = np.stack([present * n_side, present * w_side, (1 - present) * n_side, (1 - present) * w_side])  # [4, games, keys]
+    per_game = np.hstack([present * n_side, present * w_side, (1 - present) * n_side, (1 - present) * w_side])  # [games, 4 keys]
 
     def diff_counts(counts: np.ndarray) -> np.ndarray:
         """[replicates, keys] from [replicates, games]: how often each replicate draws each game."""
-        n_in, w_in, n_out, w_out = counts @ per_game  # whole numbers: the products are exact
+        n_in, w_in, n_out, w_out = np.split(counts @ per_game, 4, axis=1)  # whole numbers: the products are exact
         ok = (n_in >= MIN_SIDE_GAMES) & (n_out >= MIN_SIDE_GAMES)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(ok, w_in / np.maximum(n_in, 1) - w_out / np.maximum(n_out, 1), np.nan)
