@@ -13,6 +13,10 @@ It then checks the two trees print the same: the terminal table byte for byte, a
 ``--json`` value for value (numbers to within ``--tolerance`` Elo or share points:
 summing a few floats in a different order moves the last digits).
 
+With ``--instructions`` it also counts the machine instructions of one cold run from
+each tree under valgrind (callgrind; slow: a minute or two per run): the figure that
+does not move with the machine's load.
+
     python benchmarks/leaderboard_speed.py                       # plays bots.yaml (600 games, ~1-2 min) first
     python benchmarks/leaderboard_speed.py --db results/bots.sqlite --before HEAD~3
     python benchmarks/leaderboard_speed.py --config examples/tournaments/ladder.yaml --games 600
@@ -26,6 +30,7 @@ import argparse
 import json
 import math
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -69,6 +74,17 @@ def timed(tree: Path, db: Path, *extra: str) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
+def instructions(tree: Path, db: Path) -> int:
+    """Machine instructions of one ``leaderboard`` process from ``tree`` (callgrind)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "arena.cli",
+                           "leaderboard", "--db", str(db)], cwd=tree, env=env, capture_output=True, text=True, check=True)  # fmt: skip
+    m = re.search(r"Collected : (\d+)", done.stderr)
+    if not m:
+        sys.exit("valgrind printed no instruction count")
+    return int(m.group(1))
+
+
 def differences(a, b, tol: float, path: str = "") -> list[str]:
     """Where two JSON values differ (numbers by more than ``tol``)."""
     if isinstance(a, dict) and isinstance(b, dict):
@@ -103,6 +119,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--before", default="main", help="the git revision to compare against (default main)")
     ap.add_argument("--runs", type=int, default=3, help="cold runs per tree; the best is shown (default 3)")
+    ap.add_argument("--instructions", action="store_true", help="also count one cold run's instructions per tree (valgrind)")
     ap.add_argument("--tolerance", type=float, default=1e-6, help="largest difference of a --json number counted as equal")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="leaderboard-bench-"))
@@ -143,6 +160,15 @@ def main() -> None:
             bw, bc = min(w for w, _ in runs["before"]), min(c for _, c in runs["before"])
             aw, ac = min(w for w, _ in runs["after"]), min(c for _, c in runs["after"])
             print(f"{label:<30}{bw:>11.2f}s{aw:>11.2f}s{bw / aw:>7.1f}x{bc:>11.2f}s{ac:>11.2f}s{bc / ac:>7.1f}x")
+        if args.instructions:
+            if not shutil.which("valgrind"):
+                sys.exit("valgrind is not installed (apt-get install valgrind)")
+            counts = {}
+            for name, tree in trees.items():
+                copy = tmp / f"{name}-valgrind.sqlite"
+                shutil.copyfile(db, copy)
+                counts[name] = instructions(tree, copy)
+            print(f"{'cold, M instructions':<30}{counts['before'] / 1e6:>12.0f}{counts['after'] / 1e6:>12.0f}{counts['before'] / counts['after']:>7.1f}x")
         same_text = text["before"] == text["after"]
         diffs = differences(js["before"], js["after"], args.tolerance)
         print(f"terminal table: {'identical' if same_text else 'DIFFERENT'}; --json: "
