@@ -114,6 +114,45 @@ def test_vectorised_openskill_is_the_library_update():
         assert [mu[r, keys.index(k)] for k in sorted(ref)] == pytest.approx([ref[k] for k in sorted(ref)], abs=1e-9)
 
 
+def test_vectorised_openskill_pads_skips_unrated_and_reads_tau():
+    """Padding rates nothing, a game with one side missing is not rated, and the
+    closed-form update follows the library's with tau > 0 (variance added per game)."""
+    from openskill.models import PlackettLuce
+
+    games = mixed_games(60, seed=5)
+    games.insert(7, GameOutcome("solo", "werewolves", (SeatResult("A", "werewolves", "werewolf", True),)))
+    model = PlackettLuce(tau=0.3)
+    short = [i for i in range(len(games)) if i % 3]
+    orders = np.full((2, len(games)), -1)
+    orders[0, : len(short)] = short
+    orders[1] = np.arange(len(games))[::-1]
+    keys, mu = replicate_mu(games, orders, model=model)
+    for r, order in enumerate((short, list(range(len(games)))[::-1])):
+        ref = TeamRater(model=model).fit([games[i] for i in order])
+        assert [mu[r, keys.index(k)] for k in sorted(ref)] == pytest.approx([ref[k] for k in sorted(ref)], abs=1e-9)
+
+
+def test_batched_bradley_terry_fits_are_each_replicates_own_fit():
+    """``fit_many`` solves the replicates together; each must be what ``fit`` gives
+    alone, including replicates that miss a participant (it is then left out) and
+    replicates whose games do not identify the per-side strengths."""
+    from arena.ratings.bradley_terry import BTDesign
+
+    games = synthetic(80, seed=4) + mixed_games(40)
+    rng = np.random.default_rng(2)
+    rows = [rng.integers(0, len(games), len(games)) for _ in range(30)]
+    rows.append(np.array([i for i, g in enumerate(games) if all(s.participant != "Poor" for s in g.seats)]))
+    rows.append(np.array([0, 0, 1]))  # too few games for every strength
+    for by_side in (False, True):
+        design = BTDesign(games, list(TRUE) + list("ABC"), by_side=by_side)
+        alone = [design.fit(r) for r in rows]
+        together = design.fit_many(rows)
+        assert [sorted(f) for f in together] == [sorted(f) for f in alone]
+        for a, b in zip(alone, together):
+            assert [b[k] for k in sorted(a)] == pytest.approx([a[k] for k in sorted(a)], abs=1e-7)
+    assert "Poor" not in together[-2]
+
+
 def test_bootstrap_is_seeded_and_resamples_games():
     items = list(range(50))
     a = bootstrap(items, lambda xs: {"mean": float(np.mean(xs))}, n_boot=100, seed=3)

@@ -37,8 +37,7 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from arena.metrics.load import GameRecord
-
-BINS = 20  # probability bins of a seat's answers (reliability, pooled AUC)
+from arena.ratings.behaviour import BINS
 
 
 def cards_seen(g: GameRecord) -> list[tuple[int, str, str | None]]:
@@ -70,34 +69,6 @@ def bins_of(pairs: Iterable[tuple[float, int]]) -> list[list[float]]:
         b[0] += 1
         b[1] += p
         b[2] += y
-    return out
-
-
-def binned_auc(bins: list[list[float]]) -> float | None:
-    """AUC from binned answers: a wolf and an innocent in one bin count half."""
-    pos = sum(b[2] for b in bins)
-    neg = sum(b[0] - b[2] for b in bins)
-    if pos <= 0 or neg <= 0:
-        return None
-    below = 0.0  # innocents in lower bins
-    total = 0.0
-    for n, _, w in bins:
-        inn = n - w
-        total += w * (below + 0.5 * inn)
-        below += inn
-    return total / (pos * neg)
-
-
-def reliability(bins: list[list[float]], groups: int = 10) -> list[dict[str, float]]:
-    """The reliability diagram's points: per group of bins with answers, the mean
-    probability stated and the share that were wolves."""
-    step = max(1, len(bins) // groups)
-    out = []
-    for k in range(0, len(bins), step):
-        n = sum(b[0] for b in bins[k : k + step])
-        if n:
-            out.append({"low": k / len(bins), "high": (k + step) / len(bins), "n": n,
-                        "mean_p": sum(b[1] for b in bins[k : k + step]) / n, "wolf_rate": sum(b[2] for b in bins[k : k + step]) / n})  # fmt: skip
     return out
 
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-from arena.metrics.beliefs import BINS, auc, belief_metrics, belief_pairs, binned_auc, brier, reliability
+from arena.metrics.beliefs import auc, belief_metrics, belief_pairs, brier
 from arena.metrics.cost import cost_metrics
 from arena.metrics.deception import deception_metrics
 from arena.metrics.key_roles import key_role_metrics
 from arena.metrics.load import GameRecord
 from arena.metrics.powers import power_metrics
 from arena.metrics.rule_following import rule_metrics
-from arena.metrics.votes import ratio, vote_metrics
-from arena.ratings.wilson import rate_with_interval
+from arena.ratings.behaviour import BINS, accuracy, behaviour, sum_summaries
+from arena.metrics.votes import vote_metrics
 
 
 def measures(g: GameRecord) -> dict[str, Any]:
@@ -117,98 +117,6 @@ def seat_summary(
         "cached_tokens": c.get("cached_tokens", 0),
         "latency_s": round(c.get("latency_s", 0.0), 6),
         "cost_usd": c.get("cost_usd", 0.0) if c else 0.0,
-    }
-
-
-ADDITIVE = (
-    "ballots", "abstained", "wolf_votes", "expected_wolf_votes", "majority_n", "majority_agree", "claims",
-    "false_claims", "lies", "lies_alive", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
-    "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n",
-    "belief_brier_sum", "belief_baseline_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
-    "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
-)  # fmt: skip
-
-
-def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    acc: dict[str, Any] = {k: 0 for k in ADDITIVE}
-    acc["seats"] = 0
-    acc["survived"] = 0
-    acc["cost_usd"] = 0.0
-    acc["belief_bins"] = [[0, 0.0, 0] for _ in range(BINS)]
-    for r in rows:
-        for b, add in zip(acc["belief_bins"], r.get("belief_bins") or []):
-            for j in range(3):
-                b[j] += add[j]
-        acc["seats"] += 1
-        acc["survived"] += int(bool(r.get("survived")))
-        for k in ADDITIVE:
-            acc[k] += r.get(k) or 0
-        if "lies_alive" not in r:  # a row stored before last words were told apart
-            acc["lies_alive"] += r.get("lies") or 0
-        if acc["cost_usd"] is not None:
-            acc["cost_usd"] = None if r.get("cost_usd") is None else acc["cost_usd"] + r["cost_usd"]
-    return acc
-
-
-def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
-    """Rates with their intervals from summed counts. Rates of ballots are Wilson
-    intervals over ballots (ballots of one seat are not independent, so read them as
-    indicative); the chance ratio's interval is the Wilson interval divided by chance."""
-    out: dict[str, Any] = {"seats": acc["seats"]}
-    n = acc["ballots"]
-    wolf = rate_with_interval(acc["wolf_votes"], n)
-    chance = acc["expected_wolf_votes"] / n if n else None
-    out["wolf_vote_rate"] = wolf
-    out["chance_rate"] = chance
-    out["ratio_to_chance"] = {
-        "value": ratio(acc["wolf_votes"], acc["expected_wolf_votes"]),
-        "low": wolf["low"] / chance if chance else None,
-        "high": wolf["high"] / chance if chance else None,
-    }
-    out["majority_agreement"] = rate_with_interval(acc["majority_agree"], acc["majority_n"])
-    out["lie_rate"] = rate_with_interval(acc["lies"], acc["claims"])
-    out["false_claim_rate"] = rate_with_interval(acc["false_claims"], acc["claims"])
-    out["lies_survived"] = rate_with_interval(acc["lies_survived"], acc["lies_alive"])
-    out["innocents_voted_out_after_lie"] = rate_with_interval(acc["innocents_voted_out"], acc["lies_on_innocents"])
-    out["village_votes_per_lie_on_innocent"] = (
-        acc["village_votes_on_innocents"] / acc["lies_on_innocents"] if acc["lies_on_innocents"] else None
-    )
-    out["powers"] = accuracy(acc["power_uses"], acc["power_good"], acc["power_expected_good"], acc["power_wolf_targets"])
-    out["survival"] = rate_with_interval(acc["survived"], acc["seats"])
-    n_b = acc["belief_n"]
-    out["brier"] = acc["belief_brier_sum"] / n_b if n_b else None
-    out["baseline_brier"] = acc.get("belief_baseline_sum", 0.0) / n_b if n_b else None
-    out["brier_skill"] = 1 - out["brier"] / out["baseline_brier"] if n_b and out["baseline_brier"] else None
-    out["belief_auc"] = binned_auc(acc["belief_bins"]) if n_b else None
-    out["reliability"] = reliability(acc["belief_bins"]) if n_b else []
-    out["belief_ratings"] = n_b
-    out["violation_rate"] = rate_with_interval(acc["violations"], acc["decisions_asked"])
-    out["fallback_rate"] = rate_with_interval(acc["fallbacks"], acc["decisions_asked"])
-    out["calls"] = acc["calls"]
-    out["input_tokens"] = acc["input_tokens"]
-    out["output_tokens"] = acc["output_tokens"]
-    out["cost_usd"] = acc["cost_usd"]
-    out["mean_latency_s"] = acc["latency_s"] / acc["calls"] if acc["calls"] else None
-    return out
-
-
-def accuracy(uses: int, good: int, expected_good: float, wolf_targets: int) -> dict[str, Any]:
-    """Power accuracy from summed counts: the good rate with its Wilson interval, the
-    chance rate, their ratio (its interval: the Wilson interval divided by chance, as
-    for votes) and the share of uses that named a werewolf. Uses of one seat are not
-    independent: read the intervals as indicative."""
-    good_rate = rate_with_interval(good, uses)
-    chance = expected_good / uses if uses else None
-    return {
-        "uses": uses,
-        "good_rate": good_rate,
-        "chance_rate": chance,
-        "ratio_to_chance": {
-            "value": ratio(good, expected_good),
-            "low": low / chance if chance and (low := good_rate["low"]) is not None else None,
-            "high": high / chance if chance and (high := good_rate["high"]) is not None else None,
-        },
-        "wolf_target_rate": rate_with_interval(wolf_targets, uses),
     }
 
 

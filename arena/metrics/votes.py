@@ -18,6 +18,7 @@ from collections import defaultdict
 from typing import Any
 
 from arena.metrics.load import GameRecord, Truth
+from arena.ratings.behaviour import ratio
 
 VOTE_KINDS = ("vote",)
 
@@ -106,7 +107,3 @@ def vote_metrics(g: GameRecord) -> dict[str, Any]:
         sides[side] = {"ballots": n, "wolf_votes": k, "expected_wolf_votes": e, "rate": k / n if n else None,
                        "chance_rate": e / n if n else None, "ratio": ratio(k, e)}  # fmt: skip
     return {"seats": seats, "sides": sides}
-
-
-def ratio(hits: float, expected: float) -> float | None:
-    return hits / expected if expected > 0 else None

@@ -64,6 +64,16 @@ def cluster_rows(clusters: Sequence[np.ndarray], n_boot: int, seed: int) -> list
     return [np.concatenate([clusters[i] for i in row]) if len(row) else np.zeros(0, dtype=np.int64) for row in idx]
 
 
+def resample_counts(rows: Sequence[np.ndarray], n_items: int) -> np.ndarray:
+    """[rows, items]: how many times each resample draws each item. A statistic that
+    sums per-item counts is then one matrix product for every replicate, exact for
+    whole-number counts."""
+    out = np.zeros((len(rows), n_items))
+    for i, r in enumerate(rows):
+        out[i] = np.bincount(np.asarray(r, dtype=np.int64), minlength=n_items)
+    return out
+
+
 def padded(rows: Sequence[np.ndarray], fill: int = -1) -> np.ndarray:
     """Variable-length rows as one [rows, longest] array, padded with ``fill``."""
     width = max((len(r) for r in rows), default=0)

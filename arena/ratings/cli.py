@@ -14,7 +14,7 @@ import sys
 
 from arena.cli import CliError, Command, console_for
 
-RATINGS_VERSION = "3"  # part of the cache key: bump when a figure's computation changes
+RATINGS_VERSION = "4"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
@@ -29,10 +29,14 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples of games (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument(
+        "--outcome", choices=("win", "margin"),
+        help="what the Bradley-Terry fit reads: the winner only, or the winner and the margin (default: the tournament file's rating.outcome, else win)",
+    )  # fmt: skip
 
 
-def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9):
-    from arena.ratings.from_db import games_key, load_behaviour, load_games
+def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None):
+    from arena.ratings.from_db import games_key, load_behaviour, load_games, rating_outcome
     from arena.ratings.leaderboard import Leaderboard, compute
     from arena.tournament.store import Store, StoreError
 
@@ -42,11 +46,16 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         raise CliError(str(e)) from None
     try:
         games = load_games(store)
-        key = f"leaderboard|{RATINGS_VERSION}|{games_key(games)}|{n_boot}|{seed}|{min_decided}"
+        outcome = outcome or rating_outcome(store)
+        key = f"leaderboard|{RATINGS_VERSION}|{games_key(games)}|{n_boot}|{seed}|{min_decided}|{outcome}"
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
-        lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed, min_decided=min_decided)
+        try:
+            lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed,
+                         min_decided=min_decided, outcome=outcome)  # fmt: skip
+        except ValueError as e:  # an outcome the file names but this version does not know
+            raise CliError(str(e)) from None
         store.cache(key, json.dumps(lb.__dict__))
         return lb
     finally:
@@ -74,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--bootstrap must be between 0 and 100,000 resamples, got {args.bootstrap}")
     if not 0.0 <= args.min_decided <= 1.0:
         raise CliError("--min-decided must be a share between 0 and 1")
-    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided)
+    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome)
     if args.plot:
         if lb.games == 0:
             raise CliError("no finished game in the database yet: nothing to plot")

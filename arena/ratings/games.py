@@ -21,6 +21,7 @@ class SeatResult:
     won: bool
     decisions: int = 0  # decisions the seat was asked
     fallbacks: int = 0  # of which its agent did not decide (a failed model call played by the heuristic bot)
+    alive: bool | None = None  # at the end of the game (None: not recorded); the margin outcome reads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,18 @@ class GameOutcome:
         if self.winner == WOLVES:
             return 0.0
         return None
+
+    @property
+    def margin(self) -> float | None:
+        """How far the decided game went the winner's way: the share of village seats
+        alive at the end minus the share of werewolf seats alive, in [-1, 1]: a village
+        win leaves no wolf and more or fewer villagers, a wolf win more or fewer wolves
+        (``arena.ratings.margin`` orders games by the winner first, then by this).
+        ``None`` for a draw, an unrated game, or seats whose survival was not recorded."""
+        if not self.rated or self.village_won is None or any(s.alive is None for s in self.seats):
+            return None
+        share = {side: sum(bool(s.alive) for s in team) / len(team) for side in SIDES if (team := self.team(side))}
+        return share[VILLAGE] - share[WOLVES]
 
 
 def participants_of(games: list[GameOutcome]) -> list[str]:

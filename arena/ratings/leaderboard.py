@@ -35,10 +35,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval
-from arena.ratings.bradley_terry import BTDesign
+from arena.ratings.bootstrap import cluster_rows, clusters_of, padded, percentile_interval, resample_counts
 from arena.ratings.fallbacks import MIN_DECIDED, keep_decided
 from arena.ratings.games import SIDES, GameOutcome, participants_of
+from arena.ratings.margin import OUTCOMES, design_for
 from arena.ratings.pairs import pair_table, separated
 from arena.ratings.sides import side_design, side_win_stats
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
@@ -66,20 +66,23 @@ def openskill_stats(games: Sequence[GameOutcome], rows: list[np.ndarray], seed: 
     n = len(games)
     rng = np.random.default_rng([seed, 1])
     perms = np.stack([rng.permutation(n) for _ in range(ORDERS)]) if n else np.zeros((ORDERS, 0), dtype=int)
-    boot = padded([rng.permutation(r) for r in rows]) if rows else None
+    boot = padded([rng.permutation(r) for r in rows]) if rows else np.zeros((0, 0), dtype=np.int64)
+    # The orders and the resamples are rated in one pass (one step of the sequential
+    # update serves every row at once), padded to the longer of the two.
+    width = max(perms.shape[1], boot.shape[1])
+    orders = np.full((ORDERS + len(boot), width), -1, dtype=np.int64)
+    orders[:ORDERS, : perms.shape[1]] = perms
+    orders[ORDERS:, : boot.shape[1]] = boot
     point: dict[str, float] = {}
     reps: dict[str, np.ndarray] = {}
     idents = [("os", overall_identity)] + ([("os_side", side_identity)] if by_side else [])
     for prefix, ident in idents:
-        keys, mu = replicate_mu(games, perms, ident)
+        keys, mu = replicate_mu(games, orders, ident)
         mu = _centred(keys, mu)
         for i, k in enumerate(keys):
-            point[f"{prefix}:{k}"] = float(np.nanmean(mu[:, i]))
-        if boot is not None:
-            keys, mu = replicate_mu(games, boot, ident)
-            mu = _centred(keys, mu)
-            for i, k in enumerate(keys):
-                reps[f"{prefix}:{k}"] = mu[:, i]
+            point[f"{prefix}:{k}"] = float(np.nanmean(mu[:ORDERS, i]))
+            if rows:
+                reps[f"{prefix}:{k}"] = mu[ORDERS:, i]
     return point, reps
 
 
@@ -111,25 +114,30 @@ def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: l
     point = {f"win:{p}": float(wins[:, i].sum() / seats[:, i].sum()) for p, i in col.items() if seats[:, i].sum()}
     reps: dict[str, np.ndarray] = {}
     if rows:
-        s_tot = np.stack([seats[r].sum(axis=0) for r in rows])  # [boot, participants]
-        w_tot = np.stack([wins[r].sum(axis=0) for r in rows])
+        counts = resample_counts(rows, len(games))
+        s_tot, w_tot = counts @ seats, counts @ wins  # [boot, participants]; whole numbers, exact
         rate = np.where(s_tot > 0, w_tot / np.where(s_tot > 0, s_tot, 1), np.nan)
         reps = {f"win:{p}": rate[:, i] for p, i in col.items()}
     return point, reps
 
 
-def all_stats(games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int, by_side: bool) -> tuple[dict, dict]:
-    """Point estimates and bootstrap replicates of every figure (one flat key space)."""
+def all_stats(
+    games: Sequence[GameOutcome], participants: Sequence[str], n_boot: int, seed: int, by_side: bool, outcome: str = "win"
+) -> tuple[dict, dict]:
+    """Point estimates and bootstrap replicates of every figure (one flat key space).
+    ``bt`` and ``bt_side`` fit ``outcome``; with the margin, ``bt_win`` is the win-only
+    fit of the same games, shown beside it."""
     games = list(games)
     rows = cluster_rows(clusters_of([g.deal if g.deal is not None else ("game", i) for i, g in enumerate(games)]), n_boot, seed) if n_boot and games else []
     point, reps = openskill_stats(games, rows, seed, by_side)
-    for prefix, side in (("bt", False), ("bt_side", True)):
+    fits = [("bt", False, outcome), ("bt_side", True, outcome)] + ([("bt_win", False, "win")] if outcome != "win" else [])
+    for prefix, side, what in fits:
         if side and not by_side:
             continue
-        design = BTDesign(games, participants, side)
+        design = design_for(what, games, participants, side)
         point.update({f"{prefix}:{k}": v for k, v in design.fit().items()})
         if rows:
-            fits = [design.fit(row) for row in rows]
+            fits = design.fit_many(rows)
             for k in {k for f in fits for k in f}:
                 reps[f"{prefix}:{k}"] = np.array([f.get(k, np.nan) for f in fits], dtype=float)
     for stats in (win_stats, side_win_stats):
@@ -155,6 +163,7 @@ class Leaderboard:
     excluded: dict[str, Any] = field(default_factory=dict)  # keep_decided(): games left out, and why
     unit: str = "game"  # what the bootstrap resamples: game, or deal (mirrored tournaments)
     field_rates: dict[str, float | None] = field(default_factory=dict)  # each side's pooled win rate
+    outcome: str = "win"  # what the primary Bradley-Terry fit reads: win, or margin (arena.ratings.margin)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +171,7 @@ class Leaderboard:
             "decided_games": self.decided,
             "primary": self.primary,
             "bootstrap": {"resamples": self.n_boot, "seed": self.seed, "level": 0.95, "unit": self.unit},
+            "rating_method": {"model": self.primary, "outcome": self.outcome, "description": OUTCOMES[self.outcome]},
             "scales": {
                 "bradley_terry": "primary: Elo points relative to the average participant (400 per factor 10 in odds), "
                 "a batch fit of the games",
@@ -187,12 +197,15 @@ def compute(
     n_boot: int = DEFAULT_BOOT,
     seed: int = 0,
     min_decided: float = MIN_DECIDED,
+    outcome: str = "win",
 ) -> Leaderboard:
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown rating outcome '{outcome}' (one of: {', '.join(OUTCOMES)})")
     everyone = participants_of(list(games))
     games, excluded = keep_decided(games, min_decided)
     participants = [p for p in everyone if any(s.participant == p for g in games for s in g.seats)]
     sides = side_design(games)
-    point, reps = all_stats(games, participants, n_boot, seed, by_side=sides["identified"])
+    point, reps = all_stats(games, participants, n_boot, seed, by_side=sides["identified"], outcome=outcome)
     winners: dict[str, int] = defaultdict(int)
     for g in games:
         winners[g.winner] += 1
@@ -235,6 +248,7 @@ def compute(
                 "win_rate_vs_field": {s: est(f"vs_field:{p}@{s}") for s in SIDES},
                 "win_rate_by_role": {r: rate_with_interval(*role_units[r]) for r in sorted(role_units)},
                 "bradley_terry": bt,
+                **({"bradley_terry_win": est(f"bt_win:{p}")} if outcome != "win" else {}),
                 "openskill": est(f"os:{p}"),
                 "openskill_by_side": {s: est(f"os_side:{p}@{s}") for s in SIDES},
                 "bradley_terry_by_side": {s: est(f"bt_side:{p}@{s}") for s in SIDES},
@@ -267,4 +281,5 @@ def compute(
         excluded=excluded,
         unit="deal" if multi else "game",
         field_rates=field_rates,
+        outcome=outcome,
     )

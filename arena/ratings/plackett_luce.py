@@ -94,42 +94,34 @@ def openskill_mu(games: Iterable[GameOutcome], identity: Identity = overall_iden
 
 
 class _Encoded:
-    """Games as padded index arrays: entries of each team, a mask, and the ranks."""
+    """Games as dense counts: how many seats each identity holds on each team of each
+    rated game, and what the winner scores. Seats of one identity on one team have the
+    same mean and variance, so the update treats them as one entry counted that many
+    times."""
 
     def __init__(self, games: Sequence[GameOutcome], identity: Identity):
         rated = [g for g in games if g.rated]
         self.keys: list[str] = []
         index: dict[str, int] = {}
-        teams = []
-        for g in rated:
-            pair = []
-            for side in SIDES:
-                ids = []
-                for s in g.team(side):
+        entries: list[tuple[int, int, int]] = []  # (game, team, identity) per seat
+        for gi, g in enumerate(rated):
+            for side, name in enumerate(SIDES):
+                for s in g.team(name):
                     k = identity(s)
                     if k not in index:
                         index[k] = len(self.keys)
                         self.keys.append(k)
-                    ids.append(index[k])
-                pair.append(ids)
-            teams.append(pair)
-        width = max((len(t) for pair in teams for t in pair), default=1)
+                    entries.append((gi, side, index[k]))
         n = len(rated)
-        self.idx = np.zeros((n, 2, width), dtype=np.int64)
-        self.mask = np.zeros((n, 2, width), dtype=bool)
-        for i, pair in enumerate(teams):
-            for side, ids in enumerate(pair):
-                self.idx[i, side, : len(ids)] = ids
-                self.mask[i, side, : len(ids)] = True
-        # ranks: [village, wolves]
-        self.ranks = np.ones((n, 2), dtype=np.int64)
-        for i, g in enumerate(rated):
-            won = g.village_won
-            if won == 1.0:
-                self.ranks[i, 1] = 2
-            elif won == 0.0:
-                self.ranks[i, 0] = 2
-        self.game_pos = {g.id: i for i, g in enumerate(rated)}
+        counts = np.zeros((2, len(self.keys), n), dtype=np.int64)  # [team, identity, game]: columns gathered per step
+        if entries:
+            gi, side, k = np.array(entries).T
+            np.add.at(counts, (side, k, gi), 1)
+        self.village, self.wolves = counts
+        self.net = self.village - self.wolves
+        self.most = int(counts.max()) if counts.size else 0  # the most seats one identity holds on a team
+        # The village's score: 1 for its win, 0 for its loss, 1/2 for a draw (both ranked first).
+        self.score = np.array([0.5 if g.village_won is None else g.village_won for g in rated], dtype=float)
         self.rated_of = [i for i, g in enumerate(games) if g.rated]  # position in ``games`` of each rated game
 
 
@@ -141,16 +133,27 @@ def replicate_mu(
     ``orders`` is [replicates, steps] of indices into ``games`` (a bootstrap resample,
     a permutation, or both); -1 is padding (a shorter replicate) and rates nothing. Returns the identity keys and [replicates, keys] means;
     an identity that never played in a replicate is NaN there.
+
+    One step updates every replicate at once. With two teams, Plackett-Luce's update
+    (openskill's ``PlackettLuce._compute``) reduces to closed forms: with ``P`` the
+    village's modelled chance, ``sigmoid((mu_village - mu_wolves) / c)``, and ``s``
+    its score (1, 0, or 1/2 for a draw), a seat's mean moves by
+    ``sigma^2 / c * (s - P)`` (the wolves' by the opposite) and its variance is
+    multiplied by ``max(1 - sigma^2 * P(1-P) * sigma_team / c^3, kappa)``, where
+    ``c^2`` is both teams' variance plus ``2 beta^2`` and ``sigma_team`` the seat's
+    team's standard deviation. An identity's seats on a team add their moves and
+    multiply their ratios, as ``TeamRater`` does seat by seat.
     """
     m = model or default_model()
     enc = _Encoded(games, identity)
     R = orders.shape[0]
     K = len(enc.keys)
-    mu = np.full((R, K), m.mu)
-    s2 = np.full((R, K), m.sigma**2)
-    seen = np.zeros((R, K), dtype=bool)
+    # [identities, replicates]: every step's sums run over the short first axis.
+    mu = np.full((K, R), m.mu)
+    s2 = np.full((K, R), m.sigma**2)
+    seen = np.zeros((K, R), dtype=bool)
     if K == 0:
-        return enc.keys, mu
+        return enc.keys, mu.T
     pos = np.full(len(games) + 1, -1, dtype=np.int64)  # the last entry: padding (-1 in ``orders``)
     pos[enc.rated_of] = np.arange(len(enc.rated_of))
     tau2 = m.tau**2
@@ -158,46 +161,40 @@ def replicate_mu(
     for t in range(orders.shape[1]):
         g = pos[orders[:, t]]
         live = g >= 0
-        if not live.any():
-            continue
-        r_live = np.nonzero(live)[0]
-        g = g[live]
-        idx = enc.idx[g]  # [r, 2, w]
-        mask = enc.mask[g]
-        ranks = enc.ranks[g]  # [r, 2]
-        rr = r_live[:, None, None]
-        s2_ent = np.where(mask, s2[rr, idx] + tau2, 0.0)
-        mu_ent = np.where(mask, mu[rr, idx], 0.0)
-        team_mu = mu_ent.sum(axis=2)  # [r, 2]
-        team_s2 = s2_ent.sum(axis=2)
-        c = np.sqrt(team_s2.sum(axis=1) + 2 * beta2)  # [r]
-        e = np.exp(team_mu / c[:, None])
-        # sum_q[q] = sum of e_i over teams ranked at or below q; a[q] = teams sharing q's rank
-        ge = ranks[:, :, None] >= ranks[:, None, :]  # [r, i, q]: rank_i >= rank_q
-        sum_q = np.einsum("ri,riq->rq", e, ge)
-        a = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=1)  # [r, q]
-        omega = np.zeros_like(team_mu)
-        delta = np.zeros_like(team_mu)
-        for i in range(2):
-            for q in range(2):
-                applies = ranks[:, q] <= ranks[:, i]
-                p = e[:, i] / sum_q[:, q]
-                delta[:, i] += np.where(applies, p * (1 - p) / a[:, q], 0.0)
-                omega[:, i] += np.where(applies, ((1 - p) if q == i else -p) / a[:, q], 0.0)
-        omega *= team_s2 / c[:, None]
-        delta *= team_s2 / c[:, None] ** 2
-        delta *= np.sqrt(team_s2) / c[:, None]
-        frac = s2_ent / team_s2[:, :, None]
-        d_mu = np.where(mask, frac * omega[:, :, None], 0.0)
-        shrink = np.where(mask, np.maximum(1 - frac * delta[:, :, None], m.kappa), 1.0)
-        # Each entry's new variance is (s2 + tau^2) * shrink; the seats of one identity
-        # add their moves of the mean and multiply their variance ratios (as TeamRater).
-        flat_r = np.broadcast_to(rr, idx.shape)[mask]
-        flat_k = idx[mask]
-        ratio = np.ones_like(s2)
-        np.multiply.at(ratio, (flat_r, flat_k), (s2_ent * shrink)[mask] / s2[flat_r, flat_k])
-        np.add.at(mu, (flat_r, flat_k), d_mu[mask])
-        s2 *= ratio
-        seen[flat_r, flat_k] = True
+        rows: slice | np.ndarray = slice(None)
+        if not live.all():
+            if not live.any():
+                continue
+            rows = np.nonzero(live)[0]
+            g = g[live]
+        village, wolves, net = (np.take(a, g, axis=1) for a in (enc.village, enc.wolves, enc.net))  # [K, r]
+        mu_r, s2_r = mu[:, rows], s2[:, rows]
+        s2e = s2_r + tau2
+        s2_v = (village * s2e).sum(axis=0)  # each team's variance
+        s2_w = (wolves * s2e).sum(axis=0)
+        c = np.sqrt(s2_v + s2_w + 2 * beta2)
+        p = 1.0 / (1.0 + np.exp(-(net * mu_r).sum(axis=0) / c))
+        mu[:, rows] = mu_r + s2e * ((enc.score[g] - p) / c) * net
+        k = s2e * (p * (1 - p) / c**3)
+        # The new variance is (s2 + tau^2) * shrink per seat; a ratio per seat to the
+        # old variance, raised to the identity's seats on each team.
+        grow = s2e / s2_r
+        ratio_v = _power(grow * np.maximum(1 - k * np.sqrt(s2_v), m.kappa), village, enc.most)
+        ratio_w = _power(grow * np.maximum(1 - k * np.sqrt(s2_w), m.kappa), wolves, enc.most)
+        s2[:, rows] = s2_r * ratio_v * ratio_w
+        seen[:, rows] |= (village + wolves) > 0
     out = np.where(seen, mu, np.nan)
-    return enc.keys, out
+    return enc.keys, out.T
+
+
+def _power(base: np.ndarray, exponent: np.ndarray, most: int) -> np.ndarray:
+    """``base ** exponent`` for integer exponents up to ``most``, by squaring: a few
+    multiplications instead of ``pow`` on every element (the update's costliest step)."""
+    out = np.ones_like(base)
+    bit = 1
+    while bit <= most:
+        out = np.where((exponent & bit) > 0, out * base, out)
+        bit <<= 1
+        if bit <= most:
+            base = base * base
+    return out

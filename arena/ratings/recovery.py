@@ -5,7 +5,7 @@ functions give what a researcher needs before trusting a leaderboard: Kendall's 
 between the fitted and the true order, the width of each neighbour pair's interval, at
 how many games each neighbour pair is separated (and stays so), and the projected
 number of games for a 75-Elo gap. They use the leaderboard's own estimator: the
-Bradley-Terry batch fit, bootstrapped over whole deals.
+Bradley-Terry batch fit (of the win, or of the margin), bootstrapped over whole deals.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Sequence
 import numpy as np
 
 from arena.ratings.bootstrap import cluster_rows, clusters_of, percentile_interval
-from arena.ratings.bradley_terry import BTDesign
 from arena.ratings.games import GameOutcome
+from arena.ratings.margin import design_for
 
 Z95 = 1.959963984540054
 
@@ -50,14 +50,22 @@ class PairFigures:
     def separated(self) -> bool:
         return self.low is not None and (self.low > 0 or self.high < 0)
 
+    def settled(self, resolution: float) -> bool:
+        """Separated, or known to within ± ``resolution`` Elo (what the adaptive
+        scheduler stops spending on)."""
+        return self.separated or (self.low is not None and (self.high - self.low) / 2 <= resolution)
 
-def pair_figures(games: Sequence[GameOutcome], participants: Sequence[str], pairs: Sequence[tuple[str, str]], n_boot: int, seed: int) -> list[PairFigures]:
-    """The Bradley-Terry difference of each pair, with its 95% interval over deals."""
+
+def pair_figures(
+    games: Sequence[GameOutcome], participants: Sequence[str], pairs: Sequence[tuple[str, str]], n_boot: int, seed: int, outcome: str = "win"
+) -> list[PairFigures]:
+    """The Bradley-Terry difference of each pair (fitting ``outcome``), with its 95%
+    interval over deals."""
     games = list(games)
-    design = BTDesign(games, participants)
+    design = design_for(outcome, games, participants)
     point = design.fit()
     rows = cluster_rows(clusters_of([g.deal if g.deal is not None else ("game", i) for i, g in enumerate(games)]), n_boot, seed)
-    fits = [design.fit(r) for r in rows]
+    fits = design.fit_many(rows)
     out = []
     for a, b in pairs:
         d = np.array([f.get(a, np.nan) - f.get(b, np.nan) for f in fits], dtype=float)
@@ -68,8 +76,8 @@ def pair_figures(games: Sequence[GameOutcome], participants: Sequence[str], pair
     return out
 
 
-def fitted_order(games: Sequence[GameOutcome], participants: Sequence[str]) -> list[str]:
-    fit = BTDesign(list(games), participants).fit()
+def fitted_order(games: Sequence[GameOutcome], participants: Sequence[str], outcome: str = "win") -> list[str]:
+    fit = design_for(outcome, list(games), participants).fit()
     return sorted((p for p in participants if p in fit), key=lambda p: -fit[p])
 
 

@@ -69,7 +69,8 @@ def headline(lb: Leaderboard) -> str:
         left_out = f" · {ex['games']} games left out ({who}): {ex['reason']}"
     return (
         f"{lb.games} games rated ({lb.decided} decided) · winners: {winners} · village advantage "
-        f"{num(lb.village_advantage, 0)} Elo · sorted by Bradley-Terry (primary; OpenSkill secondary) · 95% intervals: "
+        f"{num(lb.village_advantage, 0)} Elo · sorted by Bradley-Terry{' on the margin' if lb.outcome == 'margin' else ''} "
+        "(primary; OpenSkill secondary) · 95% intervals: "
         f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{left_out}"
     )
 
@@ -96,13 +97,15 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
     rows = lb.rows
     field = {side: lb.field_rates.get(side) for side in SIDES} if lb.field_rates else {}
     fld = {side: "" if field.get(side) is None else f" (field {100 * field[side]:.0f}%)" for side in SIDES}
+    margin = lb.outcome == "margin"
     tables = [
         (
-            "Ratings (sorted by Bradley-Terry Elo, the primary rating; OpenSkill μ secondary, order-dependent; "
-            "95% bootstrap intervals, relative to the average participant)",
-            ["#", "participant", "agent", "games", "Bradley-Terry Elo", "vs next", "OpenSkill μ"],
+            "Ratings (sorted by Bradley-Terry Elo, the primary rating"
+            + (", fitted on the winner and the margin; win only: the same fit on the winner alone" if margin else "")
+            + "; OpenSkill μ secondary, order-dependent; 95% bootstrap intervals, relative to the average participant)",
+            ["#", "participant", "agent", "games", "Bradley-Terry Elo", "vs next", *(["win only"] if margin else []), "OpenSkill μ"],
             [[str(i), r["participant"], r["agent"] or "", str(r["games"]) + (f" (−{r['excluded_games']})" if r.get("excluded_games") else ""),
-              num(r["bradley_terry"], 0), mark(r), num(r["openskill"])]
+              num(r["bradley_terry"], 0), mark(r), *([num(r.get("bradley_terry_win"), 0)] if margin else []), num(r["openskill"])]
              for i, r in enumerate(rows, start=1)],
         ),
         (

@@ -24,10 +24,14 @@ LADDER = (
 )
 
 
-def ladder_config(games: int, players: int, seed: int, seating: str = "mixed", mirror: bool = False, participants=LADDER) -> TournamentConfig:
+def ladder_config(
+    games: int, players: int, seed: int, seating: str = "mixed", mirror: bool = False, participants=LADDER,
+    adaptive: dict[str, Any] | None = None, outcome: str = "win",
+) -> TournamentConfig:  # fmt: skip
     return config_from_data(
         {
-            "seed": seed, "games": games, "seating": seating, "mirror": mirror,
+            "seed": seed, "games": games, "seating": seating, "mirror": mirror, "rating": {"outcome": outcome},
+            **({"adaptive": adaptive} if adaptive is not None else {}),
             "tables": [{"players": players}],
             "participants": [{"name": n, "agent": a, **({"options": o} if o else {})} for n, a, o in participants],
         }
@@ -35,19 +39,31 @@ def ladder_config(games: int, players: int, seed: int, seating: str = "mixed", m
 
 
 def play_games(cfg: TournamentConfig) -> Iterator[GameOutcome]:
-    """Every scheduled game, played in plan order, as the ratings read it."""
+    """Every scheduled game, played in plan order, as the ratings read it. An
+    adaptive plan is rebuilt after each batch from the games played so far, as
+    ``arena.tournament.run`` does."""
     from arena.runner import run_sync
 
-    plans, _ = build_schedule(cfg)
     agents: dict[str, tuple[str, Any]] = {p.name: (p.agent, p.options) for p in cfg.participants}
-    for plan in plans:
-        job = GameJob(plan=plan, digest="", players=len(plan.seats), table_options=dict(cfg.tables[plan.table].options),
-                      agents=agents, language=cfg.language, prices=None, folder="", transcript="")  # fmt: skip
-        game, seats = game_spec(job).build()
-        run_sync(game, seats)
-        winners = set(game.winners)
-        results = []
-        for s in plan.seats:
-            p = game.by_name[s.name]
-            results.append(SeatResult(s.participant, side_of(p.role), p.initial_role, s.name in winners))
-        yield GameOutcome(plan.id, game.winner, tuple(results), deal=plan.deal)
+    outcomes: dict[str, GameOutcome] = {}
+    chosen: dict[int, tuple[str, str]] = {}
+    while True:
+        plans, _ = build_schedule(cfg, outcomes, chosen)
+        new = [p for p in plans if p.id not in outcomes]
+        if not new:
+            return
+        for plan in new:
+            job = GameJob(plan=plan, digest="", players=len(plan.seats), table_options=dict(cfg.tables[plan.table].options),
+                          agents=agents, language=cfg.language, prices=None, folder="", transcript="")  # fmt: skip
+            game, seats = game_spec(job).build()
+            run_sync(game, seats)
+            winners = set(game.winners)
+            results = []
+            for s in plan.seats:
+                p = game.by_name[s.name]
+                results.append(SeatResult(s.participant, side_of(p.role), p.initial_role, s.name in winners, alive=p.alive))
+            outcome = GameOutcome(plan.id, game.winner, tuple(results), deal=plan.deal)
+            outcomes[plan.id] = outcome
+            yield outcome
+        if cfg.adaptive is None:
+            return

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from arena.ratings.bootstrap import resample_counts
 from arena.ratings.games import SIDES, GameOutcome
 
 SIDE_TEAMS_SHARE = 0.9  # side ratings need this share of games with one participant per side
@@ -41,18 +42,20 @@ def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], ro
     col = np.array([SIDES.index(side) for _, side in keys], dtype=np.int64)
     n_side, w_side = side_n[:, col], side_w[:, col]  # [games, keys]: the key's side in each game
 
-    def diff(sel: np.ndarray) -> np.ndarray:
-        pr, n, w = present[sel], n_side[sel], w_side[sel]
-        n_in, w_in = (pr * n).sum(axis=0), (pr * w).sum(axis=0)
-        n_out, w_out = ((1 - pr) * n).sum(axis=0), ((1 - pr) * w).sum(axis=0)
+    per_game = np.hstack([present * n_side, present * w_side, (1 - present) * n_side, (1 - present) * w_side])  # [games, 4 keys]
+
+    def diff_counts(counts: np.ndarray) -> np.ndarray:
+        """[replicates, keys] from [replicates, games]: how often each replicate draws each game."""
+        n_in, w_in, n_out, w_out = np.split(counts @ per_game, 4, axis=1)  # whole numbers: the products are exact
         ok = (n_in >= MIN_SIDE_GAMES) & (n_out >= MIN_SIDE_GAMES)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(ok, w_in / np.maximum(n_in, 1) - w_out / np.maximum(n_out, 1), np.nan)
 
-    point = {f"vs_field:{p}@{side}": float(v) for (p, side), v in zip(keys, diff(np.arange(len(games)))) if np.isfinite(v)}
+    whole = diff_counts(np.ones((1, len(games))))[0]
+    point = {f"vs_field:{p}@{side}": float(v) for (p, side), v in zip(keys, whole) if np.isfinite(v)}
     reps: dict[str, np.ndarray] = {}
     if rows and point:
-        d = np.stack([diff(r) for r in rows])
+        d = diff_counts(resample_counts(rows, len(games)))
         reps = {f"vs_field:{p}@{side}": d[:, i] for i, (p, side) in enumerate(keys) if f"vs_field:{p}@{side}" in point}
     return point, reps
 

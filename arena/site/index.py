@@ -41,7 +41,9 @@ def ranking(d: dict[str, Any], w: Words) -> str:
               "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%",
               "" if q["low"] is None else esc(w("yes" if q["low"] > 0 or q["high"] < 0 else "no"))] for q in d["pairs"]]  # fmt: skip
     pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.p", "col.separated")], pairs, "pairs")
-    return (f'<h2 id="ranking">{esc(w("ranking"))}</h2>{t}<figure><figcaption>{esc(w("chart.rating"))}</figcaption>{chart}</figure>'
+    method = d.get("rating_method", {}).get("outcome")
+    note = f'<p class="note">{esc(w("method.margin"))}</p>' if method == "margin" else ""
+    return (f'<h2 id="ranking">{esc(w("ranking"))}</h2>{note}{t}<figure><figcaption>{esc(w("chart.rating"))}</figcaption>{chart}</figure>'
             f'<h3>{esc(w("pairs"))}</h3>{pt}')  # fmt: skip
 
 

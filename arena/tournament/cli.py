@@ -12,7 +12,7 @@ from arena.command import CliError, Command, add_trust_flag, console_for
 from arena.signing_cli import add_sign_key_flag, signer_for
 from arena.tournament.config import ConfigError, load_config
 from arena.tournament.run import run_tournament
-from arena.tournament.schedule import build_schedule
+from arena.tournament.schedule import build_schedule, planned_games
 from arena.tournament.store import StoreError
 
 EXIT_GAMES_FAILED = 1
@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
 def print_plan(cfg, as_json: bool) -> int:
     """The schedule's balance, so a fair plan can be checked before paying for it."""
     plans, bal = build_schedule(cfg)
+    # An adaptive plan is known only up to its warm-up: the rest is chosen from results.
+    total = planned_games(cfg) if cfg.adaptive is not None else len(plans)
     rows = []
     for p in cfg.participants:
         rows.append(
@@ -101,10 +103,14 @@ def print_plan(cfg, as_json: bool) -> int:
             }
         )
     if as_json:
-        print(json.dumps({"games": len(plans), "tables": [t.label() for t in cfg.tables], "participants": rows}))
+        doc = {"games": len(plans), "tables": [t.label() for t in cfg.tables], "participants": rows}
+        if cfg.adaptive is not None:
+            doc["adaptive"] = {"planned_now": len(plans), "games": total}
+        print(json.dumps(doc))
         return 0
     roles = sorted({r for row in rows for r in row["roles"]})
-    t = Table(title=f"{cfg.name}: {len(plans)} games · seats per role (fair share in brackets)", title_justify="left")
+    what = f"{len(plans)} games" if total == len(plans) else f"the adaptive plan's warm-up, {len(plans)} of {total} games (the rest are chosen from the results)"
+    t = Table(title=f"{cfg.name}: {what} · seats per role (fair share in brackets)", title_justify="left")
     for c in ("participant", "games", "seats", *roles, "per position"):
         t.add_column(c, justify="left" if c == "participant" else "right")
     fair = _fair_positions(plans)

@@ -122,6 +122,23 @@ class Concurrency(_Strict):
         return self
 
 
+class Rating(_Strict):
+    """What the leaderboard's Bradley-Terry fit reads (``arena.ratings.margin``): the
+    winner only, or the winner and how far the game went its way."""
+
+    outcome: Literal["win", "margin"] = "win"
+
+
+class Adaptive(_Strict):
+    """Adaptive scheduling (``arena.tournament.adaptive``): after a warm-up, the games
+    go, a batch at a time, to the pairs of neighbours in the current order that are
+    still not settled (separated, or known to within ``resolution`` Elo)."""
+
+    warmup: int | None = Field(default=None, ge=1, description="deals of the plain schedule first (default: one cycle of ordered pairs per table)")
+    batch: int = Field(default=10, ge=1, description="deals chosen at a time (a tenth of those played, when more)")
+    resolution: float = Field(default=75.0, gt=0, description="Elo: a pair whose 95% interval is narrower than ± this is settled")
+
+
 class TournamentConfig(_Strict):
     name: str = "tournament"
     seed: int = 0
@@ -136,6 +153,8 @@ class TournamentConfig(_Strict):
     prices: str | None = None  # a YAML/JSON price table (USD per 1M tokens), relative to the file
     beliefs: bool = False  # seats privately rate each other's P(wolf) as each vote opens (arena.beliefs)
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
+    rating: Rating = Field(default_factory=Rating)
+    adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
 
     @field_validator("participants")
     @classmethod
@@ -174,6 +193,13 @@ class TournamentConfig(_Strict):
     def _designs(self) -> "TournamentConfig":
         if self.seating == "duplicate" and self.mirror:
             raise ValueError("seating: duplicate already replays every deal; mirror: true does not apply to it")
+        if self.adaptive is not None and self.seating != "teams":
+            raise ValueError(
+                "adaptive: needs seating: teams (each game one participant's pack against another's village, "
+                "so a game can be spent on one pair)"
+            )
+        if self.adaptive is not None and len(self.participants) < 2:
+            raise ValueError("adaptive: needs at least two participants")
         return self
 
     @property

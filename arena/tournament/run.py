@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import json
 import logging
 import os
 import threading
@@ -39,14 +40,16 @@ from rich.console import Console
 from agents.llm.config import LLMOptions
 from agents.registry import make_agent
 from arena.limits import configure
+from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
 from arena.tournament.play import GameFailed, GameJob, play_async, play_packed, play_sync
 from arena.tournament.progress import TournamentProgress
 from arena.tournament.ray_backend import ModelPlayer, RayExecutor, cluster_cpus, connect, disconnect
-from arena.tournament.schedule import GamePlan, build_schedule
+from arena.tournament.schedule import GamePlan, build_schedule, planned_games
 from arena.tournament.store import FinishedGame, PackedGame, Store, StoreError
 
 MAX_FAILURES_IN_A_ROW = 5
+ADAPTIVE_KEY = "adaptive_pairs"  # meta: the adaptive plan's chosen pairs, by deal
 log = logging.getLogger("werewolf.tournament")
 
 
@@ -145,48 +148,83 @@ def run_tournament(
         store.close()
 
 
-def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: bool, max_games: int | None) -> RunReport:
-    plans, _ = build_schedule(cfg)
+def _planned_jobs(cfg: TournamentConfig, store: Store, db_path: Path, chosen: dict) -> list[GameJob]:
+    """The plan as far as it is known (all of it, unless adaptive), checked against
+    the database: a finished game of a different plan stops the run."""
+    outcomes = {g.id: g for g in load_games(store)} if cfg.adaptive is not None else None
+    plans, _ = build_schedule(cfg, outcomes, chosen)
+    if cfg.adaptive is not None:
+        store.set_meta(ADAPTIVE_KEY, json.dumps({str(d): list(p) for d, p in sorted(chosen.items())}))
     jobs = make_jobs(cfg, plans, db_path)
     done = store.finished()
-    planned_ids = {j.plan.id for j in jobs}
     for j in jobs:
         if j.plan.id in done and done[j.plan.id] != j.digest:
             raise StoreError(
                 f"{db_path} holds game {j.plan.id} from a different plan (participants, tables, seed or options "
                 "changed since it was played); use a new --db for the new plan"
             )
+    return jobs
+
+
+def stored_choices(store: Store) -> dict[int, tuple[str, str]]:
+    """The adaptive plan's pairs chosen by earlier runs (deal -> (wolf, village))."""
+    raw = store.meta(ADAPTIVE_KEY)
+    if not raw:
+        return {}
+    try:
+        return {int(d): (str(p[0]), str(p[1])) for d, p in json.loads(raw).items()}
+    except (ValueError, TypeError, IndexError, AttributeError):
+        log.warning("the stored adaptive plan cannot be read; it is chosen again from the finished games")
+        return {}
+
+
+def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: bool, max_games: int | None) -> RunReport:
+    chosen = stored_choices(store) if cfg.adaptive is not None else {}
+    jobs = _planned_jobs(cfg, store, db_path, chosen)
+    done = store.finished()
     todo = [j for j in jobs if j.plan.id not in done]
     if max_games is not None:
         todo = todo[:max_games]
+    planned = planned_games(cfg) if cfg.adaptive is not None else len(jobs)
     report = RunReport(
-        planned=len(jobs), already=sum(1 for j in jobs if j.plan.id in done),
-        extra=len(set(done) - planned_ids), db=str(db_path), transcripts=str(transcripts_dir(db_path)),
+        planned=planned, already=sum(1 for j in jobs if j.plan.id in done), db=str(db_path), transcripts=str(transcripts_dir(db_path)),
     )  # fmt: skip
     log.info("tournament %s: %d games planned, %d stored already, %d to play now", cfg.name, report.planned, report.already, len(todo))
     store.set_meta("name", cfg.name)
     store.set_meta("config", cfg.model_dump_json())
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
-    if todo and any(not j.bots_only for j in todo):
+    if todo and (any(not j.bots_only for j in todo) or (cfg.adaptive is not None and cfg.has_models)):
         preflight(cfg)
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
     started_ray = False
     if cfg.concurrency.backend == "ray" and todo:
         started_ray = connect(cfg.concurrency.address)
-    run_id = store.start_run(len(jobs))
+    run_id = store.start_run(planned)
     t0 = time.perf_counter()
-    bar = TournamentProgress(len(jobs), report.already, store.totals(), console=console, enabled=progress)
+    bar = TournamentProgress(planned, report.already, store.totals(), console=console, enabled=progress)
     runner = _Runner(cfg, store, report, bar)
     try:
         with bar:
-            asyncio.run(runner.run_all(todo))
+            while todo:
+                failed = report.failed
+                asyncio.run(runner.run_all(todo))
+                if cfg.adaptive is None or runner.stop or report.failed > failed:
+                    break  # an adaptive batch waits for every game before it: a failed one is played by the next run
+                if max_games is not None and report.played >= max_games:
+                    break
+                jobs = _planned_jobs(cfg, store, db_path, chosen)  # the next batch, chosen from the games so far
+                done = store.finished()
+                todo = [j for j in jobs if j.plan.id not in done]
+                if max_games is not None:
+                    todo = todo[: max_games - report.played]
         if max_games is not None and report.remaining > 0 and report.stopped is None:
             report.stopped = "limit"
     except KeyboardInterrupt:
         report.stopped = "interrupted"
     finally:
+        report.extra = len(set(store.finished()) - {j.plan.id for j in jobs})
         report.seconds = round(time.perf_counter() - t0, 3)
         report.totals = store.totals()
         store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)

@@ -50,11 +50,15 @@ import json
 import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from arena.gamefile import NAMES
+from arena.tournament.adaptive import batches, choose_pairs
 from arena.tournament.config import TournamentConfig
 from engine.roles import ROLES
+
+if TYPE_CHECKING:
+    from arena.ratings.games import GameOutcome
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -268,18 +272,53 @@ def table_names(n: int, rng: random.Random) -> list[str]:
     return rng.sample(pool, n)
 
 
-def build_schedule(cfg: TournamentConfig) -> tuple[list[GamePlan], Balance]:
-    """The whole plan, in playing order, and the balance counts it reached."""
+def build_schedule(
+    cfg: TournamentConfig, outcomes: Mapping[str, "GameOutcome"] | None = None, chosen: dict[int, tuple[str, str]] | None = None
+) -> tuple[list[GamePlan], Balance]:
+    """The whole plan, in playing order, and the balance counts it reached.
+
+    Under ``adaptive:`` (``arena.tournament.adaptive``) the plan goes as far as the
+    finished games (``outcomes``, by game id) determine it: the warm-up, then each
+    batch whose earlier games are all in ``outcomes``. ``chosen`` maps a deal to the
+    (wolf, village) pair already chosen for it (kept in the database, so a resumed
+    run continues its plan); new choices are added to it.
+    """
     bal = Balance()
     plans: list[GamePlan] = []
     names = [p.name for p in cfg.participants]
-    for d in range(cfg.games):
-        for plan in _deal_games(cfg, d, names, bal, len(plans)):
-            plans.append(plan)
+    if cfg.adaptive is None:
+        for d in range(cfg.games):
+            plans.extend(_deal_games(cfg, d, names, bal, len(plans)))
+        return plans, bal
+    outcomes = outcomes or {}
+    chosen = {} if chosen is None else chosen
+    for start, end, adaptive in batches(cfg):
+        if adaptive:
+            missing = [d for d in range(start, end) if d not in chosen or not set(chosen[d]) <= set(names)]
+            if missing:
+                played = [outcomes.get(p.id) for p in plans]
+                if any(o is None for o in played):
+                    break  # this batch waits for every game before it
+                pairs = choose_pairs(cfg, names, [o for o in played if o is not None], len(missing), start)
+                if pairs is None:  # nothing identified yet: the plain schedule's pairs
+                    pairs = [team_pair(names, d // len(cfg.tables), cfg.seed, d % len(cfg.tables)) for d in missing]
+                chosen.update(zip(missing, pairs))
+        for d in range(start, end):
+            plans.extend(_deal_games(cfg, d, names, bal, len(plans), pair=chosen.get(d) if adaptive else None))
     return plans, bal
 
 
-def _deal_games(cfg: TournamentConfig, d: int, names: list[str], bal: Balance, start: int) -> Iterator[GamePlan]:
+def planned_games(cfg: TournamentConfig) -> int:
+    """How many games the whole plan will hold: an adaptive plan (teams seating) is
+    not all chosen yet, but it holds one game per deal, two when mirrored."""
+    if cfg.adaptive is not None:
+        return cfg.games * (2 if cfg.mirror and len(cfg.participants) > 1 else 1)
+    return len(build_schedule(cfg)[0])
+
+
+def _deal_games(
+    cfg: TournamentConfig, d: int, names: list[str], bal: Balance, start: int, pair: tuple[str, str] | None = None
+) -> Iterator[GamePlan]:
     rng = random.Random(derive_seed(cfg.seed, "deal", d))
     t_idx = d % len(cfg.tables)
     table = cfg.tables[t_idx]
@@ -289,7 +328,7 @@ def _deal_games(cfg: TournamentConfig, d: int, names: list[str], bal: Balance, s
         yield from _duplicate_games(cfg, d, names, bal, start, rng, t_idx, deck, cards_for_seats)
         return
     if cfg.seating in ("teams", "duplicate"):
-        slots, roles = deal_teams(*team_pair(names, d // len(cfg.tables), cfg.seed, t_idx), cards_for_seats, bal)
+        slots, roles = deal_teams(*(pair or team_pair(names, d // len(cfg.tables), cfg.seed, t_idx)), cards_for_seats, bal)
     else:
         slots = pick_participants(names, table.players, bal, rng)
         roles = deal_mixed(slots, cards_for_seats, bal, rng)

@@ -287,6 +287,25 @@ class Store:
         for r in cur:
             yield dict(zip(cols, r))
 
+    def seat_metrics(self) -> Iterator[tuple[str, str, str | None]]:
+        """(participant, side, metrics JSON text) of every seat, in game then seat order."""
+        yield from self.db.execute(
+            "SELECT s.participant, s.side, s.metrics FROM seats s JOIN games g ON g.id = s.game_id ORDER BY g.idx, s.position"
+        )
+
+    def seat_outcomes(self) -> list[tuple[Any, ...]]:
+        """What the ratings read of every seat, in game then seat order: (game id,
+        participant, side, initial role, won, fallbacks, alive, decisions asked).
+        The decisions come out of the stored metrics inside SQLite, so a leaderboard
+        does not parse every seat's metrics in Python to get one number."""
+        cols = "s.game_id, s.participant, s.side, s.initial_role, s.won, s.fallbacks, s.alive"
+        order = "FROM seats s JOIN games g ON g.id = s.game_id ORDER BY g.idx, s.position"
+        try:
+            return self.db.execute(f"SELECT {cols}, json_extract(NULLIF(s.metrics, ''), '$.decisions_asked') {order}").fetchall()
+        except sqlite3.OperationalError:  # an SQLite built without its JSON functions
+            rows = self.db.execute(f"SELECT {cols}, s.metrics {order}").fetchall()
+            return [(*r[:-1], json.loads(r[-1] or "{}").get("decisions_asked")) for r in rows]
+
     # ------------------------------------------------------------------ cache
     def cached(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()

@@ -1,0 +1,184 @@
+"""``werewolf leaderboard`` on a 600-game tournament, before and after, side by side.
+
+Runs ``python -m arena.cli leaderboard --db COPY`` as a user would, in a fresh process,
+from two source trees: this checkout ("after") and ``--before REF`` (a git revision,
+unpacked with ``git archive`` into a temporary folder; default ``main``). Each run
+starts from a fresh copy of the database, so the leaderboard is computed, not read
+from the cache the first run leaves ("cold"); one more run on that copy reads the
+cache ("warm"). Runs of the two trees alternate, so both see the same load on a
+shared machine, and each figure is the best of ``--runs``: wall-clock seconds and the
+CPU seconds of the process (user + system, steadier than wall under load).
+
+It then checks the two trees print the same: the terminal table byte for byte, and
+``--json`` value for value (numbers to within ``--tolerance`` Elo or share points:
+summing a few floats in a different order moves the last digits).
+
+With ``--instructions`` it also counts the machine instructions of one cold run from
+each tree under valgrind (callgrind; slow: a minute or two per run): the figure that
+does not move with the machine's load.
+
+    python benchmarks/leaderboard_speed.py                       # plays bots.yaml (600 games, ~1-2 min) first
+    python benchmarks/leaderboard_speed.py --db results/bots.sqlite --before HEAD~3
+    python benchmarks/leaderboard_speed.py --config examples/tournaments/ladder.yaml --games 600
+
+Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
+
+from arena.tournament.config import config_from_data  # noqa: E402
+from arena.tournament.run import run_tournament  # noqa: E402
+
+BOTS = ROOT / "examples" / "tournaments" / "bots.yaml"
+
+
+def unpack(ref: str, into: Path) -> str:
+    """The tree at ``ref`` in ``into``; returns the commit it names."""
+    commit = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return commit
+
+
+def timed(tree: Path, db: Path, *extra: str) -> tuple[float, float, str]:
+    """(wall s, CPU s, stdout) of one ``leaderboard`` process run from ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "leaderboard", "--db", str(db), *extra],
+                          cwd=tree, env=env, capture_output=True, text=True)  # fmt: skip
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        sys.exit(f"leaderboard failed in {tree}:\n{done.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def instructions(tree: Path, db: Path) -> int:
+    """Machine instructions of one ``leaderboard`` process from ``tree`` (callgrind)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "arena.cli",
+                           "leaderboard", "--db", str(db)], cwd=tree, env=env, capture_output=True, text=True, check=True)  # fmt: skip
+    m = re.search(r"Collected : (\d+)", done.stderr)
+    if not m:
+        sys.exit("valgrind printed no instruction count")
+    return int(m.group(1))
+
+
+def differences(a, b, tol: float, path: str = "") -> list[str]:
+    """Where two JSON values differ (numbers by more than ``tol``)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = [f"{path}.{k}: only in {'before' if k in a else 'after'}" for k in sorted(set(a) ^ set(b))]
+        for k in sorted(set(a) & set(b)):
+            out += differences(a[k], b[k], tol, f"{path}.{k}")
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{path}: {len(a)} items before, {len(b)} after"]
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, tol, f"{path}[{i}]")]
+    numbers = (int, float)
+    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) and not isinstance(b, bool):
+        return [] if math.isclose(a, b, rel_tol=0, abs_tol=tol) else [f"{path}: {a} before, {b} after"]
+    return [] if a == b else [f"{path}: {a!r} before, {b!r} after"]
+
+
+def largest_gap(a, b) -> float:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return max((largest_gap(a[k], b[k]) for k in set(a) & set(b)), default=0.0)
+    if isinstance(a, list) and isinstance(b, list):
+        return max((largest_gap(x, y) for x, y in zip(a, b)), default=0.0)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b)
+    return 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", help="an existing tournament database (default: play --config into a temporary folder)")
+    ap.add_argument("--config", default=str(BOTS), help="the tournament file to play when no --db is given (default bots.yaml)")
+    ap.add_argument("--games", type=int, default=600)
+    ap.add_argument("--before", default="main", help="the git revision to compare against (default main)")
+    ap.add_argument("--runs", type=int, default=3, help="cold runs per tree; the best is shown (default 3)")
+    ap.add_argument("--instructions", action="store_true", help="also count one cold run's instructions per tree (valgrind)")
+    ap.add_argument("--tolerance", type=float, default=1e-6, help="largest difference of a --json number counted as equal")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="leaderboard-bench-"))
+    try:
+        if args.db:
+            db = Path(args.db).resolve()
+        else:
+            db = tmp / "games.sqlite"
+            raw = yaml.safe_load(Path(args.config).read_text(encoding="utf-8"))
+            raw["games"] = args.games
+            t0 = time.perf_counter()
+            run_tournament(config_from_data(raw), db, progress=False)
+            print(f"played {args.games} games of {Path(args.config).name} in {time.perf_counter() - t0:.0f} s (not timed below)")
+        commit = unpack(args.before, tmp / "before")
+        trees = {"before": tmp / "before", "after": ROOT}
+        cold: dict[str, list[tuple[float, float]]] = {k: [] for k in trees}
+        warm: dict[str, list[tuple[float, float]]] = {k: [] for k in trees}
+        text: dict[str, str] = {}
+        for run in range(args.runs):
+            for name, tree in trees.items():
+                copy = tmp / f"{name}-{run}.sqlite"
+                shutil.copyfile(db, copy)
+                wall, cpu, out = timed(tree, copy)
+                cold[name].append((wall, cpu))
+                text.setdefault(name, out)
+                wall, cpu, _ = timed(tree, copy)
+                warm[name].append((wall, cpu))
+        js = {}
+        for name, tree in trees.items():
+            copy = tmp / f"{name}-json.sqlite"
+            shutil.copyfile(db, copy)
+            js[name] = json.loads(timed(tree, copy, "--json")[2])
+        games = js["after"].get("games")
+        print(f"leaderboard of {games} games ({db.name}); before = {args.before} ({commit}), after = this checkout; "
+              f"best of {args.runs} runs; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+        print(f"{'run':<30}{'before wall':>12}{'after wall':>12}{'ratio':>8}{'before CPU':>12}{'after CPU':>12}{'ratio':>8}")
+        for label, runs in (("cold (computed)", cold), ("warm (cached)", warm)):
+            bw, bc = min(w for w, _ in runs["before"]), min(c for _, c in runs["before"])
+            aw, ac = min(w for w, _ in runs["after"]), min(c for _, c in runs["after"])
+            print(f"{label:<30}{bw:>11.2f}s{aw:>11.2f}s{bw / aw:>7.1f}x{bc:>11.2f}s{ac:>11.2f}s{bc / ac:>7.1f}x")
+        if args.instructions:
+            if not shutil.which("valgrind"):
+                sys.exit("valgrind is not installed (apt-get install valgrind)")
+            counts = {}
+            for name, tree in trees.items():
+                copy = tmp / f"{name}-valgrind.sqlite"
+                shutil.copyfile(db, copy)
+                counts[name] = instructions(tree, copy)
+            print(f"{'cold, M instructions':<30}{counts['before'] / 1e6:>12.0f}{counts['after'] / 1e6:>12.0f}{counts['before'] / counts['after']:>7.1f}x")
+        same_text = text["before"] == text["after"]
+        diffs = differences(js["before"], js["after"], args.tolerance)
+        print(f"terminal table: {'identical' if same_text else 'DIFFERENT'}; --json: "
+              + ("identical" if not diffs else f"{len(diffs)} differences")
+              + f" within {args.tolerance:g} (largest numeric difference {largest_gap(js['before'], js['after']):.2g})")  # fmt: skip
+        for d in diffs[:20]:
+            print("  " + d)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
