@@ -96,6 +96,8 @@ def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
             lines.append(_k(cat, "wolf_kill", "waited"))
         later = order[turn:]
         lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)) if later else _k(cat, "wolf_kill", "last"))
+        if not later and d.allow_pass:
+            lines += _silent(cat, d)
         return lines + _told(cat, d, "wolf_kill", "caught")
     rule = d.context.get("rule")
     known = isinstance(rule, str) and cat.has(f"decisions.kinds.wolf_kill.rule.{rule}")
@@ -108,7 +110,16 @@ def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
         lines.append(_k(cat, "wolf_kill", "again" if attempt < attempts else "final", attempt=attempt, attempts=attempts))
     if d.context.get("idle"):  # 失业狼人: found out by the Seer
         lines.append(_k(cat, "wolf_kill", "idle"))
+    elif d.allow_pass and d.options:
+        lines += _silent(cat, d)
     return lines + _told(cat, d, "wolf_kill", "caught")
+
+
+def _silent(cat: Catalog, d: Decision) -> list[str]:
+    """What the pack pays if it names nobody (``wolves_silent``), where passing is legal."""
+    silent = d.context.get("silent")
+    path = f"decisions.kinds.wolf_kill.silent.{silent}"
+    return [cat.text(path)] if isinstance(silent, str) and cat.has(path) else []
 
 
 def _witch_heal(cat: Catalog, d: Decision) -> list[str]:

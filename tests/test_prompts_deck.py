@@ -189,3 +189,32 @@ def test_the_tables_reach_the_roles_they_check() -> None:
         game = Game(GameSetup(names=[f"P{i}" for i in range(n)], preset=preset, seed=1, options=get_preset(preset).options(extra), roles=deck))
         seen |= {p.initial_role for p in game.players} | set(game.center)
     assert {"little_girl", "elder", "idiot", "infect_father", "psychic", "forum_seer", "witch", "hunter"} <= seen
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("extra", "silent"), [({"wolves_silent": "starve"}, "starve"), ({"wolves_silent": "one_dies"}, "one_dies"), ({"wolves_may_pass": True}, "no_kill")])
+def test_the_kill_question_says_what_naming_nobody_costs(lang: str, extra: dict[str, Any], silent: str) -> None:
+    """Where a wolf may pass, the question says what a pack naming nobody pays, as this
+    game's ``wolves_silent`` has it; where passing is not allowed, it says nothing of it."""
+    cat = catalog(lang)
+    line = cat.text(f"decisions.kinds.wolf_kill.silent.{silent}")
+    game, asked = _play("millers_hollow", len(BASE), BASE, extra, 4)
+    kills = [d for d in asked if d.kind == "wolf_kill" and d.options]
+    assert kills and all(d.allow_pass for d in kills)
+    assert all(line in decision_prompt(d, language=lang) for d in kills)
+    _, plain = _wolf_questions({}, BASE, lang)
+    assert not any(cat.text(f"decisions.kinds.wolf_kill.silent.{s}") in q for q in plain for s in ("no_kill", "starve", "one_dies"))
+
+
+def test_the_last_pm_says_what_silence_costs() -> None:
+    """``first_named``: the last wolf asked, who may send no name, is told the price."""
+    from engine.decisions import Decision as D
+    from engine.roles.werewolf import WOLF_KILL
+
+    context = {"attempt": 1, "turn": 2, "order": ["Ann", "Eve"], "rule": "first_named", "attempts": 1, "silent": "one_dies"}
+    last = D(1, "Eve", WOLF_KILL, WOLF_KILL.shape, ("Bob", "Cid"), True, 1, context)
+    first = D(2, "Ann", WOLF_KILL, WOLF_KILL.shape, ("Bob", "Cid"), True, 1, {**context, "turn": 1})
+    for lang in LANGUAGES:
+        line = catalog(lang).text("decisions.kinds.wolf_kill.silent.one_dies")
+        assert line in decision_prompt(last, language=lang)
+        assert line not in decision_prompt(first, language=lang)

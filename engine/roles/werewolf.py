@@ -50,6 +50,7 @@ class WolfKillContext(TypedDict, total=False):
     order: list[str]  # ``first_named``: tonight's order, the wolves with a say
     rule: str  # how the answers resolve (``wolf_pack``), so the question can say what a split costs
     attempts: int  # how many attempts the pack has tonight (``wolf_kill_rounds``, at least 1)
+    silent: str  # what a pack naming nobody pays (``wolves_silent``)
 
 
 WOLF_CHAT = decision("wolf_chat", TEXT, context=WolfChatContext, unmeasured="the pack's talk")
@@ -250,7 +251,7 @@ def _together(game: Game, hunt: _Hunt) -> Script:
                 options = game.targets(w, exclude=shelter)
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)
-            context = {"attempt": attempt, "caught": caught, "rule": opts.wolf_pack, "attempts": attempts}
+            context = {"attempt": attempt, "caught": caught, "rule": opts.wolf_pack, "attempts": attempts, "silent": opts.wolves_silent}
             if w in out_of_work:
                 options, context = (), {**context, "idle": True}
             decisions.append(game.ask(w, WOLF_KILL, options, context, may_pass or not options))
@@ -281,7 +282,7 @@ def _first_named(game: Game, hunt: _Hunt) -> Script:
         options = game.targets(w, exclude=shelter if opts.wolves_may_kill_wolf else tuple(pack) + shelter)
         had_say = had_say or bool(options)
         last = i == len(order) - 1
-        context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order), "rule": "first_named", "attempts": 1}
+        context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order), "rule": "first_named", "attempts": 1, "silent": opts.wolves_silent}
         d = game.ask(w, WOLF_KILL, options, context, hunt.may_pass or not last or not options)
         victim = picks[w] = (yield [d])[d.id]
         if victim is not None:
