@@ -218,3 +218,26 @@ def test_the_last_pm_says_what_silence_costs() -> None:
         line = catalog(lang).text("decisions.kinds.wolf_kill.silent.one_dies")
         assert line in decision_prompt(last, language=lang)
         assert line not in decision_prompt(first, language=lang)
+
+
+def test_a_persons_seat_asks_every_kind_in_the_prompts_words() -> None:
+    """A kind without an asker of its own (a forum vote change, a Village power) was
+    shown to a person as "Decision: vote change (current: Bob)." in every language;
+    the terminal and the web page now show the prompts' question, as models read it."""
+    import io
+
+    from rich.console import Console
+
+    from agents.human_view import SeatScreen
+    from engine.decisions import Decision as D
+    from engine.flow.forum import VOTE_CHANGE
+    from prompts.decisions_text import ASKERS
+
+    d = D(1, "Ann", VOTE_CHANGE, VOTE_CHANGE.shape, ("Bob", "Cid"), True, 1, {"current": "Bob"})
+    assert "vote_change" not in ASKERS
+    for lang in LANGUAGES:
+        words = catalog(lang).text("decisions.kinds.vote_change.ask", current="Bob")
+        assert situation(d, lang) == [words]
+        out = io.StringIO()
+        SeatScreen(Console(file=out, width=200, color_system=None), "Ann", lang).question(d, None, None)
+        assert words in out.getvalue() and "Decision:" not in out.getvalue()
