@@ -11,6 +11,7 @@ and no building the game cannot hand out.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Iterator
 
@@ -44,6 +45,8 @@ TABLES: list[tuple[str, int, list[str] | None, dict[str, Any]]] = [
     ("best_of", 8, ["werewolf", "infect_father", "hunter", "villager", "villager", "villager", "villager", "villager"], {}),
     ("langrensha", 9, None, {"elder_loss_roles": "listed"}),
     ("langrensha", 12, None, {}),
+    ("langrensha", 7, ["werewolf", "werewolf", "elder", "villager", "villager", "villager", "villager"], {"elder_loss_roles": "listed"}),
+    ("langrensha", 7, ["werewolf", "werewolf", "elder", "witch", "seer", "villager", "villager"], {"elder_loss_roles": "listed"}),
     ("village", 10, None, {}),
     ("village", 14, None, {"buildings": "first_game"}),
     ("forum", 9, None, {}),
@@ -66,21 +69,36 @@ def _names(cat: Catalog, ids: list[str], word: str | None = None) -> dict[str, l
 def _named(text: str, held: dict[str, list[str]], others: dict[str, list[str]], lang: str) -> set[str]:
     """The ids of ``others`` whose name is in ``text`` once every held name is taken
     out (the Guardian Angel held, "Angel" alone is not named by it)."""
-    for names in sorted(held.values(), key=lambda ns: -len(ns[0])):
-        for name in names:
-            text = text.replace(name, "\0")
-    found = set()
-    for i, names in others.items():
-        for name in names:
-            pattern = re.escape(name) if lang == "zh" else rf"(?<![\w-]){re.escape(name)}(?![\w-])"
-            if re.search(pattern, text):
-                found.add(i)
-    return found
+    text = _held_pattern(tuple((n, ()) for ns in held.values() for n in ns)).sub("\0", text)
+    by_name = {name: i for i, names in others.items() for name in names}
+    if not by_name:
+        return set()
+    found = _name_pattern(tuple(sorted(by_name, key=len, reverse=True)), lang).findall(text)
+    return {by_name[name] for name in found}
+
+
+@functools.lru_cache(maxsize=None)
+def _held_pattern(names: tuple) -> re.Pattern[str]:
+    ordered = sorted((n for n, _ in names), key=len, reverse=True)
+    return re.compile("|".join(re.escape(n) for n in ordered) or "(?!)")
+
+
+@functools.lru_cache(maxsize=None)
+def _name_pattern(names: tuple[str, ...], lang: str) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(n) for n in names)
+    return re.compile(f"({alternatives})" if lang == "zh" else rf"(?<![\w-])({alternatives})(?![\w-])")
 
 
 def _play(preset: str, n: int, deck: list[str] | None, extra: dict[str, Any], seed: int) -> tuple[Game, list[Decision]]:
-    options = get_preset(preset).options(extra)
-    setup = GameSetup(names=[f"P{i}" for i in range(n)], preset=preset, seed=seed, options=options, roles=deck)
+    """A heuristic game to its end, and every decision asked in it (played once for
+    both languages: the prompts are rendered from it, never changed by it)."""
+    return _played(preset, n, tuple(deck) if deck is not None else None, tuple(sorted(extra.items())), seed)
+
+
+@functools.lru_cache(maxsize=None)
+def _played(preset: str, n: int, deck: tuple[str, ...] | None, extra: tuple, seed: int) -> tuple[Game, list[Decision]]:
+    options = get_preset(preset).options(dict(extra))
+    setup = GameSetup(names=[f"P{i}" for i in range(n)], preset=preset, seed=seed, options=options, roles=list(deck) if deck else None)
     game = Game(setup)
     asked: list[Decision] = []
     agents = {p.name: HeuristicAgent(p.name, seed=seed) for p in game.players}
@@ -241,3 +259,35 @@ def test_a_persons_seat_asks_every_kind_in_the_prompts_words() -> None:
         out = io.StringIO()
         SeatScreen(Console(file=out, width=200, color_system=None), "Ann", lang).question(d, None, None)
         assert words in out.getvalue() and "Decision:" not in out.getvalue()
+
+
+def _system_text(preset: str, deck: list[str], lang: str, role: str = "werewolf", **extra: Any) -> str:
+    players = [f"P{i}" for i in range(len(deck))]
+    options = get_preset(preset).options(extra)
+    return system_prompt(preset=preset, options=options, seat="P0", role=role, players=players, language=lang, deck=sorted(deck))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_clauses_about_a_role_come_with_it(lang: str) -> None:
+    """The other half: a clause held back without its role is told with it, so the
+    check above cannot pass by telling nothing."""
+    cat = catalog(lang)
+    also = cat.get("rules.also")
+    full = ["werewolf", "werewolf", "elder", "idiot", "witch", "hunter", "infect_father", "little_girl", "villager"]
+    bare = ["werewolf", "werewolf", "elder", "idiot", "infect_father", "villager", "villager", "villager", "villager"]
+    with_them = _system_text("best_of", full, lang)
+    without = _system_text("best_of", bare, lang)
+    for rule, role in (("roles.idiot", "elder"), ("roles.elder", "witch"), ("roles.elder", "hunter"), ("roles.infect_father", "witch")):
+        assert also[rule][role] in with_them, (rule, role)
+    assert also["roles.idiot"]["elder"] in without and also["roles.elder"]["witch"] not in without
+    poison = cat.word("causes", "poison")
+    assert poison in with_them and poison not in without
+    spied = cat.get("roles.roles.werewolf.also.little_girl")
+    assert spied in with_them and spied not in without
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_werewolf_card_tells_the_talk_only_when_there_is_one(lang: str) -> None:
+    talk = catalog(lang).get("roles.roles.werewolf.also.wolf_chat")
+    assert talk in _system_text("millers_hollow", BASE, lang)
+    assert talk not in _system_text("millers_hollow", BASE, lang, wolf_chat_rounds=0)
