@@ -41,7 +41,6 @@ REQUIRES: dict[str, Any] = {
     "witch_both_potions_same_night": lambda o: not o.witch_single_potion,
     "lovers_restraint": lambda o: not o.lovers_may_target_each_other,
 }
-# Roles whose own rules (beyond their card) are told in the rules, in this order.
 # Options told only when the deck holds every role they speak of (beyond ROLE_OPTIONS').
 DECK_REQUIRES: dict[str, tuple[str, ...]] = {
     "protector_heal_clash": ("witch",),
@@ -69,6 +68,7 @@ HELD_VALUES: dict[str, Any] = {
     "hunter_shot_causes": lambda causes, held: tuple(c for c in causes if CAUSE_SOURCES.get(c, "") in held or c not in CAUSE_SOURCES),
     "elder_loss_roles": lambda rule, held: tuple(r for r in ELDER_LISTED if r in held) if rule == "listed" else rule,
 }
+# Roles whose own rules (beyond their card) are told in the rules, in this order.
 ROLE_RULES = ("rusty_knight", "bear_tamer", "fox", "elder", "idiot", "infect_father", "big_bad_wolf", "wild_child", "wolf_hound")
 SOLITARY = ("white_werewolf", "pied_piper", "angel")
 
@@ -105,7 +105,7 @@ def _option(cat: Catalog, key: str, value: Any) -> str:
         value = "listed" if value else "listed_none"
     elif key == "hunter_shot_causes":
         extra = {"causes": cat.join((cat.word("causes", c) for c in value), last="or")}
-        value = "other"
+        value = "other" if value else "none"  # none of his causes can happen in this game
     return cat.option(f"rules.options.{key}", value, **extra)
 
 

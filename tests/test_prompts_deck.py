@@ -291,3 +291,15 @@ def test_the_werewolf_card_tells_the_talk_only_when_there_is_one(lang: str) -> N
     talk = catalog(lang).get("roles.roles.werewolf.also.wolf_chat")
     assert talk in _system_text("millers_hollow", BASE, lang)
     assert talk not in _system_text("millers_hollow", BASE, lang, wolf_chat_rounds=0)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_hunters_causes_follow_the_deck(lang: str) -> None:
+    """Only the deaths this deck can bring are told as the Hunter's causes; a game
+    where none can happen says he never shoots, naming nobody's power."""
+    cat = catalog(lang)
+    deck = ["werewolf", "werewolf", "hunter", "villager", "villager", "villager", "villager"]
+    told = _system_text("millers_hollow", deck, lang, hunter_shot_causes=["werewolves", "poison"])
+    assert cat.word("causes", "werewolves") in told and cat.word("causes", "poison") not in told
+    never = _system_text("millers_hollow", deck, lang, hunter_shot_causes=["poison"])
+    assert cat.text("rules.options.hunter_shot_causes.none") in never and cat.role_name("witch") not in never
