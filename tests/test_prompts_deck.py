@@ -287,10 +287,14 @@ def test_the_clauses_about_a_role_come_with_it(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_werewolf_card_tells_the_talk_only_when_there_is_one(lang: str) -> None:
+def test_the_wolves_cards_tell_the_talk_only_when_there_is_one(lang: str) -> None:
     talk = catalog(lang).get("roles.roles.werewolf.also.wolf_chat")
     assert talk in _system_text("millers_hollow", BASE, lang)
     assert talk not in _system_text("millers_hollow", BASE, lang, wolf_chat_rounds=0)
+    forum = ["pack_leader", "werewolf", "civilian", "civilian", "civilian", "civilian", "civilian"]
+    leader = catalog(lang).get("roles.roles.pack_leader.also.wolf_chat")
+    assert leader in _system_text("forum", forum, lang, role="pack_leader")
+    assert leader not in _system_text("forum", forum, lang, role="pack_leader", wolf_chat_rounds=0)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
