@@ -95,9 +95,12 @@ def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
         if turn > 1:
             lines.append(_k(cat, "wolf_kill", "waited"))
         later = order[turn:]
-        lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)) if later else _k(cat, "wolf_kill", "last"))
-        if not later and d.allow_pass:
-            lines += _silent(cat, d)
+        if later:
+            lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)))
+        elif d.allow_pass:  # the last may pass only where the pack may: what it costs, then
+            lines += [_k(cat, "wolf_kill", "last"), *_silent(cat, d)]
+        else:
+            lines.append(_k(cat, "wolf_kill", "last_forced"))
         return lines + _told(cat, d, "wolf_kill", "caught")
     rule = d.context.get("rule")
     known = isinstance(rule, str) and cat.has(f"decisions.kinds.wolf_kill.rule.{rule}")

@@ -236,6 +236,10 @@ def test_the_last_pm_says_what_silence_costs() -> None:
         line = catalog(lang).text("decisions.kinds.wolf_kill.silent.one_dies")
         assert line in decision_prompt(last, language=lang)
         assert line not in decision_prompt(first, language=lang)
+        forced = D(3, "Eve", WOLF_KILL, WOLF_KILL.shape, ("Bob", "Cid"), False, 1, {**context, "silent": "no_kill"})
+        text = decision_prompt(forced, language=lang)
+        assert catalog(lang).text("decisions.kinds.wolf_kill.last_forced") in text
+        assert catalog(lang).text("decisions.kinds.wolf_kill.last") not in text  # no talk of passing where it is refused
 
 
 def test_a_persons_seat_asks_every_kind_in_the_prompts_words() -> None:
