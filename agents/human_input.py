@@ -23,7 +23,7 @@ SPEECH_KINDS = frozenset({"speak"})
 TARGETED_KINDS = frozenset({"wolf_chat"})
 SPEECH_COMMANDS = {
     "/role": "/role ROLE claims a role",
-    "/check": "/check NAME ROLE announces a Seer result",
+    "/check": "/check NAME ROLE claims a night check's result",
     "/accuse": "/accuse NAME [NAME ...] accuses",
 }
 TARGET_COMMANDS = {"/target": "/target NAME proposes the pack's victim"}
@@ -71,7 +71,7 @@ def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
     if decision.shape == TEXT:
         words = "type your words and press Enter; an empty line = say nothing"
         if decision.kind in SPEECH_KINDS:
-            return words + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I saw a wolf. /role seer /check Bob werewolf /accuse Bob)"
+            return words + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I know what Bob is. /check Bob werewolf /accuse Bob)"
         if decision.kind in TARGETED_KINDS:
             pack = set(decision.context.get("wolves") or ()) | {decision.seat}
             prey = next((a for a in alive or () if a not in pack), None)

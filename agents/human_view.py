@@ -24,7 +24,7 @@ from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
 from engine.roles import ROLES, WEREWOLVES
 from prompts.catalog import catalog
-from prompts.decisions_text import ASKERS
+from prompts.decisions_text import situation
 from prompts.events_text import RICH, Reader, tell
 
 # Events that only set the scene; drawn as rules rather than sentences.
@@ -116,7 +116,7 @@ class SeatScreen:
         """The question and its numbered legal answers, just before the prompt."""
         self.console.print()
         self.console.print(Rule(f"[bold]{escape(self.seat)}, your turn: {escape(decision.kind.replace('_', ' '))}[/bold]", style="green"))
-        for line in _situation(decision, self.language):
+        for line in situation(decision, self.language):
             self.console.print(escape(line))
         if decision.shape in (CHOICE, MULTI):
             for number, label in numbered(decision, self.language):
@@ -138,18 +138,6 @@ class SeatScreen:
 
     def note(self, message: str) -> None:
         self.console.print(f"[dim]{escape(message)}[/dim]")
-
-
-def _situation(decision: Decision, language: str) -> list[str]:
-    """The question's words, as model seats read them (minus the JSON instructions)."""
-    try:
-        asker = ASKERS.get(decision.kind)
-        if asker is not None:
-            return [line for line in asker(catalog(language), decision) if line]
-    except Exception:  # a question must still be asked when its words are missing
-        pass
-    context = ", ".join(f"{k}: {v}" for k, v in decision.context.items() if v not in (None, "", [], {}))
-    return [f"Decision: {decision.kind.replace('_', ' ')}" + (f" ({context})" if context else "") + "."]
 
 
 def _win_line(cat: Any, role: str | None) -> str:

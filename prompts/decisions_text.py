@@ -62,7 +62,10 @@ def bid_level(cat: Catalog, amount: Any) -> str:
 def _wolf_chat(cat: Catalog, d: Decision) -> list[str]:
     wolves = d.context.get("wolves") or []
     names = cat.join(cat.text("terms.you") if w == d.seat else w for w in wolves)
-    return [_k(cat, "wolf_chat", "ask", round=d.context.get("round", 1), wolves=names)]
+    lines = [_k(cat, "wolf_chat", "ask", round=d.context.get("round", 1), wolves=names)]
+    if d.context.get("little_girl", True):  # an older caller's context: the warning as before
+        lines.append(_k(cat, "wolf_chat", "spied"))
+    return lines
 
 
 def _vote(cat: Catalog, d: Decision) -> list[str]:
@@ -92,15 +95,34 @@ def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
         if turn > 1:
             lines.append(_k(cat, "wolf_kill", "waited"))
         later = order[turn:]
-        lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)) if later else _k(cat, "wolf_kill", "last"))
+        if later:
+            lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)))
+        elif d.allow_pass:  # the last may pass only where the pack may: what it costs, then
+            lines += [_k(cat, "wolf_kill", "last"), *_silent(cat, d)]
+        else:
+            lines.append(_k(cat, "wolf_kill", "last_forced"))
         return lines + _told(cat, d, "wolf_kill", "caught")
-    lines = [_k(cat, "wolf_kill", "ask")]
+    rule = d.context.get("rule")
+    known = isinstance(rule, str) and cat.has(f"decisions.kinds.wolf_kill.rule.{rule}")
+    lines = [cat.text(f"decisions.kinds.wolf_kill.rule.{rule}") if known else _k(cat, "wolf_kill", "ask")]
     attempt = d.context.get("attempt", 1)
     if attempt and attempt > 1:
         lines.append(_k(cat, "wolf_kill", "attempt", attempt=attempt))
+    attempts = d.context.get("attempts", 1)
+    if known and rule != "plurality" and attempts > 1:  # a plurality always names someone
+        lines.append(_k(cat, "wolf_kill", "again" if attempt < attempts else "final", attempt=attempt, attempts=attempts))
     if d.context.get("idle"):  # 失业狼人: found out by the Seer
         lines.append(_k(cat, "wolf_kill", "idle"))
+    elif d.allow_pass and d.options:
+        lines += _silent(cat, d)
     return lines + _told(cat, d, "wolf_kill", "caught")
+
+
+def _silent(cat: Catalog, d: Decision) -> list[str]:
+    """What the pack pays if it names nobody (``wolves_silent``), where passing is legal."""
+    silent = d.context.get("silent")
+    path = f"decisions.kinds.wolf_kill.silent.{silent}"
+    return [cat.text(path)] if isinstance(silent, str) and cat.has(path) else []
 
 
 def _witch_heal(cat: Catalog, d: Decision) -> list[str]:
@@ -313,14 +335,21 @@ def _catalogued(cat: Catalog, d: Decision) -> list[str]:
     return [_k(cat, d.kind, "ask", **values)]
 
 
+def situation(decision: Decision, language: str = "en") -> list[str]:
+    """The question's words without its legal answers: what a model seat reads and
+    what a person's seat (terminal, web page) shows above its buttons."""
+    cat = catalog(language)
+    asker = ASKERS.get(decision.kind, _catalogued)
+    try:
+        lines = asker(cat, decision)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        lines = _generic(cat, decision)
+    return [line for line in lines if line]
+
+
 def decision_prompt(decision: Decision, *, language: str = "en", reminder: bool = True) -> str:
     """The question. Without ``reminder`` it ends at its legal answers: the cache
     layout follows it with the line naming the fields to fill, which says it all."""
     cat = catalog(language)
-    asker = ASKERS.get(decision.kind, _catalogued)
-    try:
-        situation = asker(cat, decision)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        situation = _generic(cat, decision)
-    lines = [cat.text("decisions.heading"), *situation, *_legal_lines(cat, decision), _reminder(cat, decision) if reminder else ""]
+    lines = [cat.text("decisions.heading"), *situation(decision, language), *_legal_lines(cat, decision), _reminder(cat, decision) if reminder else ""]
     return "\n".join(line for line in lines if line)

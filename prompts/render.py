@@ -20,13 +20,27 @@ from engine.roles import ROLES, WEREWOLVES
 from prompts.catalog import LANGUAGES, Catalog, catalog
 from prompts.decisions_text import decision_prompt
 from prompts.history import history_entries
-from prompts.rules_text import roles_in_play, rules_lines
+from prompts.rules_text import also, roles_in_play, rules_lines
 
 __all__ = ["LANGUAGES", "system_prompt", "system_parts", "history_entries", "decision_prompt"]
 
 
-def _role_card(cat: Catalog, role: str, options: RuleOptions) -> list[str]:
+# A card's ``also`` sentences and when this game holds what each speaks of: a role id
+# is held when it is in the deck; the others name the option that brings them in.
+CARD_ALSO: dict[str, Any] = {
+    "wolf_chat": lambda in_play, o: o.wolf_chat_rounds > 0,
+}
+
+
+def _card(cat: Catalog, role: str, options: RuleOptions, in_play: list[str]) -> str:
+    """The role's card, with each ``also`` sentence this game's deck and options call for."""
     card = cat.get(f"roles.roles.{role}.card") or cat.role_summary(role)
+    held = [*in_play, *(key for key, holds in CARD_ALSO.items() if holds(in_play, options))]
+    return also(cat, card, cat.get(f"roles.roles.{role}.also"), held)
+
+
+def _role_card(cat: Catalog, role: str, options: RuleOptions, in_play: list[str]) -> list[str]:
+    card = _card(cat, role, options, in_play)
     lines = [cat.text("roles.headings.role", name=cat.role_name(role)), cat.text("roles.you_are", name=cat.role_name(role)), card]
     lines.append(cat.text("roles.common"))
     if options.sheriff:
@@ -105,7 +119,7 @@ def system_parts(
             cat.text("system.history_note"),
             cat.text("system.quoting_note"),
         ],
-        _role_card(cat, role, options),
+        _role_card(cat, role, options, in_play),
         _win(cat, role, options, in_play),
     ]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from engine.buildings.base import BUILDINGS, VAGABOND
+from engine.buildings.base import BUILDINGS, UNIQUE, VAGABOND
 from engine.buildings.handout import FARMER, FIRST_GAME
 from engine.options import RuleOptions
 from engine.presets import PRESETS
@@ -40,6 +40,33 @@ REQUIRES: dict[str, Any] = {
     "witch_self_heal_first_night_only": lambda o: o.witch_self_heal,
     "witch_both_potions_same_night": lambda o: not o.witch_single_potion,
     "lovers_restraint": lambda o: not o.lovers_may_target_each_other,
+}
+# Options told only when the deck holds every role they speak of (beyond ROLE_OPTIONS').
+DECK_REQUIRES: dict[str, tuple[str, ...]] = {
+    "protector_heal_clash": ("witch",),
+    "infect_father_elder_spends": ("elder",),
+}
+# A death's cause and the role or building that can bring it (the Hunter's causes are
+# told only as far as this game can hold them); the others can always happen.
+CAUSE_SOURCES: dict[str, str] = {
+    "poison": "witch",
+    "grief": "cupid",
+    "white_werewolf": "white_werewolf",
+    "big_bad_wolf": "big_bad_wolf",
+    "rusty_sword": "rusty_knight",
+    "with_elder": "elder",
+    "vigilante": "vigilante",
+    "ninja": "ninja",
+    "barber": "barber",
+    "barber_mistake": "barber",
+    "arsonist": "arsonist",
+}
+# The roles the ``elder_loss_roles: listed`` rule strips (001 zh: 猎人，守护者，女巫，先知).
+ELDER_LISTED = ("hunter", "protector", "witch", "seer")
+# Options whose value, as told, is narrowed to what this game holds.
+HELD_VALUES: dict[str, Any] = {
+    "hunter_shot_causes": lambda causes, held: tuple(c for c in causes if CAUSE_SOURCES.get(c, "") in held or c not in CAUSE_SOURCES),
+    "elder_loss_roles": lambda rule, held: tuple(r for r in ELDER_LISTED if r in held) if rule == "listed" else rule,
 }
 # Roles whose own rules (beyond their card) are told in the rules, in this order.
 ROLE_RULES = ("rusty_knight", "bear_tamer", "fox", "elder", "idiot", "infect_father", "big_bad_wolf", "wild_child", "wolf_hound")
@@ -73,35 +100,60 @@ def _option(cat: Catalog, key: str, value: Any) -> str:
         counts = Counter(value)
         extra = {"tokens": cat.join(f"{cat.word('buildings', b)} × {k}" for b, k in sorted(counts.items()))}
         value = "other"
+    elif key == "elder_loss_roles" and isinstance(value, tuple):  # the listed roles this game holds
+        extra = {"roles": cat.join(cat.role_name(r) for r in value)}
+        value = "listed" if value else "listed_none"
     elif key == "hunter_shot_causes":
         extra = {"causes": cat.join((cat.word("causes", c) for c in value), last="or")}
-        value = "other"
+        value = "other" if value else "none"  # none of his causes can happen in this game
     return cat.option(f"rules.options.{key}", value, **extra)
 
 
-class _Builder:
-    """Accumulates headed, bulleted sections (a small helper, kept for readability)."""
+def also(cat: Catalog, sentence: str, extras: Any, held: Iterable[str]) -> str:
+    """``sentence`` followed by each of ``extras``' sentences (a mapping from a role or
+    building id to the words about it) whose id this game holds. Why: a rule that
+    names a role is true of every game, but told where that role cannot be dealt it
+    speaks of a card nobody holds; each such clause lives apart and is told only then."""
+    if not isinstance(extras, dict):
+        return sentence
+    wanted = set(held)
+    added = [text for key, text in extras.items() if key in wanted]
+    return cat.get("terms.sentence_sep").join([sentence, *added]) if added and sentence else sentence
 
-    def __init__(self, cat: Catalog):
+
+class _Builder:
+    """Accumulates headed, bulleted sections (a small helper, kept for readability).
+    ``held``: the role and building ids this game can hold, which pick the clauses
+    of ``rules.also`` (``also``)."""
+
+    def __init__(self, cat: Catalog, held: Iterable[str] = ()):
         self.cat = cat
         self.lines: list[str] = []
+        self.held = frozenset(held)
+        self.extras: dict[str, Any] = cat.get("rules.also") or {}
 
     def heading(self, key: str) -> None:
         self.lines.append("")
         self.lines.append(self.cat.text(f"rules.headings.{key}"))
 
-    def say(self, sentence: str) -> None:
+    def say(self, sentence: str, origin: str = "") -> None:
+        """One bullet; ``origin`` (the sentence's key under ``rules``) finds its clauses."""
+        if origin:
+            sentence = also(self.cat, sentence, self.extras.get(origin), self.held)
         self.lines.append(self.cat.text("system.bullet", text=sentence))
 
     def text(self, path: str, **values: Any) -> None:
-        self.say(self.cat.text(path, **values))
+        self.say(self.cat.text(path, **values), path.removeprefix("rules."))
 
     def option(self, opts: RuleOptions, *keys: str) -> None:
         """The sentence of each option in ``keys``, in that order."""
         for key in keys:
-            sentence = _option(self.cat, key, getattr(opts, key))
+            value = getattr(opts, key)
+            if key in HELD_VALUES:
+                value = HELD_VALUES[key](value, self.held)
+            sentence = _option(self.cat, key, value)
             if sentence:  # some values need no words (a variant that is off)
-                self.say(sentence)
+                self.say(sentence, f"options.{key}.{value if isinstance(value, str) else 'other'}")
 
 
 def _preset_title(cat: Catalog, preset: str) -> str:
@@ -116,6 +168,8 @@ def _night_order(cat: Catalog, in_play: list[str], options: RuleOptions) -> str:
     steps = []
     for step in NIGHT_STEPS:
         if step.name in ROLES and step.name not in in_play:
+            continue
+        if step.name in BUILDINGS and (options.buildings == "none" or step.name not in buildings_possible(options)):
             continue
         if step.roles and not any(r in in_play for r in step.roles):
             continue
@@ -152,9 +206,14 @@ def _buildings(b: "_Builder", o: RuleOptions) -> None:
     if o.buildings == "listed":
         b.option(o, "building_tokens")
     b.option(o, "building_handout")
-    for key in ("public", "tokens", "freed", "day_powers"):
+    possible = buildings_possible(o)
+    unique = [b.cat.word("buildings", x) for x in possible if BUILDINGS[x].power == UNIQUE]
+    b.text("rules.buildings.public")
+    if unique:
+        b.text("rules.buildings.tokens", buildings=b.cat.join(unique))
+    for key in ("freed", "day_powers"):
         b.text(f"rules.buildings.{key}")
-    for building in buildings_possible(o):
+    for building in possible:
         b.text(f"rules.buildings.{building}")
         if building == "baker":
             b.option(o, "baker_glimpse_chance")
@@ -180,7 +239,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     """Every rule of this game, as headed bullet lines."""
     o = options
     in_play = roles_in_play(preset, deck)
-    b = _Builder(cat)
+    b = _Builder(cat, [*in_play, *(buildings_possible(o) if o.buildings != "none" else ())])
     b.lines.append(cat.text("rules.headings.rules"))
 
     b.heading("table")
@@ -229,8 +288,10 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     if o.wolf_pack not in ("plurality", "first_named"):
         b.option(o, "wolf_kill_rounds")
     b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise", "wolves_exposed_idle")
-    if "forum_seer" in in_play or "psychic" in in_play:
-        b.option(o, "wolves_told_seers")
+    seers = [r for r in ("forum_seer", "psychic") if r in in_play]
+    if seers:
+        named = cat.join((cat.text(f"rules.seers.{r}") for r in seers), last="or")
+        b.say(cat.option("rules.options.wolves_told_seers", o.wolves_told_seers, seers=named))
 
     specials = [r for r in in_play if r in ROLE_OPTIONS or r in ROLE_RULES]
     if specials:
@@ -240,6 +301,8 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
                 b.text(f"rules.roles.{role}")
             for key in ROLE_OPTIONS.get(role, ()):
                 if key in REQUIRES and not REQUIRES[key](o):
+                    continue
+                if not all(r in in_play for r in DECK_REQUIRES.get(key, ())):
                     continue
                 b.option(o, key)
         if any(r in in_play for r in ("elder", "fox", "infect_father")):

@@ -239,3 +239,19 @@ def test_the_metrics_tables_fit_80_columns_without_cutting_a_word(tmp_path, caps
     assert main(["metrics", str(p)]) == 0
     out = capsys.readouterr().out
     assert "on wolves: day ballots cast on a werewolf" in " ".join(out.split())
+
+
+def test_a_civilian_who_says_plain_villager_tells_the_truth(tmp_path):
+    """The forum's card without a power is the Civilian: Cat holding it and claiming
+    "villager" (the same card's name in the other books) is neither false nor a lie,
+    and a Civilian is no key role, any more than a Villager."""
+    recs = json.loads(json.dumps(records()).replace('"Cat", "role": "villager"', '"Cat", "role": "civilian"'))
+    for r in recs:
+        if r.get("kind") == "game_end":
+            r["data"]["roles"] = r["data"]["initial_roles"] = {**ROLES, "Cat": "civilian"}
+    p = tmp_path / "forum.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    m = game_metrics(load_transcript(p))
+    cat = [c for c in m["deception"]["claims"] if c["seat"] == "Cat" and c["kind"] == "role"]
+    assert [(c["claim"], c["role"], c["true"], c["lie"]) for c in cat] == [("villager", "civilian", True, False)]
+    assert [k["seat"] for k in m["key_roles"]["key_roles"]] == ["Ben"]

@@ -4,7 +4,8 @@ A speech's structured claims are of three kinds, each judged two ways: whether i
 *true* (a fact about the game) and whether it is a *lie* (the speaker knew better):
 
 - role: "I am the Seer". True when it is the speaker's role; false means a lie, since
-  everyone knows their own card.
+  everyone knows their own card. The two cards without a power are one claim: a
+  forum Civilian saying "I'm a plain villager" tells the truth.
 - check: "I looked at Bob: a werewolf". True when the claimed side (wolf or not)
   matches Bob's; a lie unless the speaker had that very result from the Seer's power
   before speaking, so a fabricated check is a lie even when it happens to be right.
@@ -25,6 +26,7 @@ from collections import defaultdict
 from typing import Any
 
 from arena.metrics.load import GameRecord, is_wolf_role
+from engine.roles.civilian import PLAIN
 
 
 def claims(g: GameRecord) -> list[dict[str, Any]]:
@@ -44,7 +46,8 @@ def claims(g: GameRecord) -> list[dict[str, Any]]:
         c = data["claims"]
         base = {"seat": speaker, "role": g.roles.get(speaker), "day": e["day"], "seq": e["seq"], "phase": e.get("phase")}
         if c.get("role"):
-            true = c["role"] == g.roles.get(speaker)
+            held = g.roles.get(speaker)
+            true = c["role"] == held or (c["role"] in PLAIN and held in PLAIN)
             out.append({**base, "kind": "role", "claim": c["role"], "target": None, "true": true, "lie": not true})
         for chk in c.get("checks") or []:
             target, says_wolf = chk.get("target"), is_wolf_role(chk.get("role", ""))

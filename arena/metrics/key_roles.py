@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.metrics.load import GameRecord, camp_of
-
-PLAIN = ("villager",)
+from engine.roles.civilian import PLAIN  # the cards without a power: no key role
 
 
 def seer_metrics(g: GameRecord) -> list[dict[str, Any]]:

@@ -49,10 +49,9 @@ from typing import Any
 
 from arena.metrics.load import GameRecord, Truth
 from engine.decisions import DECISION_KINDS, NOT_WOLF, WOLF, Power
+from engine.roles.civilian import PLAIN  # the cards without an Auxiliary Role
 
 VILLAGE, WEREWOLVES = "village", "werewolves"
-# Cards that hold no Auxiliary Role (the forum's Civilian; the base game's Villager).
-PLAIN = ("civilian", "villager")
 
 # One line per measured kind, from the kinds' own declarations (``engine.decisions.decision``):
 # each kind declares either the ``Power`` it aims or why it is not measured.

@@ -22,6 +22,28 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
 
     out_dir = Path(folder)
     out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, figure in (("ratings.png", ratings_figure), ("win_rates.png", win_rate_figure)):
+        fig = figure(lb, plt)
+        fig.savefig(out_dir / name, dpi=110)
+        plt.close(fig)
+        written.append(out_dir / name)
+    p3 = pair_matrix(lb, out_dir / "pairs.png", plt)
+    p4 = reliability_plot(lb, out_dir / "beliefs.png", plt)
+    return [written[0], p3, written[1]] + ([p4] if p4 else [])
+
+
+def _percent(axis: Any) -> None:
+    """Rates and probabilities read as percentages (0.42 -> 42%), as people expect."""
+    from matplotlib.ticker import PercentFormatter
+
+    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+
+
+def ratings_figure(lb: Leaderboard, plt: Any) -> Any:
+    """Each rating's panels: one row per scale (Bradley-Terry Elo, OpenSkill mu), the
+    panels of a row on one shared x axis, so the zero line (the average participant,
+    drawn in every panel) falls at the same place and the sides compare at a glance."""
     names = [r["participant"] for r in lb.rows][::-1]  # best on top
     rows = lb.rows[::-1]
     panels: list[tuple[str, Callable[[dict], dict]]] = [
@@ -32,10 +54,12 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
         ("OpenSkill μ as village", lambda r: r["openskill_by_side"]["village"]),
         ("OpenSkill μ as werewolves", lambda r: r["openskill_by_side"]["werewolves"]),
     ]
-    if not lb.sides.get("identified", True):
+    identified = lb.sides.get("identified", True)
+    if not identified:
         panels = [panels[0], panels[3]]
-    cols = 3 if len(panels) == 6 else 2
-    fig, axes = plt.subplots(len(panels) // cols, cols, figsize=(4.7 * cols, 2.2 + 0.45 * len(names) * len(panels) // cols), squeeze=False)
+    cols = 3 if identified else 1  # one scale per row: its panels share the x axis
+    fig, axes = plt.subplots(len(panels) // cols, cols, figsize=(4.7 * cols if identified else 6.5, 2.2 + 0.45 * len(names) * len(panels) // cols),
+                             sharex="row", squeeze=False)  # fmt: skip
     for ax, (title, get) in zip(axes.flat, panels):
         for y, r in enumerate(rows):
             e = get(r)
@@ -44,18 +68,18 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
             lo = e["low"] if e.get("low") is not None else e["value"]
             hi = e["high"] if e.get("high") is not None else e["value"]
             ax.errorbar(e["value"], y, xerr=[[e["value"] - lo], [hi - e["value"]]], fmt="o", capsize=4, color="tab:blue")
+        ax.axvline(0, color="grey", lw=1, zorder=0)  # the average participant
         ax.set_yticks(range(len(names)))
         ax.set_yticklabels(names)
         ax.set_title(title, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"Ratings with 95% bootstrap intervals ({lb.games} games, {lb.n_boot} resamples)")
+    fig.suptitle(f"Ratings with 95% bootstrap intervals ({lb.games} games, {lb.n_boot} resamples); 0 = the average participant")
     fig.tight_layout()
-    p1 = out_dir / "ratings.png"
-    fig.savefig(p1, dpi=110)
-    plt.close(fig)
-    p3 = pair_matrix(lb, out_dir / "pairs.png", plt)
-    p4 = reliability_plot(lb, out_dir / "beliefs.png", plt)
+    return fig
 
+
+def win_rate_figure(lb: Leaderboard, plt: Any) -> Any:
+    """Win rate by role dealt, in percent, with each participant's Wilson interval."""
     roles = lb.roles
     fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(roles) * max(1, len(lb.rows)) ** 0.5 + 3), 4.5))
     width = 0.8 / max(1, len(lb.rows))
@@ -73,15 +97,13 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     ax.set_xticks(range(len(roles)))
     ax.set_xticklabels(roles)
     ax.set_ylim(0, 1)
+    _percent(ax.yaxis)
     ax.set_ylabel("win rate")
     ax.set_title("Win rate by role dealt (95% Wilson intervals)")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
-    p2 = out_dir / "win_rates.png"
-    fig.savefig(p2, dpi=110)
-    plt.close(fig)
-    return [p1, p3, p2] + ([p4] if p4 else [])
+    return fig
 
 
 def reliability_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
@@ -109,6 +131,8 @@ def reliability_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
             ax.scatter([p["mean_p"] for p in pts], [p["wolf_rate"] for p in pts], s=[6 + 300 * p["n"] / total for p in pts], alpha=0.3)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
+        _percent(ax.xaxis)
+        _percent(ax.yaxis)
         ax.set_xlabel("stated P(wolf)")
         ax.set_ylabel("share that were wolves")
         ax.set_title(f"Beliefs as {SIDE_LABEL[side]} (cards seen left out)", fontsize=10)
@@ -154,7 +178,8 @@ def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
     ax.set_yticks(range(k))
     ax.set_yticklabels(names)
     ax.set_title("Row − column, Bradley-Terry Elo [95% interval]; colour: P(row better)\nbold: separated", fontsize=9)
-    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="P(row better than column)")
+    bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="P(row better than column)")
+    _percent(bar.ax.yaxis)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

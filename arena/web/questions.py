@@ -1,7 +1,7 @@
 """A decision as the page asks it: the words, the buttons, the clock.
 
-Why the words are the terminal seat's (``agents.human_view._situation``, which reads
-the prompts' own questions): one text per decision kind, the one model seats read.
+Why the words are the prompts' own questions (``prompts.decisions_text.situation``):
+one text per decision kind, the one model seats read.
 The headings and buttons around them are the page's words (``arena.web.words``).
 The page gets the legal options as the engine listed them and posts one of them
 back; the engine's ``validate`` is still the judge.
@@ -13,11 +13,11 @@ import time
 from typing import Any
 
 from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
-from agents.human_view import _situation
 from arena.web.web_agent import Given, Question, WebAgent
 from arena.web.words import pass_label, say, words
 from engine.decisions import BOOL, TEXT, Decision
 from prompts.catalog import catalog
+from prompts.decisions_text import situation
 
 
 def title(decision: Decision, language: str = "en") -> str:
@@ -33,7 +33,7 @@ def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
         "kind": d.kind,
         "shape": d.shape,
         "title": title(d, language),
-        "lines": _situation(d, language),
+        "lines": situation(d, language),
         "count": d.count,
         "allow_pass": d.allow_pass,
         "options": [{"value": o, "label": _label(d, o, language)} for o in d.options],

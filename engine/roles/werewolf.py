@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle a
 class WolfChatContext(TypedDict, total=False):
     round: int  # which round of tonight's talk (``wolf_chat_rounds``)
     wolves: list[str]  # the pack tonight, in seat order
+    little_girl: bool  # the deck holds a Little Girl (public: ``game_start``), so a spy may read the talk
 
 
 class WolfKillContext(TypedDict, total=False):
@@ -47,6 +48,9 @@ class WolfKillContext(TypedDict, total=False):
     idle: bool  # this wolf is found out (``wolves_exposed_idle``): no say tonight
     turn: int  # ``first_named``: this wolf's place in tonight's order (1: the first asked)
     order: list[str]  # ``first_named``: tonight's order, the wolves with a say
+    rule: str  # how the answers resolve (``wolf_pack``), so the question can say what a split costs
+    attempts: int  # how many attempts the pack has tonight (``wolf_kill_rounds``, at least 1)
+    silent: str  # what a pack naming nobody pays (``wolves_silent``)
 
 
 WOLF_CHAT = decision("wolf_chat", TEXT, context=WolfChatContext, unmeasured="the pack's talk")
@@ -167,6 +171,12 @@ def _active(game: Game) -> bool:
     return False
 
 
+def _deck_has(game: Game, role: str) -> bool:
+    """Whether the public deck (``game_start``'s ``roles_in_play``: the dealt cards and
+    the set-aside ones) holds ``role``: what every seat may know of the game's cards."""
+    return role in game.center or any(p.initial_role == role for p in game.players)
+
+
 def _resolve(game: Game, picks: list[str | None]) -> tuple[bool, str | None]:
     """(decided, victim). ``None`` picks are a wolf declining to kill."""
     rule = game.options.wolf_pack
@@ -226,7 +236,8 @@ def _together(game: Game, hunt: _Hunt) -> Script:
     pack, shelter, caught, may_pass = hunt.pack, hunt.shelter, hunt.caught, hunt.may_pass
     victim, silent = None, False
     out_of_work = idle(game) if opts.wolves_exposed_idle else ()
-    for attempt in range(1, max(1, opts.wolf_kill_rounds) + 1):
+    attempts = max(1, opts.wolf_kill_rounds)
+    for attempt in range(1, attempts + 1):
         decisions = []
         # Without Lovers (``game.spared``) and with the pack off limits, every wolf has
         # the same choice: it is worked out once for the pack.
@@ -240,7 +251,7 @@ def _together(game: Game, hunt: _Hunt) -> Script:
                 options = game.targets(w, exclude=shelter)
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)
-            context = {"attempt": attempt, "caught": caught}
+            context = {"attempt": attempt, "caught": caught, "rule": opts.wolf_pack, "attempts": attempts, "silent": opts.wolves_silent}
             if w in out_of_work:
                 options, context = (), {**context, "idle": True}
             decisions.append(game.ask(w, WOLF_KILL, options, context, may_pass or not options))
@@ -271,7 +282,7 @@ def _first_named(game: Game, hunt: _Hunt) -> Script:
         options = game.targets(w, exclude=shelter if opts.wolves_may_kill_wolf else tuple(pack) + shelter)
         had_say = had_say or bool(options)
         last = i == len(order) - 1
-        context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order)}
+        context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order), "rule": "first_named", "attempts": 1, "silent": opts.wolves_silent}
         d = game.ask(w, WOLF_KILL, options, context, hunt.may_pass or not last or not options)
         victim = picks[w] = (yield [d])[d.id]
         if victim is not None:
@@ -305,10 +316,11 @@ def _run(game: Game) -> Script:
     spies = spying.names if spying is not None else []
     spy_audience = private(*spies) if spies else None
 
-    if len(pack) >= 2:
+    if len(pack) >= 2 and opts.wolf_chat_rounds:
+        girl = _deck_has(game, "little_girl")
         for rnd in range(1, opts.wolf_chat_rounds + 1):
             for w in pack:
-                d = game.ask(w, WOLF_CHAT, (), {"round": rnd, "wolves": list(pack)})
+                d = game.ask(w, WOLF_CHAT, (), {"round": rnd, "wolves": list(pack), "little_girl": girl})
                 said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
                 if isinstance(said, dict):
                     text = said.get("text", "")
