@@ -80,11 +80,15 @@ def system_parts(
     players: list[str],
     language: str = "en",
     deck: Iterable[str] | None = None,
+    layout: str = "grammar",
 ) -> tuple[str, str]:
     """``system_prompt`` in two parts: what every seat of the game reads (the game,
     its rules, the roles in play, how to answer), then the seat's own (its place,
     its card, its win). Shared parts first, so a prompt cache common to the seats
-    (Anthropic's, per workspace) serves the first part to every seat."""
+    (Anthropic's, per workspace) serves the first part to every seat. ``layout``
+    ``cache`` (one answer schema for the game, ``agents.llm.schema.game_schema``)
+    adds how its questions name the fields they fill, said once here rather than in
+    every question."""
     if seat not in players:
         raise ValueError(f"seat '{seat}' is not among the players")
     cat = catalog(language)
@@ -95,6 +99,7 @@ def system_parts(
         _glossary(cat, in_play, options),
         [cat.text("system.answer_heading")]
         + [cat.text("system.bullet", text=line) for line in cat.get("system.answer")]
+        + ([cat.text("system.bullet", text=cat.text("system.answer_fields"))] if layout == "cache" else [])
         + [cat.text("system.bullet", text=cat.text("system.language"))],
     ]
     own: list[list[str]] = [

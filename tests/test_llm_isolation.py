@@ -81,6 +81,7 @@ async def test_no_prompt_holds_another_seats_secrets(vendor, seed, language):
             players=list(NAMES),
             language=language,
             deck=start.get("roles_in_play"),
+            layout="cache",
         )
         for r in (r for r in log.records if r.seat == seat and r.messages):
             system, user = prompt_parts(vendor, r.messages)

@@ -29,7 +29,7 @@ from agents.base import Agent, BeliefFailed, SeatView
 from agents.llm.accounting import CallLog, CallRecord
 from agents.llm.beliefs import FAMILY as BELIEFS_FAMILY
 from agents.llm.beliefs import TOOL_NAME as BELIEFS_TOOL
-from agents.llm.beliefs import belief_schema, read_beliefs
+from agents.llm.beliefs import belief_fields, belief_schema, read_beliefs
 from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Turn
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
@@ -95,6 +95,7 @@ class LLMAgent(Agent):
         self._game_schema: tuple[tuple[str, ...], dict[str, Any]] | None = None  # (players, schema) of the cache layout
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
         self._kept_poison: witch.KeptPoison | None = None  # answered with tonight's heal
+        self.beliefs_expected = False  # the game asks beliefs: the cache layout's schema holds their field
 
     @property
     def display_name(self) -> str:
@@ -312,8 +313,15 @@ class LLMAgent(Agent):
     def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
         key = tuple(players)
         if self._game_schema is None or self._game_schema[0] != key:
-            self._game_schema = (key, game_schema(players=players, roles=_role_ids()))
+            self._game_schema = (key, game_schema(players=players, roles=_role_ids(), beliefs=self.beliefs_expected))
         return self._game_schema[1]
+
+    def expect_beliefs(self) -> None:
+        """The game will ask this seat's beliefs (``arena.beliefs.BeliefPoll.announce``,
+        before the first decision): in the cache layout the game's one schema then
+        holds their field, so the beliefs question keeps the seat's prefix."""
+        self.beliefs_expected = True
+        self._game_schema = None
 
     def _request(self, view: SeatView, **question: Any) -> Prompt:
         """The seat's system part and append-only history, then ``question`` (the
@@ -347,6 +355,7 @@ class LLMAgent(Agent):
                 players=list(view.players),
                 language=self.language,
                 deck=start.get("roles_in_play"),
+                layout=self.backend.layout(),
             )
         return self._system
 
@@ -421,16 +430,32 @@ class LLMAgent(Agent):
 
     def belief_prompt(self, view: SeatView, players: list[str]) -> Prompt:
         """The beliefs question after the seat's own history: the same system part and
-        history as its decisions, so the vote that follows reuses the cached prefix."""
+        history as its decisions, so it and the vote asked beside it read the same
+        cached prefix. In the cache layout it is one more question of the game's schema
+        (its ``probabilities``), so the request's first bytes stay the seat's own."""
         from prompts.beliefs_text import beliefs_prompt
 
+        exact = belief_schema(players)
+        if self.backend.layout() != "cache" or not self.beliefs_expected:
+            # A server enforcing each question's grammar; or a caller that never said
+            # beliefs would be asked (the game's schema has no field for them).
+            return self._request(
+                view,
+                question=beliefs_prompt(players, language=self.language),
+                schema=exact,
+                name=BELIEFS_TOOL,
+                description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
+                family=BELIEFS_FAMILY,
+            )
         return self._request(
             view,
-            question=beliefs_prompt(players, language=self.language),
-            schema=belief_schema(players),
-            name=BELIEFS_TOOL,
-            description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
-            family=BELIEFS_FAMILY,
+            question=beliefs_prompt(players, language=self.language, reminder=False),
+            schema=self._game_schema_for(list(view.players)),
+            name=GAME_TOOL,
+            description=GAME_TOOL_DESCRIPTION,
+            family=GAME_TOOL,
+            fields=belief_fields(),
+            exact_schema=exact,
         )
 
     def _end_without_reply(self, state: _Asking, error: str, *, cut_off: bool = False) -> None:

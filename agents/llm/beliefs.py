@@ -48,6 +48,12 @@ def belief_schema(players: list[str]) -> dict[str, Any]:
     }
 
 
+def belief_fields() -> dict[str, Any]:
+    """The cache layout's line for the beliefs question: the game schema's
+    ``probabilities`` (``agents.llm.schema.game_schema``), whose players the question names."""
+    return {"properties": {"probabilities": {"$ref": "#/properties/probabilities"}}}
+
+
 def read_beliefs(data: Any, text: str, players: list[str]) -> Reading:
     """The reply as ``{player: probability}`` for exactly ``players``, or the reason it
     cannot be one (written for the model: it is sent back with the re-ask)."""

@@ -148,7 +148,7 @@ GAME_TOOL = "answer"  # the one tool / schema name of the cache layout
 GAME_TOOL_DESCRIPTION = "Submit your answer to the question: fill the fields the question names, leave the others empty."
 
 
-def game_schema(*, players: list[str], roles: list[str]) -> dict[str, Any]:
+def game_schema(*, players: list[str], roles: list[str], beliefs: bool = False) -> dict[str, Any]:
     """One answer schema for every decision of a game (the cache layout).
 
     The vendors cache tools and structured-output schemas as the start of the prompt
@@ -165,15 +165,22 @@ def game_schema(*, players: list[str], roles: list[str]) -> dict[str, Any]:
         "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"type": "string"}}, {"type": "boolean"}, {"type": "null"}],
         "description": "a choice: one of the legal answers the question lists, written exactly as shown; null when the question asks for words",
     }
-    return _object(
-        {
-            "reasoning": _REASONING,
-            "action": action,
-            "text": {"type": "string", "description": "the words of a speech or of a private talk; empty for a choice"},
-            "target": pack["target"] | {"description": "in the pack's private talk: the victim you propose; else null"},
-            "claims": speech["claims"] | {"description": "in a public speech: what you publicly claim; else null role and empty lists"},
+    fields: dict[str, Any] = {
+        "reasoning": _REASONING,
+        "action": action,
+        "text": {"type": "string", "description": "the words of a speech or of a private talk; empty for a choice"},
+        "target": pack["target"] | {"description": "in the pack's private talk: the victim you propose; else null"},
+        "claims": speech["claims"] | {"description": "in a public speech: what you publicly claim; else null role and empty lists"},
+    }
+    if beliefs:
+        fields["probabilities"] = {
+            "anyOf": [_object({p: dict(_PROBABILITY) for p in players}), {"type": "null"}],
+            "description": "in the private beliefs question: for each player it names, the probability (0 to 1) that they are a werewolf, the others null; else null",
         }
-    )
+    return _object(fields)
+
+
+_PROBABILITY = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
 
 
 def _bare(schema: Any) -> Any:
@@ -182,6 +189,20 @@ def _bare(schema: Any) -> Any:
         return {k: _bare(v) for k, v in schema.items() if k != "description"}
     if isinstance(schema, list):
         return [_bare(v) for v in schema]
+    return schema
+
+
+_STRING_TYPES = ("string", ["string", "null"])
+
+
+def _compact(schema: Any) -> Any:
+    """A bare schema without the ``"type": "string"`` an ``enum`` of names already
+    implies (a number's type stays: a bid is 3, not "3"). The question's line is sent
+    fresh in every request, so every token of it is paid."""
+    if isinstance(schema, dict):
+        return {k: _compact(v) for k, v in schema.items() if not (k == "type" and "enum" in schema and v in _STRING_TYPES)}
+    if isinstance(schema, list):
+        return [_compact(v) for v in schema]
     return schema
 
 
@@ -195,5 +216,5 @@ def narrowed_fields(decision: Decision, *, players: list[str], roles: list[str],
         if name == "reasoning":
             continue
         same = _bare(sub) == _bare(game["properties"].get(name))
-        props[name] = {"$ref": f"#/properties/{name}"} if same else _bare(sub)
+        props[name] = {"$ref": f"#/properties/{name}"} if same else _compact(_bare(sub))
     return {"properties": props}

@@ -376,12 +376,12 @@ def retry_after(headers: Any) -> float | None:
 
 _WORDS = {
     "en": {
-        "fields": "Fill in only these fields of the answer schema, leaving the others empty (`action` null, `text` \"\", `target` null, no claims): {fields}",
+        "fields": "Fields: {fields}",
         "schema": "Answer with one JSON object only, no other text, matching this JSON schema:",
         "refused": "Your answer was refused: {reason}. Answer the same question again, with a legal answer in the required format.",
     },
     "zh": {
-        "fields": "只填写回答 schema 中的以下字段，其余留空（`action` 为 null，`text` 为 \"\"，`target` 为 null，不作任何声明）：{fields}",
+        "fields": "字段：{fields}",
         "schema": "只用一个 JSON 对象回答，不要任何其他文字，符合以下 JSON schema：",
         "refused": "你的回答无效：{reason}。请用规定的格式重新回答同一个问题，给出合法的答案。",
     },
