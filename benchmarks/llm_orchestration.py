@@ -26,9 +26,12 @@ model, the minimum cacheable prefix depending on the model), averaged over the g
 
 The caches keep vendor time (``--vendor-latency`` seconds per round trip, whatever the
 stand-in's own latency), so OpenAI's documented overflow (about 15 requests a minute
-per prefix and key) and the entries' lifetimes apply at a real game's pace.
+per prefix and key) and the entries' lifetimes apply at a real game's pace. The
+default, 2.5 s, is on the fast side for gpt-4o-mini: about 0.4 s to the first token
+and 60 tokens a second (public measurements) for replies of 100 to 250 tokens, a
+round trip waiting for the slowest of its calls; reasoning models take far longer.
 
-    python benchmarks/llm_orchestration.py [--games 3] [--latency 0.05] [--vendor-latency 1.5] [--players 8 12] [--vendors openai anthropic]
+    python benchmarks/llm_orchestration.py [--games 3] [--latency 0.05] [--vendor-latency 2.5] [--cache-key-seats N] [--players 8 12] [--vendors openai anthropic]
     python benchmarks/llm_orchestration.py --players 8 --roles werewolf werewolf seer witch hunter villager villager villager
     python benchmarks/llm_orchestration.py --players 8 --vendors openai --beliefs --breakdown
 """
@@ -341,6 +344,8 @@ async def run(args: argparse.Namespace) -> None:
         arena_limits.configure(global_limit=args.global_limit or None, default_per_model=args.per_model or None)
     lim = arena_limits.LIMITS
     options = {"max_tokens": args.max_tokens, **cache_options()}
+    if args.cache_key_seats:
+        options["cache_key_seats"] = args.cache_key_seats
     print(
         f"llm_orchestration: openai and anthropic SDKs -> local stand-in (127.0.0.1), concurrency limits: "
         f"global {lim.global_limit}, per model {lim.cap('openai:gpt-4o-mini')}; python {sys.version.split()[0]}, {os.cpu_count()} cpus; options {options}"
@@ -362,11 +367,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=3, help="games per table size and run")
     ap.add_argument("--latency", type=float, default=0.05, help="seconds per call")
-    ap.add_argument("--vendor-latency", type=float, default=1.5, help="seconds per round trip at the vendor, for the caches' clock")
+    ap.add_argument("--vendor-latency", type=float, default=2.5, help="seconds per round trip at the vendor, for the caches' clock")
     ap.add_argument("--players", type=int, nargs="+", default=[8, 12])
     ap.add_argument("--vendors", nargs="+", default=["openai", "anthropic"], choices=sorted(RUNS))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--roles", nargs="+", default=None, help="a deck instead of the recommended one (e.g. with a Witch); one run per vendor")
+    ap.add_argument("--cache-key-seats", type=int, default=0, help="seats sharing one OpenAI prompt_cache_key (default: LLMOptions.cache_key_seats)")
     ap.add_argument("--beliefs", action="store_true", help="the beliefs game option: each seat's private P(wolf) asked as each day's vote opens")
     ap.add_argument("--breakdown", action="store_true", help="OpenAI: where the input not billed as cache reads went")
     ap.add_argument("--max-tokens", type=int, default=512)

@@ -89,6 +89,40 @@ def test_openai_entries_expire_after_their_ttl():
     assert served(cache, chat(system, "q4")).cached_tokens == 0
 
 
+def test_openai_routes_overflow_to_machines_without_the_entry_above_the_rate():
+    """About 15 requests a minute per prefix and key: the 16th in a minute lands on a
+    further machine, which has none of the first one's entries; a minute later the
+    route's own machine serves again. Off unless asked (a clock at the vendor's pace)."""
+    clock = Clock()
+    cache = OpenAIPromptCache(clock=clock, overflow_rate=15)
+    system = "s" * 4 * 2000
+    got = [served(cache, chat(system, f"q{i}", key="seat-a")) for i in range(16)]
+    assert [g.machine for g in got] == [0] * 15 + [1]
+    assert got[14].cached_tokens > 0 and got[15].cached_tokens == 0  # the overflow machine starts empty
+    assert served(cache, chat(system, "q16", key="seat-a")).machine == 1  # and now holds that prefix
+    assert served(cache, chat(system, "q17", key="seat-b")).machine == 0  # another key, another route
+    clock.now = 61
+    assert served(cache, chat(system, "q18", key="seat-a")).machine == 0
+    unlimited = OpenAIPromptCache(clock=Clock())
+    assert {served(unlimited, chat(system, f"q{i}")).machine for i in range(40)} == {0}
+
+
+def test_the_step_clock_advances_one_vendor_latency_per_round_trip():
+    from agents.llm.vendor_cache import StepClock
+
+    clock = StepClock(2.5)
+    assert clock() == 0
+    clock.arrive()
+    clock.arrive()  # parallel: the same round trip
+    clock.leave()
+    clock.arrive()  # still one in flight: the same round trip
+    assert clock() == 2.5
+    clock.leave()
+    clock.leave()
+    clock.arrive()  # nothing was in flight: the next round trip
+    assert clock() == 5.0
+
+
 # ---------------------------------------------------------------------- Anthropic's rules
 def messages(system_blocks: list[dict], user_blocks: list[dict], *, model="claude-sonnet-4-5", tools=None, tool_choice=None) -> dict:
     body = {"model": model, "system": system_blocks, "messages": [{"role": "user", "content": user_blocks}]}
@@ -185,11 +219,38 @@ async def test_a_seat_sends_the_same_schema_and_key_all_game_on_openai():
         keys.setdefault(seat, set()).add(body["prompt_cache_key"])
     assert all(len(v) == 1 for v in by_seat.values())
     assert len({json.dumps(sorted(v)) for v in by_seat.values()}) == 1  # the table's schema: the same for every seat
-    assert all(len(v) == 1 for v in keys.values()) and len({next(iter(v)) for v in keys.values()}) == len(keys)
+    # One routing key per seat for the whole game, shared by neighbours in seat order
+    # (``cache_key_seats`` 2): Alice and Bob, Chloe and David, ...
+    assert all(len(v) == 1 for v in keys.values())
+    key = {seat: next(iter(v)) for seat, v in keys.items()}
+    pairs = {tuple(NAMES[i : i + 2]) for i in range(0, len(NAMES), 2)}
+    for a, b in pairs:
+        if a in key and b in key:
+            assert key[a] == key[b]
+    assert len(set(key.values())) == len({p for p in pairs if set(p) & set(key)})
     # The rules every seat reads come first: the seats' system texts share a long prefix.
     systems = {b["messages"][0]["content"] for b in api.requests}
     common = min(len(__import__("os").path.commonprefix([a, b])) for a in systems for b in systems if a != b)
     assert common > 0.6 * min(len(s) for s in systems)
+
+
+def test_the_routing_key_is_the_seats_own_or_its_groups():
+    """``cache_key_seats`` 1: a digest of the seat's own system text; N: of the shared
+    text and the N neighbours' names, so a group's seats share one machine."""
+    from agents.base import SeatView
+    from agents.llm import make_llm_agent
+
+    game, d = game_at("vote", after_death=True)
+
+    def key(seat: str, n: int) -> str:
+        agent = make_llm_agent("openai:gpt-4o-mini", seat, cache_key_seats=n)
+        return agent.prompt(SeatView(seat, game.observation(seat)), d).cache_key
+
+    names = [p.name for p in game.players]
+    assert len({key(n, 1) for n in names[:4]}) == 4
+    assert key(names[0], 2) == key(names[1], 2) != key(names[2], 2) == key(names[3], 2)
+    assert len({key(n, 4) for n in names[:4]}) == 1 and key(names[4], 4) != key(names[0], 4)
+    assert all(k.startswith("werewolf-") and names[0] not in k for k in (key(names[0], 1), key(names[0], 2)))
 
 
 @pytest.mark.parametrize("spec", ["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5"])

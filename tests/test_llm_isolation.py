@@ -87,7 +87,7 @@ async def test_no_prompt_holds_another_seats_secrets(vendor, seed, language):
             system, user = prompt_parts(vendor, r.messages)
             user = without_fields_line(user)
             assert system.strip() == expected_system.strip()
-            question = decision_prompt(decisions[r.decision], language=language, reminder=False)  # the cache layout
+            question = decision_prompt(decisions[r.decision], language=language, reminder=False, listed=False)  # the cache layout
             # The question is last (a Witch's heal carries tonight's poison question after it).
             assert user.endswith(question) or (r.kind == "witch_heal" and question in user)
             history = user[: user.rindex(question)].rstrip("\n")

@@ -301,7 +301,7 @@ class LLMAgent(Agent):
         game = self._game_schema_for(players)
         return self._request(
             view,
-            question=decision_prompt(decision, language=self.language, reminder=False),
+            question=decision_prompt(decision, language=self.language, reminder=False, listed=False),
             schema=game,
             name=GAME_TOOL,
             description=GAME_TOOL_DESCRIPTION,
@@ -333,7 +333,7 @@ class LLMAgent(Agent):
         return Prompt(
             system="".join(parts),
             system_parts=parts,
-            cache_key=_cache_key(parts),
+            cache_key=self._cache_key(view, parts),
             history_parts=self._parts(entries),
             language=self.language,
             **question,
@@ -368,6 +368,18 @@ class LLMAgent(Agent):
             cuts.append(len(entries))
         bounds = [0] + cuts
         return ["\n".join(entries[a:b]) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+    def _cache_key(self, view: SeatView, parts: tuple[str, ...]) -> str:
+        """The seat's routing key: a digest of its system text (its own machine); with
+        ``cache_key_seats`` N, of the shared text and the names of the N neighbours in
+        seat order it is grouped with, so they share a machine and the second one's
+        first request reads the rules the first one sent."""
+        n = self.options.cache_key_seats
+        if n <= 1:
+            return _cache_key("".join(parts))
+        players = list(view.players)
+        at = players.index(self.name) // n * n if self.name in players else 0
+        return _cache_key(parts[0] + "\x00" + "\x00".join(players[at : at + n]))
 
     def _preset(self, view: SeatView) -> str:
         if self.preset:
@@ -591,13 +603,12 @@ def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _cache_key(parts: tuple[str, ...]) -> str:
-    """A stable routing key for the seat's requests (OpenAI ``prompt_cache_key``): a
-    digest of its system text, the same for every call of the game and revealing
-    nothing of it."""
+def _cache_key(text: str) -> str:
+    """A stable routing key (OpenAI ``prompt_cache_key``): a digest, the same for every
+    call of the game and revealing nothing of what it digests."""
     import hashlib
 
-    return "werewolf-" + hashlib.sha256("".join(parts).encode()).hexdigest()[:24]
+    return "werewolf-" + hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _role_ids() -> list[str]:

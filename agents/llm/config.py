@@ -77,6 +77,17 @@ class LLMOptions(BaseModel):
             "on the Anthropic API, grammar elsewhere"
         ),
     )
+    cache_key_seats: int = Field(
+        default=2,
+        ge=1,
+        le=8,
+        description=(
+            "seats that share one OpenAI prompt_cache_key (neighbours in seat order): each key's first request misses its "
+            "whole prefix, so sharing saves those misses, but above about 15 requests a minute one key overflows to machines "
+            "without its cache; 2 pays from about 2.5 s a round trip, 1 is better for models faster than that "
+            "(docs/MODEL_CACHE.md)"
+        ),
+    )
     # --- reasoning models ----------------------------------------------------------------
     reasoning_effort: Literal["none", "minimal", "low", "medium", "high"] | None = Field(
         default=None, description="OpenAI reasoning models' reasoning_effort"
