@@ -221,7 +221,8 @@ QUESTION = "\n\n## "  # where a question's heading starts, after the history (sp
 def uncached_causes(reqs: list[Any]) -> dict[str, int]:
     """OpenAI: where each call's input tokens not billed as cache reads went, against
     the longest prefix it shares with an earlier call on its route already answered
-    (what the route's cache could hold): the route's first call; the tools and schema,
+    (what the route's cache could hold): the route's first call, or a seat's first
+    call on a route another seat opened (what is its own); the tools and schema,
     the system text or the history differing from every earlier call's (a broken
     prefix); the history new since then; the question (and any re-ask after it); the
     match rounded down to whole 128-token blocks; an overflow machine's missing entry."""
@@ -245,6 +246,10 @@ def uncached_causes(reqs: list[Any]) -> dict[str, int]:
         add("an overflow machine (the entry is on another)", could - r.cached_tokens)
         add("rounding down to 128-token blocks", matched // CHARS_PER_TOKEN - could)
         user, question = r.text.find("<user>"), r.text.rfind(QUESTION)
+        own = r.text[r.text.find("<system>") : user]
+        if not any(e.text[e.text.find("<system>") : e.text.find("<user>")] == own for e in earlier):
+            add("a seat's first call on a shared route (its own part)", (len(r.text) - matched) // CHARS_PER_TOKEN)
+            continue
         question = question if question > user else len(r.text)
         kept = best.text.rfind(QUESTION)  # where the earlier call's question began: its history ends there
         if matched < r.text.find("<system>"):
@@ -330,7 +335,7 @@ def report(
                 causes[k] = causes.get(k, 0) + n
         print("  input not billed as cache reads, by cause (share of all input):")
         for k, n in sorted(causes.items(), key=lambda kv: -kv[1]):
-            print(f"    {k:<{width - 2}}  {100.0 * n / max(1, total):.1f}%")
+            print(f"    {k:<{width + 8}}  {100.0 * n / max(1, total):.1f}%")
 
 
 def cache_options() -> dict[str, Any]:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from llm_standins import (
+    FAST,
     NAMES,
     AnthropicStandIn,
     OpenAIStandIn,
@@ -343,3 +344,60 @@ async def test_anthropic_extended_thinking_with_its_budget():
     body = api.requests[0]
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2448
     assert body["tool_choice"] == {"type": "auto"} and "temperature" not in body  # what the API takes with thinking
+
+
+# ---------------------------------------------------------------------- other back ends' layouts
+def test_litellm_lays_out_hosted_providers_for_their_cache_and_local_servers_for_grammars(monkeypatch):
+    """LiteLLM's hosted providers get the cache layout (OpenAI with its routing key,
+    Anthropic with its breakpoints in the content blocks); its servers of one's own
+    and any local base URL keep each decision's schema. Only requests are built here,
+    so LiteLLM itself (25 s to import on a loaded machine) is not imported."""
+    from agents.base import SeatView
+    from agents.llm import make_llm_agent
+    from agents.llm.backends import litellm_backend
+
+    monkeypatch.setattr(litellm_backend, "import_litellm", lambda: None)
+
+    game, d = game_at("vote", after_death=True)
+    view = SeatView(d.seat, game.observation(d.seat))
+
+    def request(model: str, **options):
+        agent = make_llm_agent(f"litellm:{model}", d.seat, **FAST, **options)
+        b = agent.backend
+        return b.layout(), b.build(agent.prompt(view, d), [], "json_schema")
+
+    layout, req = request("openai/gpt-4o-mini")
+    assert layout == "cache" and req["prompt_cache_key"].startswith("werewolf-")
+    assert req["response_format"]["json_schema"]["name"] == "answer"
+    layout, req = request("anthropic/claude-3-5-haiku-latest")
+    system, user = req["messages"][0]["content"], req["messages"][1]["content"]
+    assert layout == "cache" and "prompt_cache_key" not in req
+    assert system[0]["cache_control"] == {"type": "ephemeral"} and "cache_control" not in user[-1]
+    assert user[-2]["cache_control"] == {"type": "ephemeral"} and user[-1]["text"].rsplit("\n", 1)[1].startswith("Fields: ")
+    layout, req = request("groq/llama-3.1-8b-instant")
+    assert layout == "cache" and "prompt_cache_key" not in req
+    for model, options in (("ollama/smollm2", {}), ("hosted_vllm/qwen", {}), ("openai/smollm2", {"base_url": "http://127.0.0.1:8080/v1"})):
+        layout, req = request(model, **options)
+        assert layout == "grammar" and "prompt_cache_key" not in req, model
+        assert req["response_format"]["json_schema"]["name"] == d.kind  # the decision's own schema
+
+
+def test_langchain_models_of_ones_own_keep_the_grammar_layout_hosted_ones_the_cache():
+    from llm_standins import schema_chat_model
+
+    from agents.base import SeatView
+    from agents.llm import from_langchain
+
+    hosted = from_langchain(schema_chat_model(1), "Alice").backend
+    assert hosted.layout() == "cache"
+    model = schema_chat_model(1)
+    Local = type("ChatOllama", (type(model),), {})  # an integration of one's own server, by its class
+    assert from_langchain(Local(rng=model.rng), "Alice").backend.layout() == "grammar"
+    # ChatAnthropic: breakpoints in the content blocks, as the Anthropic back end sends them.
+    Claude = type("ChatAnthropic", (type(model),), {"__module__": "langchain_anthropic.chat_models"})
+    game, d = game_at("vote", after_death=True)
+    seat = from_langchain(Claude(rng=model.rng), d.seat)
+    req = seat.backend.build(seat.prompt(SeatView(d.seat, game.observation(d.seat)), d), [], "tool")
+    system, human = req["messages"][0].content, req["messages"][1].content
+    assert system[0]["cache_control"] == {"type": "ephemeral"} and human[-2]["cache_control"] == {"type": "ephemeral"}
+    assert req["name"] == "answer"

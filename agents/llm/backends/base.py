@@ -337,6 +337,27 @@ def status_failure(status: int, message: str, headers: Any, mode: str) -> Except
     return CallFailed(text, disable=status in DISABLING_STATUS)
 
 
+def local_url(url: str | None) -> bool:
+    """Whether ``url`` names a server on this machine or a private network (llama.cpp,
+    vLLM, Ollama, LM Studio...): such servers enforce a JSON schema as a grammar
+    outside the prompt and bill no prompt cache, so the grammar layout suits them."""
+    import ipaddress
+
+    if not url:
+        return False
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith((".local", ".localhost", ".internal")):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified
+
+
 def safe_url(url: str) -> str:
     """A URL without credentials, query or fragment: fit for a record or a log."""
     try:
@@ -415,6 +436,26 @@ def question_text(prompt: Prompt, mode: str) -> str:
     if mode == "text":
         return prompt.question + schema_instructions(prompt)
     return prompt.question + (fields_line(prompt) if prompt.fields else "")
+
+
+EPHEMERAL = {"type": "ephemeral"}
+
+
+def breakpoint_blocks(prompt: Prompt, question: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The system and user text blocks of an explicitly cached request (Anthropic's
+    ``cache_control``, directly or through LiteLLM): a breakpoint where the part every
+    seat shares ends, one block per earlier request of the seat's history with a
+    breakpoint on the last (the previous call's breakpoint then falls on a block
+    boundary of this one), the question after it uncached."""
+    # A part's block must be byte-identical in every later request (that is what
+    # the cache matches), so each ends the same way wherever it falls.
+    system: list[dict[str, Any]] = [{"type": "text", "text": part} for part in prompt.system_blocks if part]
+    if len(system) > 1:
+        system[0]["cache_control"] = dict(EPHEMERAL)  # the part every seat of the game shares
+    content: list[dict[str, Any]] = [{"type": "text", "text": part + "\n"} for part in prompt.history_parts if part]
+    (content or system)[-1]["cache_control"] = dict(EPHEMERAL)
+    content.append({"type": "text", "text": question})
+    return system, content
 
 
 def user_content(prompt: Prompt, mode: str = "") -> str:
