@@ -140,11 +140,13 @@ def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:
     meta = getattr(msg, "usage_metadata", None)
     if meta:
         details = meta.get("input_token_details") or {}
+        done = meta.get("output_token_details") or {}
         usage = Usage(
             input_tokens=meta.get("input_tokens"),
-            output_tokens=meta.get("output_tokens"),
+            output_tokens=meta.get("output_tokens"),  # reasoning included, as LangChain counts it
             cached_tokens=details.get("cache_read"),
             cache_write_tokens=details.get("cache_creation"),
+            reasoning_tokens=done.get("reasoning"),
         )
     text = _text(msg)
     calls = getattr(msg, "tool_calls", None) or []
