@@ -13,7 +13,7 @@ this module and its helpers only choose and fill templates.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from engine.options import RuleOptions
 from engine.roles import ROLES, WEREWOLVES
@@ -59,6 +59,18 @@ def _glossary(cat: Catalog, in_play: list[str], options: RuleOptions) -> list[st
     return lines
 
 
+def _limits(cat: Catalog, limits: Mapping[str, int]) -> list[str]:
+    """What one reply may spend: the longest reasoning and words, the token budgets."""
+    lines = []
+    if limits.get("reasoning"):
+        lines.append(cat.text("system.limits.reasoning", chars=limits["reasoning"]))
+    if limits.get("text"):
+        lines.append(cat.text("system.limits.text", chars=limits["text"]))
+    if limits.get("choice") and limits.get("words"):
+        lines.append(cat.text("system.limits.tokens", choice=limits["choice"], words=limits["words"]))
+    return [cat.text("system.limits.heading"), *(cat.text("system.bullet", text=line) for line in lines)] if lines else []
+
+
 def system_prompt(**kwargs: Any) -> str:
     """The part of every call that stays the same for the whole game: ``system_parts``
     (same keywords) joined.
@@ -81,6 +93,7 @@ def system_parts(
     language: str = "en",
     deck: Iterable[str] | None = None,
     layout: str = "grammar",
+    limits: Mapping[str, int] | None = None,
 ) -> tuple[str, str]:
     """``system_prompt`` in two parts: what every seat of the game reads (the game,
     its rules, the roles in play, how to answer), then the seat's own (its place,
@@ -88,7 +101,8 @@ def system_parts(
     (Anthropic's, per workspace) serves the first part to every seat. ``layout``
     ``cache`` (one answer schema for the game, ``agents.llm.schema.game_schema``)
     adds how its questions name the fields they fill, said once here rather than in
-    every question."""
+    every question. ``limits`` (``reasoning`` and ``text`` in characters, ``choice``
+    and ``words`` in tokens; a 0 or missing one is not said) are the seat's own."""
     if seat not in players:
         raise ValueError(f"seat '{seat}' is not among the players")
     cat = catalog(language)
@@ -112,9 +126,10 @@ def system_parts(
         ],
         _role_card(cat, role, options),
         _win(cat, role, options, in_play),
+        _limits(cat, limits or {}),
     ]
 
     def text(parts: list[list[str]]) -> str:
-        return "\n\n".join("\n".join(p).strip("\n") for p in parts)
+        return "\n\n".join("\n".join(p).strip("\n") for p in parts if p)
 
     return text(shared) + "\n\n", text(own) + "\n"

@@ -21,6 +21,7 @@ from llm_standins import (
 )
 
 from agents.llm.accounting import CallLog
+from agents.llm.config import LLMOptions
 from agents.llm.pricing import DEFAULT_TABLE
 from agents.llm.vendor_cache import AnthropicPromptCache, CacheRequestError, OpenAIPromptCache, anthropic_min
 
@@ -330,7 +331,7 @@ async def test_openai_reasoning_options_budget_and_extra_body():
         log = CallLog()
         await ask(model_seat("openai:o4-mini", d, log, reasoning_effort="low", max_tokens=500, extra_body={"service_tier": "flex"}), game, d)
     body = api.requests[0]
-    assert body["reasoning_effort"] == "low" and body["max_completion_tokens"] == 500 + 4096  # the answer plus the reasoning
+    assert body["reasoning_effort"] == "low" and body["max_completion_tokens"] == min(500, LLMOptions().budget("choice")) + 4096  # the answer plus the reasoning
     assert body["service_tier"] == "flex"
     (rec,) = log.records
     assert rec.reasoning_tokens == 37 and rec.output_tokens >= 37  # priced as output
@@ -342,7 +343,7 @@ async def test_anthropic_extended_thinking_with_its_budget():
         game, d = game_at("vote", after_death=True)
         await ask(model_seat("anthropic:claude-sonnet-4-5", d, CallLog(), reasoning_budget=2048, max_tokens=400, temperature=0.5), game, d)
     body = api.requests[0]
-    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2448
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2048 + min(400, LLMOptions().budget("choice"))
     assert body["tool_choice"] == {"type": "auto"} and "temperature" not in body  # what the API takes with thinking
 
 

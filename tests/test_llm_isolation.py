@@ -82,6 +82,7 @@ async def test_no_prompt_holds_another_seats_secrets(vendor, seed, language):
             language=language,
             deck=start.get("roles_in_play"),
             layout="cache",
+            limits=agents[seat]._stated_limits(),  # the seat's own options: what one reply may spend
         )
         for r in (r for r in log.records if r.seat == seat and r.messages):
             system, user = prompt_parts(vendor, r.messages)

@@ -35,7 +35,16 @@ from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
 from agents.llm import witch
-from agents.llm.schema import GAME_TOOL, GAME_TOOL_DESCRIPTION, answer_schema, game_schema, narrowed_fields, tool_name
+from agents.llm.schema import (
+    GAME_TOOL,
+    GAME_TOOL_DESCRIPTION,
+    ReplyLimits,
+    answer_schema,
+    game_schema,
+    narrowed_fields,
+    question_family,
+    tool_name,
+)
 from engine.decisions import Decision, IllegalAnswer
 
 log = logging.getLogger("werewolf.llm")
@@ -294,10 +303,19 @@ class LLMAgent(Agent):
         from prompts.render import decision_prompt
 
         players = list(view.players)
-        exact = answer_schema(decision, players=players, roles=_role_ids())
+        exact = answer_schema(decision, players=players, roles=_role_ids(), limits=self._limits())
+        budget = self.options.budget(question_family(decision), language=self.language)
         if self.backend.layout() != "cache":
             question = decision_prompt(decision, language=self.language)
-            return self._request(view, question=question, schema=exact, name=tool_name(decision), description=f"Submit your {decision.kind} answer.", family=decision.shape)
+            return self._request(
+                view,
+                question=question,
+                schema=exact,
+                name=tool_name(decision),
+                description=f"Submit your {decision.kind} answer.",
+                family=decision.shape,
+                max_tokens=budget,
+            )
         game = self._game_schema_for(players)
         return self._request(
             view,
@@ -308,7 +326,21 @@ class LLMAgent(Agent):
             family=GAME_TOOL,
             fields=narrowed_fields(decision, players=players, roles=_role_ids(), game=game),
             exact_schema=exact,
+            max_tokens=budget,
         )
+
+    def _limits(self) -> ReplyLimits:
+        return ReplyLimits(reasoning=self.options.reasoning_chars, text=self.options.text_chars)
+
+    def _stated_limits(self) -> dict[str, int]:
+        """What the system text tells the seat a reply may spend (``prompts.render``)."""
+        o = self.options
+        return {
+            "reasoning": o.reasoning_chars,
+            "text": o.text_chars,
+            "choice": o.budget("choice", language=self.language),
+            "words": o.budget("words", language=self.language),
+        }
 
     def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
         key = tuple(players)
@@ -356,6 +388,7 @@ class LLMAgent(Agent):
                 language=self.language,
                 deck=start.get("roles_in_play"),
                 layout=self.backend.layout(),
+                limits=self._stated_limits(),
             )
         return self._system
 
@@ -447,7 +480,8 @@ class LLMAgent(Agent):
         (its ``probabilities``), so the request's first bytes stay the seat's own."""
         from prompts.beliefs_text import beliefs_prompt
 
-        exact = belief_schema(players)
+        exact = belief_schema(players, reasoning_chars=self.options.reasoning_chars)
+        budget = self.options.budget("beliefs", language=self.language, players=len(players))
         if self.backend.layout() != "cache" or not self.beliefs_expected:
             # A server enforcing each question's grammar; or a caller that never said
             # beliefs would be asked (the game's schema has no field for them).
@@ -458,6 +492,7 @@ class LLMAgent(Agent):
                 name=BELIEFS_TOOL,
                 description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
                 family=BELIEFS_FAMILY,
+                max_tokens=budget,
             )
         return self._request(
             view,
@@ -468,6 +503,7 @@ class LLMAgent(Agent):
             family=GAME_TOOL,
             fields=belief_fields(),
             exact_schema=exact,
+            max_tokens=budget,
         )
 
     def _end_without_reply(self, state: _Asking, error: str, *, cut_off: bool = False) -> None:

@@ -50,6 +50,26 @@ class LLMOptions(BaseModel):
     max_tokens_cap: int = Field(
         default=4096, ge=16, le=1_000_000, description="largest budget a re-ask after a reply cut at max_tokens may use (doubling each time)"
     )
+    # --- what a reply may spend ------------------------------------------------------------
+    reasoning_chars: int = Field(
+        default=400,
+        ge=0,
+        le=100_000,
+        description="the longest private reasoning a reply may hold, in characters (0: no limit); stated in the prompt, and a "
+        "maxLength in the schema a local server enforces as a grammar",
+    )
+    text_chars: int = Field(
+        default=800,
+        ge=0,
+        le=100_000,
+        description="the longest speech or private talk, in characters (0: no limit); stated and enforced as reasoning_chars",
+    )
+    budgets: dict[Literal["choice", "words", "beliefs"], int] | None = Field(
+        default=None,
+        description="completion tokens per kind of question (choice: a vote, a target, yes or no; words: a speech, a private "
+        "talk; beliefs), each at most max_tokens and stated in the prompt; default: room for the longest reply the limits "
+        "above allow (docs/MODEL_CACHE.md)",
+    )
     # --- where ------------------------------------------------------------------------
     base_url: str | None = None  # else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's
     api_key_env: str | None = None  # the variable holding this seat's key, when not the SDK's
@@ -115,6 +135,27 @@ class LLMOptions(BaseModel):
         if v is not None and not v.startswith(("http://", "https://")):
             raise ValueError("base_url must start with http:// or https://")
         return v
+
+    @field_validator("budgets")
+    @classmethod
+    def _budgets(cls, v: dict[str, int] | None) -> dict[str, int] | None:
+        if v is not None and any(not isinstance(n, int) or n < 16 for n in v.values()):
+            raise ValueError("each budget must be a whole number of tokens, at least 16")
+        return v
+
+    def budget(self, family: str, *, language: str = "en", players: int = 0) -> int:
+        """The completion budget of a question of ``family`` (``choice``, ``words`` or
+        ``beliefs``): the one set in ``budgets``, else room for the longest reply the
+        character limits allow in ``language`` (a Chinese character is about a token, an
+        English word about 1.3) plus the JSON around it; never above ``max_tokens``."""
+        if self.budgets and family in self.budgets:
+            return min(self.budgets[family], self.max_tokens)
+        if not self.reasoning_chars or (family == "words" and not self.text_chars):
+            return self.max_tokens  # a part without a limit: no room can be computed
+        per_char = 1.0 if language == "zh" else 0.3
+        chars = self.reasoning_chars + (self.text_chars if family == "words" else 0)
+        overhead = 96 + (12 * players if family == "beliefs" else 0)  # the object's keys, claims, the names and numbers
+        return min(self.max_tokens, overhead + int(chars * per_char + 0.5))
 
     def completion_budget(self, answer: int | None = None) -> int:
         """The completion limit to send: the answer's budget (``answer``, else

@@ -15,6 +15,7 @@ text so deception can be measured later against the truth without parsing prose.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,19 +89,39 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 _REASONING = {"type": "string", "description": "your private reasoning; nobody else reads it"}
 
 
-def answer_schema(decision: Decision, *, players: list[str], roles: list[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ReplyLimits:
+    """How long a reply's free parts may be (``LLMOptions.reasoning_chars`` and
+    ``text_chars``; 0: no limit). In a schema a local server enforces as a grammar
+    they bound what a small model can spend on one reply: an unbounded string lets it
+    write until the token budget cuts it, and a cut reply is no answer. The lists of a
+    speech's claims are bounded by the table."""
+
+    reasoning: int = 0
+    text: int = 0
+
+
+def _string(base: dict[str, Any], limit: int) -> dict[str, Any]:
+    return base | {"maxLength": limit} if limit else base
+
+
+def answer_schema(decision: Decision, *, players: list[str], roles: list[str], limits: ReplyLimits | None = None) -> dict[str, Any]:
     """The JSON schema of a legal answer to ``decision``.
 
     ``players`` are every name at the table (claims may name the dead), ``roles`` the
-    role ids a speech may claim.
+    role ids a speech may claim, ``limits`` the longest reasoning and words (none by
+    default).
     """
+    limits = limits or ReplyLimits()
     shape = decision.shape
+    reasoning = _string(_REASONING, limits.reasoning)
+    bounded = {"maxItems": len(players)} if limits.reasoning or limits.text else {}
     if shape == TEXT:
         if decision.kind in TARGETED_TEXT_KINDS:
             return _object(
                 {
-                    "reasoning": _REASONING,
-                    "text": {"type": "string", "description": "what you tell your pack"},
+                    "reasoning": reasoning,
+                    "text": _string({"type": "string", "description": "what you tell your pack"}, limits.text),
                     "target": _enum(players, nullable=True) | {"description": "the victim you propose, or null"},
                 }
             )
@@ -111,30 +132,36 @@ def answer_schema(decision: Decision, *, players: list[str], roles: list[str]) -
                     "type": "array",
                     "description": "Seer results you publicly announce",
                     "items": _object({"target": _enum(players, nullable=False), "role": _enum(roles, nullable=False)}),
-                },
-                "accuses": {"type": "array", "description": "players you accuse", "items": _enum(players, nullable=False)},
+                }
+                | bounded,
+                "accuses": {"type": "array", "description": "players you accuse", "items": _enum(players, nullable=False)} | bounded,
             }
         )
-        return _object(
-            {"reasoning": _REASONING, "text": {"type": "string", "description": "your words, heard by everyone"}, "claims": claims}
-        )
+        text = _string({"type": "string", "description": "your words, heard by everyone"}, limits.text)
+        return _object({"reasoning": reasoning, "text": text, "claims": claims})
     if shape == BOOL:
         legal = [o for o in decision.options if isinstance(o, bool)] or [False]
         action: dict[str, Any] = {"type": "boolean"}
         if len(set(legal)) == 1:
             action["enum"] = [legal[0]]
-        return _object({"reasoning": _REASONING, "action": action})
+        return _object({"reasoning": reasoning, "action": action})
     if shape == MULTI:
         items = _enum(decision.options, nullable=False)
         action = {"type": "array", "items": items, "minItems": decision.count, "maxItems": decision.count}
         if decision.allow_pass:
             action = {"anyOf": [action, {"type": "null"}]}
-        return _object({"reasoning": _REASONING, "action": action})
+        return _object({"reasoning": reasoning, "action": action})
     if shape == CHOICE:
         numbers = bool(decision.options) and all(type(o) is int for o in decision.options)  # a bid's scale
         kind = "integer" if numbers else "string"
-        return _object({"reasoning": _REASONING, "action": _enum(decision.options, nullable=decision.allow_pass, json_type=kind)})
+        return _object({"reasoning": reasoning, "action": _enum(decision.options, nullable=decision.allow_pass, json_type=kind)})
     raise ValueError(f"unknown decision shape {shape}")
+
+
+def question_family(decision: Decision) -> str:
+    """Which completion budget a question takes (``LLMOptions.budget``): words for a
+    speech or a private talk, a choice for everything else."""
+    return "words" if decision.shape == TEXT else "choice"
 
 
 def reply_model(decision: Decision) -> type[_Lenient]:
