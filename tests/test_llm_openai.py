@@ -258,7 +258,7 @@ async def test_server_without_schemas_or_tools_gets_text_and_the_tolerant_parser
     text_body = api.requests[-1]
     assert "response_format" not in text_body and "tools" not in text_body
     assert "JSON schema" in text_body["messages"][1]["content"]
-    assert text_body["max_tokens"] == LLMOptions().budget("choice")  # compatible servers know the classic name
+    assert text_body["max_tokens"] == LLMOptions().budget("choice", layout="grammar")  # compatible servers know the classic name
     assert log.records[0].mode == "text" and log.records[0].reply.startswith("Sure!")
 
 

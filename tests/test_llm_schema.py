@@ -161,7 +161,7 @@ def test_limits_bound_the_free_parts_of_an_answer():
     props = speech["properties"]
     assert props["reasoning"]["maxLength"] == 300 and props["text"]["maxLength"] == 500
     claims = props["claims"]["properties"]
-    assert claims["accuses"]["maxItems"] == claims["checks"]["maxItems"] == len(PLAYERS)
+    assert claims["accuses"]["maxItems"] == claims["checks"]["maxItems"] == min(3, len(PLAYERS))
     vote = answer_schema(Decision(id=2, seat="Alice", kind="vote", shape="choice", options=("Bob",)), players=PLAYERS, roles=ROLES, limits=limits)
     assert vote["properties"]["reasoning"]["maxLength"] == 300
     closed(speech)
@@ -181,6 +181,7 @@ def test_budgets_per_kind_of_question_hold_the_longest_reply_and_never_pass_max_
     assert LLMOptions(budgets={"choice": 64}).budget("choice") == 64
     assert LLMOptions(budgets={"choice": 64}).budget("words") == o.budget("words")
     assert LLMOptions(reasoning_chars=0).budget("choice") == o.max_tokens  # unbounded reasoning: no room to compute
+    assert o.chars("grammar") < o.chars("cache") and o.budget("words", layout="grammar") < o.budget("words")  # a server of one's own
     with pytest.raises(ValueError):
         LLMOptions(budgets={"choice": 3})
     with pytest.raises(ValueError):
@@ -202,11 +203,11 @@ async def test_a_local_seat_gets_bounded_schemas_the_stated_limits_and_each_kind
             await ask(model_seat("openai:smollm2", d, CallLog(), base_url=url, reasoning_chars=250, text_chars=450), game, d)
     vote, speech = api.requests
     o = LLMOptions(reasoning_chars=250, text_chars=450)
-    assert vote["max_tokens"] == o.budget("choice") and speech["max_tokens"] == o.budget("words")
+    assert vote["max_tokens"] == o.budget("choice", layout="grammar") and speech["max_tokens"] == o.budget("words", layout="grammar")
     for body in (vote, speech):
         schema = body["response_format"]["json_schema"]["schema"]
         assert schema["properties"]["reasoning"]["maxLength"] == 250
         system = body["messages"][0]["content"]
         assert "at most 250 characters" in system and "at most 450 characters" in system
-        assert f"after {o.budget('choice')} tokens for a choice, {o.budget('words')} for words" in system
+        assert f"after {o.budget('choice', layout='grammar')} tokens for a choice, {o.budget('words', layout='grammar')} for words" in system
     assert speech["response_format"]["json_schema"]["schema"]["properties"]["text"]["maxLength"] == 450

@@ -304,7 +304,7 @@ class LLMAgent(Agent):
 
         players = list(view.players)
         exact = answer_schema(decision, players=players, roles=_role_ids(), limits=self._limits())
-        budget = self.options.budget(question_family(decision), language=self.language)
+        budget = self.options.budget(question_family(decision), language=self.language, layout=self.backend.layout())
         if self.backend.layout() != "cache":
             question = decision_prompt(decision, language=self.language)
             return self._request(
@@ -330,16 +330,18 @@ class LLMAgent(Agent):
         )
 
     def _limits(self) -> ReplyLimits:
-        return ReplyLimits(reasoning=self.options.reasoning_chars, text=self.options.text_chars)
+        reasoning, text = self.options.chars(self.backend.layout())
+        return ReplyLimits(reasoning=reasoning, text=text)
 
     def _stated_limits(self) -> dict[str, int]:
         """What the system text tells the seat a reply may spend (``prompts.render``)."""
-        o = self.options
+        o, layout = self.options, self.backend.layout()
+        limits = self._limits()
         return {
-            "reasoning": o.reasoning_chars,
-            "text": o.text_chars,
-            "choice": o.budget("choice", language=self.language),
-            "words": o.budget("words", language=self.language),
+            "reasoning": limits.reasoning,
+            "text": limits.text,
+            "choice": o.budget("choice", language=self.language, layout=layout),
+            "words": o.budget("words", language=self.language, layout=layout),
         }
 
     def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
@@ -480,8 +482,8 @@ class LLMAgent(Agent):
         (its ``probabilities``), so the request's first bytes stay the seat's own."""
         from prompts.beliefs_text import beliefs_prompt
 
-        exact = belief_schema(players, reasoning_chars=self.options.reasoning_chars)
-        budget = self.options.budget("beliefs", language=self.language, players=len(players))
+        exact = belief_schema(players, reasoning_chars=self._limits().reasoning)
+        budget = self.options.budget("beliefs", language=self.language, players=len(players), layout=self.backend.layout())
         if self.backend.layout() != "cache" or not self.beliefs_expected:
             # A server enforcing each question's grammar; or a caller that never said
             # beliefs would be asked (the game's schema has no field for them).

@@ -26,6 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # Where a back end's key comes from when ``api_key_env`` is not given: the SDKs' own.
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+# Reply limits in characters (reasoning, words) by layout: the vendors' APIs, and servers
+# of one's own, where a small model on a CPU writes a few tokens a second.
+DEFAULT_CHARS = {"cache": (300, 600), "grammar": (100, 240)}
 # The settings that choose where a seat's key is sent, and which variable is sent.
 ENDPOINT_FIELDS = ("base_url", "api_key_env")
 
@@ -51,18 +54,20 @@ class LLMOptions(BaseModel):
         default=4096, ge=16, le=1_000_000, description="largest budget a re-ask after a reply cut at max_tokens may use (doubling each time)"
     )
     # --- what a reply may spend ------------------------------------------------------------
-    reasoning_chars: int = Field(
-        default=400,
+    reasoning_chars: int | None = Field(
+        default=None,
         ge=0,
         le=100_000,
         description="the longest private reasoning a reply may hold, in characters (0: no limit); stated in the prompt, and a "
-        "maxLength in the schema a local server enforces as a grammar",
+        "maxLength in the schema a local server enforces as a grammar. Default: 300 on the vendors' APIs, 100 on a server "
+        "of one's own (the grammar layout), where a CPU writes a few tokens a second",
     )
-    text_chars: int = Field(
-        default=800,
+    text_chars: int | None = Field(
+        default=None,
         ge=0,
         le=100_000,
-        description="the longest speech or private talk, in characters (0: no limit); stated and enforced as reasoning_chars",
+        description="the longest speech or private talk, in characters (0: no limit); stated and enforced as reasoning_chars. "
+        "Default: 600 on the vendors' APIs, 240 on a server of one's own",
     )
     budgets: dict[Literal["choice", "words", "beliefs"], int] | None = Field(
         default=None,
@@ -143,17 +148,25 @@ class LLMOptions(BaseModel):
             raise ValueError("each budget must be a whole number of tokens, at least 16")
         return v
 
-    def budget(self, family: str, *, language: str = "en", players: int = 0) -> int:
+    def chars(self, layout: str = "cache") -> tuple[int, int]:
+        """(reasoning, words) character limits for a seat of ``layout``: the ones set,
+        else the defaults for the vendors' APIs (``cache``) or a server of one's own
+        (``grammar``), where every token is a CPU's work."""
+        reasoning, text = DEFAULT_CHARS["grammar" if layout == "grammar" else "cache"]
+        return (reasoning if self.reasoning_chars is None else self.reasoning_chars, text if self.text_chars is None else self.text_chars)
+
+    def budget(self, family: str, *, language: str = "en", players: int = 0, layout: str = "cache") -> int:
         """The completion budget of a question of ``family`` (``choice``, ``words`` or
         ``beliefs``): the one set in ``budgets``, else room for the longest reply the
         character limits allow in ``language`` (a Chinese character is about a token, an
         English word about 1.3) plus the JSON around it; never above ``max_tokens``."""
         if self.budgets and family in self.budgets:
             return min(self.budgets[family], self.max_tokens)
-        if not self.reasoning_chars or (family == "words" and not self.text_chars):
+        reasoning, text = self.chars(layout)
+        if not reasoning or (family == "words" and not text):
             return self.max_tokens  # a part without a limit: no room can be computed
         per_char = 1.0 if language == "zh" else 0.3
-        chars = self.reasoning_chars + (self.text_chars if family == "words" else 0)
+        chars = reasoning + (text if family == "words" else 0)
         overhead = 96 + (12 * players if family == "beliefs" else 0)  # the object's keys, claims, the names and numbers
         return min(self.max_tokens, overhead + int(chars * per_char + 0.5))
 

@@ -95,10 +95,11 @@ class ReplyLimits:
     ``text_chars``; 0: no limit). In a schema a local server enforces as a grammar
     they bound what a small model can spend on one reply: an unbounded string lets it
     write until the token budget cuts it, and a cut reply is no answer. The lists of a
-    speech's claims are bounded by the table."""
+    speech's claims are bounded too (the few that matter in one speech)."""
 
     reasoning: int = 0
     text: int = 0
+    claims: int = 3  # the longest list of accusations or of Seer results in one speech, when the words are bounded
 
 
 def _string(base: dict[str, Any], limit: int) -> dict[str, Any]:
@@ -115,7 +116,7 @@ def answer_schema(decision: Decision, *, players: list[str], roles: list[str], l
     limits = limits or ReplyLimits()
     shape = decision.shape
     reasoning = _string(_REASONING, limits.reasoning)
-    bounded = {"maxItems": len(players)} if limits.reasoning or limits.text else {}
+    bounded = {"maxItems": min(limits.claims, len(players))} if limits.reasoning or limits.text else {}
     if shape == TEXT:
         if decision.kind in TARGETED_TEXT_KINDS:
             return _object(
