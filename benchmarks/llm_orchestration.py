@@ -34,23 +34,55 @@ round trip waiting for the slowest of its calls; reasoning models take far longe
     python benchmarks/llm_orchestration.py [--games 3] [--latency 0.05] [--vendor-latency 2.5] [--cache-key-seats N] [--players 8 12] [--vendors openai anthropic]
     python benchmarks/llm_orchestration.py --players 8 --roles werewolf werewolf seer witch hunter villager villager villager
     python benchmarks/llm_orchestration.py --players 8 --vendors openai --beliefs --breakdown
+    python benchmarks/llm_orchestration.py --before main   # main's seats and this tree's, side by side
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+# ``--before REV`` plays the seats of another tree (``git archive REV``) against this
+# tree's stand-in: its child process is told the tree here, before anything imports.
+SEATS_TREE = os.environ.get("LLM_ORCHESTRATION_SEATS_TREE")
+
+
+def _seats_from(tree: str) -> None:
+    """Import the project's packages from ``tree`` but the vendors' cache rules
+    (``agents.llm.vendor_cache``, which imports nothing of the project) from this
+    tree, so both trees' seats are billed by the same rules."""
+    import importlib.util
+
+    sys.path.insert(0, tree)
+    import agents.llm  # noqa: F401  (the other tree's package)
+
+    spec = importlib.util.spec_from_file_location("agents.llm.vendor_cache", ROOT / "agents" / "llm" / "vendor_cache.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import standin_server  # noqa: F401  (puts this tree first on sys.path: put the other one back)
+
+    sys.path.insert(0, tree)
+
+
+if SEATS_TREE:
+    _seats_from(SEATS_TREE)
+else:
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from standin_server import StandInServer  # noqa: E402
 
@@ -283,6 +315,9 @@ def spread(values: list[float], fmt: str = "{:,.0f}") -> str:
     return f"{fmt.format(mean)} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
 
 
+Table = tuple[str, list[tuple[str, str]]]  # a run's heading and its (figure, value) rows
+
+
 def report(
     players: int,
     latency: float,
@@ -292,10 +327,11 @@ def report(
     roles: list[str] | None = None,
     beliefs: bool = False,
     breakdown: bool = False,
-) -> None:
+) -> Table:
+    """One run's figures: its heading and rows (printed by ``show``, or side by side)."""
     deck = f"deck {'+'.join(roles)}" if roles else "recommended deck"
     asked = ", beliefs asked each day" if beliefs else ""
-    print(f"\n{players} players, {vendor} semantics ({model}), {PRESET} defaults, {deck}{asked}, {len(games)} games, latency {latency * 1000:g} ms per call")
+    heading = f"{players} players, {vendor} semantics ({model}), {PRESET} defaults, {deck}{asked}, {len(games)} games, latency {latency * 1000:g} ms per call"
     winners: dict[Any, int] = {}
     for g in games:
         winners[g.winner] = winners.get(g.winner, 0) + 1
@@ -324,18 +360,38 @@ def report(
     rows += [
         ("winners", ", ".join(f"{k}: {v}" for k, v in sorted(winners.items(), key=lambda kv: str(kv[0])))),
     ]
-    width = max(len(k) for k, _ in rows)
-    for k, v in rows:
-        print(f"  {k:<{width}}  {v}")
     if breakdown and vendor == "openai":
         total = sum(g.input_tokens for g in games)
         causes: dict[str, int] = {}
         for g in games:
             for k, n in g.uncached.items():
                 causes[k] = causes.get(k, 0) + n
-        print("  input not billed as cache reads, by cause (share of all input):")
-        for k, n in sorted(causes.items(), key=lambda kv: -kv[1]):
-            print(f"    {k:<{width + 8}}  {100.0 * n / max(1, total):.1f}%")
+        rows.append(("input not billed as cache reads, by cause (share of all input):", ""))
+        rows += [(f"    {k}", f"{100.0 * n / max(1, total):.1f}%") for k, n in sorted(causes.items(), key=lambda kv: -kv[1])]
+    return heading, rows
+
+
+def show(tables: list[Table]) -> None:
+    for heading, rows in tables:
+        print(f"\n{heading}")
+        width = max(len(k) for k, v in rows if v)
+        for k, v in rows:
+            print(f"  {k:<{width}}  {v}".rstrip())
+
+
+def side_by_side(runs: dict[str, list[Table]]) -> None:
+    """The same runs measured with two trees' seats, one column each."""
+    names = list(runs)
+    by_heading = {name: dict(tables) for name, tables in runs.items()}
+    for heading, _ in runs[names[-1]]:
+        print(f"\n{heading}")
+        columns = [dict(by_heading[n].get(heading, [])) for n in names]
+        labels = list(dict.fromkeys(k for n in names for k, _ in by_heading[n].get(heading, [])))
+        width = max(len(k) for k in labels)
+        cell = max(20, *(len(c.get(k, "")) + 2 for c in columns for k in labels))
+        print(f"  {'':<{width}}" + "".join(f"{n:>{cell}}" for n in names))
+        for k in labels:
+            print(f"  {k:<{width}}" + "".join(f"{c.get(k, '-'):>{cell}}" for c in columns))
 
 
 def cache_options() -> dict[str, Any]:
@@ -345,6 +401,7 @@ def cache_options() -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> None:
+    tables: list[Table] = []
     if args.global_limit or args.per_model:
         arena_limits.configure(global_limit=args.global_limit or None, default_per_model=args.per_model or None)
     lim = arena_limits.LIMITS
@@ -352,7 +409,7 @@ async def run(args: argparse.Namespace) -> None:
     if args.cache_key_seats:
         options["cache_key_seats"] = args.cache_key_seats
     print(
-        f"llm_orchestration: openai and anthropic SDKs -> local stand-in (127.0.0.1), concurrency limits: "
+        f"llm_orchestration: seats from {SEATS_TREE or ROOT}; openai and anthropic SDKs -> local stand-in (127.0.0.1), concurrency limits: "
         f"global {lim.global_limit}, per model {lim.cap('openai:gpt-4o-mini')}; python {sys.version.split()[0]}, {os.cpu_count()} cpus; options {options}"
     )
     print(f"the caches' clock: {args.vendor_latency:g} s per round trip (vendor time); OpenAI routes overflow above {OPENAI_OVERFLOW_RATE} requests a minute")
@@ -365,7 +422,11 @@ async def run(args: argparse.Namespace) -> None:
                     await play_one(server, players, seeds[0], vendor, model, priced, options, args.roles, args.beliefs)  # warm-up: imports, templates, the SDK's pool
                     server.latency = args.latency
                     games = [await play_one(server, players, s, vendor, model, priced, options, args.roles, args.beliefs) for s in seeds]
-                    report(players, args.latency, vendor, model, games, args.roles, args.beliefs, args.breakdown)
+                    tables.append(report(players, args.latency, vendor, model, games, args.roles, args.beliefs, args.breakdown))
+    if args.json:
+        print(json.dumps(tables))
+    else:
+        show(tables)
 
 
 def main() -> None:
@@ -383,8 +444,36 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--global-limit", type=int, default=0, help="override the process-wide cap on calls in flight")
     ap.add_argument("--per-model", type=int, default=0, help="override the per-model cap on calls in flight")
+    ap.add_argument("--json", action="store_true", help="the tables as one JSON list on the last line of stdout")
+    ap.add_argument("--before", metavar="REV", help="also play the seats of git revision REV (e.g. main), billed by this tree's stand-in; side by side")
     args = ap.parse_args()
-    asyncio.run(run(args))
+    if args.before:
+        compare(args)
+    else:
+        asyncio.run(run(args))
+
+
+def compare(args: argparse.Namespace) -> None:
+    """``--before REV``: the same runs in two fresh interpreters, REV's seats then this
+    tree's, both against this tree's stand-in (the vendors' rules), side by side."""
+    argv = [a for a in sys.argv[1:] if a != "--json"]
+    i = argv.index("--before") if "--before" in argv else next(i for i, a in enumerate(argv) if a.startswith("--before="))
+    del argv[i : i + (1 if "=" in argv[i] else 2)]
+    runs: dict[str, list[Table]] = {}
+    with tempfile.TemporaryDirectory(prefix="llm-before-") as tmp:
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", args.before], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
+        for name, tree in ((args.before, tmp), ("this tree", "")):
+            env = {k: v for k, v in os.environ.items() if k != "LLM_ORCHESTRATION_SEATS_TREE"}
+            if tree:
+                env["LLM_ORCHESTRATION_SEATS_TREE"] = tree
+            out = subprocess.run([sys.executable, __file__, *argv, "--json"], env=env, capture_output=True, text=True)
+            if out.returncode:
+                raise SystemExit(f"the {name} run failed:\n{out.stderr[-4000:]}")
+            lines = out.stdout.strip().splitlines()
+            print("\n".join(lines[:-1]).replace(tmp, f"git archive {args.before}"))
+            runs[name] = [(h, [tuple(r) for r in rows]) for h, rows in json.loads(lines[-1])]
+    side_by_side(runs)
 
 
 if __name__ == "__main__":
