@@ -211,3 +211,42 @@ async def test_a_local_seat_gets_bounded_schemas_the_stated_limits_and_each_kind
         assert "at most 250 characters" in system and "at most 450 characters" in system
         assert f"after {o.budget('choice', layout='grammar')} tokens for a choice, {o.budget('words', layout='grammar')} for words" in system
     assert speech["response_format"]["json_schema"]["schema"]["properties"]["text"]["maxLength"] == 450
+
+
+STATED = {
+    "en": ("at most {r} characters", "at most {t} characters", "after {c} tokens for a choice, {w} for words"),
+    "zh": ("不超过 {r} 个字符", "不超过 {t} 个字符", "超过 {c} 个 token（选择）或 {w} 个 token（发言、私聊）"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.usefixtures("llm_env")
+async def test_a_local_seats_default_limits_are_stated_in_its_language_and_enforced_by_its_grammar(language):
+    """With no limits set, a seat on a server of one's own (the grammar layout, as
+    ``werewolf model serve``) gets the CPU defaults: stated in the system text of the
+    game's language, a ``maxLength`` in every schema, a completion budget per kind."""
+    from llm_standins import OpenAIStandIn, ask, model_seat, standin_router
+
+    from agents.llm.accounting import CallLog
+    from agents.llm.config import DEFAULT_CHARS, LLMOptions
+
+    url = "http://127.0.0.1:8080/v1"
+    with standin_router() as router:
+        api = OpenAIStandIn(router, base_url=url)
+        for kind in ("vote", "speak", "wolf_chat"):
+            game, d = game_at(kind, after_death=kind != "wolf_chat")
+            await ask(model_seat("openai:smollm2", d, CallLog(), base_url=url, language=language), game, d)
+    reasoning, text = DEFAULT_CHARS["grammar"]
+    o = LLMOptions()
+    choice, words = o.budget("choice", language=language, layout="grammar"), o.budget("words", language=language, layout="grammar")
+    assert [b["max_tokens"] for b in api.requests] == [choice, words, words]
+    r_line, t_line, tokens_line = STATED[language]
+    for body in api.requests:
+        system = body["messages"][0]["content"]
+        assert r_line.format(r=reasoning) in system and t_line.format(t=text) in system, system[-600:]
+        assert tokens_line.format(c=choice, w=words) in system, system[-600:]
+        props = body["response_format"]["json_schema"]["schema"]["properties"]
+        assert props["reasoning"]["maxLength"] == reasoning
+        if "text" in props:
+            assert props["text"]["maxLength"] == text
+    assert all("text" in b["response_format"]["json_schema"]["schema"]["properties"] for b in api.requests[1:])
