@@ -80,7 +80,14 @@ class LLMOptions(BaseModel):
     api_key_env: str | None = None  # the variable holding this seat's key, when not the SDK's
     display_name: str | None = None  # how the model is named in summaries (default: the model id)
     # --- never hang -------------------------------------------------------------------
-    timeout: float = Field(default=60.0, gt=0, le=3600, description="seconds for one HTTP call")
+    timeout: float | None = Field(
+        default=None,
+        gt=0,
+        le=3600,
+        description="seconds for one HTTP call. Default: 60 on the vendors' APIs; on a server of one's own (the grammar "
+        "layout) the decision's whole time limit, decision_timeout: a slow answer there is the server still working on "
+        "this very request (a small model's first prompt on a busy CPU), and a retry would start it over",
+    )
     max_retries: int = Field(default=4, ge=0, le=20, description="retries of a transient failure per call")
     retry_initial: float = Field(default=1.0, ge=0, le=600, description="first backoff, seconds")
     retry_max_wait: float = Field(default=30.0, ge=0, le=3600, description="cap on one wait, Retry-After included")
@@ -154,6 +161,13 @@ class LLMOptions(BaseModel):
         (``grammar``), where every token is a CPU's work."""
         reasoning, text = DEFAULT_CHARS["grammar" if layout == "grammar" else "cache"]
         return (reasoning if self.reasoning_chars is None else self.reasoning_chars, text if self.text_chars is None else self.text_chars)
+
+    def call_timeout(self, layout: str = "cache") -> float:
+        """Seconds for one HTTP call of a seat of ``layout``: the one set, else 60 on the
+        vendors' APIs and the decision's time limit on a server of one's own."""
+        if self.timeout is not None:
+            return self.timeout
+        return min(self.decision_timeout, 3600.0) if layout == "grammar" else 60.0
 
     def budget(self, family: str, *, language: str = "en", players: int = 0, layout: str = "cache") -> int:
         """The completion budget of a question of ``family`` (``choice``, ``words`` or

@@ -122,7 +122,7 @@ class LiteLLMBackend(OpenAIBackend):
 
     async def create(self, client: _Route, request: dict[str, Any]) -> Any:
         litellm = import_litellm()
-        extra: dict[str, Any] = {"num_retries": 0, "timeout": self.options.timeout}
+        extra: dict[str, Any] = {"num_retries": 0}  # the call's timeout comes in ``request`` (``SDKBackend.send``)
         if client.api_key:
             extra["api_key"] = client.api_key
         if client.base_url:
