@@ -172,16 +172,26 @@ class LLMOptions(BaseModel):
     def budget(self, family: str, *, language: str = "en", players: int = 0, layout: str = "cache") -> int:
         """The completion budget of a question of ``family`` (``choice``, ``words`` or
         ``beliefs``): the one set in ``budgets``, else room for the longest reply the
-        character limits allow in ``language`` (a Chinese character is about a token, an
-        English word about 1.3) plus the JSON around it; never above ``max_tokens``."""
+        character limits allow in ``language`` plus the JSON around it; never above
+        ``max_tokens``.
+
+        On the vendors' APIs (``cache``) a Chinese character is about a token and an
+        English word about 1.3. On a server of one's own (``grammar``) the schema's
+        ``maxLength`` already bounds the reply, so the budget is only the net under the
+        longest reply the grammar lets through, and a cut reply is a whole call wasted:
+        a small model's tokenizer spends more (measured with SmolLM2's: the longest
+        English speech the defaults allow, pretty-printed with three checks and three
+        accusations, is 226 tokens; a Chinese one 798, 2.3 tokens a character)."""
         if self.budgets and family in self.budgets:
             return min(self.budgets[family], self.max_tokens)
         reasoning, text = self.chars(layout)
         if not reasoning or (family == "words" and not text):
             return self.max_tokens  # a part without a limit: no room can be computed
-        per_char = 1.0 if language == "zh" else 0.3
+        per_char = (2.5 if language == "zh" else 0.5) if layout == "grammar" else (1.0 if language == "zh" else 0.3)
         chars = reasoning + (text if family == "words" else 0)
-        overhead = 96 + (12 * players if family == "beliefs" else 0)  # the object's keys, claims, the names and numbers
+        # The object's keys, the claims (three checks, three accusations) and the
+        # beliefs' names and numbers; with a grammar, its indentation too.
+        overhead = (128 if layout == "grammar" and family == "words" else 96) + (12 * players if family == "beliefs" else 0)
         return min(self.max_tokens, overhead + int(chars * per_char + 0.5))
 
     def completion_budget(self, answer: int | None = None) -> int:
