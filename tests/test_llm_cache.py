@@ -257,8 +257,9 @@ def test_the_routing_key_is_the_seats_own_or_its_groups():
 
 @pytest.mark.parametrize("spec", ["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5"])
 async def test_a_whole_game_is_billed_mostly_as_cache_reads(spec):
-    """The goal of the layout, on the vendors' documented rules: most input tokens of
-    a game are billed as cache reads, writes are few, and nothing is refused."""
+    """The goal of the layout, on the vendors' documented rules: at least 85% of a
+    game's input tokens are billed as cache reads, writes are few, and nothing is
+    refused or re-asked."""
     with standin_router() as router:
         (OpenAIStandIn if spec.startswith("openai") else AnthropicStandIn)(router)
         log = CallLog()
@@ -267,7 +268,7 @@ async def test_a_whole_game_is_billed_mostly_as_cache_reads(spec):
     total = sum(r.input_tokens for r in made)
     read = sum(r.cached_tokens or 0 for r in made)
     written = sum(r.cache_write_tokens or 0 for r in made)
-    assert read / total >= 0.8, (read, total)
+    assert read / total >= 0.85, (read, total)  # issue 14's goal (measured: 87.2% OpenAI, 91.1% Anthropic Sonnet)
     assert written / total <= 0.15
     assert not any(r.violation or r.fallback for r in log.records)
     # The accounting bills what the vendor would: reads and writes at their own prices.
