@@ -52,6 +52,16 @@ class BeliefPoll:
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
+    def announce(self, agents: Mapping[str, Agent]) -> None:
+        """Tell the seats that give beliefs, before their first decision, that they
+        will be asked (``expect_beliefs``, where an agent has it): a model seat lays
+        out every request of the game for the question from its first call (one
+        answer schema holding it, ``agents.llm.schema.game_schema``)."""
+        for agent in agents.values():
+            expect = getattr(agent, "expect_beliefs", None)
+            if callable(expect) and gives_beliefs(agent):
+                expect()
+
     # ------------------------------------------------------------------ when, whom
     def moment(self, game: Any, batch: list[Any]) -> int | None:
         """The id of the batch's first vote decision when the batch opens a day's vote

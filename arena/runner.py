@@ -33,6 +33,8 @@ def view_for(game: Game, seat: str) -> SeatView:
 def run_sync(
     game: Game, agents: Mapping[str, Agent], on_answer: AnswerHook | None = None, beliefs: "BeliefPoll | None" = None
 ) -> Game:
+    if beliefs is not None:
+        beliefs.announce(agents)
     while not game.over:
         batch = game.waiting
         if not batch:
@@ -61,6 +63,8 @@ async def run_async(
         async with sem:
             return await agents[d.seat].adecide(view_for(game, d.seat), d)
 
+    if beliefs is not None:
+        beliefs.announce(agents)
     while not game.over:
         batch = game.waiting
         if not batch:

@@ -19,6 +19,12 @@ lookback, routing and TTL), tokens counted as 4 characters:
 entry becomes readable when the request that wrote it is answered. Each request's
 figures are also kept in ``requests`` for measurement.
 
+With ``vendor_latency`` the caches keep vendor time (``StepClock``: each round trip
+of the game takes that long, however fast the stand-in answers), so entries expire
+and routes overflow to further machines (OpenAI's ~15 requests a minute per prefix
+and key) as they would at the vendor's pace; without it they keep the stand-in's
+own time and no route overflows.
+
     with StandInServer(latency=0.05) as api:
         seat = make_agent("openai:gpt-4o-mini", "Alice", base_url=api.base_url, api_key="sk-bench")
         seat = make_agent("anthropic:claude-sonnet-4-5", "Bob", base_url=api.anthropic_url, api_key="sk-bench")
@@ -42,7 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.llm.vendor_cache import (  # noqa: E402
     AnthropicPromptCache,
     CacheRequestError,
+    OPENAI_OVERFLOW_RATE,
     OpenAIPromptCache,
+    StepClock,
     empty_value,
     narrowed_schema,
     user_text,
@@ -116,16 +124,21 @@ class RequestStat:
     completion_tokens: int
     cached_tokens: int  # billed as cache reads
     cache_write_tokens: int  # billed as cache writes (Anthropic)
+    route: str = ""  # OpenAI: the routing hash (prefix and prompt_cache_key) the request went by
+    machine: int = 0  # OpenAI: 0 for the route's own machine, more for an overflow one
+    text: str = ""  # OpenAI: the prompt as its prefix cache sees it (``openai_prompt_text``)
 
 
 class StandInServer:
-    def __init__(self, latency: float = 0.05, *, seed: int = 0, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, latency: float = 0.05, *, seed: int = 0, host: str = "127.0.0.1", port: int = 0, vendor_latency: float | None = None):
         self.latency = latency
         self.seed = seed
         self.requests: list[RequestStat] = []
         self._lock = threading.Lock()
-        self.openai_cache = OpenAIPromptCache()
-        self.anthropic_cache = AnthropicPromptCache()
+        self.vendor_clock = StepClock(vendor_latency) if vendor_latency else None
+        clock = {"clock": self.vendor_clock} if self.vendor_clock else {}
+        self.openai_cache = OpenAIPromptCache(**clock, overflow_rate=OPENAI_OVERFLOW_RATE if self.vendor_clock else None)
+        self.anthropic_cache = AnthropicPromptCache(**clock)
         self._httpd = ThreadingHTTPServer((host, port), self._handler())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -162,11 +175,18 @@ class StandInServer:
             self.requests.clear()
             self.openai_cache.reset()
             self.anthropic_cache.reset()
+            if self.vendor_clock:
+                self.vendor_clock.reset()
 
     def _rng(self, body: dict[str, Any]) -> random.Random:
-        # The answer depends on the request only, never on arrival order, so a game is
-        # the same game at any latency and any concurrency.
-        digest = hashlib.sha256(json.dumps(body.get("messages"), sort_keys=True).encode()).hexdigest()
+        # The answer depends on what the seat was shown (its history's lines) and on
+        # the legal answers, never on arrival order, the question's wording or the
+        # layout of the request: a game is the same game at any latency and
+        # concurrency, and under any prompt layout, so layouts compare on equal games.
+        text = user_text(body.get("messages") or [])
+        head = text[: text.rfind("\n## ")] if "\n## " in text else ""
+        lines = [line for line in head.splitlines() if line.strip() and not line.startswith("## ")]
+        digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
         return random.Random(f"{self.seed}:{digest}")
 
     # ------------------------------------------------------------------ OpenAI
@@ -186,7 +206,7 @@ class StandInServer:
             schema = tool["parameters"]
         value = answer(schema, user_text(body.get("messages") or []), self._rng(body)) if schema else {"action": None}
         content = json.dumps(value)
-        stat = self._record("openai", body, started, cached.prompt_tokens, tokens(content), cached.cached_tokens, 0)
+        stat = self._record("openai", body, started, cached.prompt_tokens, tokens(content), cached.cached_tokens, 0, cached.route, cached.machine, cached.text)
         message: dict[str, Any] = {"role": "assistant", "content": None if tool else content}
         if tool:
             message["tool_calls"] = [{"id": f"call_{len(self.requests)}", "type": "function", "function": {"name": tool["name"], "arguments": content}}]
@@ -239,8 +259,20 @@ class StandInServer:
             },
         }
 
-    def _record(self, vendor: str, body: dict[str, Any], started: float, prompt: int, completion: int, read: int, written: int) -> RequestStat:
-        stat = RequestStat(vendor, str(body.get("model", "")), started, time.monotonic(), prompt, completion, read, written)
+    def _record(
+        self,
+        vendor: str,
+        body: dict[str, Any],
+        started: float,
+        prompt: int,
+        completion: int,
+        read: int,
+        written: int,
+        route: str = "",
+        machine: int = 0,
+        text: str = "",
+    ) -> RequestStat:
+        stat = RequestStat(vendor, str(body.get("model", "")), started, time.monotonic(), prompt, completion, read, written, route, machine, text)
         with self._lock:
             self.requests.append(stat)
         return stat
@@ -282,16 +314,21 @@ class StandInServer:
                 except json.JSONDecodeError:
                     self._send(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
                     return
-                try:  # the cache as the request finds it on arrival
-                    cached = server.openai_lookup(body) if vendor == "openai" else server.anthropic_lookup(body)
-                except CacheRequestError as e:
-                    self._send(400, {"type": "error", "error": {"type": "invalid_request_error", "message": str(e)}})
-                    return
-                if server.latency:
-                    time.sleep(server.latency)
-                if vendor == "openai":
-                    self._send(200, server.complete(body, started, cached))
-                else:
-                    self._send(200, server.message(body, started, cached))
+                clock = server.vendor_clock
+                if clock:
+                    clock.arrive()
+                try:
+                    try:  # the cache as the request finds it on arrival
+                        cached = server.openai_lookup(body) if vendor == "openai" else server.anthropic_lookup(body)
+                    except CacheRequestError as e:
+                        self._send(400, {"type": "error", "error": {"type": "invalid_request_error", "message": str(e)}})
+                        return
+                    if server.latency:
+                        time.sleep(server.latency)
+                    reply = server.complete(body, started, cached) if vendor == "openai" else server.message(body, started, cached)
+                finally:
+                    if clock:
+                        clock.leave()
+                self._send(200, reply)
 
         return Handler

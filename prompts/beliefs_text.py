@@ -11,14 +11,17 @@ from __future__ import annotations
 from prompts.catalog import catalog
 
 
-def beliefs_prompt(players: list[str], *, language: str = "en") -> str:
-    """The question for ``players`` (the other living players, in seat order)."""
+def beliefs_prompt(players: list[str], *, language: str = "en", reminder: bool = True) -> str:
+    """The question for ``players`` (the other living players, in seat order). Without
+    ``reminder`` it ends before the answer format, as ``decision_prompt`` does: the
+    cache layout follows it with the line naming the field to fill."""
     cat = catalog(language)
     names = cat.join(players)
     lines = [
         cat.text("decisions.beliefs.heading"),
         cat.text("decisions.beliefs.ask", players=names),
         cat.text("decisions.beliefs.scale"),
-        cat.text("decisions.beliefs.reminder", players=names),
     ]
+    if reminder:
+        lines.append(cat.text("decisions.beliefs.reminder", players=names))
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.decisions import BOOL, MULTI, TEXT, Decision
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from prompts.catalog import Catalog, catalog
 
 Asker = Callable[[Catalog, Decision], list[str]]
@@ -286,16 +286,26 @@ def _option_text(cat: Catalog, d: Decision, option: Any) -> str:
     return literal
 
 
-def _legal_lines(cat: Catalog, d: Decision) -> list[str]:
+def _bare_answers(d: Decision) -> bool:
+    """Whether the legal answers are bare values (names, true/false) that a JSON enum
+    states as well as the words do; role ids, camps, buildings and bids come with
+    what each means, and a list with how many to pick."""
+    labelled = ROLE_ANSWERS | CAMP_ANSWERS | BUILDING_ANSWERS | SCALE_ANSWERS
+    return d.shape in (BOOL, CHOICE) and d.kind not in labelled
+
+
+def _legal_lines(cat: Catalog, d: Decision, listed: bool = True) -> list[str]:
     options = [o for o in d.options]
     if d.shape == TEXT:
         lines = [cat.text("decisions.legal.text")]
     elif not options:
         return [cat.text("decisions.legal.empty")]
+    elif not listed and _bare_answers(d):
+        lines = []  # the cache layout's fields line lists them, as a JSON enum
     elif d.shape == MULTI:
-        listed = cat.table(_option_text(cat, d, o) for o in options)
+        table = cat.table(_option_text(cat, d, o) for o in options)
         example = cat.literal(options[: d.count])
-        lines = [cat.text("decisions.legal.multi", count=d.count, options=listed, example=example)]
+        lines = [cat.text("decisions.legal.multi", count=d.count, options=table, example=example)]
     elif d.shape == BOOL:
         lines = [cat.text("decisions.legal.bool", options=cat.table(cat.literal(o) for o in options))]
     else:
@@ -347,9 +357,12 @@ def situation(decision: Decision, language: str = "en") -> list[str]:
     return [line for line in lines if line]
 
 
-def decision_prompt(decision: Decision, *, language: str = "en", reminder: bool = True) -> str:
+def decision_prompt(decision: Decision, *, language: str = "en", reminder: bool = True, listed: bool = True) -> str:
     """The question. Without ``reminder`` it ends at its legal answers: the cache
-    layout follows it with the line naming the fields to fill, which says it all."""
+    layout follows it with the line naming the fields to fill, which says it all.
+    Without ``listed`` either, bare legal answers (names, true/false) are left to that
+    line's enum, which states them exactly: the question is paid fresh in every
+    request, so nothing in it is said twice."""
     cat = catalog(language)
-    lines = [cat.text("decisions.heading"), *situation(decision, language), *_legal_lines(cat, decision), _reminder(cat, decision) if reminder else ""]
+    lines = [cat.text("decisions.heading"), *situation(decision, language), *_legal_lines(cat, decision, listed), _reminder(cat, decision) if reminder else ""]
     return "\n".join(line for line in lines if line)

@@ -13,7 +13,7 @@ this module and its helpers only choose and fill templates.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from engine.options import RuleOptions
 from engine.roles import ROLES, WEREWOLVES
@@ -73,6 +73,18 @@ def _glossary(cat: Catalog, in_play: list[str], options: RuleOptions) -> list[st
     return lines
 
 
+def _limits(cat: Catalog, limits: Mapping[str, int]) -> list[str]:
+    """What one reply may spend: the longest reasoning and words, the token budgets."""
+    lines = []
+    if limits.get("reasoning"):
+        lines.append(cat.text("system.limits.reasoning", chars=limits["reasoning"]))
+    if limits.get("text"):
+        lines.append(cat.text("system.limits.text", chars=limits["text"]))
+    if limits.get("choice") and limits.get("words"):
+        lines.append(cat.text("system.limits.tokens", choice=limits["choice"], words=limits["words"]))
+    return [cat.text("system.limits.heading"), *(cat.text("system.bullet", text=line) for line in lines)] if lines else []
+
+
 def system_prompt(**kwargs: Any) -> str:
     """The part of every call that stays the same for the whole game: ``system_parts``
     (same keywords) joined.
@@ -94,11 +106,17 @@ def system_parts(
     players: list[str],
     language: str = "en",
     deck: Iterable[str] | None = None,
+    layout: str = "grammar",
+    limits: Mapping[str, int] | None = None,
 ) -> tuple[str, str]:
     """``system_prompt`` in two parts: what every seat of the game reads (the game,
     its rules, the roles in play, how to answer), then the seat's own (its place,
     its card, its win). Shared parts first, so a prompt cache common to the seats
-    (Anthropic's, per workspace) serves the first part to every seat."""
+    (Anthropic's, per workspace) serves the first part to every seat. ``layout``
+    ``cache`` (one answer schema for the game, ``agents.llm.schema.game_schema``)
+    adds how its questions name the fields they fill, said once here rather than in
+    every question. ``limits`` (``reasoning`` and ``text`` in characters, ``choice``
+    and ``words`` in tokens; a 0 or missing one is not said) are the seat's own."""
     if seat not in players:
         raise ValueError(f"seat '{seat}' is not among the players")
     cat = catalog(language)
@@ -109,6 +127,7 @@ def system_parts(
         _glossary(cat, in_play, options),
         [cat.text("system.answer_heading")]
         + [cat.text("system.bullet", text=line) for line in cat.get("system.answer")]
+        + ([cat.text("system.bullet", text=cat.text("system.answer_fields"))] if layout == "cache" else [])
         + [cat.text("system.bullet", text=cat.text("system.language"))],
     ]
     own: list[list[str]] = [
@@ -121,9 +140,10 @@ def system_parts(
         ],
         _role_card(cat, role, options, in_play),
         _win(cat, role, options, in_play),
+        _limits(cat, limits or {}),
     ]
 
     def text(parts: list[list[str]]) -> str:
-        return "\n\n".join("\n".join(p).strip("\n") for p in parts)
+        return "\n\n".join("\n".join(p).strip("\n") for p in parts if p)
 
     return text(shared) + "\n\n", text(own) + "\n"

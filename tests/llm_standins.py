@@ -582,7 +582,7 @@ def schema_chat_model(seed: int = 0, *, structured: bool = True, script: list[st
                 msg = AIMessage(content=content)
             elif tools:
                 fn = tools[0]["function"]
-                args = legal_instance(fn["parameters"], self.rng)
+                args = legal_answer(fn["parameters"], text, self.rng)  # narrowed by the question's fields line, if any
                 content = json.dumps(args)
                 msg = AIMessage(content="", tool_calls=[{"name": fn["name"], "args": args, "id": f"call_{len(self.prompts)}"}])
             else:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from arena.local_model import LocalModelServer, ModelUnavailable, fetch_model
+from arena.local_model import LocalModelServer, ModelUnavailable, fetch_model, inference_threads
 
 MODEL = "smollm2"
 SPEC = f"openai:{MODEL}"
@@ -42,41 +42,6 @@ SEAT_OPTIONS: dict[str, Any] = {
     "retry_total": 10.0,
     "decision_timeout": 60.0,
 }
-
-
-def inference_threads() -> int:
-    """CPU threads for the server: ``$WEREWOLF_MODEL_THREADS``, else the cores that are
-    idle right now. llama.cpp's threads meet at a barrier for every layer, so one
-    thread that another process preempts stalls them all: on a busy 2-core machine
-    one thread decodes 3 to 10 times faster than two, on an idle one two threads are
-    about 1.5 times faster than one."""
-    env = os.environ.get("WEREWOLF_MODEL_THREADS", "").strip()
-    if env:
-        return max(1, int(env))
-    cpus = os.cpu_count() or 1
-    idle = idle_cores(cpus)
-    return max(1, min(cpus, int(idle + 0.25)))
-
-
-def idle_cores(cpus: int, seconds: float = 1.0) -> float:
-    """How many cores nobody used over the last ``seconds`` (``/proc/stat``; elsewhere,
-    from the load average)."""
-
-    def sample() -> tuple[int, int]:
-        with open("/proc/stat") as f:
-            fields = [int(v) for v in f.readline().split()[1:]]
-        return sum(fields), fields[3] + (fields[4] if len(fields) > 4 else 0)
-
-    try:
-        total0, idle0 = sample()
-        time.sleep(seconds)
-        total1, idle1 = sample()
-        return cpus * (idle1 - idle0) / max(1, total1 - total0)
-    except (OSError, ValueError, IndexError):
-        try:
-            return max(0.0, cpus - os.getloadavg()[0])
-        except OSError:
-            return float(cpus)
 
 
 def skip_allowed() -> bool:

@@ -317,12 +317,13 @@ def test_a_tournament_can_ask_for_beliefs(tmp_path):
 
 
 # ---------------------------------------------------------------------- model seats
+BELIEFS_HEADING = beliefs_prompt(["X"]).splitlines()[0]
+
+
 def is_belief_request(body: dict) -> bool:
-    rf = body.get("response_format") or {}
-    if rf.get("type") == "json_schema":
-        return rf["json_schema"]["name"] == "beliefs"
-    tools = body.get("tools") or []
-    return bool(tools) and tools[0]["function"]["name"] == "beliefs"
+    """The beliefs question, in either layout (in the cache layout it shares the
+    game's one schema, so only its question tells it apart)."""
+    return BELIEFS_HEADING in json.dumps(body.get("messages"), ensure_ascii=False)
 
 
 def model_game(tmp_path: Path, seed: int, *flags: str, setup=None, **options) -> tuple[Path, OpenAIStandIn]:
@@ -350,12 +351,20 @@ def test_model_seats_answer_the_belief_schema_and_metrics_score_them(tmp_path):
     for b in beliefs:
         call = next(c for c in calls if c["seat"] == b["seat"] and c["day"] == b["day"])
         assert call["answer"] == b["probabilities"] and call["decision"] == b["decision"]
-    # The request: the seat's system and history, then the question, with the schema.
+    # The request: the seat's system and history, then the question; the schema is the
+    # game's one (the cache layout), the same as the seat's decisions', holding a
+    # number for every player at the table; the question names the living others.
     body = next(b for b in api.requests if is_belief_request(b))
     schema = body["response_format"]["json_schema"]["schema"]
-    names = list(schema["properties"]["probabilities"]["properties"])
-    assert schema["properties"]["probabilities"]["required"] == names and len(names) >= 2
-    assert body["messages"][-1]["content"].endswith(beliefs_prompt(names))
+    decisions = [b for b in api.requests if not is_belief_request(b)]
+    assert all(b["response_format"] == body["response_format"] for b in decisions)
+    table = schema["properties"]["probabilities"]["anyOf"][0]
+    assert table["required"] == list(table["properties"]) == [s["name"] for s in records[0]["seats"]]
+    seat = next(n for n in table["properties"] if f"You are {n} (seat" in body["messages"][0]["content"])
+    asked = next(r for r in records if r["type"] == "belief" and r["seat"] == seat)
+    question, fields = body["messages"][-1]["content"].rsplit("\n", 1)
+    assert question.endswith(beliefs_prompt(list(asked["probabilities"]), reminder=False))
+    assert fields == 'Fields: {"properties":{"probabilities":{"$ref":"#/properties/probabilities"}}}'
     v = verify_file(out)
     assert v.status is Verdict.OK, v.summary()
     m = game_metrics(load_transcript(out))
@@ -376,7 +385,7 @@ def test_no_belief_reaches_any_prompt(tmp_path):
     belief_calls = [r for r in records if r["type"] == "call" and r["kind"] == "beliefs"]
     secrets = [c["parsed"]["reasoning"] for c in belief_calls]
     assert secrets and all(s.startswith("stand-in reasoning") for s in secrets)
-    question = beliefs_prompt(["X"]).splitlines()[0]
+    question = BELIEFS_HEADING
     for body in api.requests:
         sent = json.dumps(body["messages"], ensure_ascii=False)
         if is_belief_request(body):

@@ -227,3 +227,36 @@ def test_play_caps_the_calls_per_model(capsys):
 def test_concurrency_caps_must_be_positive(capsys, flag):
     assert main(["play", "--agents", "openai:gpt-4o-mini", "--quiet", flag, "0"]) == 2
     assert f"{flag} needs a positive number" in capsys.readouterr().err
+
+
+def test_reasoning_tokens_are_recorded_shown_and_measured(tmp_path, capsys):
+    """A reasoning model's hidden tokens: in each call record, in the closing table, in
+    ``metrics`` (per seat, per game, per agent) and in the exported calls; priced as
+    the output they are part of."""
+    from arena.export.rows import _call
+    from arena.metrics.game import game_metrics
+    from arena.metrics.load import load_transcript
+
+    game = tmp_path / "game.yaml"
+    seats = "".join(f"  - {{name: {n}, agent: heuristic}}\n" for n in NAMES[2:])
+    game.write_text(
+        "seed: 4\nseats:\n"
+        "  - {name: Alice, agent: 'openai:o4-mini', options: {reasoning_effort: low, retry_initial: 0.001}}\n"
+        "  - {name: Bob, agent: 'openai:o4-mini', options: {reasoning_effort: low, retry_initial: 0.001}}\n" + seats
+    )
+    transcript = tmp_path / "t.jsonl"
+    with standin_router() as router:
+        OpenAIStandIn(router).reasoning_tokens = 23
+        assert main(["play", str(game), "--json", "--transcript", str(transcript)]) == 0
+    err = capsys.readouterr().err
+    assert "reasoning" in err and "hidden reasoning within out" in err
+    calls = [c for c in read_transcript(transcript).calls if c.messages]
+    assert calls and all(c.reasoning_tokens == 23 and c.output_tokens > 23 for c in calls)
+    m = game_metrics(load_transcript(transcript))
+    for seat in ("Alice", "Bob"):
+        n = sum(1 for c in calls if c.seat == seat)
+        assert m["seats"][seat]["reasoning_tokens"] == 23 * n == m["cost"]["seats"][seat]["reasoning_tokens"]
+    assert m["cost"]["total"]["reasoning_tokens"] == 23 * len(calls)
+    assert main(["metrics", str(transcript)]) == 0
+    assert "reasoning" in capsys.readouterr().out
+    assert _call(calls[0].model_dump(), "g", {})["reasoning_tokens"] == 23

@@ -12,6 +12,7 @@ from llm_standins import FAKE_ANTHROPIC_KEY, NAMES, AnthropicStandIn, Raise, Rep
 from llm_standins import assert_every_asked_seat_recorded, model_game, standin_fixture
 
 from agents.llm.accounting import CallLog
+from agents.llm.config import LLMOptions
 from arena.runner import view_for
 
 MODEL = "anthropic:claude-3-5-haiku-latest"
@@ -29,7 +30,7 @@ async def test_forced_tool_use_with_cache_breakpoints(api):
     body = api.requests[0]
     h = api.headers[0]
     assert FAKE_ANTHROPIC_KEY in (h.get("x-api-key"), h.get("authorization", "").removeprefix("Bearer "))
-    assert body["max_tokens"] == 300 and body["temperature"] == 0.7 and body["model"] == "claude-3-5-haiku-latest"
+    assert body["max_tokens"] == min(300, LLMOptions().budget("choice")) and body["temperature"] == 0.7  # a vote's budget and body["model"] == "claude-3-5-haiku-latest"
     # The cache layout: the game's one tool, forced the same way in every call.
     assert body["tool_choice"] == {"type": "tool", "name": "answer"}
     assert body["tools"][0]["input_schema"]["properties"]["action"]["anyOf"]

@@ -75,3 +75,35 @@ async def test_read_timeouts_until_attempts_run_out_end_in_the_fallback(vendor):
     (rec,) = log.records
     assert rec.fallback and rec.retries == retries
     assert f"gave up after {retries + 1} attempts" in rec.error and "timeout" in rec.error
+
+
+@pytest.mark.usefixtures("llm_env")
+@pytest.mark.parametrize(
+    "base_url, options, expected",
+    [
+        ("https://api.openai.com/v1", {}, 60.0),  # a vendor: a lost call is retried after a minute
+        ("http://127.0.0.1:8080/v1", {}, 300.0),  # a server of one's own: the decision's whole time limit
+        ("http://127.0.0.1:8080/v1", {"decision_timeout": 90.0}, 90.0),
+        ("http://127.0.0.1:8080/v1", {"timeout": 20.0}, 20.0),  # set: as set
+        ("https://api.openai.com/v1", {"timeout": 20.0}, 20.0),
+    ],
+)
+async def test_a_local_server_is_given_the_decisions_time_for_one_call(base_url, options, expected):
+    """A slow call to a server of one's own is the server still working on that very
+    request (a small model's first prompt on a busy CPU takes minutes): a per-call
+    timeout below the decision's limit only drops it and asks again from scratch,
+    which turned every call of a loaded game into a fallback."""
+    seat = make_llm_agent("openai:smollm2", "Alice", base_url=base_url, **options)
+    sent: list[Any] = []
+
+    async def create(client: Any, request: dict[str, Any]) -> Any:
+        sent.append(request["timeout"])
+        raise httpx.ReadTimeout("stopped here")  # the SDK's call is not under test
+
+    seat.backend.create = create  # type: ignore[method-assign]
+    game, d = game_at("vote", after_death=True)
+    try:
+        d.validate(await ask(seat, game, d))
+    finally:
+        await seat.backend.aclose()
+    assert sent and set(sent) == {expected}

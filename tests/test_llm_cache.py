@@ -8,6 +8,7 @@ import json
 
 import pytest
 from llm_standins import (
+    FAST,
     NAMES,
     AnthropicStandIn,
     OpenAIStandIn,
@@ -20,6 +21,7 @@ from llm_standins import (
 )
 
 from agents.llm.accounting import CallLog
+from agents.llm.config import LLMOptions
 from agents.llm.pricing import DEFAULT_TABLE
 from agents.llm.vendor_cache import AnthropicPromptCache, CacheRequestError, OpenAIPromptCache, anthropic_min
 
@@ -87,6 +89,40 @@ def test_openai_entries_expire_after_their_ttl():
     assert served(cache, chat(system, "q3")).cached_tokens > 0
     clock.now = 1000
     assert served(cache, chat(system, "q4")).cached_tokens == 0
+
+
+def test_openai_routes_overflow_to_machines_without_the_entry_above_the_rate():
+    """About 15 requests a minute per prefix and key: the 16th in a minute lands on a
+    further machine, which has none of the first one's entries; a minute later the
+    route's own machine serves again. Off unless asked (a clock at the vendor's pace)."""
+    clock = Clock()
+    cache = OpenAIPromptCache(clock=clock, overflow_rate=15)
+    system = "s" * 4 * 2000
+    got = [served(cache, chat(system, f"q{i}", key="seat-a")) for i in range(16)]
+    assert [g.machine for g in got] == [0] * 15 + [1]
+    assert got[14].cached_tokens > 0 and got[15].cached_tokens == 0  # the overflow machine starts empty
+    assert served(cache, chat(system, "q16", key="seat-a")).machine == 1  # and now holds that prefix
+    assert served(cache, chat(system, "q17", key="seat-b")).machine == 0  # another key, another route
+    clock.now = 61
+    assert served(cache, chat(system, "q18", key="seat-a")).machine == 0
+    unlimited = OpenAIPromptCache(clock=Clock())
+    assert {served(unlimited, chat(system, f"q{i}")).machine for i in range(40)} == {0}
+
+
+def test_the_step_clock_advances_one_vendor_latency_per_round_trip():
+    from agents.llm.vendor_cache import StepClock
+
+    clock = StepClock(2.5)
+    assert clock() == 0
+    clock.arrive()
+    clock.arrive()  # parallel: the same round trip
+    clock.leave()
+    clock.arrive()  # still one in flight: the same round trip
+    assert clock() == 2.5
+    clock.leave()
+    clock.leave()
+    clock.arrive()  # nothing was in flight: the next round trip
+    assert clock() == 5.0
 
 
 # ---------------------------------------------------------------------- Anthropic's rules
@@ -185,17 +221,45 @@ async def test_a_seat_sends_the_same_schema_and_key_all_game_on_openai():
         keys.setdefault(seat, set()).add(body["prompt_cache_key"])
     assert all(len(v) == 1 for v in by_seat.values())
     assert len({json.dumps(sorted(v)) for v in by_seat.values()}) == 1  # the table's schema: the same for every seat
-    assert all(len(v) == 1 for v in keys.values()) and len({next(iter(v)) for v in keys.values()}) == len(keys)
+    # One routing key per seat for the whole game, shared by neighbours in seat order
+    # (``cache_key_seats`` 2): Alice and Bob, Chloe and David, ...
+    assert all(len(v) == 1 for v in keys.values())
+    key = {seat: next(iter(v)) for seat, v in keys.items()}
+    pairs = {tuple(NAMES[i : i + 2]) for i in range(0, len(NAMES), 2)}
+    for a, b in pairs:
+        if a in key and b in key:
+            assert key[a] == key[b]
+    assert len(set(key.values())) == len({p for p in pairs if set(p) & set(key)})
     # The rules every seat reads come first: the seats' system texts share a long prefix.
     systems = {b["messages"][0]["content"] for b in api.requests}
     common = min(len(__import__("os").path.commonprefix([a, b])) for a in systems for b in systems if a != b)
     assert common > 0.6 * min(len(s) for s in systems)
 
 
+def test_the_routing_key_is_the_seats_own_or_its_groups():
+    """``cache_key_seats`` 1: a digest of the seat's own system text; N: of the shared
+    text and the N neighbours' names, so a group's seats share one machine."""
+    from agents.base import SeatView
+    from agents.llm import make_llm_agent
+
+    game, d = game_at("vote", after_death=True)
+
+    def key(seat: str, n: int) -> str:
+        agent = make_llm_agent("openai:gpt-4o-mini", seat, cache_key_seats=n)
+        return agent.prompt(SeatView(seat, game.observation(seat)), d).cache_key
+
+    names = [p.name for p in game.players]
+    assert len({key(n, 1) for n in names[:4]}) == 4
+    assert key(names[0], 2) == key(names[1], 2) != key(names[2], 2) == key(names[3], 2)
+    assert len({key(n, 4) for n in names[:4]}) == 1 and key(names[4], 4) != key(names[0], 4)
+    assert all(k.startswith("werewolf-") and names[0] not in k for k in (key(names[0], 1), key(names[0], 2)))
+
+
 @pytest.mark.parametrize("spec", ["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5"])
 async def test_a_whole_game_is_billed_mostly_as_cache_reads(spec):
-    """The goal of the layout, on the vendors' documented rules: most input tokens of
-    a game are billed as cache reads, writes are few, and nothing is refused."""
+    """The goal of the layout, on the vendors' documented rules: at least 85% of a
+    game's input tokens are billed as cache reads, writes are few, and nothing is
+    refused or re-asked."""
     with standin_router() as router:
         (OpenAIStandIn if spec.startswith("openai") else AnthropicStandIn)(router)
         log = CallLog()
@@ -204,7 +268,7 @@ async def test_a_whole_game_is_billed_mostly_as_cache_reads(spec):
     total = sum(r.input_tokens for r in made)
     read = sum(r.cached_tokens or 0 for r in made)
     written = sum(r.cache_write_tokens or 0 for r in made)
-    assert read / total >= 0.8, (read, total)
+    assert read / total >= 0.85, (read, total)  # issue 14's goal (measured: 87.2% OpenAI, 91.1% Anthropic Sonnet)
     assert written / total <= 0.15
     assert not any(r.violation or r.fallback for r in log.records)
     # The accounting bills what the vendor would: reads and writes at their own prices.
@@ -268,7 +332,7 @@ async def test_openai_reasoning_options_budget_and_extra_body():
         log = CallLog()
         await ask(model_seat("openai:o4-mini", d, log, reasoning_effort="low", max_tokens=500, extra_body={"service_tier": "flex"}), game, d)
     body = api.requests[0]
-    assert body["reasoning_effort"] == "low" and body["max_completion_tokens"] == 500 + 4096  # the answer plus the reasoning
+    assert body["reasoning_effort"] == "low" and body["max_completion_tokens"] == min(500, LLMOptions().budget("choice")) + 4096  # the answer plus the reasoning
     assert body["service_tier"] == "flex"
     (rec,) = log.records
     assert rec.reasoning_tokens == 37 and rec.output_tokens >= 37  # priced as output
@@ -280,5 +344,62 @@ async def test_anthropic_extended_thinking_with_its_budget():
         game, d = game_at("vote", after_death=True)
         await ask(model_seat("anthropic:claude-sonnet-4-5", d, CallLog(), reasoning_budget=2048, max_tokens=400, temperature=0.5), game, d)
     body = api.requests[0]
-    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2448
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2048 + min(400, LLMOptions().budget("choice"))
     assert body["tool_choice"] == {"type": "auto"} and "temperature" not in body  # what the API takes with thinking
+
+
+# ---------------------------------------------------------------------- other back ends' layouts
+def test_litellm_lays_out_hosted_providers_for_their_cache_and_local_servers_for_grammars(monkeypatch):
+    """LiteLLM's hosted providers get the cache layout (OpenAI with its routing key,
+    Anthropic with its breakpoints in the content blocks); its servers of one's own
+    and any local base URL keep each decision's schema. Only requests are built here,
+    so LiteLLM itself (25 s to import on a loaded machine) is not imported."""
+    from agents.base import SeatView
+    from agents.llm import make_llm_agent
+    from agents.llm.backends import litellm_backend
+
+    monkeypatch.setattr(litellm_backend, "import_litellm", lambda: None)
+
+    game, d = game_at("vote", after_death=True)
+    view = SeatView(d.seat, game.observation(d.seat))
+
+    def request(model: str, **options):
+        agent = make_llm_agent(f"litellm:{model}", d.seat, **FAST, **options)
+        b = agent.backend
+        return b.layout(), b.build(agent.prompt(view, d), [], "json_schema")
+
+    layout, req = request("openai/gpt-4o-mini")
+    assert layout == "cache" and req["prompt_cache_key"].startswith("werewolf-")
+    assert req["response_format"]["json_schema"]["name"] == "answer"
+    layout, req = request("anthropic/claude-3-5-haiku-latest")
+    system, user = req["messages"][0]["content"], req["messages"][1]["content"]
+    assert layout == "cache" and "prompt_cache_key" not in req
+    assert system[0]["cache_control"] == {"type": "ephemeral"} and "cache_control" not in user[-1]
+    assert user[-2]["cache_control"] == {"type": "ephemeral"} and user[-1]["text"].rsplit("\n", 1)[1].startswith("Fields: ")
+    layout, req = request("groq/llama-3.1-8b-instant")
+    assert layout == "cache" and "prompt_cache_key" not in req
+    for model, options in (("ollama/smollm2", {}), ("hosted_vllm/qwen", {}), ("openai/smollm2", {"base_url": "http://127.0.0.1:8080/v1"})):
+        layout, req = request(model, **options)
+        assert layout == "grammar" and "prompt_cache_key" not in req, model
+        assert req["response_format"]["json_schema"]["name"] == d.kind  # the decision's own schema
+
+
+def test_langchain_models_of_ones_own_keep_the_grammar_layout_hosted_ones_the_cache():
+    from llm_standins import schema_chat_model
+
+    from agents.base import SeatView
+    from agents.llm import from_langchain
+
+    hosted = from_langchain(schema_chat_model(1), "Alice").backend
+    assert hosted.layout() == "cache"
+    model = schema_chat_model(1)
+    Local = type("ChatOllama", (type(model),), {})  # an integration of one's own server, by its class
+    assert from_langchain(Local(rng=model.rng), "Alice").backend.layout() == "grammar"
+    # ChatAnthropic: breakpoints in the content blocks, as the Anthropic back end sends them.
+    Claude = type("ChatAnthropic", (type(model),), {"__module__": "langchain_anthropic.chat_models"})
+    game, d = game_at("vote", after_death=True)
+    seat = from_langchain(Claude(rng=model.rng), d.seat)
+    req = seat.backend.build(seat.prompt(SeatView(d.seat, game.observation(d.seat)), d), [], "tool")
+    system, human = req["messages"][0].content, req["messages"][1].content
+    assert system[0]["cache_control"] == {"type": "ephemeral"} and human[-2]["cache_control"] == {"type": "ephemeral"}
+    assert req["name"] == "answer"

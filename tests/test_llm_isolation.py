@@ -81,12 +81,14 @@ async def test_no_prompt_holds_another_seats_secrets(vendor, seed, language):
             players=list(NAMES),
             language=language,
             deck=start.get("roles_in_play"),
+            layout="cache",
+            limits=agents[seat]._stated_limits(),  # the seat's own options: what one reply may spend
         )
         for r in (r for r in log.records if r.seat == seat and r.messages):
             system, user = prompt_parts(vendor, r.messages)
             user = without_fields_line(user)
             assert system.strip() == expected_system.strip()
-            question = decision_prompt(decisions[r.decision], language=language, reminder=False)  # the cache layout
+            question = decision_prompt(decisions[r.decision], language=language, reminder=False, listed=False)  # the cache layout
             # The question is last (a Witch's heal carries tonight's poison question after it).
             assert user.endswith(question) or (r.kind == "witch_heal" and question in user)
             history = user[: user.rindex(question)].rstrip("\n")

@@ -30,6 +30,7 @@ from llm_standins import (
 
 from agents.llm import make_llm_agent
 from agents.llm.accounting import CallLog
+from agents.llm.config import LLMOptions
 from arena.runner import view_for
 
 MODEL = "openai:gpt-4o-mini"
@@ -55,7 +56,7 @@ async def test_structured_output_request_and_recorded_call(api):
     fields = json.loads(body["messages"][1]["content"].rsplit(": ", 1)[1])
     assert fields["properties"]["action"]["enum"][:-1] == list(d.options)
     assert body["prompt_cache_key"].startswith("werewolf-")
-    assert body["max_completion_tokens"] == 1024  # OpenAI's own servers: the new name
+    assert body["max_completion_tokens"] == LLMOptions().budget("choice")  # OpenAI's own servers: the new name; a vote's budget
     # Cache layout: [static system] + one user message, history first, question last.
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
     assert body["messages"][1]["content"].rstrip().endswith(body["messages"][1]["content"].rstrip().split("\n")[-1])
@@ -257,7 +258,7 @@ async def test_server_without_schemas_or_tools_gets_text_and_the_tolerant_parser
     text_body = api.requests[-1]
     assert "response_format" not in text_body and "tools" not in text_body
     assert "JSON schema" in text_body["messages"][1]["content"]
-    assert text_body["max_tokens"] == 1024  # compatible servers know the classic name
+    assert text_body["max_tokens"] == LLMOptions().budget("choice", layout="grammar")  # compatible servers know the classic name
     assert log.records[0].mode == "text" and log.records[0].reply.startswith("Sure!")
 
 

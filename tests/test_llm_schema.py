@@ -147,3 +147,106 @@ def test_every_kind_in_a_game_has_a_schema_instance_the_engine_accepts(kind):
     r = read_reply(legal_instance(s, random.Random(1)), "", d, view)
     assert r.ok, r.reason
     game.submit(d.id, r.answer)
+
+
+# ---------------------------------------------------------------------- what a reply may spend
+def test_limits_bound_the_free_parts_of_an_answer():
+    """With limits, the schema a local server enforces as a grammar bounds the
+    reasoning, the words and the claims' lists: a small model cannot write on until
+    the token budget cuts its reply."""
+    from agents.llm.schema import ReplyLimits
+
+    limits = ReplyLimits(reasoning=300, text=500)
+    speech = answer_schema(Decision(id=1, seat="Alice", kind="speak", shape="text"), players=PLAYERS, roles=ROLES, limits=limits)
+    props = speech["properties"]
+    assert props["reasoning"]["maxLength"] == 300 and props["text"]["maxLength"] == 500
+    claims = props["claims"]["properties"]
+    assert claims["accuses"]["maxItems"] == claims["checks"]["maxItems"] == min(3, len(PLAYERS))
+    vote = answer_schema(Decision(id=2, seat="Alice", kind="vote", shape="choice", options=("Bob",)), players=PLAYERS, roles=ROLES, limits=limits)
+    assert vote["properties"]["reasoning"]["maxLength"] == 300
+    closed(speech)
+    closed(vote)
+    plain = answer_schema(Decision(id=1, seat="Alice", kind="speak", shape="text"), players=PLAYERS, roles=ROLES)
+    assert "maxLength" not in json.dumps(plain) and "maxItems" not in json.dumps(plain)  # none by default
+
+
+def test_budgets_per_kind_of_question_hold_the_longest_reply_and_never_pass_max_tokens():
+    from agents.llm.config import LLMOptions
+
+    o = LLMOptions()
+    assert o.budget("choice") < o.budget("beliefs", players=8) < o.budget("words") <= o.max_tokens
+    assert o.budget("beliefs", players=12) > o.budget("beliefs", players=8)  # a number per player
+    assert o.budget("words", language="zh") > o.budget("words")  # a Chinese character is about a token
+    assert LLMOptions(max_tokens=100).budget("words") == 100
+    assert LLMOptions(budgets={"choice": 64}).budget("choice") == 64
+    assert LLMOptions(budgets={"choice": 64}).budget("words") == o.budget("words")
+    assert LLMOptions(reasoning_chars=0).budget("choice") == o.max_tokens  # unbounded reasoning: no room to compute
+    assert o.chars("grammar") < o.chars("cache") and o.budget("words", layout="grammar") < o.budget("words")  # a server of one's own
+    with pytest.raises(ValueError):
+        LLMOptions(budgets={"choice": 3})
+    with pytest.raises(ValueError):
+        LLMOptions(budgets={"speech": 300})
+
+
+@pytest.mark.usefixtures("llm_env")
+async def test_a_local_seat_gets_bounded_schemas_the_stated_limits_and_each_kinds_budget():
+    from llm_standins import OpenAIStandIn, ask, model_seat, standin_router
+
+    from agents.llm.accounting import CallLog
+    from agents.llm.config import LLMOptions
+
+    url = "http://127.0.0.1:8080/v1"
+    with standin_router() as router:
+        api = OpenAIStandIn(router, base_url=url)
+        for kind in ("vote", "speak"):
+            game, d = game_at(kind, after_death=True)
+            await ask(model_seat("openai:smollm2", d, CallLog(), base_url=url, reasoning_chars=250, text_chars=450), game, d)
+    vote, speech = api.requests
+    o = LLMOptions(reasoning_chars=250, text_chars=450)
+    assert vote["max_tokens"] == o.budget("choice", layout="grammar") and speech["max_tokens"] == o.budget("words", layout="grammar")
+    for body in (vote, speech):
+        schema = body["response_format"]["json_schema"]["schema"]
+        assert schema["properties"]["reasoning"]["maxLength"] == 250
+        system = body["messages"][0]["content"]
+        assert "at most 250 characters" in system and "at most 450 characters" in system
+        assert f"after {o.budget('choice', layout='grammar')} tokens for a choice, {o.budget('words', layout='grammar')} for words" in system
+    assert speech["response_format"]["json_schema"]["schema"]["properties"]["text"]["maxLength"] == 450
+
+
+STATED = {
+    "en": ("at most {r} characters", "at most {t} characters", "after {c} tokens for a choice, {w} for words"),
+    "zh": ("不超过 {r} 个字符", "不超过 {t} 个字符", "超过 {c} 个 token（选择）或 {w} 个 token（发言、私聊）"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.usefixtures("llm_env")
+async def test_a_local_seats_default_limits_are_stated_in_its_language_and_enforced_by_its_grammar(language):
+    """With no limits set, a seat on a server of one's own (the grammar layout, as
+    ``werewolf model serve``) gets the CPU defaults: stated in the system text of the
+    game's language, a ``maxLength`` in every schema, a completion budget per kind."""
+    from llm_standins import OpenAIStandIn, ask, model_seat, standin_router
+
+    from agents.llm.accounting import CallLog
+    from agents.llm.config import DEFAULT_CHARS, LLMOptions
+
+    url = "http://127.0.0.1:8080/v1"
+    with standin_router() as router:
+        api = OpenAIStandIn(router, base_url=url)
+        for kind in ("vote", "speak", "wolf_chat"):
+            game, d = game_at(kind, after_death=kind != "wolf_chat")
+            await ask(model_seat("openai:smollm2", d, CallLog(), base_url=url, language=language), game, d)
+    reasoning, text = DEFAULT_CHARS["grammar"]
+    o = LLMOptions()
+    choice, words = o.budget("choice", language=language, layout="grammar"), o.budget("words", language=language, layout="grammar")
+    assert [b["max_tokens"] for b in api.requests] == [choice, words, words]
+    r_line, t_line, tokens_line = STATED[language]
+    for body in api.requests:
+        system = body["messages"][0]["content"]
+        assert r_line.format(r=reasoning) in system and t_line.format(t=text) in system, system[-600:]
+        assert tokens_line.format(c=choice, w=words) in system, system[-600:]
+        props = body["response_format"]["json_schema"]["schema"]["properties"]
+        assert props["reasoning"]["maxLength"] == reasoning
+        if "text" in props:
+            assert props["text"]["maxLength"] == text
+    assert all("text" in b["response_format"]["json_schema"]["schema"]["properties"] for b in api.requests[1:])

@@ -100,15 +100,18 @@ def check_questions(game, log, decisions, api, language: str, asked: dict[str, i
         if d.kind not in KINDS:
             continue
         asked[d.kind] = asked.get(d.kind, 0) + 1
-        question = decision_prompt(d, language=language, reminder=False)  # the cache layout
+        question = decision_prompt(d, language=language, reminder=False, listed=False)  # the cache layout
         user = without_fields_line(r.messages[1]["content"])
         assert user.endswith(question), (d.kind, question)
         assert d.kind in ASKERS or cat.has(f"decisions.kinds.{d.kind}.ask"), f"{d.kind} asked with the generic question"
         assert not PLACEHOLDER.search(question), question
+        # The legal answers: in the words, or (bare names, true/false) in the fields
+        # line's enum that ends the question.
+        fields = r.messages[1]["content"].rsplit("\n", 1)[1]
         for option in d.options:
-            assert cat.literal(option) in question, (d.kind, option, question)
+            assert cat.literal(option) in question + fields, (d.kind, option, question, fields)
         if d.shape == BOOL:
-            assert "true" in question and "false" in question
+            assert "boolean" in fields or ("true" in question and "false" in question)
         body = bodies[json.dumps(r.messages, ensure_ascii=False, sort_keys=True)]
         if d.shape == BOOL:
             assert "boolean" in json.dumps(body.get("response_format") or body.get("tools")), d.kind
@@ -140,7 +143,7 @@ def check_isolation(game, log, decisions, language: str, leaks_checked: dict[str
                 assert e not in observation, (seat, e.kind)
         for r in (r for r in log.records if r.seat == seat and r.messages):
             user = without_fields_line(r.messages[1]["content"])
-            question = decision_prompt(decisions[r.decision][0], language=language, reminder=False)
+            question = decision_prompt(decisions[r.decision][0], language=language, reminder=False, listed=False)
             assert user.endswith(question)
             history = user[: -len(question)].rstrip("\n")
             assert full.startswith(history), f"{seat}'s prompt is not its own history"

@@ -150,6 +150,40 @@ async def test_a_reply_cut_at_max_tokens_is_asked_again_and_never_published(serv
     assert not _raw_json(answer["text"]) and "reasoning" not in answer["text"], answer
 
 
+# ---------------------------------------------------------------------- what a reply may spend
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_each_kinds_budget_holds_the_longest_reply_the_grammar_allows(server, language):
+    """A local seat's default limits are enforced by the server's grammar; the token
+    budget is only the net under the longest reply they let through. Counted by the
+    model's own tokenizer (llama.cpp's ``/tokenize``), that reply fits, so no reply
+    the grammar allows is cut and asked again (measured before: 3 of 7 speeches cut
+    at 198 tokens)."""
+    import urllib.request
+
+    from agents.llm.config import LLMOptions
+
+    o = LLMOptions()
+    reasoning, text = o.chars("grammar")
+
+    def tokens(value: object) -> int:
+        body = json.dumps({"content": json.dumps(value, indent=2, ensure_ascii=False)}).encode()
+        request = urllib.request.Request(server.base_url.rsplit("/v1", 1)[0] + "/tokenize", data=body, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return len(json.loads(r.read())["tokens"])
+
+    def words(n: int) -> str:  # n characters of the words a small model repeats
+        return (("我们投票给他吧，" if language == "zh" else "You die. ") * n)[:n]
+
+    longest_speech = {
+        "reasoning": words(reasoning),
+        "text": words(text),
+        "claims": {"role": "werewolf", "checks": [{"target": "Chloe", "role": "werewolf"}] * 3, "accuses": ["Alice", "Bob", "Chloe"]},
+    }
+    longest_choice = {"reasoning": words(reasoning), "action": "Chloe"}
+    assert tokens(longest_speech) <= o.budget("words", language=language, layout="grammar")
+    assert tokens(longest_choice) <= o.budget("choice", language=language, layout="grammar")
+
+
 # ---------------------------------------------------------------------- a whole game
 @pytest.mark.slow
 async def test_full_game_of_eight_real_model_seats_ends(server, monkeypatch, tmp_path):

@@ -66,6 +66,7 @@ class SeatUsage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
+    reasoning_tokens: int = 0  # hidden reasoning, within output_tokens (billed as output)
     cost_usd: float | None = 0.0  # None once any call had no known price
     violations: int = 0  # replies refused as malformed or illegal
     fallbacks: int = 0  # decisions the fallback bot answered
@@ -118,6 +119,7 @@ def summarize(records: Iterable[CallRecord]) -> list[SeatUsage]:
         u.input_tokens += r.input_tokens or 0
         u.output_tokens += r.output_tokens or 0
         u.cached_tokens += r.cached_tokens or 0
+        u.reasoning_tokens += r.reasoning_tokens or 0
         if made_request and r.input_tokens is not None:
             if r.cost_usd is None or u.cost_usd is None:
                 u.cost_usd = None

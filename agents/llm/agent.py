@@ -29,13 +29,22 @@ from agents.base import Agent, BeliefFailed, SeatView
 from agents.llm.accounting import CallLog, CallRecord
 from agents.llm.beliefs import FAMILY as BELIEFS_FAMILY
 from agents.llm.beliefs import TOOL_NAME as BELIEFS_TOOL
-from agents.llm.beliefs import belief_schema, read_beliefs
+from agents.llm.beliefs import belief_fields, belief_schema, read_beliefs
 from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Turn
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
 from agents.llm import witch
-from agents.llm.schema import GAME_TOOL, GAME_TOOL_DESCRIPTION, answer_schema, game_schema, narrowed_fields, tool_name
+from agents.llm.schema import (
+    GAME_TOOL,
+    GAME_TOOL_DESCRIPTION,
+    ReplyLimits,
+    answer_schema,
+    game_schema,
+    narrowed_fields,
+    question_family,
+    tool_name,
+)
 from engine.decisions import Decision, IllegalAnswer
 
 log = logging.getLogger("werewolf.llm")
@@ -95,6 +104,7 @@ class LLMAgent(Agent):
         self._game_schema: tuple[tuple[str, ...], dict[str, Any]] | None = None  # (players, schema) of the cache layout
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
         self._kept_poison: witch.KeptPoison | None = None  # answered with tonight's heal
+        self.beliefs_expected = False  # the game asks beliefs: the cache layout's schema holds their field
 
     @property
     def display_name(self) -> str:
@@ -293,27 +303,59 @@ class LLMAgent(Agent):
         from prompts.render import decision_prompt
 
         players = list(view.players)
-        exact = answer_schema(decision, players=players, roles=_role_ids())
+        exact = answer_schema(decision, players=players, roles=_role_ids(), limits=self._limits())
+        budget = self.options.budget(question_family(decision), language=self.language, layout=self.backend.layout())
         if self.backend.layout() != "cache":
             question = decision_prompt(decision, language=self.language)
-            return self._request(view, question=question, schema=exact, name=tool_name(decision), description=f"Submit your {decision.kind} answer.", family=decision.shape)
+            return self._request(
+                view,
+                question=question,
+                schema=exact,
+                name=tool_name(decision),
+                description=f"Submit your {decision.kind} answer.",
+                family=decision.shape,
+                max_tokens=budget,
+            )
         game = self._game_schema_for(players)
         return self._request(
             view,
-            question=decision_prompt(decision, language=self.language, reminder=False),
+            question=decision_prompt(decision, language=self.language, reminder=False, listed=False),
             schema=game,
             name=GAME_TOOL,
             description=GAME_TOOL_DESCRIPTION,
             family=GAME_TOOL,
             fields=narrowed_fields(decision, players=players, roles=_role_ids(), game=game),
             exact_schema=exact,
+            max_tokens=budget,
         )
+
+    def _limits(self) -> ReplyLimits:
+        reasoning, text = self.options.chars(self.backend.layout())
+        return ReplyLimits(reasoning=reasoning, text=text)
+
+    def _stated_limits(self) -> dict[str, int]:
+        """What the system text tells the seat a reply may spend (``prompts.render``)."""
+        o, layout = self.options, self.backend.layout()
+        limits = self._limits()
+        return {
+            "reasoning": limits.reasoning,
+            "text": limits.text,
+            "choice": o.budget("choice", language=self.language, layout=layout),
+            "words": o.budget("words", language=self.language, layout=layout),
+        }
 
     def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
         key = tuple(players)
         if self._game_schema is None or self._game_schema[0] != key:
-            self._game_schema = (key, game_schema(players=players, roles=_role_ids()))
+            self._game_schema = (key, game_schema(players=players, roles=_role_ids(), beliefs=self.beliefs_expected))
         return self._game_schema[1]
+
+    def expect_beliefs(self) -> None:
+        """The game will ask this seat's beliefs (``arena.beliefs.BeliefPoll.announce``,
+        before the first decision): in the cache layout the game's one schema then
+        holds their field, so the beliefs question keeps the seat's prefix."""
+        self.beliefs_expected = True
+        self._game_schema = None
 
     def _request(self, view: SeatView, **question: Any) -> Prompt:
         """The seat's system part and append-only history, then ``question`` (the
@@ -325,7 +367,7 @@ class LLMAgent(Agent):
         return Prompt(
             system="".join(parts),
             system_parts=parts,
-            cache_key=_cache_key(parts),
+            cache_key=self._cache_key(view, parts),
             history_parts=self._parts(entries),
             language=self.language,
             **question,
@@ -347,6 +389,8 @@ class LLMAgent(Agent):
                 players=list(view.players),
                 language=self.language,
                 deck=start.get("roles_in_play"),
+                layout=self.backend.layout(),
+                limits=self._stated_limits(),
             )
         return self._system
 
@@ -359,6 +403,18 @@ class LLMAgent(Agent):
             cuts.append(len(entries))
         bounds = [0] + cuts
         return ["\n".join(entries[a:b]) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+    def _cache_key(self, view: SeatView, parts: tuple[str, ...]) -> str:
+        """The seat's routing key: a digest of its system text (its own machine); with
+        ``cache_key_seats`` N, of the shared text and the names of the N neighbours in
+        seat order it is grouped with, so they share a machine and the second one's
+        first request reads the rules the first one sent."""
+        n = self.options.cache_key_seats
+        if n <= 1:
+            return _cache_key("".join(parts))
+        players = list(view.players)
+        at = players.index(self.name) // n * n if self.name in players else 0
+        return _cache_key(parts[0] + "\x00" + "\x00".join(players[at : at + n]))
 
     def _preset(self, view: SeatView) -> str:
         if self.preset:
@@ -421,16 +477,35 @@ class LLMAgent(Agent):
 
     def belief_prompt(self, view: SeatView, players: list[str]) -> Prompt:
         """The beliefs question after the seat's own history: the same system part and
-        history as its decisions, so the vote that follows reuses the cached prefix."""
+        history as its decisions, so it and the vote asked beside it read the same
+        cached prefix. In the cache layout it is one more question of the game's schema
+        (its ``probabilities``), so the request's first bytes stay the seat's own."""
         from prompts.beliefs_text import beliefs_prompt
 
+        exact = belief_schema(players, reasoning_chars=self._limits().reasoning)
+        budget = self.options.budget("beliefs", language=self.language, players=len(players), layout=self.backend.layout())
+        if self.backend.layout() != "cache" or not self.beliefs_expected:
+            # A server enforcing each question's grammar; or a caller that never said
+            # beliefs would be asked (the game's schema has no field for them).
+            return self._request(
+                view,
+                question=beliefs_prompt(players, language=self.language),
+                schema=exact,
+                name=BELIEFS_TOOL,
+                description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
+                family=BELIEFS_FAMILY,
+                max_tokens=budget,
+            )
         return self._request(
             view,
-            question=beliefs_prompt(players, language=self.language),
-            schema=belief_schema(players),
-            name=BELIEFS_TOOL,
-            description="Submit your private beliefs: for each player, the probability that they are a werewolf.",
-            family=BELIEFS_FAMILY,
+            question=beliefs_prompt(players, language=self.language, reminder=False),
+            schema=self._game_schema_for(list(view.players)),
+            name=GAME_TOOL,
+            description=GAME_TOOL_DESCRIPTION,
+            family=GAME_TOOL,
+            fields=belief_fields(),
+            exact_schema=exact,
+            max_tokens=budget,
         )
 
     def _end_without_reply(self, state: _Asking, error: str, *, cut_off: bool = False) -> None:
@@ -566,13 +641,12 @@ def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _cache_key(parts: tuple[str, ...]) -> str:
-    """A stable routing key for the seat's requests (OpenAI ``prompt_cache_key``): a
-    digest of its system text, the same for every call of the game and revealing
-    nothing of it."""
+def _cache_key(text: str) -> str:
+    """A stable routing key (OpenAI ``prompt_cache_key``): a digest, the same for every
+    call of the game and revealing nothing of what it digests."""
     import hashlib
 
-    return "werewolf-" + hashlib.sha256("".join(parts).encode()).hexdigest()[:24]
+    return "werewolf-" + hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _role_ids() -> list[str]:

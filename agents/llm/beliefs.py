@@ -27,14 +27,18 @@ _VALUE_KEYS = ("probability", "p", "p_wolf", "value", "wolf")
 _PERCENT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*%\s*$")
 
 
-def belief_schema(players: list[str]) -> dict[str, Any]:
-    """A closed object: ``reasoning``, then ``probabilities`` with one number in [0, 1]
-    per player of ``players``, every one required."""
+def belief_schema(players: list[str], *, reasoning_chars: int = 0) -> dict[str, Any]:
+    """A closed object: ``reasoning`` (at most ``reasoning_chars`` characters, when
+    given), then ``probabilities`` with one number in [0, 1] per player of
+    ``players``, every one required."""
     number = {"type": "number", "minimum": 0, "maximum": 1}
+    reasoning: dict[str, Any] = {"type": "string", "description": "your private reasoning; nobody else reads it"}
+    if reasoning_chars:
+        reasoning["maxLength"] = reasoning_chars
     return {
         "type": "object",
         "properties": {
-            "reasoning": {"type": "string", "description": "your private reasoning; nobody else reads it"},
+            "reasoning": reasoning,
             "probabilities": {
                 "type": "object",
                 "description": "for each player, the probability (0 to 1) that they are a werewolf",
@@ -46,6 +50,12 @@ def belief_schema(players: list[str]) -> dict[str, Any]:
         "required": ["reasoning", "probabilities"],
         "additionalProperties": False,
     }
+
+
+def belief_fields() -> dict[str, Any]:
+    """The cache layout's line for the beliefs question: the game schema's
+    ``probabilities`` (``agents.llm.schema.game_schema``), whose players the question names."""
+    return {"properties": {"probabilities": {"$ref": "#/properties/probabilities"}}}
 
 
 def read_beliefs(data: Any, text: str, players: list[str]) -> Reading:

@@ -26,6 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # Where a back end's key comes from when ``api_key_env`` is not given: the SDKs' own.
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+# Reply limits in characters (reasoning, words) by layout: the vendors' APIs, and servers
+# of one's own, where a small model on a CPU writes a few tokens a second.
+DEFAULT_CHARS = {"cache": (300, 600), "grammar": (100, 240)}
 # The settings that choose where a seat's key is sent, and which variable is sent.
 ENDPOINT_FIELDS = ("base_url", "api_key_env")
 
@@ -50,12 +53,41 @@ class LLMOptions(BaseModel):
     max_tokens_cap: int = Field(
         default=4096, ge=16, le=1_000_000, description="largest budget a re-ask after a reply cut at max_tokens may use (doubling each time)"
     )
+    # --- what a reply may spend ------------------------------------------------------------
+    reasoning_chars: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="the longest private reasoning a reply may hold, in characters (0: no limit); stated in the prompt, and a "
+        "maxLength in the schema a local server enforces as a grammar. Default: 300 on the vendors' APIs, 100 on a server "
+        "of one's own (the grammar layout), where a CPU writes a few tokens a second",
+    )
+    text_chars: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="the longest speech or private talk, in characters (0: no limit); stated and enforced as reasoning_chars. "
+        "Default: 600 on the vendors' APIs, 240 on a server of one's own",
+    )
+    budgets: dict[Literal["choice", "words", "beliefs"], int] | None = Field(
+        default=None,
+        description="completion tokens per kind of question (choice: a vote, a target, yes or no; words: a speech, a private "
+        "talk; beliefs), each at most max_tokens and stated in the prompt; default: room for the longest reply the limits "
+        "above allow (docs/MODEL_CACHE.md)",
+    )
     # --- where ------------------------------------------------------------------------
     base_url: str | None = None  # else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's
     api_key_env: str | None = None  # the variable holding this seat's key, when not the SDK's
     display_name: str | None = None  # how the model is named in summaries (default: the model id)
     # --- never hang -------------------------------------------------------------------
-    timeout: float = Field(default=60.0, gt=0, le=3600, description="seconds for one HTTP call")
+    timeout: float | None = Field(
+        default=None,
+        gt=0,
+        le=3600,
+        description="seconds for one HTTP call. Default: 60 on the vendors' APIs; on a server of one's own (the grammar "
+        "layout) the decision's whole time limit, decision_timeout: a slow answer there is the server still working on "
+        "this very request (a small model's first prompt on a busy CPU), and a retry would start it over",
+    )
     max_retries: int = Field(default=4, ge=0, le=20, description="retries of a transient failure per call")
     retry_initial: float = Field(default=1.0, ge=0, le=600, description="first backoff, seconds")
     retry_max_wait: float = Field(default=30.0, ge=0, le=3600, description="cap on one wait, Retry-After included")
@@ -75,6 +107,17 @@ class LLMOptions(BaseModel):
             "(what the vendors' prompt caches need); grammar: each decision's own schema, enforced by the server's JSON-schema "
             "grammar (free on local servers, where the schema is not part of the prompt); auto: cache on api.openai.com and "
             "on the Anthropic API, grammar elsewhere"
+        ),
+    )
+    cache_key_seats: int = Field(
+        default=2,
+        ge=1,
+        le=8,
+        description=(
+            "seats that share one OpenAI prompt_cache_key (neighbours in seat order): each key's first request misses its "
+            "whole prefix, so sharing saves those misses, but above about 15 requests a minute one key overflows to machines "
+            "without its cache; 2 pays from about 2.5 s a round trip, 1 is better for models faster than that "
+            "(docs/MODEL_CACHE.md)"
         ),
     )
     # --- reasoning models ----------------------------------------------------------------
@@ -104,6 +147,52 @@ class LLMOptions(BaseModel):
         if v is not None and not v.startswith(("http://", "https://")):
             raise ValueError("base_url must start with http:// or https://")
         return v
+
+    @field_validator("budgets")
+    @classmethod
+    def _budgets(cls, v: dict[str, int] | None) -> dict[str, int] | None:
+        if v is not None and any(not isinstance(n, int) or n < 16 for n in v.values()):
+            raise ValueError("each budget must be a whole number of tokens, at least 16")
+        return v
+
+    def chars(self, layout: str = "cache") -> tuple[int, int]:
+        """(reasoning, words) character limits for a seat of ``layout``: the ones set,
+        else the defaults for the vendors' APIs (``cache``) or a server of one's own
+        (``grammar``), where every token is a CPU's work."""
+        reasoning, text = DEFAULT_CHARS["grammar" if layout == "grammar" else "cache"]
+        return (reasoning if self.reasoning_chars is None else self.reasoning_chars, text if self.text_chars is None else self.text_chars)
+
+    def call_timeout(self, layout: str = "cache") -> float:
+        """Seconds for one HTTP call of a seat of ``layout``: the one set, else 60 on the
+        vendors' APIs and the decision's time limit on a server of one's own."""
+        if self.timeout is not None:
+            return self.timeout
+        return min(self.decision_timeout, 3600.0) if layout == "grammar" else 60.0
+
+    def budget(self, family: str, *, language: str = "en", players: int = 0, layout: str = "cache") -> int:
+        """The completion budget of a question of ``family`` (``choice``, ``words`` or
+        ``beliefs``): the one set in ``budgets``, else room for the longest reply the
+        character limits allow in ``language`` plus the JSON around it; never above
+        ``max_tokens``.
+
+        On the vendors' APIs (``cache``) a Chinese character is about a token and an
+        English word about 1.3. On a server of one's own (``grammar``) the schema's
+        ``maxLength`` already bounds the reply, so the budget is only the net under the
+        longest reply the grammar lets through, and a cut reply is a whole call wasted:
+        a small model's tokenizer spends more (measured with SmolLM2's: the longest
+        English speech the defaults allow, pretty-printed with three checks and three
+        accusations, is 226 tokens; a Chinese one 798, 2.3 tokens a character)."""
+        if self.budgets and family in self.budgets:
+            return min(self.budgets[family], self.max_tokens)
+        reasoning, text = self.chars(layout)
+        if not reasoning or (family == "words" and not text):
+            return self.max_tokens  # a part without a limit: no room can be computed
+        per_char = (2.5 if language == "zh" else 0.5) if layout == "grammar" else (1.0 if language == "zh" else 0.3)
+        chars = reasoning + (text if family == "words" else 0)
+        # The object's keys, the claims (three checks, three accusations) and the
+        # beliefs' names and numbers; with a grammar, its indentation too.
+        overhead = (128 if layout == "grammar" and family == "words" else 96) + (12 * players if family == "beliefs" else 0)
+        return min(self.max_tokens, overhead + int(chars * per_char + 0.5))
 
     def completion_budget(self, answer: int | None = None) -> int:
         """The completion limit to send: the answer's budget (``answer``, else

@@ -28,6 +28,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from agents.llm.backends.base import local_url
 from agents.llm.config import LLMOptions
 
 
@@ -141,7 +142,12 @@ def _fields(cls: Any) -> set[str]:
 
 
 def _settings(model: str | None, options: LLMOptions) -> dict[str, Any]:
-    values: dict[str, Any] = {"max_retries": 0, "timeout": options.timeout, "max_tokens": options.max_tokens}
+    # The layout the back end will choose (``LangChainBackend.default_layout``), as far
+    # as the settings tell before the model exists: a server of one's own gets the
+    # decision's time limit per call (``LLMOptions.call_timeout``).
+    own = options.prompt_layout == "grammar" or (options.prompt_layout == "auto" and local_url(options.base_url))
+    timeout = options.call_timeout("grammar" if own else "cache")
+    values: dict[str, Any] = {"max_retries": 0, "timeout": timeout, "max_tokens": options.max_tokens}
     if model is not None:
         values["model"] = model
     if options.temperature is not None:

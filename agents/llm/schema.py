@@ -15,6 +15,7 @@ text so deception can be measured later against the truth without parsing prose.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,19 +89,40 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 _REASONING = {"type": "string", "description": "your private reasoning; nobody else reads it"}
 
 
-def answer_schema(decision: Decision, *, players: list[str], roles: list[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ReplyLimits:
+    """How long a reply's free parts may be (``LLMOptions.reasoning_chars`` and
+    ``text_chars``; 0: no limit). In a schema a local server enforces as a grammar
+    they bound what a small model can spend on one reply: an unbounded string lets it
+    write until the token budget cuts it, and a cut reply is no answer. The lists of a
+    speech's claims are bounded too (the few that matter in one speech)."""
+
+    reasoning: int = 0
+    text: int = 0
+    claims: int = 3  # the longest list of accusations or of Seer results in one speech, when the words are bounded
+
+
+def _string(base: dict[str, Any], limit: int) -> dict[str, Any]:
+    return base | {"maxLength": limit} if limit else base
+
+
+def answer_schema(decision: Decision, *, players: list[str], roles: list[str], limits: ReplyLimits | None = None) -> dict[str, Any]:
     """The JSON schema of a legal answer to ``decision``.
 
     ``players`` are every name at the table (claims may name the dead), ``roles`` the
-    role ids a speech may claim.
+    role ids a speech may claim, ``limits`` the longest reasoning and words (none by
+    default).
     """
+    limits = limits or ReplyLimits()
     shape = decision.shape
+    reasoning = _string(_REASONING, limits.reasoning)
+    bounded = {"maxItems": min(limits.claims, len(players))} if limits.reasoning or limits.text else {}
     if shape == TEXT:
         if decision.kind in TARGETED_TEXT_KINDS:
             return _object(
                 {
-                    "reasoning": _REASONING,
-                    "text": {"type": "string", "description": "what you tell your pack"},
+                    "reasoning": reasoning,
+                    "text": _string({"type": "string", "description": "what you tell your pack"}, limits.text),
                     "target": _enum(players, nullable=True) | {"description": "the victim you propose, or null"},
                 }
             )
@@ -111,30 +133,36 @@ def answer_schema(decision: Decision, *, players: list[str], roles: list[str]) -
                     "type": "array",
                     "description": "Seer results you publicly announce",
                     "items": _object({"target": _enum(players, nullable=False), "role": _enum(roles, nullable=False)}),
-                },
-                "accuses": {"type": "array", "description": "players you accuse", "items": _enum(players, nullable=False)},
+                }
+                | bounded,
+                "accuses": {"type": "array", "description": "players you accuse", "items": _enum(players, nullable=False)} | bounded,
             }
         )
-        return _object(
-            {"reasoning": _REASONING, "text": {"type": "string", "description": "your words, heard by everyone"}, "claims": claims}
-        )
+        text = _string({"type": "string", "description": "your words, heard by everyone"}, limits.text)
+        return _object({"reasoning": reasoning, "text": text, "claims": claims})
     if shape == BOOL:
         legal = [o for o in decision.options if isinstance(o, bool)] or [False]
         action: dict[str, Any] = {"type": "boolean"}
         if len(set(legal)) == 1:
             action["enum"] = [legal[0]]
-        return _object({"reasoning": _REASONING, "action": action})
+        return _object({"reasoning": reasoning, "action": action})
     if shape == MULTI:
         items = _enum(decision.options, nullable=False)
         action = {"type": "array", "items": items, "minItems": decision.count, "maxItems": decision.count}
         if decision.allow_pass:
             action = {"anyOf": [action, {"type": "null"}]}
-        return _object({"reasoning": _REASONING, "action": action})
+        return _object({"reasoning": reasoning, "action": action})
     if shape == CHOICE:
         numbers = bool(decision.options) and all(type(o) is int for o in decision.options)  # a bid's scale
         kind = "integer" if numbers else "string"
-        return _object({"reasoning": _REASONING, "action": _enum(decision.options, nullable=decision.allow_pass, json_type=kind)})
+        return _object({"reasoning": reasoning, "action": _enum(decision.options, nullable=decision.allow_pass, json_type=kind)})
     raise ValueError(f"unknown decision shape {shape}")
+
+
+def question_family(decision: Decision) -> str:
+    """Which completion budget a question takes (``LLMOptions.budget``): words for a
+    speech or a private talk, a choice for everything else."""
+    return "words" if decision.shape == TEXT else "choice"
 
 
 def reply_model(decision: Decision) -> type[_Lenient]:
@@ -148,7 +176,7 @@ GAME_TOOL = "answer"  # the one tool / schema name of the cache layout
 GAME_TOOL_DESCRIPTION = "Submit your answer to the question: fill the fields the question names, leave the others empty."
 
 
-def game_schema(*, players: list[str], roles: list[str]) -> dict[str, Any]:
+def game_schema(*, players: list[str], roles: list[str], beliefs: bool = False) -> dict[str, Any]:
     """One answer schema for every decision of a game (the cache layout).
 
     The vendors cache tools and structured-output schemas as the start of the prompt
@@ -165,15 +193,22 @@ def game_schema(*, players: list[str], roles: list[str]) -> dict[str, Any]:
         "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"type": "string"}}, {"type": "boolean"}, {"type": "null"}],
         "description": "a choice: one of the legal answers the question lists, written exactly as shown; null when the question asks for words",
     }
-    return _object(
-        {
-            "reasoning": _REASONING,
-            "action": action,
-            "text": {"type": "string", "description": "the words of a speech or of a private talk; empty for a choice"},
-            "target": pack["target"] | {"description": "in the pack's private talk: the victim you propose; else null"},
-            "claims": speech["claims"] | {"description": "in a public speech: what you publicly claim; else null role and empty lists"},
+    fields: dict[str, Any] = {
+        "reasoning": _REASONING,
+        "action": action,
+        "text": {"type": "string", "description": "the words of a speech or of a private talk; empty for a choice"},
+        "target": pack["target"] | {"description": "in the pack's private talk: the victim you propose; else null"},
+        "claims": speech["claims"] | {"description": "in a public speech: what you publicly claim; else null role and empty lists"},
+    }
+    if beliefs:
+        fields["probabilities"] = {
+            "anyOf": [_object({p: dict(_PROBABILITY) for p in players}), {"type": "null"}],
+            "description": "in the private beliefs question: for each player it names, the probability (0 to 1) that they are a werewolf, the others null; else null",
         }
-    )
+    return _object(fields)
+
+
+_PROBABILITY = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
 
 
 def _bare(schema: Any) -> Any:
@@ -182,6 +217,20 @@ def _bare(schema: Any) -> Any:
         return {k: _bare(v) for k, v in schema.items() if k != "description"}
     if isinstance(schema, list):
         return [_bare(v) for v in schema]
+    return schema
+
+
+_STRING_TYPES = ("string", ["string", "null"])
+
+
+def _compact(schema: Any) -> Any:
+    """A bare schema without the ``"type": "string"`` an ``enum`` of names already
+    implies (a number's type stays: a bid is 3, not "3"). The question's line is sent
+    fresh in every request, so every token of it is paid."""
+    if isinstance(schema, dict):
+        return {k: _compact(v) for k, v in schema.items() if not (k == "type" and "enum" in schema and v in _STRING_TYPES)}
+    if isinstance(schema, list):
+        return [_compact(v) for v in schema]
     return schema
 
 
@@ -195,5 +244,5 @@ def narrowed_fields(decision: Decision, *, players: list[str], roles: list[str],
         if name == "reasoning":
             continue
         same = _bare(sub) == _bare(game["properties"].get(name))
-        props[name] = {"$ref": f"#/properties/{name}"} if same else _bare(sub)
+        props[name] = {"$ref": f"#/properties/{name}"} if same else _compact(_bare(sub))
     return {"properties": props}

@@ -18,6 +18,12 @@ and developers.openai.com/cookbook/examples/prompt_caching_201):
 - a request is routed by a hash of its first ~256 tokens combined with
   ``prompt_cache_key`` when given: only requests that land on the same machine share
   a cache, so requests of different keys never read each other's entries;
+- above about 15 requests a minute for one prefix and key, requests overflow to
+  further machines, which hold none of the first machine's entries; this model sends
+  a request to the first of a route's machines that has served fewer than
+  ``overflow_rate`` requests in the last 60 seconds of the caller's clock (off unless
+  asked: only a clock that runs at the vendor's pace, such as ``StepClock``, makes
+  that rate mean anything);
 - entries live 5 to 10 minutes of inactivity (in-memory retention); this model keeps
   them ``OPENAI_TTL`` seconds after their last use;
 - the figure is reported as ``usage.prompt_tokens_details.cached_tokens``, inside
@@ -48,6 +54,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -60,6 +67,8 @@ OPENAI_STEP = 128
 OPENAI_ROUTE_TOKENS = 256
 OPENAI_TTL = 300.0
 OPENAI_ENTRIES_PER_ROUTE = 64
+OPENAI_OVERFLOW_RATE = 15  # requests per route and machine per minute, as documented (approximately)
+OPENAI_RATE_WINDOW = 60.0
 
 ANTHROPIC_MAX_BREAKPOINTS = 4
 ANTHROPIC_LOOKBACK = 20
@@ -130,22 +139,36 @@ class _Entry:
 
 
 @dataclass
+class _Machine:
+    """One machine behind a route: its cache entries and when it was last asked."""
+
+    entries: list[_Entry] = field(default_factory=list)
+    arrivals: list[float] = field(default_factory=list)
+
+
+@dataclass
 class OpenAIUsage:
     prompt_tokens: int
     cached_tokens: int
     route: str
     text: str
+    machine: int = 0  # 0: the route's own machine; more: an overflow machine
 
 
 class OpenAIPromptCache:
     """The prompt cache of one OpenAI organisation, as seen by its usage blocks.
-    ``minimum`` is the documented 1,024 unless a test needs short prompts cached."""
+    ``minimum`` is the documented 1,024 unless a test needs short prompts cached;
+    ``overflow_rate`` (requests per machine per minute of ``clock``) models the
+    documented overflow to further machines, when ``clock`` runs at the vendor's pace."""
 
-    def __init__(self, clock: Clock = time.monotonic, ttl: float = OPENAI_TTL, minimum: int = OPENAI_MIN) -> None:
+    def __init__(
+        self, clock: Clock = time.monotonic, ttl: float = OPENAI_TTL, minimum: int = OPENAI_MIN, overflow_rate: int | None = None
+    ) -> None:
         self.clock = clock
         self.ttl = ttl
         self.minimum = minimum
-        self._routes: dict[str, list[_Entry]] = {}
+        self.overflow_rate = overflow_rate
+        self._routes: dict[str, list[_Machine]] = {}
 
     def reset(self) -> None:
         self._routes.clear()
@@ -156,15 +179,30 @@ class OpenAIPromptCache:
         key = body.get("prompt_cache_key") or ""
         return hashlib.sha256(f"{key}\x00{head}".encode()).hexdigest()
 
+    def _machine(self, route: str, now: float) -> int:
+        """The machine that serves a request arriving now: the route's first one that
+        is under the overflow rate (every request counts where it is served)."""
+        machines = self._routes.setdefault(route, [_Machine()])
+        if self.overflow_rate is None:
+            return 0
+        for i, m in enumerate(machines):
+            m.arrivals = [t for t in m.arrivals if now - t < OPENAI_RATE_WINDOW]
+            if len(m.arrivals) < self.overflow_rate:
+                m.arrivals.append(now)
+                return i
+        machines.append(_Machine(arrivals=[now]))
+        return len(machines) - 1
+
     def lookup(self, body: dict[str, Any]) -> OpenAIUsage:
         """What this request reads from the cache now (nothing is written yet)."""
         text = openai_prompt_text(body)
         route = self.route(body, text)
         now = self.clock()
-        entries = [e for e in self._routes.get(route, []) if now - e.used <= self.ttl]
-        self._routes[route] = entries
+        index = self._machine(route, now)
+        machine = self._routes[route][index]
+        machine.entries = [e for e in machine.entries if now - e.used <= self.ttl]
         best, hit = 0, None
-        for e in entries:
+        for e in machine.entries:
             n = common_prefix(e.text, text)
             if n > best:
                 best, hit = n, e
@@ -172,15 +210,46 @@ class OpenAIPromptCache:
         cached = min(openai_billed_cached(best // CHARS_PER_TOKEN, self.minimum), prompt_tokens)
         if hit is not None and cached:
             hit.used = now
-        return OpenAIUsage(prompt_tokens=prompt_tokens, cached_tokens=cached, route=route, text=text)
+        return OpenAIUsage(prompt_tokens=prompt_tokens, cached_tokens=cached, route=route, text=text, machine=index)
 
     def commit(self, usage: OpenAIUsage) -> None:
-        """The request was answered: its prefix is now cached on its route."""
+        """The request was answered: its prefix is now cached on the machine that served it."""
         if usage.prompt_tokens < self.minimum:
             return
-        entries = self._routes.setdefault(usage.route, [])
+        entries = self._routes[usage.route][usage.machine].entries
         entries.append(_Entry(usage.text, self.clock()))
         del entries[:-OPENAI_ENTRIES_PER_ROUTE]
+
+
+class StepClock:
+    """Vendor time for a stand-in that answers faster than the vendor does: each run of
+    requests that starts when none is in flight (one round trip of the game, however
+    many calls it holds in parallel) advances the clock by ``step`` seconds, the
+    vendor's latency per call. Rates and lifetimes are then judged at the vendor's
+    pace, whatever the stand-in's latency and the client's CPU time between calls."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self._steps = 0
+        self._in_flight = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        return self._steps * self.step
+
+    def arrive(self) -> None:
+        with self._lock:
+            if self._in_flight == 0:
+                self._steps += 1
+            self._in_flight += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._in_flight = max(0, self._in_flight - 1)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._steps = self._in_flight = 0
 
 
 # ---------------------------------------------------------------------- Anthropic

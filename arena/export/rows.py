@@ -194,7 +194,7 @@ def _call(c: dict[str, Any], game_id: str, label: dict[str, str]) -> dict[str, A
     seat: Any = c.get("seat")
     keep = ("decision", "kind", "day", "attempt", "backend", "model", "mode", "started", "accepted", "violation",
             "error", "fallback", "retries", "latency_s", "input_tokens", "output_tokens", "cached_tokens",
-            "cache_write_tokens", "cost_usd", "price_known", "reply")  # fmt: skip
+            "cache_write_tokens", "reasoning_tokens", "cost_usd", "price_known", "reply")  # fmt: skip
     row = {"game_id": game_id, "seat": seat, "participant": label.get(seat)}
     row.update({k: c.get(k) for k in keep})
     return row

@@ -46,7 +46,7 @@ TABLES: dict[str, dict[str, str]] = {
         "game_id": S, "seat": S, "participant": S, "decision": N, "kind": S, "day": N, "attempt": N,
         "backend": S, "model": S, "mode": S, "started": S, "accepted": B, "violation": S, "error": S,
         "fallback": B, "retries": N, "latency_s": F, "input_tokens": N, "output_tokens": N, "cached_tokens": N,
-        "cache_write_tokens": N, "cost_usd": F, "price_known": B, "reply": S,
+        "cache_write_tokens": N, "reasoning_tokens": N, "cost_usd": F, "price_known": B, "reply": S,
     },
     "deaths": {"game_id": S, "seq": N, "day": N, "phase": S, "player": S, "role": S, "cause": S},
 }  # fmt: skip

@@ -143,11 +143,13 @@ def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
             console.print(_power_table(f"Targeted powers by {title} (95% Wilson intervals; side: the user's when used)", first, agg[key]))
     models = {who: b for who, b in agg["by_label"].items() if b.get("calls") or b.get("belief_ratings")}
     if models:
+        reasoning = any(b.get("reasoning_tokens") for b in models.values())  # a column only where a model reasoned
         console.print(_table(
             "Model seats: beliefs, rule-following, cost",
-            ("who", "Brier", "AUC", "violations / decision", "fallbacks / decision", "calls", "cost (USD)"),
+            ("who", "Brier", "AUC", "violations / decision", "fallbacks / decision", "calls", *(("reasoning tokens",) if reasoning else ()),
+             "cost (USD)"),
             ((who, _f(b.get("brier")), _f(b.get("auc")), _pct(b["violation_rate"]), _pct(b["fallback_rate"]), f"{b['calls']:,}",
-              _usd(b.get("cost_usd"))) for who, b in models.items()),
+              *((f"{b.get('reasoning_tokens') or 0:,}",) if reasoning else ()), _usd(b.get("cost_usd"))) for who, b in models.items()),
         ))  # fmt: skip
     for s in skipped[:5]:
         console.print(f"[yellow]skipped[/yellow] {s}")
@@ -205,13 +207,18 @@ def print_game(m: dict[str, Any]) -> None:
     )
     models = {n: s for n, s in m["seats"].items() if s["belief_n"] or s["calls"] or s["decisions_asked"]}
     if models:
+        reasoning = any(s.get("reasoning_tokens") for s in models.values())  # a column only where a model reasoned
         console.print(_table(
             "Model seats: beliefs, rule-following, cost",
-            ("seat", "Brier", "AUC", "decisions", "violations", "fallbacks", "calls", "tokens", "latency (s)", "cost (USD)"),
+            ("seat", "Brier", "AUC", "decisions", "violations", "fallbacks", "calls", "tokens", *(("reasoning",) if reasoning else ()),
+             "latency (s)", "cost (USD)"),
             ((name, _f(s["belief_brier_sum"] / s["belief_n"] if s["belief_n"] else None), _f(s["belief_auc"]), str(s["decisions_asked"]),
               str(s["violations"]), str(s["fallbacks"]), str(s["calls"]), f"{s['input_tokens'] + s['output_tokens']:,}",
-              f"{s['latency_s']:.1f}", _usd(s["cost_usd"])) for name, s in models.items()),
+              *((f"{s.get('reasoning_tokens') or 0:,}",) if reasoning else ()), f"{s['latency_s']:.1f}", _usd(s["cost_usd"]))
+             for name, s in models.items()),
         ))  # fmt: skip
+        if reasoning:
+            console.print("[dim]reasoning: the hidden reasoning tokens within the output tokens, billed as output.[/dim]")
     uses = m["powers"]["uses"]
     if uses:
         columns: tuple[str, ...] = ("day", "seat", "power", "target", "wolf", "good", "chance")

@@ -1,5 +1,10 @@
 """Cost: calls, tokens, latency and money per seat and per game, from ``call`` records.
 
+Tokens as recorded: ``input_tokens`` the whole prompt (``cached_tokens`` read from the
+provider's cache, ``cache_write_tokens`` written to it), ``output_tokens`` the whole
+completion, of which ``reasoning_tokens`` the hidden reasoning a reasoning model
+spent (billed as output; 0 where the server does not report it).
+
 A record that made no request (a decision cut off before it was sent) counts no call.
 Money is ``None`` as soon as one request had no known price: a partial sum would read
 as a real total.
@@ -11,7 +16,7 @@ from typing import Any
 
 from arena.metrics.load import GameRecord
 
-TOKENS = ("input_tokens", "output_tokens", "cached_tokens", "cache_write_tokens")
+TOKENS = ("input_tokens", "output_tokens", "cached_tokens", "cache_write_tokens", "reasoning_tokens")  # reasoning: within output
 
 
 def _empty() -> dict[str, Any]:

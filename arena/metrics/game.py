@@ -115,6 +115,7 @@ def seat_summary(
         "input_tokens": c.get("input_tokens", 0),
         "output_tokens": c.get("output_tokens", 0),
         "cached_tokens": c.get("cached_tokens", 0),
+        "reasoning_tokens": c.get("reasoning_tokens", 0),
         "latency_s": round(c.get("latency_s", 0.0), 6),
         "cost_usd": c.get("cost_usd", 0.0) if c else 0.0,
     }

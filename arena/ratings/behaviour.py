@@ -56,7 +56,7 @@ ADDITIVE = (
     "false_claims", "lies", "lies_alive", "lies_survived", "lies_on_innocents", "village_votes_on_innocents",
     "innocents_voted_out", "power_uses", "power_good", "power_expected_good", "power_wolf_targets", "belief_n",
     "belief_brier_sum", "belief_baseline_sum", "belief_missing", "decisions_asked", "violations", "fallbacks", "errors",
-    "calls", "input_tokens", "output_tokens", "cached_tokens", "latency_s",
+    "calls", "input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens", "latency_s",
 )  # fmt: skip
 
 
@@ -122,6 +122,7 @@ def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
     out["calls"] = acc["calls"]
     out["input_tokens"] = acc["input_tokens"]
     out["output_tokens"] = acc["output_tokens"]
+    out["reasoning_tokens"] = acc["reasoning_tokens"]
     out["cost_usd"] = acc["cost_usd"]
     out["mean_latency_s"] = acc["latency_s"] / acc["calls"] if acc["calls"] else None
     return out

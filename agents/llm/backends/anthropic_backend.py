@@ -28,11 +28,8 @@ from typing import Any
 
 import anthropic
 
-from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, correction_text, question_text
+from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, breakpoint_blocks, correction_text, question_text
 from agents.llm.backends.sdk import SDKBackend
-
-EPHEMERAL = {"type": "ephemeral"}
-
 
 class AnthropicBackend(SDKBackend):
     name = "anthropic"
@@ -42,7 +39,7 @@ class AnthropicBackend(SDKBackend):
 
     def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> anthropic.AsyncAnthropic:
         try:
-            client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout)
+            client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout or 60.0)
         except anthropic.AnthropicError:
             raise self.missing_key(key_env) from None
         # This SDK builds without credentials and only fails at the first request;
@@ -63,15 +60,7 @@ class AnthropicBackend(SDKBackend):
 
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
         o = self.options
-        question = question_text(prompt, mode)
-        # A part's block must be byte-identical in every later request (that is what
-        # the cache matches), so each ends the same way wherever it falls.
-        system: list[dict[str, Any]] = [{"type": "text", "text": part} for part in prompt.system_blocks if part]
-        if len(system) > 1:
-            system[0]["cache_control"] = EPHEMERAL  # the part every seat of the game shares
-        content: list[dict[str, Any]] = [{"type": "text", "text": part + "\n"} for part in prompt.history_parts if part]
-        (content or system)[-1]["cache_control"] = EPHEMERAL
-        content.append({"type": "text", "text": question})
+        system, content = breakpoint_blocks(prompt, question_text(prompt, mode))
         messages: list[dict[str, Any]] = [{"role": "user", "content": content}]
         for turn in turns:
             messages += self._replay(turn, mode, prompt.language)

@@ -337,6 +337,27 @@ def status_failure(status: int, message: str, headers: Any, mode: str) -> Except
     return CallFailed(text, disable=status in DISABLING_STATUS)
 
 
+def local_url(url: str | None) -> bool:
+    """Whether ``url`` names a server on this machine or a private network (llama.cpp,
+    vLLM, Ollama, LM Studio...): such servers enforce a JSON schema as a grammar
+    outside the prompt and bill no prompt cache, so the grammar layout suits them."""
+    import ipaddress
+
+    if not url:
+        return False
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith((".local", ".localhost", ".internal")):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified
+
+
 def safe_url(url: str) -> str:
     """A URL without credentials, query or fragment: fit for a record or a log."""
     try:
@@ -376,12 +397,12 @@ def retry_after(headers: Any) -> float | None:
 
 _WORDS = {
     "en": {
-        "fields": "Fill in only these fields of the answer schema, leaving the others empty (`action` null, `text` \"\", `target` null, no claims): {fields}",
+        "fields": "Fields: {fields}",
         "schema": "Answer with one JSON object only, no other text, matching this JSON schema:",
         "refused": "Your answer was refused: {reason}. Answer the same question again, with a legal answer in the required format.",
     },
     "zh": {
-        "fields": "只填写回答 schema 中的以下字段，其余留空（`action` 为 null，`text` 为 \"\"，`target` 为 null，不作任何声明）：{fields}",
+        "fields": "字段：{fields}",
         "schema": "只用一个 JSON 对象回答，不要任何其他文字，符合以下 JSON schema：",
         "refused": "你的回答无效：{reason}。请用规定的格式重新回答同一个问题，给出合法的答案。",
     },
@@ -415,6 +436,26 @@ def question_text(prompt: Prompt, mode: str) -> str:
     if mode == "text":
         return prompt.question + schema_instructions(prompt)
     return prompt.question + (fields_line(prompt) if prompt.fields else "")
+
+
+EPHEMERAL = {"type": "ephemeral"}
+
+
+def breakpoint_blocks(prompt: Prompt, question: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The system and user text blocks of an explicitly cached request (Anthropic's
+    ``cache_control``, directly or through LiteLLM): a breakpoint where the part every
+    seat shares ends, one block per earlier request of the seat's history with a
+    breakpoint on the last (the previous call's breakpoint then falls on a block
+    boundary of this one), the question after it uncached."""
+    # A part's block must be byte-identical in every later request (that is what
+    # the cache matches), so each ends the same way wherever it falls.
+    system: list[dict[str, Any]] = [{"type": "text", "text": part} for part in prompt.system_blocks if part]
+    if len(system) > 1:
+        system[0]["cache_control"] = dict(EPHEMERAL)  # the part every seat of the game shares
+    content: list[dict[str, Any]] = [{"type": "text", "text": part + "\n"} for part in prompt.history_parts if part]
+    (content or system)[-1]["cache_control"] = dict(EPHEMERAL)
+    content.append({"type": "text", "text": question})
+    return system, content
 
 
 def user_content(prompt: Prompt, mode: str = "") -> str:

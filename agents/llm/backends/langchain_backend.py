@@ -8,6 +8,13 @@ class may be configured differently.
 
 LangChain integrations run their own retry loops, which this layer cannot switch
 off in general; set ``max_retries=0`` on the model to let this layer count retries.
+
+Prompt layout (``agents.llm.vendor_cache``): a hosted provider renders the bound
+tool before the messages and caches that prefix, so the cache layout (one schema for
+the game) is the default; a model of one's own (Ollama, llama.cpp, a base URL on
+this machine or a private network) keeps each decision's schema, which it enforces
+as a grammar. ``ChatAnthropic`` gets the ``cache_control`` breakpoints in the content
+blocks, which it passes on.
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ from agents.llm.backends.base import (
     Transient,
     Turn,
     Usage,
+    breakpoint_blocks,
     correction_text,
+    local_url,
     question_text,
     retry_after,
     transient_status,
@@ -35,6 +44,11 @@ from agents.llm.config import LLMOptions
 from arena.limits import Limits
 
 _TRANSIENT_NAMES = ("RateLimit", "Timeout", "Connection", "Overloaded", "ServiceUnavailable", "InternalServer")
+# Models of one's own, which enforce a schema as a grammar: their integrations' modules
+# and classes, and the fields where a model keeps its server's URL.
+LOCAL_MODULES = ("langchain_ollama", "langchain_community.chat_models.llamacpp", "langchain_community.chat_models.ollama")
+LOCAL_CLASSES = frozenset({"ChatOllama", "ChatLlamaCpp", "ChatMLX"})
+_URL_FIELDS = ("base_url", "openai_api_base", "api_base", "anthropic_api_url", "endpoint_url")
 
 
 def model_name(chat_model: Any) -> str:
@@ -61,16 +75,29 @@ class LangChainBackend(Backend):
     def endpoint(self) -> str:
         return f"{type(self.chat_model).__qualname__}@{id(self.chat_model):x}"
 
+    @property
+    def _module(self) -> str:
+        return type(self.chat_model).__module__
+
+    def default_layout(self) -> str:
+        local = self._module.startswith(LOCAL_MODULES) or type(self.chat_model).__name__ in LOCAL_CLASSES
+        url = next((getattr(self.chat_model, a, None) for a in _URL_FIELDS if isinstance(getattr(self.chat_model, a, None), str)), None)
+        return "grammar" if local or local_url(url) else "cache"
+
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
         from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
         question = question_text(prompt, mode)
-        content: list[Any] = []
-        if prompt.history:
-            content.append({"type": "text", "text": prompt.history})
-        content.append({"type": "text", "text": question})
-        messages: list[Any] = [SystemMessage(content=prompt.system), HumanMessage(content=content)]
+        if self._module.startswith("langchain_anthropic") and self.layout() == "cache":
+            system, content = breakpoint_blocks(prompt, question)
+            messages: list[Any] = [SystemMessage(content=system), HumanMessage(content=content)]
+        else:
+            content: list[Any] = []
+            if prompt.history:
+                content.append({"type": "text", "text": prompt.history})
+            content.append({"type": "text", "text": question})
+            messages = [SystemMessage(content=prompt.system), HumanMessage(content=content)]
         for turn in turns:
             # Replayed as plain text whatever the format: an AI message carrying tool
             # calls would need the matching tool message on every provider.
@@ -113,11 +140,13 @@ def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:
     meta = getattr(msg, "usage_metadata", None)
     if meta:
         details = meta.get("input_token_details") or {}
+        done = meta.get("output_token_details") or {}
         usage = Usage(
             input_tokens=meta.get("input_tokens"),
-            output_tokens=meta.get("output_tokens"),
+            output_tokens=meta.get("output_tokens"),  # reasoning included, as LangChain counts it
             cached_tokens=details.get("cache_read"),
             cache_write_tokens=details.get("cache_creation"),
+            reasoning_tokens=done.get("reasoning"),
         )
     text = _text(msg)
     calls = getattr(msg, "tool_calls", None) or []

@@ -12,6 +12,14 @@ Importing LiteLLM normally fetches its price map from the network; this module m
 it use the copy shipped with the package (``LITELLM_LOCAL_MODEL_COST_MAP``), unless
 the user chose otherwise. ``agents.llm.pricing`` reads that map for models the
 built-in table lacks.
+
+Prompt layout (``agents.llm.vendor_cache``): the hosted providers LiteLLM reaches
+cache prompt prefixes, tools and schemas included, so the cache layout (one schema
+for the game) is the default; the providers that are servers of one's own (Ollama,
+vLLM, llamafile, LM Studio) and any base URL on this machine or a private network
+keep each decision's schema, which they enforce as a grammar. OpenAI gets its
+``prompt_cache_key``; Anthropic gets its ``cache_control`` breakpoints in the
+content blocks, which LiteLLM passes on.
 """
 
 from __future__ import annotations
@@ -21,8 +29,25 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from agents.llm.backends.base import Reply
+from agents.llm.backends.base import Prompt, Reply, Turn, breakpoint_blocks, local_url, question_text
 from agents.llm.backends.openai_backend import OpenAIBackend, _reply
+
+# LiteLLM's providers that are servers of one's own: they enforce a schema as a grammar.
+LOCAL_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "vllm", "llamafile", "lm_studio", "xinference", "triton"})
+# Bare model names LiteLLM sends to OpenAI or to Anthropic.
+_OPENAI_NAMES = ("gpt-", "o1", "o3", "o4", "chatgpt-")
+
+
+def provider(model: str) -> str:
+    """The LiteLLM provider of ``model``: its prefix (``groq/...``), or for a bare name
+    the vendor LiteLLM sends it to (``gpt-4o-mini``: openai, ``claude-...``: anthropic)."""
+    if "/" in model:
+        return model.split("/", 1)[0]
+    if model.startswith(_OPENAI_NAMES):
+        return "openai"
+    if model.startswith("claude"):
+        return "anthropic"
+    return ""
 
 
 def import_litellm() -> Any:
@@ -80,9 +105,24 @@ class LiteLLMBackend(OpenAIBackend):
     def _is_openai(self) -> bool:
         return False  # LiteLLM maps ``max_tokens`` to each provider's own name
 
+    def default_layout(self) -> str:
+        if provider(self.model) in LOCAL_PROVIDERS or local_url(self.options.base_url):
+            return "grammar"
+        return "cache"
+
+    def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
+        req = super().build(prompt, turns, mode)
+        vendor = provider(self.model)
+        if vendor != "openai":
+            req.pop("prompt_cache_key", None)  # OpenAI's alone: another provider may refuse it
+        if vendor == "anthropic" and self.layout() == "cache":
+            system, content = breakpoint_blocks(prompt, question_text(prompt, mode))
+            req["messages"] = [{"role": "system", "content": system}, {"role": "user", "content": content}, *req["messages"][2:]]
+        return req
+
     async def create(self, client: _Route, request: dict[str, Any]) -> Any:
         litellm = import_litellm()
-        extra: dict[str, Any] = {"num_retries": 0, "timeout": self.options.timeout}
+        extra: dict[str, Any] = {"num_retries": 0}  # the call's timeout comes in ``request`` (``SDKBackend.send``)
         if client.api_key:
             extra["api_key"] = client.api_key
         if client.base_url:

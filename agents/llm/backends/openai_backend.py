@@ -41,7 +41,7 @@ class OpenAIBackend(SDKBackend):
 
     def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> openai.AsyncOpenAI:
         try:
-            return openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout)
+            return openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout or 60.0)
         except openai.OpenAIError:
             hint = " (any value will do for a local server that does not check keys)" if base_url else ""
             raise self.missing_key(key_env, hint) from None

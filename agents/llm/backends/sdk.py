@@ -53,7 +53,7 @@ class SDKBackend(Backend):
             # Checked now, not at the first call: a missing key must stop the game
             # before it starts, with a message, not fail every decision of one seat.
             api_key, base_url, _ = self._credentials()
-            self._pool = pool_key(self.name, base_url, api_key or self._env_key(), self.options.timeout)
+            self._pool = pool_key(self.name, base_url, api_key or self._env_key(), self.options.timeout or 60.0)
             self._endpoint = POOL.register(self._pool, self._new_client, lambda c: safe_url(str(c.base_url)))
 
     # ------------------------------------------------------------------ vendor hooks
@@ -137,7 +137,9 @@ class SDKBackend(Backend):
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
         sdk = self.sdk
         try:
-            resp = await self.create(self.client(), request)
+            # Each call's own time limit (``LLMOptions.call_timeout``): the layout is
+            # known once the endpoint is, after the shared client was made.
+            resp = await self.create(self.client(), {**request, "timeout": self.options.call_timeout(self.layout())})
         except sdk.APITimeoutError as e:
             raise Transient(f"timeout: {e}") from None
         except sdk.APIConnectionError as e:
