@@ -12,6 +12,7 @@ from typing import Any
 from agents import heuristic_votes as votes
 from agents.heuristic_memory import _HANDLERS, Memory, is_wolf_role, learn_role
 from agents.heuristic_situation import Situation
+from agents.heuristic_talk import CHARACTER_SPEECHES, GOOD, WOLF, Speech
 
 SHOOT_CONFIDENCE = 0.8  # the Vigilante's only bullet goes to a near-certain wolf
 NINJA_CONFIDENCE = 0.85  # the Ninja kills only when almost sure: he can wipe out the humans
@@ -71,8 +72,24 @@ def _revived(mem: Memory, e: Any, d: dict) -> None:
         mem.dead.pop(name, None)
 
 
+def _reprimand(mem: Memory, e: Any, d: dict) -> None:
+    """004 Article 7: the Host proved this player wrote as the game itself. Whatever
+    they claimed may be forged too: their public claims no longer count."""
+    name = d.get("player")
+    if isinstance(name, str) and name != mem.me:
+        mem.claims.pop(name, None)
+
+
+def _sundown_extended(mem: Memory, e: Any, d: dict) -> None:
+    day = d.get("day")
+    if isinstance(day, int):
+        mem.open_days.add(day)
+
+
 _HANDLERS.update(
     {
+        "reprimand": _reprimand,
+        "sundown_extended": _sundown_extended,
         "psychic_result": _psychic,
         "insomniac_saw": _insomniac,
         "coroner_report": _coroner,
@@ -82,6 +99,31 @@ _HANDLERS.update(
         "guardian_angel_saved": _angel_saved,
     }
 )
+
+
+# ------------------------------------------------------------------ talk
+def _informed_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
+    """The Unknown Celebrity's extended Sundown is "a valuable opportunity for the other
+    players to say whatever they want without fear of getting lynched for it": on such
+    a day (or once out) a Psychic, Insomniac or Coroner with a card to tell comes out
+    with it, and accuses the wolves it knows. Any other day, it keeps its cover."""
+    mem = sit.mem
+    role = mem.my_role
+    alive = set(mem.alive)
+    known = {t: r for t, r in mem.seer_results.items() if t != mem.me}
+    if role == "coroner":  # the cards of the dead, which only the Coroner was told
+        known.update({t: r for t, r in mem.dead.items() if r is not None and t != mem.me})
+    if role is None or not known or not (mem.day in mem.open_days or said == role):
+        return False
+    sp.role = role
+    sp.checks = [(t, WOLF if is_wolf_role(r) else GOOD) for t, r in known.items()]
+    found = [t for t, r in known.items() if is_wolf_role(r) and t in alive]
+    if found:
+        sp.accuses, sp.strong = found, True
+    return True
+
+
+CHARACTER_SPEECHES.update({role: _informed_speech for role in ("psychic", "insomniac", "coroner")})
 
 
 # ------------------------------------------------------------------ policies

@@ -268,3 +268,49 @@ def test_the_options_are_told_in_the_rules_in_both_languages():
         line = next(x for x in text.splitlines() if ("Impersonation" in x or "冒充" in x))
         assert "3" in line
         assert any(("Sundown deadline" in x or "日落时限" in x) and "2" in x for x in text.splitlines())
+
+
+# ------------------------------------------------------------------------------ the heuristic bot
+def test_the_heuristic_bot_discounts_the_claims_of_a_reprimanded_player():
+    from agents.heuristic_memory import Memory
+    from engine.events import Event
+
+    said = {"speaker": "Bob", "text": "I am the Psychic.", "round": 1, "claims": {"role": "psychic", "checks": [], "accuses": ["Eve"]}}
+    line = {"player": "Bob", "votes": 3, "reason": "impersonation", "day": 1, "line": "Host: Eve is a wolf."}
+    mem = Memory("Ann")
+    mem.update([Event.recorded(0, "speech", 1, "discussion", PUBLIC, said)])
+    assert mem.claims["Bob"].role == "psychic"
+    mem.update([Event.recorded(0, "speech", 1, "discussion", PUBLIC, said), Event.recorded(1, "reprimand", 1, "dusk", PUBLIC, line)])
+    assert "Bob" not in mem.claims
+
+
+class _Psychic:
+    """The heuristic bot, but for the answers a test fixes (whom she reads, her vote)."""
+
+    def __init__(self, name, fixed):
+        from agents.heuristic import HeuristicAgent
+
+        self.bot, self.fixed = HeuristicAgent(name, 0), {k: list(v) for k, v in fixed.items()}
+        self.bot.strict = True
+
+    def decide(self, view, d):
+        queue = self.fixed.get(d.kind)
+        return queue.pop(0) if queue else self.bot.decide(view, d)
+
+
+@pytest.mark.parametrize("extended", [0, 1])
+def test_an_informed_heuristic_human_speaks_out_on_the_extended_sundown(extended):
+    """ "A valuable opportunity for the other players to say whatever they want without
+    fear of getting lynched for it": the heuristic Psychic who read a wolf claims her
+    card and accuses him on the extended day; on an ordinary day she keeps her cover."""
+    game = new_game(CELEBRITY_TABLE | {"C": "psychic"}, {**QUIET, "discussion_rounds": 1, "phantom_votes": False, "tie": "no_elimination", "celebrity_sundown_rounds": extended}, preset="forum")
+    agents = agents_for(game, CELEBRITY_PLAY)
+    agents["C"] = _Psychic("C", {"vote": [None], "psychic_read": ["W"]})
+    drive(game, agents, lambda d: game.day >= 2)
+    day1 = [e.data for e in speeches(game, 1) if e.data["speaker"] == "C"]
+    assert len(day1) == 1 + extended
+    claimed = [(d.get("claims") or {}).get("role") for d in day1]
+    if extended:
+        assert claimed == ["psychic", "psychic"] and all("W" in d["claims"]["accuses"] for d in day1)
+    else:
+        assert "psychic" not in claimed
