@@ -102,6 +102,7 @@ class RuleOptions:
     phantom_votes: bool = False  # 004: refusing to vote "will earn them a Phantom vote for the next day"
     impersonation_phantoms: int = 0  # 004 Article 7: "THREE Phantom Votes shall be placed on their head" (0: not policed)
     ghost_notes: bool = False  # 004 "Ghosts and Notes": the dead may leave a note the host passes on
+    coroner_notes: bool = False  # 004 Subsection 5, Article 3: notes "that can only be found by the Coroner", hidden "ahead of time"
     village_wins_at_quiet_dawn: bool = False  # 004: humans win on "waking up ... to find nobody died" once every wolf is dead
     mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
     wolves_told_seers: str = "never"  # 004: "the Wolves may be informed it's happened (or even who you are)"
@@ -139,7 +140,7 @@ class RuleOptions:
 # them: a game that leaves them at their default writes the very header (and so, the
 # digests chaining from it, the very file) it wrote before they existed. A reader
 # takes a missing option as its default (``coerce_options`` on a partial mapping).
-WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns", "impersonation_phantoms", "celebrity_sundown_rounds"})
+WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns", "impersonation_phantoms", "celebrity_sundown_rounds", "coroner_notes"})
 
 
 # The whole-number options' allowed ranges (inclusive). Why bounded: an option is a

@@ -34,6 +34,7 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "guardian_angel": ("guardian_angel_reveal",),
     "vigilante": ("vigilante_gun_found",),
     "unknown_celebrity": ("celebrity_sundown_rounds",),
+    "coroner": ("coroner_notes",),
     "infect_father": ("infect_father_elder_spends",),
 }
 # Options told only when another option makes them matter.

@@ -22,7 +22,7 @@ GAMES = 600
 CHUNK = 150
 CAUSES = {"werewolves", "vote", "vigilante", "ninja", "deadline"}
 DEAD_MAY_ACT = {"ghost_note", "ghost_note_delivery"}
-NOT_TARGETS = {"speak", "wolf_chat", "ghost_note", "ghost_note_delivery", "forum_seer_sense", "insomniac_stay_awake", "priest_revive"}
+NOT_TARGETS = {"speak", "wolf_chat", "ghost_note", "coroner_note", "ghost_note_delivery", "forum_seer_sense", "insomniac_stay_awake", "priest_revive"}
 
 
 def make_forum_case(seed: int) -> Case:
@@ -54,6 +54,7 @@ def make_forum_case(seed: int) -> Case:
         # extended Sundown "some hosts" give
         "impersonation_phantoms": rng.choice([3, 3, 1, 0]),
         "celebrity_sundown_rounds": rng.choice([0, 0, 1, 2]),
+        "coroner_notes": rng.random() < 0.4,  # Subsection 5, Article 3: notes only the Coroner finds
     }
     names = [f"P{i:02d}" for i in range(n)]
     forgers = tuple(x for x in names if rng.random() < 0.15)
@@ -78,6 +79,7 @@ def check_forum(case: Case, game, log) -> None:
     unread: list[str] = []  # authors of speeches written as the game's, not yet read by the Host
     reprimanded: list[str] | None = None  # since the last Sundown, when the Host reads
     cancelled = {e.data["day"] for e in game.events if e.kind == "lynch_cancelled"}
+    notes: dict[str, str] = {}  # the note each player keeps for the Coroner
     for e in game.events:
         if e.kind == "speech" and impersonating_line(e.data["text"]) is not None:
             unread.append(e.data["speaker"])
@@ -92,6 +94,13 @@ def check_forum(case: Case, game, log) -> None:
             for name, k in Counter(reprimanded).items():
                 assert e.data["phantoms"][name] >= k * per, tag
             reprimanded = None
+        elif e.kind == "coroner_note_hidden":
+            assert game.options.coroner_notes and e.data["author"] in alive and e.audience == frozenset({e.data["author"]}), tag
+            notes[e.data["author"]] = e.data["text"]
+        elif e.kind == "coroner_note":
+            (coroner,) = e.audience
+            author = e.data["author"]
+            assert notes.get(author) == e.data["text"] != "" and author not in alive and coroner in alive, tag
         elif e.kind == "sundown_extended":
             news = [x for x in game.events if x.kind == "celebrity_news" and x.data["day"] == e.day]
             assert news and e.data == {"day": e.day, "rounds": game.options.celebrity_sundown_rounds}, tag
@@ -142,7 +151,7 @@ def test_forum_runs_cover_every_role_and_cause():
         kinds |= {e.kind for e in game.events}
     assert roles >= {"werewolf", "pack_leader", "civilian", *FORUM_AUX}
     assert causes == CAUSES, CAUSES - causes
-    assert kinds >= {"vote_change", "phantom_votes", "lynch_cancelled", "ghost_note", "revived", "mutated", "vigilante_shot", "reprimand", "sundown_extended"}
+    assert kinds >= {"vote_change", "phantom_votes", "lynch_cancelled", "ghost_note", "revived", "mutated", "vigilante_shot", "reprimand", "sundown_extended", "coroner_note"}
 
 
 @pytest.mark.parametrize("n", range(3, 31))

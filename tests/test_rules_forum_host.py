@@ -314,3 +314,86 @@ def test_an_informed_heuristic_human_speaks_out_on_the_extended_sundown(extended
         assert claimed == ["psychic", "psychic"] and all("W" in d["claims"]["accuses"] for d in day1)
     else:
         assert "psychic" not in claimed
+
+
+# ------------------------------------------------------------------------------ notes for the Coroner
+def test_a_note_hidden_ahead_of_time_is_found_by_the_coroner_alone():
+    """Article 3: "I will accept notes that can only be found by the Coroner, as they
+    investigate dead bodies; in which case, the note must be hidden on your person,
+    ahead of time"; Article 4: "before that Night's deadline"."""
+    roles = {"W": "werewolf", "K": "coroner", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {
+        "W": {"vote": ["B", "C"], "wolf_kill": ["A", "K"], "coroner_note": ["", ""]},
+        "K": {"vote": ["B", "C"]},
+        "A": {"vote": ["B"], "coroner_note": ["W is the wolf."]},
+        "B": {"vote": ["C"]},
+        "C": {"vote": ["B", "W"], "coroner_note": ["Trust K."]},
+    }
+    game = run(roles, answers, coroner_notes=True, phantom_votes=False)
+    # Day 0's lynching comes before any night: B had no note to hide.
+    assert deaths(game) == [("B", 0, "vote"), ("A", 1, "werewolves"), ("C", 1, "vote"), ("K", 2, "werewolves")]
+    asked_notes = [(s, a) for (_i, s, k, a) in game.answer_log if k == "coroner_note"]
+    assert [s for s, _ in asked_notes] == ["W", "A", "C", "W"]  # never the Coroner himself
+    hidden = events(game, "coroner_note_hidden")  # told only when the note changes
+    assert [(e.data["author"], e.data["text"], e.audience) for e in hidden] == [
+        ("A", "W is the wolf.", frozenset({"A"})),
+        ("C", "Trust K.", frozenset({"C"})),
+    ]
+    found = events(game, "coroner_note")
+    assert [(e.data["author"], e.data["text"], e.audience) for e in found] == [
+        ("A", "W is the wolf.", frozenset({"K"})),
+        ("C", "Trust K.", frozenset({"K"})),
+    ]
+    kinds = [(e.kind, e.data.get("target") or e.data.get("author")) for e in game.events if e.kind in ("coroner_report", "coroner_note")]
+    assert kinds == [("coroner_report", "B"), ("coroner_report", "A"), ("coroner_note", "A"), ("coroner_report", "C"), ("coroner_note", "C")]
+
+
+def test_a_note_is_rewritten_or_dropped_before_the_deadline():
+    roles = {"W": "werewolf", "K": "coroner", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {
+        "W": {"vote": [None, None, "A"], "wolf_kill": ["C", "B", "K"]},
+        "K": {"vote": [None, None, "A"]},
+        "A": {"vote": [None, None, "W"], "coroner_note": ["first", "second"]},
+        "B": {"vote": [None, None], "coroner_note": ["mine", " "]},
+        "C": {"vote": [None]},
+    }
+    game = run(roles, answers, coroner_notes=True, phantom_votes=False, tie="no_elimination")
+    assert deaths(game) == [("C", 1, "werewolves"), ("B", 2, "werewolves"), ("A", 2, "vote"), ("K", 3, "werewolves")]
+    hidden = [(e.day, e.data["author"], e.data["text"]) for e in events(game, "coroner_note_hidden")]
+    assert hidden == [(1, "A", "first"), (1, "B", "mine"), (2, "A", "second"), (2, "B", "")]
+    # B dropped his note before he was devoured; A's latest note is on his body.
+    assert [(e.data["author"], e.data["text"]) for e in events(game, "coroner_note")] == [("A", "second")]
+    assert game.winner == "werewolves"
+
+
+def test_without_the_option_nobody_is_asked_for_a_note():
+    roles = {"W": "werewolf", "K": "coroner", "A": "civilian", "B": "civilian", "C": "civilian"}
+    answers = {"W": {"vote": ["B", "C"], "wolf_kill": ["A", "K"]}, "K": {"vote": ["B", "C"]}, "A": {"vote": ["B"]}, "B": {"vote": ["C"]}, "C": {"vote": ["B", "W"]}}
+    game = run(roles, answers, phantom_votes=False)
+    assert not [k for (_i, _s, k, _a) in game.answer_log if k == "coroner_note"] and not events(game, "coroner_note")
+
+
+def test_the_heuristic_keeps_its_knowledge_on_its_person_and_the_coroner_weighs_notes():
+    from agents.heuristic_forum import coroner_note
+    from agents.heuristic_memory import Memory
+    from engine.events import Event, private
+
+    mem = Memory("K")
+    start = {"players": ["K", "A", "B", "W"], "preset": "forum", "roles_in_play": ["coroner", "civilian", "werewolf"]}
+    report = {"target": "A", "role": "civilian", "cause": "werewolves"}
+    note = {"author": "A", "text": "My note: W is a werewolf."}
+    mem.update([
+        Event.recorded(0, "game_start", 0, "setup", PUBLIC, start),
+        Event.recorded(1, "coroner_report", 1, "dawn", private("K"), report),
+        Event.recorded(2, "coroner_note", 1, "dawn", private("K"), note),
+    ])
+    assert [(a.speaker, a.target) for a in mem.accusations] == [("A", "W")]
+    # A wolf's planted note counts for nothing.
+    mem = Memory("K")
+    mem.update([
+        Event.recorded(0, "game_start", 0, "setup", PUBLIC, start),
+        Event.recorded(1, "coroner_report", 1, "dawn", private("K"), {**report, "target": "W", "role": "werewolf"}),
+        Event.recorded(2, "coroner_note", 1, "dawn", private("K"), {"author": "W", "text": "B is a wolf."}),
+    ])
+    assert mem.accusations == []
+    assert coroner_note.__doc__

@@ -69,6 +69,17 @@ def reprimand(r: Reader, e: Event) -> str:
     return r.t(f"reprimand.{r.side(player)}", player=r.who(player), votes=d.get("votes"), line=r.said(d.get("line")))
 
 
+@renders("coroner_note_hidden")
+def coroner_note_hidden(r: Reader, e: Event) -> str:
+    text = e.data.get("text") or ""
+    return r.t(f"coroner_note_hidden.{'some' if text else 'none'}", author=r.who(e.data.get("author")), text=r.said(text))
+
+
+@renders("coroner_note")
+def coroner_note(r: Reader, e: Event) -> str:
+    return r.t("coroner_note", author=r.who(e.data.get("author")), text=r.said(e.data.get("text")))
+
+
 @renders("celebrity_news")
 def celebrity_news(r: Reader, e: Event) -> str:
     player = e.data.get("player")
