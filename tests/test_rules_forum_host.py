@@ -397,3 +397,31 @@ def test_the_heuristic_keeps_its_knowledge_on_its_person_and_the_coroner_weighs_
     ])
     assert mem.accusations == []
     assert coroner_note.__doc__
+
+
+def test_heuristic_tables_play_every_procedure_strictly():
+    """Whole heuristic games (strict: a policy's illegal answer fails the test) with the
+    Coroner's notes and the extended Sundown on: the notes are kept and found, and the
+    bots are never reprimanded."""
+    from agents.heuristic import HeuristicAgent
+    from engine import Game, GameSetup
+
+    found = hidden = extended = 0
+    for seed in range(8):
+        n = 10 + seed
+        deck = get_preset("forum").deck(n)
+        if "unknown_celebrity" not in deck:
+            deck[deck.index("civilian")] = "unknown_celebrity"
+        options = get_preset("forum").options({"coroner_notes": True, "celebrity_sundown_rounds": 1, "discussion_rounds": 1})
+        game = Game(GameSetup(names=[f"H{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))
+        agents = {p.name: HeuristicAgent(p.name, seed, language="zh" if seed % 2 else "en") for p in game.players}
+        for a in agents.values():
+            a.strict = True
+        while not game.over:
+            d = game.waiting[0]
+            game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
+        assert data(game, "reprimand") == []
+        found += len(events(game, "coroner_note"))
+        hidden += len(events(game, "coroner_note_hidden"))
+        extended += len(events(game, "sundown_extended"))
+    assert hidden and found and extended
