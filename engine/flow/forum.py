@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING, TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import PUBLIC, EventData, Name, Names, Said, event
-from engine.impersonation import impersonating_line
 from engine.flow.common import Script, ask
 from engine.flow.day_powers import DAY_POWERS, day_powers, register_day_power  # noqa: F401
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import end_game
 from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteResult, ballot, day_vote, leaders_of
+from engine.impersonation import impersonating_line
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
 from engine.speech import Speech
 
@@ -102,9 +102,9 @@ class PhantomVotes(EventData):
 
 @event("reprimand")
 class Reprimand(EventData):
-    """The Host places ``votes`` phantom votes on ``player`` for breaking a rule on day
-    ``day`` (``reason``: ``impersonation``, 004 Article 7; ``line``: the proof, the
-    player's own line written as the game's text), counted in today's tally."""
+    """At day ``day``'s Sundown the Host places ``votes`` phantom votes on ``player``
+    for breaking a rule (``reason``: ``impersonation``, 004 Article 7; ``line``: the
+    proof, the player's own line written as the game's text), counted in that tally."""
 
     player: Name
     votes: int
