@@ -1,5 +1,6 @@
 """The forum Host's procedures on the game's clock (004): impersonation reprimanded with
-phantom votes, and the Sundown extended after the Unknown Celebrity's death.
+phantom votes, the Sundown extended after the Unknown Celebrity's death, and notes
+hidden ahead of time for the Coroner.
 
 004 Subsection 2, Article 2: "Phantom Votes can be used to reprimand those who do not
 follow the rules"; Subsection 3, Article 7: "No player shall at any time attempt to
@@ -7,7 +8,9 @@ impersonate another player by any means ... If it can be proven a player has
 impersonated another, THREE Phantom Votes shall be placed on their head." The Unknown
 Celebrity: "that day's lynching will be CANCELLED ... (in fact, some hosts will extend
 the Sundown deadline to give the players more time to discuss things when this
-happens)"."""
+happens)". Subsection 5, Article 3: "I will accept notes that can only be found by
+the Coroner, as they investigate dead bodies; in which case, the note must be hidden on
+your person, ahead of time"."""
 
 from __future__ import annotations
 
@@ -15,14 +18,14 @@ from collections import defaultdict
 
 import pytest
 
-from engine import get_preset
-from engine.events import PUBLIC
-from engine.impersonation import NARRATOR_WORDS, impersonating_line
-from engine.names import RESERVED, fold
 from agents.base import SeatView
 from agents.heuristic_lines import load_lines
 from agents.random_agent import _LINES as RANDOM_LINES
 from agents.random_agent import RandomAgent
+from engine import get_preset
+from engine.events import PUBLIC
+from engine.impersonation import NARRATOR_WORDS, impersonating_line
+from engine.names import RESERVED, fold
 from helpers import agents_for, data, deaths, drive, events, new_game, random_forum_game
 from prompts.catalog import LANGUAGES, catalog
 from prompts.history import history_entries
@@ -373,8 +376,7 @@ def test_without_the_option_nobody_is_asked_for_a_note():
     assert not [k for (_i, _s, k, _a) in game.answer_log if k == "coroner_note"] and not events(game, "coroner_note")
 
 
-def test_the_heuristic_keeps_its_knowledge_on_its_person_and_the_coroner_weighs_notes():
-    from agents.heuristic_forum import coroner_note
+def test_the_heuristic_coroner_weighs_a_note_by_its_authors_card():
     from agents.heuristic_memory import Memory
     from engine.events import Event, private
 
@@ -396,7 +398,6 @@ def test_the_heuristic_keeps_its_knowledge_on_its_person_and_the_coroner_weighs_
         Event.recorded(2, "coroner_note", 1, "dawn", private("K"), {"author": "W", "text": "B is a wolf."}),
     ])
     assert mem.accusations == []
-    assert coroner_note.__doc__
 
 
 def test_heuristic_tables_play_every_procedure_strictly():
