@@ -7,17 +7,20 @@ become known roles, which the suspicion model already treats as certainties."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agents import heuristic_votes as votes
-from agents.heuristic_memory import _HANDLERS, Memory, is_wolf_role, learn_role
+from agents.heuristic_memory import _HANDLERS, Accusation, Memory, is_wolf_role, learn_role
 from agents.heuristic_situation import Situation
+from agents.heuristic_talk import CHARACTER_SPEECHES, GOOD, WOLF, Speech
 
 SHOOT_CONFIDENCE = 0.8  # the Vigilante's only bullet goes to a near-certain wolf
 NINJA_CONFIDENCE = 0.85  # the Ninja kills only when almost sure: he can wipe out the humans
 DOSE_CHANCE = 0.5
 # The humans whose night work finds the pack: a wolf who learns who holds one hunts them.
 INFORMED = ("forum_seer", "psychic", "insomniac", "coroner", "guardian_angel", "vigilante")
+WOLF_WORDS = ("wolf", "wolves", "狼")  # a note naming wolves, in either language of the bot's lines
 
 
 # ------------------------------------------------------------------ memory
@@ -71,8 +74,40 @@ def _revived(mem: Memory, e: Any, d: dict) -> None:
         mem.dead.pop(name, None)
 
 
+def _reprimand(mem: Memory, e: Any, d: dict) -> None:
+    """004 Article 7: the Host proved this player wrote as the game itself. Whatever
+    they claimed may be forged too: their public claims no longer count."""
+    name = d.get("player")
+    if isinstance(name, str) and name != mem.me:
+        mem.claims.pop(name, None)
+
+
+def _coroner_note(mem: Memory, e: Any, d: dict) -> None:
+    """A note the Coroner found on a body (004 Article 3). He was told the author's
+    card first (``coroner_report``): a human's note naming players beside a wolf word
+    counts as that human's accusation of them; a wolf's note is a plant and counts for
+    nothing."""
+    author, text = d.get("author"), d.get("text")
+    if not isinstance(author, str) or not isinstance(text, str) or is_wolf_role(mem.dead.get(author)):
+        return
+    if not any(w in text.lower() for w in WOLF_WORDS):
+        return
+    for name in mem.players:
+        if name != author and name != mem.me and re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", text):
+            mem.accusations.append(Accusation(e.day, author, name))
+
+
+def _sundown_extended(mem: Memory, e: Any, d: dict) -> None:
+    day = d.get("day")
+    if isinstance(day, int):
+        mem.open_days.add(day)
+
+
 _HANDLERS.update(
     {
+        "reprimand": _reprimand,
+        "coroner_note": _coroner_note,
+        "sundown_extended": _sundown_extended,
         "psychic_result": _psychic,
         "insomniac_saw": _insomniac,
         "coroner_report": _coroner,
@@ -82,6 +117,31 @@ _HANDLERS.update(
         "guardian_angel_saved": _angel_saved,
     }
 )
+
+
+# ------------------------------------------------------------------ talk
+def _informed_speech(sit: Situation, sp: Speech, h: float, said: str | None) -> bool:
+    """The Unknown Celebrity's extended Sundown is "a valuable opportunity for the other
+    players to say whatever they want without fear of getting lynched for it": on such
+    a day (or once out) a Psychic, Insomniac or Coroner with a card to tell comes out
+    with it, and accuses the wolves it knows. Any other day, it keeps its cover."""
+    mem = sit.mem
+    role = mem.my_role
+    alive = set(mem.alive)
+    known = {t: r for t, r in mem.seer_results.items() if t != mem.me}
+    if role == "coroner":  # the cards of the dead, which only the Coroner was told
+        known.update({t: r for t, r in mem.dead.items() if r is not None and t != mem.me})
+    if role is None or not known or not (mem.day in mem.open_days or said == role):
+        return False
+    sp.role = role
+    sp.checks = [(t, WOLF if is_wolf_role(r) else GOOD) for t, r in known.items()]
+    found = [t for t, r in known.items() if is_wolf_role(r) and t in alive]
+    if found:
+        sp.accuses, sp.strong = found, True
+    return True
+
+
+CHARACTER_SPEECHES.update({role: _informed_speech for role in ("psychic", "insomniac", "coroner")})
 
 
 # ------------------------------------------------------------------ policies
@@ -101,6 +161,13 @@ def ghost_note(sit: Situation) -> str:
     if not wolves:
         return ""
     return "My note: " + ", ".join(wolves) + (" is a werewolf." if len(wolves) == 1 else " are werewolves.")
+
+
+def coroner_note(sit: Situation) -> str:
+    """The note kept on one's person for the Coroner: what a ghost note would tell (the
+    wolves this human knows of), kept up to date each night; a wolf keeps none (the
+    Coroner learns his card with the body, so a planted note would only expose it)."""
+    return ghost_note(sit)
 
 
 def ghost_note_delivery(sit: Situation) -> str:
@@ -187,6 +254,7 @@ POLICIES = {
     "vote_change": vote_change,
     "ghost_note": ghost_note,
     "ghost_note_delivery": ghost_note_delivery,
+    "coroner_note": coroner_note,
     "pack_leader_sniff": pack_leader_sniff,
     "forum_seer_sense": forum_seer_sense,
     "psychic_read": psychic_read,

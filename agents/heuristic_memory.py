@@ -87,6 +87,7 @@ class Memory:
         self.overheard: set[str] = set()  # names the spied-on pack aimed at (never wolves)
         self.night_victims: list[str] = []
         self.quiet_dawns: set[int] = set()  # days whose dawn announced that nobody died
+        self.open_days: set[int] = set()  # 004: days whose Sundown the Host extended, no lynching to fear
         # Best of Werewolves and 狼人杀 characters
         self.sisters: set[str] = set()  # the other Sister(s), known from the first night
         self.fox_results: list[tuple[list[str], bool]] = []  # (group, a werewolf among them)

@@ -10,6 +10,11 @@ header (which names the software version). ``record`` writes the digests;
 
     python benchmarks/transcript_identity.py record /tmp/ids.json [--games 1000]
     python benchmarks/transcript_identity.py check /tmp/ids.json
+    python benchmarks/transcript_identity.py check /tmp/ids.json --set impersonation_phantoms=0
+
+``--set OPTION=JSON`` plays every game with that option overridden (the digests are
+still looked up under the games' own keys): after a preset's default changes, setting
+it back shows whether the default is all that changed.
 
 Games are spread over presets, sizes and agents by their index, so ``--games N``
 always plays the same first N games.
@@ -74,12 +79,12 @@ def digest(preset: str, players: int, agent: str, options: dict[str, Any], seed:
     return hashlib.sha256(lines[1] if len(lines) > 1 else b"").hexdigest()
 
 
-def play_all(games: int) -> dict[str, str]:
+def play_all(games: int, overrides: dict[str, Any] | None = None) -> dict[str, str]:
     found = {}
     with tempfile.TemporaryDirectory() as tmp:
         for preset, size, agent, options, seed in plan(games):
             key = f"{seed}:{preset}:{size}:{agent}:{json.dumps(options, sort_keys=True)}"
-            found[key] = digest(preset, size, agent, options, seed, Path(tmp))
+            found[key] = digest(preset, size, agent, {**options, **(overrides or {})}, seed, Path(tmp))
     return found
 
 
@@ -88,15 +93,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("action", choices=("record", "check"))
     ap.add_argument("file")
     ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--set", action="append", default=[], metavar="OPTION=JSON", help="play every game with this rule option overridden")
     args = ap.parse_args(argv)
+    overrides: dict[str, Any] = {}
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep:
+            ap.error(f"--set wants OPTION=JSON, got {item!r}")
+        try:
+            overrides[name] = json.loads(value)
+        except json.JSONDecodeError:
+            overrides[name] = value  # a bare word: an enumerated option's value
+
     path = Path(args.file)
     if args.action == "record":
-        found = play_all(args.games)
+        found = play_all(args.games, overrides)
         path.write_text(json.dumps(found, indent=0))
         print(f"recorded {len(found)} games in {path}")
         return 0
     wanted = json.loads(path.read_text())
-    found = play_all(len(wanted))
+    found = play_all(len(wanted), overrides)
     differ = [k for k, v in wanted.items() if found.get(k) != v]
     print(f"{len(wanted) - len(differ)} of {len(wanted)} games byte-identical")
     for k in differ[:20]:

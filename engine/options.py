@@ -100,13 +100,16 @@ class RuleOptions:
     opening_day: bool = False  # 004: "Dawn of Day 1 is the introduction": a day comes before the first night
     vote_changes: int = 0  # 004: votes may be changed "before Sundown": rounds of public vote changes
     phantom_votes: bool = False  # 004: refusing to vote "will earn them a Phantom vote for the next day"
+    impersonation_phantoms: int = 0  # 004 Article 7: "THREE Phantom Votes shall be placed on their head" (0: not policed)
     ghost_notes: bool = False  # 004 "Ghosts and Notes": the dead may leave a note the host passes on
+    coroner_notes: bool = False  # 004 Subsection 5, Article 3: notes "that can only be found by the Coroner", hidden "ahead of time"
     village_wins_at_quiet_dawn: bool = False  # 004: humans win on "waking up ... to find nobody died" once every wolf is dead
     mad_scientist_vials: int = 1  # 004: "a vial (or perhaps several vials in larger games)"
     wolves_told_seers: str = "never"  # 004: "the Wolves may be informed it's happened (or even who you are)"
     pack_leader_exact_from: int = 0  # 004: "In really big games, he might even be told what it is": from this many players (0: never)
     vigilante_gun_found: bool = False  # 004: "if the Vigilante is killed before he can use his weapon, another human might find it"
     guardian_angel_reveal: bool = False  # 004: "some games force you to blow your cover when a protection is successful"
+    celebrity_sundown_rounds: int = 0  # 004: "some hosts will extend the Sundown deadline": more debate rounds that day
     # --- The Village's buildings (000, Rules of Expansion #2) ------------------------------
     buildings: str = "none"  # the tokens handed out: the book's first-game set, its later 1/3 split, the whole box, or ``building_tokens``
     building_tokens: tuple[str, ...] = ()  # ``buildings: listed``: the narrator's selection (at least one per player)
@@ -137,7 +140,7 @@ class RuleOptions:
 # them: a game that leaves them at their default writes the very header (and so, the
 # digests chaining from it, the very file) it wrote before they existed. A reader
 # takes a missing option as its default (``coerce_options`` on a partial mapping).
-WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns"})
+WRITTEN_WHEN_SET: frozenset[str] = frozenset({"discussion", "discussion_turns", "impersonation_phantoms", "celebrity_sundown_rounds", "coroner_notes"})
 
 
 # The whole-number options' allowed ranges (inclusive). Why bounded: an option is a
@@ -154,6 +157,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "vote_changes": (0, 10),
     "mad_scientist_vials": (0, 30),
     "pack_leader_exact_from": (0, 30),  # a table size (0: never)
+    "impersonation_phantoms": (0, 10),  # phantom votes per proven impersonation
+    "celebrity_sundown_rounds": (0, 10),  # debate rounds added on the day the lynching is cancelled
 }
 MAX_WORDS = 100  # the longest list option (building_tokens: one per player at most)
 

@@ -282,6 +282,7 @@ FORUM = register_preset(
             "vote_self": True,  # Article 4: "players are allowed to vote for themselves"
             "allow_abstain": True,  # Article 5: "players are allowed to refuse to vote"
             "phantom_votes": True,  # ... "a refusal to vote will earn them a Phantom vote"
+            "impersonation_phantoms": 3,  # Article 7: "THREE Phantom Votes shall be placed on their head"
             "vote_changes": 2,  # Article 3: "you may change your vote before Sundown"
             "reveal_role_on_death": False,  # "The Host informs the players who died"; the Coroner learns roles
             "last_words": "vote",  # Subsection 4, Article 1: "ONE POST after I post your lynching"

@@ -33,6 +33,8 @@ ROLE_OPTIONS: dict[str, tuple[str, ...]] = {
     "pack_leader": ("pack_leader_exact_from",),
     "guardian_angel": ("guardian_angel_reveal",),
     "vigilante": ("vigilante_gun_found",),
+    "unknown_celebrity": ("celebrity_sundown_rounds",),
+    "coroner": ("coroner_notes",),
     "infect_father": ("infect_father_elder_spends",),
 }
 # Options told only when another option makes them matter.
@@ -277,7 +279,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.heading("day")
     _debate(b, o)
     b.text("rules.day.vote")
-    b.option(o, "vote_self", "allow_abstain", "vote_changes", "phantom_votes")
+    b.option(o, "vote_self", "allow_abstain", "vote_changes", "phantom_votes", "impersonation_phantoms")
     b.text("rules.day.majority")
     intro_key = "sheriff" if o.sheriff and o.sheriff_tiebreak != "none" else "plain"
     b.say(cat.option("rules.options.tie", o.tie, intro=cat.text(f"rules.day.tie_intro.{intro_key}")))

@@ -89,6 +89,13 @@ HAND_MADE: tuple[Event, ...] = (
     Event.recorded(0, "paramours", 1, "night", _private("Bob"), {"lover": "Bob", "paramour": "Alice"}),
     # engine/roles/vigilante.py: a dead Vigilante's unused gun found
     Event.recorded(0, "gun_found", 3, "night", _private("Bob"), {"player": "Bob", "previous": "Vic"}),
+    # engine/flow/forum.py: the Host's reprimand for impersonation, and the Celebrity's Sundown
+    Event.recorded(0, "reprimand", 2, "dusk", PUBLIC, {"player": "Bob", "votes": 3, "reason": "impersonation", "day": 2, "line": "Host: Alice is the Seer."}),
+    Event.recorded(0, "sundown_extended", 2, "day", PUBLIC, {"day": 2, "rounds": 1}),
+    # engine/flow/ghost_notes.py: a note hidden for the Coroner, dropped, and found (coroner_notes)
+    Event.recorded(0, "coroner_note_hidden", 2, "night", _private("Bob"), {"author": "Bob", "text": "Eve is a wolf."}),
+    Event.recorded(0, "coroner_note_hidden", 3, "night", _private("Bob"), {"author": "Bob", "text": ""}),
+    Event.recorded(0, "coroner_note", 3, "dawn", _private("Kim"), {"author": "Bob", "text": "Eve is a wolf."}),
     # engine/roles/werewolf.py: the pack hypnotises instead of killing (wolves_hypnotise)
     Event.recorded(0, "hypnotised", 2, "night", _private("Chloe"), {"player": "Chloe"}),
     # engine/roles/infect_father.py: the Elder cannot be infected

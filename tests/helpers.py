@@ -232,5 +232,6 @@ def random_forum_game(tag: str, seed: int) -> Game:
         guardian_angel_reveal=rng.random() < 0.5,
         vigilante_gun_found=rng.random() < 0.7,
     )
+    opts["coroner_notes"] = rng.random() < 0.5  # drawn last: the earlier draws stay as they were
     options = get_preset("forum").options(opts)
     return Game(GameSetup(names=[f"S{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))

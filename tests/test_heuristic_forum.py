@@ -28,7 +28,8 @@ def corpus() -> tuple[Game, ...]:
             deck.append(r)
         if "pack_leader" not in deck:
             deck[deck.index("werewolf")] = "pack_leader"
-        options = get_preset("forum").options({"discussion_rounds": 1})
+        # every other table with the notes kept for the Coroner (004 Subsection 5, Article 3)
+        options = get_preset("forum").options({"discussion_rounds": 1, "coroner_notes": seed % 2 == 0})
         game = Game(GameSetup(names=[f"P{i:02d}" for i in range(n)], preset="forum", seed=seed, options=options, roles=deck))
         agents = {p.name: HeuristicAgent(p.name, seed) for p in game.players}
         for a in agents.values():

@@ -4,7 +4,8 @@ alone (the Psychic's read, the Coroner's reports, the Pack Leader's sniff, the S
 count, the Ninja's sighting, the Guardian Angel's save, the Priest's night revival, the
 Mad Scientist's dose); the Insomniac's wolf learns her name and nobody else does; a
 mutated player alone learns their new card; a private ghost note reaches its author and
-one living human. No public event pairs a living player with a card."""
+one living human; a note hidden for the Coroner is told to its author and found by the
+Coroner alone. No public event pairs a living player with a card."""
 
 from __future__ import annotations
 
@@ -78,6 +79,10 @@ def check(game: Game, tag: str) -> set[str]:
             assert role[e.data["previous"]] == "vigilante" and game.options.vigilante_gun_found, tag
         elif e.kind == "mutated":
             assert who == {e.data["player"]}, tag
+        elif e.kind == "coroner_note_hidden":  # 004 Article 3: "hidden on your person"
+            assert who == {e.data["author"]} and e.data["author"] in alive and game.options.coroner_notes, tag
+        elif e.kind == "coroner_note":  # "notes that can only be found by the Coroner"
+            assert len(who) == 1 and role[next(iter(who))] == "coroner" and e.data["author"] not in alive, tag
         elif e.kind == "ghost_note":
             reader = e.data["reader"]
             assert who == {e.data["author"], reader} and reader in alive and not ROLES[role[reader]].is_wolf, tag
@@ -101,5 +106,5 @@ def test_the_checks_see_every_forum_private_event_kind():
     seen = set()
     for seed in range(0, 60):
         seen |= check(play(make_game(seed), seed), f"seed {seed}")
-    missing = (set(ACTOR) | {"insomniac_seen", "mutated", "ghost_note"}) - seen
+    missing = (set(ACTOR) | {"insomniac_seen", "mutated", "ghost_note", "coroner_note_hidden", "coroner_note"}) - seen
     assert not missing, f"never produced: {missing}"

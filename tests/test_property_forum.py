@@ -8,19 +8,21 @@ left. The same seed replays the same game."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from engine import get_preset
 from engine.presets import FORUM_AUX
+from engine.impersonation import impersonating_line
 from test_property import Case, play, play_and_check
 
 GAMES = 600
 CHUNK = 150
 CAUSES = {"werewolves", "vote", "vigilante", "ninja", "deadline"}
 DEAD_MAY_ACT = {"ghost_note", "ghost_note_delivery"}
-NOT_TARGETS = {"speak", "wolf_chat", "ghost_note", "ghost_note_delivery", "forum_seer_sense", "insomniac_stay_awake", "priest_revive"}
+NOT_TARGETS = {"speak", "wolf_chat", "ghost_note", "coroner_note", "ghost_note_delivery", "forum_seer_sense", "insomniac_stay_awake", "priest_revive"}
 
 
 def make_forum_case(seed: int) -> Case:
@@ -48,8 +50,15 @@ def make_forum_case(seed: int) -> Case:
         "pack_leader_exact_from": rng.choice([0, 0, 10]),
         "guardian_angel_reveal": rng.random() < 0.4,
         "vigilante_gun_found": rng.random() < 0.5,
+        # Article 7's reprimand (the preset's 3, another count, or off); the Celebrity's
+        # extended Sundown "some hosts" give
+        "impersonation_phantoms": rng.choice([3, 3, 1, 0]),
+        "celebrity_sundown_rounds": rng.choice([0, 0, 1, 2]),
+        "coroner_notes": rng.random() < 0.4,  # Subsection 5, Article 3: notes only the Coroner finds
     }
-    return Case(seed, [f"P{i:02d}" for i in range(n)], deck, opts, None, "forum")
+    names = [f"P{i:02d}" for i in range(n)]
+    forgers = tuple(x for x in names if rng.random() < 0.15)
+    return Case(seed, names, deck, opts, None, "forum", forgers)
 
 
 def check_forum(case: Case, game, log) -> None:
@@ -66,7 +75,36 @@ def check_forum(case: Case, game, log) -> None:
         if a.kind == "priest_revive" and a.answer is not None:
             assert a.answer not in a.alive_names, f"{tag}: the Priest revived a living player"
     alive = {p.name for p in game.players}
+    per = game.options.impersonation_phantoms
+    unread: list[str] = []  # authors of speeches written as the game's, not yet read by the Host
+    reprimanded: list[str] | None = None  # since the last Sundown, when the Host reads
+    cancelled = {e.data["day"] for e in game.events if e.kind == "lynch_cancelled"}
+    notes: dict[str, str] = {}  # the note each player keeps for the Coroner
     for e in game.events:
+        if e.kind == "speech" and impersonating_line(e.data["text"]) is not None:
+            unread.append(e.data["speaker"])
+        elif e.kind == "sundown" and per:
+            expected, unread, reprimanded = [s for s in unread if s in alive], [], []
+        elif e.kind == "reprimand":
+            assert per and reprimanded is not None and e.data["votes"] == per and e.data["player"] in alive, tag
+            assert e.data["line"] == impersonating_line(e.data["line"]), tag
+            reprimanded.append(e.data["player"])
+        elif e.kind == "vote_result" and reprimanded is not None and e.data["round"] == 1:
+            assert reprimanded == expected, f"{tag}: reprimanded {reprimanded}, forged by {expected}"
+            for name, k in Counter(reprimanded).items():
+                assert e.data["phantoms"][name] >= k * per, tag
+            reprimanded = None
+        elif e.kind == "coroner_note_hidden":
+            assert game.options.coroner_notes and e.data["author"] in alive and e.audience == frozenset({e.data["author"]}), tag
+            notes[e.data["author"]] = e.data["text"]
+        elif e.kind == "coroner_note":
+            (coroner,) = e.audience
+            author = e.data["author"]
+            assert notes.get(author) == e.data["text"] != "" and author not in alive and coroner in alive, tag
+        elif e.kind == "sundown_extended":
+            news = [x for x in game.events if x.kind == "celebrity_news" and x.data["day"] == e.day]
+            assert news and e.data == {"day": e.day, "rounds": game.options.celebrity_sundown_rounds}, tag
+            assert e.day in cancelled or game.events[-1].day == e.day, tag
         if e.kind == "death":
             assert e.data["player"] in alive and e.data["cause"] in CAUSES, tag
             assert "role" not in e.data or game.options.reveal_role_on_death, tag
@@ -113,7 +151,7 @@ def test_forum_runs_cover_every_role_and_cause():
         kinds |= {e.kind for e in game.events}
     assert roles >= {"werewolf", "pack_leader", "civilian", *FORUM_AUX}
     assert causes == CAUSES, CAUSES - causes
-    assert kinds >= {"vote_change", "phantom_votes", "lynch_cancelled", "ghost_note", "revived", "mutated", "vigilante_shot"}
+    assert kinds >= {"vote_change", "phantom_votes", "lynch_cancelled", "ghost_note", "revived", "mutated", "vigilante_shot", "reprimand", "sundown_extended", "coroner_note"}
 
 
 @pytest.mark.parametrize("n", range(3, 31))

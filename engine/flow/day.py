@@ -9,7 +9,7 @@ from engine.flow.common import Script
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
-from engine.flow.forum import LynchCall, lynch
+from engine.flow.forum import LynchCall, lynch, sundown_extension
 from engine.flow.protocols import bidding, parallel_rounds
 from engine.flow.sheriff import candidacy, election_held, sheriff_pool
 from engine.flow.voting import day_vote, sheriff_election
@@ -79,8 +79,9 @@ def speaking_order(game: Game) -> list[Player]:
     return [p for p in table[start:] + table[:start] if p.alive]
 
 
-def discussion(game: Game, phase: str, rounds: int, speakers: list[str] | None = None) -> Script:
+def discussion(game: Game, phase: str, rounds: int, speakers: list[str] | None = None, extra: int = 0) -> Script:
     """``speakers``: only these players speak (The Village's Farmers campaigning).
+    ``extra``: rounds the Host adds to the day (004, an extended Sundown).
     The ``discussion`` option may hand the debate to another protocol (``protocols``):
     ``parallel`` runs campaign and debate; ``bidding`` the debate, every candidate still
     campaigning in turn."""
@@ -88,12 +89,12 @@ def discussion(game: Game, phase: str, rounds: int, speakers: list[str] | None =
     protocol = game.options.discussion
     if protocol != "round_robin":
         if protocol == "parallel":
-            yield from parallel_rounds(game, phase, rounds, speaking_order, speakers)
+            yield from parallel_rounds(game, phase, rounds + extra, speaking_order, speakers)
             return
         if phase == "discussion":
-            yield from bidding(game, rounds, speaking_order)
+            yield from bidding(game, rounds, speaking_order, extra)
             return
-    for rnd in range(1, rounds + 1):
+    for rnd in range(1, rounds + extra + 1):
         for player in speaking_order(game):
             if not player.alive or (speakers is not None and player.name not in speakers):
                 continue
@@ -142,12 +143,13 @@ def day(game: Game, opening: bool = False) -> Script:
             return
     if opts.sheriff and game.sheriff is None and not election_held(game) and game.day >= opts.sheriff_election_day:
         yield from _election(game)
-    yield from discussion(game, "discussion", opts.discussion_rounds)
+    extra = sundown_extension(game) if opts.celebrity_sundown_rounds else 0  # 004: the Celebrity's news
+    yield from discussion(game, "discussion", opts.discussion_rounds, None, extra)
     if powers:  # 004: the Vigilante's shot, the Priest's revival; The Village: the Barber...
         yield from day_powers(game, powers, EVENING)
         if game.over:
             return
-    if opts.vote_changes or opts.phantom_votes or game.memory.peek(LynchCall) is not None:
+    if opts.vote_changes or opts.phantom_votes or opts.impersonation_phantoms or game.memory.peek(LynchCall) is not None:
         yield from lynch(game)
     else:
         yield from day_vote(game)

@@ -15,6 +15,18 @@ null keeps it), each change posted publicly; then the host's Sundown post and th
 
 Day-time powers (the Vigilante's shot, the Priest's revival) register here and are
 offered after the debate, before the votes, in any preset whose deck holds them.
+
+Two of the Host's procedures that hang on real time are played on the game's clock.
+Subsection 2, Article 2 ("Phantom Votes can be used to reprimand those who do not
+follow the rules") with Subsection 3, Article 7 ("If it can be proven a player has
+impersonated another, THREE Phantom Votes shall be placed on their head"): the Host
+reads the thread at Sundown, before the tally; each public speech since his last
+reading, by a living player, holding a line written as the game's own text
+(``engine.impersonation``) earns its author ``impersonation_phantoms`` phantom votes,
+counted in that tally (a public ``reprimand``). The Unknown Celebrity's "some hosts
+will extend the Sundown deadline to give the players more time to discuss things":
+``celebrity_sundown_rounds`` more rounds of debate on the day whose lynching the
+newspaper cancelled (a public ``sundown_extended`` before the debate).
 """
 
 from __future__ import annotations
@@ -23,13 +35,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from engine.decisions import CHOICE, decision
-from engine.events import PUBLIC, EventData, Name, Names, event
+from engine.events import PUBLIC, EventData, Name, Names, Said, event
 from engine.flow.common import Script, ask
 from engine.flow.day_powers import DAY_POWERS, day_powers, register_day_power  # noqa: F401
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import end_game
 from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteResult, ballot, day_vote, leaders_of
+from engine.impersonation import impersonating_line
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
+from engine.speech import Speech
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
     from engine.game import Game
@@ -86,6 +100,28 @@ class PhantomVotes(EventData):
     day: int
 
 
+@event("reprimand")
+class Reprimand(EventData):
+    """At day ``day``'s Sundown the Host places ``votes`` phantom votes on ``player``
+    for breaking a rule (``reason``: ``impersonation``, 004 Article 7; ``line``: the
+    proof, the player's own line written as the game's text), counted in that tally."""
+
+    player: Name
+    votes: int
+    reason: str
+    day: int
+    line: Said
+
+
+@event("sundown_extended")
+class SundownExtended(EventData):
+    """The Host extends day ``day``'s Sundown, whose lynching is cancelled, by ``rounds``
+    more rounds of debate (004, the Unknown Celebrity)."""
+
+    day: int
+    rounds: int
+
+
 @dataclass(slots=True)
 class Phantoms:
     """The phantom votes to be counted at the next tally, by player (004)."""
@@ -102,19 +138,63 @@ class LynchCall:
     cancelled: int = 0
 
 
+@dataclass(slots=True)
+class HostReading:
+    """How far the Host has read the thread for reprimands: the events before
+    ``upto`` (a count of ``game.events``) are read."""
+
+    upto: int = 0
+
+
+def lynch_cancelled(game: Game) -> bool:
+    """Today's lynching is cancelled (the Unknown Celebrity's news this morning)."""
+    call = game.memory.peek(LynchCall)
+    return call is not None and call.cancelled == game.day
+
+
+def sundown_extension(game: Game) -> int:
+    """The rounds of debate the Host adds today: ``celebrity_sundown_rounds`` on a day
+    whose lynching is cancelled (announced here, before the debate), else none."""
+    extra = game.options.celebrity_sundown_rounds
+    if extra and lynch_cancelled(game):
+        game.emit(SundownExtended(game.day, extra), PUBLIC)
+        return extra
+    return 0
+
+
 def lynch(game: Game) -> Script:
     """The day's lynching: cancelled (the Unknown Celebrity), the forum's open vote, or
     the table's vote."""
     opts = game.options
-    call = game.memory.peek(LynchCall)
-    if call is not None and call.cancelled == game.day:
+    if lynch_cancelled(game):
         phantoms = game.memory.peek(Phantoms)
         game.emit(LynchCancelled(game.day, dict(phantoms.due) if phantoms else {}), PUBLIC)
         return
-    if opts.vote_changes or opts.phantom_votes:
+    if opts.vote_changes or opts.phantom_votes or opts.impersonation_phantoms:
         yield from forum_vote(game)
     else:
         yield from day_vote(game)
+
+
+def reprimands(game: Game) -> dict[str, int]:
+    """The Host reads the thread since his last reading (004 Articles 2 and 7): each
+    public speech by a living player holding a line written as the game's own text
+    earns its author ``impersonation_phantoms`` phantom votes, announced now (one
+    ``reprimand`` per speech). The phantom votes placed, by player."""
+    per = game.options.impersonation_phantoms
+    reading = game.memory.of(HostReading)
+    events = game.events
+    start, reading.upto = reading.upto, len(events)
+    placed: dict[str, int] = {}
+    by_name = game.by_name
+    for e in events[start : reading.upto]:
+        data = e.data
+        if isinstance(data, Speech) and e.audience == PUBLIC and by_name[data.speaker].alive:
+            line = impersonating_line(data.text)
+            if line is not None:
+                game.emit(Reprimand(data.speaker, per, "impersonation", game.day, line), PUBLIC)
+                placed[data.speaker] = placed.get(data.speaker, 0) + per
+    return placed
 
 
 def _legal(game: Game, voter: str, pool: list[str], sheltered: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -155,6 +235,9 @@ def forum_vote(game: Game) -> Script:
     game.emit(Sundown(game.day), PUBLIC)
     phantoms = game.memory.of(Phantoms)
     due = {n: k for n, k in phantoms.due.items() if game.by_name[n].alive}
+    if opts.impersonation_phantoms:
+        for name, k in reprimands(game).items():
+            due[name] = due.get(name, 0) + k
     counts: dict[str, int] = {}
     for voter, target in current.items():
         if target is not None:

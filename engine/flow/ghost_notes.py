@@ -10,16 +10,28 @@ Each player who dies may write one note (``ghost_note``, text; an empty text wri
 none), then say how it is found (``ghost_note_delivery``: ``public`` or ``private``).
 The host posts a public note in the thread, or hands a private one to a living human
 drawn by lot. The host passes notes as they are written; a note never names who may
-find it. Ghost sightings are the host's case-by-case choice and are not modelled."""
+find it. Ghost sightings are the host's case-by-case choice and are not modelled.
+
+Article 3: "This Host WILL NOT pass along any note that ... can only be found by
+particular individuals (although I will accept notes that can only be found by the
+Coroner, as they investigate dead bodies; in which case, the note must be hidden on
+your person, ahead of time)"; Article 4: "your note must be authored and PM'ed to me
+before that Night's deadline." Option ``coroner_notes``, on the game's clock: while a
+Coroner lives, each night opens with every other living player asked what note they
+keep hidden on their person (``coroner_note``, text; the context shows the one they
+hold; an empty text holds none). When a player the Coroner examines dies (the pack's
+victim at dawn, the lynched at Sundown: the ``coroner_report``'s causes), each living
+Coroner also finds the note on the body (``coroner_note``, to him alone)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, TypedDict
 
 from engine.decisions import CHOICE, TEXT, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, Said, event, private
 from engine.flow.common import Script, ask_one
-from engine.roles.base import register_death_hook
+from engine.roles.base import NightStep, register_death_hook, register_step
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
     from engine.game import Game, Player
@@ -32,6 +44,14 @@ class GhostNoteContext(TypedDict, total=False):
 
 GHOST_NOTE = decision("ghost_note", TEXT, context=GhostNoteContext, unmeasured="a dead player's note")
 GHOST_NOTE_DELIVERY = decision("ghost_note_delivery", CHOICE, unmeasured="how a note is delivered")
+
+
+class CoronerNoteContext(TypedDict, total=False):
+    night: int  # the night whose deadline the note is written before
+    current: str  # the note the seat keeps hidden now ("": none)
+
+
+CORONER_NOTE = decision("coroner_note", TEXT, context=CoronerNoteContext, unmeasured="a note only the Coroner may find")
 
 DELIVERIES = ("public", "private")
 
@@ -64,3 +84,62 @@ def _note(game: Game, player: Player, cause: str) -> Script:
 
 
 register_death_hook(40, _note, when=lambda o: o.ghost_notes)
+
+
+# ------------------------------------------------------------------ notes for the Coroner
+@event("coroner_note_hidden")
+class CoronerNoteHidden(EventData):
+    """``author`` now keeps ``text`` hidden on their person, for the Coroner alone to
+    find on their body (empty: they keep none); told to the author only."""
+
+    author: Name
+    text: Said
+
+
+@event("coroner_note")
+class CoronerNote(EventData):
+    """The Coroner finds the note hidden on the body of ``author``."""
+
+    author: Name
+    text: Said
+
+
+@dataclass(slots=True)
+class HiddenNote:
+    """The note a player keeps on their person for the Coroner ("" for none)."""
+
+    text: str = ""
+
+
+def _hide(game: Game) -> Script:
+    coroners = {c.name for c in game.able("coroner")}
+    seats = [p for p in game.players if p.alive and p.name not in coroners]
+    if not seats:
+        return
+    batch = [game.ask(p.name, CORONER_NOTE, (), {"night": game.day, "current": p.state.of(HiddenNote).text}) for p in seats]
+    answers = yield batch
+    for p, d in zip(seats, batch):
+        said = answers[d.id]
+        text = said.get("text", "") if said.__class__ is dict else (said or "")
+        text = text if text.strip() else ""
+        note = p.state.of(HiddenNote)
+        if text != note.text:
+            note.text = text
+            game.emit(CoronerNoteHidden(p.name, text), private(p.name))
+
+
+def _found(game: Game, player: Player, cause: str) -> Script:
+    note = player.state.peek(HiddenNote)
+    if cause in ("werewolves", "vote") and note is not None and note.text:
+        for c in game.able("coroner"):
+            game.emit(CoronerNote(player.name, note.text), private(c.name))
+    return
+    yield
+
+
+register_step(
+    NightStep(
+        name="coroner_notes", run=_hide, active=lambda g: g.has_able("coroner"), roles=("coroner",), when=lambda o: o.coroner_notes, after="rusty_sword"
+    )
+)
+register_death_hook(7, _found, before_victory=True, roles=("coroner",), when=lambda o: o.coroner_notes)

@@ -99,9 +99,11 @@ def winner(bids: dict[str, int], ranked: list[str]) -> str | None:
     return next(name for name in ranked if bids[name] == top)
 
 
-def bidding(game: Game, rounds: int, order: Order) -> Script:
-    """The day's debate by bids (see the module's docstring)."""
-    turns = game.options.discussion_turns or rounds * len(order(game))
+def bidding(game: Game, rounds: int, order: Order, extra: int = 0) -> Script:
+    """The day's debate by bids (see the module's docstring). ``extra``: rounds the Host
+    adds to the day (004, an extended Sundown), one more turn each per living player."""
+    living = len(order(game))
+    turns = (game.options.discussion_turns or rounds * living) + extra * living
     last: str | None = None
     for turn in range(1, turns + 1):
         ranked = bidders(game, last, order)

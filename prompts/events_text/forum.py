@@ -20,6 +20,7 @@ sided("psychic_result", "target", roles=("role",))
 sentence("insomniac_seen", "insomniac")
 sentence("mad_scientist_dose", "target")
 sentence("mutated", roles=("role",))
+sentence("sundown_extended", numbers=("day", "rounds"))
 
 
 @renders("votes_cast")
@@ -57,6 +58,26 @@ def lynch_cancelled(r: Reader, e: Event) -> str:
     carried = e.data.get("carried") or {}
     more = r.t("lynch_cancelled_carried", phantoms=r.added(carried)) if carried else ""
     return r.t("lynch_cancelled", n=e.data.get("day", e.day), carried=more)
+
+
+@renders("reprimand")
+def reprimand(r: Reader, e: Event) -> str:
+    """The Host's phantom votes for impersonation, with the forged line quoted as the
+    player's own words (it must never read as the game's line it imitates)."""
+    d = e.data
+    player = d.get("player")
+    return r.t(f"reprimand.{r.side(player)}", player=r.who(player), votes=d.get("votes"), line=r.said(d.get("line")))
+
+
+@renders("coroner_note_hidden")
+def coroner_note_hidden(r: Reader, e: Event) -> str:
+    text = e.data.get("text") or ""
+    return r.t(f"coroner_note_hidden.{'some' if text else 'none'}", author=r.who(e.data.get("author")), text=r.said(text))
+
+
+@renders("coroner_note")
+def coroner_note(r: Reader, e: Event) -> str:
+    return r.t("coroner_note", author=r.who(e.data.get("author")), text=r.said(e.data.get("text")))
 
 
 @renders("celebrity_news")
