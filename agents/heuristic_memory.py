@@ -98,6 +98,12 @@ class Memory:
         # What is computed from these facts (the suspicion model's judgement), kept until
         # the next event is read: several questions about one moment pay once.
         self.derived: dict[Any, Any] = {}
+        # ``facts`` counts the events that changed what the suspicion model weighs other
+        # than by appending to ``votes``, ``sheriff_votes`` or ``accusations`` (a speech
+        # counts when it changes a claim): while it stands still, the model carries its
+        # sums forward (``carried``) and adds only the new votes and accusations.
+        self.facts = 0
+        self.carried: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ reading events
     def update(self, events: list) -> bool:
@@ -120,9 +126,12 @@ class Memory:
     def _read(self, e: Any) -> None:
         d = e.data
         self.day, self.phase = e.day, e.phase
-        handler = _HANDLERS.get(e.kind)
+        kind = d.kind
+        handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, e, d)
+        if kind not in _APPENDED:
+            self.facts += 1
 
     def _game_start(self, e: Any, d: dict) -> None:
         self.players = [p for p in d.get("players", []) if isinstance(p, str)]
@@ -182,18 +191,25 @@ class Memory:
             return
         role = claims.get("role")
         checks = claims.get("checks")
-        known = set(self.players)
+        known = self.players
         if isinstance(role, str) and role:
-            c = self.claims.setdefault(speaker, Claim())
-            c.role = role
-            c.roles_claimed.add(role)
-            c.since.setdefault(role, self.speeches)
+            c = self.claims.get(speaker)
+            if c is None or c.role != role or role not in c.roles_claimed:
+                if c is None:
+                    c = self.claims[speaker] = Claim()
+                c.role = role
+                c.roles_claimed.add(role)
+                c.since.setdefault(role, self.speeches)
+                self.facts += 1
         if isinstance(checks, list):
             for chk in checks:
                 if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):
                     c = self.claims.setdefault(speaker, Claim())
-                    c.checks[chk["target"]] = chk["role"]
-                    c.told.setdefault(chk["target"], self.speeches)
+                    target = chk["target"]
+                    if c.checks.get(target) != chk["role"] or target not in c.told:
+                        c.checks[target] = chk["role"]
+                        c.told.setdefault(target, self.speeches)
+                        self.facts += 1
         accuses = claims.get("accuses")
         if isinstance(accuses, list):
             for t in dict.fromkeys(a for a in accuses if isinstance(a, str)):
@@ -332,6 +348,10 @@ def learn_role(mem: Memory, name: Any, role: Any) -> None:
     if isinstance(name, str) and isinstance(role, str):
         mem.seer_results[name] = role
 
+
+# Event kinds whose only effect on the suspicion model is to append to the vote rounds
+# or the accusations (``facts``): a speech counts itself when it changes a claim.
+_APPENDED = frozenset({"speech", "vote_result", "sheriff_votes"})
 
 _HANDLERS: dict[str, Callable[[Memory, Any, dict[str, Any]], None]] = {
     "game_start": Memory._game_start,
