@@ -14,7 +14,6 @@ saw, which is how a wolf estimates what the village thinks of everyone (itself t
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 
 from agents.heuristic_memory import Memory, is_wolf_role, neighbours
@@ -139,7 +138,7 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     liars: set[str] = set()
     holders = _role_holders(mem, known, private)
     has_thief = "thief" in mem.roles_in_play
-    in_play = Counter(mem.roles_in_play)
+    in_play = mem.deck
     for c, claim in mem.claims.items():
         if private and c == mem.me:
             continue
