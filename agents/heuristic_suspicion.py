@@ -300,8 +300,15 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
     p: dict[str, float] = {}
     if not pool or hidden <= 0:
         return {n: 0.0 for n in pool}
-    top = max(s[n] for n in pool)
-    w = {n: math.exp(max(-30.0, s[n] - top)) for n in pool}
+    odds = [s[n] for n in pool]
+    top = max(odds)
+    exp = math.exp
+    weights = [exp(d if (d := x - top) > -30.0 else -30.0) for x in odds]
+    total = sum(weights)
+    shares = [hidden * x / total for x in weights]
+    if max(shares) <= CAP:  # the usual case: nobody capped, one pass
+        return dict(zip(pool, shares))
+    w = dict(zip(pool, weights))
     free = list(pool)
     left = hidden
     while free:
