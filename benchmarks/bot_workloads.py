@@ -89,8 +89,8 @@ with contextlib.redirect_stdout(io.StringIO()):
         if e.code not in (0, None):
             raise
 wall = time.perf_counter() - t
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"seconds": wall, "peak_mib": peak}}))
+use = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({{"seconds": wall, "cpu": use.ru_utime + use.ru_stime, "peak_mib": use.ru_maxrss / 1024}}))
 """
 
 
@@ -149,6 +149,8 @@ def measure(root: str, args: argparse.Namespace) -> dict:
         out["tournament"] = (one, two)
         out["leaderboard"] = run_json(TIMED.format(root=root, argv=["leaderboard", "--db", str(db)]))
         out["metrics"] = run_json(TIMED.format(root=root, argv=["metrics", "--json", str(db.parent)]))
+    if args.metrics_dir:
+        out["metrics_dir"] = run_json(TIMED.format(root=root, argv=["metrics", "--json", args.metrics_dir]))
     return out
 
 
@@ -169,6 +171,12 @@ def report(label: str, m: dict, games: int) -> list[str]:
     )
     rows.append(f"leaderboard on {games} games: {m['leaderboard']['seconds']:.2f}s")
     rows.append(f"metrics over {games} transcripts: {m['metrics']['seconds']:.2f}s, peak {m['metrics']['peak_mib']:.0f} MiB")
+    if "metrics_dir" in m:
+        d = m["metrics_dir"]
+        rows.append(
+            f"metrics over --metrics-dir: {d['seconds']:.2f}s wall, {d['cpu']:.2f}s CPU (whole process), peak {d['peak_mib']:.0f} MiB"
+            " (goal at 600 transcripts: < 2 s, < 100 MiB)"
+        )
     return [f"{label:>8}: {r}" for r in rows]
 
 
@@ -177,6 +185,7 @@ def main() -> None:
     ap.add_argument("--before", help="a git revision to measure first (e.g. main)")
     ap.add_argument("--games", type=int, default=200, help="tournament games (the leaderboard and metrics read them)")
     ap.add_argument("--heuristic-games", type=int, default=10, help="heuristic games under valgrind (0: skip)")
+    ap.add_argument("--metrics-dir", help="also time `werewolf metrics` over this folder (e.g. 600 transcripts made once)")
     args = ap.parse_args()
     lines: list[str] = []
     if args.before:
