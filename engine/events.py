@@ -105,12 +105,10 @@ class EventData(Mapping[str, Any]):
 
     # ---------------------------------------------------------------- read as a record
     def __getitem__(self, key: str) -> Any:
-        omitted = self._omit.get(key, _ABSENT)
-        if omitted is not _ABSENT:
-            value = getattr(self, key)
-            if omitted is _KEEP or value != omitted or type(value) is not type(omitted):
-                return value
-        raise KeyError(key)
+        value = self.get(key, _ABSENT)
+        if value is _ABSENT:
+            raise KeyError(key)
+        return value
 
     def get(self, key: str, default: Any = None) -> Any:
         """``Mapping.get`` without its ``KeyError`` round trip: bots read every payload
