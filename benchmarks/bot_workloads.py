@@ -25,6 +25,16 @@ Figures (2026-12-01, shared 2-core machine, --games 100 --heuristic-games 10,
     leaderboard, 100 games                 2.2 s    1.9 s   (unchanged code: noise)
     metrics, 100 transcripts               3.3 s    1.1 s   (peak 88 -> 53 MiB)
 
+Issue 18's third step (suspicion sums carried across events, EventData.get, seat
+views' inline visibility test, names checked once, metrics' per-game work done once),
+measured with valgrind on snapshots of main (4d82735) and the branch, 20 heuristic and
+200 engine games after one warm game each (so both include the same GC):
+
+    heuristic game 25.57M -> 21.79M instructions (engine game 2.51M): 10.2x -> 8.7x
+    with gc.freeze() after the warm game:  24.68M -> 21.02M (GC is not what costs)
+    metrics, 60 transcripts, in-process CPU: 0.49 s -> 0.36 s; 600 transcripts (CLI,
+    /usr/bin/time on a machine at load 14): 5.7 s user both runs (noise), peak 85 -> 69 MB
+
 After rebasing on main (whose ``werewolf metrics`` now also checks each game for
 malformed records by measuring it): 200 transcripts, ``/usr/bin/time``, 5.6 s wall,
 3.7 s user, 135 MB peak -> 2.5 s, 1.9 s user, 62 MB.
