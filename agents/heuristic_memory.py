@@ -9,6 +9,7 @@ defensively: a malformed claim is ignored, never trusted and never a crash.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -17,9 +18,18 @@ from engine.roles import ROLES
 
 
 def is_wolf_role(role: str | None) -> bool:
-    """Unknown role ids (future roles, model typos) count as not wolves."""
-    spec = ROLES.get(role) if isinstance(role, str) else None
-    return bool(spec and spec.is_wolf)
+    """Unknown role ids (future roles, model typos) count as not wolves. Asked about
+    every card and claim at every judgement, so a registered role's answer is kept."""
+    wolf = _WOLFISH.get(role) if role.__class__ is str else None
+    if wolf is None:
+        spec = ROLES.get(role) if isinstance(role, str) else None
+        wolf = bool(spec and spec.is_wolf)
+        if spec is not None:
+            _WOLFISH[role] = wolf  # type: ignore[index]
+    return wolf
+
+
+_WOLFISH: dict[str, bool] = {}
 
 
 @dataclass(slots=True)
@@ -59,6 +69,7 @@ class Memory:
         self.phase = ""
         self.players: list[str] = []
         self.roles_in_play: list[str] = []
+        self.deck: Counter[str] = Counter()  # role -> its cards in ``roles_in_play``
         self.set_aside = 0  # cards of the public deck left in the center (the Thief's)
         self.my_role: str | None = None
         self.initial_role: str | None = None
@@ -99,6 +110,12 @@ class Memory:
         # What is computed from these facts (the suspicion model's judgement), kept until
         # the next event is read: several questions about one moment pay once.
         self.derived: dict[Any, Any] = {}
+        # ``facts`` counts the events that changed what the suspicion model carries
+        # across events (``_NOT_CARRIED`` lists the others; a speech counts when it
+        # changes a claim): while it stands still, the model keeps its sums (``carried``)
+        # and adds only the votes and accusations appended since.
+        self.facts = 0
+        self.carried: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ reading events
     def update(self, events: list) -> bool:
@@ -121,14 +138,18 @@ class Memory:
     def _read(self, e: Any) -> None:
         d = e.data
         self.day, self.phase = e.day, e.phase
-        handler = _HANDLERS.get(e.kind)
+        kind = d.kind
+        handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, e, d)
+            if kind not in _NOT_CARRIED:
+                self.facts += 1
 
     def _game_start(self, e: Any, d: dict) -> None:
         self.players = [p for p in d.get("players", []) if isinstance(p, str)]
         self.preset = d.get("preset") if isinstance(d.get("preset"), str) else None
         self.roles_in_play = [r for r in d.get("roles_in_play", []) if isinstance(r, str)]
+        self.deck = Counter(self.roles_in_play)
         aside = d.get("set_aside")
         self.set_aside = aside if isinstance(aside, int) else 0
 
@@ -183,18 +204,25 @@ class Memory:
             return
         role = claims.get("role")
         checks = claims.get("checks")
-        known = set(self.players)
+        known = self.players
         if isinstance(role, str) and role:
-            c = self.claims.setdefault(speaker, Claim())
-            c.role = role
-            c.roles_claimed.add(role)
-            c.since.setdefault(role, self.speeches)
+            c = self.claims.get(speaker)
+            if c is None or c.role != role or role not in c.roles_claimed:
+                if c is None:
+                    c = self.claims[speaker] = Claim()
+                c.role = role
+                c.roles_claimed.add(role)
+                c.since.setdefault(role, self.speeches)
+                self.facts += 1
         if isinstance(checks, list):
             for chk in checks:
                 if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):
                     c = self.claims.setdefault(speaker, Claim())
-                    c.checks[chk["target"]] = chk["role"]
-                    c.told.setdefault(chk["target"], self.speeches)
+                    target = chk["target"]
+                    if c.checks.get(target) != chk["role"] or target not in c.told:
+                        c.checks[target] = chk["role"]
+                        c.told.setdefault(target, self.speeches)
+                        self.facts += 1
         accuses = claims.get("accuses")
         if isinstance(accuses, list):
             for t in dict.fromkeys(a for a in accuses if isinstance(a, str)):
@@ -316,7 +344,7 @@ class Memory:
         return {n for n, c in self.claims.items() if c.role is not None and is_wolf_role(c.role) and n not in self.pack}
 
     def count_in_play(self, role: str) -> int:
-        return sum(1 for r in self.roles_in_play if r == role)
+        return self.deck[role]
 
 
 def _append_round(rounds: list[VoteRound], e: Any, d: dict) -> None:
@@ -333,6 +361,18 @@ def learn_role(mem: Memory, name: Any, role: Any) -> None:
     if isinstance(name, str) and isinstance(role, str):
         mem.seer_results[name] = role
 
+
+# Event kinds whose handlers leave alone what the suspicion model carries across events
+# (``facts``): they append votes or accusations (a speech counts itself when it changes
+# a claim), or change only what it weighs afresh each time (``_add_secrets``) or never.
+# A handler not listed here counts, so a new one is safe by default.
+_NOT_CARRIED = frozenset(
+    {
+        "speech", "vote_result", "sheriff_votes", "no_death", "lovers", "sheriff_elected", "sheriff_successor",
+        "wolf_chat", "wolf_votes", "witch_victim", "wolf_votes_overheard", "wolf_victim_overheard", "sisters",
+        "fox_result", "bear_growl", "wild_child_model", "charmed", "charmed_players", "angel_villager",
+    }
+)  # fmt: skip
 
 _HANDLERS: dict[str, Callable[[Memory, Any, dict[str, Any]], None]] = {
     "game_start": Memory._game_start,

@@ -14,7 +14,6 @@ saw, which is how a wolf estimates what the village thinks of everyone (itself t
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 
 from agents.heuristic_memory import Memory, is_wolf_role, neighbours
@@ -139,7 +138,7 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     liars: set[str] = set()
     holders = _role_holders(mem, known, private)
     has_thief = "thief" in mem.roles_in_play
-    in_play = Counter(mem.roles_in_play)
+    in_play = mem.deck
     for c, claim in mem.claims.items():
         if private and c == mem.me:
             continue
@@ -173,19 +172,24 @@ def _confirmations(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict
     return s
 
 
-def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: bool) -> dict[str, float]:
-    """Log-odds of each player being a wolf, before Seer results are weighed. Votes and
-    accusations only speak once their target's camp is known: who pushed a revealed
-    villager out, who stood with a known wolf."""
+def _standing(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str, float]:
+    """Log-odds from the claims alone (lies, confirmed Seers, rival claimants): the first
+    terms of every player's sum, which change only when ``mem.facts`` does."""
     s: dict[str, float] = {n: 0.0 for n in mem.players}
     for c in liars:
         s[c] = s.get(c, 0.0) + LIAR
     for c, bonus in _confirmations(mem, known, liars).items():
         s[c] += bonus
     _rival_claims(mem, liars, s)
+    return s
+
+
+def _add_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> None:
+    """Day votes speak once their target's camp is known: who pushed a revealed
+    villager out, who stood with a known wolf."""
     known_get = known.get
     known_wolves = [w for w, k in known.items() if k]
-    for r in mem.votes:
+    for r in rounds:
         votes = r.votes
         wolf_picks = {votes[w] for w in known_wolves if votes.get(w) is not None}
         for v, t in votes.items():
@@ -198,14 +202,22 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
                 s[v] += VOTED_GOOD
                 if t in wolf_picks and not known_get(v):
                     s[v] += COVOTE_WOLF
-    for r in mem.sheriff_votes:
+
+
+def _add_sheriff_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> None:
+    for r in rounds:
         for v, t in r.votes.items():
             if t is not None and known.get(t) is True and v in s:
                 s[v] += SHERIFF_VOTE_WOLF
-    today = mem.day
-    victims = set(mem.night_victims)
-    today_voices: dict[str, set[str]] = {}
-    for a in mem.accusations:
+
+
+def _add_accusations(
+    accusations: list, known: dict[str, bool], today: int, victims: set[str], voices: dict[str, set[str]], s: dict[str, float]
+) -> None:
+    """Accusations of known players weigh on their speaker; today's of unknown ones on
+    their target, up to ``BANDWAGON_CAP`` voices (``voices``: today's so far)."""
+    known_get = known.get
+    for a in accusations:
         speaker, target = a.speaker, a.target
         if speaker not in s:
             continue
@@ -215,12 +227,17 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
         elif k is False:
             s[speaker] += ACCUSED_GOOD
         elif a.day == today and target in s:
-            voices = today_voices.setdefault(target, set())
-            if speaker not in voices and len(voices) < BANDWAGON_CAP:
-                voices.add(speaker)
+            heard = voices.setdefault(target, set())
+            if speaker not in heard and len(heard) < BANDWAGON_CAP:
+                heard.add(speaker)
                 s[target] += ACCUSED_TODAY
         if speaker in victims and target in s:
             s[target] += VICTIM_POINTED
+
+
+def _add_secrets(mem: Memory, s: dict[str, float], private: bool) -> None:
+    """The last terms: what the Little Girl overheard, and privately the beloved, the
+    pack's victims the Witch saw and the characters' knowledge."""
     for name in mem.overheard:
         if name in s:
             s[name] += OVERHEARD
@@ -232,7 +249,6 @@ def _evidence(mem: Memory, known: dict[str, bool], liars: set[str], private: boo
                 s[victim] += PACK_TARGET  # the pack does not devour its own
         if not mem.is_wolf:
             _characters(mem, s)
-    return s
 
 
 def _characters(mem: Memory, s: dict[str, float]) -> None:
@@ -284,8 +300,15 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
     p: dict[str, float] = {}
     if not pool or hidden <= 0:
         return {n: 0.0 for n in pool}
-    top = max(s[n] for n in pool)
-    w = {n: math.exp(max(-30.0, s[n] - top)) for n in pool}
+    odds = [s[n] for n in pool]
+    top = max(odds)
+    exp = math.exp
+    weights = [exp(d if (d := x - top) > -30.0 else -30.0) for x in odds]
+    total = sum(weights)
+    shares = [hidden * x / total for x in weights]
+    if max(shares) <= CAP:  # the usual case: nobody capped, one pass
+        return dict(zip(pool, shares))
+    w = dict(zip(pool, weights))
     free = list(pool)
     left = hidden
     while free:
@@ -317,17 +340,79 @@ def judged(mem: Memory, private: bool = True) -> Beliefs:
     return b
 
 
+class _Carried:
+    """One perspective's judgement carried from one moment to the next.
+
+    Every player's log-odds is a sum whose terms come in a fixed order: the claims'
+    (``_standing``), then each day vote, each sheriff vote, each accusation, and the
+    seat's secrets. Between two changes of ``mem.facts`` only votes and accusations are
+    appended, so the partial sums are kept (after the votes, after the sheriff votes,
+    after today's accusations) and only the new terms are added, in the same order:
+    the same floating-point sums as adding everything again, at the cost of the news.
+    """
+
+    __slots__ = (
+        "facts", "known", "liars", "alive", "pool", "hidden", "victims", "after_votes", "votes_read",
+        "after_sheriff", "sheriff_read", "sheriff_on", "after_accusations", "accusations_read", "day", "voices",
+    )  # fmt: skip
+
+    def __init__(self, mem: Memory, private: bool):
+        self.facts = mem.facts
+        known = self.known = known_camps(mem, private)
+        liars = self.liars = _liars(mem, known, private)
+        alive = self.alive = mem.alive
+        self.pool = [n for n in alive if n not in known]
+        dead_wolves = sum(1 for n, k in known.items() if k and n in mem.dead)
+        live_known = sum(1 for n in alive if known.get(n))
+        total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
+        self.hidden = max(0.0, total - dead_wolves - live_known)
+        self.victims = set(mem.night_victims)
+        self.after_votes = _standing(mem, known, liars)
+        self.votes_read = 0
+        self.after_sheriff = self.after_votes
+        self.sheriff_read = 0
+        self.sheriff_on = 0  # the day votes under ``after_sheriff``
+        self.after_accusations = self.after_votes
+        self.accusations_read = 0
+        self.day = mem.day
+        self.voices: dict[str, set[str]] = {}
+
+    def scores(self, mem: Memory) -> dict[str, float]:
+        """The partial sums brought up to date with the votes and accusations read
+        since; returned as kept (callers copy before adding the rest)."""
+        known = self.known
+        if len(mem.votes) > self.votes_read:
+            _add_votes(mem.votes[self.votes_read :], known, self.after_votes)
+            self.votes_read = len(mem.votes)
+        if self.sheriff_on != self.votes_read or self.sheriff_read != len(mem.sheriff_votes):
+            self.after_sheriff = self.after_votes
+            if mem.sheriff_votes:
+                self.after_sheriff = dict(self.after_votes)
+                _add_sheriff_votes(mem.sheriff_votes, known, self.after_sheriff)
+            self.sheriff_on, self.sheriff_read = self.votes_read, len(mem.sheriff_votes)
+            self.accusations_read = -1  # built on the old sums: add them all again
+        if self.accusations_read < 0 or self.day != mem.day:
+            self.after_accusations = dict(self.after_sheriff)
+            self.accusations_read, self.day, self.voices = 0, mem.day, {}
+        if len(mem.accusations) > self.accusations_read:
+            if self.after_accusations is self.after_sheriff:
+                self.after_accusations = dict(self.after_sheriff)
+            news = mem.accusations[self.accusations_read :]
+            _add_accusations(news, known, self.day, self.victims, self.voices, self.after_accusations)
+            self.accusations_read = len(mem.accusations)
+        return self.after_accusations
+
+
 def judge(mem: Memory, private: bool = True) -> Beliefs:
-    """The seat's beliefs about every living player (see the module docstring)."""
-    known = known_camps(mem, private)
-    liars = _liars(mem, known, private)
-    s = _evidence(mem, known, liars, private)
-    alive = mem.alive
-    pool = [n for n in alive if n not in known]
-    dead_wolves = sum(1 for n, k in known.items() if k and n in mem.dead)
-    live_known = sum(1 for n in alive if known.get(n))
-    total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
-    hidden = max(0.0, total - dead_wolves - live_known)
+    """The seat's beliefs about every living player (see the module docstring), from
+    the sums carried since the last change of its facts (``_Carried``)."""
+    key = ("judge", private)
+    carried = mem.carried.get(key)
+    if carried is None or carried.facts != mem.facts:
+        carried = mem.carried[key] = _Carried(mem, private)
+    known, liars, pool, hidden = carried.known, carried.liars, carried.pool, carried.hidden
+    s = dict(carried.scores(mem))
+    _add_secrets(mem, s, private)
     first = normalise(s, pool, hidden)
     cred = _credibility(mem, known, liars, first, private)
     weighed = False  # no check moved a score: the second pass would repeat the first
@@ -338,7 +423,7 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
             s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
             weighed = True
     p = normalise(s, pool, hidden) if weighed else first
-    for n in alive:
+    for n in carried.alive:
         if n in known:
             p[n] = 1.0 if known[n] else 0.0
     return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden, score=s)

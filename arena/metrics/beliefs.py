@@ -98,7 +98,16 @@ def auc(pairs: Iterable[tuple[float, int]]) -> float | None:
 
 def belief_pairs(g: GameRecord) -> tuple[dict[str, list[tuple[float, int, int]]], dict[str, int]]:
     """Per seat: (probability, is_wolf, day) for every valid rating of a player whose
-    card the seat had not seen by then; and invalid counts."""
+    card the seat had not seen by then; and invalid counts. Kept on the game: its
+    measures, the CLI's check and the aggregate all read them."""
+    kept = getattr(g, "pairs", None)
+    if kept is not None:
+        return kept
+    g.pairs = _belief_pairs(g)
+    return g.pairs
+
+
+def _belief_pairs(g: GameRecord) -> tuple[dict[str, list[tuple[float, int, int]]], dict[str, int]]:
     wolves = g.wolves
     pairs: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     invalid: dict[str, int] = defaultdict(int)

@@ -143,7 +143,9 @@ def aggregate(games: Iterable[GameRecord], each: Callable[[GameRecord, dict[str,
             each(g, parts)
         powers = parts["powers"]
         uses.extend({**u, "label": g.label(u["seat"])} for u in powers["uses"])
-        summaries = {n: seat_summary(g, n, **parts) for n in g.names}
+        measured = g.measured if parts is getattr(g, "parts", None) else None
+        # The game's own measures (the CLI's check) already hold every seat's summary.
+        summaries = measured["seats"] if measured is not None else {n: seat_summary(g, n, **parts) for n in g.names}
         for n, s in summaries.items():
             by_label[s["label"]].append(s)
             by_role[s["initial_role"] or "?"].append(s)

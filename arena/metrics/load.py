@@ -35,6 +35,7 @@ class GameRecord:
     beliefs: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     measured: dict[str, Any] | None = None  # the game's measures, once computed (``arena.metrics.cli``)
+    pairs: Any = None  # ``beliefs.belief_pairs(self)``, once computed
 
     def __post_init__(self) -> None:
         for r in self.records:
