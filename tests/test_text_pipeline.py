@@ -29,10 +29,12 @@ from arena.gamefile import GameSpec, SeatSpec, default_names
 from arena.narrate import Narrator
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event, RawEvent
 from engine.flow.deaths import DeathEvent
+from engine.roles.witch import WitchPoisoned
 from engine.presets import PRESETS, get_preset
 from prompts.catalog import LANGUAGES, Catalog, _tree, catalog
 from prompts.events_text import HTML, MODEL, PERSON, RENDERERS, RICH, STYLES, Reader, known_kinds, renderer_for, renders, tell, tell_strictly
-from prompts.events_text.declared import declared_renderer
+from prompts.events_text.declared import NotItsPayload, declared_renderer
+from prompts.events_text.registry import sentence
 from prompts.history import event_body, history_entries
 from transcripts.export_html import render_html
 from transcripts.replay import ReplayOptions, replay
@@ -266,6 +268,21 @@ def test_a_kind_is_registered_once() -> None:
     with pytest.raises(ValueError, match="two renderers"):
         renders(DeathEvent)(lambda r, e, d: "")
     assert RENDERERS["death"].__name__ == "death"
+
+
+def test_a_renderer_reads_its_kinds_payload_and_names_real_fields() -> None:
+    """A helper naming a field the payload class lacks fails when it is registered (a
+    renamed field is an import error, not a "?" in a prompt); a record whose data is
+    not its kind's class reaches no renderer: ``tell`` words it plainly and
+    ``tell_strictly`` says why."""
+    with pytest.raises(ValueError, match="WitchPoisoned .* has no field victim"):
+        sentence(WitchPoisoned, "victim")
+    assert RENDERERS["witch_poisoned"].__name__ == "witch_poisoned"  # the real one is still registered
+    odd = Event.recorded(0, "witch_poisoned", 2, "night", PUBLIC, {"victim": "Bob"})
+    assert isinstance(odd.data, RawEvent)
+    with pytest.raises(NotItsPayload, match="not a WitchPoisoned"):
+        tell_strictly(catalog("en"), odd)
+    assert tell(catalog("en"), odd) == tell(catalog("en"), odd, style=PERSON) and "victim" in tell(catalog("en"), odd)
 
 
 # ------------------------------------------------------------------ a new role's event: its words only

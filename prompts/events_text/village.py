@@ -85,7 +85,8 @@ def by_player(cls: type[EventData], sentence: str, *roles: str) -> ByPlayer:
     return render
 
 
-for _cls, _roles in {
+# The kinds told by ``by_player`` alone, with the fields whose player may be the reader.
+BY_PLAYER: dict[type[EventData], tuple[str, ...]] = {
     BuildingChosen: ("player",),
     TokenGiven: ("player",),
     Confession: ("confessor", "player"),
@@ -99,7 +100,8 @@ for _cls, _roles in {
     PardonRefused: ("castellan", "player"),
     BakerGlimpse: (),
     FireSet: (),
-}.items():
+}
+for _cls, _roles in BY_PLAYER.items():
     renders(_cls)(by_player(_cls, _cls.kind, *_roles))
 
 _returned = {reason: by_player(TokenReturned, f"token_returned.{reason}", "player") for reason in ("voted_out", "used")}
