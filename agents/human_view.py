@@ -28,13 +28,12 @@ from engine.flow.main import Role
 from engine.flow.night import NightStart
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor
 from engine.flow.victory import GameEnd
+from engine.speech import Speech
 from engine.roles import ROLES, WEREWOLVES
 from prompts.catalog import catalog
 from prompts.decisions_text import situation
 from prompts.events_text import RICH, Reader, tell
 
-# Events that only set the scene; drawn as rules rather than sentences.
-_SCENE = {"night_start", "dawn", "game_end"}
 
 
 class SeatScreen:
@@ -79,9 +78,9 @@ class SeatScreen:
         text = self._sentence(e)
         if not text:
             return
-        if e.kind == "speech":
+        if isinstance(d, Speech):
             self.console.print(f"[cyan]💬[/cyan] {text}")
-        elif e.kind == "death":
+        elif isinstance(d, DeathEvent):
             self.console.print(f"[red]✝[/red] {text}")
         elif e.is_public:
             self.console.print(text)

@@ -22,10 +22,11 @@ from rich.rule import Rule
 from rich.table import Table
 
 from engine.events import Event
-from engine.flow.day import Dawn
+from engine.flow.day import Dawn, DayStart
 from engine.flow.deaths import DeathEvent
 from engine.flow.main import GameStart
 from engine.flow.night import NightStart
+from engine.flow.protocols import Bids, DiscussionRound
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor
 from engine.flow.victory import GameEnd
 from engine.flow.voting import SheriffVotes, VoteResult
@@ -165,7 +166,7 @@ class Narrator:
 
     # ------------------------------------------------------------------ layout
     def lay_out(self, e: Event) -> None:
-        k, d = e.kind, e.data
+        d = e.data
         if isinstance(d, GameStart):
             preset = d.preset
             title = self.words.word("presets", preset) if preset else ""
@@ -180,13 +181,13 @@ class Narrator:
             self._phase = "dawn"
             self.say(f"[dim]{self.sentence(e)}[/dim]")
             return
-        elif k == "day_start":
+        elif isinstance(d, DayStart):
             if e.day == 0 and self._phase != "dawn":  # the forum's opening day: no night, no dawn before it
                 self._scene("headings.opening_day", "bold yellow", 0)
                 self._phase = "dawn"
             self.say(f"[dim]{self.sentence(e)}[/dim]")
             return
-        elif k in ("speech", "discussion_round", "bids") and not (isinstance(d, Speech) and d.last_words):
+        elif isinstance(d, (Speech, DiscussionRound, Bids)) and not (isinstance(d, Speech) and d.last_words):
             self._phase_title(e)
         elif isinstance(d, (VoteResult, SheriffVotes)):
             self._vote_table(e, d)
@@ -195,7 +196,7 @@ class Narrator:
             self.final_reveal(d, sentence=self.sentence(e))
             return
         text = self.sentence(e)
-        if k == "death":
+        if isinstance(d, DeathEvent):
             text = f"[red]✝[/red] {text}"
         self.say(text, secret=not e.is_public)
 

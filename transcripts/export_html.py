@@ -21,7 +21,10 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from engine.events import EventData
+from engine.flow.day import Dawn
 from engine.flow.deaths import DeathEvent
+from engine.flow.night import NightStart
 from engine.flow.protocols import DiscussionRound
 from engine.flow.victory import GameEnd
 from engine.flow.voting import SheriffVotes, VoteResult
@@ -31,7 +34,7 @@ from transcripts.describe import Words
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import NARRATOR, PUBLIC, reasoning_of
 
-_PHASE_OPENERS = {"night_start": "night", "dawn": "day", "game_end": "end"}
+_PHASE_OPENERS: dict[type[EventData], str] = {NightStart: "night", Dawn: "day", GameEnd: "end"}
 
 
 def esc(value: Any) -> str:
@@ -233,7 +236,7 @@ def timeline_html(t: Transcript, seats: _Seats, words: Words | None = None) -> t
     parallel: tuple | None = None  # the round of speeches given at once being shown
     for r in _merge_copies(t.records):
         if isinstance(r, EventRecord):
-            opener = _PHASE_OPENERS.get(r.kind)
+            opener = _PHASE_OPENERS.get(type(r.payload))
             if opener is not None:
                 close()
                 heading = {"night": "headings.night", "day": "headings.day", "end": "export.end"}[opener]
@@ -245,7 +248,7 @@ def timeline_html(t: Transcript, seats: _Seats, words: Words | None = None) -> t
                 parallel = None
             in_round = isinstance(d, Speech) and parallel == (r.day, r.phase, d.round)
             items.append(_event_item(r, seats, words, in_round))
-            if r.kind == "game_end":
+            if isinstance(r.payload, GameEnd):
                 items.append(_reveal_table(t, words))
         elif isinstance(r, AnswerRecord):
             items.append(_answer_item(r, seats, words))

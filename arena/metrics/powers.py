@@ -48,7 +48,7 @@ from collections import defaultdict
 from typing import Any
 
 from arena.metrics.load import GameRecord, Truth
-from engine.buildings.castellan import PardonRefused, Pardoned
+from engine.buildings.castellan import CASTELLAN_PARDON, PardonRefused, Pardoned
 from engine.decisions import DECISION_KINDS, NOT_WOLF, WOLF, Power
 from engine.roles.civilian import PLAIN  # the cards without an Auxiliary Role
 
@@ -102,7 +102,7 @@ def power_uses(g: GameRecord) -> list[dict[str, Any]]:
         side = WEREWOLVES if truth.is_wolf(actor) else VILLAGE
         flip = side != power.side  # measured from the actor's side (module docstring)
         answer = r.get("answer")
-        if kind == "castellan_pardon":
+        if kind == CASTELLAN_PARDON:
             target = _condemned(g, i, actor)
             if target is None or not isinstance(answer, (bool, type(None))):
                 continue
