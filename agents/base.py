@@ -9,14 +9,24 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 from engine.decisions import Decision
 from engine.events import Event
+from engine.flow.deaths import DeathEvent
+from engine.flow.main import GameStart, Role
+from engine.flow.sheriff import SheriffElected, SheriffSuccessor
+from engine.roles.cupid import Lovers
+from engine.roles.werewolf import WolfPack
 
 
 class SeatView:
-    """What one seat knows: its name and the events it was shown, in order."""
+    """What one seat knows: its name and the events it was shown, in order.
+
+    Its summaries read the events' typed payloads (``isinstance`` on the kind's
+    class), so a field renamed in the engine is a type error here; an event whose
+    data is not its kind's class (a ``RawEvent`` read from another version's file)
+    adds nothing to them."""
 
     __slots__ = ("name", "events", "__dict__")
 
@@ -27,22 +37,23 @@ class SeatView:
     @cached_property
     def players(self) -> list[str]:
         for e in self.events:
-            if e.kind == "game_start":
-                return list(e.data["players"])
+            if isinstance(e.data, GameStart):
+                return list(e.data.players)
         return []
 
     @cached_property
     def role(self) -> str | None:
         role = None
         for e in self.events:
-            if e.kind == "role" and e.data.get("player") == self.name:
-                role = e.data["role"]
+            d = e.data
+            if isinstance(d, Role) and d.player == self.name:
+                role = d.role
         return role
 
     @cached_property
-    def dead(self) -> dict[str, Mapping[str, Any]]:
-        """Public deaths: name -> the death event's data (cause, revealed role)."""
-        return {e.data["player"]: e.data for e in self.events if e.kind == "death"}
+    def dead(self) -> dict[str, DeathEvent]:
+        """Public deaths: name -> the death event's payload (cause, revealed role)."""
+        return {e.data.player: e.data for e in self.events if isinstance(e.data, DeathEvent)}
 
     @cached_property
     def alive(self) -> list[str]:
@@ -57,15 +68,16 @@ class SeatView:
     def sheriff(self) -> str | None:
         s = None
         for e in self.events:
-            if e.kind in ("sheriff_elected", "sheriff_successor"):
-                s = e.data["player"]
+            if isinstance(e.data, (SheriffElected, SheriffSuccessor)):
+                s = e.data.player
         return s
 
     @cached_property
     def beloved(self) -> str | None:
         for e in self.events:
-            if e.kind == "lovers" and e.data.get("lover") == self.name:
-                return e.data["beloved"]
+            d = e.data
+            if isinstance(d, Lovers) and d.lover == self.name:
+                return d.beloved
         return None
 
     @cached_property
@@ -73,8 +85,8 @@ class SeatView:
         """The werewolves this seat knows of (its own pack, when it is a wolf)."""
         pack: list[str] = []
         for e in self.events:
-            if e.kind == "wolf_pack":
-                pack = list(e.data["wolves"])
+            if isinstance(e.data, WolfPack):
+                pack = list(e.data.wolves)
         return pack
 
     @property

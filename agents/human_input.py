@@ -12,15 +12,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, DecisionKind, IllegalAnswer
+from engine.flow.protocols import BID
 from engine.roles import ROLES
+from engine.roles.thief import THIEF_SWAP
+from engine.roles.werewolf import WOLF_CHAT
+from engine.speech import SPEAK
 from prompts.catalog import catalog
 from prompts.decisions_text import bid_level
 
 # Text decisions that take more than words, as model seats send them (``engine.speech``):
 # a speech may state public claims, the pack's night talk may propose a victim.
-SPEECH_KINDS = frozenset({"speak"})
-TARGETED_KINDS = frozenset({"wolf_chat"})
+SPEECH_KINDS: frozenset[DecisionKind] = frozenset({SPEAK})
+TARGETED_KINDS: frozenset[DecisionKind] = frozenset({WOLF_CHAT})
 SPEECH_COMMANDS = {
     "/role": "/role ROLE claims a role",
     "/check": "/check NAME ROLE claims a night check's result",
@@ -35,10 +39,10 @@ ROLE_ALIASES = {"wolf": "werewolf", "wolves": "werewolf", "werewolves": "werewol
 YES = frozenset({"y", "yes", "true", "oui", "是", "是的"})
 NO = frozenset({"n", "no", "false", "non", "否", "不"})
 # Decisions whose options are role ids; people read the role's name beside them.
-ROLE_OPTIONS = frozenset({"thief_swap"})
+ROLE_OPTIONS: frozenset[DecisionKind] = frozenset({THIEF_SWAP})
 # Decisions whose options are numbers on a scale (the bid for the floor, 0-4): a person
 # types the number itself, which is also its line's number in the menu.
-SCALE_OPTIONS = frozenset({"bid"})
+SCALE_OPTIONS: frozenset[DecisionKind] = frozenset({BID})
 
 
 class BadInput(ValueError):

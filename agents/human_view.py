@@ -19,16 +19,21 @@ from rich.panel import Panel
 from rich.rule import Rule
 
 from agents.human_input import input_hint, numbered, pass_word
-from arena.narrate import Narrator
+from arena.narrate import Died, Narrator
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
+from engine.flow.day import Dawn
+from engine.flow.deaths import DeathEvent
+from engine.flow.main import Role
+from engine.flow.night import NightStart
+from engine.flow.sheriff import SheriffElected, SheriffSuccessor
+from engine.flow.victory import GameEnd
+from engine.speech import Speech
 from engine.roles import ROLES, WEREWOLVES
 from prompts.catalog import catalog
 from prompts.decisions_text import situation
 from prompts.events_text import RICH, Reader, tell
 
-# Events that only set the scene; drawn as rules rather than sentences.
-_SCENE = {"night_start", "dawn", "game_end"}
 
 
 class SeatScreen:
@@ -39,7 +44,7 @@ class SeatScreen:
         self.seat = seat
         self.language = language
         self._shown = 0  # how many of the seat's events are on screen already
-        self._dead: dict[str, dict] = {}
+        self._dead: dict[str, Died] = {}
         self._sheriff: str | None = None
 
     # ------------------------------------------------------------------ events
@@ -52,29 +57,30 @@ class SeatScreen:
                 self.show(e)
 
     def show(self, e: Event) -> None:
-        if e.kind == "death":
-            self._dead[e.data.get("player", "")] = {**e.data, "day": e.day}
-        elif e.kind in ("sheriff_elected", "sheriff_successor"):
-            self._sheriff = e.data.get("player")
-        if e.kind in ("night_start", "dawn"):
-            night = e.kind == "night_start"
+        d = e.data
+        if isinstance(d, DeathEvent):
+            self._dead[d.player] = Died(e.day, d.cause)
+        elif isinstance(d, (SheriffElected, SheriffSuccessor)):
+            self._sheriff = d.player
+        if isinstance(d, (NightStart, Dawn)):
+            night = isinstance(d, NightStart)
             style = "bold blue" if night else "bold yellow"
-            heading = self._term("headings.night" if night else "headings.day", n=e.data.get("night" if night else "day", e.day))
+            heading = self._term("headings.night" if night else "headings.day", n=d.night if isinstance(d, NightStart) else d.day)
             self.console.print()
             self.console.print(Rule(f"[{style}]{heading}[/{style}]"))
             return
-        if e.kind == "game_end":
-            self._reveal(e)
+        if isinstance(d, GameEnd):
+            self._reveal(d)
             return
-        if e.kind == "role" and e.data.get("player") == self.seat:
-            self._role_card(e)
+        if isinstance(d, Role) and d.player == self.seat:
+            self._role_card(e, d)
             return
         text = self._sentence(e)
         if not text:
             return
-        if e.kind == "speech":
+        if isinstance(d, Speech):
             self.console.print(f"[cyan]💬[/cyan] {text}")
-        elif e.kind == "death":
+        elif isinstance(d, DeathEvent):
             self.console.print(f"[red]✝[/red] {text}")
         elif e.is_public:
             self.console.print(text)
@@ -94,9 +100,9 @@ class SeatScreen:
     def _sentence(self, e: Event) -> str:
         return tell(catalog(self.language), e, seat=self.seat, style=RICH)
 
-    def _role_card(self, e: Event) -> None:
+    def _role_card(self, e: Event, d: Role) -> None:
         cat = catalog(self.language)
-        role: Any = e.data.get("role")  # a role id, as the engine dealt it
+        role = d.role  # a role id, as the engine dealt it
         name = cat.role_name(role)
         lines = [f"[bold]{escape(name)}[/bold]: {escape(cat.role_summary(role))}"]
         win = _win_line(cat, role)
@@ -105,11 +111,11 @@ class SeatScreen:
         title = self._term("seat_screen.card" if e.phase == "setup" else "seat_screen.card_changed", seat=self.seat)
         self.console.print(Panel("\n".join(lines), title=title, border_style="magenta", expand=False))
 
-    def _reveal(self, e: Event) -> None:
+    def _reveal(self, end: GameEnd) -> None:
         narrator = Narrator(self.console, language=self.language)
         narrator.dead = dict(self._dead)
         narrator.sheriff = self._sheriff
-        narrator.final_reveal(e.data)
+        narrator.final_reveal(end)
 
     # ------------------------------------------------------------------ questions
     def question(self, decision: Decision, timeout: float | None, default_text: str | None, alive: list[str] | None = None) -> None:

@@ -39,7 +39,8 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
 
     ``options`` only reach model seats (``agents.llm.make_llm_agent``: sampling, base
     URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
-    caller may pass the same wiring to every seat. A human seat reads ``timeout``; the
+    caller may pass the same wiring to every seat. A human seat reads ``timeout`` and
+    ``language`` (its screen's and questions' words); the
     heuristic bot reads ``language``, the game's, to speak it, and ``options`` (a
     mapping: ``noise``, the share of its decisions played as a uniformly random legal
     move). A ``py:MODULE:CLASS`` seat is built with its ``options`` mapping
@@ -54,8 +55,8 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
     if spec == "heuristic":
         noise = HeuristicOptions.parse(options.get("options") or {}).noise
         return HeuristicAgent(name, seed=seed, language=options.get("language"), noise=noise)  # the game's language, if told
-    if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision
-        return HumanAgent(name, seed=seed, timeout=options.get("timeout"))
+    if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision, in the game's language
+        return HumanAgent(name, seed=seed, timeout=options.get("timeout"), language=options.get("language") or "en")
     if is_model_spec(spec):
         return make_llm_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")

@@ -226,7 +226,7 @@ def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
         if seat.agent == SCRIPTED:
             return make_agent(seat.agent, seat.name, seed=seed, answers=seat.answers or {})
         if seat.agent == HUMAN:
-            return make_agent(seat.agent, seat.name, seed=seed, timeout=seat.timeout)
+            return make_agent(seat.agent, seat.name, seed=seed, timeout=seat.timeout, language=wiring.get("language"))
         if seat.is_model:
             return make_agent(seat.agent, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
         return make_agent(seat.agent, seat.name, seed=seed, language=wiring.get("language"), options=seat.options)

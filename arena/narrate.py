@@ -15,14 +15,29 @@ still shown, plainly, rather than dropped.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 
 from engine.events import Event
+from engine.flow.day import Dawn, DayStart
+from engine.flow.deaths import DeathEvent
+from engine.flow.main import GameStart
+from engine.flow.night import NightStart
+from engine.flow.protocols import Bids, DiscussionRound
+from engine.flow.sheriff import SheriffElected, SheriffSuccessor
+from engine.flow.victory import GameEnd
+from engine.flow.voting import SheriffVotes, VoteResult
 from engine.roles import ROLES
+from engine.roles.cupid import CupidLovers, CupidParamours, Lovers, Paramours
+from engine.roles.infect_father import InfectFatherInfected, Infected
+from engine.roles.insomniac import InsomniacSaw, InsomniacSeen
+from engine.roles.pied_piper import Charmed, PiedPiperCharm
+from engine.roles.priest import Revived
+from engine.roles.werewolf import WolfChat, WolfChatOverheard, WolfVictim, WolfVictimOverheard, WolfVotes, WolfVotesOverheard
+from engine.speech import Speech
 from prompts.catalog import LANGUAGES, Catalog, catalog
 from prompts.events_text import RICH, Reader, recipients, tell
 
@@ -55,36 +70,43 @@ def catalog_for(language: str | None) -> Catalog:
 # eyes (a replay ``--as``) the only copy it had is still told.
 def _facts(e: Event) -> list[tuple]:
     d, k = e.data, e.kind
-    if k == "cupid_lovers":
-        return [("lovers", frozenset(d.get("lovers") or ()))]
-    if k == "lovers":
-        return [("lovers", frozenset((d.get("lover"), d.get("beloved"))))]
-    if k in ("wolf_chat", "wolf_chat_overheard"):
-        return [("pack_talk", e.day, str(d.get("text") or "").strip())]
-    if k in ("wolf_votes", "wolf_votes_overheard"):
-        return [("pack_votes", e.day, d.get("attempt", 1))]
-    if k in ("wolf_victim", "wolf_victim_overheard"):
-        return [("pack_victim", e.day, d.get("target"))]
-    if k == "infect_father":
-        return [("infected", d.get("target"))]
-    if k == "infected":
-        return [("infected", d.get("player"))]
-    if k == "pied_piper_charm":
-        return [("charmed", t) for t in d.get("targets") or ()]
-    if k == "charmed":
-        return [("charmed", d.get("player"))]
-    if k == "cupid_paramours":
-        return [("paramours", d.get("deceiver")), ("paramours", d.get("paramour"))]
-    if k == "paramours":
-        return [("paramours", d.get("lover"))]
-    if k == "insomniac_saw" and d.get("wolf") is not None:
-        return [("insomniac", e.day, d.get("wolf"))]
-    if k == "insomniac_seen":
+    if isinstance(d, CupidLovers):
+        return [("lovers", frozenset(d.lovers or ()))]
+    if isinstance(d, Lovers):
+        return [("lovers", frozenset((d.lover, d.beloved)))]
+    if isinstance(d, (WolfChat, WolfChatOverheard)):
+        return [("pack_talk", e.day, str(d.text or "").strip())]
+    if isinstance(d, (WolfVotes, WolfVotesOverheard)):
+        return [("pack_votes", e.day, d.attempt)]
+    if isinstance(d, (WolfVictim, WolfVictimOverheard)):
+        return [("pack_victim", e.day, d.target)]
+    if isinstance(d, InfectFatherInfected):
+        return [("infected", d.target)]
+    if isinstance(d, Infected):
+        return [("infected", d.player)]
+    if isinstance(d, PiedPiperCharm):
+        return [("charmed", t) for t in d.targets or ()]
+    if isinstance(d, Charmed):
+        return [("charmed", d.player)]
+    if isinstance(d, CupidParamours):
+        return [("paramours", d.deceiver), ("paramours", d.paramour)]
+    if isinstance(d, Paramours):
+        return [("paramours", d.lover)]
+    if isinstance(d, InsomniacSaw) and d.wolf is not None:
+        return [("insomniac", e.day, d.wolf)]
+    if isinstance(d, InsomniacSeen):
         to = recipients(e)
         return [("insomniac", e.day, to[0] if len(to) == 1 else None)]
     if e.is_public:
         return []  # one event, one telling
     return [(k, e.day, e.phase, repr(sorted(dict(d).items())))]
+
+
+class Died(NamedTuple):
+    """A death as the final reveal tells it: the day and the cause."""
+
+    day: int
+    cause: str
 
 
 class Narrator:
@@ -98,7 +120,7 @@ class Narrator:
         self._seen = 0  # events already narrated (when following a live game)
         self._phase = ""
         self.sheriff: str | None = None
-        self.dead: dict[Any, dict] = {}  # by name (a hand-made record may lack it)
+        self.dead: dict[str, Died] = {}  # by name
         self._told: set[tuple] = set()
 
     # ------------------------------------------------------------------ feeding
@@ -113,12 +135,13 @@ class Narrator:
             self.event(e)
 
     def event(self, e: Event) -> None:
-        if e.kind in ("sheriff_elected", "sheriff_successor"):
-            self.sheriff = e.data.get("player")
-        if e.kind == "death":
-            self.dead[e.data.get("player")] = {**e.data, "day": e.day}
-        if e.kind == "revived":
-            self.dead.pop(e.data.get("player"), None)
+        d = e.data
+        if isinstance(d, (SheriffElected, SheriffSuccessor)):
+            self.sheriff = d.player
+        elif isinstance(d, DeathEvent):
+            self.dead[d.player] = Died(e.day, d.cause)
+        elif isinstance(d, Revived):
+            self.dead.pop(d.player, None)
         if not e.is_public and not self.god:
             return
         facts = _facts(e)
@@ -143,37 +166,37 @@ class Narrator:
 
     # ------------------------------------------------------------------ layout
     def lay_out(self, e: Event) -> None:
-        k = e.kind
-        if k == "game_start":
-            preset = e.data.get("preset", "")
+        d = e.data
+        if isinstance(d, GameStart):
+            preset = d.preset
             title = self.words.word("presets", preset) if preset else ""
             self.console.print(Rule(f"[bold]{self.term('headings.game', preset=title)}[/bold]"))
-        elif k == "night_start":
-            self._scene("headings.night", "bold blue", e.data.get("night", e.day))
+        elif isinstance(d, NightStart):
+            self._scene("headings.night", "bold blue", d.night)
             self._phase = "night"
             self.say(f"[dim]{self.sentence(e)}[/dim]")
             return
-        elif k == "dawn":
-            self._scene("headings.day", "bold yellow", e.data.get("day", e.day))
+        elif isinstance(d, Dawn):
+            self._scene("headings.day", "bold yellow", d.day)
             self._phase = "dawn"
             self.say(f"[dim]{self.sentence(e)}[/dim]")
             return
-        elif k == "day_start":
+        elif isinstance(d, DayStart):
             if e.day == 0 and self._phase != "dawn":  # the forum's opening day: no night, no dawn before it
                 self._scene("headings.opening_day", "bold yellow", 0)
                 self._phase = "dawn"
             self.say(f"[dim]{self.sentence(e)}[/dim]")
             return
-        elif k in ("speech", "discussion_round", "bids") and not e.data.get("last_words"):
+        elif isinstance(d, (Speech, DiscussionRound, Bids)) and not (isinstance(d, Speech) and d.last_words):
             self._phase_title(e)
-        elif k in ("vote_result", "sheriff_votes"):
-            self._vote_table(e)
+        elif isinstance(d, (VoteResult, SheriffVotes)):
+            self._vote_table(e, d)
             return
-        elif k == "game_end":
-            self.final_reveal(e.data, sentence=self.sentence(e))
+        elif isinstance(d, GameEnd):
+            self.final_reveal(d, sentence=self.sentence(e))
             return
         text = self.sentence(e)
-        if k == "death":
+        if isinstance(d, DeathEvent):
             text = f"[red]✝[/red] {text}"
         self.say(text, secret=not e.is_public)
 
@@ -191,21 +214,20 @@ class Narrator:
                 title = self.words.word("phases", e.phase)
             self.console.print(f"[underline]{title}[/underline]")
 
-    def _vote_table(self, e: Event) -> None:
+    def _vote_table(self, e: Event, d: VoteResult | SheriffVotes) -> None:
         """Every ballot in a table (★: the Sheriff's), then the narrator's count."""
-        d = e.data
-        rnd = d.get("round", 1)
-        if e.kind == "sheriff_votes":
+        rnd = d.round
+        if isinstance(d, SheriffVotes):
             title = self.term("votes.sheriff", n=rnd)
         else:
             title = self.term("votes.title") if rnd == 1 else self.term("votes.title_round", n=rnd)
         self.console.print(f"[underline]{title}[/underline]")
-        sheriff = d.get("sheriff") if e.kind == "vote_result" else None
+        sheriff = d.sheriff if isinstance(d, VoteResult) else None
         w = self.words
         table = Table(show_edge=False, pad_edge=False)
         table.add_column(self.term("votes.voter"))
         table.add_column(self.term("votes.votes_for"))
-        votes = d.get("votes") or {}
+        votes = d.votes or {}
         for voter, target in votes.items():
             mark = " ★" if sheriff and voter == sheriff else ""
             table.add_row(w.text(voter) + mark, w.text(target) if target is not None else f"[dim]{self.term('votes.abstains')}[/dim]")
@@ -214,17 +236,17 @@ class Narrator:
         self.say(self.sentence(e) + note, secret=not e.is_public)
 
     # ------------------------------------------------------------------ the end
-    def final_reveal(self, data: Any, *, sentence: str | None = None) -> None:
+    def final_reveal(self, data: GameEnd, *, sentence: str | None = None) -> None:
         """Every card turned over: who was what, who lived, who won. ``sentence``: the
         game's end as told (its winner, its reason, the winners); built here when the
-        caller has only the data (a seat's screen)."""
+        caller has only the payload (a seat's screen)."""
         w = self.words
         if sentence is None:
-            sentence = self.sentence(Event.recorded(0, "game_end", 0, "end", "public", dict(data)))
-        winners = set(data.get("winners") or [])
-        roles = data.get("roles") or {}
-        initial = data.get("initial_roles") or roles
-        lovers = set(data.get("lovers") or [])
+            sentence = self.sentence(Event(0, 0, "end", "public", data))
+        winners = set(data.winners or [])
+        roles = data.roles or {}
+        initial = data.initial_roles or roles
+        lovers = set(data.lovers or [])
         self.console.print()
         self.console.print(Rule(f"[bold]{self.term('headings.reveal')}[/bold]"))
         table = Table(show_edge=False, pad_edge=False)
@@ -233,7 +255,7 @@ class Narrator:
         for name in roles:
             dead = self.dead.get(name)
             if dead:
-                fate = f"[red]{self.term('reveal.dead', n=dead['day'], cause=w.word('causes', dead.get('cause')))}[/red]"
+                fate = f"[red]{self.term('reveal.dead', n=dead.day, cause=w.word('causes', dead.cause))}[/red]"
             else:
                 fate = f"[green]{self.term('reveal.alive')}[/green]"
             marks = [self.term("reveal.lover")] if name in lovers else []

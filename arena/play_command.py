@@ -165,7 +165,7 @@ def run_play(args: argparse.Namespace) -> int:
         return run_resume(args)
     apply_limits(args)
     spec, game, agents, calls = _play_spec(args)
-    screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god)
+    screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god, language=spec.language)
     writer = None
     path = args.transcript
     if path is None and screen.humans:

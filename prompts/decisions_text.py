@@ -11,7 +11,29 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
+from engine.buildings.bailiff import BAILIFF_ASSIGN, VAGABOND_ACCEPT
+from engine.buildings.handout import BUILDING_CHOICE
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, DecisionKind
+from engine.flow.protocols import BID
+from engine.flow.sheriff import SHERIFF_RUN, SHERIFF_SUCCESSOR, SHERIFF_WITHDRAW
+from engine.flow.voting import SHERIFF_TIEBREAK, SHERIFF_VOTE, VOTE
+from engine.roles.big_bad_wolf import BIG_BAD_WOLF_KILL
+from engine.roles.cupid import CUPID_DECEIVER, CUPID_LOVERS, CUPID_PARAMOUR
+from engine.roles.fox import FOX_SNIFF
+from engine.roles.hunter import HUNTER_SHOT
+from engine.roles.infect_father import INFECT_FATHER_INFECT
+from engine.roles.little_girl import LITTLE_GIRL_SPY
+from engine.roles.pied_piper import PIED_PIPER_CHARM
+from engine.roles.protector import PROTECTOR_GUARD
+from engine.roles.seer import SEER_CHECK
+from engine.roles.sister import SISTER_CHAT
+from engine.roles.thief import THIEF_SWAP
+from engine.roles.werewolf import WOLF_CHAT, WOLF_KILL
+from engine.roles.white_werewolf import WHITE_WEREWOLF_KILL
+from engine.roles.wild_child import WILD_CHILD_MODEL
+from engine.roles.witch import WITCH_HEAL, WITCH_POISON
+from engine.roles.wolf_hound import WOLF_HOUND_SIDE
+from engine.speech import SPEAK
 from prompts.catalog import Catalog, catalog
 
 Asker = Callable[[Catalog, Decision], list[str]]
@@ -41,16 +63,16 @@ def _speak(cat: Catalog, d: Decision) -> list[str]:
     protocol = d.context.get("protocol")  # a benchmark's debate (``engine.flow.protocols``)
     if protocol and cat.has(f"decisions.kinds.speak.{phase}_{protocol}"):
         ctx = d.context
-        return [_k(cat, "speak", f"{phase}_{protocol}", round=rnd, turn=rnd, turns=ctx.get("turns"), speakers=ctx.get("speakers"))]
+        return [_k(cat, SPEAK, f"{phase}_{protocol}", round=rnd, turn=rnd, turns=ctx.get("turns"), speakers=ctx.get("speakers"))]
     if cat.has(f"decisions.kinds.speak.{phase}"):
-        return [_k(cat, "speak", phase, round=rnd)]
-    return [_k(cat, "speak", "other", phase=cat.word("phases", phase), round=rnd)]
+        return [_k(cat, SPEAK, phase, round=rnd)]
+    return [_k(cat, SPEAK, "other", phase=cat.word("phases", phase), round=rnd)]
 
 
 def _bid(cat: Catalog, d: Decision) -> list[str]:
     last = d.context.get("last")
-    lines = [_k(cat, "bid", "ask", turn=d.context.get("turn", 1), turns=d.context.get("turns", 1))]
-    lines.append(_k(cat, "bid", "last", last=last) if last else _k(cat, "bid", "first"))
+    lines = [_k(cat, BID, "ask", turn=d.context.get("turn", 1), turns=d.context.get("turns", 1))]
+    lines.append(_k(cat, BID, "last", last=last) if last else _k(cat, BID, "first"))
     return lines
 
 
@@ -62,60 +84,60 @@ def bid_level(cat: Catalog, amount: Any) -> str:
 def _wolf_chat(cat: Catalog, d: Decision) -> list[str]:
     wolves = d.context.get("wolves") or []
     names = cat.join(cat.text("terms.you") if w == d.seat else w for w in wolves)
-    lines = [_k(cat, "wolf_chat", "ask", round=d.context.get("round", 1), wolves=names)]
+    lines = [_k(cat, WOLF_CHAT, "ask", round=d.context.get("round", 1), wolves=names)]
     if d.context.get("little_girl", True):  # an older caller's context: the warning as before
-        lines.append(_k(cat, "wolf_chat", "spied"))
+        lines.append(_k(cat, WOLF_CHAT, "spied"))
     return lines
 
 
 def _vote(cat: Catalog, d: Decision) -> list[str]:
-    lines = [_k(cat, "vote", "ask")]
+    lines = [_k(cat, VOTE, "ask")]
     candidates = d.context.get("candidates")
     if candidates:
-        lines.append(_k(cat, "vote", "revote", round=d.context.get("round", 2), candidates=cat.join(candidates)))
+        lines.append(_k(cat, VOTE, "revote", round=d.context.get("round", 2), candidates=cat.join(candidates)))
     return lines
 
 
 def _sheriff_vote(cat: Catalog, d: Decision) -> list[str]:
-    lines = [_k(cat, "sheriff_vote", "ask")]
+    lines = [_k(cat, SHERIFF_VOTE, "ask")]
     if d.context.get("round", 1) > 1:
-        lines.append(_k(cat, "sheriff_vote", "revote", round=d.context["round"]))
+        lines.append(_k(cat, SHERIFF_VOTE, "revote", round=d.context["round"]))
     return lines
 
 
 def _sheriff_tiebreak(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "sheriff_tiebreak", "ask", tied=cat.join(d.context.get("tied") or d.options))]
+    return [_k(cat, SHERIFF_TIEBREAK, "ask", tied=cat.join(d.context.get("tied") or d.options))]
 
 
 def _wolf_kill(cat: Catalog, d: Decision) -> list[str]:
     order = d.context.get("order")
     if order and d.context.get("turn"):  # ``wolf_pack: first_named`` (004): the wolves in turn
         turn = d.context["turn"]
-        lines = [_k(cat, "wolf_kill", "ask_turn", turn=turn, count=len(order))]
+        lines = [_k(cat, WOLF_KILL, "ask_turn", turn=turn, count=len(order))]
         if turn > 1:
-            lines.append(_k(cat, "wolf_kill", "waited"))
+            lines.append(_k(cat, WOLF_KILL, "waited"))
         later = order[turn:]
         if later:
-            lines.append(_k(cat, "wolf_kill", "later", later=cat.join(later)))
+            lines.append(_k(cat, WOLF_KILL, "later", later=cat.join(later)))
         elif d.allow_pass:  # the last may pass only where the pack may: what it costs, then
-            lines += [_k(cat, "wolf_kill", "last"), *_silent(cat, d)]
+            lines += [_k(cat, WOLF_KILL, "last"), *_silent(cat, d)]
         else:
-            lines.append(_k(cat, "wolf_kill", "last_forced"))
-        return lines + _told(cat, d, "wolf_kill", "caught")
+            lines.append(_k(cat, WOLF_KILL, "last_forced"))
+        return lines + _told(cat, d, WOLF_KILL, "caught")
     rule = d.context.get("rule")
     known = isinstance(rule, str) and cat.has(f"decisions.kinds.wolf_kill.rule.{rule}")
-    lines = [cat.text(f"decisions.kinds.wolf_kill.rule.{rule}") if known else _k(cat, "wolf_kill", "ask")]
+    lines = [cat.text(f"decisions.kinds.wolf_kill.rule.{rule}") if known else _k(cat, WOLF_KILL, "ask")]
     attempt = d.context.get("attempt", 1)
     if attempt and attempt > 1:
-        lines.append(_k(cat, "wolf_kill", "attempt", attempt=attempt))
+        lines.append(_k(cat, WOLF_KILL, "attempt", attempt=attempt))
     attempts = d.context.get("attempts", 1)
     if known and rule != "plurality" and attempts > 1:  # a plurality always names someone
-        lines.append(_k(cat, "wolf_kill", "again" if attempt < attempts else "final", attempt=attempt, attempts=attempts))
+        lines.append(_k(cat, WOLF_KILL, "again" if attempt < attempts else "final", attempt=attempt, attempts=attempts))
     if d.context.get("idle"):  # 失业狼人: found out by the Seer
-        lines.append(_k(cat, "wolf_kill", "idle"))
+        lines.append(_k(cat, WOLF_KILL, "idle"))
     elif d.allow_pass and d.options:
         lines += _silent(cat, d)
-    return lines + _told(cat, d, "wolf_kill", "caught")
+    return lines + _told(cat, d, WOLF_KILL, "caught")
 
 
 def _silent(cat: Catalog, d: Decision) -> list[str]:
@@ -128,65 +150,65 @@ def _silent(cat: Catalog, d: Decision) -> list[str]:
 def _witch_heal(cat: Catalog, d: Decision) -> list[str]:
     victim = d.context.get("victim")
     if victim is None:
-        lines = [_k(cat, "witch_heal", "none")]
+        lines = [_k(cat, WITCH_HEAL, "none")]
     elif victim == d.seat:
-        lines = [_k(cat, "witch_heal", "victim_self")]
+        lines = [_k(cat, WITCH_HEAL, "victim_self")]
     else:
-        lines = [_k(cat, "witch_heal", "victim", victim=victim)]
+        lines = [_k(cat, WITCH_HEAL, "victim", victim=victim)]
     reason = d.context.get("unavailable")
     if reason and not (victim is None and reason == "nobody was attacked tonight"):
-        lines.append(_k(cat, "witch_heal", "unavailable", reason=_unavailable(cat, reason)))
+        lines.append(_k(cat, WITCH_HEAL, "unavailable", reason=_unavailable(cat, reason)))
     return lines
 
 
 def _witch_poison(cat: Catalog, d: Decision) -> list[str]:
-    lines = [_k(cat, "witch_poison", "ask")]
+    lines = [_k(cat, WITCH_POISON, "ask")]
     reason = d.context.get("unavailable")
     if reason:
-        lines.append(_k(cat, "witch_poison", "unavailable", reason=_unavailable(cat, reason)))
+        lines.append(_k(cat, WITCH_POISON, "unavailable", reason=_unavailable(cat, reason)))
     return lines
 
 
 def _hunter_shot(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "hunter_shot", "ask", cause=cat.word("causes", d.context.get("cause")))]
+    return [_k(cat, HUNTER_SHOT, "ask", cause=cat.word("causes", d.context.get("cause")))]
 
 
 def _thief_swap(cat: Catalog, d: Decision) -> list[str]:
     cards = d.context.get("cards") or list(d.options)
-    lines = [_k(cat, "thief_swap", "ask", cards=cat.join(cat.role_name(c) for c in cards))]
+    lines = [_k(cat, THIEF_SWAP, "ask", cards=cat.join(cat.role_name(c) for c in cards))]
     if d.context.get("forced"):
-        lines.append(_k(cat, "thief_swap", "forced"))
+        lines.append(_k(cat, THIEF_SWAP, "forced"))
     return lines
 
 
 def _little_girl_spy(cat: Catalog, d: Decision) -> list[str]:
     chance = float(d.context.get("catch_chance", 0.0) or 0.0)
-    return [_k(cat, "little_girl_spy", "ask", percent=f"{chance * 100:g}")]
+    return [_k(cat, LITTLE_GIRL_SPY, "ask", percent=f"{chance * 100:g}")]
 
 
 def _protector_guard(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "protector_guard", "ask"), *_told(cat, d, "protector_guard", "last")]
+    return [_k(cat, PROTECTOR_GUARD, "ask"), *_told(cat, d, PROTECTOR_GUARD, "last")]
 
 
 def _sister_chat(cat: Catalog, d: Decision) -> list[str]:
     sisters = d.context.get("sisters") or []
-    return [_k(cat, "sister_chat", "ask", sisters=cat.join(cat.text("terms.you") if s == d.seat else s for s in sisters))]
+    return [_k(cat, SISTER_CHAT, "ask", sisters=cat.join(cat.text("terms.you") if s == d.seat else s for s in sisters))]
 
 
 def _infect(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "infect_father_infect", "ask", victim=d.context.get("victim"))]
+    return [_k(cat, INFECT_FATHER_INFECT, "ask", victim=d.context.get("victim"))]
 
 
 def _charm(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "pied_piper_charm", "ask", count=d.count)]
+    return [_k(cat, PIED_PIPER_CHARM, "ask", count=d.count)]
 
 
 def _deceiver(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "cupid_deceiver", "ask", lovers=cat.join(d.context.get("lovers") or d.options))]
+    return [_k(cat, CUPID_DECEIVER, "ask", lovers=cat.join(d.context.get("lovers") or d.options))]
 
 
 def _paramour(cat: Catalog, d: Decision) -> list[str]:
-    return [_k(cat, "cupid_paramour", "ask", deceiver=d.context.get("deceiver"))]
+    return [_k(cat, CUPID_PARAMOUR, "ask", deceiver=d.context.get("deceiver"))]
 
 
 def _home_ask(kind: str) -> Asker:
@@ -202,7 +224,7 @@ def _home_ask(kind: str) -> Asker:
 def _building_choice(cat: Catalog, d: Decision) -> list[str]:
     tokens = d.context.get("tokens") or {}
     listed = cat.join(f"{cat.word('buildings', b)} × {k}" for b, k in sorted(tokens.items()))
-    return [_k(cat, "building_choice", "ask", tokens=listed)]
+    return [_k(cat, BUILDING_CHOICE, "ask", tokens=listed)]
 
 
 def _plain_ask(kind: str) -> Asker:
@@ -230,46 +252,50 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-ASKERS: dict[str, Asker] = {
-    "speak": _speak,
-    "wolf_chat": _wolf_chat,
-    "bid": _bid,
-    "vote": _vote,
-    "sheriff_vote": _sheriff_vote,
-    "sheriff_successor": _plain_ask("sheriff_successor"),
-    "sheriff_run": _plain_ask("sheriff_run"),
-    "sheriff_withdraw": lambda cat, d: [_k(cat, "sheriff_withdraw", "ask", candidates=cat.join(d.context.get("candidates") or ()))],
-    "sheriff_tiebreak": _sheriff_tiebreak,
-    "wolf_kill": _wolf_kill,
-    "seer_check": _plain_ask("seer_check"),
-    "witch_heal": _witch_heal,
-    "witch_poison": _witch_poison,
-    "hunter_shot": _hunter_shot,
-    "cupid_lovers": _plain_ask("cupid_lovers"),
-    "thief_swap": _thief_swap,
-    "little_girl_spy": _little_girl_spy,
-    "protector_guard": _protector_guard,
-    "sister_chat": _sister_chat,
-    "fox_sniff": _plain_ask("fox_sniff"),
-    "wild_child_model": _plain_ask("wild_child_model"),
-    "wolf_hound_side": _plain_ask("wolf_hound_side"),
-    "white_werewolf_kill": _plain_ask("white_werewolf_kill"),
-    "infect_father_infect": _infect,
-    "big_bad_wolf_kill": _plain_ask("big_bad_wolf_kill"),
-    "pied_piper_charm": _charm,
-    "cupid_deceiver": _deceiver,
-    "cupid_paramour": _paramour,
-    "bailiff_assign": _home_ask("bailiff_assign"),
-    "vagabond_accept": _home_ask("vagabond_accept"),
-    "building_choice": _building_choice,
+# The kinds whose question needs more than their catalog's ``ask`` line filled from the
+# context (``_catalogued``), keyed by the engine's declared kinds (``decision(...)``).
+ASKERS: dict[DecisionKind, Asker] = {
+    SPEAK: _speak,
+    WOLF_CHAT: _wolf_chat,
+    BID: _bid,
+    VOTE: _vote,
+    SHERIFF_VOTE: _sheriff_vote,
+    SHERIFF_SUCCESSOR: _plain_ask(SHERIFF_SUCCESSOR),
+    SHERIFF_RUN: _plain_ask(SHERIFF_RUN),
+    SHERIFF_WITHDRAW: lambda cat, d: [_k(cat, SHERIFF_WITHDRAW, "ask", candidates=cat.join(d.context.get("candidates") or ()))],
+    SHERIFF_TIEBREAK: _sheriff_tiebreak,
+    WOLF_KILL: _wolf_kill,
+    SEER_CHECK: _plain_ask(SEER_CHECK),
+    WITCH_HEAL: _witch_heal,
+    WITCH_POISON: _witch_poison,
+    HUNTER_SHOT: _hunter_shot,
+    CUPID_LOVERS: _plain_ask(CUPID_LOVERS),
+    THIEF_SWAP: _thief_swap,
+    LITTLE_GIRL_SPY: _little_girl_spy,
+    PROTECTOR_GUARD: _protector_guard,
+    SISTER_CHAT: _sister_chat,
+    FOX_SNIFF: _plain_ask(FOX_SNIFF),
+    WILD_CHILD_MODEL: _plain_ask(WILD_CHILD_MODEL),
+    WOLF_HOUND_SIDE: _plain_ask(WOLF_HOUND_SIDE),
+    WHITE_WEREWOLF_KILL: _plain_ask(WHITE_WEREWOLF_KILL),
+    INFECT_FATHER_INFECT: _infect,
+    BIG_BAD_WOLF_KILL: _plain_ask(BIG_BAD_WOLF_KILL),
+    PIED_PIPER_CHARM: _charm,
+    CUPID_DECEIVER: _deceiver,
+    CUPID_PARAMOUR: _paramour,
+    BAILIFF_ASSIGN: _home_ask(BAILIFF_ASSIGN),
+    VAGABOND_ACCEPT: _home_ask(VAGABOND_ACCEPT),
+    BUILDING_CHOICE: _building_choice,
 }
 
 # Decisions whose options are role ids, shown with the role's name beside the id;
 # and those whose options are camps, shown with the camp's name.
-ROLE_ANSWERS = {"thief_swap"}
-CAMP_ANSWERS = {"wolf_hound_side"}
-BUILDING_ANSWERS = {"building_choice"}
-SCALE_ANSWERS = {"bid"}  # numbers on a scale, shown with what each means
+ROLE_ANSWERS: frozenset[DecisionKind] = frozenset({THIEF_SWAP})
+CAMP_ANSWERS: frozenset[DecisionKind] = frozenset({WOLF_HOUND_SIDE})
+BUILDING_ANSWERS: frozenset[DecisionKind] = frozenset({BUILDING_CHOICE})
+SCALE_ANSWERS: frozenset[DecisionKind] = frozenset({BID})  # numbers on a scale, shown with what each means
+# The reminder of the reply's fields, for the kinds whose reply is words (a speech, night talk).
+REMINDERS: dict[DecisionKind, str] = {SPEAK: "speech", WOLF_CHAT: "wolf_chat", SISTER_CHAT: "sister_chat"}
 
 
 # ---------------------------------------------------------------------------- answers
@@ -327,13 +353,7 @@ def _pass_line(cat: Catalog, d: Decision) -> str:
 
 
 def _reminder(cat: Catalog, d: Decision) -> str:
-    if d.kind == "speak":
-        return cat.text("decisions.reminder.speech")
-    if d.kind == "wolf_chat":
-        return cat.text("decisions.reminder.wolf_chat")
-    if d.kind == "sister_chat":
-        return cat.text("decisions.reminder.sister_chat")
-    return cat.text("decisions.reminder.default")
+    return cat.text(f"decisions.reminder.{REMINDERS.get(d.kind, 'default')}")
 
 
 def _catalogued(cat: Catalog, d: Decision) -> list[str]:

@@ -10,6 +10,7 @@ import pytest
 from arena.cli import main
 from arena.metrics import aggregate, game_metrics, load_transcript
 from arena.metrics.beliefs import auc, brier
+from arena.metrics.load import MetricsError
 
 ROLES = {"Ann": "werewolf", "Ben": "seer", "Cat": "villager", "Dan": "villager", "Eve": "villager"}
 
@@ -53,13 +54,13 @@ def records() -> list[dict]:
         vote(12, "Cat", ["Ann", "Ben", "Dan"], "Ann"),
         vote(13, "Dan", ["Ann", "Ben", "Cat"], "Cat"),
         ev(7, "vote_result", 1, "vote", {"round": 1, "votes": {"Ann": "Cat", "Ben": "Ann", "Cat": "Ann", "Dan": "Cat"},
-                                        "tally": {"Ann": 2, "Cat": 2}, "leaders": ["Ann", "Cat"]}),  # fmt: skip
+                                        "tally": {"Ann": 2, "Cat": 2}, "leaders": ["Ann", "Cat"], "sheriff": None}),  # fmt: skip
         vote(14, "Ann", ["Cat"], "Cat"),
         vote(15, "Ben", ["Ann", "Cat"], "Ann"),
         vote(16, "Cat", ["Ann"], "Ann"),
         vote(17, "Dan", ["Ann", "Cat"], "Ann"),
         ev(8, "vote_result", 1, "vote", {"round": 2, "votes": {"Ann": "Cat", "Ben": "Ann", "Cat": "Ann", "Dan": "Ann"},
-                                        "tally": {"Ann": 3, "Cat": 1}, "leaders": ["Ann"]}),  # fmt: skip
+                                        "tally": {"Ann": 3, "Cat": 1}, "leaders": ["Ann"], "sheriff": None}),  # fmt: skip
         ev(9, "eliminated", 1, "vote", {"player": "Ann"}),
         ev(10, "death", 1, "vote", {"player": "Ann", "cause": "vote", "role": "werewolf"}),
         {"type": "belief", "day": 1, "seat": "Ben", "probabilities": {"Ann": 0.9, "Cat": 0.2, "Dan": 0.1, "Eve": 0.0, "Ben": 0.0}},
@@ -255,3 +256,22 @@ def test_a_civilian_who_says_plain_villager_tells_the_truth(tmp_path):
     cat = [c for c in m["deception"]["claims"] if c["seat"] == "Cat" and c["kind"] == "role"]
     assert [(c["claim"], c["role"], c["true"], c["lie"]) for c in cat] == [("villager", "civilian", True, False)]
     assert [k["seat"] for k in m["key_roles"]["key_roles"]] == ["Ben"]
+
+
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        (ev(2, "death", 1, "dawn", {"player": "Eve", "cause": "werewolves", "mood": "calm"}), "event 2: death has no field mood"),
+        (ev(2, "death", 1, "dawn", {"cause": "werewolves"}), "event 2: death: .*player"),
+        (ev(2, "comet_sighting", 1, "night", {"x": 1}), "event 2: event kind 'comet_sighting' is not one this version declares"),
+    ],
+)
+def test_an_event_that_is_not_its_kinds_payload_is_refused_by_name(tmp_path, bad, why):
+    """Events are read as their kind's declared payload: a renamed or missing field, or
+    an undeclared kind, is an error naming the file and the event, never a miscount."""
+    recs = records()
+    recs[3] = bad
+    p = tmp_path / "odd.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    with pytest.raises(MetricsError, match=f"odd.jsonl: {why}"):
+        load_transcript(p)

@@ -181,15 +181,15 @@ def test_truth_follows_conversions_deaths_and_revivals(games):
     g = load_transcript(games["forum"])
     t = Truth(g)
     seen = []
-    for e in g.events:
+    for e in g.timeline:
         t.see(e)
-        if e["kind"] in ("revived", "death") and e["data"].get("player") == "W":
-            seen.append((e["kind"], "W" in t.living(), t.is_wolf("W")))
+        if e.kind in ("revived", "death") and e.data.get("player") == "W":
+            seen.append((e.kind, "W" in t.living(), t.is_wolf("W")))
     assert seen == [("death", False, True), ("revived", True, True), ("death", False, True)]
     v = load_transcript(games["village"])
     t = Truth(v)
     before = t.is_wolf("K")
-    for e in v.events:
+    for e in v.timeline:
         t.see(e)
     assert (before, t.is_wolf("K"), t.role_of("K")) == (False, True, "wild_child")
 

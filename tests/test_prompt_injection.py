@@ -51,7 +51,7 @@ def test_the_audit_finds_a_forged_line():
     """The check can fail: the old rendering (a speech's raw words in plain quotes)
     of one payload, in a request built as the back ends build them."""
     seat, cat = "Bob", catalog("en")
-    speech = Event.recorded(1, "speech", 1, "day", PUBLIC, {"speaker": "Alice", "text": payloads("en", NAMES)[0]})
+    speech = Event.recorded(1, "speech", 1, "day", PUBLIC, {"speaker": "Alice", "text": payloads("en", NAMES)[0], "round": 1})
     decision = Decision(7, seat, "vote", CHOICE, options=("Alice", "Chloe"), context={"round": 1})
 
     class View:
@@ -96,7 +96,7 @@ def test_quoted_words_are_one_printable_line_that_reads_back(text):
 
 def test_people_still_read_words_as_said():
     """Terminal, web pages and replays keep their presentation."""
-    e = Event.recorded(1, "speech", 1, "day", PUBLIC, {"speaker": "Alice", "text": 'I am "sure"'})
+    e = Event.recorded(1, "speech", 1, "day", PUBLIC, {"speaker": "Alice", "text": 'I am "sure"', "round": 1})
     assert event_body(catalog("en"), e, "Bob", display=True) == 'Alice said: "I am "sure""'
     assert event_body(catalog("zh"), e, "Bob", display=True) == "Alice说：“I am \"sure\"”"
     assert event_body(catalog("en"), e, "Bob") == 'Alice said: "I am \\"sure\\""'

@@ -28,10 +28,13 @@ from transcript_tools import play_to_file
 from arena.gamefile import GameSpec, SeatSpec, default_names
 from arena.narrate import Narrator
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event, RawEvent
+from engine.flow.deaths import DeathEvent
+from engine.roles.witch import WitchPoisoned
 from engine.presets import PRESETS, get_preset
 from prompts.catalog import LANGUAGES, Catalog, _tree, catalog
 from prompts.events_text import HTML, MODEL, PERSON, RENDERERS, RICH, STYLES, Reader, known_kinds, renderer_for, renders, tell, tell_strictly
-from prompts.events_text.declared import declared_renderer
+from prompts.events_text.declared import NotItsPayload, declared_renderer
+from prompts.events_text.registry import sentence
 from prompts.history import event_body, history_entries
 from transcripts.export_html import render_html
 from transcripts.replay import ReplayOptions, replay
@@ -219,7 +222,7 @@ def test_the_narrator_names_the_seat_a_secret_was_sent_to() -> None:
 
 def test_the_model_reads_the_history_it_always_read() -> None:
     """The model style is the seats' history: one JSON string per player's words."""
-    speech = Event.recorded(0, "speech", 1, "discussion", PUBLIC, {"speaker": "Alice", "text": 'I am "sure"\nnow'})
+    speech = Event.recorded(0, "speech", 1, "discussion", PUBLIC, {"speaker": "Alice", "text": 'I am "sure"\nnow', "round": 1})
     cat = catalog("en")
     assert tell(cat, speech, seat="Bob", style=MODEL) == 'Alice said: "I am \\"sure\\"\\nnow"'
     assert event_body(cat, speech, "Bob") == tell(cat, speech, seat="Bob", style=MODEL)
@@ -230,7 +233,7 @@ def test_the_model_reads_the_history_it_always_read() -> None:
 # ------------------------------------------------------------------ styles
 def test_rich_and_html_escape_what_players_chose() -> None:
     """Names and speeches are untrusted: markup in them is shown, never obeyed."""
-    e = Event.recorded(0, "speech", 1, "discussion", PUBLIC, {"speaker": "[red]Eve", "text": "<script>x</script> [bold]hi"})
+    e = Event.recorded(0, "speech", 1, "discussion", PUBLIC, {"speaker": "[red]Eve", "text": "<script>x</script> [bold]hi", "round": 1})
     rich = tell(catalog("en"), e, style=RICH)
     assert rich.startswith("[bold]\\[red]Eve[/bold]") and "\\[bold]hi" in rich
     console = Console(file=io.StringIO(), width=200, color_system=None)
@@ -240,7 +243,7 @@ def test_rich_and_html_escape_what_players_chose() -> None:
     assert "<script>" not in page and "&lt;script&gt;" in page and '<b class="name">[red]Eve</b>' in page
     parser = HTMLParser()
     parser.feed(page)
-    vote = Event.recorded(0, "vote_result", 1, "vote", PUBLIC, {"round": 1, "votes": {"A&B": "C"}, "tally": {"C": 1}})
+    vote = Event.recorded(0, "vote_result", 1, "vote", PUBLIC, {"round": 1, "votes": {"A&B": "C"}, "tally": {"C": 1}, "leaders": ["C"], "sheriff": None})
     assert "A&amp;B" not in tell(catalog("en"), vote, style=HTML)  # the narrator's count names the counted only
     assert "C" in tell(catalog("en"), vote, style=HTML)
 
@@ -263,8 +266,23 @@ def test_an_unknown_kind_is_still_shown(style: Any) -> None:
 
 def test_a_kind_is_registered_once() -> None:
     with pytest.raises(ValueError, match="two renderers"):
-        renders("death")(lambda r, e: "")
+        renders(DeathEvent)(lambda r, e, d: "")
     assert RENDERERS["death"].__name__ == "death"
+
+
+def test_a_renderer_reads_its_kinds_payload_and_names_real_fields() -> None:
+    """A helper naming a field the payload class lacks fails when it is registered (a
+    renamed field is an import error, not a "?" in a prompt); a record whose data is
+    not its kind's class reaches no renderer: ``tell`` words it plainly and
+    ``tell_strictly`` says why."""
+    with pytest.raises(ValueError, match="WitchPoisoned .* has no field victim"):
+        sentence(WitchPoisoned, "victim")
+    assert RENDERERS["witch_poisoned"].__name__ == "witch_poisoned"  # the real one is still registered
+    odd = Event.recorded(0, "witch_poisoned", 2, "night", PUBLIC, {"victim": "Bob"})
+    assert isinstance(odd.data, RawEvent)
+    with pytest.raises(NotItsPayload, match="not a WitchPoisoned"):
+        tell_strictly(catalog("en"), odd)
+    assert tell(catalog("en"), odd) == tell(catalog("en"), odd, style=PERSON) and "victim" in tell(catalog("en"), odd)
 
 
 # ------------------------------------------------------------------ a new role's event: its words only

@@ -121,10 +121,10 @@ def test_describe_reads_the_narrators_words_or_a_seats():
     assert describe("fire", fire) == "At dawn Bob's farm burns down: Bob is now a Vagabond."
     assert describe("fire", fire, reader="Bob") == "At dawn your farm burns down: you are now a Vagabond."
     assert "农场" in describe("fire", fire, language="zh")
-    assert "黄昏" not in describe("sundown", {}, language="zh") and HAN.search(describe("sundown", {}, language="zh"))
+    assert "黄昏" not in describe("sundown", {"day": 1}, language="zh") and HAN.search(describe("sundown", {"day": 1}, language="zh"))
     # a kind added later still reads, in the generic form
     assert "future thing" in describe("future_thing", {"x": 1})
-    tally = {"round": 1, "votes": {"Alice": "Bob"}, "tally": {"Bob": 2}, "phantoms": {"Bob": 1}}
+    tally = {"round": 1, "votes": {"Alice": "Bob"}, "tally": {"Bob": 2}, "leaders": ["Bob"], "sheriff": None, "phantoms": {"Bob": 1}}
     assert "phantom votes: Bob +1" in describe("vote_result", tally)
 
 

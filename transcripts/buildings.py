@@ -17,16 +17,18 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from engine.buildings.bailiff import MovedIn
+from engine.buildings.base import TokenGiven, TokenReturned
+from engine.buildings.handout import BuildingChosen, Buildings
+from engine.events import Event
+from engine.roles.arsonist import Fire
+from transcripts.schema import EventRecord
+
 VAGABOND = "vagabond"
-KINDS = frozenset({"building_chosen", "buildings", "token_returned", "token_given", "moved_in", "fire"})
+KINDS = frozenset(c.kind for c in (BuildingChosen, Buildings, TokenReturned, TokenGiven, MovedIn, Fire))
 
 
-def _public(e: Any) -> bool:
-    audience = getattr(e, "audience", "public")
-    return audience == "public"
-
-
-def public_tokens(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
+def public_tokens(events: Iterable[Event | EventRecord]) -> dict[str, dict[str, Any]]:
     """Each player's token as the public events tell it, in order, for the players who
     have one: ``building`` (the id), ``token`` (a unique power's token still in front of
     them), ``changes`` (``{"day", "building", "how", "former"}`` from the hand-out on:
@@ -49,25 +51,24 @@ def public_tokens(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
         p["changes"].append(change)
 
     for e in events:
-        kind = getattr(e, "kind", None)
-        if kind not in KINDS or not _public(e):
+        if e.kind not in KINDS or e.audience != "public":
             continue
-        d = getattr(e, "data", None) or {}
-        day = getattr(e, "day", 0)
-        if kind == "building_chosen":
-            take(d.get("player"), d.get("building"), day, "chosen")
-        elif kind == "buildings":
-            for name, building in (d.get("homes") or {}).items():
+        d = e.payload if isinstance(e, EventRecord) else e.data
+        day = e.day
+        if isinstance(d, BuildingChosen):
+            take(d.player, d.building, day, "chosen")
+        elif isinstance(d, Buildings):
+            for name, building in (d.homes or {}).items():
                 take(name, building, day, "handout")
-        elif kind in ("token_returned", "token_given"):
-            p = out.get(d.get("player", ""))
+        elif isinstance(d, (TokenReturned, TokenGiven)):
+            p = out.get(d.player)
             if p is not None:
-                p["token"] = kind == "token_given"
-        elif kind == "moved_in":
-            take(d.get("player"), d.get("building"), day, "moved_in", d.get("former"))
-            former = out.get(d.get("former", ""))
+                p["token"] = isinstance(d, TokenGiven)
+        elif isinstance(d, MovedIn):
+            take(d.player, d.building, day, "moved_in", d.former)
+            former = out.get(d.former)
             if former is not None:
-                former["taken_by"] = d.get("player")
-        elif kind == "fire":
-            take(d.get("player"), VAGABOND, day, "fire")
+                former["taken_by"] = d.player
+        elif isinstance(d, Fire):
+            take(d.player, VAGABOND, day, "fire")
     return out

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from engine.events import Event
 from prompts.catalog import Catalog, catalog
 from prompts.events_text import PERSON, STYLES, Reader, Style, Written, tell
+from transcripts.schema import EventRecord
 
 
 def _catalog(language: str) -> Catalog:
@@ -25,7 +26,7 @@ def _catalog(language: str) -> Catalog:
         return catalog("en")
 
 
-def _event(record: Any) -> Event:
+def _event(record: Event | EventRecord) -> Event:
     """An ``EventRecord`` (or an engine ``Event``) as the engine's event."""
     if isinstance(record, Event):
         return record
@@ -41,7 +42,7 @@ class Words:
         self._r = Reader(self.cat, "", self.style, narrator=True)
 
     # ------------------------------------------------------------------ events
-    def event(self, record: Any, *, seat: str | None = None) -> str:
+    def event(self, record: Event | EventRecord, *, seat: str | None = None) -> str:
         """A recorded event as one sentence: told to ``seat`` when given, else by the
         narrator."""
         return tell(self.cat, _event(record), seat=seat, style=self.style)
@@ -117,7 +118,7 @@ def describe(
     return Words(language).event(Event.recorded(0, kind, day, phase, audience, data or {}), seat=reader)
 
 
-def describe_event(record: Any, *, seat: str | None = None, language: str = "en") -> str:
+def describe_event(record: Event | EventRecord, *, seat: str | None = None, language: str = "en") -> str:
     """A recorded event (``EventRecord`` or engine ``Event``) as plain words: told to
     ``seat`` when given, else by the narrator (a secret sent to one seat names it)."""
     return Words(language).event(record, seat=seat)

@@ -21,12 +21,20 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from engine.events import EventData
+from engine.flow.day import Dawn
+from engine.flow.deaths import DeathEvent
+from engine.flow.night import NightStart
+from engine.flow.protocols import DiscussionRound
+from engine.flow.victory import GameEnd
+from engine.flow.voting import SheriffVotes, VoteResult
+from engine.speech import Speech
 from transcripts.buildings import public_tokens
 from transcripts.describe import Words
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import NARRATOR, PUBLIC, reasoning_of
 
-_PHASE_OPENERS = {"night_start": "night", "dawn": "day", "game_end": "end"}
+_PHASE_OPENERS: dict[type[EventData], str] = {NightStart: "night", Dawn: "day", GameEnd: "end"}
 
 
 def esc(value: Any) -> str:
@@ -116,13 +124,12 @@ def _wrap(names: list[str], limit: int) -> list[str]:
     return lines
 
 
-def _chart_for(e: EventRecord, words: Words) -> str:
-    d = e.data
-    rnd = d.get("round", 1)
-    key = "chart_vote" if e.kind == "vote_result" else "chart_sheriff"
+def _chart_for(e: EventRecord, d: VoteResult | SheriffVotes, words: Words) -> str:
+    rnd = d.round
+    key = "chart_vote" if isinstance(d, VoteResult) else "chart_sheriff"
     title = html.unescape(words.say(f"export.{key}" if rnd == 1 else f"export.{key}_round", n=e.day, round=rnd))
-    votes = d.get("votes") if isinstance(d.get("votes"), dict) else {}
-    tally = d.get("tally") if isinstance(d.get("tally"), dict) else {}
+    votes = d.votes if isinstance(d.votes, dict) else {}
+    tally = d.tally if isinstance(d.tally, dict) else {}
     return vote_chart(title, votes, {str(k): int(v) for k, v in tally.items() if isinstance(v, (int, float))}, words)
 
 
@@ -135,8 +142,8 @@ def _event_item(e: EventRecord, seats: _Seats, words: Words, in_round: bool = Fa
     private = e.audience != PUBLIC
     extra = " hidden-all" if e.audience == NARRATOR else (" private" if private else "")
     body = words.event(e)
-    if e.kind in ("vote_result", "sheriff_votes"):
-        body += _chart_for(e, words)
+    if isinstance(e.payload, (VoteResult, SheriffVotes)):
+        body += _chart_for(e, e.payload, words)
     if private:
         who = words.say("export.narrator_only") if e.audience == NARRATOR else words.names(e.audience)
         body = "🔒 " + body + f'<span class="who">{words.say("export.seen_by", who=who)}</span>'
@@ -171,18 +178,17 @@ def _call_item(c: Any, seats: _Seats, words: Words) -> str:
 
 
 def _reveal_table(t: Transcript, words: Words) -> str:
-    end = next((e for e in t.events if e.kind == "game_end"), None)
-    if end is None:
+    d = next((e.payload for e in t.events if isinstance(e.payload, GameEnd)), None)
+    if d is None:
         return ""
-    d = end.data
-    deaths = {e.data.get("player"): e for e in t.events if e.kind == "death"}
-    winners = set(d.get("winners") or [])
-    lovers = set(d.get("lovers") or [])
+    deaths = {e.payload.player: (e.day, e.payload) for e in t.events if isinstance(e.payload, DeathEvent)}
+    winners = set(d.winners or [])
+    lovers = set(d.lovers or [])
     rows = []
-    for name, role in (d.get("roles") or {}).items():
+    for name, role in (d.roles or {}).items():
         death = deaths.get(name)
-        fate = words.say("reveal.dead", n=death.day, cause=words.cause(death.data.get("cause"))) if death else words.say("reveal.alive")
-        initial = (d.get("initial_roles") or {}).get(name, role)
+        fate = words.say("reveal.dead", n=death[0], cause=words.cause(death[1].cause)) if death else words.say("reveal.alive")
+        initial = (d.initial_roles or {}).get(name, role)
         marks = words.say("reveal.lover") if name in lovers else ""
         rows.append(
             f"<tr><td>{esc(name)}</td><td>{words.role(initial)}</td><td>{words.role(role)}</td><td>{fate}</td>"
@@ -230,18 +236,19 @@ def timeline_html(t: Transcript, seats: _Seats, words: Words | None = None) -> t
     parallel: tuple | None = None  # the round of speeches given at once being shown
     for r in _merge_copies(t.records):
         if isinstance(r, EventRecord):
-            opener = _PHASE_OPENERS.get(r.kind)
+            opener = _PHASE_OPENERS.get(type(r.payload))
             if opener is not None:
                 close()
                 heading = {"night": "headings.night", "day": "headings.day", "end": "export.end"}[opener]
                 current = (opener, words.say(heading, n=r.day), f"{opener}-{r.day}")
-            if r.kind == "discussion_round":
-                parallel = (r.day, r.phase, r.data.get("round"))
-            elif r.kind != "speech":
+            d = r.payload
+            if isinstance(d, DiscussionRound):
+                parallel = (r.day, r.phase, d.round)
+            elif not isinstance(d, Speech):
                 parallel = None
-            in_round = r.kind == "speech" and parallel == (r.day, r.phase, r.data.get("round"))
+            in_round = isinstance(d, Speech) and parallel == (r.day, r.phase, d.round)
             items.append(_event_item(r, seats, words, in_round))
-            if r.kind == "game_end":
+            if isinstance(r.payload, GameEnd):
                 items.append(_reveal_table(t, words))
         elif isinstance(r, AnswerRecord):
             items.append(_answer_item(r, seats, words))

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.narrate import Narrator
+from engine.flow.main import Role
 from transcripts.describe import Words
 from transcripts.schema import AnswerRecord, EventRecord, Transcript
 from transcripts.views import Lens, reasoning_of, timeline, visible
@@ -121,7 +122,7 @@ def recap(console: Console, narrator: Narrator, transcript: Transcript, lens: Le
     console.print(f"[dim]{words.say('replay.start', n=day)}[/dim]")
     console.print(f"[dim]{words.say('replay.alive', count=len(alive), names=words.names(alive))}[/dim]")
     if narrator.dead:
-        dead = [words.say("replay.dead_item", name=words.text(n), n=d["day"], cause=words.cause(d.get("cause"))) for n, d in narrator.dead.items()]
+        dead = [words.say("replay.dead_item", name=words.text(n), n=d.day, cause=words.cause(d.cause)) for n, d in narrator.dead.items()]
         console.print(f"[dim]{words.say('replay.dead', list=words.table(dead))}[/dim]")
     if narrator.sheriff:
         console.print(f"[dim]{words.say('replay.sheriff', name=words.text(narrator.sheriff))}[/dim]")
@@ -130,8 +131,9 @@ def recap(console: Console, narrator: Narrator, transcript: Transcript, lens: Le
         for e in transcript.events:
             if e.day >= day:
                 break
-            if e.kind == "role" and e.data.get("player") == lens.seat and visible(e.audience, lens.seat):
-                role = e.data.get("role")
+            d = e.payload
+            if isinstance(d, Role) and d.player == lens.seat and visible(e.audience, lens.seat):
+                role = d.role
         if role:
             console.print(f"[dim]{words.say('replay.role', name=words.text(lens.seat), role=words.role(role))}[/dim]")
 

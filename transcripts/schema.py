@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError, model_validator
 
-from engine.events import Event, audience_from_json
+from engine.events import EVENT_KINDS, Event, EventData, audience_from_json
 from engine.options import RuleOptions, coerce_options
 from engine.setup import GameSetup
 
@@ -107,6 +107,20 @@ class HeaderRecord(_Line):
         )
 
 
+def declared_payload(kind: str, data: Any) -> EventData:
+    """The declared payload of a recorded event (``engine.events.EVENT_KINDS``): the
+    one place a record's ``data`` becomes its kind's typed class. Raises ``ValueError``
+    saying what is wrong for a kind this version does not declare or data that is not
+    its kind's fields (a file of another version, a hand edit): a reader of version 1
+    must not silently misread it, as it refuses unknown record fields."""
+    cls = EVENT_KINDS.get(kind)
+    if cls is None:
+        raise ValueError(f"event kind {kind!r} is not one this version declares")
+    if not isinstance(data, dict):
+        raise ValueError(f"{kind}: data must be a JSON object, not {type(data).__name__}")
+    return cls.from_json(data)
+
+
 class EventRecord(_Line):
     type: Literal["event"] = "event"
     seq: int
@@ -115,9 +129,20 @@ class EventRecord(_Line):
     phase: str
     audience: Union[Literal["public", "narrator"], list[str]]
     data: dict[str, Any] = Field(default_factory=dict)
+    _payload: EventData = PrivateAttr()
 
-    def to_event(self):
-        return Event.recorded(self.seq, self.kind, self.day, self.phase, audience_from_json(self.audience), self.data)
+    @model_validator(mode="after")
+    def _declared(self) -> "EventRecord":
+        self._payload = declared_payload(self.kind, self.data)
+        return self
+
+    @property
+    def payload(self) -> EventData:
+        """``data`` as its kind's declared payload class (checked when the record is read)."""
+        return self._payload
+
+    def to_event(self) -> Event:
+        return Event(self.seq, self.day, self.phase, audience_from_json(self.audience), self._payload)
 
 
 class AnswerRecord(_Line):

@@ -22,6 +22,7 @@ from typing import Any
 
 from arena.result import result_of
 from engine.decisions import IllegalAnswer
+from engine.flow.voting import VOTE
 from engine.game import Game
 from transcripts.chain import first_break, forms
 from transcripts.coverage import check_backing
@@ -254,7 +255,7 @@ class _Rerun:
         if r.seat not in game.by_name:
             raise _Stop(Difference(line, f"{what}, but there is no seat named '{r.seat}'"))
         d = next((d for d in game.waiting if d.id == r.decision), None)
-        if d is None or d.kind != "vote" or r.day != game.day:
+        if d is None or d.kind != VOTE or r.day != game.day:
             now = f"day {game.day}, waiting for {self._waiting()}"
             raise _Stop(Difference(line, f"{what}, given at decision {r.decision}, where no such vote is open ({now})"))
         if not game.by_name[r.seat].alive:

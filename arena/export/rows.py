@@ -54,8 +54,8 @@ def game_rows(g: GameRecord, game_id: str, db_game: dict[str, Any] | None = None
     out["beliefs"] = _beliefs(g, game_id, label)
     out["calls"] = [_call(c, game_id, label) for c in g.calls]
     out["deaths"] = [
-        {"game_id": game_id, "seq": d["seq"], "day": d["day"], "phase": d["phase"], "player": d["player"],
-         "role": d.get("role") or g.roles.get(d["player"]), "cause": d.get("cause")}  # fmt: skip
+        {"game_id": game_id, "seq": d.seq, "day": d.day, "phase": d.phase, "player": d.player,
+         "role": d.role or g.roles.get(d.player), "cause": d.cause}  # fmt: skip
         for d in g.deaths()
     ]
     return out
@@ -63,7 +63,7 @@ def game_rows(g: GameRecord, game_id: str, db_game: dict[str, Any] | None = None
 
 def _game(g: GameRecord, game_id: str, db: dict[str, Any] | None) -> dict[str, Any]:
     h = g.header
-    end = g.game_end or {}
+    end = g.game_end
     row = {
         "game_id": game_id,
         "transcript": g.path,
@@ -73,7 +73,7 @@ def _game(g: GameRecord, game_id: str, db: dict[str, Any] | None) -> dict[str, A
         "language": h.get("language"),
         "winner": g.winner,
         "days": g.days,
-        "reason": (g.result or {}).get("reason") or end.get("reason"),
+        "reason": (g.result or {}).get("reason") or (end.reason if end is not None else None),
         "complete": g.complete,
         "decisions": len(g.answers),
         "events": len(g.events),
@@ -97,13 +97,14 @@ def _model(seat: dict[str, Any]) -> str | None:
 
 
 def _seats(g: GameRecord, game_id: str, label: dict[str, str]) -> list[dict]:
-    deaths = {d["player"]: d for d in g.deaths()}
+    deaths = {d.player: d for d in g.deaths()}
     rules = rule_metrics(g)["seats"]
     cost = cost_metrics(g)["seats"]
     asked: dict[str, int] = defaultdict(int)
     for a in g.answers:
         asked[a.get("seat", "")] += 1
-    winners = set((g.result or {}).get("winners") or (g.game_end or {}).get("winners") or [])
+    end = g.game_end
+    winners = set((g.result or {}).get("winners") or (end.winners if end is not None else None) or [])
     rows = []
     for i, s in enumerate(g.header.get("seats", [])):
         n = s["name"]
@@ -116,7 +117,7 @@ def _seats(g: GameRecord, game_id: str, label: dict[str, str]) -> list[dict]:
                 "model": _model(s), "initial_role": g.initial_roles.get(n), "role": role,
                 "camp": camp_of(role) if role else None, "wolf": g.is_wolf(n) if role else None,
                 "won": (n in winners) if g.complete else None, "survived": (d is None) if g.complete else None,
-                "death_day": d["day"] if d else None, "death_cause": d.get("cause") if d else None,
+                "death_day": d.day if d else None, "death_cause": d.cause if d else None,
                 "decisions": asked.get(n, 0), "violations": r.get("violations", 0), "fallbacks": r.get("fallbacks", 0),
                 "calls": c.get("calls", 0), "input_tokens": c.get("input_tokens", 0),
                 "output_tokens": c.get("output_tokens", 0), "cost_usd": c.get("cost_usd", 0.0) if c else 0.0,
@@ -135,7 +136,7 @@ def _decisions_and_votes(g: GameRecord, game_id: str, label: dict[str, str]) -> 
         t = r.get("type")
         if t == "event":
             day, phase = int(r.get("day", day)), r.get("phase", phase)
-            truth.see(r)
+            truth.see(g.typed(r))
             continue
         if t != "answer":
             continue

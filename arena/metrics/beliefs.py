@@ -38,6 +38,8 @@ from typing import Any, Iterable
 
 from arena.metrics.load import GameRecord
 from arena.ratings.behaviour import BINS
+from engine.events import PUBLIC
+from engine.roles.werewolf import WolfPack
 
 
 def cards_seen(g: GameRecord) -> list[tuple[int, str, str | None]]:
@@ -48,14 +50,15 @@ def cards_seen(g: GameRecord) -> list[tuple[int, str, str | None]]:
     for i, r in enumerate(g.records):
         if r.get("type") != "event":
             continue
-        data = r.get("data") or {}
-        audience = r.get("audience")
-        seats = [None] if audience == "public" else [a for a in audience or [] if isinstance(a, str)]
+        e = g.typed(r)
+        d = e.data
+        audience = e.audience
+        seats = [None] if audience == PUBLIC else [a for a in sorted(audience) if isinstance(a, str)] if isinstance(audience, frozenset) else []
         targets: list[str] = []
-        if r.get("kind") == "wolf_pack":
-            targets = [w for w in data.get("wolves") or [] if isinstance(w, str)]
-        elif data.get("role"):
-            targets = [t for t in (data.get("target"), data.get("player")) if isinstance(t, str)]
+        if isinstance(d, WolfPack):
+            targets = [w for w in d.wolves or [] if isinstance(w, str)]
+        elif d.get("role"):  # any kind that shows a card: a Seer's result, the deal, a death that shows it
+            targets = [t for t in (d.get("target"), d.get("player")) if isinstance(t, str)]
         for seat in seats:
             out.extend((i, t, seat) for t in targets if t != seat)
     return out

@@ -26,7 +26,10 @@ from collections import defaultdict
 from typing import Any
 
 from arena.metrics.load import GameRecord, is_wolf_role
+from engine.flow.voting import Eliminated, VoteResult
 from engine.roles.civilian import PLAIN
+from engine.roles.seer import SeerResult
+from engine.speech import Speech
 
 
 def claims(g: GameRecord) -> list[dict[str, Any]]:
@@ -34,17 +37,16 @@ def claims(g: GameRecord) -> list[dict[str, Any]]:
     wolves = g.wolves
     seen: dict[str, dict[str, bool]] = defaultdict(dict)  # seer -> target -> saw a wolf
     out: list[dict[str, Any]] = []
-    for e in g.events:
-        kind = e.get("kind")
-        data = e.get("data") or {}
-        if kind == "seer_result":
-            seen[data["seer"]][data["target"]] = is_wolf_role(data.get("role", ""))
+    for e in g.timeline:
+        data = e.data
+        if isinstance(data, SeerResult):
+            seen[data.seer][data.target] = is_wolf_role(data.role)
             continue
-        if kind != "speech" or not data.get("claims"):
+        if not isinstance(data, Speech) or not data.claims:
             continue
-        speaker = data["speaker"]
-        c = data["claims"]
-        base = {"seat": speaker, "role": g.roles.get(speaker), "day": e["day"], "seq": e["seq"], "phase": e.get("phase")}
+        speaker = data.speaker
+        c = data.claims
+        base = {"seat": speaker, "role": g.roles.get(speaker), "day": e.day, "seq": e.seq, "phase": e.phase}
         if c.get("role"):
             held = g.roles.get(speaker)
             true = c["role"] == held or (c["role"] in PLAIN and held in PLAIN)
@@ -69,28 +71,28 @@ def _effects(g: GameRecord, claim: dict[str, Any]) -> dict[str, Any]:
     wolves = g.wolves
     deaths = g.deaths()
     eff: dict[str, Any] = {}
-    if any(d["player"] == liar and d["seq"] < seq for d in deaths):
+    if any(d.player == liar and d.seq < seq for d in deaths):
         eff["posthumous"] = True  # last words: the liar was already out, survival says nothing
     else:
-        eff["liar_survived_day"] = not any(d["player"] == liar and d["day"] == day and d["seq"] > seq for d in deaths)
+        eff["liar_survived_day"] = not any(d.player == liar and d.day == day and d.seq > seq for d in deaths)
     target = claim.get("target")
     if target is None:
         return eff
     if claim.get("says_wolf") and target not in wolves:
         voters = set()
-        for e in g.events:
-            if e.get("kind") == "vote_result" and e["day"] == day and e["seq"] > seq:
-                for voter, pick in (e["data"].get("votes") or {}).items():
+        for e in g.timeline:
+            if isinstance(e.data, VoteResult) and e.day == day and e.seq > seq:
+                for voter, pick in (e.data.votes or {}).items():
                     if pick == target and voter != liar and voter not in wolves:
                         voters.add(voter)
         eff["innocent_target"] = target
         eff["village_votes_on_innocent"] = len(voters)
         eff["innocent_voted_out"] = any(
-            e.get("kind") == "eliminated" and e["day"] == day and e["seq"] > seq and e["data"]["player"] == target for e in g.events
+            isinstance(e.data, Eliminated) and e.day == day and e.seq > seq and e.data.player == target for e in g.timeline
         )
     elif not claim.get("says_wolf", True) and target in wolves:
         eff["covered_wolf"] = target
-        eff["covered_wolf_survived_day"] = not any(d["player"] == target and d["day"] == day and d["seq"] > seq for d in deaths)
+        eff["covered_wolf_survived_day"] = not any(d.player == target and d.day == day and d.seq > seq for d in deaths)
     return eff
 
 

@@ -76,7 +76,7 @@ def seat_summary(
     r = rules["seats"].get(name, {})
     c = cost["seats"].get(name, {})
     pw = powers["seats"].get(name, {})
-    deaths = {x["player"]: x for x in g.deaths()}
+    deaths = {x.player: x for x in g.deaths()}
     return {
         "label": g.label(name),
         "role": g.roles.get(name),

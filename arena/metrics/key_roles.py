@@ -13,62 +13,66 @@ from __future__ import annotations
 from typing import Any
 
 from arena.metrics.load import GameRecord, camp_of
+from engine.flow.voting import Eliminated
 from engine.roles.civilian import PLAIN  # the cards without a power: no key role
+from engine.roles.seer import SeerResult
+from engine.speech import Speech
 
 
 def seer_metrics(g: GameRecord) -> list[dict[str, Any]]:
     seers = [n for n, r in g.initial_roles.items() if r == "seer"]
     out = []
     for seer in seers:
-        checks = [e for e in g.events if e.get("kind") == "seer_result" and e["data"].get("seer") == seer]
-        first_wolf = next((e for e in checks if g.is_wolf(e["data"]["target"])), None)
+        checks = [(e, e.data) for e in g.timeline if isinstance(e.data, SeerResult) and e.data.seer == seer]
+        first_wolf = next((e for e, d in checks if g.is_wolf(d.target)), None)
         claimed_day = None
         revealed_day = None
-        for e in g.events:
-            if e.get("kind") != "speech" or e["data"].get("speaker") != seer:
+        for e in g.timeline:
+            d = e.data
+            if not isinstance(d, Speech) or d.speaker != seer:
                 continue
-            claims = e["data"].get("claims") or {}
+            claims = d.claims or {}
             if claims.get("role") == "seer" and claimed_day is None:
-                claimed_day = e["day"]
+                claimed_day = e.day
             if revealed_day is None:
                 for c in claims.get("checks") or []:
-                    seen = [x for x in checks if x["seq"] < e["seq"] and x["data"]["target"] == c.get("target")]
+                    seen = [x for x, xd in checks if x.seq < e.seq and xd.target == c.get("target")]
                     if seen and g.is_wolf(c["target"]) and camp_of(c.get("role", "")) == "werewolves":
-                        revealed_day = e["day"]
+                        revealed_day = e.day
                         break
-        death = next((d for d in g.deaths() if d["player"] == seer), None)
+        death = next((d for d in g.deaths() if d.player == seer), None)
         out.append(
             {
                 "seer": seer,
                 "checks": len(checks),
-                "first_wolf_night": first_wolf["day"] if first_wolf else None,
-                "checks_to_first_wolf": (checks.index(first_wolf) + 1) if first_wolf else None,
+                "first_wolf_night": first_wolf.day if first_wolf else None,
+                "checks_to_first_wolf": ([e for e, _ in checks].index(first_wolf) + 1) if first_wolf else None,
                 "claimed_seer_day": claimed_day,
                 "revealed_wolf_day": revealed_day,
-                "died_day": death["day"] if death else None,
-                "death_cause": death["cause"] if death else None,
+                "died_day": death.day if death else None,
+                "death_cause": death.cause if death else None,
             }
         )
     return out
 
 
 def first_wolf_voted_out(g: GameRecord) -> int | None:
-    for e in g.events:
-        if e.get("kind") == "eliminated" and g.is_wolf(e["data"]["player"]):
-            return int(e["day"])
+    for e in g.timeline:
+        if isinstance(e.data, Eliminated) and g.is_wolf(e.data.player):
+            return int(e.day)
     return None
 
 
 def key_role_survival(g: GameRecord) -> list[dict[str, Any]]:
-    deaths = {d["player"]: d for d in g.deaths()}
+    deaths = {d.player: d for d in g.deaths()}
     rows = []
     for name, role in g.initial_roles.items():
         if role in PLAIN or camp_of(role) != "village":
             continue
         d = deaths.get(name)
         rows.append(
-            {"seat": name, "role": role, "survived": d is None, "died_day": d["day"] if d else None,
-             "death_phase": d["phase"] if d else None, "death_cause": d["cause"] if d else None}
+            {"seat": name, "role": role, "survived": d is None, "died_day": d.day if d else None,
+             "death_phase": d.phase if d else None, "death_cause": d.cause if d else None}
         )  # fmt: skip
     return rows
 

@@ -5,7 +5,11 @@ refuses unknown record types; measurement must also read records that a later ga
 option adds (``belief``) and should not pay pydantic's price on thousands of files.
 So this reader takes plain JSON lines, keeps every record in file order, drops a last
 line cut off by a killed writer, and leaves the judging of each record to the metric
-that uses it.
+that uses it. Event records are the exception: each becomes its kind's declared
+payload (``transcripts.schema.declared_payload``, as ``read_transcript`` reads them),
+so the metrics read typed fields, and an event of a kind this version does not
+declare, or with other fields, is a ``MetricsError`` naming the file and the event
+rather than a miscount.
 """
 
 from __future__ import annotations
@@ -13,13 +17,44 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
+from engine.events import Event, audience_from_json
+from engine.flow.deaths import DeathEvent
+from engine.flow.main import Role
+from engine.flow.victory import GameEnd
 from engine.roles import ROLES
+from engine.roles.infect_father import Infected
+from engine.roles.priest import Revived
+from engine.roles.wild_child import WildChildTurned
+from engine.roles.wolf_hound import WolfHoundSide
+from transcripts.schema import declared_payload
 
 
 class MetricsError(ValueError):
     """A file that cannot be measured; the message says which and why."""
+
+
+def event_of(record: dict[str, Any], where: str = "transcript") -> Event:
+    """An event record as the engine's ``Event`` with its kind's declared payload;
+    ``MetricsError`` for an undeclared kind or data that is not the kind's fields."""
+    try:
+        audience = audience_from_json(record.get("audience", "public"))
+        data = declared_payload(str(record.get("kind")), record.get("data") or {})
+        return Event(record["seq"], record.get("day", 0), str(record.get("phase", "")), audience, data)
+    except (KeyError, TypeError, ValueError) as e:
+        raise MetricsError(f"{where}: event {record.get('seq', '?')}: {e}") from None
+
+
+class Death(NamedTuple):
+    """A ``death`` event's facts with when it happened."""
+
+    player: str
+    cause: str
+    role: str | None  # the card, when the rules showed it
+    day: int
+    phase: str
+    seq: int
 
 
 @dataclass
@@ -30,6 +65,7 @@ class GameRecord:
     records: list[dict[str, Any]]  # every record after the header, in file order
     path: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
+    timeline: list[Event] = field(default_factory=list)  # the event records as typed events, in file order
     answers: list[dict[str, Any]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     beliefs: list[dict[str, Any]] = field(default_factory=list)
@@ -38,10 +74,14 @@ class GameRecord:
     pairs: Any = None  # ``beliefs.belief_pairs(self)``, once computed
 
     def __post_init__(self) -> None:
+        self._typed: dict[int, Event] = {}
+        where = self.path or "transcript"
         for r in self.records:
             t = r.get("type")
             if t == "event":
                 self.events.append(r)
+                e = self._typed[id(r)] = event_of(r, where)
+                self.timeline.append(e)
             elif t == "answer":
                 self.answers.append(r)
             elif t == "call":
@@ -51,18 +91,22 @@ class GameRecord:
             elif t == "result" and self.result is None:
                 self.result = r
         end = self.game_end
-        self.roles: dict[str, str] = dict(end.get("roles") or {}) if end else {}
-        self.initial_roles: dict[str, str] = dict(end.get("initial_roles") or self.roles) if end else {}
+        self.roles: dict[str, str] = dict(end.roles or {}) if end else {}
+        self.initial_roles: dict[str, str] = dict(end.initial_roles or self.roles) if end else {}
         if not self.roles and self.result:
             self.roles = {p["name"]: p["role"] for p in self.result.get("players", [])}
             self.initial_roles = {p["name"]: p["initial_role"] for p in self.result.get("players", [])}
 
     # ------------------------------------------------------------------ who is who
+    def typed(self, record: dict[str, Any]) -> Event:
+        """The typed event of one of this game's event records."""
+        return self._typed[id(record)]
+
     @property
-    def game_end(self) -> dict[str, Any] | None:
-        for e in reversed(self.events):
-            if e.get("kind") == "game_end":
-                return e.get("data") or {}
+    def game_end(self) -> GameEnd | None:
+        for e in reversed(self.timeline):
+            if isinstance(e.data, GameEnd):
+                return e.data
         return None
 
     @property
@@ -97,7 +141,7 @@ class GameRecord:
         if self.result:
             return self.result.get("winner")
         end = self.game_end
-        return end.get("winner") if end else None
+        return end.winner if end else None
 
     @property
     def days(self) -> int:
@@ -105,9 +149,9 @@ class GameRecord:
             return int(self.result.get("days", 0))
         return max((int(e.get("day", 0)) for e in self.events), default=0)
 
-    def deaths(self) -> list[dict[str, Any]]:
+    def deaths(self) -> list[Death]:
         """``death`` events with their day, phase and sequence number."""
-        return [{**e["data"], "day": e["day"], "phase": e["phase"], "seq": e["seq"]} for e in self.events if e.get("kind") == "death"]
+        return [Death(e.data.player, e.data.cause, e.data.role, e.day, e.phase, e.seq) for e in self.timeline if isinstance(e.data, DeathEvent)]
 
 
 class Truth:
@@ -133,23 +177,19 @@ class Truth:
         self.wolf: dict[str, bool] = {n: is_wolf_role(r) for n, r in self.role.items()}
         self.alive: dict[str, bool] = {n: True for n in names}
 
-    def see(self, event: dict[str, Any]) -> None:
-        kind = event.get("kind")
-        data = event.get("data") or {}
-        who = data.get("player")
-        if not isinstance(who, str):
-            return
-        if kind == "role" and isinstance(data.get("role"), str):
-            self.role[who] = data["role"]
-            self.wolf[who] = is_wolf_role(data["role"])
-        elif kind in ("infected", "wild_child_turned"):
-            self.wolf[who] = True
-        elif kind == "wolf_hound_side" and data.get("side") == "werewolves":
-            self.wolf[who] = True
-        elif kind == "death":
-            self.alive[who] = False
-        elif kind == "revived":
-            self.alive[who] = True
+    def see(self, event: Event) -> None:
+        d = event.data
+        if isinstance(d, Role):
+            self.role[d.player] = d.role
+            self.wolf[d.player] = is_wolf_role(d.role)
+        elif isinstance(d, (Infected, WildChildTurned)):
+            self.wolf[d.player] = True
+        elif isinstance(d, WolfHoundSide) and d.side == "werewolves":
+            self.wolf[d.player] = True
+        elif isinstance(d, DeathEvent):
+            self.alive[d.player] = False
+        elif isinstance(d, Revived):
+            self.alive[d.player] = True
 
     def is_wolf(self, name: str) -> bool:
         return self.wolf.get(name, False)

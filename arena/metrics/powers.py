@@ -48,6 +48,7 @@ from collections import defaultdict
 from typing import Any
 
 from arena.metrics.load import GameRecord, Truth
+from engine.buildings.castellan import CASTELLAN_PARDON, PardonRefused, Pardoned
 from engine.decisions import DECISION_KINDS, NOT_WOLF, WOLF, Power
 from engine.roles.civilian import PLAIN  # the cards without an Auxiliary Role
 
@@ -67,16 +68,15 @@ def _good_target(power: Power, truth: Truth, name: str) -> bool:
     return not truth.is_wolf(name) and truth.role_of(name) not in PLAIN
 
 
-def _condemned(records: list[dict[str, Any]], i: int, castellan: str) -> str | None:
-    """The player a ``castellan_pardon`` answer at ``records[i]`` was about: the next
+def _condemned(g: GameRecord, i: int, castellan: str) -> str | None:
+    """The player a ``castellan_pardon`` answer at ``g.records[i]`` was about: the next
     ``pardoned`` / ``pardon_refused`` event of that Castellan."""
-    for r in records[i + 1 :]:
+    for r in g.records[i + 1 :]:
         if r.get("type") != "event":
             continue
-        if r.get("kind") in ("pardoned", "pardon_refused"):
-            data = r.get("data") or {}
-            if data.get("castellan") == castellan and isinstance(data.get("player"), str):
-                return data["player"]
+        d = g.typed(r).data
+        if isinstance(d, (Pardoned, PardonRefused)) and d.castellan == castellan:
+            return d.player
     return None
 
 
@@ -89,7 +89,7 @@ def power_uses(g: GameRecord) -> list[dict[str, Any]]:
     for i, r in enumerate(records):
         t = r.get("type")
         if t == "event":
-            truth.see(r)
+            truth.see(g.typed(r))
             day = int(r.get("day", day))
             continue
         if t != "answer":
@@ -102,8 +102,8 @@ def power_uses(g: GameRecord) -> list[dict[str, Any]]:
         side = WEREWOLVES if truth.is_wolf(actor) else VILLAGE
         flip = side != power.side  # measured from the actor's side (module docstring)
         answer = r.get("answer")
-        if kind == "castellan_pardon":
-            target = _condemned(records, i, actor)
+        if kind == CASTELLAN_PARDON:
+            target = _condemned(g, i, actor)
             if target is None or not isinstance(answer, (bool, type(None))):
                 continue
             good = bool(answer) == (_good_target(power, truth, target) != flip)

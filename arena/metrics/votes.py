@@ -19,6 +19,7 @@ from typing import Any
 
 from arena.metrics.load import GameRecord, Truth
 from arena.ratings.behaviour import ratio
+from engine.flow.voting import Eliminated, VoteResult
 
 VOTE_KINDS = ("vote",)
 
@@ -34,7 +35,7 @@ def ballots(g: GameRecord) -> list[dict[str, Any]]:
         t = r.get("type")
         if t == "event":
             day = int(r.get("day", day))
-            truth.see(r)
+            truth.see(g.typed(r))
             continue
         if t != "answer" or r.get("kind") not in VOTE_KINDS:
             continue
@@ -57,22 +58,21 @@ def ballots(g: GameRecord) -> list[dict[str, Any]]:
 def majority_agreement(g: GameRecord) -> dict[str, dict[str, int]]:
     """Per seat: days it voted in the final round of a decided vote, and how often it
     voted for the player eliminated."""
-    last_round: dict[int, dict[str, Any]] = {}
+    last_round: dict[int, VoteResult] = {}
     eliminated: dict[int, str] = {}
-    for e in g.events:
-        kind = e.get("kind")
-        if kind == "vote_result":
-            d = int(e["day"])
-            if d not in last_round or e["data"].get("round", 0) >= last_round[d].get("round", 0):
-                last_round[d] = e["data"]
-        elif kind == "eliminated" and e.get("phase") == "vote":
-            eliminated[int(e["day"])] = e["data"]["player"]
+    for e in g.timeline:
+        if isinstance(e.data, VoteResult):
+            d = int(e.day)
+            if d not in last_round or e.data.round >= last_round[d].round:
+                last_round[d] = e.data
+        elif isinstance(e.data, Eliminated) and e.phase == "vote":
+            eliminated[int(e.day)] = e.data.player
     out: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "agree": 0})
     for d, data in last_round.items():
         target = eliminated.get(d)
         if target is None:
             continue
-        for voter, pick in (data.get("votes") or {}).items():
+        for voter, pick in (data.votes or {}).items():
             if pick is None:
                 continue
             out[voter]["n"] += 1

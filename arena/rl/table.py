@@ -14,7 +14,7 @@ Keeping every answer a single index keeps the mask one flat vector.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from agents.base import SeatView
 from arena.rl import spaces as sp
 from arena.runner import view_for
 from engine.decisions import BOOL, MULTI, TEXT, Decision
+from engine.flow.main import GameStart, Role
 from engine.game import Game
 from engine.options import coerce_options
 from engine.presets import get_preset
@@ -217,8 +218,8 @@ class Table:
                         c.entries.append(entry)
             c.seen = len(events)
         if c.system is None:
-            start: Mapping[str, Any] = next((e.data for e in view.events if e.kind == "game_start"), {})
-            dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == seat), None)
+            start = next((e.data for e in view.events if isinstance(e.data, GameStart)), None)
+            dealt = next((e.data.role for e in view.events if isinstance(e.data, Role) and e.data.player == seat), None)
             c.system = system_prompt(
                 preset=self.preset,
                 options=self.options,
@@ -226,7 +227,7 @@ class Table:
                 role=dealt or view.role or "villager",
                 players=list(self.names),
                 language=self.language,
-                deck=start.get("roles_in_play"),
+                deck=start.roles_in_play if start is not None else None,
             )
         parts = [c.system, "\n".join(c.entries)]
         if d is not None:

@@ -16,6 +16,7 @@ from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGET
 from arena.web.web_agent import Given, Question, WebAgent
 from arena.web.words import pass_label, say, words
 from engine.decisions import BOOL, TEXT, Decision
+from engine.flow.main import GameStart
 from prompts.catalog import catalog
 from prompts.decisions_text import situation
 
@@ -56,8 +57,8 @@ def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
         cat = catalog(language)
         deck: list[str] = []
         for e in view.events:
-            if e.kind == "game_start":
-                deck = list(dict.fromkeys(e.data.get("roles_in_play") or []))
+            if isinstance(e.data, GameStart):
+                deck = list(dict.fromkeys(e.data.roles_in_play or []))
         return {
             "kind": "claims",
             "roles": [{"value": r, "label": cat.role_name(r)} for r in deck],

@@ -15,7 +15,14 @@ from typing import Any, Iterable
 
 from agents.human_view import _win_line
 from engine.events import Event
+from engine.flow.deaths import DeathEvent
+from engine.flow.main import Role
+from engine.flow.sheriff import SheriffElected, SheriffSuccessor
+from engine.flow.victory import GameEnd
 from engine.roles import ROLES
+from engine.roles.cupid import Lovers
+from engine.roles.seer import SeerResult
+from engine.roles.werewolf import WolfPack
 from prompts.catalog import Catalog, catalog
 from prompts.events_text import PERSON, Reader, end_reason, tell, winner_line
 from transcripts.buildings import public_tokens
@@ -36,11 +43,12 @@ def entry(e: Event, lens: Lens, cat: Catalog) -> dict[str, Any]:
     }
     if lens.full:
         out["audience"] = e.audience_json()
-    if e.kind == "game_end":
+    end = e.data
+    if isinstance(end, GameEnd):
         words = Reader(cat, "", PERSON, narrator=True)
-        out["winner"] = winner_line(words, e.data.get("winner"))  # the reveal's headline, as the narrator says it
-        if e.data.get("reason"):
-            out["reason"] = end_reason(words, e.data["reason"])  # the engine says why in English
+        out["winner"] = winner_line(words, end.winner)  # the reveal's headline, as the narrator says it
+        if end.reason:
+            out["reason"] = end_reason(words, end.reason)  # the engine says why in English
     return out
 
 
@@ -68,9 +76,10 @@ def card(events: list[Event], seat: str, language: str) -> dict[str, Any] | None
     """The seat's role card from its own ``role`` events (the latest: a Thief's swap)."""
     role, changed = None, False
     for e in events:
-        if e.kind == "role" and e.data.get("player") == seat and e.visible_to(seat):
+        d = e.data
+        if isinstance(d, Role) and d.player == seat and e.visible_to(seat):
             changed = role is not None
-            role = e.data.get("role")
+            role = d.role
     if role is None:
         return None
     cat = catalog(language)
@@ -97,7 +106,7 @@ def players(names: list[str], seen: list[Event], lens: Lens, language: str) -> l
         for i, n in enumerate(names)
     }
 
-    def know(name: Any, role: Any, how: str) -> None:
+    def know(name: str, role: str | None, how: str) -> None:
         if name in info and role:
             info[name]["role"] = role
             info[name]["known"] = how
@@ -105,31 +114,30 @@ def players(names: list[str], seen: list[Event], lens: Lens, language: str) -> l
     sheriff = None
     for e in seen:
         d = e.data
-        k = e.kind
-        if k == "role":
-            know(d.get("player"), d.get("role"), "card")
-        elif k == "wolf_pack":
-            for w in d.get("wolves") or []:
+        if isinstance(d, Role):
+            know(d.player, d.role, "card")
+        elif isinstance(d, WolfPack):
+            for w in d.wolves or []:
                 if info.get(w, {}).get("role") is None:
                     know(w, "werewolf", "pack")
-        elif k == "seer_result":
-            know(d.get("target"), d.get("role"), "seen")
-        elif k == "death":
-            if d.get("player") in info:
-                info[d["player"]]["alive"] = False
-                info[d["player"]]["cause"] = cat.word("causes", d["cause"]) if d.get("cause") else None
-                info[d["player"]]["died"] = e.day
-            know(d.get("player"), d.get("role"), "revealed")
-        elif k in ("sheriff_elected", "sheriff_successor"):
-            sheriff = d.get("player")
-        elif k == "lovers":
-            for n in (d.get("lover"), d.get("beloved")):
+        elif isinstance(d, SeerResult):
+            know(d.target, d.role, "seen")
+        elif isinstance(d, DeathEvent):
+            if d.player in info:
+                info[d.player]["alive"] = False
+                info[d.player]["cause"] = cat.word("causes", d.cause) if d.cause else None
+                info[d.player]["died"] = e.day
+            know(d.player, d.role, "revealed")
+        elif isinstance(d, (SheriffElected, SheriffSuccessor)):
+            sheriff = d.player
+        elif isinstance(d, Lovers):
+            for n in (d.lover, d.beloved):
                 if n in info:
                     info[n]["lover"] = True
-        elif k == "game_end":
-            for n, r in (d.get("roles") or {}).items():
+        elif isinstance(d, GameEnd):
+            for n, r in (d.roles or {}).items():
                 know(n, r, "revealed")
-            for n in d.get("lovers") or []:
+            for n in d.lovers or []:
                 if n in info:
                     info[n]["lover"] = True
     if sheriff in info:

@@ -35,6 +35,7 @@ from arena.web.render import card, entries, players, role_names
 from arena.web.table_form import MAX_RUNNING
 from arena.web.web_agent import AnswerRefused, WebAgent
 from engine.decisions import Decision, GameError, IllegalAnswer
+from engine.speech import SPEAK
 from transcripts.schema import BeliefRecord, CallRecord, ErrorRecord, EventRecord
 from transcripts.verify import Status, verify_file
 from transcripts.views import reasoning_of
@@ -74,7 +75,7 @@ class Paced(Agent):
         return self.inner.decide(view, decision)
 
     async def adecide(self, view: SeatView, decision: Decision) -> Any:
-        if decision.kind == "speak":
+        if decision.kind == SPEAK:
             await asyncio.sleep(self.pace)
         return await self.inner.adecide(view, decision)
 
@@ -388,7 +389,7 @@ class GameSession:
         if self.over:
             return None
         waiting = self.game.waiting
-        if len(waiting) == 1 and waiting[0].kind == "speak":
+        if len(waiting) == 1 and waiting[0].kind == SPEAK:
             return waiting[0].seat
         return None
 
@@ -400,7 +401,7 @@ class GameSession:
         if self.over:
             return []
         waiting = self.game.waiting
-        if any(d.kind == "speak" and d.context.get("protocol") == "parallel" for d in waiting):
+        if any(d.kind == SPEAK and d.context.get("protocol") == "parallel" for d in waiting):
             return [d.seat for d in waiting]
         return []
 

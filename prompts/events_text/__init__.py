@@ -6,7 +6,7 @@
     tell(cat, event, style=HTML)                 ... and on a page
 
 The renderers (``base``, ``bestof``, ``forum``, ``village``) register themselves with
-``@renders("kind")``; importing this package loads them all. A kind the engine
+``@renders(PayloadClass)``; importing this package loads them all. A kind the engine
 declares without a renderer here is worded from its payload's typed fields
 (``declared``). See ``reader`` for the
 viewpoints (a seat, the narrator) and ``style`` for the ways of writing.

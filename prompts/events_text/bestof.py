@@ -6,83 +6,96 @@ Knight."""
 from __future__ import annotations
 
 from engine.events import Event
+from engine.roles.angel import AngelVillager
+from engine.roles.bear_tamer import BearGrowl
+from engine.roles.big_bad_wolf import BigBadWolfVictim
+from engine.roles.cupid import CupidParamours, Paramours
+from engine.roles.elder import ElderLife, VillagePowersLost
+from engine.roles.fox import FoxResult
+from engine.roles.idiot import IdiotRevealed
+from engine.roles.infect_father import InfectFatherInfected, Infected, InfectionFailed
+from engine.roles.pied_piper import Charmed, CharmedPlayers, PiedPiperCharm
+from engine.roles.protector import ProtectorGuard
+from engine.roles.rusty_knight import RustySword
+from engine.roles.sister import SisterChat, Sisters
+from engine.roles.werewolf import Hypnotised
+from engine.roles.white_werewolf import WhiteWerewolfKill
+from engine.roles.wild_child import WildChildModel, WildChildTurned
+from engine.roles.wolf_hound import WolfHoundSide
 from prompts.events_text.reader import Reader
 from prompts.events_text.registry import renders, sentence, sided
 
 # Told in one sentence (``paramours``' lover, ``infected``'s player... are the narrator's)
-sided("protector_guard", "target")
-sentence("wild_child_model", "model")
-sentence("wild_child_turned", "model", "player")
-sentence("infect_father", "target")
-sentence("infected", "player")
-sentence("infection_failed", "target", "father")
-sentence("big_bad_wolf_victim", "target")
-sentence("pied_piper_charm", lists=("targets",))
-sentence("charmed", "player")
-sentence("charmed_players", lists=("players",))
-sentence("hypnotised", "player")
-sentence("cupid_paramours", "deceiver", "paramour", "abandoned")
-sentence("paramours", "paramour", "lover")
-sentence("elder_life", "player", numbers=("lives",))
-sentence("rusty_sword", "knight", "wolf")
+sided(ProtectorGuard, "target")
+sentence(WildChildModel, "model")
+sentence(WildChildTurned, "model", "player")
+sentence(InfectFatherInfected, "target")
+sentence(Infected, "player")
+sentence(InfectionFailed, "target", "father")
+sentence(BigBadWolfVictim, "target")
+sentence(PiedPiperCharm, lists=("targets",))
+sentence(Charmed, "player")
+sentence(CharmedPlayers, lists=("players",))
+sentence(Hypnotised, "player")
+sentence(CupidParamours, "deceiver", "paramour", "abandoned")
+sentence(Paramours, "paramour", "lover")
+sentence(ElderLife, "player", numbers=("lives",))
+sentence(RustySword, "knight", "wolf")
 
 
-@renders("sisters")
-def sisters(r: Reader, e: Event) -> str:
-    everyone = list(e.data.get("sisters") or [])
+@renders(Sisters)
+def sisters(r: Reader, e: Event, d: Sisters) -> str:
+    everyone = list(d.sisters or [])
     others = [n for n in everyone if n != r.seat]
     return r.t("sisters", others=r.names(others), sisters=r.names(everyone))
 
 
-@renders("sister_chat")
-def sister_chat(r: Reader, e: Event) -> str:
-    speaker = e.data.get("speaker")
-    return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(e.data.get("text", "")))
+@renders(SisterChat)
+def sister_chat(r: Reader, e: Event, d: SisterChat) -> str:
+    speaker = d.speaker
+    return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(d.text))
 
 
-@renders("fox_result")
-def fox_result(r: Reader, e: Event) -> str:
-    d = e.data
-    key = "wolf" if d.get("wolf") else "clear"
-    return r.t(f"fox_result.{key}", target=r.who(d.get("target")), group=r.names(d.get("group")))
+@renders(FoxResult)
+def fox_result(r: Reader, e: Event, d: FoxResult) -> str:
+    key = "wolf" if d.wolf else "clear"
+    return r.t(f"fox_result.{key}", target=r.who(d.target), group=r.names(d.group))
 
 
-@renders("wolf_hound_side")
-def wolf_hound_side(r: Reader, e: Event) -> str:
-    return r.t(f"wolf_hound_side.{'werewolves' if e.data.get('side') == 'werewolves' else 'village'}")
+@renders(WolfHoundSide)
+def wolf_hound_side(r: Reader, e: Event, d: WolfHoundSide) -> str:
+    return r.t(f"wolf_hound_side.{'werewolves' if d.side == 'werewolves' else 'village'}")
 
 
-@renders("white_werewolf_kill")
-def white_werewolf_kill(r: Reader, e: Event) -> str:
-    target = e.data.get("target")
+@renders(WhiteWerewolfKill)
+def white_werewolf_kill(r: Reader, e: Event, d: WhiteWerewolfKill) -> str:
+    target = d.target
     return r.t("white_werewolf_kill.none") if target is None else r.t("white_werewolf_kill.some", target=r.who(target))
 
 
-@renders("angel_villager")
-def angel_villager(r: Reader, e: Event) -> str:
-    reason = e.data.get("reason")
-    return r.t(f"angel_villager.{'love' if reason == 'love' else 'first_round'}")
+@renders(AngelVillager)
+def angel_villager(r: Reader, e: Event, d: AngelVillager) -> str:
+    return r.t(f"angel_villager.{'love' if d.reason == 'love' else 'first_round'}")
 
 
-@renders("bear_growl")
-def bear_growl(r: Reader, e: Event) -> str:
-    return r.t(f"bear_growl.{'true' if e.data.get('growl') else 'false'}")
+@renders(BearGrowl)
+def bear_growl(r: Reader, e: Event, d: BearGrowl) -> str:
+    return r.t(f"bear_growl.{'true' if d.growl else 'false'}")
 
 
-@renders("idiot_revealed")
-def idiot_revealed(r: Reader, e: Event) -> str:
-    player = e.data.get("player")
-    return r.t(f"idiot_revealed.{r.side(player)}", player=r.who(player), role=r.role(e.data.get("role", "idiot")))
+@renders(IdiotRevealed)
+def idiot_revealed(r: Reader, e: Event, d: IdiotRevealed) -> str:
+    player = d.player
+    return r.t(f"idiot_revealed.{r.side(player)}", player=r.who(player), role=r.role(d.role))
 
 
-@renders("village_powers_lost")
-def village_powers_lost(r: Reader, e: Event) -> str:
-    d = e.data
+@renders(VillagePowersLost)
+def village_powers_lost(r: Reader, e: Event, d: VillagePowersLost) -> str:
     return r.t(
-        "village_powers_lost_listed" if d.get("roles") else "village_powers_lost",
-        elder=r.who(d.get("elder")),
-        cause=r.word("causes", d.get("cause")),
-        roles=r.join(r.role(x) for x in d.get("roles") or ()),
+        "village_powers_lost_listed" if d.roles else "village_powers_lost",
+        elder=r.who(d.elder),
+        cause=r.word("causes", d.cause),
+        roles=r.join(r.role(x) for x in d.roles or ()),
     )
 
 

@@ -21,6 +21,12 @@ from engine.events import EVENT_KINDS, Event, Term
 from prompts.events_text.reader import Reader
 
 Renderer = Callable[[Reader, Event], str]
+
+
+class NotItsPayload(TypeError):
+    """The event's payload is not its kind's declared class (a ``RawEvent``: a kind this
+    engine does not know, or a record whose fields differ): ``tell`` then words it
+    plainly, ``tell_strictly`` raises this."""
 _TERMS = {Term.PLAYER, Term.PLAYERS, Term.ROLE, Term.ROLES, Term.SAID, Term.BUILDING}
 
 
@@ -74,12 +80,14 @@ def declared_renderer(kind: str) -> Renderer | None:
 
     def render(r: Reader, e: Event) -> str:
         d = e.data
-        values = {name: _written(r, term, d.get(name)) for name, term in terms.items()}
+        if not isinstance(d, cls):
+            raise NotItsPayload(f"a {kind} event whose data is not a {cls.__name__}: {d!r}")
+        values = {name: _written(r, term, getattr(d, name)) for name, term in terms.items()}
         node = r.cat.get(f"events.{kind}")
         if isinstance(node, dict) and subject is not None and {"self", "other"} <= set(node):
-            return r.t(f"{kind}.{r.side(d.get(subject))}", **values)
+            return r.t(f"{kind}.{r.side(getattr(d, subject))}", **values)
         if isinstance(node, dict) and flag is not None and {"true", "false"} <= set(node):
-            return r.t(f"{kind}.{'true' if d.get(flag) else 'false'}", **values)
+            return r.t(f"{kind}.{'true' if getattr(d, flag) else 'false'}", **values)
         return r.t(kind, **values)  # a sentence with other variants needs its own renderer: a KeyError here
 
     render.__name__ = f"declared_{kind}"

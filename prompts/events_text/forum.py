@@ -8,30 +8,42 @@ from __future__ import annotations
 from typing import Any
 
 from engine.events import Event
+from engine.flow.forum import LynchCancelled, PhantomVotes, Reprimand, Sundown, SundownExtended, VoteChanged, VotesCast
+from engine.flow.ghost_notes import CoronerNote, CoronerNoteHidden, GhostNote
+from engine.roles.coroner import CoronerReport
+from engine.roles.forum_seer import ForumSeerSense, SeerSpotted
+from engine.roles.guardian_angel import GuardianAngelSaved
+from engine.roles.insomniac import InsomniacSaw, InsomniacSeen
+from engine.roles.mad_scientist import MadScientistDose, Mutated
+from engine.roles.ninja import NinjaSaw
+from engine.roles.pack_leader import PackLeaderSniff
+from engine.roles.priest import PriestRevive, Revived
+from engine.roles.psychic import PsychicResult
+from engine.roles.unknown_celebrity import CelebrityNews
+from engine.roles.vigilante import GunFound, VigilanteShot
 from prompts.events_text.reader import Reader
 from prompts.events_text.registry import renders, sentence, sided
 
 # Told in one sentence
-sentence("sundown")
-sided("vigilante_shot", "shooter", "target")
-sentence("gun_found", "previous", "player")
-sentence("priest_revive", "target")
-sided("psychic_result", "target", roles=("role",))
-sentence("insomniac_seen", "insomniac")
-sentence("mad_scientist_dose", "target")
-sentence("mutated", roles=("role",))
-sentence("sundown_extended", numbers=("day", "rounds"))
+sentence(Sundown)
+sided(VigilanteShot, "shooter", "target")
+sentence(GunFound, "previous", "player")
+sentence(PriestRevive, "target")
+sided(PsychicResult, "target", roles=("role",))
+sentence(InsomniacSeen, "insomniac")
+sentence(MadScientistDose, "target")
+sentence(Mutated, roles=("role",))
+sentence(SundownExtended, numbers=("day", "rounds"))
 
 
-@renders("votes_cast")
-def votes_cast(r: Reader, e: Event) -> str:
-    return r.t("votes_cast", votes=r.votes(e.data.get("votes")))
+@renders(VotesCast)
+def votes_cast(r: Reader, e: Event, d: VotesCast) -> str:
+    return r.t("votes_cast", votes=r.votes(d.votes))
 
 
-@renders("vote_change")
-def vote_change(r: Reader, e: Event) -> str:
-    d = e.data
-    voter, previous, target = d.get("voter"), d.get("previous"), d.get("target")
+@renders(VoteChanged)
+def vote_change(r: Reader, e: Event, d: VoteChanged) -> str:
+    voter, previous, target = d.voter, d.previous, d.target
     side = r.side(voter)
 
     def pick(name: Any) -> str:  # a vote for oneself reads "yourself" / "themself"
@@ -40,12 +52,12 @@ def vote_change(r: Reader, e: Event) -> str:
         return r.who(name)
 
     key = f"vote_change.fresh.{side}" if previous is None else f"vote_change.{side}"
-    return r.t(key, voter=r.who(voter), previous=pick(previous), target=pick(target), round=d.get("round", 1))
+    return r.t(key, voter=r.who(voter), previous=pick(previous), target=pick(target), round=d.round)
 
 
-@renders("phantom_votes")
-def phantom_votes(r: Reader, e: Event) -> str:
-    players = list(e.data.get("players") or [])
+@renders(PhantomVotes)
+def phantom_votes(r: Reader, e: Event, d: PhantomVotes) -> str:
+    players = list(d.players or [])
     if r.seat in players:
         others = [p for p in players if p != r.seat]
         more = r.t("phantom_votes.others", players=r.names(others)) if others else ""
@@ -53,108 +65,105 @@ def phantom_votes(r: Reader, e: Event) -> str:
     return r.t(f"phantom_votes.{'one' if len(players) == 1 else 'many'}", players=r.names(players))
 
 
-@renders("lynch_cancelled")
-def lynch_cancelled(r: Reader, e: Event) -> str:
-    carried = e.data.get("carried") or {}
+@renders(LynchCancelled)
+def lynch_cancelled(r: Reader, e: Event, d: LynchCancelled) -> str:
+    carried = d.carried or {}
     more = r.t("lynch_cancelled_carried", phantoms=r.added(carried)) if carried else ""
-    return r.t("lynch_cancelled", n=e.data.get("day", e.day), carried=more)
+    return r.t("lynch_cancelled", n=d.day, carried=more)
 
 
-@renders("reprimand")
-def reprimand(r: Reader, e: Event) -> str:
+@renders(Reprimand)
+def reprimand(r: Reader, e: Event, d: Reprimand) -> str:
     """The Host's phantom votes for impersonation, with the forged line quoted as the
     player's own words (it must never read as the game's line it imitates)."""
-    d = e.data
-    player = d.get("player")
-    return r.t(f"reprimand.{r.side(player)}", player=r.who(player), votes=d.get("votes"), line=r.said(d.get("line")))
+    player = d.player
+    return r.t(f"reprimand.{r.side(player)}", player=r.who(player), votes=d.votes, line=r.said(d.line))
 
 
-@renders("coroner_note_hidden")
-def coroner_note_hidden(r: Reader, e: Event) -> str:
-    text = e.data.get("text") or ""
-    return r.t(f"coroner_note_hidden.{'some' if text else 'none'}", author=r.who(e.data.get("author")), text=r.said(text))
+@renders(CoronerNoteHidden)
+def coroner_note_hidden(r: Reader, e: Event, d: CoronerNoteHidden) -> str:
+    text = d.text or ""
+    return r.t(f"coroner_note_hidden.{'some' if text else 'none'}", author=r.who(d.author), text=r.said(text))
 
 
-@renders("coroner_note")
-def coroner_note(r: Reader, e: Event) -> str:
-    return r.t("coroner_note", author=r.who(e.data.get("author")), text=r.said(e.data.get("text")))
+@renders(CoronerNote)
+def coroner_note(r: Reader, e: Event, d: CoronerNote) -> str:
+    return r.t("coroner_note", author=r.who(d.author), text=r.said(d.text))
 
 
-@renders("celebrity_news")
-def celebrity_news(r: Reader, e: Event) -> str:
-    player = e.data.get("player")
-    return r.t(f"celebrity_news.{r.side(player)}", player=r.who(player), n=e.data.get("day", e.day))
+@renders(CelebrityNews)
+def celebrity_news(r: Reader, e: Event, d: CelebrityNews) -> str:
+    player = d.player
+    return r.t(f"celebrity_news.{r.side(player)}", player=r.who(player), n=d.day)
 
 
-@renders("revived")
-def revived(r: Reader, e: Event) -> str:
-    player, priest = e.data.get("player"), e.data.get("priest")
+@renders(Revived)
+def revived(r: Reader, e: Event, d: Revived) -> str:
+    player, priest = d.player, d.priest
     if priest is None:  # by night: the table is not told who brought them back
         return r.t(f"revived.night.{r.side(player)}", player=r.who(player))
     key = "priest_self" if priest == r.seat else r.side(player)
     return r.t(f"revived.day.{key}", player=r.who(player), priest=r.who(priest))
 
 
-@renders("ghost_note")
-def ghost_note(r: Reader, e: Event) -> str:
-    d = e.data
-    author, reader = d.get("author"), d.get("reader")
-    text = r.said(d.get("text") or "")
-    if "reader" not in d:
+@renders(GhostNote)
+def ghost_note(r: Reader, e: Event, d: GhostNote) -> str:
+    author, reader = d.author, d.reader
+    text = r.said(d.text or "")
+    if reader is None:  # a public note (an omitted field: not recorded then)
         return r.t(f"ghost_note.public.{r.side(author)}", author=r.who(author), text=text)
     key = "author" if author == r.seat else "reader" if reader == r.seat else "other"
     return r.t(f"ghost_note.private.{key}", author=r.who(author), reader=r.who(reader), text=text)
 
 
-@renders("coroner_report")
-def coroner_report(r: Reader, e: Event) -> str:
-    d = e.data
-    return r.t("coroner_report", target=r.who(d.get("target")), cause=r.word("causes", d.get("cause")), role=r.role(d.get("role")))
+@renders(CoronerReport)
+def coroner_report(r: Reader, e: Event, d: CoronerReport) -> str:
+    return r.t("coroner_report", target=r.who(d.target), cause=r.word("causes", d.cause), role=r.role(d.role))
 
 
-@renders("pack_leader_sniff")
-def pack_leader_sniff(r: Reader, e: Event) -> str:
-    target = r.who(e.data.get("target"))
-    if e.data.get("role"):  # "In really big games, he might even be told what it is"
-        return r.t("pack_leader_sniff.exact", target=target, role=r.role(e.data["role"]))
-    return r.t(f"pack_leader_sniff.{'true' if e.data.get('auxiliary') else 'false'}", target=target)
+@renders(PackLeaderSniff)
+def pack_leader_sniff(r: Reader, e: Event, d: PackLeaderSniff) -> str:
+    target = r.who(d.target)
+    if d.role:  # "In really big games, he might even be told what it is"
+        return r.t("pack_leader_sniff.exact", target=target, role=r.role(d.role))
+    return r.t(f"pack_leader_sniff.{'true' if d.auxiliary else 'false'}", target=target)
 
 
-@renders("seer_spotted")
-def seer_spotted(r: Reader, e: Event) -> str:
+@renders(SeerSpotted)
+def seer_spotted(r: Reader, e: Event, d: SeerSpotted) -> str:
     return r.t(
-        "seer_spotted.who" if e.data.get("player") else "seer_spotted.act",
-        role=r.role(e.data.get("role")),
-        player=r.who(e.data.get("player")),
+        "seer_spotted.who" if d.player else "seer_spotted.act",
+        role=r.role(d.role),
+        player=r.who(d.player),
     )
 
 
-@renders("forum_seer_sense")
-def forum_seer_sense(r: Reader, e: Event) -> str:
-    count = int(e.data.get("wolves") or 0)
+@renders(ForumSeerSense)
+def forum_seer_sense(r: Reader, e: Event, d: ForumSeerSense) -> str:
+    count = int(d.wolves or 0)
     key = "none" if count == 0 else "one" if count == 1 else "many"
     return r.t(f"forum_seer_sense.{key}", count=count)
 
 
-@renders("insomniac_saw")
-def insomniac_saw(r: Reader, e: Event) -> str:
-    wolf = e.data.get("wolf")
+@renders(InsomniacSaw)
+def insomniac_saw(r: Reader, e: Event, d: InsomniacSaw) -> str:
+    wolf = d.wolf
     return r.t("insomniac_saw.none") if wolf is None else r.t("insomniac_saw.some", wolf=r.who(wolf))
 
 
-@renders("ninja_saw")
-def ninja_saw(r: Reader, e: Event) -> str:
-    seen = e.data.get("seen") or {}
-    target = r.who(e.data.get("target"))
+@renders(NinjaSaw)
+def ninja_saw(r: Reader, e: Event, d: NinjaSaw) -> str:
+    seen = d.seen or {}
+    target = r.who(d.target)
     if not seen:
         return r.t("ninja_saw.none", target=target)
     items = [r.t("ninja_saw.item", player=r.who(n), role=r.role(role)) for n, role in seen.items()]
     return r.t("ninja_saw.some", target=target, seen=r.join(items))
 
 
-@renders("guardian_angel_saved")
-def guardian_angel_saved(r: Reader, e: Event) -> str:
-    target, angel = e.data.get("target"), e.data.get("angel")
+@renders(GuardianAngelSaved)
+def guardian_angel_saved(r: Reader, e: Event, d: GuardianAngelSaved) -> str:
+    target, angel = d.target, d.angel
     if angel is not None and angel != r.seat:  # a save that blew her cover (004)
         return r.t("guardian_angel_saved.public", angel=r.who(angel), target=r.who(target))
     return r.t(f"guardian_angel_saved.{r.side(target)}", target=r.who(target))

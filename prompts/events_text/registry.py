@@ -7,69 +7,94 @@ model seat's history (``prompts.history``), a person's terminal
 (``arena.narrate``), the HTML export (``transcripts.export_html``) and the web pages
 (``arena.web.render``). Those only lay the words out (rules, tables, elements).
 
-The registry is keyed by the kind's name in one place, the ``@renders("kind")`` line
-above each renderer, so it can be keyed by the engine's payload classes later without
-touching a renderer. A kind without a renderer (an event of a newer engine, read
-from its transcript) is still told, plainly, as its kind and its data.
+The registry is keyed by the engine's payload classes, the ``@renders(WitchVictim)``
+line above each renderer: the renderer receives the event's payload typed as that
+class (``d: WitchVictim``), so a field renamed in the engine is a type error here (and
+a helper such as ``sentence(WitchPoisoned, "target")`` checks its field names when it
+is registered). An event whose payload is not its declared class (a ``RawEvent``: a
+kind this engine does not know, or a record from another version whose fields
+differ) is still told, plainly, as its kind and its data.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
-from engine.events import EVENT_KINDS, Event
+from engine.events import EVENT_KINDS, Event, EventData
 from prompts.catalog import Catalog
-from prompts.events_text.declared import declared_renderer
+from prompts.events_text.declared import NotItsPayload, declared_renderer
 from prompts.events_text.reader import Reader
 from prompts.events_text.style import PERSON, Style
 
 Renderer = Callable[[Reader, Event], str]  # the same as prompts.events_text.declared's
+# A renderer as written: it also receives the event's payload, typed as its kind's class.
+Typed = TypeVar("Typed", bound=Callable[..., str])
 
 RENDERERS: dict[str, Renderer] = {}
 
 
-def renders(*kinds: str) -> Callable[[Renderer], Renderer]:
-    """Register the decorated function as the one renderer of ``kinds``."""
+def renders(*classes: type[EventData]) -> Callable[[Typed], Typed]:
+    """Register the decorated ``fn(reader, event, payload)`` as the one renderer of the
+    kinds of the payload ``classes``; it is called only with a payload of one of them."""
 
-    def register(fn: Renderer) -> Renderer:
-        for kind in kinds:
-            if kind in RENDERERS:
-                raise ValueError(f"event kind '{kind}' has two renderers: {RENDERERS[kind].__name__} and {fn.__name__}")
-            RENDERERS[kind] = fn
+    def register(fn: Typed) -> Typed:
+        def render(r: Reader, e: Event) -> str:
+            d = e.data
+            if not isinstance(d, classes):
+                raise NotItsPayload(f"a {e.kind} event whose data is not a {' or '.join(c.__name__ for c in classes)}: {d!r}")
+            return fn(r, e, d)
+
+        render.__name__ = fn.__name__
+        render.__doc__ = fn.__doc__
+        for cls in classes:
+            if cls.kind in RENDERERS:
+                raise ValueError(f"event kind '{cls.kind}' has two renderers: {RENDERERS[cls.kind].__name__} and {fn.__name__}")
+            RENDERERS[cls.kind] = render
         return fn
 
     return register
 
 
-def sentence(kind: str, *players: str, lists: tuple[str, ...] = (), roles: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> Renderer:
+def fields_of(cls: type[EventData], *names: str) -> tuple[str, ...]:
+    """``names``, checked to be fields of ``cls``: a helper that reads fields by name
+    fails when it is registered, not with a "?" in a prompt, if the engine renames one."""
+    wrong = [n for n in names if n not in cls._names]
+    if wrong:
+        raise ValueError(f"{cls.__name__} ({cls.kind}) has no field {', '.join(wrong)}; its fields: {', '.join(n for n, _ in cls._wire)}")
+    return names
+
+
+def sentence(cls: type[EventData], *players: str, lists: tuple[str, ...] = (), roles: tuple[str, ...] = (), numbers: tuple[str, ...] = ()) -> None:
     """Register the renderer of a kind told in one sentence, ``events.<kind>``, filled
     with the event's fields: ``players`` named (the reader as "you"), ``lists`` of
     players, ``roles`` by their names, ``numbers`` as they are."""
+    kind = cls.kind
+    fields_of(cls, *players, *lists, *roles, *numbers)
 
-    def render(r: Reader, e: Event) -> str:
-        d = e.data
-        values: dict[str, Any] = {k: r.who(d.get(k)) for k in players}
-        values.update({k: r.names(d.get(k)) for k in lists})
-        values.update({k: r.role(d.get(k)) for k in roles})
-        values.update({k: d.get(k) for k in numbers})
+    def render(r: Reader, e: Event, d: EventData) -> str:
+        values: dict[str, Any] = {k: r.who(getattr(d, k)) for k in players}
+        values.update({k: r.names(getattr(d, k)) for k in lists})
+        values.update({k: r.role(getattr(d, k)) for k in roles})
+        values.update({k: getattr(d, k) for k in numbers})
         return r.t(kind, **values)
 
     render.__name__ = kind
-    return renders(kind)(render)
+    renders(cls)(render)
 
 
-def sided(kind: str, subject: str, *players: str, roles: tuple[str, ...] = ()) -> Renderer:
+def sided(cls: type[EventData], subject: str, *players: str, roles: tuple[str, ...] = ()) -> None:
     """Register the renderer of a kind whose sentence depends on whether the reader is
     its ``subject`` (``events.<kind>.self`` / ``.other``), filled as ``sentence``."""
+    kind = cls.kind
+    fields_of(cls, subject, *players, *roles)
 
-    def render(r: Reader, e: Event) -> str:
-        d = e.data
-        values: dict[str, Any] = {k: r.who(d.get(k)) for k in (subject, *players)}
-        values.update({k: r.role(d.get(k)) for k in roles})
-        return r.t(f"{kind}.{r.side(d.get(subject))}", **values)
+    def render(r: Reader, e: Event, d: EventData) -> str:
+        values: dict[str, Any] = {k: r.who(getattr(d, k)) for k in (subject, *players)}
+        values.update({k: r.role(getattr(d, k)) for k in roles})
+        return r.t(f"{kind}.{r.side(getattr(d, subject))}", **values)
 
     render.__name__ = kind
-    return renders(kind)(render)
+    renders(cls)(render)
 
 
 # ---------------------------------------------------------------------------- unknown kinds

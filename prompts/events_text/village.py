@@ -4,18 +4,30 @@ vote."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from engine.events import Event
+from engine.buildings.bailiff import HomeOffered, HomeRefused, MovedIn
+from engine.buildings.baker import BakerGlimpse
+from engine.buildings.barber import Shave
+from engine.buildings.base import TokenGiven, TokenReturned
+from engine.buildings.bonesetter import BonesSet
+from engine.buildings.castellan import PardonRefused, Pardoned, Plea
+from engine.buildings.confessor import ConfessedRole, Confession
+from engine.buildings.handout import BuildingChosen, Buildings, BuildingsOnOffer
+from engine.buildings.schoolmistress import Forbidden
+from engine.events import Event, EventData
+from engine.flow.voting import ExtraVotes, FirstVote
+from engine.roles.arsonist import Fire, FireSet
+from engine.roles.raven import RavenPoster
 from prompts.events_text.reader import Reader
-from prompts.events_text.registry import Renderer, renders, sided
+from prompts.events_text.registry import fields_of, renders, sided
 
-sided("raven_poster", "target")
+sided(RavenPoster, "target")
 
 
-@renders("extra_votes")
-def extra_votes(r: Reader, e: Event) -> str:
-    return r.t("extra_votes", votes=r.added(e.data.get("votes")))
+@renders(ExtraVotes)
+def extra_votes(r: Reader, e: Event, d: ExtraVotes) -> str:
+    return r.t("extra_votes", votes=r.added(d.votes))
 
 
 def title(r: Reader, building: Any) -> str:
@@ -26,9 +38,9 @@ def home(r: Reader, building: Any) -> str:
     return r.word("homes", building)
 
 
-@renders("buildings")
-def buildings(r: Reader, e: Event) -> str:
-    homes = e.data.get("homes") or {}
+@renders(Buildings)
+def buildings(r: Reader, e: Event, d: Buildings) -> str:
+    homes = d.homes or {}
     listed = r.join(r.t("buildings.item", player=r.who(n), title=title(r, b)) for n, b in homes.items())
     text = r.t("buildings.all", homes=listed)
     mine = homes.get(r.seat)
@@ -39,75 +51,87 @@ def buildings(r: Reader, e: Event) -> str:
     return text
 
 
-@renders("buildings_on_offer")
-def buildings_on_offer(r: Reader, e: Event) -> str:
-    tokens = sorted((e.data.get("tokens") or {}).items())
+@renders(BuildingsOnOffer)
+def buildings_on_offer(r: Reader, e: Event, d: BuildingsOnOffer) -> str:
+    tokens = sorted((d.tokens or {}).items())
     return r.t("buildings_on_offer", tokens=r.join(r.t("token_item", title=title(r, b), count=k) for b, k in tokens))
 
 
-def by_player(kind: str, *roles: str) -> Renderer:
+ByPlayer = Callable[[Reader, Event, EventData], str]
+
+
+def by_player(cls: type[EventData], sentence: str, *roles: str) -> ByPlayer:
     """A Village event told from the first of ``roles`` who is the reader (``self_<role>``),
-    else from outside (``other``); every name and the building's words filled in."""
+    else from outside (``other``), in ``events.<sentence>``: every player named (the
+    record's text fields other than the building, the reason and the role), the
+    building's words, the role's name and the list of players filled in. ``roles``
+    are checked to be ``cls``'s fields when the renderer is made."""
+    fields_of(cls, *roles)
+    has = cls._names
 
-    def render(r: Reader, e: Event) -> str:
-        d = e.data
-        variant = next((f"self_{k}" for k in roles if d.get(k) == r.seat), "other")
+    def render(r: Reader, e: Event, d: EventData) -> str:
+        variant = next((f"self_{k}" for k in roles if getattr(d, k) == r.seat), "other")
         values = {k: r.who(v) for k, v in d.items() if isinstance(v, str) and k not in ("building", "reason", "role")}
-        if "building" in d:
-            values.update(title=title(r, d["building"]), home=home(r, d["building"]))
-        if "role" in d:
-            values["role"] = r.role(d["role"])
-        if "players" in d:
-            values["players"] = r.names(d["players"])
-        return r.t(f"{kind}.{variant}", **values)
+        if "building" in has:
+            building = getattr(d, "building")
+            values.update(title=title(r, building), home=home(r, building))
+        if "role" in has:
+            values["role"] = r.role(getattr(d, "role"))
+        if "players" in has:
+            values["players"] = r.names(getattr(d, "players"))
+        return r.t(f"{sentence}.{variant}", **values)
 
-    render.__name__ = f"by_player_{kind.replace('.', '_')}"
+    render.__name__ = f"by_player_{sentence.replace('.', '_')}"
     return render
 
 
-for _kind, _roles in {
-    "building_chosen": ("player",),
-    "token_given": ("player",),
-    "confession": ("confessor", "player"),
-    "confessed_role": (),
-    "bones_set": ("bonesetter", "player"),
-    "shave": ("barber", "target"),
-    "home_offered": ("bailiff", "player"),
-    "home_refused": ("player",),
-    "moved_in": ("player",),
-    "plea": ("player", "castellan"),
-    "pardon_refused": ("castellan", "player"),
-    "baker_glimpse": (),
-    "fire_set": (),
-}.items():
-    renders(_kind)(by_player(_kind, *_roles))
+# The kinds told by ``by_player`` alone, with the fields whose player may be the reader.
+BY_PLAYER: dict[type[EventData], tuple[str, ...]] = {
+    BuildingChosen: ("player",),
+    TokenGiven: ("player",),
+    Confession: ("confessor", "player"),
+    ConfessedRole: (),
+    BonesSet: ("bonesetter", "player"),
+    Shave: ("barber", "target"),
+    HomeOffered: ("bailiff", "player"),
+    HomeRefused: ("player",),
+    MovedIn: ("player",),
+    Plea: ("player", "castellan"),
+    PardonRefused: ("castellan", "player"),
+    BakerGlimpse: (),
+    FireSet: (),
+}
+for _cls, _roles in BY_PLAYER.items():
+    renders(_cls)(by_player(_cls, _cls.kind, *_roles))
+
+_returned = {reason: by_player(TokenReturned, f"token_returned.{reason}", "player") for reason in ("voted_out", "used")}
+_forbidden = {kind: by_player(Forbidden, kind, "schoolmistress") for kind in ("forbidden", "forbidden_none")}
+_pardoned = {kind: by_player(Pardoned, kind, "castellan", "player") for kind in ("pardoned", "pardoned_self")}
+_first_vote = {kind: by_player(FirstVote, kind, "voter") for kind in ("first_vote", "first_vote_none")}
+_fire = by_player(Fire, "fire", "player")
 
 
-@renders("token_returned")
-def token_returned(r: Reader, e: Event) -> str:
-    reason = "voted_out" if e.data.get("reason") == "voted_out" else "used"
-    return by_player(f"token_returned.{reason}", "player")(r, e)
+@renders(TokenReturned)
+def token_returned(r: Reader, e: Event, d: TokenReturned) -> str:
+    return _returned["voted_out" if d.reason == "voted_out" else "used"](r, e, d)
 
 
-@renders("forbidden")
-def forbidden(r: Reader, e: Event) -> str:
-    kind = "forbidden" if e.data.get("players") else "forbidden_none"
-    return by_player(kind, "schoolmistress")(r, e)
+@renders(Forbidden)
+def forbidden(r: Reader, e: Event, d: Forbidden) -> str:
+    return _forbidden["forbidden" if d.players else "forbidden_none"](r, e, d)
 
 
-@renders("pardoned")
-def pardoned(r: Reader, e: Event) -> str:
-    kind = "pardoned_self" if e.data.get("castellan") == e.data.get("player") else "pardoned"
-    return by_player(kind, "castellan", "player")(r, e)
+@renders(Pardoned)
+def pardoned(r: Reader, e: Event, d: Pardoned) -> str:
+    return _pardoned["pardoned_self" if d.castellan == d.player else "pardoned"](r, e, d)
 
 
-@renders("first_vote")
-def first_vote(r: Reader, e: Event) -> str:
-    kind = "first_vote" if e.data.get("target") is not None else "first_vote_none"
-    return by_player(kind, "voter")(r, e)
+@renders(FirstVote)
+def first_vote(r: Reader, e: Event, d: FirstVote) -> str:
+    return _first_vote["first_vote" if d.target is not None else "first_vote_none"](r, e, d)
 
 
-@renders("fire")
-def fire(r: Reader, e: Event) -> str:
-    text = by_player("fire", "player")(r, e)
-    return text + r.t("fire_wolf") if e.data.get("wolf_burned") else text
+@renders(Fire)
+def fire(r: Reader, e: Event, d: Fire) -> str:
+    text = _fire(r, e, d)
+    return text + r.t("fire_wolf") if d.wolf_burned else text
