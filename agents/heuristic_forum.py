@@ -14,6 +14,16 @@ from agents import heuristic_votes as votes
 from agents.heuristic_memory import _HANDLERS, Accusation, Memory, is_wolf_role, learn_role
 from agents.heuristic_situation import Situation
 from agents.heuristic_talk import CHARACTER_SPEECHES, GOOD, WOLF, Speech
+from engine.events import Event
+from engine.flow.forum import Reprimand, SundownExtended
+from engine.flow.ghost_notes import CoronerNote
+from engine.roles.coroner import CoronerReport
+from engine.roles.forum_seer import SeerSpotted
+from engine.roles.guardian_angel import GuardianAngelSaved
+from engine.roles.insomniac import InsomniacSaw
+from engine.roles.pack_leader import PackLeaderSniff
+from engine.roles.priest import Revived
+from engine.roles.psychic import PsychicResult
 
 SHOOT_CONFIDENCE = 0.8  # the Vigilante's only bullet goes to a near-certain wolf
 NINJA_CONFIDENCE = 0.85  # the Ninja kills only when almost sure: he can wipe out the humans
@@ -24,18 +34,18 @@ WOLF_WORDS = ("wolf", "wolves", "狼")  # a note naming wolves, in either langua
 
 
 # ------------------------------------------------------------------ memory
-def _psychic(mem: Memory, e: Any, d: dict) -> None:
-    learn_role(mem, d.get("target"), d.get("role"))
+def _psychic(mem: Memory, e: Event, d: PsychicResult) -> None:
+    learn_role(mem, d.target, d.role)
 
 
-def _insomniac(mem: Memory, e: Any, d: dict) -> None:
-    learn_role(mem, d.get("wolf"), "werewolf")
+def _insomniac(mem: Memory, e: Event, d: InsomniacSaw) -> None:
+    learn_role(mem, d.wolf, "werewolf")
 
 
-def _coroner(mem: Memory, e: Any, d: dict) -> None:
-    name = d.get("target")
-    if isinstance(name, str) and isinstance(d.get("role"), str):
-        mem.dead[name] = d["role"]
+def _coroner(mem: Memory, e: Event, d: CoronerReport) -> None:
+    name = d.target
+    if isinstance(name, str) and isinstance(d.role, str):
+        mem.dead[name] = d.role
 
 
 def _spot(mem: Memory, name: Any, role: Any) -> None:
@@ -43,23 +53,23 @@ def _spot(mem: Memory, name: Any, role: Any) -> None:
         mem.spotted[name] = role
 
 
-def _seer_spotted(mem: Memory, e: Any, d: dict) -> None:
+def _seer_spotted(mem: Memory, e: Event, d: SeerSpotted) -> None:
     """004: "the Wolves may be informed ... (or even who you are)": the pack hunts them."""
-    _spot(mem, d.get("player"), d.get("role"))
+    _spot(mem, d.player, d.role)
 
 
-def _sniffed(mem: Memory, e: Any, d: dict) -> None:
+def _sniffed(mem: Memory, e: Event, d: PackLeaderSniff) -> None:
     """Told the exact card ("In really big games"): an informed human is hunted. A bare
     "Auxiliary Role" could be anything (a Civilian-like Unknown Celebrity, a Priest who
     may bring back a wolf), so it changes nothing."""
-    if d.get("role") in INFORMED:
-        _spot(mem, d.get("target"), d["role"])
+    if d.role in INFORMED:
+        _spot(mem, d.target, d.role)
 
 
-def _angel_saved(mem: Memory, e: Any, d: dict) -> None:
+def _angel_saved(mem: Memory, e: Event, d: GuardianAngelSaved) -> None:
     """A save that blew her cover (004 6-B): a confirmed human to the village, a target
     to the pack."""
-    angel = d.get("angel")
+    angel = d.angel
     if angel is None or angel == mem.me:
         return
     if mem.is_wolf:
@@ -68,26 +78,26 @@ def _angel_saved(mem: Memory, e: Any, d: dict) -> None:
         learn_role(mem, angel, "guardian_angel")
 
 
-def _revived(mem: Memory, e: Any, d: dict) -> None:
-    name = d.get("player")
+def _revived(mem: Memory, e: Event, d: Revived) -> None:
+    name = d.player
     if isinstance(name, str):
         mem.dead.pop(name, None)
 
 
-def _reprimand(mem: Memory, e: Any, d: dict) -> None:
+def _reprimand(mem: Memory, e: Event, d: Reprimand) -> None:
     """004 Article 7: the Host proved this player wrote as the game itself. Whatever
     they claimed may be forged too: their public claims no longer count."""
-    name = d.get("player")
+    name = d.player
     if isinstance(name, str) and name != mem.me:
         mem.claims.pop(name, None)
 
 
-def _coroner_note(mem: Memory, e: Any, d: dict) -> None:
+def _coroner_note(mem: Memory, e: Event, d: CoronerNote) -> None:
     """A note the Coroner found on a body (004 Article 3). He was told the author's
     card first (``coroner_report``): a human's note naming players beside a wolf word
     counts as that human's accusation of them; a wolf's note is a plant and counts for
     nothing."""
-    author, text = d.get("author"), d.get("text")
+    author, text = d.author, d.text
     if not isinstance(author, str) or not isinstance(text, str) or is_wolf_role(mem.dead.get(author)):
         return
     if not any(w in text.lower() for w in WOLF_WORDS):
@@ -97,24 +107,24 @@ def _coroner_note(mem: Memory, e: Any, d: dict) -> None:
             mem.accusations.append(Accusation(e.day, author, name))
 
 
-def _sundown_extended(mem: Memory, e: Any, d: dict) -> None:
-    day = d.get("day")
+def _sundown_extended(mem: Memory, e: Event, d: SundownExtended) -> None:
+    day = d.day
     if isinstance(day, int):
         mem.open_days.add(day)
 
 
 _HANDLERS.update(
     {
-        "reprimand": _reprimand,
-        "coroner_note": _coroner_note,
-        "sundown_extended": _sundown_extended,
-        "psychic_result": _psychic,
-        "insomniac_saw": _insomniac,
-        "coroner_report": _coroner,
-        "revived": _revived,
-        "seer_spotted": _seer_spotted,
-        "pack_leader_sniff": _sniffed,
-        "guardian_angel_saved": _angel_saved,
+        Reprimand: _reprimand,
+        CoronerNote: _coroner_note,
+        SundownExtended: _sundown_extended,
+        PsychicResult: _psychic,
+        InsomniacSaw: _insomniac,
+        CoronerReport: _coroner,
+        Revived: _revived,
+        SeerSpotted: _seer_spotted,
+        PackLeaderSniff: _sniffed,
+        GuardianAngelSaved: _angel_saved,
     }
 )
 

@@ -14,7 +14,28 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from agents.heuristic_lines import language_of
+from engine.events import Event, EventData
+from engine.flow.day import NoDeath
+from engine.flow.deaths import DeathEvent
+from engine.flow.main import GameStart, Role
+from engine.flow.sheriff import SheriffElected, SheriffSuccessor
+from engine.flow.voting import SheriffVotes, VoteResult
 from engine.roles import ROLES
+from engine.roles.angel import AngelVillager
+from engine.roles.bear_tamer import BearGrowl
+from engine.roles.cupid import Lovers
+from engine.roles.fox import FoxResult
+from engine.roles.idiot import IdiotRevealed
+from engine.roles.infect_father import Infected
+from engine.roles.pied_piper import Charmed, CharmedPlayers
+from engine.roles.seer import SeerResult
+from engine.roles.sister import Sisters
+from engine.roles.thief import ThiefCards
+from engine.roles.werewolf import LittleGirlCaught, WolfChat, WolfPack, WolfVictimOverheard, WolfVotes, WolfVotesOverheard
+from engine.roles.wild_child import WildChildModel, WildChildTurned
+from engine.roles.witch import WitchVictim
+from engine.roles.wolf_hound import WolfHoundSide
+from engine.speech import Speech
 
 
 def is_wolf_role(role: str | None) -> bool:
@@ -135,62 +156,65 @@ class Memory:
             self.last_seq = events[-1].seq
         return fresh
 
-    def _read(self, e: Any) -> None:
+    def _read(self, e: Event) -> None:
+        """Handlers are keyed by the payload's class: an event whose data is not its
+        kind's class (a ``RawEvent`` read from another version's file) teaches nothing,
+        as it adds nothing to ``SeatView``'s summaries."""
         d = e.data
         self.day, self.phase = e.day, e.phase
-        kind = d.kind
-        handler = _HANDLERS.get(kind)
+        cls = d.__class__
+        handler = _HANDLERS.get(cls)
         if handler is not None:
             handler(self, e, d)
-            if kind not in _NOT_CARRIED:
+            if cls not in _NOT_CARRIED:
                 self.facts += 1
 
-    def _game_start(self, e: Any, d: dict) -> None:
-        self.players = [p for p in d.get("players", []) if isinstance(p, str)]
-        self.preset = d.get("preset") if isinstance(d.get("preset"), str) else None
-        self.roles_in_play = [r for r in d.get("roles_in_play", []) if isinstance(r, str)]
+    def _game_start(self, e: Event, d: GameStart) -> None:
+        self.players = [p for p in d.players if isinstance(p, str)]
+        self.preset = d.preset if isinstance(d.preset, str) else None
+        self.roles_in_play = [r for r in d.roles_in_play if isinstance(r, str)]
         self.deck = Counter(self.roles_in_play)
-        aside = d.get("set_aside")
+        aside = d.set_aside
         self.set_aside = aside if isinstance(aside, int) else 0
 
-    def _role(self, e: Any, d: dict) -> None:
-        if d.get("player") == self.me:
+    def _role(self, e: Event, d: Role) -> None:
+        if d.player == self.me:
             if self.initial_role is None:
-                self.initial_role = d.get("role")
-            self.my_role = d.get("role")
+                self.initial_role = d.role
+            self.my_role = d.role
             if is_wolf_role(self.my_role):
                 self.pack.add(self.me)
 
-    def _wolf_pack(self, e: Any, d: dict) -> None:
-        self.pack.update(w for w in d.get("wolves", []) if isinstance(w, str))
+    def _wolf_pack(self, e: Event, d: WolfPack) -> None:
+        self.pack.update(w for w in d.wolves if isinstance(w, str))
 
-    def _death(self, e: Any, d: dict) -> None:
-        name = d.get("player")
+    def _death(self, e: Event, d: DeathEvent) -> None:
+        name = d.player
         if isinstance(name, str):
-            self.dead[name] = d.get("role")
-            if d.get("role") is None:
+            self.dead[name] = d.role
+            if d.role is None:
                 self.hidden_cards = True
-            self.causes[name] = str(d.get("cause", ""))
-            if d.get("cause") == "werewolves":
+            self.causes[name] = str(d.cause)
+            if d.cause == "werewolves":
                 self.night_victims.append(name)
 
-    def _no_death(self, e: Any, d: dict) -> None:
+    def _no_death(self, e: Event, d: NoDeath) -> None:
         self.quiet_dawns.add(e.day)
 
-    def _seer_result(self, e: Any, d: dict) -> None:
-        target, role = d.get("target"), d.get("role")
-        if d.get("seer") == self.me and isinstance(target, str) and isinstance(role, str):
+    def _seer_result(self, e: Event, d: SeerResult) -> None:
+        target, role = d.target, d.role
+        if d.seer == self.me and isinstance(target, str) and isinstance(role, str):
             self.seer_results[target] = role
 
-    def _lovers(self, e: Any, d: dict) -> None:
-        if d.get("lover") == self.me:
-            self.beloved = d.get("beloved")
+    def _lovers(self, e: Event, d: Lovers) -> None:
+        if d.lover == self.me:
+            self.beloved = d.beloved
 
-    def _sheriff(self, e: Any, d: dict) -> None:
-        self.sheriff = d.get("player")
+    def _sheriff(self, e: Event, d: SheriffElected | SheriffSuccessor) -> None:
+        self.sheriff = d.player
 
-    def _speech(self, e: Any, d: dict) -> None:
-        speaker = d.get("speaker")
+    def _speech(self, e: Event, d: Speech) -> None:
+        speaker = d.speaker
         if not isinstance(speaker, str):
             return
         self.speeches += 1
@@ -198,8 +222,8 @@ class Memory:
         if e.phase == "discussion":
             self.debated[speaker] = e.day
         if self.heard is None and speaker != self.me:
-            self.heard = language_of(d.get("text"))
-        claims = d.get("claims")
+            self.heard = language_of(d.text)
+        claims = d.claims
         if not isinstance(claims, dict):
             return
         role = claims.get("role")
@@ -229,63 +253,69 @@ class Memory:
                 if t in known and t != speaker:
                     self.accusations.append(Accusation(e.day, speaker, t))
 
-    def _day_votes(self, e: Any, d: dict) -> None:
+    def _day_votes(self, e: Event, d: VoteResult) -> None:
         _append_round(self.votes, e, d)
 
-    def _sheriff_votes(self, e: Any, d: dict) -> None:
+    def _sheriff_votes(self, e: Event, d: SheriffVotes) -> None:
         _append_round(self.sheriff_votes, e, d)
 
-    def _wolf_chat(self, e: Any, d: dict) -> None:
-        speaker, target = d.get("speaker"), d.get("target")
+    def _wolf_chat(self, e: Event, d: WolfChat) -> None:
+        speaker, target = d.speaker, d.target
         if isinstance(speaker, str) and isinstance(target, str):
             self.chat_targets.setdefault(e.day, []).append((speaker, target))
 
-    def _wolf_votes(self, e: Any, d: dict) -> None:
-        votes = d.get("votes")
+    def _wolf_votes(self, e: Event, d: WolfVotes) -> None:
+        votes = d.votes
         if isinstance(votes, dict):
             self.wolf_votes.setdefault(e.day, []).append(votes)
 
-    def _caught(self, e: Any, d: dict) -> None:
-        self.caught_girl = d.get("player")
+    def _caught(self, e: Event, d: LittleGirlCaught) -> None:
+        self.caught_girl = d.player
 
-    def _witch_victim(self, e: Any, d: dict) -> None:
-        self.witch_victims[e.day] = d.get("victim")
+    def _witch_victim(self, e: Event, d: WitchVictim) -> None:
+        self.witch_victims[e.day] = d.victim
 
-    def _thief_cards(self, e: Any, d: dict) -> None:
-        self.thief_cards = [c for c in d.get("cards", []) if isinstance(c, str)]
+    def _thief_cards(self, e: Event, d: ThiefCards) -> None:
+        self.thief_cards = [c for c in d.cards if isinstance(c, str)]
 
-    def _overheard(self, e: Any, d: dict) -> None:
-        targets = d.get("targets", [d.get("target")])
-        self.overheard.update(t for t in targets if isinstance(t, str))
+    def _overheard_votes(self, e: Event, d: WolfVotesOverheard) -> None:
+        self.overheard.update(t for t in d.targets if isinstance(t, str))
 
-    def _sisters(self, e: Any, d: dict) -> None:
-        self.sisters = {s for s in d.get("sisters", []) if isinstance(s, str) and s != self.me}
+    def _overheard_victim(self, e: Event, d: WolfVictimOverheard) -> None:
+        if isinstance(d.target, str):
+            self.overheard.add(d.target)
 
-    def _fox_result(self, e: Any, d: dict) -> None:
-        group = [g for g in d.get("group", []) if isinstance(g, str)]
-        self.fox_results.append((group, bool(d.get("wolf"))))
+    def _sisters(self, e: Event, d: Sisters) -> None:
+        self.sisters = {s for s in d.sisters if isinstance(s, str) and s != self.me}
 
-    def _bear_growl(self, e: Any, d: dict) -> None:
-        self.growls[e.day] = bool(d.get("growl"))
+    def _fox_result(self, e: Event, d: FoxResult) -> None:
+        group = [g for g in d.group if isinstance(g, str)]
+        self.fox_results.append((group, bool(d.wolf)))
 
-    def _model(self, e: Any, d: dict) -> None:
-        if isinstance(d.get("model"), str):
-            self.model = d["model"]
+    def _bear_growl(self, e: Event, d: BearGrowl) -> None:
+        self.growls[e.day] = bool(d.growl)
 
-    def _joins_pack(self, e: Any, d: dict) -> None:
+    def _model(self, e: Event, d: WildChildModel) -> None:
+        if isinstance(d.model, str):
+            self.model = d.model
+
+    def _joins_pack(self, e: Event, d: WildChildTurned | WolfHoundSide | Infected) -> None:
         """Told privately that this seat now plays for the werewolves."""
-        if e.kind != "wolf_hound_side" or d.get("side") == "werewolves":
+        if not isinstance(d, WolfHoundSide) or d.side == "werewolves":
             self.pack.add(self.me)
 
-    def _charmed(self, e: Any, d: dict) -> None:
+    def _charmed(self, e: Event, d: Charmed) -> None:
         self.charmed.add(self.me)
-        self.charmed.update(p for p in d.get("players", []) if isinstance(p, str))
 
-    def _revealed(self, e: Any, d: dict) -> None:
-        if isinstance(d.get("player"), str) and isinstance(d.get("role"), str):
-            self.revealed[d["player"]] = d["role"]
+    def _charmed_players(self, e: Event, d: CharmedPlayers) -> None:
+        self.charmed.add(self.me)
+        self.charmed.update(p for p in d.players if isinstance(p, str))
 
-    def _angel_done(self, e: Any, d: dict) -> None:
+    def _revealed(self, e: Event, d: IdiotRevealed) -> None:
+        if isinstance(d.player, str) and isinstance(d.role, str):
+            self.revealed[d.player] = d.role
+
+    def _angel_done(self, e: Event, d: AngelVillager) -> None:
         self.angel_done = True
 
     # ------------------------------------------------------------------ derived facts
@@ -347,10 +377,10 @@ class Memory:
         return self.deck[role]
 
 
-def _append_round(rounds: list[VoteRound], e: Any, d: dict) -> None:
-    votes = d.get("votes")
+def _append_round(rounds: list[VoteRound], e: Event, d: VoteResult | SheriffVotes) -> None:
+    votes = d.votes
     if isinstance(votes, dict):
-        rnd = d.get("round", 1)
+        rnd = d.round
         rounds.append(VoteRound(e.day, rnd if isinstance(rnd, int) else 1, dict(votes)))
 
 
@@ -366,45 +396,47 @@ def learn_role(mem: Memory, name: Any, role: Any) -> None:
 # (``facts``): they append votes or accusations (a speech counts itself when it changes
 # a claim), or change only what it weighs afresh each time (``_add_secrets``) or never.
 # A handler not listed here counts, so a new one is safe by default.
-_NOT_CARRIED = frozenset(
+_NOT_CARRIED: frozenset[type[EventData]] = frozenset(
     {
-        "speech", "vote_result", "sheriff_votes", "no_death", "lovers", "sheriff_elected", "sheriff_successor",
-        "wolf_chat", "wolf_votes", "witch_victim", "wolf_votes_overheard", "wolf_victim_overheard", "sisters",
-        "fox_result", "bear_growl", "wild_child_model", "charmed", "charmed_players", "angel_villager",
+        Speech, VoteResult, SheriffVotes, NoDeath, Lovers, SheriffElected, SheriffSuccessor,
+        WolfChat, WolfVotes, WitchVictim, WolfVotesOverheard, WolfVictimOverheard, Sisters,
+        FoxResult, BearGrowl, WildChildModel, Charmed, CharmedPlayers, AngelVillager,
     }
 )  # fmt: skip
 
-_HANDLERS: dict[str, Callable[[Memory, Any, dict[str, Any]], None]] = {
-    "game_start": Memory._game_start,
-    "role": Memory._role,
-    "wolf_pack": Memory._wolf_pack,
-    "death": Memory._death,
-    "no_death": Memory._no_death,
-    "seer_result": Memory._seer_result,
-    "lovers": Memory._lovers,
-    "sheriff_elected": Memory._sheriff,
-    "sheriff_successor": Memory._sheriff,
-    "speech": Memory._speech,
-    "vote_result": Memory._day_votes,
-    "sheriff_votes": Memory._sheriff_votes,
-    "wolf_chat": Memory._wolf_chat,
-    "wolf_votes": Memory._wolf_votes,
-    "little_girl_caught": Memory._caught,
-    "witch_victim": Memory._witch_victim,
-    "thief_cards": Memory._thief_cards,
-    "wolf_votes_overheard": Memory._overheard,
-    "wolf_victim_overheard": Memory._overheard,
-    "sisters": Memory._sisters,
-    "fox_result": Memory._fox_result,
-    "bear_growl": Memory._bear_growl,
-    "wild_child_model": Memory._model,
-    "wild_child_turned": Memory._joins_pack,
-    "wolf_hound_side": Memory._joins_pack,
-    "infected": Memory._joins_pack,
-    "charmed": Memory._charmed,
-    "charmed_players": Memory._charmed,
-    "idiot_revealed": Memory._revealed,
-    "angel_villager": Memory._angel_done,
+# The payload class -> what the seat learns from it (its ``d`` is that class: a
+# renamed field is a type error in the handler).
+_HANDLERS: dict[type[EventData], Callable[[Memory, Event, Any], None]] = {
+    GameStart: Memory._game_start,
+    Role: Memory._role,
+    WolfPack: Memory._wolf_pack,
+    DeathEvent: Memory._death,
+    NoDeath: Memory._no_death,
+    SeerResult: Memory._seer_result,
+    Lovers: Memory._lovers,
+    SheriffElected: Memory._sheriff,
+    SheriffSuccessor: Memory._sheriff,
+    Speech: Memory._speech,
+    VoteResult: Memory._day_votes,
+    SheriffVotes: Memory._sheriff_votes,
+    WolfChat: Memory._wolf_chat,
+    WolfVotes: Memory._wolf_votes,
+    LittleGirlCaught: Memory._caught,
+    WitchVictim: Memory._witch_victim,
+    ThiefCards: Memory._thief_cards,
+    WolfVotesOverheard: Memory._overheard_votes,
+    WolfVictimOverheard: Memory._overheard_victim,
+    Sisters: Memory._sisters,
+    FoxResult: Memory._fox_result,
+    BearGrowl: Memory._bear_growl,
+    WildChildModel: Memory._model,
+    WildChildTurned: Memory._joins_pack,
+    WolfHoundSide: Memory._joins_pack,
+    Infected: Memory._joins_pack,
+    Charmed: Memory._charmed,
+    CharmedPlayers: Memory._charmed_players,
+    IdiotRevealed: Memory._revealed,
+    AngelVillager: Memory._angel_done,
 }
 
 

@@ -8,10 +8,16 @@ seating the bot reasons with (neighbours, the Arsonist's "to the right")."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from agents.heuristic_memory import _HANDLERS, Memory, learn_role
 from agents.heuristic_situation import Situation
+from engine.buildings.bailiff import MovedIn
+from engine.buildings.baker import BakerGlimpse
+from engine.buildings.confessor import ConfessedRole, Confession
+from engine.buildings.handout import BuildingChosen, Buildings
+from engine.buildings.schoolmistress import Forbidden
+from engine.events import Event
+from engine.roles.arsonist import Fire
 
 POSTER_CONFIDENCE = 0.35
 SHAVE_CONFIDENCE = 0.97  # the Barber dies with an innocent: only a near-certain wolf
@@ -28,12 +34,12 @@ HOME_VALUE = {b: len(TOKEN_VALUE) - i for i, b in enumerate(TOKEN_VALUE)}
 
 
 # ------------------------------------------------------------------ memory
-def _confessed(mem: Memory, e: Any, d: dict) -> None:
-    learn_role(mem, d.get("player"), d.get("role"))
+def _confessed(mem: Memory, e: Event, d: ConfessedRole) -> None:
+    learn_role(mem, d.player, d.role)
 
 
-def _glimpse(mem: Memory, e: Any, d: dict) -> None:
-    learn_role(mem, d.get("player"), "werewolf")
+def _glimpse(mem: Memory, e: Event, d: BakerGlimpse) -> None:
+    learn_role(mem, d.player, "werewolf")
 
 
 def _homes(mem: Memory) -> dict[str, str]:
@@ -43,56 +49,56 @@ def _homes(mem: Memory) -> dict[str, str]:
     return homes
 
 
-def _buildings(mem: Memory, e: Any, d: dict) -> None:
-    homes = d.get("homes")
+def _buildings(mem: Memory, e: Event, d: Buildings) -> None:
+    homes = d.homes
     if isinstance(homes, dict):
         mem.__dict__["homes"] = {n: b for n, b in homes.items() if isinstance(n, str) and isinstance(b, str)}
 
 
-def _moved_in(mem: Memory, e: Any, d: dict) -> None:
+def _moved_in(mem: Memory, e: Event, d: MovedIn) -> None:
     """The newcomer takes the dead occupant's place at the table."""
-    name, former = d.get("player"), d.get("former")
-    if isinstance(name, str) and isinstance(d.get("building"), str):
-        _homes(mem)[name] = d["building"]
+    name, former = d.player, d.former
+    if isinstance(name, str) and isinstance(d.building, str):
+        _homes(mem)[name] = d.building
     seats = mem.players
     if name in seats and former in seats:
         i, j = seats.index(name), seats.index(former)
         seats[i], seats[j] = seats[j], seats[i]
 
 
-def _chosen(mem: Memory, e: Any, d: dict) -> None:
-    if isinstance(d.get("player"), str) and isinstance(d.get("building"), str):
-        _homes(mem)[d["player"]] = d["building"]
+def _chosen(mem: Memory, e: Event, d: BuildingChosen) -> None:
+    if isinstance(d.player, str) and isinstance(d.building, str):
+        _homes(mem)[d.player] = d.building
 
 
-def _fire(mem: Memory, e: Any, d: dict) -> None:
+def _fire(mem: Memory, e: Event, d: Fire) -> None:
     mem.__dict__["fire_seen"] = True  # the Arsonist burns once a game
-    if isinstance(d.get("player"), str):
-        _homes(mem)[d["player"]] = "vagabond"
+    if isinstance(d.player, str):
+        _homes(mem)[d.player] = "vagabond"
 
 
-def _confession(mem: Memory, e: Any, d: dict) -> None:
+def _confession(mem: Memory, e: Event, d: Confession) -> None:
     """Public: whom the Confessor heard (a wolf knows whether he saw a wolf's card)."""
-    if isinstance(d.get("confessor"), str) and isinstance(d.get("player"), str):
-        mem.__dict__.setdefault("confessions", []).append((d["confessor"], d["player"]))
+    if isinstance(d.confessor, str) and isinstance(d.player, str):
+        mem.__dict__.setdefault("confessions", []).append((d.confessor, d.player))
 
 
-def _forbidden(mem: Memory, e: Any, d: dict) -> None:
-    pupils = [p for p in d.get("players", []) if isinstance(p, str)] if isinstance(d.get("players"), list) else []
-    if isinstance(d.get("schoolmistress"), str):
-        mem.__dict__.setdefault("forbidden", []).append((d["schoolmistress"], pupils))
+def _forbidden(mem: Memory, e: Event, d: Forbidden) -> None:
+    pupils = [p for p in d.players if isinstance(p, str)] if isinstance(d.players, list) else []
+    if isinstance(d.schoolmistress, str):
+        mem.__dict__.setdefault("forbidden", []).append((d.schoolmistress, pupils))
 
 
 _HANDLERS.update(
     {
-        "confessed_role": _confessed,
-        "baker_glimpse": _glimpse,
-        "buildings": _buildings,
-        "building_chosen": _chosen,
-        "moved_in": _moved_in,
-        "fire": _fire,
-        "confession": _confession,
-        "forbidden": _forbidden,
+        ConfessedRole: _confessed,
+        BakerGlimpse: _glimpse,
+        Buildings: _buildings,
+        BuildingChosen: _chosen,
+        MovedIn: _moved_in,
+        Fire: _fire,
+        Confession: _confession,
+        Forbidden: _forbidden,
     }
 )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from operator import attrgetter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
+from typing import Any, Generator, Mapping
 
 from engine.decisions import CHOICE, TEXT, Decision, DecisionKind, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData
@@ -24,8 +24,9 @@ from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Night, Parts
 
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.flow.common import Script
+# The rules' entry point. The flow imports this module back (engine.flow.deaths, as
+# ``import engine.game``, read at the call), so it must not need its names at import time.
+from engine.flow.main import script as _flow_script
 
 
 @dataclass(slots=True)
@@ -75,17 +76,6 @@ class Death:
     cause: str
 
 
-def _script() -> Callable[[Game], Script]:
-    """The rules' entry point, imported on first use: ``engine.flow`` imports this module."""
-    global _SCRIPT
-    if _SCRIPT is None:
-        from engine.flow.main import script
-
-        _SCRIPT = script
-    return _SCRIPT
-
-
-_SCRIPT: Callable[[Game], Script] | None = None
 _ID = attrgetter("id")
 
 
@@ -104,7 +94,7 @@ class Game:
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
-        script = _script()  # imports the flow, which registers its own hooks first
+        script = _flow_script
         self.setup = setup
         self.preset = setup.preset
         self.options: RuleOptions = setup.rule_options()

@@ -106,7 +106,7 @@ def test_the_corpus_reaches_every_decision_kind():
 def test_unknown_kinds_get_a_legal_answer(shape):
     options = {CHOICE: ("P1", "P2"), MULTI: ("P1", "P2", "P3"), TEXT: (), BOOL: (True, False)}[shape]
     bot = HeuristicAgent("P0", seed=3)
-    view = SeatView("P0", [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": names(4), "roles_in_play": []})])
+    view = SeatView("P0", [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": names(4), "preset": "millers_hollow", "roles_in_play": [], "set_aside": 0})])
     for allow_pass in (False, True):
         d = Decision(1, "P0", "gravedigger_dig", shape, options, allow_pass, 2 if shape == MULTI else 1)
         d.validate(bot.decide(view, d))  # raises IllegalAnswer when illegal
@@ -267,7 +267,7 @@ def test_little_girl_spies_sometimes():
 # ------------------------------------------------------------------------- judgement
 def _memory(events: list[tuple[str, str, dict]], me: str = "P0") -> Memory:
     """A seat's memory from (kind, audience, data) triples, for hand-made situations."""
-    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": names(8), "roles_in_play": ["werewolf"] * 2 + ["seer"] + ["villager"] * 5})]
+    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": names(8), "preset": "millers_hollow", "roles_in_play": ["werewolf"] * 2 + ["seer"] + ["villager"] * 5, "set_aside": 0})]
     evs.append(Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": "villager"}))
     for i, (kind, day, data) in enumerate(events, start=2):
         evs.append(Event.recorded(i, kind, day, "day", PUBLIC, data))
@@ -280,6 +280,7 @@ def _claim(speaker: str, role: str | None = None, checks: dict | None = None, ac
     return {
         "speaker": speaker,
         "text": "",
+        "round": 1,
         "claims": {"role": role, "checks": [{"target": t, "role": r} for t, r in (checks or {}).items()], "accuses": accuses or []},
     }
 
@@ -301,7 +302,7 @@ def test_votes_for_revealed_villagers_raise_suspicion():
     votes = {"P1": "P7", "P2": "P7", "P3": "P6", "P4": "P6", "P5": "P6", "P6": "P7", "P7": "P6", "P0": "P6"}
     mem = _memory(
         [
-            ("vote_result", 1, {"round": 1, "votes": votes}),
+            ("vote_result", 1, {"round": 1, "votes": votes, "tally": {}, "leaders": [], "sheriff": None}),
             ("death", 1, {"player": "P7", "cause": "vote", "role": "villager"}),
             ("death", 2, {"player": "P6", "cause": "vote", "role": "werewolf"}),
         ]

@@ -53,7 +53,7 @@ def bots(game: Game, seed: int, language: str | None = None) -> dict[str, Heuris
 def _memory(events: list[tuple[str, int, dict]], me: str = "P0", role: str = "villager") -> Memory:
     """A seat's memory at a 9-player 狼人杀 table from (kind, day, public data) triples."""
     deck = ["werewolf"] * 3 + ["seer", "witch", "hunter"] + ["villager"] * 3
-    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": list(TABLE_9), "roles_in_play": deck})]
+    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": list(TABLE_9), "preset": "langrensha", "roles_in_play": deck, "set_aside": 0})]
     evs.append(Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": role}))
     for i, (kind, day, data) in enumerate(events, start=2):
         evs.append(Event.recorded(i, kind, day, "day", PUBLIC, data))
@@ -64,7 +64,7 @@ def _memory(events: list[tuple[str, int, dict]], me: str = "P0", role: str = "vi
 
 def _claim(speaker: str, role: str | None = None, checks: dict | None = None) -> dict:
     checks = [{"target": t, "role": r} for t, r in (checks or {}).items()]
-    return {"speaker": speaker, "text": "", "claims": {"role": role, "checks": checks, "accuses": []}}
+    return {"speaker": speaker, "text": "", "round": 1, "claims": {"role": role, "checks": checks, "accuses": []}}
 
 
 def test_the_devoured_are_known_villagers_though_their_cards_stay_hidden():
@@ -113,7 +113,7 @@ def test_capped_beliefs_are_ranked_by_their_evidence():
     mem = _memory(
         [
             ("speech", 1, _claim("P0", "seer", {"P5": "werewolf", "P2": "werewolf"})),
-            ("speech", 1, {"speaker": "P3", "text": "", "claims": {"role": None, "checks": [], "accuses": ["P5"]}}),
+            ("speech", 1, {"speaker": "P3", "text": "", "round": 1, "claims": {"role": None, "checks": [], "accuses": ["P5"]}}),
         ],
         me="P1",
     )

@@ -22,7 +22,7 @@ def _view(me: str = "P0") -> SeatView:
     """P0, the Seer, has seen P3's card (a werewolf) and P4's (a villager)."""
     deck = ["werewolf"] * 2 + ["seer"] + ["villager"] * 5
     evs = [
-        Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": NAMES, "roles_in_play": deck}),
+        Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": NAMES, "preset": "millers_hollow", "roles_in_play": deck, "set_aside": 0}),
         Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": "seer"}),
         Event.recorded(2, "seer_result", 1, "night", frozenset([me]), {"seer": me, "target": "P3", "role": "werewolf"}),
         Event.recorded(3, "seer_result", 2, "night", frozenset([me]), {"seer": me, "target": "P4", "role": "villager"}),

@@ -37,7 +37,7 @@ def history(events: list[tuple[str, int, dict]], me: str, role: str = "werewolf"
             deck: list[str] | None = None, pack: list[str] | None = PACK, players: list[str] | None = None) -> list[Event]:  # fmt: skip
     """A wolf's view: the table, its card, its pack, then (kind, day, public data)."""
     players = players or SEATS
-    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": players, "preset": preset, "roles_in_play": deck or LANGRENSHA_9})]
+    evs = [Event.recorded(0, "game_start", 0, "setup", PUBLIC, {"players": players, "preset": preset, "roles_in_play": deck or LANGRENSHA_9, "set_aside": 0})]
     evs.append(Event.recorded(1, "role", 0, "setup", frozenset([me]), {"player": me, "role": role}))
     if pack:
         evs.append(Event.recorded(2, "wolf_pack", 1, "night", frozenset(pack), {"wolves": list(pack)}))
@@ -48,7 +48,7 @@ def history(events: list[tuple[str, int, dict]], me: str, role: str = "werewolf"
 
 def speech(speaker: str, role: str | None = None, checks: dict | None = None, accuses: list | None = None) -> dict:
     checks_ = [{"target": t, "role": r} for t, r in (checks or {}).items()]
-    return {"speaker": speaker, "text": "", "claims": {"role": role, "checks": checks_, "accuses": accuses or []}}
+    return {"speaker": speaker, "text": "", "round": 1, "claims": {"role": role, "checks": checks_, "accuses": accuses or []}}
 
 
 def ask(me: str, events: list[Event], kind: str, options=(), shape: str = CHOICE, seed: int = 0, **context):
@@ -89,7 +89,7 @@ def test_the_pack_opens_with_one_fake_seer_at_most(monkeypatch):
     first = speak("P2", history([], "P2"))
     assert first["role"] == "seer" and len(first["checks"]) == 1
     # a mate who speaks after him on the same day does not claim a second Seer
-    after = history([("speech", 1, {"speaker": "P2", "text": "", "claims": first})], "P5")
+    after = history([("speech", 1, {"speaker": "P2", "text": "", "round": 1, "claims": first})], "P5")
     assert speak("P5", after)["role"] != "seer"
     # nor does the first wolf to speak when a real Seer came out first without naming a mate
     late = history([("speech", 1, speech("P0", "seer", {"P1": "villager"}))], "P2")
@@ -102,7 +102,7 @@ def test_fake_results_stay_consistent_and_never_name_a_mate(monkeypatch):
     events = history([], "P2")
     say = Decision(1, "P2", "speak", TEXT, (), False, 1, {"phase": "discussion"})
     day1 = bot.decide(SeatView("P2", events), say)["claims"]
-    events.append(Event.recorded(len(events), "speech", 1, "day", PUBLIC, {"speaker": "P2", "text": "", "claims": day1}))
+    events.append(Event.recorded(len(events), "speech", 1, "day", PUBLIC, {"speaker": "P2", "text": "", "round": 1, "claims": day1}))
     events.append(Event.recorded(len(events), "death", 2, "night", PUBLIC, {"player": "P7", "cause": "werewolves"}))
     day2 = bot.decide(SeatView("P2", events), Decision(2, "P2", "speak", TEXT, (), False, 1, {"phase": "discussion"}))["claims"]
     assert day2["role"] == "seer"

@@ -381,7 +381,7 @@ def test_the_heuristic_coroner_weighs_a_note_by_its_authors_card():
     from engine.events import Event, private
 
     mem = Memory("K")
-    start = {"players": ["K", "A", "B", "W"], "preset": "forum", "roles_in_play": ["coroner", "civilian", "werewolf"]}
+    start = {"players": ["K", "A", "B", "W"], "preset": "forum", "roles_in_play": ["coroner", "civilian", "werewolf"], "set_aside": 0}
     report = {"target": "A", "role": "civilian", "cause": "werewolves"}
     note = {"author": "A", "text": "My note: W is a werewolf."}
     mem.update([

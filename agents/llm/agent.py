@@ -46,6 +46,7 @@ from agents.llm.schema import (
     tool_name,
 )
 from engine.decisions import Decision, IllegalAnswer
+from engine.flow.main import GameStart, Role
 
 log = logging.getLogger("werewolf.llm")
 
@@ -379,8 +380,8 @@ class LLMAgent(Agent):
         if self._system is None:
             # Rendered once: the role card is the deal's (a later change, the Thief's,
             # is told in the history), so the cache's first block never changes.
-            start = next((e.data for e in view.events if e.kind == "game_start"), {})
-            dealt = next((e.data["role"] for e in view.events if e.kind == "role" and e.data.get("player") == self.name), None)
+            start = next((e.data for e in view.events if isinstance(e.data, GameStart)), None)
+            dealt = next((e.data.role for e in view.events if isinstance(e.data, Role) and e.data.player == self.name), None)
             self._system = system_parts(
                 preset=self._preset(view),
                 options=self._rules(view),
@@ -388,7 +389,7 @@ class LLMAgent(Agent):
                 role=dealt or view.role or "villager",
                 players=list(view.players),
                 language=self.language,
-                deck=start.get("roles_in_play"),
+                deck=start.roles_in_play if start is not None else None,
                 layout=self.backend.layout(),
                 limits=self._stated_limits(),
             )
@@ -420,8 +421,8 @@ class LLMAgent(Agent):
         if self.preset:
             return self.preset
         for e in view.events:
-            if e.kind == "game_start":
-                return e.data.get("preset", "millers_hollow")
+            if isinstance(e.data, GameStart):
+                return e.data.preset
         return "millers_hollow"
 
     def _rules(self, view: SeatView) -> Any:

@@ -24,6 +24,7 @@ from typing import Any
 
 from agents.base import SeatView
 from engine.decisions import CHOICE, Decision, IllegalAnswer
+from engine.roles.witch import WitchPoisoned
 from prompts.catalog import catalog
 
 HEAL, POISON = "witch_heal", "witch_poison"
@@ -43,7 +44,7 @@ def combinable(view: SeatView, decision: Decision) -> bool:
     """A heal the Witch may really choose, on a night her poison is still hers."""
     if decision.kind != HEAL or set(decision.options) != {True, False}:
         return False
-    return not any(e.kind == "witch_poisoned" for e in view.events)
+    return not any(isinstance(e.data, WitchPoisoned) for e in view.events)
 
 
 def one_potion(rules: Any) -> bool:

@@ -18,6 +18,7 @@ from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
+from engine.flow.deaths import kill_batch
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
     from engine.game import Game
@@ -46,9 +47,6 @@ BARBER = register_building(
 
 
 def _day(game: Game) -> Script:
-    # engine.flow.deaths imports engine.game, which imports the roles and so this layer
-    from engine.flow.deaths import kill_batch
-
     for b in with_token(game, "barber"):
         if not b.alive or game.over:
             continue

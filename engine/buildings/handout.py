@@ -28,6 +28,7 @@ from engine.decisions import CHOICE, decision
 from engine.events import PUBLIC, BuildingId, EventData, Name, event
 from engine.flow.common import Script, ask_one
 from engine.roles.base import register_setup_hook
+from engine.setup import SetupError
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
     from engine.game import Game
@@ -147,8 +148,6 @@ def _hand_out(game: Game) -> Script:
         pool = selection(opts, n, game.rng)
         given = _serve_forced(game, pool)
     except BuildingError as e:
-        from engine.setup import SetupError  # engine.setup imports the roles, which import this layer
-
         raise SetupError(str(e)) from None
     if opts.building_handout == "random":
         pool.sort()
