@@ -66,7 +66,10 @@ def check_forum(case: Case, game, log) -> None:
     assert game.over and game.events[-1].kind == "game_end", tag
     assert game.winner in ("village", "werewolves", "none"), tag
     for a in log:
-        if a.kind in DEAD_MAY_ACT or (a.kind == "speak" and a.phase == "last_words"):
+        if a.kind in ("ghost_note", "ghost_note_delivery") and a.alive:
+            # Article 4: a night victim writes before dawn tells the night; he must die then
+            assert any(d.name == a.seat for d in game.deaths), f"{tag}: {a.kind} by {a.seat}, who never died"
+        elif a.kind in DEAD_MAY_ACT or (a.kind == "speak" and a.phase == "last_words"):
             assert not a.alive, f"{tag}: {a.kind} by living {a.seat}"
         else:
             assert a.alive, f"{tag}: dead {a.seat} asked {a.kind}"

@@ -120,6 +120,33 @@ def test_final_words_follow_a_lynching_only_and_ghost_notes_are_passed():
     assert private[0].visible_to("C") and not private[0].visible_to("W")
 
 
+def test_a_night_victims_note_is_written_before_the_night_is_told():
+    """004 Ghosts and Notes, Article 4: "If you are going to be nightkilled ... your note
+    must be authored and PM'ed to me before that Night's deadline": the night's victims
+    write once the kills are final (the guarded one is never asked) and before dawn, so
+    the note cannot know who else the night took."""
+    roles = {"W": "werewolf", "N": "ninja", "G": "guardian_angel", "A": "civilian", "B": "civilian", "C": "civilian", "D": "civilian"}
+    answers = {
+        "W": {"vote": ["A"], "wolf_kill": ["B", "C"]},
+        "N": {"vote": ["A"], "ninja_kill": ["D"]},
+        "G": {"vote": ["A"], "guardian_angel_protect": ["C"]},
+        "A": {"vote": ["W"]},
+        "B": {"vote": ["A"], "ghost_note": ["W is the wolf."], "ghost_note_delivery": ["public"]},
+        "C": {"vote": ["A"]},
+        "D": {"vote": ["A"], "ghost_note": ["D was here."], "ghost_note_delivery": ["public"]},
+    }
+    game, d = run(roles, answers, until=at("ghost_note", 1), ghost_notes=True)
+    assert d is not None and d.seat == "B"
+    seen = game.observation("B")
+    assert not [e for e in seen if e.kind in ("dawn", "death") and e.day == 1]
+    game, _ = run(roles, answers, until=at("vote", 1), ghost_notes=True)
+    order = [e.kind if e.kind != "ghost_note" else ("note", e.data["author"]) for e in game.events if e.day == 1 and e.kind in ("dawn", "death", "ghost_note")]
+    assert order[0] == "dawn" and ("note", "B") in order and ("note", "D") in order
+    deaths_told = [e.data["player"] for e in events(game, "death") if e.day == 1]
+    assert sorted(deaths_told) == ["B", "D"]  # C was saved, and never asked for a note
+    assert "C" not in [e.data["author"] for e in events(game, "ghost_note")]
+
+
 # ------------------------------------------------------------------------------ roles
 def test_coroner_learns_the_lynched_and_the_devoured():
     roles = {"W": "werewolf", "K": "coroner", "A": "civilian", "B": "civilian", "C": "civilian"}

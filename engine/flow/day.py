@@ -48,6 +48,8 @@ def dawn(game: Game) -> Script:
     for resolve in rules.resolvers:  # what stops a kill before it applies (a guard, a life)
         resolve(game)
     kills = game.night.kills
+    for before in rules.before_dawn:  # the kills are final, not yet told (004: notes)
+        yield from before(game)
     game.emit(Dawn(game.day), PUBLIC)
     if kills:
         yield from kill_batch(game, list(kills))

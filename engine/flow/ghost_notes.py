@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated, TypedDict
 from engine.decisions import CHOICE, TEXT, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, Said, event, private
 from engine.flow.common import Script, ask_one
-from engine.roles.base import NightStep, register_death_hook, register_step
+from engine.roles.base import NightStep, register_before_dawn, register_death_hook, register_step
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
     from engine.game import Game, Player
@@ -66,15 +66,52 @@ class GhostNote(EventData):
     reader: Annotated[Name | None, OMIT] = None
 
 
-def _note(game: Game, player: Player, cause: str) -> Script:
+@dataclass(slots=True)
+class WrittenNote:
+    """A night victim's note, written at dawn before the night's deaths are told
+    (Article 4: "before that Night's deadline"), posted once the death is."""
+
+    text: str = ""
+    how: str = ""
+
+
+def _write(game: Game, player: Player) -> Script:
+    """Ask ``player`` for a note and how it is found: (text, delivery); ("", "") for none."""
     phase = game.phase
     said = yield from ask_one(game.ask(player.name, GHOST_NOTE, (), {"round": 1, "phase": "ghost_note"}))
     text = said.get("text", "") if said.__class__ is dict else (said or "")
     if not text.strip():
         game.phase = phase
-        return
+        return "", ""
     how = yield from ask_one(game.ask(player.name, GHOST_NOTE_DELIVERY, DELIVERIES))
     game.phase = phase
+    return text, how
+
+
+def _before_dawn(game: Game) -> Script:
+    """Article 4: "If you are going to be nightkilled (which you have no way of knowing
+    ahead of time, of course), your note must be authored and PM'ed to me before that
+    Night's deadline." The night's victims write now, once the kills are final (no
+    guard can still save them: asking would tell them) and before dawn tells anything,
+    so a note holds nothing the night's deadline did not know."""
+    seen: set[str] = set()
+    for name, _cause in game.night.kills:
+        player = game.by_name[name]
+        if name in seen or not player.alive:
+            continue
+        seen.add(name)
+        note = player.state.of(WrittenNote)
+        note.text, note.how = yield from _write(game, player)
+
+
+def _note(game: Game, player: Player, cause: str) -> Script:
+    written = player.state.drop(WrittenNote)
+    if written is not None:
+        text, how = written.text, written.how
+    else:
+        text, how = yield from _write(game, player)
+    if not text:
+        return
     humans = sorted(p.name for p in game.players if p.alive and not p.is_wolf)
     if how == "private" and humans:
         reader = game.rng.choice(humans)
@@ -84,6 +121,7 @@ def _note(game: Game, player: Player, cause: str) -> Script:
 
 
 register_death_hook(40, _note, when=lambda o: o.ghost_notes)
+register_before_dawn(40, _before_dawn, when=lambda o: o.ghost_notes)
 
 
 # ------------------------------------------------------------------ notes for the Coroner

@@ -148,6 +148,8 @@ def register_step(step: NightStep) -> NightStep:
 #   BATCH_HOOKS      fn(game, fallen, queue): once a batch's deaths (grief included) are
 #                    settled, before the last acts; may append more deaths to ``queue``
 #   RESOLVERS        fn(game): at dawn, before the night's kills apply (guards, lives)
+#   BEFORE_DAWN      fn(game): generator; at dawn once the night's kills are final, before
+#                    they are told (a night victim's note, written before the night's deadline)
 #   DAWN_HOOKS       fn(game): generator; after the dawn's deaths, if the game goes on
 #   VICTORY_CHECKS   fn(game, alive) -> (winner, reason) or None: solitary goals,
 #                    checked before the camps' conditions
@@ -174,6 +176,7 @@ Shelter = Callable[["Game"], "frozenset[str]"]
 DEATH_HOOKS: list[tuple[Hook, bool]] = []
 BATCH_HOOKS: list[Hook] = []
 RESOLVERS: list[Hook] = []
+BEFORE_DAWN: list[Hook] = []
 DAWN_HOOKS: list[Hook] = []
 VICTORY_CHECKS: list[Hook] = []
 PARDONS: list[Hook] = []
@@ -209,6 +212,11 @@ def register_batch_hook(order: int, fn: BatchHook, *, roles: tuple[str, ...] = (
 
 def register_resolver(order: int, fn: Resolver, *, roles: tuple[str, ...] = (), when: When | None = None) -> Resolver:
     _add(RESOLVERS, Hook(order, fn, roles, when))
+    return fn
+
+
+def register_before_dawn(order: int, fn: DawnHook, *, roles: tuple[str, ...] = (), when: When | None = None) -> DawnHook:
+    _add(BEFORE_DAWN, Hook(order, fn, roles, when))
     return fn
 
 
@@ -273,6 +281,7 @@ class GameRules:
     sheriff_pools: tuple[SheriffPool, ...] = ()
     ballots: tuple[BallotHook, ...] = ()
     shelters: tuple[Shelter, ...] = ()
+    before_dawn: tuple[DawnHook, ...] = ()
 
 
 def _plan(steps: list[NightStep]) -> Plan:
@@ -331,4 +340,5 @@ def _rules(deck: frozenset[str], switched: tuple[bool, ...]) -> GameRules:
         sheriff_pools=keep(SHERIFF_POOLS),
         ballots=keep(BALLOTS),
         shelters=keep(SHELTERS),
+        before_dawn=keep(BEFORE_DAWN),
     )
