@@ -103,12 +103,20 @@ def failure_message(game: Any, exc: Exception) -> str:
 
 
 async def run_game(
-    game: Any, agents: Mapping[str, Agent], on_answer: Any, beliefs: Any = None, console: Console | None = None, calls: Any = None
+    game: Any,
+    agents: Mapping[str, Agent],
+    on_answer: Any,
+    beliefs: Any = None,
+    console: Console | None = None,
+    calls: Any = None,
+    *,
+    discreet: bool = False,
 ) -> None:
     """The game, then the model seats' connections closed in the loop that opened them.
     With a ``console``, a model seat that keeps the table waiting is said to
-    (``arena.patience``), so a slow model never looks like a hung game."""
-    watcher = asyncio.create_task(patience.watch(game, agents, console, calls)) if console is not None else None
+    (``arena.patience``), so a slow model never looks like a hung game; ``discreet``
+    (a person reads the console) names no seat and no decision."""
+    watcher = asyncio.create_task(patience.watch(game, agents, console, calls, discreet=discreet)) if console is not None else None
     try:
         await run_async(game, agents, on_answer=on_answer, limit=max(16, len(agents)), beliefs=beliefs)
     finally:
@@ -156,7 +164,8 @@ def play_to_end(
         try:
             # Every pending decision of a batch is asked at once: a table of model
             # seats votes in one round trip (arena.limits caps the calls in flight).
-            asyncio.run(run_game(game, agents, on_answer, beliefs, console=None if quiet else screen.console, calls=calls))
+            console = None if quiet else screen.console
+            asyncio.run(run_game(game, agents, on_answer, beliefs, console=console, calls=calls, discreet=bool(screen.humans)))
         except HumanLeft as e:  # Ctrl-D: not a failure; the game is kept to be resumed
             follow(game)
             if writer is not None:
