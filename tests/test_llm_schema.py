@@ -250,3 +250,22 @@ async def test_a_local_seats_default_limits_are_stated_in_its_language_and_enfor
         if "text" in props:
             assert props["text"]["maxLength"] == text
     assert all("text" in b["response_format"]["json_schema"]["schema"]["properties"] for b in api.requests[1:])
+
+
+
+def test_claims_name_only_the_roles_this_game_holds():
+    """Issue 19 item 5, prompts mention only what this game holds: a claim's roles are
+    the public deck (set-aside cards included), not every role the arena knows; with no
+    deck told, every role."""
+    from agents.base import SeatView
+    from agents.llm.agent import _claimable_roles
+    from engine.roles import ROLES
+
+    game, d = game_at("speak")
+    view = view_for(game, d.seat)
+    roles = _claimable_roles(view)
+    assert roles == sorted({p.initial_role for p in game.players}) == ["seer", "villager", "werewolf"]
+    claims = answer_schema(d, players=list(view.players), roles=roles)["properties"]["claims"]["properties"]
+    assert claims["role"]["enum"] == [*roles, None]
+    assert claims["checks"]["items"]["properties"]["role"]["enum"] == roles
+    assert _claimable_roles(SeatView(d.seat, [])) == sorted(ROLES)

@@ -102,7 +102,7 @@ class LLMAgent(Agent):
         self.rng = random.Random(f"{seed}:{name}:fallback")
         self.disabled: str | None = None  # why this seat's model is no longer asked
         self._system: tuple[str, str] | None = None  # rendered once per game: (shared, the seat's own)
-        self._game_schema: tuple[tuple[str, ...], dict[str, Any]] | None = None  # (players, schema) of the cache layout
+        self._game_schema: tuple[tuple[tuple[str, ...], tuple[str, ...]], dict[str, Any]] | None = None  # ((players, roles), schema) of the cache layout
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
         self._kept_poison: witch.KeptPoison | None = None  # answered with tonight's heal
         self.beliefs_expected = False  # the game asks beliefs: the cache layout's schema holds their field
@@ -304,7 +304,8 @@ class LLMAgent(Agent):
         from prompts.render import decision_prompt
 
         players = list(view.players)
-        exact = answer_schema(decision, players=players, roles=_role_ids(), limits=self._limits())
+        roles = _claimable_roles(view)
+        exact = answer_schema(decision, players=players, roles=roles, limits=self._limits())
         budget = self.options.budget(question_family(decision), language=self.language, layout=self.backend.layout())
         if self.backend.layout() != "cache":
             question = decision_prompt(decision, language=self.language)
@@ -317,7 +318,7 @@ class LLMAgent(Agent):
                 family=decision.shape,
                 max_tokens=budget,
             )
-        game = self._game_schema_for(players)
+        game = self._game_schema_for(players, roles)
         return self._request(
             view,
             question=decision_prompt(decision, language=self.language, reminder=False, listed=False),
@@ -325,7 +326,7 @@ class LLMAgent(Agent):
             name=GAME_TOOL,
             description=GAME_TOOL_DESCRIPTION,
             family=GAME_TOOL,
-            fields=narrowed_fields(decision, players=players, roles=_role_ids(), game=game),
+            fields=narrowed_fields(decision, players=players, roles=roles, game=game),
             exact_schema=exact,
             max_tokens=budget,
         )
@@ -345,10 +346,10 @@ class LLMAgent(Agent):
             "words": o.budget("words", language=self.language, layout=layout),
         }
 
-    def _game_schema_for(self, players: list[str]) -> dict[str, Any]:
-        key = tuple(players)
+    def _game_schema_for(self, players: list[str], roles: list[str]) -> dict[str, Any]:
+        key = (tuple(players), tuple(roles))
         if self._game_schema is None or self._game_schema[0] != key:
-            self._game_schema = (key, game_schema(players=players, roles=_role_ids(), beliefs=self.beliefs_expected))
+            self._game_schema = (key, game_schema(players=players, roles=roles, beliefs=self.beliefs_expected))
         return self._game_schema[1]
 
     def expect_beliefs(self) -> None:
@@ -500,7 +501,7 @@ class LLMAgent(Agent):
         return self._request(
             view,
             question=beliefs_prompt(players, language=self.language, reminder=False),
-            schema=self._game_schema_for(list(view.players)),
+            schema=self._game_schema_for(list(view.players), _claimable_roles(view)),
             name=GAME_TOOL,
             description=GAME_TOOL_DESCRIPTION,
             family=GAME_TOOL,
@@ -654,3 +655,14 @@ def _role_ids() -> list[str]:
     from engine.roles import ROLES
 
     return sorted(ROLES)
+
+
+def _claimable_roles(view: SeatView) -> list[str]:
+    """The roles a claim may name: this game's public deck (``game_start``, set-aside
+    cards included), so the schema names only what the game holds and the seat is
+    not offered a Ninja at a table without one; every role when no deck was told.
+    The deck never changes, so the game's schema keeps the same bytes all game."""
+    start = next((e.data for e in view.events if isinstance(e.data, GameStart)), None)
+    if start is None or not start.roles_in_play:
+        return _role_ids()
+    return sorted(set(start.roles_in_play))
