@@ -41,22 +41,27 @@ def _console() -> tuple[Console, io.StringIO]:
     return Console(file=out, width=200, color_system=None), out
 
 
-def test_a_slow_model_seat_is_named_with_its_wait():
-    game = Game(GameSetup(names=NAMES, seed=3))
-    agents: dict[str, Agent] = {n: RandomAgent(n, seed=i) for i, n in enumerate(NAMES)}
-    agents["Alice"] = SlowModel("Alice", delay=0.06)
-    console, out = _console()
+def _watched(game: Game, agents: dict[str, Agent], console: Console, **timing: Any) -> None:
+    """Play ``game`` to its end with the watcher beside it (``timing``: its knobs)."""
 
     async def main() -> None:
         from arena.runner import run_async
 
-        task = asyncio.create_task(watch(game, agents, console, after=0.02, every=0.0, tick=0.01))
+        task = asyncio.create_task(watch(game, agents, console, **timing))
         try:
             await asyncio.wait_for(run_async(game, agents), timeout=60)
         finally:
             task.cancel()
 
     asyncio.run(main())
+
+
+def test_a_slow_model_seat_is_named_with_its_wait():
+    game = Game(GameSetup(names=NAMES, seed=3))
+    agents: dict[str, Agent] = {n: RandomAgent(n, seed=i) for i, n in enumerate(NAMES)}
+    agents["Alice"] = SlowModel("Alice", delay=0.06)
+    console, out = _console()
+    _watched(game, agents, console, after=0.02, every=0.0, tick=0.01)
     lines = out.getvalue().splitlines()
     assert lines and all(line.startswith("Waiting for Alice (openai:slow-model) on ") for line in lines)
     assert not any(n in line for line in lines for n in NAMES[1:])  # the bots are never waited on
@@ -91,17 +96,7 @@ def test_a_persons_screen_is_told_no_seat_and_no_decision():
     game = Game(GameSetup(names=NAMES, seed=3))
     agents: dict[str, Agent] = {n: SlowModel(n, delay=0.03) for n in NAMES}
     console, out = _console()
-
-    async def main() -> None:
-        from arena.runner import run_async
-
-        task = asyncio.create_task(watch(game, agents, console, after=0.01, every=0.0, tick=0.005, discreet=True))
-        try:
-            await asyncio.wait_for(run_async(game, agents), timeout=60)
-        finally:
-            task.cancel()
-
-    asyncio.run(main())
+    _watched(game, agents, console, after=0.01, every=0.0, tick=0.005, discreet=True)
     lines = out.getvalue().splitlines()
     assert lines and all(line.startswith("Waiting for the model seats: ") for line in lines)
     kinds = {"seer check", "wolf kill", "wolf chat", "witch", "vote", "speak"}
