@@ -49,7 +49,7 @@ def _events(*items: tuple[str, dict, str]) -> list[Event]:
 
 
 BASE = [
-    ("game_start", {"players": ["Ann", "Ben", "Cal", "Dee", "Eve"], "roles_in_play": ["seer", "villager", "werewolf"]}, PUBLIC, 0),
+    ("game_start", {"players": ["Ann", "Ben", "Cal", "Dee", "Eve"], "preset": "millers_hollow", "roles_in_play": ["seer", "villager", "werewolf"], "set_aside": 0}, PUBLIC, 0),
     ("day_start", {"day": 1, "alive": ["Ann", "Ben", "Cal", "Dee", "Eve"], "sheriff": None}, PUBLIC, 1),
 ]
 
