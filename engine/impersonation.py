@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import re
 
+from engine import names
+
 # The time labels of the history (terms.when), with any number in place of ``$n``.
 _LABELS_EN = (
     r"before the game",
@@ -59,11 +61,8 @@ _LABELS_ZH = (
     r"游戏结束",
 )
 # The words the prompts and the tables use for whoever runs the game.
-NARRATOR_WORDS = (
-    "narrator", "the narrator", "host", "the host", "moderator", "the moderator", "game master",
-    "the game master", "gm", "game", "the game", "system",
-    "主持人", "法官", "系统", "上帝",
-)  # fmt: skip
+# The names' narrator words (``engine.names``), and how else a player may title the Host.
+NARRATOR_WORDS = (*names.NARRATOR_WORDS, "the moderator", "game master", "the game master", "gm", "system", "上帝")
 
 # Emphasis, quote marks, bullets and spaces a post may put before its first word.
 _LEAD = r"^[\s>*_~`#\-•·\"'“”「『]*"

@@ -27,13 +27,16 @@ FORBIDDEN = frozenset('"\\“”„‟«»「」『』—–―[]{}()（）【�
 
 # Words the prompts use for the reader ("you" in every form) and for the narrator or
 # nobody in particular: a player with such a name could not be told from them.
+# The words the prompts use for the narrator: no player may be named so, and a line a
+# player opens with one as a speaker ("Host: ...") speaks as the game (engine.impersonation).
+NARRATOR_WORDS = ("narrator", "the narrator", "host", "the host", "game", "the game", "moderator", "主持人", "法官", "系统")
 RESERVED = frozenset(
     unicodedata.normalize("NFKC", w).casefold()  # as ``fold`` reads them (plain Latin and Chinese)
     for w in (
         "you", "yourself", "your", "yours", "themself", "themselves", "me", "myself", "I",
-        "narrator", "the narrator", "host", "the host", "game", "the game", "moderator",
+        *NARRATOR_WORDS,
         "nobody", "no one", "none", "null", "everyone", "everybody", "someone",
-        "你", "你自己", "您", "自己", "我", "无人", "没有人", "所有人", "主持人", "法官", "系统",
+        "你", "你自己", "您", "自己", "我", "无人", "没有人", "所有人",
     )
 )
 
