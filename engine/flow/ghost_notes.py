@@ -75,11 +75,18 @@ class WrittenNote:
     how: str = ""
 
 
+def _words(said: object) -> str:
+    """A text answer's words: a reply object's ``text``, or the bare string."""
+    if isinstance(said, dict):
+        return str(said.get("text", ""))
+    return str(said) if said else ""
+
+
 def _write(game: Game, player: Player) -> Script:
     """Ask ``player`` for a note and how it is found: (text, delivery); ("", "") for none."""
     phase = game.phase
     said = yield from ask_one(game.ask(player.name, GHOST_NOTE, (), {"round": 1, "phase": "ghost_note"}))
-    text = said.get("text", "") if said.__class__ is dict else (said or "")
+    text = _words(said)
     if not text.strip():
         game.phase = phase
         return "", ""
@@ -158,7 +165,7 @@ def _hide(game: Game) -> Script:
     answers = yield batch
     for p, d in zip(seats, batch):
         said = answers[d.id]
-        text = said.get("text", "") if said.__class__ is dict else (said or "")
+        text = _words(said)
         text = text if text.strip() else ""
         note = p.state.of(HiddenNote)
         if text != note.text:
