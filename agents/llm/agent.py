@@ -370,6 +370,7 @@ class LLMAgent(Agent):
             system="".join(parts),
             system_parts=parts,
             cache_key=self._cache_key(view, parts),
+            seat=view.players.index(self.name) if self.name in view.players else None,
             history_parts=self._parts(entries),
             language=self.language,
             **question,

@@ -95,6 +95,7 @@ class Prompt:
     # puts a breakpoint there); joined, the parts are ``system``.
     system_parts: tuple[str, ...] = ()
     cache_key: str | None = None  # a stable routing key for the seat (OpenAI ``prompt_cache_key``)
+    seat: int | None = None  # the seat's place at the table: its slot on a llama.cpp server (``backends.slots``)
 
     @property
     def history(self) -> str:

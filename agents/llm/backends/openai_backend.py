@@ -17,6 +17,9 @@ Reasoning models: ``reasoning_effort`` is passed through, and the completion lim
 (``max_completion_tokens`` on OpenAI, which counts the hidden reasoning) is the
 answer's ``max_tokens`` plus the reasoning budget; reasoning tokens are read from
 ``completion_tokens_details``. ``extra_body`` reaches the server as raw fields.
+
+On a llama.cpp server each seat's requests name the seat's own slot, so its prompt
+cache holds the seat's history and not another seat's (``backends.slots``).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from urllib.parse import urlsplit
 
 import openai
 
-from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, correction_text, user_content
+from agents.llm.backends import slots
+from agents.llm.backends.base import CUT_REASONS, CallResult, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
 
 OPENAI_HOSTS = ("api.openai.com",)
@@ -59,6 +63,22 @@ class OpenAIBackend(SDKBackend):
     def default_layout(self) -> str:
         return "cache" if self._is_openai else "grammar"
 
+    # ------------------------------------------------------------------ slots
+    async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
+        if self.layout() == "grammar" and not self._is_openai and not slots.known(self.endpoint):
+            await slots.learn(self.endpoint, self._slot_count)
+        return await super().call(prompt, turns)
+
+    async def _slot_count(self) -> int | None:
+        """The server's slots (llama.cpp's ``/props``), asked once per endpoint with the
+        seat's own client and credentials; any failure means no slots."""
+        client = self.client()
+        try:
+            props = await client.get(slots.props_url(str(client.base_url)), cast_to=object, options={"timeout": slots.PROBE_TIMEOUT})
+            return slots.slot_count(props)
+        except Exception:  # a server without /props, or one that is down: no pinning
+            return None
+
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
         text = user_content(prompt, mode)
@@ -86,8 +106,12 @@ class OpenAIBackend(SDKBackend):
             req["reasoning_effort"] = o.reasoning_effort
         if prompt.cache_key and self.layout() == "cache":
             req["prompt_cache_key"] = prompt.cache_key
-        if o.extra_body:
-            req["extra_body"] = dict(o.extra_body)
+        extra = dict(o.extra_body or {})
+        slot = slots.slot_for(self.endpoint, prompt.seat) if self.layout() == "grammar" else None
+        if slot is not None and "id_slot" not in extra:
+            extra["id_slot"] = slot
+        if extra:
+            req["extra_body"] = extra
         return req
 
     def _replay(self, turn: Turn, mode: str, language: str) -> list[dict[str, Any]]:
