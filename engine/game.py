@@ -84,13 +84,14 @@ class Game:
 
     # The state set in ``__init__`` lives in slots. With more than 30 attributes CPython
     # (3.11) stops sharing a key table between instances and gives each game a full
-    # dict, which makes every ``game.x`` of the rules dearer (about 3% of a game). The
-    # ``__dict__`` slot keeps room for what a mechanic caches on the game (day powers).
+    # dict, which makes every ``game.x`` of the rules dearer (about 3% of a game). There
+    # is no ``__dict__``: what a mechanic keeps lives in its typed part of ``memory``
+    # (``engine.state``), the day powers' too (``engine.flow.day_powers.HeldPowers``).
     __slots__ = (
         "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
         "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "night", "memory", "winner",
         "over", "winners", "end_reason", "pending", "answers", "answer_log", "_next_decision", "_by_id",
-        "_batch_size", "_script", "_views", "__dict__",
+        "_batch_size", "_script", "_views",
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
