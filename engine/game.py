@@ -20,6 +20,7 @@ from engine.decisions import CHOICE, TEXT, Decision, DecisionKind, GameError, Il
 from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData
 from engine.options import RuleOptions
 from engine.roles import ROLES, rules_for
+from engine.presets import get_preset
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Night, Parts
@@ -110,8 +111,9 @@ class Game:
         self.table: list[Player] = self.players
         self.center: list[str] = dealt.center
         # The hooks this deck and these options need (night steps, death and dawn
-        # hooks, solitary goals), chosen once: a game never pays for absent roles.
-        self.rules = rules_for(dealt.deck, self.options)
+        # hooks, solitary goals), chosen once: a game never pays for absent roles. The
+        # night steps come in the order of the preset's book (``engine.night_order``).
+        self.rules = rules_for(dealt.deck, self.options, get_preset(self.preset).night)
         self.day = 0
         self.phase = "setup"
         self.events: list[Event] = []
