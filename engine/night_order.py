@@ -85,8 +85,8 @@ LANGRENSHA = NightOrder(
     (
         "thief",  # "(First round only) ... the thief"
         "cupid",  # "(First round only) ... Cupid", then "the lovers"
-        # 守卫 (001: "每晚可以选择守护一个玩家，防止被狼人杀害"): before the wolves, whose
-        # kill his guard answers, as 狼人杀 tables call him first.
+        # 守卫/守护者 (001: "每晚可以守护一个人，该人不会被狼人杀害"): the book gives him no
+        # turn; before the wolves, whose kill his guard answers, as 狼人杀 tables call him.
         "protector",
         "seer",  # "(Each rounds) ... the seer"
         "werewolves",  # "(Each rounds) ... the werewolves"
@@ -94,7 +94,7 @@ LANGRENSHA = NightOrder(
         # 一名玩家，该玩家并不会死掉，而是被催眠": the pack's victim, right after the pack.
         "hypnosis",
         "witch",  # "(Each rounds) ... the witch"
-        "pied_piper",  # 吹笛者, with the charmed after the other calls (as 000, 003)
+        "pied_piper",  # 乐师: "每个晚上，乐师都被唤醒，指定两名玩家" (no turn given): last, as 000, 003
     ),
 )
 

@@ -63,6 +63,7 @@ PRESETS: dict[str, Preset] = {}
 
 
 def register_preset(p: Preset) -> Preset:
+    night_order.check(p.night)  # its night names only steps with a place (raises otherwise)
     PRESETS[p.id] = p
     return p
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine import Game, GameSetup
 from engine.night_order import BEST_OF, BOOKS, FORUM, LANGRENSHA, MILLERS_HOLLOW, MILLERS_HOLLOW_ES, THE_NIGHT, NightOrder, check, full_order
-from engine.presets import PRESETS
+from engine.presets import PRESETS, Preset, register_preset
 from engine.roles import NIGHT_STEPS, NightStep, night_steps, register_step, rules_for
 
 # What each book's call list says, as step ids, in its order (the passages are quoted
@@ -135,3 +135,10 @@ def test_a_book_naming_an_unknown_step_is_refused() -> None:
         check(NightOrder("998", ("seer", "lantern")))
     with pytest.raises(ValueError, match="names a step twice"):
         check(NightOrder("997", ("seer", "seer")))
+
+
+def test_a_preset_whose_night_names_an_unknown_step_is_refused() -> None:
+    bad = Preset(id="lantern_night", title="x", seed_file="996_x.txt", night=NightOrder("996", ("seer", "lantern")))
+    with pytest.raises(ValueError, match="not in engine/night_order.py THE_NIGHT"):
+        register_preset(bad)
+    assert "lantern_night" not in PRESETS
