@@ -20,6 +20,7 @@ from engine.decisions import CHOICE, TEXT, Decision, DecisionKind, GameError, Il
 from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData
 from engine.options import RuleOptions
 from engine.roles import ROLES, rules_for
+from engine.presets import get_preset
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Night, Parts
@@ -84,13 +85,14 @@ class Game:
 
     # The state set in ``__init__`` lives in slots. With more than 30 attributes CPython
     # (3.11) stops sharing a key table between instances and gives each game a full
-    # dict, which makes every ``game.x`` of the rules dearer (about 3% of a game). The
-    # ``__dict__`` slot keeps room for what a mechanic caches on the game (day powers).
+    # dict, which makes every ``game.x`` of the rules dearer (about 3% of a game). There
+    # is no ``__dict__``: what a mechanic keeps lives in its typed part of ``memory``
+    # (``engine.state``), the day powers' too (``engine.flow.day_powers.HeldPowers``).
     __slots__ = (
         "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
         "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "night", "memory", "winner",
         "over", "winners", "end_reason", "pending", "answers", "answer_log", "_next_decision", "_by_id",
-        "_batch_size", "_script", "_views", "__dict__",
+        "_batch_size", "_script", "_views",
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
@@ -109,8 +111,9 @@ class Game:
         self.table: list[Player] = self.players
         self.center: list[str] = dealt.center
         # The hooks this deck and these options need (night steps, death and dawn
-        # hooks, solitary goals), chosen once: a game never pays for absent roles.
-        self.rules = rules_for(dealt.deck, self.options)
+        # hooks, solitary goals), chosen once: a game never pays for absent roles. The
+        # night steps come in the order of the preset's book (``engine.night_order``).
+        self.rules = rules_for(dealt.deck, self.options, get_preset(self.preset).night)
         self.day = 0
         self.phase = "setup"
         self.events: list[Event] = []

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
+from engine import night_order
+from engine.night_order import NightOrder
 from engine.options import RuleOptions
 
 
@@ -33,6 +35,7 @@ class Preset:
     id: str
     title: str
     seed_file: str
+    night: NightOrder  # its book's night (``engine.night_order``): the order its games call the steps
     overrides: dict[str, Any] = field(default_factory=dict)
     deck: Callable[[int], list[str]] = _millers_hollow_deck
     min_players: int = 3
@@ -60,6 +63,7 @@ PRESETS: dict[str, Preset] = {}
 
 
 def register_preset(p: Preset) -> Preset:
+    night_order.check(p.night)  # its night names only steps with a place (raises otherwise)
     PRESETS[p.id] = p
     return p
 
@@ -69,6 +73,7 @@ MILLERS_HOLLOW = register_preset(
         id="millers_hollow",
         title="The Werewolves of Miller's Hollow (base game)",
         seed_file="000_a61e3271ac00f591.txt",
+        night=night_order.MILLERS_HOLLOW,
         overrides={},
         deck=_millers_hollow_deck,
     )
@@ -84,6 +89,7 @@ MILLERS_HOLLOW_ES = register_preset(
         id="millers_hollow_es",
         title="Los hombres lobo de Miller's Hollow (Spanish edition)",
         seed_file="002_7426ddfa04c24d3a.txt",
+        night=night_order.MILLERS_HOLLOW_ES,
         overrides={
             "tie": "no_elimination",  # "Si hay empate entre los imputados, nadie es eliminado"
             "sheriff_tiebreak": "none",  # the Sheriff's vote "vale dos", no word of a tie
@@ -154,6 +160,7 @@ BEST_OF = register_preset(
         id="best_of",
         title="Best of Werewolves (19 characters)",
         seed_file="003_90750a89ec6c2e32.txt",
+        night=night_order.BEST_OF,
         overrides={
             # "His voice is worth two; he slices the equities": the Captain names the
             # eliminated player among the tied.
@@ -188,6 +195,7 @@ LANGRENSHA = register_preset(
         id="langrensha",
         title="狼人杀 (Chinese Werewolf)",
         seed_file="001_f8a3b4781b203721.txt",
+        night=night_order.LANGRENSHA,
         overrides={
             # 001 zh, the Sheriff: "在平票时由他决定选哪一个，也可以决定废票".
             "sheriff_tiebreak": "choose",
@@ -241,6 +249,7 @@ VILLAGE = register_preset(
         id="village",
         title="The Werewolves of Miller's Hollow: The Village",
         seed_file="000_a61e3271ac00f591.txt",
+        night=night_order.MILLERS_HOLLOW,
         overrides={"buildings": "thirds"},
         deck=_village_deck,
         adapt=_village_adapt,
@@ -276,6 +285,7 @@ FORUM = register_preset(
         id="forum",
         title="Message-board Werewolf",
         seed_file="004_c671068a23045450.txt",
+        night=night_order.FORUM,
         overrides={
             "sheriff": False,  # 004 has no Sheriff
             "opening_day": True,  # "Dawn of Day 1 is the introduction of the scenario"

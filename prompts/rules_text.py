@@ -15,8 +15,8 @@ from typing import Any, Iterable
 from engine.buildings.base import BUILDINGS, UNIQUE, VAGABOND
 from engine.buildings.handout import FARMER, FIRST_GAME
 from engine.options import RuleOptions
-from engine.presets import PRESETS
-from engine.roles import NIGHT_STEPS, ROLES
+from engine.presets import PRESETS, get_preset
+from engine.roles import ROLES, night_steps
 from prompts.catalog import Catalog
 
 # Which options only matter when a role is in play; the rest always apply.
@@ -166,9 +166,10 @@ def _preset_title(cat: Catalog, preset: str) -> str:
     return p.title if p else preset
 
 
-def _night_order(cat: Catalog, in_play: list[str], options: RuleOptions) -> str:
+def _night_order(cat: Catalog, preset: str, in_play: list[str], options: RuleOptions) -> str:
+    """The calls of the night in the order of the preset's book (``engine.night_order``)."""
     steps = []
-    for step in NIGHT_STEPS:
+    for step in night_steps(get_preset(preset).night):
         if step.name in ROLES and step.name not in in_play:
             continue
         if step.name in BUILDINGS and (options.buildings == "none" or step.name not in buildings_possible(options)):
@@ -255,7 +256,7 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.option(o, "opening_day", "last_words", "ghost_notes", "max_days")
 
     b.heading("night")
-    b.text("rules.night.order", steps=_night_order(cat, in_play, o))
+    b.text("rules.night.order", steps=_night_order(cat, preset, in_play, o))
     b.text("rules.night.dawn")
 
     b.heading("sheriff")

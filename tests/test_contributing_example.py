@@ -30,8 +30,10 @@ from engine.events import EVENT_KINDS
 from agents.random_agent import RandomAgent
 from arena.runner import run_sync
 assert "lamplighter" in roles.ROLES and "lamplighter_light" in DECISION_KINDS and "lamp_result" in EVENT_KINDS
-steps = [s.name for s in roles.NIGHT_STEPS]
-assert steps[steps.index("seer") + 1] == "lamplighter", steps  # placed by its after=, no number
+from engine.presets import PRESETS
+for preset in PRESETS.values():  # placed by its after=, no number, in every book's order
+    steps = [s.name for s in roles.night_steps(preset.night)]
+    assert steps[steps.index("seer") + 1] == "lamplighter", (preset.id, steps)
 names = [f"P{i}" for i in range(7)]
 deck = ["werewolf", "werewolf", "lamplighter", "villager", "villager", "villager", "villager"]
 for seed in range(20):

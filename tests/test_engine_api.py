@@ -16,6 +16,7 @@ import pytest
 from engine import Game, GameSetup
 from engine.events import EVENT_KINDS, PUBLIC, EventData, RawEvent, event, payload, private
 from engine.decisions import BOOL, CHOICE
+from engine.flow.day_powers import HeldPowers, powers_of
 from engine.flow.deaths import DeathEvent
 from engine.flow.voting import VOTE
 from engine.roles.witch import WITCH_HEAL
@@ -113,7 +114,13 @@ def test_private_audiences_are_shared():
     assert private("P1", "P2") == frozenset({"P1", "P2"})
 
 
-def test_a_game_still_takes_new_attributes():
+def test_a_game_takes_no_attribute_it_does_not_declare():
+    """``Game`` has slots and no ``__dict__``: a mechanic keeps its state in a typed part
+    of ``game.memory`` (the day powers in ``HeldPowers``), never on the game itself."""
     game = _game()
-    game.cached_by_a_mechanic = 1  # the ``__dict__`` slot (engine.flow.day_powers caches this way)
-    assert game.__dict__["cached_by_a_mechanic"] == 1
+    with pytest.raises(AttributeError):
+        game.cached_by_a_mechanic = 1  # type: ignore[attr-defined]
+    assert not hasattr(game, "__dict__")
+    assert game.memory.peek(HeldPowers) is None
+    powers = powers_of(game)
+    assert game.memory.of(HeldPowers).powers is powers and powers_of(game) is powers

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, GameSetup, get_preset
-from engine.flow.day import speaking_order
+from engine.flow.discussion import speaking_order
 from engine.flow.protocols import BIDS, bidders, winner
 from engine.options import RuleOptions, WRITTEN_WHEN_SET, coerce_options
 from helpers import agents_for, bots, data, drive, new_game, pending, start

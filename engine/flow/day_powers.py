@@ -10,7 +10,7 @@ Kept free of other imports so that role and building modules can register here."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
@@ -50,16 +50,25 @@ def register_day_power(
     DAY_POWERS.append(DayPower(keys, fn, windows, ready or _role_ready(keys)))
 
 
+@dataclass(slots=True)
+class HeldPowers:
+    """The game's memory part: the day powers its cards and buildings can hold, found on
+    the first day (``powers_of``); ``None`` until then."""
+
+    powers: tuple[DayPower, ...] | None = field(default=None)
+
+
 def powers_of(game: Game) -> tuple[DayPower, ...]:
     """The day powers this game can hold (every card dealt or set aside: a swap or a
     Mad Scientist's vial only hands out cards of the deck; every building dealt:
     a Bailiff only hands out freed ones), found once per game."""
-    found = game.__dict__.get("_day_powers")
+    held = game.memory.of(HeldPowers)
+    found = held.powers
     if found is None:
         deck = {p.initial_role for p in game.players}
         deck.update(game.center)
         deck.update(p.building for p in game.players if p.building)
-        found = game.__dict__["_day_powers"] = tuple(dp for dp in DAY_POWERS if any(k in deck for k in dp.keys))
+        found = held.powers = tuple(dp for dp in DAY_POWERS if any(k in deck for k in dp.keys))
     return found
 
 

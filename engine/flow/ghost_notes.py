@@ -184,7 +184,7 @@ def _found(game: Game, player: Player, cause: str) -> Script:
 
 register_step(
     NightStep(
-        name="coroner_notes", run=_hide, active=lambda g: g.has_able("coroner"), roles=("coroner",), when=lambda o: o.coroner_notes, after="rusty_sword"
+        name="coroner_notes", run=_hide, active=lambda g: g.has_able("coroner"), roles=("coroner",), when=lambda o: o.coroner_notes
     )
 )
 register_death_hook(7, _found, before_victory=True, roles=("coroner",), when=lambda o: o.coroner_notes)

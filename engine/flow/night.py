@@ -1,8 +1,9 @@
 """The night: the narrator calls each role in the book's order.
 
-Steps come from the role registry in the declared order (``engine.night_order``, which
-quotes 000 "Reminder of the Turns of Play" and 003 "Aide-mémoire"), kept per game for
-the roles of its deck (``Game.rules``); consecutive steps of the same ``group`` are
+Steps come from the role registry in the order of the preset's book
+(``engine.night_order``: one declared sequence per rulebook, each quoting its book's call
+list, such as 000 "Reminder of the Turns of Play" and 003 "Aide-mémoire"), kept per game
+for the roles of its deck (``Game.rules``); consecutive steps of the same ``group`` are
 independent and asked together. A solitary goal reached during the night (the Pied
 Piper's last charm) ends the game at once."""
 

@@ -1,6 +1,6 @@
 """The discussion protocols of the LLM benchmarks, a rule option not from the seeds.
 
-The books' debate is ``round_robin`` (``engine.flow.day.discussion``): one speaker at
+The books' debate is ``round_robin`` (``engine.flow.discussion.discussion``): one speaker at
 a time in the speaking order, which costs a model game one round trip per speech.
 The benchmarks that pit models against each other run the debate two other ways
 (docs/RULES.md, "Discussion protocols"):
@@ -44,7 +44,7 @@ BID = decision("bid", CHOICE, context=BidContext, unmeasured="a bid for the floo
 
 BIDS = (0, 1, 2, 3, 4)  # werewolf_arena's urgency scale
 
-Order = Callable[["Game"], list["Player"]]  # the living players in the speaking order (``day.speaking_order``)
+Order = Callable[["Game"], list["Player"]]  # the living players in the speaking order (``discussion.speaking_order``)
 
 
 @event("discussion_round")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TypedDict
 from engine.decisions import BOOL, CHOICE, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script
+from engine.flow.discussion import discussion
 from engine.roles.base import register_death_hook
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
@@ -134,8 +135,6 @@ register_death_hook(20, _successor)
 def candidacy(game: Game, pool: list[str] | None) -> Script:
     """上警 and 退水, with the candidates' speeches between them; returns (candidates,
     voters) for the election, or None when the badge is lost before any vote."""
-    from engine.flow.day import discussion  # a cycle: the day imports the candidacy
-
     alive = [n for n in game.alive_names() if pool is None or n in pool]
     game.phase = "campaign"
     asked = [game.ask(n, SHERIFF_RUN, (True, False)) for n in alive]

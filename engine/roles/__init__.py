@@ -26,6 +26,7 @@ from engine.roles.base import (
     register_sheriff_pool,
     register_step,
     register_victory,
+    night_steps,
     rules_for,
 )
 
@@ -51,6 +52,7 @@ __all__ = [  # what ``engine.roles`` re-exports: the registries and the ways to 
     "register_sheriff_pool",
     "register_step",
     "register_victory",
+    "night_steps",
     "rules_for",
 ]
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.decisions import DECISION_KINDS, DecisionKind
-from engine.night_order import place
+from engine.night_order import NightOrder, full_order, place
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.flow.common import Script
@@ -60,8 +60,9 @@ When = Callable[["RuleOptions"], bool]  # a rule option's switch: the hook or st
 
 @dataclass(frozen=True, slots=True)
 class NightStep:
-    """One call of the narrator's night, placed by its ``name`` in the declared order
-    (``engine.night_order.NIGHT_ORDER``, which quotes the books' call lists).
+    """One call of the narrator's night, placed by its ``name``: a game plays its steps in
+    its preset's book order (``engine.night_order``, which quotes each book's call list),
+    a step its book does not call where ``THE_NIGHT`` puts it.
 
     ``group`` lets steps that do not depend on each other be asked together: steps of
     the same group run in parallel (their decisions are pending at once). ``roles``:
@@ -77,7 +78,7 @@ class NightStep:
     roles: tuple[str, ...] = ()
     when: When | None = None
     later_nights_only: bool = False
-    after: str = ""  # for a step ``NIGHT_ORDER`` does not list: the step it follows
+    after: str = ""  # for a step ``engine.night_order`` does not list: the step of ``THE_NIGHT`` it follows
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +136,31 @@ def _note_when(when: When | None) -> None:
 
 
 def register_step(step: NightStep) -> NightStep:
-    place(step.name, step.after)  # a step must have its place in the declared order
+    place(step.name, step.after)  # a step must have its place in the declared order: raises if not
     NIGHT_STEPS.append(step)
-    NIGHT_STEPS.sort(key=lambda s: place(s.name, s.after))
+    NIGHT_STEPS.sort(key=lambda s: place(s.name, s.after))  # ``THE_NIGHT``'s order
+    _RANKS.clear()
     _note_when(step.when)
     return step
+
+
+# Each book's rank of every registered step (``night_steps``), made on first use.
+_RANKS: dict[NightOrder, dict[str, int]] = {}
+
+
+def _ranks(book: NightOrder) -> dict[str, int]:
+    ranks = _RANKS.get(book)
+    if ranks is None:
+        night = tuple(dict.fromkeys(s.name for s in NIGHT_STEPS))
+        ranks = _RANKS[book] = {name: i for i, name in enumerate(full_order(book, night))}
+    return ranks
+
+
+def night_steps(book: NightOrder) -> list[NightStep]:
+    """Every registered step in the order a game under ``book`` plays them (its book's
+    steps in its order, the others where ``THE_NIGHT`` puts them)."""
+    ranks = _ranks(book)
+    return sorted(NIGHT_STEPS, key=lambda s: ranks[s.name])
 
 
 # ---------------------------------------------------------------------- hook registries
@@ -295,18 +316,19 @@ def _plan(steps: list[NightStep]) -> Plan:
     return tuple(plan)
 
 
-_BY_GAME: dict[tuple[tuple[str, ...], int], tuple[RuleOptions, GameRules]] = {}
+_BY_GAME: dict[tuple[tuple[str, ...], int, str], tuple[RuleOptions, GameRules]] = {}
 
 
-def rules_for(deck: tuple[str, ...], options: RuleOptions) -> GameRules:
+def rules_for(deck: tuple[str, ...], options: RuleOptions, night: NightOrder) -> GameRules:
     """The hooks of a game with this deck (every card, set-aside ones included, as a
-    sorted tuple). Built on every game, so the common case is one dict lookup: the
-    options object of a preset is shared by its games."""
-    key = (deck, id(options))
+    sorted tuple), its night steps in the order of its preset's book (``night``).
+    Built on every game, so the common case is one dict lookup: the options object of
+    a preset is shared by its games."""
+    key = (deck, id(options), night.book)
     hit = _BY_GAME.get(key)
     if hit is not None and hit[0] is options:
         return hit[1]
-    rules = _rules(frozenset(deck), tuple([bool(w(options)) for w in WHENS]))
+    rules = _rules(frozenset(deck), tuple([bool(w(options)) for w in WHENS]), night)
     if len(_BY_GAME) > 4096:
         _BY_GAME.clear()
     _BY_GAME[key] = (options, rules)  # holding the options keeps their id unique
@@ -314,7 +336,7 @@ def rules_for(deck: tuple[str, ...], options: RuleOptions) -> GameRules:
 
 
 @lru_cache(maxsize=512)
-def _rules(deck: frozenset[str], switched: tuple[bool, ...]) -> GameRules:
+def _rules(deck: frozenset[str], switched: tuple[bool, ...], night: NightOrder) -> GameRules:
     switches = dict(zip(WHENS, switched))
 
     def keep(hooks: list[Hook]) -> tuple[Callable[..., Any], ...]:
@@ -322,7 +344,7 @@ def _rules(deck: frozenset[str], switched: tuple[bool, ...]) -> GameRules:
 
     steps = [
         s
-        for s in NIGHT_STEPS
+        for s in night_steps(night)
         if (not s.roles or any(r in deck for r in s.roles)) and (s.when is None or switches[s.when])
     ]
     return GameRules(
