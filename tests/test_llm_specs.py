@@ -121,8 +121,12 @@ def test_a_provider_package_at_the_local_stand_in(tmp_path):
 
     calls, cost = sqlite3.connect(db).execute("SELECT SUM(calls), SUM(cost_usd) FROM seats WHERE participant = 'LC'").fetchone()
     assert calls == len(api.requests) and cost > 0  # priced from the built-in table as gpt-5.4-mini
-    model = chat_model_from_spec("openai:gpt-5.4-mini", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
+    model = chat_model_from_spec("openai:smollm2", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
     assert (model.max_retries, model.request_timeout, model.temperature, model.max_tokens) == (0, 7, 0.2, 99)
+    # langchain-openai drops a temperature other than 1 for gpt-5 models, which accept
+    # one only with reasoning effort "none"; the other options still arrive.
+    model = chat_model_from_spec("openai:gpt-5.4-mini", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
+    assert (model.max_retries, model.request_timeout, model.temperature, model.max_tokens) == (0, 7, None, 99)
 
 
 def test_tournament_files_check_langchain_specs():
