@@ -25,7 +25,7 @@ DEFAULT_PER_MODEL = 8
 
 
 class Limits:
-    """Concurrency caps; ``per_model`` maps a model key (``openai:gpt-4o-mini``, or a
+    """Concurrency caps; ``per_model`` maps a model key (``openai:gpt-5.4-mini``, or a
     bare model id) to its own cap, other models get ``default_per_model``."""
 
     def __init__(

@@ -55,7 +55,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--agents", help="agent for every seat when no game file is given: heuristic, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default heuristic)"
     )
-    p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-4o-mini (repeatable)")
+    p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-5.4-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
     add_model_option_flag(p)
     add_trust_flag(p, "the game file (or the --resume transcript)")

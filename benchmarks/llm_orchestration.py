@@ -27,8 +27,8 @@ model, the minimum cacheable prefix depending on the model), averaged over the g
 The caches keep vendor time (``--vendor-latency`` seconds per round trip, whatever the
 stand-in's own latency), so OpenAI's documented overflow (about 15 requests a minute
 per prefix and key) and the entries' lifetimes apply at a real game's pace. The
-default, 2.5 s, is on the fast side for gpt-4o-mini: about 0.4 s to the first token
-and 60 tokens a second (public measurements) for replies of 100 to 250 tokens, a
+default, 2.5 s, is on the fast side for a small model (public measurements of
+gpt-4o-mini: about 0.4 s to the first token and 60 tokens a second) for replies of 100 to 250 tokens, a
 round trip waiting for the slowest of its calls; reasoning models take far longer.
 
     python benchmarks/llm_orchestration.py [--games 3] [--latency 0.05] [--vendor-latency 2.5] [--cache-key-seats N] [--players 8 12] [--vendors openai anthropic]
@@ -99,8 +99,8 @@ NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris", "Jul
 PRESET = "millers_hollow"
 # Vendor semantics -> runs: (model asked, [models priced]); a small and a frontier model each.
 RUNS = {
-    "openai": [("gpt-4o-mini", ["gpt-4o-mini", "gpt-5"])],
-    "anthropic": [("claude-3-5-haiku", ["claude-3-5-haiku"]), ("claude-sonnet-4-5", ["claude-sonnet-4-5"])],
+    "openai": [("gpt-5.4-mini", ["gpt-5.4-mini", "gpt-5.5"])],
+    "anthropic": [("claude-haiku-4-5", ["claude-haiku-4-5"]), ("claude-sonnet-4-6", ["claude-sonnet-4-6"])],
 }
 
 
@@ -410,7 +410,7 @@ async def run(args: argparse.Namespace) -> None:
         options["cache_key_seats"] = args.cache_key_seats
     print(
         f"llm_orchestration: seats from {SEATS_TREE or ROOT}; openai and anthropic SDKs -> local stand-in (127.0.0.1), concurrency limits: "
-        f"global {lim.global_limit}, per model {lim.cap('openai:gpt-4o-mini')}; python {sys.version.split()[0]}, {os.cpu_count()} cpus; options {options}"
+        f"global {lim.global_limit}, per model {lim.cap('openai:gpt-5.4-mini')}; python {sys.version.split()[0]}, {os.cpu_count()} cpus; options {options}"
     )
     print(f"the caches' clock: {args.vendor_latency:g} s per round trip (vendor time); OpenAI routes overflow above {OPENAI_OVERFLOW_RATE} requests a minute")
     with StandInServer(latency=args.latency, vendor_latency=args.vendor_latency) as server:

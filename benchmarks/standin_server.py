@@ -26,8 +26,8 @@ and key) as they would at the vendor's pace; without it they keep the stand-in's
 own time and no route overflows.
 
     with StandInServer(latency=0.05) as api:
-        seat = make_agent("openai:gpt-4o-mini", "Alice", base_url=api.base_url, api_key="sk-bench")
-        seat = make_agent("anthropic:claude-sonnet-4-5", "Bob", base_url=api.anthropic_url, api_key="sk-bench")
+        seat = make_agent("openai:gpt-5.4-mini", "Alice", base_url=api.base_url, api_key="sk-bench")
+        seat = make_agent("anthropic:claude-sonnet-4-6", "Bob", base_url=api.anthropic_url, api_key="sk-bench")
 """
 
 from __future__ import annotations

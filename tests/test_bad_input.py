@@ -112,9 +112,9 @@ def test_command_line_counts_are_bounded(capsys, argv, words):
 
 
 def test_model_seat_counts_are_bounded(tmp_path, capsys):
-    seats = [{"name": "A", "agent": "openai:gpt-4o-mini", "options": {"max_reasks": 1000000}}] + SEVEN[1:]
+    seats = [{"name": "A", "agent": "openai:gpt-5.4-mini", "options": {"max_reasks": 1000000}}] + SEVEN[1:]
     refused(capsys, "play", write(tmp_path, "g.yaml", {"seats": seats}), words="max_reasks: Input should be less than or equal to 10")
-    refused(capsys, "play", "--agents", "openai:gpt-4o-mini", "--model-option", "max_retries=1000000", words="max_retries")
+    refused(capsys, "play", "--agents", "openai:gpt-5.4-mini", "--model-option", "max_retries=1000000", words="max_retries")
 
 
 # ---------------------------------------------------------------------- tournaments
@@ -129,8 +129,8 @@ def test_a_huge_plan_is_refused_at_once(tmp_path, capsys):
 
 @pytest.mark.parametrize("cap", [0, -1])
 def test_per_model_caps_must_be_positive(tmp_path, capsys, cap):
-    t = write(tmp_path, "t.yaml", {**TOURNAMENT, "concurrency": {"per_model": {"openai:gpt-4o-mini": cap}}})
-    refused(capsys, "tournament", t, "--db", tmp_path / "t.db", "--plan", words="per_model.openai:gpt-4o-mini: Input should be greater than or equal to 1")
+    t = write(tmp_path, "t.yaml", {**TOURNAMENT, "concurrency": {"per_model": {"openai:gpt-5.4-mini": cap}}})
+    refused(capsys, "tournament", t, "--db", tmp_path / "t.db", "--plan", words="per_model.openai:gpt-5.4-mini: Input should be greater than or equal to 1")
 
 
 def test_a_path_for_a_language_is_refused_for_bots_too(tmp_path, capsys):

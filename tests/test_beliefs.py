@@ -32,7 +32,7 @@ from transcripts.verify import Status as Verdict
 from transcripts.verify import verify_file
 from transcripts.views import Lens, timeline
 
-MODEL = "openai:gpt-4o-mini"
+MODEL = "openai:gpt-5.4-mini"
 
 
 @pytest.fixture(autouse=True)

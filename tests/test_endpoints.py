@@ -26,7 +26,7 @@ def no_user_config(tmp_path, monkeypatch):
 
 def game_file(tmp_path: Path, **options) -> Path:
     seats = [{"name": n, "agent": "heuristic"} for n in NAMES]
-    seats[0] = {"name": "Alice", "agent": "openai:gpt-4o-mini", "options": options} if options else {"name": "Alice", "agent": "openai:gpt-4o-mini"}
+    seats[0] = {"name": "Alice", "agent": "openai:gpt-5.4-mini", "options": options} if options else {"name": "Alice", "agent": "openai:gpt-5.4-mini"}
     p = tmp_path / "game.yaml"
     p.write_text(yaml.safe_dump({"seed": 5, "options": {"sheriff": False}, "seats": seats}))
     return p
@@ -85,7 +85,7 @@ def test_a_tournament_file_may_not_choose_where_a_key_goes(tmp_path, capsys):
     cfg = {
         "games": 2,
         "tables": [{"players": 7}],
-        "participants": [{"name": "m", "agent": "openai:gpt-4o-mini", "options": {"api_key_env": "AWS_SECRET_ACCESS_KEY"}}, {"name": "h", "agent": "heuristic"}],
+        "participants": [{"name": "m", "agent": "openai:gpt-5.4-mini", "options": {"api_key_env": "AWS_SECRET_ACCESS_KEY"}}, {"name": "h", "agent": "heuristic"}],
     }
     p.write_text(yaml.safe_dump(cfg))
     code, _, err = run(capsys, "tournament", str(p), "--db", str(tmp_path / "t.db"), "--plan")
@@ -153,7 +153,7 @@ def test_a_fork_record_does_not_carry_the_forks_endpoint_on(tmp_path, capsys):
     forked = tmp_path / "fork.jsonl"
     with standin_router() as router:
         OpenAIStandIn(router, base_url=EVIL)
-        code, _, err = run(capsys, "fork", str(source), "--day", "2", "--seat", "Alice=openai:gpt-4o-mini", "--model-option", f"base_url={EVIL}",
+        code, _, err = run(capsys, "fork", str(source), "--day", "2", "--seat", "Alice=openai:gpt-5.4-mini", "--model-option", f"base_url={EVIL}",
                            "--transcript", str(forked), "--quiet", "--json")  # fmt: skip
         assert code == 0, err
         rows = forked.read_text().splitlines(keepends=True)

@@ -107,7 +107,7 @@ def test_a_model_seats_calls_are_exported_without_prompts(tmp_path, monkeypatch)
     set_fake_keys(monkeypatch)
     reset_llm_state()
     data = {"name": "m", "seed": 1, "games": 1, "seating": "teams", "tables": [{"players": 5, "options": {"sheriff": False}}],
-            "participants": [{"name": "Mini", "agent": "openai:gpt-4o-mini", "options": {"max_retries": 0, "timeout": 5}}, BOTS[0]]}  # fmt: skip
+            "participants": [{"name": "Mini", "agent": "openai:gpt-5.4-mini", "options": {"max_retries": 0, "timeout": 5}}, BOTS[0]]}  # fmt: skip
     db = tmp_path / "m.sqlite"
     try:
         with standin_router() as router:
@@ -117,11 +117,11 @@ def test_a_model_seats_calls_are_exported_without_prompts(tmp_path, monkeypatch)
         reset_llm_state()
     t = tables(db)
     calls = t["calls"]
-    assert len(calls) > 0 and set(calls.participant) == {"Mini"} and calls.model.eq("gpt-4o-mini").all()
+    assert len(calls) > 0 and set(calls.participant) == {"Mini"} and calls.model.eq("gpt-5.4-mini").all()
     assert calls.input_tokens.sum() == t["games"].input_tokens.sum()
     assert "messages" not in calls.columns
     mini = t["seats"][t["seats"].participant == "Mini"]
-    assert mini.calls.sum() == len(calls[calls.input_tokens.notna()]) and (mini.model == "gpt-4o-mini").all()
+    assert mini.calls.sum() == len(calls[calls.input_tokens.notna()]) and (mini.model == "gpt-5.4-mini").all()
     assert "sk-" not in json.dumps(t["calls"].astype(str).to_dict())
 
 

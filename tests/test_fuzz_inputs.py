@@ -40,11 +40,11 @@ TOURNAMENT = {
     "seed": 1,
     "tables": [{"preset": "millers_hollow", "players": 6, "options": {"sheriff": False}}],
     "participants": [{"name": "h", "agent": "heuristic"}, {"name": "r", "agent": "random"}],
-    "concurrency": {"games": 1, "per_model": {"openai:gpt-4o-mini": 2}},
+    "concurrency": {"games": 1, "per_model": {"openai:gpt-5.4-mini": 2}},
 }
 
 # Values a careless or hostile author writes: huge, negative, wrong type, a path, a newline.
-WORDS = ["", "human", "heuristic", "random", "scripted", "openai:gpt-4o-mini", "openai:", "../../x", "zh", "village", "forum",
+WORDS = ["", "human", "heuristic", "random", "scripted", "openai:gpt-5.4-mini", "openai:", "../../x", "zh", "village", "forum",
          "werewolf", "seer", "best_of", "a\nb", "x" * 200, "http://127.0.0.1:1/v1", "HOME"]  # fmt: skip
 SCALARS = st.one_of(
     st.none(),

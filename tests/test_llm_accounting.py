@@ -40,25 +40,30 @@ def test_prices_per_million_tokens_with_cache_rates():
 
 def test_lookup_exact_snapshot_router_and_backend_specific():
     t = PriceTable({"openai:llama3": ModelPrice(input=0, output=0)})
-    assert t.lookup("gpt-4o-mini-2024-07-18") == t.prices["gpt-4o-mini"]  # dated snapshot
-    assert t.lookup("gpt-4o-2024-08-06") == t.prices["gpt-4o"]  # not gpt-4o-mini
-    assert t.lookup("openai/gpt-4o-mini") == t.prices["gpt-4o-mini"]  # router naming
+    assert t.lookup("gpt-5.4-mini-2026-03-17") == t.prices["gpt-5.4-mini"]  # dated snapshot
+    assert t.lookup("gpt-5.4-2026-03-05") == t.prices["gpt-5.4"]  # not gpt-5.4-mini
+    assert t.lookup("claude-haiku-4-5-20251001") == t.prices["claude-haiku-4-5"]
+    assert t.lookup("claude-opus-5-5-latest") == t.prices["claude-opus-5-5"] != t.prices["claude-opus-5"]
+    # A later version is not a snapshot of an earlier one: unknown, not mispriced.
+    assert t.lookup("claude-opus-5-6") is None and t.lookup("gpt-5.4-mini-search") is None
+    assert t.lookup("claude-sonnet-4-5") is None and t.lookup("o4-mini") is None  # retired: out of the table
+    assert t.lookup("openai/gpt-5.4-mini") == t.prices["gpt-5.4-mini"]  # router naming
     assert t.lookup("llama3", "openai") is not None and t.lookup("llama3", "anthropic") is None
     assert t.cost("my-local-model", "openai", input_tokens=10, output_tokens=10) is None  # unknown: no guess
 
 
 def test_user_price_file_overrides_and_errors(tmp_path):
     f = tmp_path / "prices.yaml"
-    f.write_text("gpt-4o-mini: {input: 1.0, output: 2.0}\nmy-model: {input: 0.1, output: 0.2, cached_input: 0.01}\n")
+    f.write_text("gpt-5.4-mini: {input: 1.0, output: 2.0}\nmy-model: {input: 0.1, output: 0.2, cached_input: 0.01}\n")
     t = PriceTable.from_file(f)
-    assert t.lookup("gpt-4o-mini").input == 1.0 and t.lookup("my-model").cached_input == 0.01
-    assert t.lookup("claude-3-5-haiku-20241022") is not None  # built-ins remain
+    assert t.lookup("gpt-5.4-mini").input == 1.0 and t.lookup("my-model").cached_input == 0.01
+    assert t.lookup("claude-haiku-4-5-20251001") is not None  # built-ins remain
     j = tmp_path / "p.json"
     j.write_text(json.dumps({"models": {"x": {"input": 1, "output": 1}}}))
     assert "x" in load_prices(j)
     bad = tmp_path / "bad.yaml"
-    bad.write_text("gpt-4o-mini: {input: 1.0, outptu: 2.0}\n")
-    with pytest.raises(PriceError, match="gpt-4o-mini"):
+    bad.write_text("gpt-5.4-mini: {input: 1.0, outptu: 2.0}\n")
+    with pytest.raises(PriceError, match="gpt-5.4-mini"):
         load_prices(bad)
     with pytest.raises(PriceError, match="cannot read"):
         load_prices(tmp_path / "missing.yaml")
@@ -66,7 +71,7 @@ def test_user_price_file_overrides_and_errors(tmp_path):
 
 # ---------------------------------------------------------------------- records
 def rec(**kw) -> CallRecord:
-    base = dict(seat="Alice", decision=1, kind="vote", backend="openai", model="gpt-4o-mini", messages=[{"role": "user", "content": "x"}])
+    base = dict(seat="Alice", decision=1, kind="vote", backend="openai", model="gpt-5.4-mini", messages=[{"role": "user", "content": "x"}])
     return CallRecord(**{**base, **kw})
 
 
@@ -108,7 +113,7 @@ def test_call_log_scrubs_and_notifies():
 
 # ---------------------------------------------------------------------- game files
 def test_seat_options_are_checked_and_named():
-    data = {"seats": [{"name": n, "agent": "openai:gpt-4o-mini", "options": {"temperature": 0.2}} for n in NAMES]}
+    data = {"seats": [{"name": n, "agent": "openai:gpt-5.4-mini", "options": {"temperature": 0.2}} for n in NAMES]}
     spec = spec_from_data(data)
     assert spec.seats[0].options.temperature == 0.2 and spec.seats[0].options.public() == {"temperature": 0.2}
     data["seats"][2]["options"] = {"temprature": 0.2}
@@ -118,27 +123,27 @@ def test_seat_options_are_checked_and_named():
     with pytest.raises(GameFileError, match="only model seats"):
         spec_from_data(data)
     with pytest.raises(GameFileError, match="language 'fr'"):
-        spec_from_data({"language": "fr", "seats": [{"name": n, "agent": "openai:gpt-4o-mini"} for n in NAMES]})
+        spec_from_data({"language": "fr", "seats": [{"name": n, "agent": "openai:gpt-5.4-mini"} for n in NAMES]})
 
 
 def test_keyless_game_file_names_the_seat_and_the_variable(monkeypatch, tmp_path):
     monkeypatch.delenv("OPENAI_API_KEY")
-    spec = spec_from_data({"seats": [{"name": n, "agent": "openai:gpt-4o-mini"} for n in NAMES]})
-    with pytest.raises(GameFileError, match="Alice: openai:gpt-4o-mini needs an API key: set OPENAI_API_KEY"):
+    spec = spec_from_data({"seats": [{"name": n, "agent": "openai:gpt-5.4-mini"} for n in NAMES]})
+    with pytest.raises(GameFileError, match="Alice: openai:gpt-5.4-mini needs an API key: set OPENAI_API_KEY"):
         spec.build()
     f = tmp_path / "g.yaml"
-    f.write_text("seats:\n" + "".join(f"  - {{name: {n}, agent: 'openai:gpt-4o-mini'}}\n" for n in NAMES))
+    f.write_text("seats:\n" + "".join(f"  - {{name: {n}, agent: 'openai:gpt-5.4-mini'}}\n" for n in NAMES))
     assert main(["play", str(f), "--quiet"]) == 2
 
 
 def test_keyless_cli_seat_override(monkeypatch, capsys):
     monkeypatch.delenv("ANTHROPIC_API_KEY")
-    assert main(["play", "--seat", "Bob=anthropic:claude-3-5-haiku-latest", "--quiet"]) == 2
+    assert main(["play", "--seat", "Bob=anthropic:claude-haiku-4-5", "--quiet"]) == 2
     assert "set ANTHROPIC_API_KEY" in capsys.readouterr().err
 
 
 def test_bad_seat_override_names_the_seats(capsys):
-    assert main(["play", "--seat", "Zoe=openai:gpt-4o-mini", "--quiet"]) == 2
+    assert main(["play", "--seat", "Zoe=openai:gpt-5.4-mini", "--quiet"]) == 2
     assert "no seat named 'Zoe'" in capsys.readouterr().err
 
 
@@ -147,12 +152,12 @@ def test_play_with_model_seats_writes_call_records_and_a_summary(tmp_path, capsy
     caplog.set_level(logging.DEBUG)
     game = tmp_path / "game.yaml"
     prices = tmp_path / "prices.yaml"
-    prices.write_text("claude-3-5-haiku-latest: {input: 1.0, output: 5.0, cached_input: 0.1, cache_write: 1.25}\n")
+    prices.write_text("claude-haiku-4-5: {input: 1.0, output: 5.0, cached_input: 0.1, cache_write: 1.25}\n")
     seats = "".join(f"  - {{name: {n}, agent: heuristic}}\n" for n in NAMES[4:])
     game.write_text(
         "seed: 3\nprices: prices.yaml\nseats:\n"
-        "  - {name: Alice, agent: 'openai:gpt-4o-mini', options: {temperature: 0.5, display_name: mini, retry_initial: 0.001}}\n"
-        "  - {name: Bob, agent: 'openai:gpt-4o-mini', options: {retry_initial: 0.001}}\n"
+        "  - {name: Alice, agent: 'openai:gpt-5.4-mini', options: {temperature: 0.5, display_name: mini, retry_initial: 0.001}}\n"
+        "  - {name: Bob, agent: 'openai:gpt-5.4-mini', options: {retry_initial: 0.001}}\n"
         "  - {name: Chloe, agent: heuristic}\n"
         "  - {name: David, agent: heuristic}\n" + seats
     )
@@ -164,7 +169,7 @@ def test_play_with_model_seats_writes_call_records_and_a_summary(tmp_path, capsy
         oa.push(Status(401, message=f"Incorrect API key provided: {FAKE_OPENAI_KEY}"), when=lambda b: "You are Bob " in b["messages"][0]["content"])
         an.push(Reply('{"action": "Nobody-Here"}'), when=asks_a_move)
         code = main(
-            ["play", str(game), "--json", "--transcript", str(transcript), "--seat", "Chloe=anthropic:claude-3-5-haiku-latest", "--model-option", "retry_initial=0.001"]
+            ["play", str(game), "--json", "--transcript", str(transcript), "--seat", "Chloe=anthropic:claude-haiku-4-5", "--model-option", "retry_initial=0.001"]
         )
     out, err = capsys.readouterr()
     assert code == 0
@@ -175,7 +180,7 @@ def test_play_with_model_seats_writes_call_records_and_a_summary(tmp_path, capsy
     t = read_transcript(transcript)
     assert t.complete
     seats = {s.name: s for s in t.header.seats}
-    assert seats["Chloe"].agent == "anthropic:claude-3-5-haiku-latest"
+    assert seats["Chloe"].agent == "anthropic:claude-haiku-4-5"
     assert seats["Alice"].options == {"temperature": 0.5, "display_name": "mini", "retry_initial": 0.001}
     calls = t.calls
     assert {c.seat for c in calls} == {"Alice", "Bob", "Chloe"}
@@ -207,7 +212,7 @@ def test_play_default_table_of_models_with_agents_flag(capsys, tmp_path):
     transcript = tmp_path / "t.jsonl"
     with standin_router() as router:
         api = OpenAIStandIn(router)
-        code = main(["play", "--agents", "openai:gpt-4o-mini", "--quiet", "--transcript", str(transcript), "--concurrency", "4", "--language", "zh"])
+        code = main(["play", "--agents", "openai:gpt-5.4-mini", "--quiet", "--transcript", str(transcript), "--concurrency", "4", "--language", "zh"])
     assert code == 0
     assert api.peak_in_flight <= 4
     t = read_transcript(transcript)
@@ -219,13 +224,13 @@ def test_play_default_table_of_models_with_agents_flag(capsys, tmp_path):
 def test_play_caps_the_calls_per_model(capsys):
     with standin_router() as router:
         api = OpenAIStandIn(router, latency=0.02)
-        assert main(["play", "--agents", "openai:gpt-4o-mini", "--quiet", "--model-concurrency", "2"]) == 0
+        assert main(["play", "--agents", "openai:gpt-5.4-mini", "--quiet", "--model-concurrency", "2"]) == 0
     assert api.peak_in_flight == 2  # a batch of eight votes, two at a time
 
 
 @pytest.mark.parametrize("flag", ["--concurrency", "--model-concurrency"])
 def test_concurrency_caps_must_be_positive(capsys, flag):
-    assert main(["play", "--agents", "openai:gpt-4o-mini", "--quiet", flag, "0"]) == 2
+    assert main(["play", "--agents", "openai:gpt-5.4-mini", "--quiet", flag, "0"]) == 2
     assert f"{flag} needs a positive number" in capsys.readouterr().err
 
 
@@ -241,8 +246,8 @@ def test_reasoning_tokens_are_recorded_shown_and_measured(tmp_path, capsys):
     seats = "".join(f"  - {{name: {n}, agent: heuristic}}\n" for n in NAMES[2:])
     game.write_text(
         "seed: 4\nseats:\n"
-        "  - {name: Alice, agent: 'openai:o4-mini', options: {reasoning_effort: low, retry_initial: 0.001}}\n"
-        "  - {name: Bob, agent: 'openai:o4-mini', options: {reasoning_effort: low, retry_initial: 0.001}}\n" + seats
+        "  - {name: Alice, agent: 'openai:gpt-5.4-mini', options: {reasoning_effort: low, retry_initial: 0.001}}\n"
+        "  - {name: Bob, agent: 'openai:gpt-5.4-mini', options: {reasoning_effort: low, retry_initial: 0.001}}\n" + seats
     )
     transcript = tmp_path / "t.jsonl"
     with standin_router() as router:

@@ -15,7 +15,7 @@ from agents.llm.accounting import CallLog
 from agents.llm.config import LLMOptions
 from arena.runner import view_for
 
-MODEL = "anthropic:claude-3-5-haiku-latest"
+MODEL = "anthropic:claude-haiku-4-5"
 pytestmark = pytest.mark.usefixtures("llm_env")
 
 api = standin_fixture(AnthropicStandIn, cache_min=64)
@@ -30,7 +30,7 @@ async def test_forced_tool_use_with_cache_breakpoints(api):
     body = api.requests[0]
     h = api.headers[0]
     assert FAKE_ANTHROPIC_KEY in (h.get("x-api-key"), h.get("authorization", "").removeprefix("Bearer "))
-    assert body["max_tokens"] == min(300, LLMOptions().budget("choice")) and body["temperature"] == 0.7  # a vote's budget and body["model"] == "claude-3-5-haiku-latest"
+    assert body["max_tokens"] == min(300, LLMOptions().budget("choice")) and body["temperature"] == 0.7  # a vote's budget and body["model"] == "claude-haiku-4-5"
     # The cache layout: the game's one tool, forced the same way in every call.
     assert body["tool_choice"] == {"type": "tool", "name": "answer"}
     assert body["tools"][0]["input_schema"]["properties"]["action"]["anyOf"]

@@ -30,11 +30,11 @@ class Vendor:
 
 VENDORS = {
     "openai": Vendor(
-        "openai:gpt-4o-mini", OpenAIStandIn, f"{OPENAI_URL}/chat/completions", "OPENAI_API_KEY", "OPENAI_BASE_URL",
+        "openai:gpt-5.4-mini", OpenAIStandIn, f"{OPENAI_URL}/chat/completions", "OPENAI_API_KEY", "OPENAI_BASE_URL",
         "http://vllm.local:8000/v1", 3,
     ),
     "anthropic": Vendor(
-        "anthropic:claude-3-5-haiku-latest", AnthropicStandIn, f"{ANTHROPIC_URL}/v1/messages", "ANTHROPIC_API_KEY",
+        "anthropic:claude-haiku-4-5", AnthropicStandIn, f"{ANTHROPIC_URL}/v1/messages", "ANTHROPIC_API_KEY",
         "ANTHROPIC_BASE_URL", "http://proxy.local:4000", 2,
     ),
 }  # fmt: skip

@@ -37,7 +37,7 @@ class Clock:
 
 
 def chat(system: str, user: str, *, schema: dict | None = None, key: str | None = None) -> dict:
-    body: dict = {"model": "gpt-4o-mini", "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+    body: dict = {"model": "gpt-5.4-mini", "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
     if schema is not None:
         body["response_format"] = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
     if key:
@@ -126,7 +126,7 @@ def test_the_step_clock_advances_one_vendor_latency_per_round_trip():
 
 
 # ---------------------------------------------------------------------- Anthropic's rules
-def messages(system_blocks: list[dict], user_blocks: list[dict], *, model="claude-sonnet-4-5", tools=None, tool_choice=None) -> dict:
+def messages(system_blocks: list[dict], user_blocks: list[dict], *, model="claude-sonnet-4-6", tools=None, tool_choice=None) -> dict:
     body = {"model": model, "system": system_blocks, "messages": [{"role": "user", "content": user_blocks}]}
     if tools:
         body["tools"] = tools
@@ -142,9 +142,10 @@ def text(n_tokens: int, ch: str = "x", bp: bool = False) -> dict:
 
 
 def test_anthropic_minimum_depends_on_the_model():
-    assert anthropic_min("claude-3-5-haiku-latest") == 2048 and anthropic_min("claude-sonnet-4-5") == 1024
-    assert anthropic_min("claude-haiku-4-5") == 4096 and anthropic_min("claude-opus-4-1") == 1024
-    for model, written in (("claude-sonnet-4-5", 1500), ("claude-3-5-haiku", 0)):
+    assert anthropic_min("claude-haiku-4-5-20251001") == 4096 and anthropic_min("claude-sonnet-4-6") == 1024
+    assert anthropic_min("claude-opus-4-7") == 4096 and anthropic_min("claude-opus-4-8") == 1024
+    assert anthropic_min("claude-opus-5") == 512 and anthropic_min("claude-opus-5-5") == 1024  # 5.5 is not Opus 5
+    for model, written in (("claude-sonnet-4-6", 1500), ("claude-haiku-4-5", 0)):
         got = AnthropicPromptCache(clock=Clock()).lookup(messages([text(1500, bp=True)], [text(10)], model=model))
         assert got.cache_creation_input_tokens == written
         assert got.input_tokens + got.cache_creation_input_tokens == 1510  # input_tokens excludes the write
@@ -201,7 +202,7 @@ async def test_the_stand_in_refuses_a_fifth_breakpoint():
         client = anthropic.AsyncAnthropic(max_retries=0)
         with pytest.raises(anthropic.BadRequestError, match="maximum of 4"):
             await client.messages.create(
-                model="claude-sonnet-4-5", max_tokens=10, system=[text(5, bp=True)], messages=[{"role": "user", "content": [text(5, c, bp=True) for c in "abcd"]}]
+                model="claude-sonnet-4-6", max_tokens=10, system=[text(5, bp=True)], messages=[{"role": "user", "content": [text(5, c, bp=True) for c in "abcd"]}]
             )
         await client.close()
     assert api.responses == []
@@ -212,7 +213,7 @@ async def test_a_seat_sends_the_same_schema_and_key_all_game_on_openai():
     with standin_router() as router:
         api = OpenAIStandIn(router)
         log = CallLog()
-        await model_game("openai:gpt-4o-mini", 3, log)
+        await model_game("openai:gpt-5.4-mini", 3, log)
     by_seat: dict[str, set[str]] = {}
     keys: dict[str, set[str]] = {}
     for body in api.requests:
@@ -245,7 +246,7 @@ def test_the_routing_key_is_the_seats_own_or_its_groups():
     game, d = game_at("vote", after_death=True)
 
     def key(seat: str, n: int) -> str:
-        agent = make_llm_agent("openai:gpt-4o-mini", seat, cache_key_seats=n)
+        agent = make_llm_agent("openai:gpt-5.4-mini", seat, cache_key_seats=n)
         return agent.prompt(SeatView(seat, game.observation(seat)), d).cache_key
 
     names = [p.name for p in game.players]
@@ -255,7 +256,7 @@ def test_the_routing_key_is_the_seats_own_or_its_groups():
     assert all(k.startswith("werewolf-") and names[0] not in k for k in (key(names[0], 1), key(names[0], 2)))
 
 
-@pytest.mark.parametrize("spec", ["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5"])
+@pytest.mark.parametrize("spec", ["openai:gpt-5.4-mini", "anthropic:claude-sonnet-4-6"])
 async def test_a_whole_game_is_billed_mostly_as_cache_reads(spec):
     """The goal of the layout, on the vendors' documented rules: at least 85% of a
     game's input tokens are billed as cache reads, writes are few, and nothing is
@@ -298,7 +299,7 @@ async def test_an_illegal_answer_under_the_game_schema_is_refused_and_asked_agai
         dead = next(p.name for p in game.players if not p.alive)
         api.push(Reply(json.dumps({"reasoning": "", "action": dead, "text": "", "target": None, "claims": {"role": None, "checks": [], "accuses": []}})))
         log = CallLog()
-        answer = await ask(model_seat("openai:gpt-4o-mini", d, log), game, d)
+        answer = await ask(model_seat("openai:gpt-5.4-mini", d, log), game, d)
     d.validate(answer)
     assert log.records[0].violation and log.records[1].accepted
     first, again = api.requests
@@ -311,8 +312,8 @@ async def test_seats_on_one_endpoint_and_key_share_one_client(monkeypatch):
 
     with standin_router() as router:
         OpenAIStandIn(router)
-        seats = [make_llm_agent("openai:gpt-4o-mini", n) for n in NAMES[:3]]
-        other = make_llm_agent("openai:gpt-4o-mini", "Iris", api_key="sk-another-key-0123456789")
+        seats = [make_llm_agent("openai:gpt-5.4-mini", n) for n in NAMES[:3]]
+        other = make_llm_agent("openai:gpt-5.4-mini", "Iris", api_key="sk-another-key-0123456789")
         clients = {id(s.backend.client()) for s in seats}
         assert len(clients) == 1 and id(other.backend.client()) not in clients
         for s in seats[:2]:
@@ -330,7 +331,7 @@ async def test_openai_reasoning_options_budget_and_extra_body():
         api.reasoning_tokens = 37
         game, d = game_at("vote", after_death=True)
         log = CallLog()
-        await ask(model_seat("openai:o4-mini", d, log, reasoning_effort="low", max_tokens=500, extra_body={"service_tier": "flex"}), game, d)
+        await ask(model_seat("openai:gpt-5.4-mini", d, log, reasoning_effort="low", max_tokens=500, extra_body={"service_tier": "flex"}), game, d)
     body = api.requests[0]
     assert body["reasoning_effort"] == "low" and body["max_completion_tokens"] == min(500, LLMOptions().budget("choice")) + 4096  # the answer plus the reasoning
     assert body["service_tier"] == "flex"
@@ -342,7 +343,7 @@ async def test_anthropic_extended_thinking_with_its_budget():
     with standin_router() as router:
         api = AnthropicStandIn(router)
         game, d = game_at("vote", after_death=True)
-        await ask(model_seat("anthropic:claude-sonnet-4-5", d, CallLog(), reasoning_budget=2048, max_tokens=400, temperature=0.5), game, d)
+        await ask(model_seat("anthropic:claude-sonnet-4-6", d, CallLog(), reasoning_budget=2048, max_tokens=400, temperature=0.5), game, d)
     body = api.requests[0]
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048} and body["max_tokens"] == 2048 + min(400, LLMOptions().budget("choice"))
     assert body["tool_choice"] == {"type": "auto"} and "temperature" not in body  # what the API takes with thinking
@@ -368,10 +369,10 @@ def test_litellm_lays_out_hosted_providers_for_their_cache_and_local_servers_for
         b = agent.backend
         return b.layout(), b.build(agent.prompt(view, d), [], "json_schema")
 
-    layout, req = request("openai/gpt-4o-mini")
+    layout, req = request("openai/gpt-5.4-mini")
     assert layout == "cache" and req["prompt_cache_key"].startswith("werewolf-")
     assert req["response_format"]["json_schema"]["name"] == "answer"
-    layout, req = request("anthropic/claude-3-5-haiku-latest")
+    layout, req = request("anthropic/claude-haiku-4-5")
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
     assert layout == "cache" and "prompt_cache_key" not in req
     assert system[0]["cache_control"] == {"type": "ephemeral"} and "cache_control" not in user[-1]

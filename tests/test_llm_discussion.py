@@ -31,7 +31,7 @@ async def play(protocol: str, seed: int) -> tuple[Game, CallLog, dict, OpenAISta
     with standin_router() as router:
         standin = OpenAIStandIn(router, seed=seed, latency=0.005)  # so that concurrent calls overlap
         agents = {
-            n: make_llm_agent("openai:gpt-4o-mini", n, seed=i, log=log, preset=game.preset, rules=game.options, **FAST)
+            n: make_llm_agent("openai:gpt-5.4-mini", n, seed=i, log=log, preset=game.preset, rules=game.options, **FAST)
             for i, n in enumerate(NAMES)
         }
         await run_async(game, agents, on_answer=remember)

@@ -46,7 +46,7 @@ async def test_no_prompt_holds_another_seats_secrets(vendor, seed, language):
 
     with standin_router() as router:
         (OpenAIStandIn if vendor == "openai" else AnthropicStandIn)(router, seed=seed)
-        spec = "openai:gpt-4o-mini" if vendor == "openai" else "anthropic:claude-3-5-haiku-latest"
+        spec = "openai:gpt-5.4-mini" if vendor == "openai" else "anthropic:claude-haiku-4-5"
         agents = {
             n: make_llm_agent(spec, n, seed=i, log=log, language=language, preset=game.preset, rules=game.options, **FAST)
             for i, n in enumerate(NAMES)

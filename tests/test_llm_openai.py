@@ -33,7 +33,7 @@ from agents.llm.accounting import CallLog
 from agents.llm.config import LLMOptions
 from arena.runner import view_for
 
-MODEL = "openai:gpt-4o-mini"
+MODEL = "openai:gpt-5.4-mini"
 pytestmark = pytest.mark.usefixtures("llm_env")
 
 api = standin_fixture(OpenAIStandIn)
@@ -47,7 +47,7 @@ async def test_structured_output_request_and_recorded_call(api):
     answer = await ask(seat(d, log, temperature=0.3), game, d)
     d.validate(answer)
     body = api.requests[0]
-    assert body["model"] == "gpt-4o-mini" and body["temperature"] == 0.3
+    assert body["model"] == "gpt-5.4-mini" and body["temperature"] == 0.3
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["strict"] is True
     # api.openai.com: the cache layout. One schema for the game, the legal answers in
@@ -307,7 +307,7 @@ async def test_a_batch_is_asked_concurrently_within_the_limits():
 async def test_per_model_limit(api):
     from arena.limits import configure
 
-    configure(global_limit=10, per_model={"openai:gpt-4o-mini": 2})
+    configure(global_limit=10, per_model={"openai:gpt-5.4-mini": 2})
     api.latency = 0.02
     await model_game(MODEL, 2)
     assert api.peak_in_flight == 2

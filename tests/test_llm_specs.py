@@ -109,20 +109,24 @@ def test_a_provider_package_at_the_local_stand_in(tmp_path):
     pytest.importorskip("langchain_openai")
     data = {"name": "lc", "seed": 2, "games": 2, "seating": "teams", "concurrency": {"games": 1},
             "tables": [{"players": 5, "options": {"sheriff": False}}],
-            "participants": [{"name": "LC", "agent": "langchain:openai:gpt-4o-mini", "options": FAST},
+            "participants": [{"name": "LC", "agent": "langchain:openai:gpt-5.4-mini", "options": FAST},
                              {"name": "Bot", "agent": "heuristic"}]}  # fmt: skip
     db = tmp_path / "lc.sqlite"
     with standin_router() as router:
         api = OpenAIStandIn(router)
         report = run_tournament(config_from_data(data), db, progress=False)
     assert report.played == 2 and api.requests
-    assert all(r["model"] == "gpt-4o-mini" for r in api.requests)
+    assert all(r["model"] == "gpt-5.4-mini" for r in api.requests)
     import sqlite3
 
     calls, cost = sqlite3.connect(db).execute("SELECT SUM(calls), SUM(cost_usd) FROM seats WHERE participant = 'LC'").fetchone()
-    assert calls == len(api.requests) and cost > 0  # priced from the built-in table as gpt-4o-mini
-    model = chat_model_from_spec("openai:gpt-4o-mini", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
+    assert calls == len(api.requests) and cost > 0  # priced from the built-in table as gpt-5.4-mini
+    model = chat_model_from_spec("openai:smollm2", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
     assert (model.max_retries, model.request_timeout, model.temperature, model.max_tokens) == (0, 7, 0.2, 99)
+    # langchain-openai drops a temperature other than 1 for gpt-5 models, which accept
+    # one only with reasoning effort "none"; the other options still arrive.
+    model = chat_model_from_spec("openai:gpt-5.4-mini", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
+    assert (model.max_retries, model.request_timeout, model.temperature, model.max_tokens) == (0, 7, None, 99)
 
 
 def test_tournament_files_check_langchain_specs():
@@ -130,7 +134,7 @@ def test_tournament_files_check_langchain_specs():
         config_from_data({"name": "t", "games": 1, "tables": [{"players": 5}],
                           "participants": [{"name": "A", "agent": "langchain:openai"}, {"name": "B", "agent": "random"}]})  # fmt: skip
     cfg = config_from_data({"name": "t", "games": 1, "tables": [{"players": 5}], "budget_usd": 1.0,
-                            "participants": [{"name": "A", "agent": "langchain:openai:gpt-4o-mini"}, {"name": "B", "agent": "random"}]})  # fmt: skip
+                            "participants": [{"name": "A", "agent": "langchain:openai:gpt-5.4-mini"}, {"name": "B", "agent": "random"}]})  # fmt: skip
     cfg.check_budget()  # the provider's model has a price
     assert split_spec("langchain:lc_factories:schema_model") == ("langchain", "lc_factories:schema_model")
     assert {"openai", "anthropic", "google_genai", "bedrock_converse", "mistralai", "groq", "ollama"} <= set(PROVIDERS)
@@ -148,7 +152,7 @@ def test_litellm_prices_fill_the_table_and_never_override_it():
     entry = cost_map()[unknown]
     assert price.input == pytest.approx(entry["input_cost_per_token"] * 1e6)
     assert price.output == pytest.approx(entry["output_cost_per_token"] * 1e6)
-    assert DEFAULT_TABLE.lookup("openai/gpt-4o-mini", "litellm") == DEFAULT_TABLE.lookup("gpt-4o-mini")  # built-in first
+    assert DEFAULT_TABLE.lookup("openai/gpt-5.4-mini", "litellm") == DEFAULT_TABLE.lookup("gpt-5.4-mini")  # built-in first
     from agents.llm.pricing import ModelPrice
 
     mine = PriceTable({unknown: ModelPrice(input=9, output=9)})

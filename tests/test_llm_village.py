@@ -32,7 +32,7 @@ from prompts.render import decision_prompt, history_entries
 
 pytestmark = pytest.mark.usefixtures("llm_env")
 
-MODEL = "openai:gpt-4o-mini"
+MODEL = "openai:gpt-5.4-mini"
 OPTIONS = {"buildings": "box", "building_handout": "choice"}
 SEEDS = {"en": range(0, 6), "zh": range(4, 10)}  # a few games each, two of them shared
 BUILDING_KINDS = {

@@ -13,7 +13,7 @@ from llm_standins import OpenAIStandIn, Reply, ask, game_at, model_seat, standin
 from agents.llm.accounting import CallLog
 
 pytestmark = pytest.mark.usefixtures("llm_env")
-MODEL = "openai:gpt-4o-mini"
+MODEL = "openai:gpt-5.4-mini"
 
 
 def heal_game(**options):

@@ -27,7 +27,7 @@ def test_debug_logs_name_no_key_and_no_hidden_fact(tmp_path, monkeypatch, capsys
     set_fake_keys(monkeypatch)
     reset_llm_state()
     seats = [{"name": n, "agent": "heuristic"} for n in ("Ann", "Bo", "Cy", "Di", "Ed")]
-    seats[0] = {"name": "Ann", "agent": "openai:gpt-4o-mini", "options": {"max_retries": 2, "retry_initial": 0, "timeout": 5}}
+    seats[0] = {"name": "Ann", "agent": "openai:gpt-5.4-mini", "options": {"max_retries": 2, "retry_initial": 0, "timeout": 5}}
     game = tmp_path / "g.yaml"
     game.write_text(yaml.safe_dump({"preset": "millers_hollow", "seed": 3, "roles": ["seer", "werewolf", "villager", "villager", "villager"],
                                     "options": {"sheriff": False}, "seats": seats}))  # fmt: skip

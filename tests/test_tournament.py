@@ -44,7 +44,7 @@ def write_cfg(tmp_path: Path, **over) -> Path:
         ({"participants": [{"name": "A", "agent": "heuristic", "options": {"noise": 2}}]}, "noise"),
         ({"participants": [{"name": "A", "agent": "heuristic", "options": {"nois": 0.1}}]}, "no option 'nois'"),
         ({"participants": [{"name": "A", "agent": "py:examples.agents.cautious:Missing"}]}, "has no 'Missing'"),
-        ({"participants": [{"name": "M", "agent": "openai:gpt-4o-mini", "options": {"temprature": 1}}]}, "temprature"),
+        ({"participants": [{"name": "M", "agent": "openai:gpt-5.4-mini", "options": {"temprature": 1}}]}, "temprature"),
         ({"tables": [{"players": 8, "roles": ["villager"] * 8}]}, "table 1 (millers_hollow/8)"),
         ({"tables": [{"preset": "nope", "players": 8}]}, "unknown preset 'nope'"),
         ({"games": 0}, "games"),
@@ -248,7 +248,7 @@ def test_model_games_count_tokens_and_cost_and_the_budget_stops_new_games(tmp_pa
     data = cfg_data(
         games=4,
         seating="teams",
-        participants=[{"name": "Mini", "agent": "openai:gpt-4o-mini", "options": fast}, BOTS[0]],
+        participants=[{"name": "Mini", "agent": "openai:gpt-5.4-mini", "options": fast}, BOTS[0]],
         tables=[{"players": 5, "options": {"sheriff": False}}],
         budget_usd=1e-9,
         concurrency={"games": 1},
@@ -285,7 +285,7 @@ def test_the_budget_counts_what_games_in_flight_will_cost(tmp_path, monkeypatch,
     data = cfg_data(
         games=6,
         seating="teams",
-        participants=[{"name": "Mini", "agent": "openai:gpt-4o-mini", "options": fast}, BOTS[0]],
+        participants=[{"name": "Mini", "agent": "openai:gpt-5.4-mini", "options": fast}, BOTS[0]],
         tables=[{"players": 5, "options": {"sheriff": False}}],
         concurrency={"games": 3},
     )

@@ -130,7 +130,7 @@ def test_fork_of_a_fork(tmp_path, capsys, source):
         (["--day", "2", "--seat", "Alice=scripted"], "scripted"),
         (["--day", "2", "--seat", "Alice=chess-engine"], "chess-engine"),
         (["--day", "2", "--model-option", "temperature"], "--model-option needs KEY=VALUE"),
-        (["--day", "2", "--seat", "Alice=openai:gpt-4o-mini", "--model-option", "colour=red"], "unknown key 'colour'"),
+        (["--day", "2", "--seat", "Alice=openai:gpt-5.4-mini", "--model-option", "colour=red"], "unknown key 'colour'"),
         (["--day", "2", "--seat", "Alice=human", "--human-timeout", "0"], "positive number"),
         (["--day", "2", "--human-timeout", "5"], "--human-timeout needs a human seat"),
     ],
@@ -166,7 +166,7 @@ def test_fork_model_options_reach_the_new_model_seat_and_its_resume(tmp_path, ca
     settings = ["--model-option", "temperature=0.3", "--model-option", "max_tokens=77"]
     with standin_router() as router:
         api = OpenAIStandIn(router)
-        code, _, err = fork(capsys, str(source), "--day", "2", "--seat", f"{seat}=openai:gpt-4o-mini", *settings, "--transcript", str(out), "--quiet")
+        code, _, err = fork(capsys, str(source), "--day", "2", "--seat", f"{seat}=openai:gpt-5.4-mini", *settings, "--transcript", str(out), "--quiet")
     assert code == 0, err
     assert api.requests and all(b["temperature"] == 0.3 and b["max_completion_tokens"] == 77 for b in api.requests)
     h = read_transcript(out).header
@@ -193,7 +193,7 @@ def test_fork_takes_the_concurrency_caps(tmp_path, capsys, source):
     from llm_standins import OpenAIStandIn, reset_llm_state, standin_router
 
     names = read_transcript(source).header.names
-    seats = [a for n in names for a in ("--seat", f"{n}=openai:gpt-4o-mini")]
+    seats = [a for n in names for a in ("--seat", f"{n}=openai:gpt-5.4-mini")]
     for flag in ("--concurrency", "--model-concurrency"):
         code, _, err = fork(capsys, str(source), "--day", "1", *seats, flag, "0")
         assert code == 2 and f"{flag} needs a positive number" in err

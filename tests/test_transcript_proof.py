@@ -27,7 +27,7 @@ from transcripts.signing import ENV_VAR, load_public_key, load_signer
 from transcripts.verify import Status as Verdict
 from transcripts.verify import verify_file
 
-MODEL = "openai:gpt-4o-mini"
+MODEL = "openai:gpt-5.4-mini"
 MODEL_SEATS = ("Alice", "Bob", "Chloe")
 
 
@@ -185,7 +185,7 @@ def test_another_game_relabelled_as_the_models_fails(tmp_path, unsigned_model_ga
     forged = relabelled(bots_game(tmp_path, winner), unsigned_model_game, tmp_path / "forged.jsonl", rechain=rechain)
     assert read_transcript(forged).result.winner != winner
     v = mismatch(forged, allow_unchained=True)  # even with the chain excused
-    assert "no call record produced it" in v.difference.message and "openai:gpt-4o-mini" in v.difference.message
+    assert "no call record produced it" in v.difference.message and "openai:gpt-5.4-mini" in v.difference.message
     j = verdict(forged, "--allow-unchained")
     assert j["guarantees"]["replay"]["holds"] is True and j["guarantees"]["model_calls"]["holds"] is False
     if not rechain:

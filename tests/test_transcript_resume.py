@@ -140,7 +140,7 @@ def test_model_seats_are_not_asked_again(tmp_path, capsys):
     game = tmp_path / "g.yaml"
     names = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
     game.write_text("seed: 4\nseats:\n" + "".join(
-        f"  - {{name: {n}, agent: {'openai:gpt-4o-mini' if n in ('Alice', 'Bob') else 'heuristic'}}}\n" for n in names
+        f"  - {{name: {n}, agent: {'openai:gpt-5.4-mini' if n in ('Alice', 'Bob') else 'heuristic'}}}\n" for n in names
     ))  # fmt: skip
     full = tmp_path / "full.jsonl"
     with standin_router() as router:
@@ -192,7 +192,7 @@ def test_catch_up_never_asks_people_models_or_strangers(tmp_path):
             return decision.pass_answer
 
     names = t.header.names
-    specs = {names[0]: "human", names[1]: "openai:gpt-4o-mini", names[2]: "heuristic"}  # the record says random
+    specs = {names[0]: "human", names[1]: "openai:gpt-5.4-mini", names[2]: "heuristic"}  # the record says random
     agents = {n: Spy(n, specs.get(n, "random")) for n in names}
     game = build_game(t.header)
     done = catch_up(game, agents, t.records)
@@ -216,7 +216,7 @@ def test_a_model_seats_fallback_bot_is_caught_up(tmp_path, capsys, seed):
     game = tmp_path / "g.yaml"
     names = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
     game.write_text(f"seed: {seed}\nseats:\n" + "".join(
-        f"  - {{name: {n}, agent: openai:gpt-4o-mini, options: {{max_retries: 0}}}}\n" if n in models else f"  - {{name: {n}}}\n"
+        f"  - {{name: {n}, agent: openai:gpt-5.4-mini, options: {{max_retries: 0}}}}\n" if n in models else f"  - {{name: {n}}}\n"
         for n in names
     ))  # fmt: skip
     full = tmp_path / "full.jsonl"

@@ -188,7 +188,7 @@ def test_model_calls_beside_a_bots_answer_are_stray(tmp_path, game_file):
     rows = lines(game_file)
     i = index_of(rows, lambda r: r["type"] == "answer" and r["kind"] == "vote")
     call = {"type": "call", "seat": rows[i]["seat"], "decision": rows[i]["decision"], "kind": "vote", "backend": "openai",
-            "model": "gpt-4o-mini", "parsed": {"reasoning": "honest thoughts", "action": rows[i]["answer"]}}  # fmt: skip
+            "model": "gpt-5.4-mini", "parsed": {"reasoning": "honest thoughts", "action": rows[i]["answer"]}}  # fmt: skip
     v = _mismatch(edit(game_file, tmp_path / "calls.jsonl", lambda rs: rs.insert(i, call), rechain=True))
     assert v.difference.line == i + 1 and "not to a model" in v.difference.message
     stray = dict(call, decision=99999)

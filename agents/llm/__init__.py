@@ -2,10 +2,10 @@
 compatible servers, Anthropic Messages, any LangChain chat model, LiteLLM).
 
 Specs: ``openai:MODEL``, ``anthropic:MODEL``, ``litellm:MODEL`` (LiteLLM's own model
-names, ``groq/llama-3.1-8b-instant``), ``langchain:PROVIDER:MODEL`` and
+names, ``groq/openai/gpt-oss-20b``), ``langchain:PROVIDER:MODEL`` and
 ``langchain:MODULE:FACTORY`` (``agents.llm.langchain_spec``).
 
-``make_llm_agent("openai:gpt-4o-mini", "Alice")`` is what the registry calls for a
+``make_llm_agent("openai:gpt-5.4-mini", "Alice")`` is what the registry calls for a
 model spec; ``from_langchain(chat_model, "Alice")`` seats a LangChain model. Imports
 are lazy so that reading a transcript or playing bots never loads a vendor SDK.
 """
@@ -46,10 +46,10 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 
 _EXAMPLE = {
-    "openai": "openai:gpt-4o-mini",
-    "anthropic": "anthropic:claude-3-5-haiku-latest",
+    "openai": "openai:gpt-5.4-mini",
+    "anthropic": "anthropic:claude-haiku-4-5",
     "langchain": "langchain:PROVIDER:MODEL or langchain:MODULE:FACTORY",
-    "litellm": "litellm:MODEL, e.g. litellm:groq/llama-3.1-8b-instant",
+    "litellm": "litellm:MODEL, e.g. litellm:groq/openai/gpt-oss-20b",
 }
 
 

@@ -79,7 +79,7 @@ def split_langchain(rest: str) -> tuple[str, str]:
     head, sep, tail = rest.partition(":")
     if not sep or not head.strip() or not tail.strip():
         raise ValueError(
-            f"'langchain:{rest}' needs two parts: langchain:PROVIDER:MODEL (e.g. langchain:openai:gpt-4o-mini) "
+            f"'langchain:{rest}' needs two parts: langchain:PROVIDER:MODEL (e.g. langchain:openai:gpt-5.4-mini) "
             "or langchain:MODULE:FACTORY (a function returning a BaseChatModel)"
         )
     return head.strip(), tail.strip()

@@ -40,7 +40,7 @@ def _number(v: Any) -> float | None:
 
 
 def litellm_price(model: str) -> Any:
-    """A ``ModelPrice`` from LiteLLM's map (``groq/llama-3.1-8b-instant``, then without
+    """A ``ModelPrice`` from LiteLLM's map (``groq/openai/gpt-oss-20b``, then without
     its provider prefix), or ``None``."""
     from agents.llm.pricing import ModelPrice
 

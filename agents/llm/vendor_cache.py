@@ -29,14 +29,15 @@ and developers.openai.com/cookbook/examples/prompt_caching_201):
 - the figure is reported as ``usage.prompt_tokens_details.cached_tokens``, inside
   ``prompt_tokens``.
 
-Anthropic (explicit breakpoints; docs.anthropic.com/en/docs/build-with-claude/prompt-caching
+Anthropic (explicit breakpoints; platform.claude.com/docs/en/build-with-claude/prompt-caching
 and docs.anthropic.com/en/docs/agents-and-tools/tool-use/tool-use-with-prompt-caching):
 
 - the prefix is rendered tools, then system, then messages; ``cache_control`` marks a
   breakpoint on a block and at most 4 are allowed (more is a 400);
 - a breakpoint writes the prefix up to its block, if that prefix is at least the
-  model's minimum (1,024 tokens for Sonnet and Opus 4/4.1, 2,048 for Haiku 3 and 3.5,
-  4,096 for Haiku 4.5 and Opus 4.5); shorter ones silently cache nothing;
+  model's minimum (``ANTHROPIC_MIN``: 4,096 tokens for Haiku 4.5 and Opus 4.5 to 4.7,
+  1,024 for Sonnet 4.6 and Opus 4.8, 512 for Opus 5, Fable 5 and Mythos 5); shorter
+  ones silently cache nothing;
 - a read is found at a breakpoint or at an earlier block boundary, looking back up to
   20 blocks from each breakpoint; entries exist only where an earlier request had a
   breakpoint;
@@ -59,6 +60,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from agents.llm.model_ids import entry_for
+
 CHARS_PER_TOKEN = 4
 Clock = Callable[[], float]
 
@@ -73,12 +76,23 @@ OPENAI_RATE_WINDOW = 60.0
 ANTHROPIC_MAX_BREAKPOINTS = 4
 ANTHROPIC_LOOKBACK = 20
 ANTHROPIC_TTL = {"5m": 300.0, "1h": 3600.0}
-# Minimum cacheable prefix by model id prefix (longest match wins); others: 1,024.
+# Minimum cacheable prefix by model id or dated snapshot (``agents.llm.model_ids``);
+# any other model: 1,024, the documented figure for Sonnet 4.6 and Opus 4.8 and the
+# smallest of the older families. Sources: the "cache limitations" list of
+# https://platform.claude.com/docs/en/build-with-claude/prompt-caching as quoted in
+# github.com/anthropics/anthropic-sdk-python/issues/1194 and
+# clawdemy.org/lessons/building-with-claude/prompt-caching-and-context-management/cheatsheet/
+# (4,096 for Opus 4.5-4.7 and Haiku 4.5; 1,024 for Sonnet 4.6 and Opus 4.8), and
+# dev.to/creeta/claudes-prompt-cache-fails-silently-below-1024-tokens-1ch1 for the 512
+# of the 5 family (one source; it gives Opus 4.7 2,048 where the two above give 4,096).
 ANTHROPIC_MIN = {
-    "claude-3-haiku": 2048,
-    "claude-3-5-haiku": 2048,
     "claude-haiku-4-5": 4096,
     "claude-opus-4-5": 4096,
+    "claude-opus-4-6": 4096,
+    "claude-opus-4-7": 4096,
+    "claude-opus-5": 512,
+    "claude-fable-5": 512,
+    "claude-mythos-5": 512,
 }
 ANTHROPIC_DEFAULT_MIN = 1024
 
@@ -258,11 +272,10 @@ class CacheRequestError(ValueError):
 
 
 def anthropic_min(model: str) -> int:
-    best = ""
-    for key in ANTHROPIC_MIN:
-        if model.startswith(key) and len(key) > len(best):
-            best = key
-    return ANTHROPIC_MIN[best] if best else ANTHROPIC_DEFAULT_MIN
+    """The model's minimum cacheable prefix; a later version (``claude-opus-5-5``) is
+    not taken for an earlier one (``claude-opus-5``)."""
+    key = entry_for(model, ANTHROPIC_MIN)
+    return ANTHROPIC_MIN[key] if key is not None else ANTHROPIC_DEFAULT_MIN
 
 
 def anthropic_blocks(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

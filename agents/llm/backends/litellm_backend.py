@@ -1,5 +1,5 @@
 """LiteLLM (``litellm:MODEL``): every provider LiteLLM routes, under its model names
-(``groq/llama-3.1-8b-instant``, ``bedrock/...``, ``gemini/...``, ``ollama/...``).
+(``groq/openai/gpt-oss-20b``, ``bedrock/...``, ``gemini/...``, ``ollama/...``).
 
 LiteLLM takes and returns the OpenAI Chat Completions format and raises the
 ``openai`` SDK's error classes (its own subclass them), so this back end is the
@@ -40,7 +40,7 @@ _OPENAI_NAMES = ("gpt-", "o1", "o3", "o4", "chatgpt-")
 
 def provider(model: str) -> str:
     """The LiteLLM provider of ``model``: its prefix (``groq/...``), or for a bare name
-    the vendor LiteLLM sends it to (``gpt-4o-mini``: openai, ``claude-...``: anthropic)."""
+    the vendor LiteLLM sends it to (``gpt-5.4-mini``: openai, ``claude-...``: anthropic)."""
     if "/" in model:
         return model.split("/", 1)[0]
     if model.startswith(_OPENAI_NAMES):

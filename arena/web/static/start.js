@@ -7,7 +7,7 @@ let choices = null;
 
 const AGENTS = ["human", "heuristic", "random", "model", "custom"]; // labels: start.agent.<id>
 // Agents named by a spec typed beside the menu: a model, or a class of one's own (py:MODULE:CLASS).
-const TYPED = { model: "openai:gpt-4o-mini", custom: "py:examples.agents.cautious:CautiousAgent" };
+const TYPED = { model: "openai:gpt-5.4-mini", custom: "py:examples.agents.cautious:CautiousAgent" };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
