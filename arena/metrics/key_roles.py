@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.metrics.load import GameRecord, camp_of, payload_is
+from arena.metrics.load import GameRecord, camp_of
 from engine.flow.voting import Eliminated
 from engine.roles.civilian import PLAIN  # the cards without a power: no key role
 from engine.roles.seer import SeerResult
@@ -23,13 +23,13 @@ def seer_metrics(g: GameRecord) -> list[dict[str, Any]]:
     seers = [n for n, r in g.initial_roles.items() if r == "seer"]
     out = []
     for seer in seers:
-        checks = [(e, e.data) for e in g.timeline if payload_is(e.data, SeerResult) and e.data.seer == seer]
+        checks = [(e, e.data) for e in g.of(SeerResult) if e.data.seer == seer]
         first_wolf = next((e for e, d in checks if g.is_wolf(d.target)), None)
         claimed_day = None
         revealed_day = None
-        for e in g.timeline:
+        for e in g.of(Speech):
             d = e.data
-            if not payload_is(d, Speech) or d.speaker != seer:
+            if d.speaker != seer:
                 continue
             claims = d.claims or {}
             if claims.get("role") == "seer" and claimed_day is None:
@@ -57,8 +57,8 @@ def seer_metrics(g: GameRecord) -> list[dict[str, Any]]:
 
 
 def first_wolf_voted_out(g: GameRecord) -> int | None:
-    for e in g.timeline:
-        if payload_is(e.data, Eliminated) and g.is_wolf(e.data.player):
+    for e in g.of(Eliminated):
+        if g.is_wolf(e.data.player):
             return int(e.day)
     return None
 

@@ -93,6 +93,7 @@ class GameRecord:
     def __post_init__(self) -> None:
         self._typed: dict[int, Event] = {}
         self._deaths: tuple[Death, ...] | None = None
+        self._of: dict[Any, list[Event]] = {}
         where = self.path or "transcript"
         for r in self.records:
             t = r.get("type")
@@ -114,6 +115,15 @@ class GameRecord:
         if not self.roles and self.result:
             self.roles = {p["name"]: p["role"] for p in self.result.get("players", [])}
             self.initial_roles = {p["name"]: p["initial_role"] for p in self.result.get("players", [])}
+
+    def of(self, kinds: type | tuple[type, ...]) -> list[Event]:
+        """The timeline's events whose payload is one of ``kinds``, in file order: read
+        once per game and kinds (several measures look for the same few kinds, some
+        once per claim)."""
+        hit = self._of.get(kinds)
+        if hit is None:
+            hit = self._of[kinds] = [e for e in self.timeline if payload_is(e.data, kinds)]
+        return hit
 
     # ------------------------------------------------------------------ who is who
     def typed(self, record: dict[str, Any]) -> Event:
@@ -171,9 +181,7 @@ class GameRecord:
         """``death`` events with their day, phase and sequence number (read once per
         game: every seat's summary and every lie's effects ask)."""
         if self._deaths is None:
-            self._deaths = tuple(
-                Death(e.data.player, e.data.cause, e.data.role, e.day, e.phase, e.seq) for e in self.timeline if payload_is(e.data, DeathEvent)
-            )
+            self._deaths = tuple(Death(e.data.player, e.data.cause, e.data.role, e.day, e.phase, e.seq) for e in self.of(DeathEvent))
         return list(self._deaths)
 
 
@@ -202,16 +210,17 @@ class Truth:
 
     def see(self, event: Event) -> None:
         d = event.data
-        if payload_is(d, Role):
+        what = _TRUTH_KIND.get(type(d))
+        if what is None:
+            what = _TRUTH_KIND[type(d)] = _truth_kind(d)
+        if what == "role":
             self.role[d.player] = d.role
             self.wolf[d.player] = is_wolf_role(d.role)
-        elif payload_is(d, (Infected, WildChildTurned)):
+        elif what == "wolf" or (what == "hound" and d.side == "werewolves"):
             self.wolf[d.player] = True
-        elif payload_is(d, WolfHoundSide) and d.side == "werewolves":
-            self.wolf[d.player] = True
-        elif payload_is(d, DeathEvent):
+        elif what == "death":
             self.alive[d.player] = False
-        elif payload_is(d, Revived):
+        elif what == "revived":
             self.alive[d.player] = True
 
     def is_wolf(self, name: str) -> bool:
@@ -225,6 +234,25 @@ class Truth:
 
     def dead(self) -> list[str]:
         return [n for n in self.order if not self.alive.get(n)]
+
+
+def _truth_kind(d: Any) -> str:
+    """What a payload of this class tells ``Truth``: a new card, a conversion to the
+    pack, the Wolf-Hound's choice, a death, a return to life, or nothing."""
+    if isinstance(d, Role):
+        return "role"
+    if isinstance(d, (Infected, WildChildTurned)):
+        return "wolf"
+    if isinstance(d, WolfHoundSide):
+        return "hound"
+    if isinstance(d, DeathEvent):
+        return "death"
+    if isinstance(d, Revived):
+        return "revived"
+    return ""
+
+
+_TRUTH_KIND: dict[type, str] = {}  # payload class -> _truth_kind (Truth.see reads every event)
 
 
 def is_wolf_role(role: str) -> bool:
