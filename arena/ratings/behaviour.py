@@ -9,6 +9,7 @@ intervals. That is all it needs of the metrics, so it lives here, apart from
 
 from __future__ import annotations
 
+from operator import add
 from typing import Any, Iterable
 
 from arena.ratings.wilson import rate_with_interval
@@ -74,7 +75,7 @@ class SummaryTotals:
     is. ``add`` changes nothing when a row cannot be added (a count that is not a number)."""
 
     def __init__(self) -> None:
-        self.sums: dict[str, Any] = {k: 0 for k in ADDITIVE}
+        self.sums: list[Any] = [0] * len(ADDITIVE)  # in ADDITIVE's order
         self.legacy_lies: Any = 0  # lies of rows stored before last words were told apart
         self.seats = 0
         self.survived = 0
@@ -82,22 +83,24 @@ class SummaryTotals:
         self.bins: list[list[Any]] = [[0, 0.0, 0] for _ in range(BINS)]
 
     def add(self, r: dict[str, Any]) -> None:
-        sums = {k: v + (r.get(k) or 0) for k, v in self.sums.items()}
+        get = r.get
+        sums = list(map(add, self.sums, [get(k) or 0 for k in ADDITIVE]))
         # a row stored before last words were told apart counts all its lies as told alive
-        legacy = self.legacy_lies + (r.get("lies") or 0) if "lies_alive" not in r else self.legacy_lies
-        c = r.get("cost_usd")
+        legacy = self.legacy_lies + (get("lies") or 0) if "lies_alive" not in r else self.legacy_lies
+        c = get("cost_usd")
         cost = None if self.cost is None or c is None else self.cost + c
         bins = self.bins
-        seat_bins = r.get("belief_bins")
+        seat_bins = get("belief_bins")
         if seat_bins and seat_bins != NO_BINS:  # no answers: adds nothing
             bins = [[b[0] + more[0], b[1] + more[1], b[2] + more[2]] for b, more in zip(self.bins, seat_bins)]
             bins += self.bins[len(bins) :]
         self.sums, self.legacy_lies, self.cost, self.bins = sums, legacy, cost, bins
         self.seats += 1
-        self.survived += 1 if r.get("survived") else 0
+        if get("survived"):
+            self.survived += 1
 
     def result(self) -> dict[str, Any]:
-        acc: dict[str, Any] = dict(self.sums)
+        acc: dict[str, Any] = dict(zip(ADDITIVE, self.sums))
         acc["lies_alive"] += self.legacy_lies
         acc["seats"] = self.seats
         acc["survived"] = self.survived
