@@ -37,8 +37,7 @@ def claims(g: GameRecord) -> list[dict[str, Any]]:
     wolves = g.wolves
     seen: dict[str, dict[str, bool]] = defaultdict(dict)  # seer -> target -> saw a wolf
     out: list[dict[str, Any]] = []
-    for e in g.of((SeerResult, Speech)):
-        data = e.data
+    for e, data in g.of((SeerResult, Speech)):
         if payload_is(data, SeerResult):
             seen[data.seer][data.target] = is_wolf_role(data.role)
             continue
@@ -80,14 +79,14 @@ def _effects(g: GameRecord, claim: dict[str, Any]) -> dict[str, Any]:
         return eff
     if claim.get("says_wolf") and target not in wolves:
         voters = set()
-        for e in g.of(VoteResult):
+        for e, vote in g.of(VoteResult):
             if e.day == day and e.seq > seq:
-                for voter, pick in (e.data.votes or {}).items():
+                for voter, pick in (vote.votes or {}).items():
                     if pick == target and voter != liar and voter not in wolves:
                         voters.add(voter)
         eff["innocent_target"] = target
         eff["village_votes_on_innocent"] = len(voters)
-        eff["innocent_voted_out"] = any(e.day == day and e.seq > seq and e.data.player == target for e in g.of(Eliminated))
+        eff["innocent_voted_out"] = any(e.day == day and e.seq > seq and gone.player == target for e, gone in g.of(Eliminated))
     elif not claim.get("says_wolf", True) and target in wolves:
         eff["covered_wolf"] = target
         eff["covered_wolf_survived_day"] = not any(d.player == target and d.day == day and d.seq > seq for d in deaths)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, TypeGuard, TypeVar, overload
 
 import orjson
 
@@ -30,7 +30,7 @@ from engine.roles.infect_father import Infected
 from engine.roles.priest import Revived
 from engine.roles.wild_child import WildChildTurned
 from engine.roles.wolf_hound import WolfHoundSide
-from transcripts.schema import declared_payload
+from transcripts.payloads import declared_payload
 
 
 class MetricsError(ValueError):
@@ -38,9 +38,14 @@ class MetricsError(ValueError):
 
 
 _IS: dict[tuple[type, Any], bool] = {}
+P = TypeVar("P")
 
 
-def payload_is(data: Any, kinds: type | tuple[type, ...]) -> bool:
+@overload
+def payload_is(data: Any, kinds: type[P]) -> TypeGuard[P]: ...
+@overload
+def payload_is(data: Any, kinds: tuple[type[P], ...]) -> TypeGuard[P]: ...
+def payload_is(data: Any, kinds: Any) -> bool:
     """``isinstance(data, kinds)``, remembered per payload class. A payload is a
     ``Mapping``, so every ``isinstance`` that fails goes through ``ABCMeta``'s
     Python-level check (about a microsecond); the measures ask it of every event
@@ -93,7 +98,7 @@ class GameRecord:
     def __post_init__(self) -> None:
         self._typed: dict[int, Event] = {}
         self._deaths: tuple[Death, ...] | None = None
-        self._of: dict[Any, list[Event]] = {}
+        self._of: dict[Any, list[Any]] = {}
         where = self.path or "transcript"
         for r in self.records:
             t = r.get("type")
@@ -116,13 +121,13 @@ class GameRecord:
             self.roles = {p["name"]: p["role"] for p in self.result.get("players", [])}
             self.initial_roles = {p["name"]: p["initial_role"] for p in self.result.get("players", [])}
 
-    def of(self, kinds: type | tuple[type, ...]) -> list[Event]:
-        """The timeline's events whose payload is one of ``kinds``, in file order: read
-        once per game and kinds (several measures look for the same few kinds, some
-        once per claim)."""
+    def of(self, kinds: type[P] | tuple[type[P], ...]) -> list[tuple[Event, P]]:
+        """(event, payload) of the timeline's events whose payload is one of ``kinds``,
+        in file order: read once per game and kinds (several measures look for the same
+        few kinds, some once per claim)."""
         hit = self._of.get(kinds)
         if hit is None:
-            hit = self._of[kinds] = [e for e in self.timeline if payload_is(e.data, kinds)]
+            hit = self._of[kinds] = [(e, e.data) for e in self.timeline if payload_is(e.data, kinds)]
         return hit
 
     # ------------------------------------------------------------------ who is who
@@ -181,7 +186,7 @@ class GameRecord:
         """``death`` events with their day, phase and sequence number (read once per
         game: every seat's summary and every lie's effects ask)."""
         if self._deaths is None:
-            self._deaths = tuple(Death(e.data.player, e.data.cause, e.data.role, e.day, e.phase, e.seq) for e in self.of(DeathEvent))
+            self._deaths = tuple(Death(d.player, d.cause, d.role, e.day, e.phase, e.seq) for e, d in self.of(DeathEvent))
         return list(self._deaths)
 
 
@@ -209,7 +214,7 @@ class Truth:
         self.alive: dict[str, bool] = {n: True for n in names}
 
     def see(self, event: Event) -> None:
-        d = event.data
+        d: Any = event.data  # its class is what _truth_kind says
         what = _TRUTH_KIND.get(type(d))
         if what is None:
             what = _TRUTH_KIND[type(d)] = _truth_kind(d)

@@ -75,7 +75,7 @@ def _condemned(g: GameRecord, i: int, castellan: str) -> str | None:
         if r.get("type") != "event":
             continue
         d = g.typed(r).data
-        if payload_is(d, (Pardoned, PardonRefused)) and d.castellan == castellan:
+        if (payload_is(d, Pardoned) or payload_is(d, PardonRefused)) and d.castellan == castellan:
             return d.player
     return None
 

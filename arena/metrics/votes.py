@@ -60,7 +60,7 @@ def majority_agreement(g: GameRecord) -> dict[str, dict[str, int]]:
     voted for the player eliminated."""
     last_round: dict[int, VoteResult] = {}
     eliminated: dict[int, str] = {}
-    for e in g.of((VoteResult, Eliminated)):
+    for e, _ in g.of((VoteResult, Eliminated)):
         if payload_is(e.data, VoteResult):
             d = int(e.day)
             if d not in last_round or e.data.round >= last_round[d].round:
