@@ -52,7 +52,7 @@ def malformed(g) -> str | None:
     try:
         g.parts = measures(g)  # aggregate() reuses them rather than measure again
         g.measured = game_metrics(g, g.parts)
-        Aggregate.contribution(g, g.parts)  # what the sums would read of it
+        g.contribution = Aggregate.contribution(g, g.parts)  # what the sums will read of it
     except SHAPE_ERRORS as e:
         return f"a record is malformed, so the game cannot be measured ({type(e).__name__}: {' '.join(str(e).split())[:120]})"
     return None

@@ -184,7 +184,8 @@ class Aggregate:
         parts = getattr(g, "parts", None) or measures(g)  # the CLI's check measured it already
         if each is not None:
             each(g, parts)
-        seats, uses, pooled = self.contribution(g, parts)
+        checked = g.contribution if parts is getattr(g, "parts", None) else None
+        seats, uses, pooled = checked or self.contribution(g, parts)
         self.count += 1
         self.winners[g.winner or "unfinished"] += 1
         for label, label_side, role, s in seats:

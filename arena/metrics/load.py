@@ -94,6 +94,7 @@ class GameRecord:
     result: dict[str, Any] | None = None
     measured: dict[str, Any] | None = None  # the game's measures, once computed (``arena.metrics.cli``)
     pairs: Any = None  # ``beliefs.belief_pairs(self)``, once computed
+    contribution: Any = None  # what it adds to ``game.Aggregate``, once worked out (the CLI's check)
 
     def __post_init__(self) -> None:
         self._typed: dict[int, Event] = {}
