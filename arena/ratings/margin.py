@@ -231,22 +231,22 @@ class _Cuts:
         info = np.zeros((n_fit, n_par, n_par))
         cut = np.arange(C)
         info[:, cut, cut] = V.sum(axis=1)
-        tb = gam[:, :, None] * np.einsum("bnc,nm->bcm", V, X)
+        tb = gam[:, :, None] * (V.transpose(0, 2, 1) @ X)
         info[:, :C, C + F :] = tb
         info[:, C + F :, :C] = tb.transpose(0, 2, 1)
         Vf = V[:, :, free] * xb[:, :, None]  # [fits, rows, F]
         g = C + np.arange(F)
         info[:, free, g] = info[:, g, free] = Vf.sum(axis=1)
         info[:, g, g] = (Vf * xb[:, :, None]).sum(axis=1)
-        gb = gam[:, free, None] * np.einsum("bnf,nm->bfm", Vf, X)
+        gb = gam[:, free, None] * (Vf.transpose(0, 2, 1) @ X)
         info[:, C : C + F, C + F :] = gb
         info[:, C + F :, C : C + F] = gb.transpose(0, 2, 1)
-        info[:, C + F :, C + F :] = np.einsum("bn,nm,nl->bml", (V * gam[:, None, :] ** 2).sum(axis=2), X, X)
+        info[:, C + F :, C + F :] = ((V * gam[:, None, :] ** 2).sum(axis=2)[:, :, None] * X).transpose(0, 2, 1) @ X
         info += np.diag(self.prior)
         grad = np.concatenate(
-            [R.sum(axis=1), (R[:, :, free] * xb[:, :, None]).sum(axis=1), np.einsum("bnc,bc,nm->bm", R, gam, X)], axis=1
+            [R.sum(axis=1), (R[:, :, free] * xb[:, :, None]).sum(axis=1), np.einsum("bnc,bc->bn", R, gam) @ X], axis=1
         ) - self.prior * (th - self.centre)
-        cross = np.einsum("bnf,nm->bfm", R[:, :, free], X)
+        cross = R[:, :, free].transpose(0, 2, 1) @ X
         return info, grad, cross, P
 
     def newton(self, theta: np.ndarray, W: np.ndarray, iters: int, tol: float) -> np.ndarray:
@@ -268,10 +268,8 @@ class _Cuts:
             observed = info.copy()
             observed[:, C : C + F, C + F :] -= cross
             observed[:, C + F :, C : C + F] -= cross.transpose(0, 2, 1)
-            if not _positive_definite(observed):  # find which (rare: far from the optimum)
-                for i in range(len(th)):
-                    if not _positive_definite(observed[i]):
-                        observed[i] = info[i] + 1e-12 * np.eye(info.shape[1])
+            for i in _not_positive_definite(observed):
+                observed[i] = info[i] + 1e-12 * np.eye(info.shape[1])
             step = np.linalg.solve(observed, grad[:, :, None])[:, :, 0]
             lam = np.ones(len(th))
             new_theta = th.copy()
@@ -292,13 +290,17 @@ class _Cuts:
         return theta
 
 
-def _positive_definite(m: np.ndarray) -> bool:
-    """Whether ``m`` (or every matrix of a stack) has a Cholesky factor."""
+def _not_positive_definite(m: np.ndarray, offset: int = 0) -> list[int]:
+    """The matrices of the stack ``m`` that have no Cholesky factor, found by halves
+    (a few, and only in the first steps, far from the optimum)."""
     try:
         np.linalg.cholesky(m)
-        return True
+        return []
     except np.linalg.LinAlgError:
-        return False
+        if len(m) == 1:
+            return [offset]
+        half = len(m) // 2
+        return _not_positive_definite(m[:half], offset) + _not_positive_definite(m[half:], offset + half)
 
 
 def fit_cuts(
