@@ -145,17 +145,11 @@ class MarginDesign(BTDesign):
         when its own step does. The others go through ``fit``."""
         if self._warm is None or not rows:  # no fit of all games to start from yet
             return [self.fit(r) for r in rows]
-        cell, X, y = self._cells()
-        counts = np.zeros((len(rows), len(y)))
-        for i, r in enumerate(rows):
-            c = cell[np.asarray(r, dtype=np.int64)]
-            counts[i] = np.bincount(c[c >= 0], minlength=len(y))
-        used = counts > 0
+        X, y, counts, ready = self._replicate_cells(rows)
         cats = np.zeros((len(y), self.n_categories))
         cats[np.arange(len(y)), y.astype(np.int64)] = 1.0
-        every = ((used.astype(float) @ cats).min(axis=1) > 0) & (self._warm[:2] == (self.n_categories, self.split))
-        full = (used.astype(float) @ (np.abs(X[:, 1:]) > 1e-12)).min(axis=1) > 0
-        batch = np.flatnonzero(every & full & self._identified_many(X, used))
+        every = ((counts > 0).astype(float) @ cats).min(axis=1) > 0  # every category: the start's parameters fit
+        batch = np.flatnonzero(every & ready & (self._warm[:2] == (self.n_categories, self.split)))
         out: list[dict[str, float] | None] = [None] * len(rows)
         if batch.size:
             model, _ = cuts_model(X[:, 1:], y.astype(np.int64), self.n_categories, self.split, RIDGE)
