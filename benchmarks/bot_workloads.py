@@ -46,7 +46,8 @@ over bots.yaml's 600 transcripts, main (2bbbf43) and the branch alternating on a
 machine at load 6-8, best of the runs (CPU s of the whole process, peak RSS):
 
     600 transcripts   7.35 s -> 4.34 s CPU (1.7x), peak 89.6 -> 64.7 MB; output byte-identical
-    100 transcripts   5049M -> 2957M instructions (callgrind, start-up included: 1.7x)
+    100 transcripts   4548M -> 2484M instructions (callgrind, start-up included, both
+                      trees byte-compiled first: 1.8x)
     import arena.metrics.cli alone   1.15 s -> 0.65 s CPU
 """
 
