@@ -19,7 +19,6 @@ import argparse
 import importlib
 import sys
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Iterable, NoReturn, Sequence
 
 from arena.command import EXIT_BAD_INPUT, CliError, Command
@@ -63,6 +62,9 @@ ENTRIES: tuple[Entry, ...] = (
 
 def package_version() -> str:
     """The installed distribution's version (pyproject.toml's), for ``--version``."""
+    # importlib.metadata costs a tenth of a second at every start; only --version reads it
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("werewolf-arena")
     except PackageNotFoundError:  # run from a source tree that was never installed

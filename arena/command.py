@@ -18,10 +18,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-import yaml
 from rich.console import Console
-
-from arena.limits import configure as configure_limits
 
 EXIT_BAD_INPUT = 2
 EXIT_GAME_FAILED = 1
@@ -49,6 +46,10 @@ class Command:
 # ---------------------------------------------------------------------- shared argument helpers
 def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> dict[str, Any]:
     """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
+    # yaml and asyncio (arena.limits) load here, not at the top: every subcommand imports
+    # this module, and they cost a tenth of a second of each start (python -X importtime).
+    import yaml
+
     out: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
@@ -116,6 +117,9 @@ def apply_limits(args: argparse.Namespace) -> None:
                 raise CliError(f"{flag} needs a positive number, at most 1024; got {value}")
             caps[cap] = value
     if caps:
+        # asyncio loads with arena.limits: only a command with model seats needs it (see parse_option_pairs)
+        from arena.limits import configure as configure_limits
+
         configure_limits(global_limit=caps.get("global_limit"), default_per_model=caps.get("default_per_model"))
 
 

@@ -538,7 +538,8 @@ def test_heuristic_villagers_beat_the_constant_answer(tmp_path):
     card and what it has seen left out) it must score better than always answering the
     table's share of wolves."""
     from arena.cli import main as cli_main
-    from arena.metrics.game import behaviour, seat_summary, sum_summaries
+    from arena.metrics.game import behaviour, seat_summary
+    from arena.ratings.behaviour import sum_summaries
     from arena.metrics.load import load_transcript
 
     village, wolves = [], []

@@ -232,3 +232,22 @@ def test_leaderboard_reads_the_tournament_files_outcome(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["rating_method"]["outcome"] == "win" and "bradley_terry_win" not in doc["participants"][0]
 
+
+def test_batched_margin_fits_are_each_replicates_own_fit():
+    """The margin fit's ``fit_many`` solves the replicates that hold every category
+    together; each must be what ``fit`` gives alone (within float noise: the sums run
+    over different arrays), and replicates missing a category or a participant go
+    through ``fit`` (same keys left out)."""
+    games = synthetic(120, seed=5)
+    rng = np.random.default_rng(3)
+    rows = [rng.integers(0, len(games), len(games)) for _ in range(25)]
+    rows.append(np.array([i for i, g in enumerate(games) if all(s.participant != "Poor" for s in g.seats)]))
+    rows.append(np.array([0, 1, 2, 3]))  # too few games for every category
+    design = MarginDesign(games, list(TRUE))
+    design.fit()  # the fit of all games: where the replicates start
+    alone = [design.fit(r) for r in rows]
+    together = design.fit_many(rows)
+    assert [sorted(f) for f in together] == [sorted(f) for f in alone]
+    for a, b in zip(alone, together):
+        assert [b[k] for k in sorted(a)] == pytest.approx([a[k] for k in sorted(a)], abs=1e-7)
+    assert "Poor" not in together[-2]

@@ -16,9 +16,10 @@ from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError, model_validator
 
-from engine.events import EVENT_KINDS, Event, EventData, audience_from_json
+from engine.events import Event, EventData, audience_from_json
 from engine.options import RuleOptions, coerce_options
 from engine.setup import GameSetup
+from transcripts.payloads import declared_payload as declared_payload  # where it lives: readers of events alone load no pydantic
 
 FORMAT: Final = "werewolf-transcript"
 VERSION: Final = 1
@@ -105,20 +106,6 @@ class HeaderRecord(_Line):
             center=list(self.center) if self.center is not None else None,
             buildings={s.name: s.building for s in self.seats if s.building is not None},
         )
-
-
-def declared_payload(kind: str, data: Any) -> EventData:
-    """The declared payload of a recorded event (``engine.events.EVENT_KINDS``): the
-    one place a record's ``data`` becomes its kind's typed class. Raises ``ValueError``
-    saying what is wrong for a kind this version does not declare or data that is not
-    its kind's fields (a file of another version, a hand edit): a reader of version 1
-    must not silently misread it, as it refuses unknown record fields."""
-    cls = EVENT_KINDS.get(kind)
-    if cls is None:
-        raise ValueError(f"event kind {kind!r} is not one this version declares")
-    if not isinstance(data, dict):
-        raise ValueError(f"{kind}: data must be a JSON object, not {type(data).__name__}")
-    return cls.from_json(data)
 
 
 class EventRecord(_Line):

@@ -36,7 +36,7 @@ import math
 from collections import defaultdict
 from typing import Any, Iterable
 
-from arena.metrics.load import GameRecord
+from arena.metrics.load import GameRecord, payload_is
 from arena.ratings.behaviour import BINS
 from engine.events import PUBLIC
 from engine.roles.werewolf import WolfPack
@@ -52,13 +52,15 @@ def cards_seen(g: GameRecord) -> list[tuple[int, str, str | None]]:
             continue
         e = g.typed(r)
         d = e.data
-        audience = e.audience
-        seats = [None] if audience == PUBLIC else [a for a in sorted(audience) if isinstance(a, str)] if isinstance(audience, frozenset) else []
         targets: list[str] = []
-        if isinstance(d, WolfPack):
+        if payload_is(d, WolfPack):
             targets = [w for w in d.wolves or [] if isinstance(w, str)]
         elif d.get("role"):  # any kind that shows a card: a Seer's result, the deal, a death that shows it
             targets = [t for t in (d.get("target"), d.get("player")) if isinstance(t, str)]
+        if not targets:  # most events show no card
+            continue
+        audience = e.audience
+        seats = [None] if audience == PUBLIC else [a for a in sorted(audience) if isinstance(a, str)] if isinstance(audience, frozenset) else []
         for seat in seats:
             out.extend((i, t, seat) for t in targets if t != seat)
     return out

@@ -11,7 +11,7 @@ from rich import box
 from rich.table import Table
 
 from arena.command import CliError, Command, console_for
-from arena.metrics.game import aggregate, game_metrics, measures
+from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
 
 
@@ -52,7 +52,7 @@ def malformed(g) -> str | None:
     try:
         g.parts = measures(g)  # aggregate() reuses them rather than measure again
         g.measured = game_metrics(g, g.parts)
-        aggregate([g])
+        g.contribution = Aggregate.contribution(g, g.parts)  # what the sums will read of it
     except SHAPE_ERRORS as e:
         return f"a record is malformed, so the game cannot be measured ({type(e).__name__}: {' '.join(str(e).split())[:120]})"
     return None

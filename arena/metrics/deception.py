@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from arena.metrics.load import GameRecord, is_wolf_role
+from arena.metrics.load import GameRecord, is_wolf_role, payload_is
 from engine.flow.voting import Eliminated, VoteResult
 from engine.roles.civilian import PLAIN
 from engine.roles.seer import SeerResult
@@ -37,12 +37,11 @@ def claims(g: GameRecord) -> list[dict[str, Any]]:
     wolves = g.wolves
     seen: dict[str, dict[str, bool]] = defaultdict(dict)  # seer -> target -> saw a wolf
     out: list[dict[str, Any]] = []
-    for e in g.timeline:
-        data = e.data
-        if isinstance(data, SeerResult):
+    for e, data in g.of((SeerResult, Speech)):
+        if payload_is(data, SeerResult):
             seen[data.seer][data.target] = is_wolf_role(data.role)
             continue
-        if not isinstance(data, Speech) or not data.claims:
+        if not payload_is(data, Speech) or not data.claims:
             continue
         speaker = data.speaker
         c = data.claims
@@ -80,16 +79,14 @@ def _effects(g: GameRecord, claim: dict[str, Any]) -> dict[str, Any]:
         return eff
     if claim.get("says_wolf") and target not in wolves:
         voters = set()
-        for e in g.timeline:
-            if isinstance(e.data, VoteResult) and e.day == day and e.seq > seq:
-                for voter, pick in (e.data.votes or {}).items():
+        for e, vote in g.of(VoteResult):
+            if e.day == day and e.seq > seq:
+                for voter, pick in (vote.votes or {}).items():
                     if pick == target and voter != liar and voter not in wolves:
                         voters.add(voter)
         eff["innocent_target"] = target
         eff["village_votes_on_innocent"] = len(voters)
-        eff["innocent_voted_out"] = any(
-            isinstance(e.data, Eliminated) and e.day == day and e.seq > seq and e.data.player == target for e in g.timeline
-        )
+        eff["innocent_voted_out"] = any(e.day == day and e.seq > seq and gone.player == target for e, gone in g.of(Eliminated))
     elif not claim.get("says_wolf", True) and target in wolves:
         eff["covered_wolf"] = target
         eff["covered_wolf_survived_day"] = not any(d.player == target and d.day == day and d.seq > seq for d in deaths)

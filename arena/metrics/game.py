@@ -17,7 +17,7 @@ from arena.metrics.key_roles import key_role_metrics
 from arena.metrics.load import GameRecord
 from arena.metrics.powers import power_metrics
 from arena.metrics.rule_following import rule_metrics
-from arena.ratings.behaviour import BINS, accuracy, behaviour, sum_summaries
+from arena.ratings.behaviour import BINS, SummaryTotals, accuracy, behaviour
 from arena.metrics.votes import vote_metrics
 
 
@@ -122,63 +122,100 @@ def seat_summary(
 
 
 def aggregate(games: Iterable[GameRecord], each: Callable[[GameRecord, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Sums over games (``Aggregate``), read once, one game at a time (a generator of
+    transcripts keeps one in memory); ``each(game, measures)`` sees every game with its
+    ``measures`` on the way."""
+    agg = Aggregate()
+    for g in games:
+        agg.add(g, each)
+    return agg.result()
+
+
+POWER_GROUPS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "powers_by_kind": lambda u: f"{u['kind']} / {u['side']}",
+    "powers_by_label": lambda u: u["label"],
+    "powers_by_label_side": lambda u: f"{u['label']} / {u['side']}",
+    "powers_by_label_kind": lambda u: f"{u['label']} / {u['kind']} / {u['side']}",
+}
+
+
+class Aggregate:
     """Sums over games, by who played the seat (label), by role, and by label and side;
     belief AUC is pooled over every rating a label gave; power accuracy also by kind,
     by label and by label and kind, each with the actor's side at the moment of use.
 
-    ``games`` is read once, one game at a time (a generator of transcripts keeps one in
-    memory); ``each(game, measures)`` sees every game with its ``measures`` on the way."""
-    by_label: dict[str, list] = defaultdict(list)
-    by_role: dict[str, list] = defaultdict(list)
-    by_label_side: dict[str, list] = defaultdict(list)
-    pooled: dict[str, list] = defaultdict(list)
-    winners: dict[str, int] = defaultdict(int)
-    uses: list[dict[str, Any]] = []
-    count = 0
-    for g in games:
-        count += 1
-        winners[g.winner or "unfinished"] += 1
-        parts = getattr(g, "parts", None) or measures(g)  # the CLI's check measured it already
-        if each is not None:
-            each(g, parts)
-        powers = parts["powers"]
-        uses.extend({**u, "label": g.label(u["seat"])} for u in powers["uses"])
+    Games are added one at a time and summed as they come (every count in game order,
+    then seat order: the figures of a list of games, however it is read). ``add`` first
+    works out everything the game contributes, so a game whose records the sums cannot
+    read (``contribution`` raises) leaves them as they were: the CLI's check of each
+    game is that step, not a second aggregate."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.winners: dict[str, int] = defaultdict(int)
+        self.groups: dict[str, dict[str, SummaryTotals]] = {k: defaultdict(SummaryTotals) for k in ("by_label", "by_label_side", "by_role")}
+        self.pooled: dict[str, list[tuple[float, int]]] = defaultdict(list)
+        self.powers: dict[str, dict[str, list[Any]]] = {k: defaultdict(lambda: [0, 0, 0.0, 0]) for k in POWER_GROUPS}
+
+    @staticmethod
+    def contribution(g: GameRecord, parts: dict[str, Any]) -> tuple[list[tuple[str, str, str, dict[str, Any]]], list[tuple[list[str], tuple]], list]:
+        """What ``g`` adds: each seat's summary with its three groups, each power use's
+        group keys and counts, each label's belief ratings. Raises what a record of the
+        wrong shape makes a measure raise (the CLI skips the game)."""
         measured = g.measured if parts is getattr(g, "parts", None) else None
         # The game's own measures (the CLI's check) already hold every seat's summary.
         summaries = measured["seats"] if measured is not None else {n: seat_summary(g, n, **parts) for n in g.names}
-        for n, s in summaries.items():
-            by_label[s["label"]].append(s)
-            by_role[s["initial_role"] or "?"].append(s)
-            by_label_side[f"{s['label']} / {'werewolves' if s['wolf'] else 'village'}"].append(s)
+        seats = []
+        for s in summaries.values():
+            SummaryTotals().add(s)  # its counts are numbers
+            role = s["initial_role"] or "?"
+            hash(role)
+            seats.append((s["label"], f"{s['label']} / {'werewolves' if s['wolf'] else 'village'}", role, s))
+        uses = []
+        for u in parts["powers"]["uses"]:
+            u = {**u, "label": g.label(u["seat"])}
+            counts = (1, int(u["good"]), 0.0 + u["chance"], int(u["target_wolf"]))
+            uses.append(([key(u) for key in POWER_GROUPS.values()], (counts[1], u["chance"], counts[3])))
         pairs, _ = belief_pairs(g)
-        for seat, rows in pairs.items():
-            pooled[g.label(seat)].extend((p, y) for p, y, _ in rows)
-    labels = {k: behaviour(sum_summaries(v)) for k, v in sorted(by_label.items())}
-    for k, v in labels.items():
-        if pooled.get(k):
-            v["auc"] = auc(pooled[k])
-            v["brier"] = brier(pooled[k])
-    return {
-        "games": count,
-        "winners": dict(winners),
-        "by_label": labels,
-        "by_label_side": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_label_side.items())},
-        "by_role": {k: behaviour(sum_summaries(v)) for k, v in sorted(by_role.items())},
-        "powers_by_kind": power_groups(uses, lambda u: f"{u['kind']} / {u['side']}"),
-        "powers_by_label": power_groups(uses, lambda u: u["label"]),
-        "powers_by_label_side": power_groups(uses, lambda u: f"{u['label']} / {u['side']}"),
-        "powers_by_label_kind": power_groups(uses, lambda u: f"{u['label']} / {u['kind']} / {u['side']}"),
-    }
+        pooled = [(g.label(seat), [(p, y) for p, y, _ in rows]) for seat, rows in pairs.items()]
+        return seats, uses, pooled
 
+    def add(self, g: GameRecord, each: Callable[[GameRecord, dict[str, Any]], None] | None = None) -> None:
+        parts = getattr(g, "parts", None) or measures(g)  # the CLI's check measured it already
+        if each is not None:
+            each(g, parts)
+        checked = g.contribution if parts is getattr(g, "parts", None) else None
+        seats, uses, pooled = checked or self.contribution(g, parts)
+        self.count += 1
+        self.winners[g.winner or "unfinished"] += 1
+        for label, label_side, role, s in seats:
+            self.groups["by_label"][label].add(s)
+            self.groups["by_role"][role].add(s)
+            self.groups["by_label_side"][label_side].add(s)
+        for keys, (good, chance, wolf) in uses:
+            for group, key in zip(self.powers.values(), keys):
+                a = group[key]
+                a[0] += 1
+                a[1] += good
+                a[2] += chance
+                a[3] += wolf
+        for label, rows in pooled:
+            self.pooled[label].extend(rows)
 
-def power_groups(uses: list[dict[str, Any]], key: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
-    """Power accuracy of the uses grouped by ``key``; the side in a key is the actor's
-    side when he used the power (a converted player's earlier uses stay the village's)."""
-    acc: dict[str, list] = defaultdict(lambda: [0, 0, 0.0, 0])
-    for u in uses:
-        a = acc[key(u)]
-        a[0] += 1
-        a[1] += int(u["good"])
-        a[2] += u["chance"]
-        a[3] += int(u["target_wolf"])
-    return {k: accuracy(n, good, expected, wolves) for k, (n, good, expected, wolves) in sorted(acc.items())}
+    def result(self) -> dict[str, Any]:
+        def rates(group: dict[str, SummaryTotals]) -> dict[str, Any]:
+            return {k: behaviour(v.result()) for k, v in sorted(group.items())}
+
+        labels = rates(self.groups["by_label"])
+        for k, v in labels.items():
+            if self.pooled.get(k):
+                v["auc"] = auc(self.pooled[k])
+                v["brier"] = brier(self.pooled[k])
+        return {
+            "games": self.count,
+            "winners": dict(self.winners),
+            "by_label": labels,
+            "by_label_side": rates(self.groups["by_label_side"]),
+            "by_role": rates(self.groups["by_role"]),
+            **{name: {k: accuracy(*a) for k, a in sorted(acc.items())} for name, acc in self.powers.items()},
+        }

@@ -23,15 +23,14 @@ def seer_metrics(g: GameRecord) -> list[dict[str, Any]]:
     seers = [n for n, r in g.initial_roles.items() if r == "seer"]
     out = []
     for seer in seers:
-        checks = [(e, e.data) for e in g.timeline if isinstance(e.data, SeerResult) and e.data.seer == seer]
+        checks = [(e, d) for e, d in g.of(SeerResult) if d.seer == seer]
         first_wolf = next((e for e, d in checks if g.is_wolf(d.target)), None)
         claimed_day = None
         revealed_day = None
-        for e in g.timeline:
-            d = e.data
-            if not isinstance(d, Speech) or d.speaker != seer:
+        for e, speech in g.of(Speech):
+            if speech.speaker != seer:
                 continue
-            claims = d.claims or {}
+            claims = speech.claims or {}
             if claims.get("role") == "seer" and claimed_day is None:
                 claimed_day = e.day
             if revealed_day is None:
@@ -57,8 +56,8 @@ def seer_metrics(g: GameRecord) -> list[dict[str, Any]]:
 
 
 def first_wolf_voted_out(g: GameRecord) -> int | None:
-    for e in g.timeline:
-        if isinstance(e.data, Eliminated) and g.is_wolf(e.data.player):
+    for e, gone in g.of(Eliminated):
+        if g.is_wolf(gone.player):
             return int(e.day)
     return None
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, TypeGuard, TypeVar, overload
+
+import orjson
 
 from engine.events import Event, audience_from_json
 from engine.flow.deaths import DeathEvent
@@ -28,11 +30,31 @@ from engine.roles.infect_father import Infected
 from engine.roles.priest import Revived
 from engine.roles.wild_child import WildChildTurned
 from engine.roles.wolf_hound import WolfHoundSide
-from transcripts.schema import declared_payload
+from transcripts.payloads import declared_payload
 
 
 class MetricsError(ValueError):
     """A file that cannot be measured; the message says which and why."""
+
+
+_IS: dict[tuple[type, Any], bool] = {}
+P = TypeVar("P")
+
+
+@overload
+def payload_is(data: Any, kinds: type[P]) -> TypeGuard[P]: ...
+@overload
+def payload_is(data: Any, kinds: tuple[type[P], ...]) -> TypeGuard[P]: ...
+def payload_is(data: Any, kinds: Any) -> bool:
+    """``isinstance(data, kinds)``, remembered per payload class. A payload is a
+    ``Mapping``, so every ``isinstance`` that fails goes through ``ABCMeta``'s
+    Python-level check (about a microsecond); the measures ask it of every event
+    several times (measured: a quarter of ``werewolf metrics``)."""
+    key = (type(data), kinds)
+    hit = _IS.get(key)
+    if hit is None:
+        hit = _IS[key] = isinstance(data, kinds)
+    return hit
 
 
 def event_of(record: dict[str, Any], where: str = "transcript") -> Event:
@@ -72,9 +94,12 @@ class GameRecord:
     result: dict[str, Any] | None = None
     measured: dict[str, Any] | None = None  # the game's measures, once computed (``arena.metrics.cli``)
     pairs: Any = None  # ``beliefs.belief_pairs(self)``, once computed
+    contribution: Any = None  # what it adds to ``game.Aggregate``, once worked out (the CLI's check)
 
     def __post_init__(self) -> None:
         self._typed: dict[int, Event] = {}
+        self._deaths: tuple[Death, ...] | None = None
+        self._of: dict[Any, list[Any]] = {}
         where = self.path or "transcript"
         for r in self.records:
             t = r.get("type")
@@ -97,6 +122,15 @@ class GameRecord:
             self.roles = {p["name"]: p["role"] for p in self.result.get("players", [])}
             self.initial_roles = {p["name"]: p["initial_role"] for p in self.result.get("players", [])}
 
+    def of(self, kinds: type[P] | tuple[type[P], ...]) -> list[tuple[Event, P]]:
+        """(event, payload) of the timeline's events whose payload is one of ``kinds``,
+        in file order: read once per game and kinds (several measures look for the same
+        few kinds, some once per claim)."""
+        hit = self._of.get(kinds)
+        if hit is None:
+            hit = self._of[kinds] = [(e, e.data) for e in self.timeline if payload_is(e.data, kinds)]
+        return hit
+
     # ------------------------------------------------------------------ who is who
     def typed(self, record: dict[str, Any]) -> Event:
         """The typed event of one of this game's event records."""
@@ -105,7 +139,7 @@ class GameRecord:
     @property
     def game_end(self) -> GameEnd | None:
         for e in reversed(self.timeline):
-            if isinstance(e.data, GameEnd):
+            if payload_is(e.data, GameEnd):
                 return e.data
         return None
 
@@ -150,8 +184,11 @@ class GameRecord:
         return max((int(e.get("day", 0)) for e in self.events), default=0)
 
     def deaths(self) -> list[Death]:
-        """``death`` events with their day, phase and sequence number."""
-        return [Death(e.data.player, e.data.cause, e.data.role, e.day, e.phase, e.seq) for e in self.timeline if isinstance(e.data, DeathEvent)]
+        """``death`` events with their day, phase and sequence number (read once per
+        game: every seat's summary and every lie's effects ask)."""
+        if self._deaths is None:
+            self._deaths = tuple(Death(d.player, d.cause, d.role, e.day, e.phase, e.seq) for e, d in self.of(DeathEvent))
+        return list(self._deaths)
 
 
 class Truth:
@@ -178,17 +215,18 @@ class Truth:
         self.alive: dict[str, bool] = {n: True for n in names}
 
     def see(self, event: Event) -> None:
-        d = event.data
-        if isinstance(d, Role):
+        d: Any = event.data  # its class is what _truth_kind says
+        what = _TRUTH_KIND.get(type(d))
+        if what is None:
+            what = _TRUTH_KIND[type(d)] = _truth_kind(d)
+        if what == "role":
             self.role[d.player] = d.role
             self.wolf[d.player] = is_wolf_role(d.role)
-        elif isinstance(d, (Infected, WildChildTurned)):
+        elif what == "wolf" or (what == "hound" and d.side == "werewolves"):
             self.wolf[d.player] = True
-        elif isinstance(d, WolfHoundSide) and d.side == "werewolves":
-            self.wolf[d.player] = True
-        elif isinstance(d, DeathEvent):
+        elif what == "death":
             self.alive[d.player] = False
-        elif isinstance(d, Revived):
+        elif what == "revived":
             self.alive[d.player] = True
 
     def is_wolf(self, name: str) -> bool:
@@ -202,6 +240,25 @@ class Truth:
 
     def dead(self) -> list[str]:
         return [n for n in self.order if not self.alive.get(n)]
+
+
+def _truth_kind(d: Any) -> str:
+    """What a payload of this class tells ``Truth``: a new card, a conversion to the
+    pack, the Wolf-Hound's choice, a death, a return to life, or nothing."""
+    if isinstance(d, Role):
+        return "role"
+    if isinstance(d, (Infected, WildChildTurned)):
+        return "wolf"
+    if isinstance(d, WolfHoundSide):
+        return "hound"
+    if isinstance(d, DeathEvent):
+        return "death"
+    if isinstance(d, Revived):
+        return "revived"
+    return ""
+
+
+_TRUTH_KIND: dict[type, str] = {}  # payload class -> _truth_kind (Truth.see reads every event)
 
 
 def is_wolf_role(role: str) -> bool:
@@ -224,7 +281,7 @@ def records_from_lines(lines: Iterable[str], where: str = "transcript") -> list[
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = _loads(line)
         except json.JSONDecodeError as e:
             if i == len(lines):
                 break
@@ -233,6 +290,16 @@ def records_from_lines(lines: Iterable[str], where: str = "transcript") -> list[
             raise MetricsError(f"{where}: line {i}: not a JSON object")
         out.append(rec)
     return out
+
+
+def _loads(line: str) -> Any:
+    """One JSON line: by orjson (twice as fast; decoding is most of reading a
+    transcript), and by ``json`` where orjson refuses what ``json`` reads (NaN, an
+    integer beyond 64 bits) or to say what is wrong in ``json``'s words."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
 
 
 def from_records(records: list[dict[str, Any]], path: str | None = None) -> GameRecord:

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from arena.metrics.load import GameRecord, Truth
+from arena.metrics.load import GameRecord, Truth, payload_is
 from engine.buildings.castellan import CASTELLAN_PARDON, PardonRefused, Pardoned
 from engine.decisions import DECISION_KINDS, NOT_WOLF, WOLF, Power
 from engine.roles.civilian import PLAIN  # the cards without an Auxiliary Role
@@ -75,7 +75,7 @@ def _condemned(g: GameRecord, i: int, castellan: str) -> str | None:
         if r.get("type") != "event":
             continue
         d = g.typed(r).data
-        if isinstance(d, (Pardoned, PardonRefused)) and d.castellan == castellan:
+        if (payload_is(d, Pardoned) or payload_is(d, PardonRefused)) and d.castellan == castellan:
             return d.player
     return None
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from arena.metrics.load import GameRecord, Truth
+from arena.metrics.load import GameRecord, Truth, payload_is
 from arena.ratings.behaviour import ratio
 from engine.flow.voting import Eliminated, VoteResult
 
@@ -60,12 +60,12 @@ def majority_agreement(g: GameRecord) -> dict[str, dict[str, int]]:
     voted for the player eliminated."""
     last_round: dict[int, VoteResult] = {}
     eliminated: dict[int, str] = {}
-    for e in g.timeline:
-        if isinstance(e.data, VoteResult):
+    for e, _ in g.of((VoteResult, Eliminated)):
+        if payload_is(e.data, VoteResult):
             d = int(e.day)
             if d not in last_round or e.data.round >= last_round[d].round:
                 last_round[d] = e.data
-        elif isinstance(e.data, Eliminated) and e.phase == "vote":
+        elif payload_is(e.data, Eliminated) and e.phase == "vote":
             eliminated[int(e.day)] = e.data.player
     out: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "agree": 0})
     for d, data in last_round.items():
@@ -82,9 +82,7 @@ def majority_agreement(g: GameRecord) -> dict[str, dict[str, int]]:
 
 def vote_metrics(g: GameRecord) -> dict[str, Any]:
     """Per seat and per side: ballots cast, abstentions, wolf votes, chance and ratio."""
-    seats: dict[str, dict[str, Any]] = {
-        n: {"ballots": 0, "abstained": 0, "wolf_votes": 0, "expected_wolf_votes": 0.0} for n in g.names
-    }
+    seats: dict[str, dict[str, Any]] = {n: {"ballots": 0, "abstained": 0, "wolf_votes": 0, "expected_wolf_votes": 0.0} for n in g.names}
     for b in ballots(g):
         s = seats.setdefault(b["voter"], {"ballots": 0, "abstained": 0, "wolf_votes": 0, "expected_wolf_votes": 0.0})
         if b["target"] is None:

@@ -9,7 +9,6 @@ intervals. That is all it needs of the metrics, so it lives here, apart from
 
 from __future__ import annotations
 
-from functools import reduce
 from operator import add
 from typing import Any, Iterable
 
@@ -61,28 +60,53 @@ ADDITIVE = (
 
 
 def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Every additive count of the seat summaries ``rows``, summed; ``cost_usd`` is
-    ``None`` when any seat's is. Each count is added in row order from 0, as a loop
-    over the rows would (``reduce``, not ``sum``, whose float summation differs
-    between Python versions): the leaderboard's figures do not depend on how."""
-    rows = list(rows)
-    acc: dict[str, Any] = {k: reduce(add, [r.get(k) or 0 for r in rows], 0) for k in ADDITIVE}
-    # a row stored before last words were told apart counts all its lies as told alive
-    acc["lies_alive"] += reduce(add, [r.get("lies") or 0 for r in rows if "lies_alive" not in r], 0)
-    acc["seats"] = len(rows)
-    acc["survived"] = sum(1 for r in rows if r.get("survived"))
-    costs = [r.get("cost_usd") for r in rows]
-    acc["cost_usd"] = None if any(c is None for c in costs) else reduce(add, costs, 0.0)
-    bins = [[0, 0.0, 0] for _ in range(BINS)]
+    """Every additive count of the seat summaries ``rows``, summed (``SummaryTotals``)."""
+    totals = SummaryTotals()
     for r in rows:
-        seat_bins = r.get("belief_bins")
-        if not seat_bins or seat_bins == NO_BINS:  # no answers: adds nothing
-            continue
-        for b, more in zip(bins, seat_bins):
-            for j in range(3):
-                b[j] += more[j]
-    acc["belief_bins"] = bins
-    return acc
+        totals.add(r)
+    return totals.result()
+
+
+class SummaryTotals:
+    """Seat summaries summed as they come, so a folder of transcripts is summed without
+    holding its rows. Each count is added in row order from 0, as a loop over the rows
+    would (not ``sum``, whose float summation differs between Python versions): the
+    leaderboard's figures do not depend on how. ``cost_usd`` is ``None`` once any seat's
+    is. ``add`` changes nothing when a row cannot be added (a count that is not a number)."""
+
+    def __init__(self) -> None:
+        self.sums: list[Any] = [0] * len(ADDITIVE)  # in ADDITIVE's order
+        self.legacy_lies: Any = 0  # lies of rows stored before last words were told apart
+        self.seats = 0
+        self.survived = 0
+        self.cost: Any = 0.0
+        self.bins: list[list[Any]] = [[0, 0.0, 0] for _ in range(BINS)]
+
+    def add(self, r: dict[str, Any]) -> None:
+        get = r.get
+        sums = list(map(add, self.sums, [get(k) or 0 for k in ADDITIVE]))
+        # a row stored before last words were told apart counts all its lies as told alive
+        legacy = self.legacy_lies + (get("lies") or 0) if "lies_alive" not in r else self.legacy_lies
+        c = get("cost_usd")
+        cost = None if self.cost is None or c is None else self.cost + c
+        bins = self.bins
+        seat_bins = get("belief_bins")
+        if seat_bins and seat_bins != NO_BINS:  # no answers: adds nothing
+            bins = [[b[0] + more[0], b[1] + more[1], b[2] + more[2]] for b, more in zip(self.bins, seat_bins)]
+            bins += self.bins[len(bins) :]
+        self.sums, self.legacy_lies, self.cost, self.bins = sums, legacy, cost, bins
+        self.seats += 1
+        if get("survived"):
+            self.survived += 1
+
+    def result(self) -> dict[str, Any]:
+        acc: dict[str, Any] = dict(zip(ADDITIVE, self.sums))
+        acc["lies_alive"] += self.legacy_lies
+        acc["seats"] = self.seats
+        acc["survived"] = self.survived
+        acc["cost_usd"] = self.cost
+        acc["belief_bins"] = [list(b) for b in self.bins]
+        return acc
 
 
 def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
@@ -105,9 +129,7 @@ def behaviour(acc: dict[str, Any]) -> dict[str, Any]:
     out["false_claim_rate"] = rate_with_interval(acc["false_claims"], acc["claims"])
     out["lies_survived"] = rate_with_interval(acc["lies_survived"], acc["lies_alive"])
     out["innocents_voted_out_after_lie"] = rate_with_interval(acc["innocents_voted_out"], acc["lies_on_innocents"])
-    out["village_votes_per_lie_on_innocent"] = (
-        acc["village_votes_on_innocents"] / acc["lies_on_innocents"] if acc["lies_on_innocents"] else None
-    )
+    out["village_votes_per_lie_on_innocent"] = acc["village_votes_on_innocents"] / acc["lies_on_innocents"] if acc["lies_on_innocents"] else None
     out["powers"] = accuracy(acc["power_uses"], acc["power_good"], acc["power_expected_good"], acc["power_wolf_targets"])
     out["survival"] = rate_with_interval(acc["survived"], acc["seats"])
     n_b = acc["belief_n"]

@@ -148,14 +148,8 @@ class BTDesign:
         would. The others, and the fits of other outcomes, go through ``fit``."""
         if type(self).solve is not BTDesign.solve or not rows:
             return [self.fit(r) for r in rows]
-        cell, X, y = self._cells()
-        counts = np.zeros((len(rows), len(y)))
-        for i, r in enumerate(rows):
-            c = cell[np.asarray(r, dtype=np.int64)]
-            counts[i] = np.bincount(c[c >= 0], minlength=len(y))
-        used = counts > 0
-        full = (used.astype(float) @ (np.abs(X[:, 1:]) > 1e-12)).min(axis=1) > 0 if len(y) else np.zeros(len(rows), dtype=bool)
-        batch = np.flatnonzero(full & self._identified_many(X, used))
+        X, y, counts, ready = self._replicate_cells(rows)
+        batch = np.flatnonzero(ready)
         out: list[dict[str, float] | None] = [None] * len(rows)
         if batch.size:
             penalty = np.full(X.shape[1], RIDGE)
@@ -164,6 +158,19 @@ class BTDesign:
             for i, th in zip(batch, theta):
                 out[i] = self._centred_elo(th, np.ones(len(self.keys), dtype=bool))
         return [o if o is not None else self.fit(r) for o, r in zip(out, rows)]
+
+    def _replicate_cells(self, rows: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(cells' rows, cells' outcomes, [replicates, cells] counts, whether each
+        replicate can be solved with the others: every participant has information in
+        it and the strengths are identified)."""
+        cell, X, y = self._cells()
+        counts = np.zeros((len(rows), len(y)))
+        for i, r in enumerate(rows):
+            c = cell[np.asarray(r, dtype=np.int64)]
+            counts[i] = np.bincount(c[c >= 0], minlength=len(y))
+        used = counts > 0
+        full = (used.astype(float) @ (np.abs(X[:, 1:]) > 1e-12)).min(axis=1) > 0 if len(y) else np.zeros(len(rows), dtype=bool)
+        return X, y, counts, full & self._identified_many(X, used)
 
     def _identified_many(self, X: np.ndarray, used: np.ndarray) -> np.ndarray:
         """``identified`` with every column present, for each row's set of cells at once

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from arena.ratings.behaviour import behaviour, sum_summaries
+from arena.ratings.behaviour import SummaryTotals, behaviour
 from arena.ratings.games import GameOutcome, SeatResult
 from arena.tournament.store import Store
 
@@ -44,16 +44,16 @@ def rating_outcome(store: Store) -> str:
 def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
     """Per participant: behaviour overall and as each side, from the seats' stored counts
     (each seat's metrics parsed once, by orjson: the slow part of a cold leaderboard)."""
-    rows: dict[str, list] = defaultdict(list)
-    by_side: dict[tuple[str, str], list] = defaultdict(list)
+    rows: dict[str, SummaryTotals] = defaultdict(SummaryTotals)
+    by_side: dict[tuple[str, str], SummaryTotals] = defaultdict(SummaryTotals)
     for participant, side, metrics in store.seat_metrics():
         m = orjson.loads(metrics or "{}")
-        rows[participant].append(m)
-        by_side[(participant, side)].append(m)
+        rows[participant].add(m)
+        by_side[(participant, side)].add(m)
     out = {}
-    for p, ms in rows.items():
-        out[p] = behaviour(sum_summaries(ms))
-        out[p]["by_side"] = {side: behaviour(sum_summaries(v)) for (pp, side), v in by_side.items() if pp == p}
+    for p, totals in rows.items():
+        out[p] = behaviour(totals.result())
+        out[p]["by_side"] = {side: behaviour(v.result()) for (pp, side), v in by_side.items() if pp == p}
     return out
 
 

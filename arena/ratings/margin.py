@@ -56,6 +56,7 @@ THRESHOLD_RIDGE = 1e-6  # keeps a threshold finite in a resample where one side 
 # tighter one (N(1, 1)) inflated the ratings by about 7% at 300 games (the steep cuts,
 # held near 1, pulled the strengths up); this one by about 2%.
 SENSITIVITY_PRIOR = 0.25
+BATCH = 500  # bootstrap replicates solved together (each holds [cells, cuts] arrays: tens of kB at 600 games)
 
 
 def quantile_bins(values: np.ndarray, bins: int) -> np.ndarray:
@@ -137,6 +138,36 @@ class MarginDesign(BTDesign):
         nuisance = len(info) - len(b)
         return Solution(alpha, b, info, t, meat=meat, sensitivity=gam, nuisance_count=nuisance)
 
+    def fit_many(self, rows: Sequence[np.ndarray]) -> list[dict[str, float]]:
+        """``fit(row)`` for every row (a bootstrap's replicates). Replicates that hold
+        every category and every participant, with the strengths identified (nearly
+        all of them), start where ``fit`` would (the fit of all games) and are solved
+        together: one Newton's method over [replicates, cells] arrays, each stopping
+        when its own step does. The others go through ``fit``."""
+        if self._warm is None or not rows:  # no fit of all games to start from yet
+            return [self.fit(r) for r in rows]
+        X, y, counts, ready = self._replicate_cells(rows)
+        cats = np.zeros((len(y), self.n_categories))
+        cats[np.arange(len(y)), y.astype(np.int64)] = 1.0
+        every = ((counts > 0).astype(float) @ cats).min(axis=1) > 0  # every category: the start's parameters fit
+        batch = np.flatnonzero(every & ready & (self._warm[:2] == (self.n_categories, self.split)))
+        out: list[dict[str, float] | None] = [None] * len(rows)
+        if batch.size:
+            model, _ = cuts_model(X[:, 1:], y.astype(np.int64), self.n_categories, self.split, RIDGE)
+            # In chunks: a step holds [replicates, cells, cuts] arrays, and --bootstrap
+            # allows 100,000 replicates. Each replicate's arithmetic is its own either way.
+            theta = np.concatenate([
+                model.newton(np.tile(self._warm[2], (len(part), 1)), counts[part], 100, 1e-6)
+                for part in np.array_split(batch, -(-len(batch) // BATCH))
+            ])  # fmt: skip
+            t, _, b = model.unpack(theta)
+            cut = self.split - 1  # the win's cut
+            alpha = t[:, cut] if 0 <= cut < t.shape[1] else np.zeros(len(batch))
+            present = np.ones(len(self.keys), dtype=bool)
+            for i, a, bb in zip(batch, alpha, b):
+                out[i] = self._centred_elo(np.concatenate([[a], bb]), present)
+        return [o if o is not None else self.fit(r) for o, r in zip(out, rows)]
+
     def expected_information(self, eta: np.ndarray, sol: Solution) -> np.ndarray:
         """Information one game carries about its linear predictor, counting each
         cut by its sensitivity (as if the cuts were independent: an upper bound, which
@@ -151,10 +182,125 @@ def _sig(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def _penalised_loglik(eta: np.ndarray, Y: np.ndarray, w: np.ndarray, theta: np.ndarray, prior: np.ndarray, centre: np.ndarray) -> float:
-    """The composite log-likelihood (every cut a logistic comparison) minus the priors."""
-    ll = Y * eta - np.logaddexp(0.0, eta)
-    return float(w @ ll.sum(axis=1) - 0.5 * np.sum(prior * (theta - centre) ** 2))
+class _Cuts:
+    """The scaled-cut model on one set of rows (``X``: [rows, strengths], ``Y``: [rows,
+    cuts], 1 where the row's category reaches the cut), evaluated for many parameter
+    vectors and row weightings at once (a bootstrap's replicates: [fits, ...] arrays).
+
+    Parameters are [thresholds (C), free sensitivities (F), strengths (p)]. The
+    information is built block by block from the predictor's derivatives
+    (d eta[i,k] / d t_j = [j = k], / d g_f = [k = cut f] * xb_i, / d b = g_k * x_i)
+    rather than from the [rows, cuts, parameters] Jacobian, which for a thousand
+    replicates would not fit in memory."""
+
+    def __init__(self, X: np.ndarray, Y: np.ndarray, free: np.ndarray, prior: np.ndarray, centre: np.ndarray):
+        self.X, self.Y = X, Y
+        self.C = Y.shape[1]
+        self.free = np.flatnonzero(free)  # cuts whose sensitivity is fitted
+        self.F = len(self.free)
+        self.prior, self.centre = prior, centre
+
+    def unpack(self, th: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """[fits, params] -> thresholds [fits, C], sensitivities of every cut [fits, C], strengths."""
+        C, F = self.C, self.F
+        gam = np.ones((len(th), C))
+        gam[:, self.free] = th[:, C : C + F]
+        return th[:, :C], gam, th[:, C + F :]
+
+    def predictor(self, th: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(eta [fits, rows, cuts], xb [fits, rows], gam [fits, cuts])."""
+        t, gam, b = self.unpack(th)
+        xb = b @ self.X.T
+        return t[:, None, :] + gam[:, None, :] * xb[:, :, None], xb, gam
+
+    def loglik(self, th: np.ndarray, W: np.ndarray) -> np.ndarray:
+        """The composite log-likelihood (every cut a logistic comparison) minus the priors, per fit."""
+        eta, _, _ = self.predictor(th)
+        ll = (self.Y * eta - np.logaddexp(0.0, eta)).sum(axis=2)
+        return np.einsum("bn,bn->b", W, ll) - 0.5 * ((self.prior * (th - self.centre) ** 2).sum(axis=1))
+
+    def derivatives(self, th: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(penalised information [fits, params, params], gradient [fits, params], the
+        cross term d2 loglik / d g d b [fits, F, p] of the observed curvature, P)."""
+        X, C, F, free = self.X, self.C, self.F, self.free
+        eta, xb, gam = self.predictor(th)
+        P = _sig(eta)
+        V = W[:, :, None] * P * (1 - P)  # [fits, rows, cuts]
+        R = W[:, :, None] * (self.Y - P)
+        n_fit, n_par = len(th), C + F + X.shape[1]
+        info = np.zeros((n_fit, n_par, n_par))
+        cut = np.arange(C)
+        info[:, cut, cut] = V.sum(axis=1)
+        tb = gam[:, :, None] * (V.transpose(0, 2, 1) @ X)
+        info[:, :C, C + F :] = tb
+        info[:, C + F :, :C] = tb.transpose(0, 2, 1)
+        Vf = V[:, :, free] * xb[:, :, None]  # [fits, rows, F]
+        g = C + np.arange(F)
+        info[:, free, g] = info[:, g, free] = Vf.sum(axis=1)
+        info[:, g, g] = (Vf * xb[:, :, None]).sum(axis=1)
+        gb = gam[:, free, None] * (Vf.transpose(0, 2, 1) @ X)
+        info[:, C : C + F, C + F :] = gb
+        info[:, C + F :, C : C + F] = gb.transpose(0, 2, 1)
+        info[:, C + F :, C + F :] = ((V * gam[:, None, :] ** 2).sum(axis=2)[:, :, None] * X).transpose(0, 2, 1) @ X
+        info += np.diag(self.prior)
+        grad = np.concatenate(
+            [R.sum(axis=1), (R[:, :, free] * xb[:, :, None]).sum(axis=1), np.einsum("bnc,bc->bn", R, gam) @ X], axis=1
+        ) - self.prior * (th - self.centre)
+        cross = R[:, :, free].transpose(0, 2, 1) @ X
+        return info, grad, cross, P
+
+    def newton(self, theta: np.ndarray, W: np.ndarray, iters: int, tol: float) -> np.ndarray:
+        """Newton's method with step halving for every fit at once, each stopping when
+        its own step is below ``tol`` (or no step improves it), as one fit alone would."""
+        C, F = self.C, self.F
+        theta = np.array(theta, dtype=float)
+        current = self.loglik(theta, W)
+        active = np.arange(len(theta))
+        for _ in range(iters):
+            if not active.size:
+                break
+            th, w = theta[active], W[active]
+            info, grad, cross, _ = self.derivatives(th, w)
+            # Newton's step on the observed curvature (quadratic convergence: Fisher
+            # scoring alone converges only linearly here, a sensitivity and the
+            # strengths multiplying each other); Fisher scoring's where that is not
+            # positive definite (far from the optimum).
+            observed = info.copy()
+            observed[:, C : C + F, C + F :] -= cross
+            observed[:, C + F :, C : C + F] -= cross.transpose(0, 2, 1)
+            for i in _not_positive_definite(observed):
+                observed[i] = info[i] + 1e-12 * np.eye(info.shape[1])
+            step = np.linalg.solve(observed, grad[:, :, None])[:, :, 0]
+            lam = np.ones(len(th))
+            new_theta = th.copy()
+            new = current[active].copy()
+            pending = np.arange(len(th))
+            while pending.size:
+                cand = th[pending] + lam[pending, None] * step[pending]
+                value = self.loglik(cand, w[pending])
+                ok = value >= current[active[pending]] - 1e-12
+                new_theta[pending[ok]], new[pending[ok]] = cand[ok], value[ok]
+                pending = pending[~ok]
+                lam[pending] /= 2
+                pending = pending[lam[pending] > 1e-8]
+            moved = lam > 1e-8  # a fit no step improved stops where it is
+            theta[active[moved]], current[active[moved]] = new_theta[moved], new[moved]
+            done = ~moved | (np.max(np.abs(lam[:, None] * step), axis=1) < tol)
+            active = active[~done]
+        return theta
+
+
+def _not_positive_definite(m: np.ndarray, offset: int = 0) -> list[int]:
+    """The matrices of the stack ``m`` that have no Cholesky factor, found by halves
+    (a few, and only in the first steps, far from the optimum)."""
+    try:
+        np.linalg.cholesky(m)
+        return []
+    except np.linalg.LinAlgError:
+        if len(m) == 1:
+            return [offset]
+        half = len(m) // 2
+        return _not_positive_definite(m[:half], offset) + _not_positive_definite(m[half:], offset + half)
 
 
 def fit_cuts(
@@ -176,90 +322,45 @@ def fit_cuts(
     """
     n, p = X.shape
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    model, Y = cuts_model(X, y, K, split, ridge)
+    theta = start_of(model, X, Y, w, split, ridge) if start is None else np.array(start, dtype=float)
+    theta = model.newton(theta[None, :], w[None, :], iters, tol)
+    info, _, _, P = model.derivatives(theta, w[None, :])
+    info = info[0]
+    t, gam, b = (a[0] for a in model.unpack(theta))
+    xb = X @ b
+    E = Y - P[0]  # [n, C]
+    score = np.concatenate([E, E[:, model.free] * xb[:, None], (E @ gam)[:, None] * X], axis=1)  # one game of each row
+    meat = (score * w[:, None]).T @ score
+    return t, gam, b, info, meat, theta[0]
+
+
+def cuts_model(X: np.ndarray, y: np.ndarray, K: int, split: int, ridge: float) -> tuple[_Cuts, np.ndarray]:
+    """The model of categories ``y`` (0..K-1) on rows ``X``, the win's cut at ``split``, and its [rows, cuts] outcomes."""
     cuts = np.arange(1, K)
-    C = len(cuts)
     Y = (y[:, None] >= cuts[None, :]).astype(float)  # [n, C]
-    free = np.array([k != split for k in cuts])  # cuts whose sensitivity is fitted
-    F = int(free.sum())
+    free = cuts != split  # cuts whose sensitivity is fitted
+    C, F, p = len(cuts), int(free.sum()), X.shape[1]
+    prior = np.concatenate([np.full(C, THRESHOLD_RIDGE), np.full(F, SENSITIVITY_PRIOR), np.full(p, ridge)])
+    centre = np.concatenate([np.zeros(C), np.ones(F), np.zeros(p)])
+    return _Cuts(X, Y, free, prior, centre), Y
+
+
+def start_of(model: _Cuts, X: np.ndarray, Y: np.ndarray, w: np.ndarray, split: int, ridge: float) -> np.ndarray:
+    """Where a fit with no similar fit to start from begins: the win-only fit, each
+    other cut fitted on its predictor."""
+    n, p = X.shape
+    cuts = np.arange(1, model.C + 1)
     total = w.sum()
     share = np.clip((w @ Y) / max(total, 1e-12), 0.5 / max(total, 1), 1 - 0.5 / max(total, 1))
     t = np.log(share / (1 - share))
     b = np.zeros(p)
-    g = np.ones(F)
-    if start is None and split in cuts:  # start from the win-only fit, each other cut fitted on its predictor
+    g = np.ones(model.F)
+    if split in cuts:
         j = int(np.flatnonzero(cuts == split)[0])
         first = fit_logistic(np.column_stack([np.ones(n), X]), Y[:, j], np.r_[0.0, np.full(p, ridge)], weights=w)
         t[j], b = first[0], first[1:]
         xb = np.column_stack([np.ones(n), X @ b])
-        for col, k in enumerate(np.flatnonzero(free)):
+        for col, k in enumerate(model.free):
             t[k], g[col] = fit_logistic(xb, Y[:, k], np.array([THRESHOLD_RIDGE, SENSITIVITY_PRIOR]), weights=w, iters=25)
-    theta = np.concatenate([t, g, b]) if start is None else np.array(start, dtype=float)
-    prior = np.concatenate([np.full(C, THRESHOLD_RIDGE), np.full(F, SENSITIVITY_PRIOR), np.full(p, ridge)])
-    centre = np.concatenate([np.zeros(C), np.ones(F), np.zeros(p)])
-
-    def unpack(th):
-        gam = np.ones(C)
-        gam[free] = th[C : C + F]
-        return th[:C], gam, th[C + F :]
-
-    def predictor(th):
-        tt, gam, bb = unpack(th)
-        return tt[None, :] + gam[None, :] * (X @ bb)[:, None]
-
-    free_cuts = np.flatnonzero(free)
-    J3 = np.zeros((n, C, C + F + p))  # filled in place by ``jacobian``
-    J3[:, np.arange(C), np.arange(C)] = 1.0
-
-    def jacobian(th):
-        """[n, C, params]: d predictor / d parameter (the thresholds' part is fixed)."""
-        _, gam, bb = unpack(th)
-        xb = X @ bb
-        J3[:, free_cuts, C + np.arange(F)] = xb[:, None]
-        J3[:, :, C + F :] = gam[None, :, None] * X[:, None, :]
-        return J3
-
-    def curvature(th):
-        """(P, J flattened over rows and cuts, information)."""
-        P = _sig(predictor(th))
-        J = jacobian(th).reshape(n * C, len(th))
-        W = (w[:, None] * P * (1 - P)).ravel()
-        return P, J, (J * W[:, None]).T @ J + np.diag(prior)
-
-    def newton_step(P, J, info, grad):
-        """Newton's step on the observed curvature (quadratic convergence: Fisher
-        scoring alone converges only linearly here, a sensitivity and the strengths
-        multiplying each other); Fisher scoring's where that is not positive definite
-        (far from the optimum)."""
-        resid = w[:, None] * (Y - P)  # [n, C]
-        cross = resid[:, free_cuts].T @ X  # d2 loglik / d g_k d b = sum of residual * x
-        observed = info.copy()
-        observed[C : C + F, C + F :] -= cross
-        observed[C + F :, C : C + F] -= cross.T
-        try:
-            np.linalg.cholesky(observed)
-            return np.linalg.solve(observed, grad)
-        except np.linalg.LinAlgError:
-            return np.linalg.solve(info + 1e-12 * np.eye(len(grad)), grad)
-
-    current = _penalised_loglik(predictor(theta), Y, w, theta, prior, centre)
-    for _ in range(iters):
-        P, J, info = curvature(theta)
-        grad = J.T @ (w[:, None] * (Y - P)).ravel() - prior * (theta - centre)
-        step = newton_step(P, J, info, grad)
-        lam = 1.0
-        while lam > 1e-8:
-            new_theta = theta + lam * step
-            new = _penalised_loglik(predictor(new_theta), Y, w, new_theta, prior, centre)
-            if new >= current - 1e-12:
-                break
-            lam /= 2
-        else:
-            break
-        theta, current = new_theta, new
-        if np.max(np.abs(lam * step)) < tol:
-            break
-    P, J, info = curvature(theta)
-    score = ((Y - P).ravel()[:, None] * J).reshape(n, C, len(theta)).sum(axis=1)  # one game of each row
-    meat = (score * w[:, None]).T @ score
-    tt, gam, bb = unpack(theta)
-    return tt, gam, bb, info, meat, theta
+    return np.concatenate([t, g, b])
