@@ -27,7 +27,8 @@ AnswerHook = Callable[[Game, Decision, Any, Agent], None]
 
 
 def view_for(game: Game, seat: str) -> SeatView:
-    return SeatView(seat, game.observation(seat))
+    """``seat``'s view now; its events are read only if the agent looks (``SeatView.at``)."""
+    return SeatView.at(game, seat)
 
 
 def run_sync(
