@@ -31,27 +31,20 @@ class SeatView:
     data is not its kind's class (a ``RawEvent`` read from another version's file)
     adds nothing to them.
 
-    ``SeatView.at(game, seat)`` is the view the runners hand an agent: its events are
+    ``SeatView(seat, None, game)`` is the view the runners hand an agent: its events are
     read from the game only when the agent first looks (a random bot never does, and
     the view was a fifth of its game), and stop at the moment the view was made, so a
     view kept and read later still shows what the seat knew when it was asked."""
 
     __slots__ = ("name", "_events", "_game", "_upto", "__dict__")
 
-    def __init__(self, name: str, events: list[Event]):
+    def __init__(self, name: str, events: list[Event] | None, game: Game | None = None):
+        """``events``: the seat's events; or None and ``game``: read them from the
+        game when first needed, up to the events emitted by now."""
         self.name = name
-        self._events: list[Event] | None = events
-        self._game: Game | None = None
-        self._upto = 0
-
-    @classmethod
-    def at(cls, game: Game, seat: str) -> SeatView:
-        """``seat``'s view of ``game`` as it stands now, read when first needed."""
-        view = cls(seat, [])
-        view._events = None
-        view._game = game
-        view._upto = len(game.events)
-        return view
+        self._events = events
+        self._game = game
+        self._upto = 0 if game is None else len(game.events)
 
     @property
     def events(self) -> list[Event]:
