@@ -19,6 +19,33 @@ counts machine instructions (valgrind), which load does not move. Read the ratio
    and whether the reports are identical.
 
     python benchmarks/simulate_throughput.py [--games 1000] [--against /work/main] [--instructions]
+
+Figures (issue 18, CPython 3.11.7, the 2-core machine under a load of 5 to 9; main is
+01a8d47, before this step; one run, contenders in turns):
+
+    8 players, one core           games/s (CPU)   M instructions/game   vs the peer
+    main (01a8d47)                     784               5.24            0.20x / 0.27x
+    this step                         1023               3.74            0.26x / 0.37x
+    werewolf-engine 0.1.0             3982               1.39
+
+    K instructions per decision (deal and bots included), 8 / 12 / 18 / 24 / 30 players:
+    51.4 / 41.8 / 40.4 / 36.3 / 35.3 (flat, falling as the deal's fixed cost is shared);
+    CPU µs per decision, bots reading their whole view: 10.3 / 17.0 / 13.8 / 10.6 / 15.8
+    kept as the events come, 16.0 / 40.0 / 31.8 / 67.5 / 74.7 rebuilt (load noise: ±40%).
+
+    --processes 2, 2000 games: the same report; the workers' CPU time 2.6-3.0 s against
+    2.4-2.45 s in one process (+8% to +23%), but no wall-clock gain to measure: the
+    other helpers kept both cores busy (load 3 to 9).
+
+What went: the seat's view copied at every decision although a random bot never reads
+it (views are now read on demand, ``SeatView(seat, None, game)``); the table's checks
+and options made again for every game (``GameSpec.build_checked``); the general deal
+for the preset's deck and the names folded again every game (``engine.setup``); two
+Python calls per random pick (``agents.random_answer`` draws ``choice``'s bits itself).
+What is left is the engine itself: driven directly on the same table (benchmarks/
+engine_throughput.py's answers) it costs 2.9 M instructions a game, twice the peer's
+whole game, for 80 decisions against the peer's 28 (speeches, the Sheriff, the Witch's
+and the wolves' rules as ours plays them).
 """
 
 from __future__ import annotations
