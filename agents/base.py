@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.decisions import Decision
 from engine.events import Event
@@ -19,6 +19,9 @@ from engine.flow.sheriff import SheriffElected, SheriffSuccessor
 from engine.roles.cupid import Lovers
 from engine.roles.werewolf import WolfPack
 
+if TYPE_CHECKING:
+    from engine.game import Game
+
 
 class SeatView:
     """What one seat knows: its name and the events it was shown, in order.
@@ -26,13 +29,36 @@ class SeatView:
     Its summaries read the events' typed payloads (``isinstance`` on the kind's
     class), so a field renamed in the engine is a type error here; an event whose
     data is not its kind's class (a ``RawEvent`` read from another version's file)
-    adds nothing to them."""
+    adds nothing to them.
 
-    __slots__ = ("name", "events", "__dict__")
+    ``SeatView(seat, None, game)`` is the view the runners hand an agent: its events are
+    read from the game only when the agent first looks (a random bot never does, and
+    the view was a fifth of its game), and stop at the moment the view was made, so a
+    view kept and read later still shows what the seat knew when it was asked."""
 
-    def __init__(self, name: str, events: list[Event]):
+    __slots__ = ("name", "_events", "_game", "_upto", "__dict__")
+
+    def __init__(self, name: str, events: list[Event] | None, game: Game | None = None):
+        """``events``: the seat's events; or None and ``game``: read them from the
+        game when first needed, up to the events emitted by now."""
         self.name = name
-        self.events = events
+        self._events = events
+        self._game = game
+        self._upto = 0 if game is None else len(game.events)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event this seat was shown, in order (``Game.observation``)."""
+        events = self._events
+        if events is None:
+            assert self._game is not None  # a view is made with its events or its game
+            events = self._game.observation(self.name)
+            upto = self._upto
+            if events and events[-1].seq >= upto:  # the game went on after the view was made
+                events = [e for e in events if e.seq < upto]
+            self._events = events
+            self._game = None
+        return events
 
     @cached_property
     def players(self) -> list[str]:

@@ -12,6 +12,8 @@ from agents.base import Agent, SeatView
 from engine.decisions import BOOL, MULTI, TEXT, Decision
 
 _LINES = ("I have nothing to add.", "Let's think carefully.", "I am a simple villager.", "Hmm.")
+_NLINES = len(_LINES)
+_LINE_BITS = _NLINES.bit_length()  # the bits ``rng.choice(_LINES)`` draws
 
 
 class RandomAgent(Agent):
@@ -26,15 +28,29 @@ class RandomAgent(Agent):
 
 
 def random_answer(rng: random.Random, d: Decision) -> Any:
-    if d.shape == TEXT:
-        return rng.choice(_LINES)
-    if d.shape == MULTI:
-        if len(d.options) < d.count:
+    """A uniform legal answer. Picks are drawn as ``rng.choice`` draws them (the
+    same bits of the same stream, ``Random._randbelow``), without its two Python
+    calls: a random game spends more on choosing than on most rules."""
+    shape = d.shape
+    if shape == TEXT:
+        getrandbits = rng.getrandbits
+        r = getrandbits(_LINE_BITS)
+        while r >= _NLINES:
+            r = getrandbits(_LINE_BITS)
+        return _LINES[r]
+    options = d.options
+    if shape == MULTI:
+        if len(options) < d.count:
             return None
-        return rng.sample(list(d.options), d.count)
-    choices = list(d.options)
-    if d.allow_pass and d.shape != BOOL:
-        choices.append(None)
-    if not choices:
+        return rng.sample(list(options), d.count)
+    n = len(options)
+    if d.allow_pass and shape != BOOL:
+        n += 1  # passing is one more choice, drawn last (None)
+    if not n:
         return None
-    return rng.choice(choices)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return options[r] if r < len(options) else None

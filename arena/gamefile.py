@@ -173,8 +173,15 @@ class GameSpec(BaseModel):
         ``prices`` overrides the file's own price table.
         """
         self.check()
+        return self.build_checked(self.setup(), calls=calls, prices=prices)
+
+    def build_checked(self, setup: GameSetup, *, calls: Any = None, prices: Any = None) -> tuple[Game, dict[str, Agent]]:
+        """``build`` without ``check``, from a ``setup()`` of this spec already made,
+        perhaps with another seed (``dataclasses.replace``): a simulation checks its
+        table once and deals it under thousands of seeds. The seats' seeds follow
+        ``setup.seed``, as they follow the file's seed in ``build``."""
         try:
-            game = Game(self.setup())
+            game = Game(setup)
         except SetupError as e:
             raise GameFileError(str(e)) from None
         wiring: dict[str, Any] = {"language": self.language}  # bots speak the game's language too
@@ -187,7 +194,7 @@ class GameSpec(BaseModel):
             }
             if calls is not None:
                 wiring["log"] = calls
-        agents = {seat.name: make_seat_agent(seat, seat_seed(self.seed, i), **wiring) for i, seat in enumerate(self.seats)}
+        agents = {seat.name: make_seat_agent(seat, seat_seed(setup.seed, i), **wiring) for i, seat in enumerate(self.seats)}
         return game, agents
 
 

@@ -27,7 +27,8 @@ AnswerHook = Callable[[Game, Decision, Any, Agent], None]
 
 
 def view_for(game: Game, seat: str) -> SeatView:
-    return SeatView(seat, game.observation(seat))
+    """``seat``'s view now; its events are read only if the agent looks (``SeatView``)."""
+    return SeatView(seat, None, game)
 
 
 def run_sync(
@@ -35,6 +36,7 @@ def run_sync(
 ) -> Game:
     if beliefs is not None:
         beliefs.announce(agents)
+    submit = game.submit
     while not game.over:
         batch = game.waiting
         if not batch:
@@ -42,9 +44,10 @@ def run_sync(
         if beliefs is not None:
             beliefs.poll(game, agents, batch)
         for d in batch:
-            agent = agents[d.seat]
-            answer = agent.decide(view_for(game, d.seat), d)
-            game.submit(d.id, answer)
+            seat = d.seat
+            agent = agents[seat]
+            answer = agent.decide(SeatView(seat, None, game), d)  # ``view_for`` inlined: once per decision
+            submit(d.id, answer)
             if on_answer is not None:
                 on_answer(game, d, answer, agent)
     return game

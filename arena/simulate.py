@@ -15,16 +15,18 @@ import os
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from rich.console import JustifyMethod
 from rich.table import Table
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
-from arena.gamefile import GameFileError, default_game
+from arena.gamefile import GameFileError, GameSpec, default_game
 from arena.runner import run_sync
 from engine.decisions import GameError, IllegalAnswer
+from engine.setup import GameSetup
 
 MAIN_CAMPS = ("village", "werewolves")
 
@@ -120,10 +122,18 @@ class _Table:
     roles: list[str] | None
     options: dict[str, Any] | None
 
+    @cached_property
+    def _dealer(self) -> tuple[GameSpec, GameSetup]:
+        """The table checked once (names, options, deck size) and its setup, which
+        each game copies with its own seed: the same game ``build`` would deal."""
+        spec = default_game(players=self.players, preset=self.preset, agent=self.agents, roles=self.roles, options=self.options)
+        spec.check()
+        return spec, spec.setup()
+
     def play(self, game_seed: int) -> tuple[str, int]:
         """One game's (winner, days)."""
-        spec = default_game(players=self.players, preset=self.preset, seed=game_seed, agent=self.agents, roles=self.roles, options=self.options)
-        game, seats = spec.build()
+        spec, setup = self._dealer
+        game, seats = spec.build_checked(replace(setup, seed=game_seed))
         try:
             run_sync(game, seats)
         except (GameError, IllegalAnswer) as e:

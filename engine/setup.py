@@ -50,7 +50,7 @@ def _check_role(role: str, where: str) -> None:
 
 
 def _deal_deck(setup: GameSetup, given: list[str], options: RuleOptions, rng: random.Random) -> Deal | None:
-    """The common case (a whole deck, ``given``: the setup's ``roles``; no forced seat,
+    """The common case (a whole deck, ``given``: the setup's ``roles`` or the preset's deck; no forced seat,
     no named center) without the bookkeeping; it deals exactly what the general path would. ``None`` defers to the
     general path, which also produces the error messages."""
     n = len(setup.names)
@@ -73,6 +73,11 @@ def _deal_deck(setup: GameSetup, given: list[str], options: RuleOptions, rng: ra
 # players, ``thief_adds_villagers``): a tournament or a simulation deals the same deck
 # thousands of times. Only the registry of roles decides, and roles are never removed.
 _CHECKED_DECKS: dict[tuple[tuple[str, ...], int, bool], tuple[str, ...]] = {}
+
+
+# Seatings whose names ``check_names`` accepted: the same table is dealt for every
+# game of a simulation or a tournament, and the check folds every name.
+_CHECKED_NAMES: set[tuple[str, ...]] = set()
 
 
 def _check_deck(deck: list[str], n: int, options: RuleOptions) -> tuple[str, ...] | None:
@@ -110,10 +115,15 @@ def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = Non
         raise SetupError(f"a game needs at least {preset.min_players} players, got {n}")
     if n > preset.max_players:
         raise SetupError(f"preset {preset.id} seats at most {preset.max_players} players, got {n}")
-    try:
-        check_names(names)
-    except ValueError as e:
-        raise SetupError(str(e)) from None
+    key = tuple(names)
+    if key not in _CHECKED_NAMES:
+        try:
+            check_names(names)
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+        if len(_CHECKED_NAMES) > 1024:
+            _CHECKED_NAMES.clear()
+        _CHECKED_NAMES.add(key)
     for name, role in setup.forced.items():
         if name not in names:
             raise SetupError(f"role given for unknown player '{name}'")
@@ -122,8 +132,16 @@ def deal(setup: GameSetup, rng: random.Random, options: RuleOptions | None = Non
         options = setup.rule_options()
     if setup.buildings:
         _check_buildings(setup, options)
-    if setup.roles is not None and not setup.forced and setup.center is None:
-        fast = _deal_deck(setup, setup.roles, options, rng)
+    if not setup.forced and setup.center is None:
+        # The recommended deck (no roles given) is dealt as the same cards given:
+        # sorted, shuffled, popped seat by seat, then the center; the same draws.
+        given = setup.roles
+        if given is None:
+            try:
+                given = preset.deck_for(n, options)
+            except ValueError as e:
+                raise SetupError(str(e)) from None
+        fast = _deal_deck(setup, given, options, rng)
         if fast is not None:
             return fast
 
