@@ -133,7 +133,7 @@ class Memory:
         self.derived: dict[Any, Any] = {}
         # ``facts`` counts the events that changed what the suspicion model carries
         # across events (``_NOT_CARRIED`` lists the others; a speech counts when it
-        # changes a claim): while it stands still, the model keeps its sums (``carried``)
+        # changes a claim the judge weighs, so not a first plain "villager"): while it stands still, the model keeps its sums (``carried``)
         # and adds only the votes and accusations appended since.
         self.facts = 0
         self.carried: dict[Any, Any] = {}
@@ -234,10 +234,11 @@ class Memory:
             if c is None or c.role != role or role not in c.roles_claimed:
                 if c is None:
                     c = self.claims[speaker] = Claim()
+                if role != "villager" or c.role not in (None, "villager"):
+                    self.facts += 1  # a first plain "villager" changes no judgement: no rebuild
                 c.role = role
                 c.roles_claimed.add(role)
                 c.since.setdefault(role, self.speeches)
-                self.facts += 1
         if isinstance(checks, list):
             for chk in checks:
                 if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):
