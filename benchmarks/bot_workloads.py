@@ -35,17 +35,17 @@ measured with valgrind on snapshots of main (4d82735) and the branch, 20 heurist
     metrics, 60 transcripts, in-process CPU: 0.49 s -> 0.36 s; 600 transcripts (CLI,
     /usr/bin/time on a machine at load 14): 5.7 s user both runs (noise), peak 85 -> 69 MB
 
+After rebasing on main (whose ``werewolf metrics`` now also checks each game for
+malformed records by measuring it): 200 transcripts, ``/usr/bin/time``, 5.6 s wall,
+3.7 s user, 135 MB peak -> 2.5 s, 1.9 s user, 62 MB.
+
 Issue 18's fourth step (a first plain "villager" claim no longer forces the suspicion
 model to rebuild its sums: 259 of 676 rebuilds in 20 games were only that; speeches'
 claims parsed once for all seats; the living listed once per death; no noise
 generator or options validation for noiseless seats), ``--before main --games 20
---heuristic-games 20`` (main at 01a8d47):
+--heuristic-games 20`` (main at 51b6997, this branch rebased on it):
 
     heuristic game 23.5M -> 21.2M instructions (engine game 2.54M / 2.55M): 9.3x -> 8.3x
-
-After rebasing on main (whose ``werewolf metrics`` now also checks each game for
-malformed records by measuring it): 200 transcripts, ``/usr/bin/time``, 5.6 s wall,
-3.7 s user, 135 MB peak -> 2.5 s, 1.9 s user, 62 MB.
 """
 
 from __future__ import annotations
