@@ -45,7 +45,7 @@ claims parsed once for all seats; the living listed once per death; no noise
 generator or options validation for noiseless seats), ``--before main --games 20
 --heuristic-games 20`` (main at 51b6997, this branch rebased on it):
 
-    heuristic game 23.5M -> 21.2M instructions (engine game 2.54M / 2.55M): 9.3x -> 8.3x
+    heuristic game 23.6M -> 21.2M instructions (engine game 2.55M / 2.54M): 9.3x -> 8.3x
 """
 
 from __future__ import annotations
