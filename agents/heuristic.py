@@ -75,8 +75,8 @@ class HeuristicOptions(BaseModel):
     def parse(cls, raw: Any) -> "HeuristicOptions":
         """``raw`` checked; ``ValueError`` naming the key. Anything but a mapping (a
         model seat's settings passed to every seat as wiring) is not the bot's."""
-        if not isinstance(raw, Mapping):
-            return cls()
+        if not isinstance(raw, Mapping) or not raw:
+            return cls.model_construct()  # nothing to check: the defaults (every seat of a simulation)
         try:
             return cls.model_validate(dict(raw))
         except ValidationError as e:
@@ -97,9 +97,10 @@ class HeuristicAgent(Agent):
         self.seed = seed
         self.rng = random.Random(f"{seed}:{name}")
         # Its own generator, so that noise 0 plays exactly the noiseless bot's game and
-        # the coin never shifts the policy's draws.
-        self.noise = HeuristicOptions(noise=noise).noise
-        self.noise_rng = random.Random(f"{seed}:{name}:noise")
+        # the coin never shifts the policy's draws; seeded only when there is noise
+        # (seeding costs as much as a few decisions, and a simulation seats thousands).
+        self.noise = 0.0 if noise == 0.0 else HeuristicOptions(noise=noise).noise
+        self.noise_rng = random.Random(f"{seed}:{name}:noise") if self.noise else None
         self.memory = Memory(name)
         self.plan: dict[str, Any] = {}
         # The language of the bot's speech (``prompts/bot_lines/<language>.yaml``): the
@@ -113,7 +114,7 @@ class HeuristicAgent(Agent):
 
     def decide(self, view: SeatView, decision: Decision) -> Any:
         self._remember(view)
-        if self.noise and self.noise_rng.random() < self.noise:
+        if self.noise_rng is not None and self.noise_rng.random() < self.noise:
             sit = Situation(self.memory, self.noise_rng, decision, self.plan, self.lang, self.seed)
             return self._legal(decision, noisy_answer(sit, view))
         policy = POLICIES.get(decision.kind) or roles.ROLE_POLICIES.get(decision.kind)

@@ -81,7 +81,7 @@ def _angel_saved(mem: Memory, e: Event, d: GuardianAngelSaved) -> None:
 def _revived(mem: Memory, e: Event, d: Revived) -> None:
     name = d.player
     if isinstance(name, str):
-        mem.dead.pop(name, None)
+        mem.revive(name)
 
 
 def _reprimand(mem: Memory, e: Event, d: Reprimand) -> None:

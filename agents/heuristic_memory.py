@@ -133,10 +133,12 @@ class Memory:
         self.derived: dict[Any, Any] = {}
         # ``facts`` counts the events that changed what the suspicion model carries
         # across events (``_NOT_CARRIED`` lists the others; a speech counts when it
-        # changes a claim): while it stands still, the model keeps its sums (``carried``)
+        # changes a claim the judge weighs, so not a first plain "villager"): while it stands still, the model keeps its sums (``carried``)
         # and adds only the votes and accusations appended since.
         self.facts = 0
         self.carried: dict[Any, Any] = {}
+        self._alive: list[str] = []
+        self._alive_at = -1  # ``len(dead)`` when ``_alive`` was listed
 
     # ------------------------------------------------------------------ reading events
     def update(self, events: list) -> bool:
@@ -171,6 +173,7 @@ class Memory:
 
     def _game_start(self, e: Event, d: GameStart) -> None:
         self.players = [p for p in d.players if isinstance(p, str)]
+        self._alive_at = -1
         self.preset = d.preset if isinstance(d.preset, str) else None
         self.roles_in_play = [r for r in d.roles_in_play if isinstance(r, str)]
         self.deck = Counter(self.roles_in_play)
@@ -223,35 +226,31 @@ class Memory:
             self.debated[speaker] = e.day
         if self.heard is None and speaker != self.me:
             self.heard = language_of(d.text)
-        claims = d.claims
-        if not isinstance(claims, dict):
+        said = _said(e, d)
+        if said is None:
             return
-        role = claims.get("role")
-        checks = claims.get("checks")
+        role, checks, accused = said
         known = self.players
-        if isinstance(role, str) and role:
+        if role is not None:
             c = self.claims.get(speaker)
             if c is None or c.role != role or role not in c.roles_claimed:
                 if c is None:
                     c = self.claims[speaker] = Claim()
+                if role != "villager" or c.role not in (None, "villager"):
+                    self.facts += 1  # a first plain "villager" changes no judgement: no rebuild
                 c.role = role
                 c.roles_claimed.add(role)
                 c.since.setdefault(role, self.speeches)
-                self.facts += 1
-        if isinstance(checks, list):
-            for chk in checks:
-                if isinstance(chk, dict) and chk.get("target") in known and isinstance(chk.get("role"), str):
-                    c = self.claims.setdefault(speaker, Claim())
-                    target = chk["target"]
-                    if c.checks.get(target) != chk["role"] or target not in c.told:
-                        c.checks[target] = chk["role"]
-                        c.told.setdefault(target, self.speeches)
-                        self.facts += 1
-        accuses = claims.get("accuses")
-        if isinstance(accuses, list):
-            for t in dict.fromkeys(a for a in accuses if isinstance(a, str)):
-                if t in known and t != speaker:
-                    self.accusations.append(Accusation(e.day, speaker, t))
+        for target, told in checks:
+            if target in known:
+                c = self.claims.setdefault(speaker, Claim())
+                if c.checks.get(target) != told or target not in c.told:
+                    c.checks[target] = told
+                    c.told.setdefault(target, self.speeches)
+                    self.facts += 1
+        for a in accused:
+            if a.target in known:
+                self.accusations.append(a)
 
     def _day_votes(self, e: Event, d: VoteResult) -> None:
         _append_round(self.votes, e, d)
@@ -321,7 +320,26 @@ class Memory:
     # ------------------------------------------------------------------ derived facts
     @property
     def alive(self) -> list[str]:
-        return [p for p in self.players if p not in self.dead]
+        """The living players in seat order. Asked many times per decision, and the
+        dead only ever grow: kept until another death (callers read, never change it)."""
+        if self._alive_at != len(self.dead):
+            self._alive = [p for p in self.players if p not in self.dead]
+            self._alive_at = len(self.dead)
+        return self._alive
+
+    def swap_seats(self, a: str, b: str) -> None:
+        """Two players trade places at the table (000: a newcomer takes the dead
+        occupant's), so that neighbours and seat order follow."""
+        seats = self.players
+        if a in seats and b in seats:
+            i, j = seats.index(a), seats.index(b)
+            seats[i], seats[j] = seats[j], seats[i]
+            self._alive_at = -1
+
+    def revive(self, name: str) -> None:
+        """A dead player back in the game (004's revivals): the only way the dead shrink."""
+        self.dead.pop(name, None)
+        self._alive_at = -1
 
     @property
     def is_wolf(self) -> bool:
@@ -375,6 +393,47 @@ class Memory:
 
     def count_in_play(self, role: str) -> int:
         return self.deck[role]
+
+
+# A speech's claims as every seat reads them: (role, checks, accusations), parsed once
+# per speech rather than once per seat (the payload is shared and never changes). Keyed
+# by the payload's id, which the entry keeps alive, so an id is never reused while in
+# the table; cleared when full (a seat re-parses at worst once).
+Said = tuple[str | None, tuple[tuple[Any, str], ...], tuple["Accusation", ...]]
+_SAID: dict[int, tuple[Speech, Said | None]] = {}
+_SAID_KEPT = 512
+
+
+def _said(e: Event, d: Speech) -> Said | None:
+    """The speech's claimed role (a non-empty string, else None), its reported checks
+    (target, role id) with a string role, and its accusations (distinct string names
+    other than the speaker's, shared ``Accusation`` records: readers never change
+    them); None when it states nothing. Each seat still keeps only names it knows."""
+    hit = _SAID.get(id(d))
+    if hit is not None and hit[0] is d:
+        return hit[1]
+    claims = d.claims
+    said: Said | None = None
+    if isinstance(claims, dict):
+        role = claims.get("role")
+        checks = claims.get("checks")
+        accuses = claims.get("accuses")
+        speaker = d.speaker
+        said = (
+            role if isinstance(role, str) and role else None,
+            tuple(
+                (chk.get("target"), chk["role"]) for chk in checks if isinstance(chk, dict) and isinstance(chk.get("role"), str)
+            )
+            if isinstance(checks, list)
+            else (),
+            tuple(Accusation(e.day, speaker, t) for t in dict.fromkeys(a for a in accuses if isinstance(a, str)) if t != speaker)
+            if isinstance(accuses, list)
+            else (),
+        )
+    if len(_SAID) >= _SAID_KEPT:
+        _SAID.clear()
+    _SAID[id(d)] = (d, said)
+    return said
 
 
 def _append_round(rounds: list[VoteRound], e: Event, d: VoteResult | SheriffVotes) -> None:

@@ -60,10 +60,8 @@ def _moved_in(mem: Memory, e: Event, d: MovedIn) -> None:
     name, former = d.player, d.former
     if isinstance(name, str) and isinstance(d.building, str):
         _homes(mem)[name] = d.building
-    seats = mem.players
-    if name in seats and former in seats:
-        i, j = seats.index(name), seats.index(former)
-        seats[i], seats[j] = seats[j], seats[i]
+    if isinstance(name, str) and isinstance(former, str):
+        mem.swap_seats(name, former)
 
 
 def _chosen(mem: Memory, e: Event, d: BuildingChosen) -> None:
