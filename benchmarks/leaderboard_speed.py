@@ -38,6 +38,23 @@ instruction count says the win-only leaderboard moved by 8% only (the CPU ratio 
 is flattered by the load): its cost is numpy's import, the OpenSkill replicates and
 the Bradley-Terry batch, which this step did not change. Where
 PYTHONDONTWRITEBYTECODE is set, every figure includes compiling each module loaded.
+
+Issue 18, second step (2026-12-01, same data, ``--before`` = d8fbde9, both trees
+byte-compiled; M instructions under callgrind, OPENBLAS_NUM_THREADS=1, one run each;
+every output byte-identical before and after):
+
+    cold, table            3820 -> 3826   1.00x  (the computation: not changed)
+    warm, table            1233 ->  989   1.25x  (a cached leaderboard loads no numpy)
+    cold, --json           5366 -> 4497   1.19x  (the site data: 0.55 s -> 0.17 s)
+    warm, --json           2789 -> 1667   1.67x
+
+    CPU seconds, this script --runs 3 at load 4.6: cold 1.25 -> 1.20, warm 0.56 ->
+    0.33, cold --json 1.62 -> 1.30, warm --json 0.79 -> 0.47.
+
+The computed (cold) leaderboard is still over 1 s of CPU: numpy's import (~0.18 s),
+the OpenSkill replicates (~0.27 s per identity kind, bound by the arrays' arithmetic,
+not by Python: fewer, larger numpy calls did not move its instruction count) and
+reading the seats (three sorted queries, ~0.04 s each, in arena.tournament.store).
 """
 
 from __future__ import annotations
