@@ -53,7 +53,8 @@ every output byte-identical before and after):
 
 The computed (cold) leaderboard is still over 1 s of CPU: numpy's import (~0.18 s),
 the OpenSkill replicates (~0.27 s per identity kind, bound by the arrays' arithmetic,
-not by Python: fewer, larger numpy calls did not move its instruction count) and
+not by Python: one gather and one power per step instead of three and two moved its
+instruction count by 1%, so that trial was dropped) and
 reading the seats (three sorted queries, ~0.04 s each, in arena.tournament.store).
 """
 
