@@ -38,6 +38,24 @@ instruction count says the win-only leaderboard moved by 8% only (the CPU ratio 
 is flattered by the load): its cost is numpy's import, the OpenSkill replicates and
 the Bradley-Terry batch, which this step did not change. Where
 PYTHONDONTWRITEBYTECODE is set, every figure includes compiling each module loaded.
+
+Issue 18, second step (2026-12-01, same data, ``--before`` = d8fbde9, both trees
+byte-compiled; M instructions under callgrind, OPENBLAS_NUM_THREADS=1, one run each;
+every output byte-identical before and after):
+
+    cold, table            3820 -> 3826   1.00x  (the computation: not changed)
+    warm, table            1233 ->  989   1.25x  (a cached leaderboard loads no numpy)
+    cold, --json           5366 -> 4497   1.19x  (the site data: 0.55 s -> 0.17 s)
+    warm, --json           2789 -> 1667   1.67x
+
+    CPU seconds, this script --runs 3 at load 4.6: cold 1.25 -> 1.20, warm 0.56 ->
+    0.33, cold --json 1.62 -> 1.30, warm --json 0.79 -> 0.47.
+
+The computed (cold) leaderboard is still over 1 s of CPU: numpy's import (~0.18 s),
+the OpenSkill replicates (~0.27 s per identity kind, bound by the arrays' arithmetic,
+not by Python: one gather and one power per step instead of three and two moved its
+instruction count by 1%, so that trial was dropped) and
+reading the seats (three sorted queries, ~0.04 s each, in arena.tournament.store).
 """
 
 from __future__ import annotations
@@ -72,6 +90,11 @@ def unpack(ref: str, into: Path) -> str:
     into.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    # Where PYTHONDONTWRITEBYTECODE is set, a tree without .pyc files would compile every
+    # module it loads in every run: both trees are compiled first (this checkout's .pyc
+    # files are left for Python to reuse; git ignores them).
+    for tree in (into, ROOT):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], capture_output=True, check=False)
     return commit
 
 
@@ -153,6 +176,8 @@ def main() -> None:
         trees = {"before": tmp / "before", "after": ROOT}
         cold: dict[str, list[tuple[float, float]]] = {k: [] for k in trees}
         warm: dict[str, list[tuple[float, float]]] = {k: [] for k in trees}
+        cold_json: dict[str, list[tuple[float, float]]] = {k: [] for k in trees}
+        warm_json: dict[str, list[tuple[float, float]]] = {k: [] for k in trees}
         text: dict[str, str] = {}
         for run in range(args.runs):
             for name, tree in trees.items():
@@ -163,6 +188,12 @@ def main() -> None:
                 text.setdefault(name, out)
                 wall, cpu, _ = timed(tree, copy)
                 warm[name].append((wall, cpu))
+                copy = tmp / f"{name}-{run}-json.sqlite"  # --json adds every game, cost and efficiency (the site's data)
+                shutil.copyfile(db, copy)
+                wall, cpu, _ = timed(tree, copy, "--json")
+                cold_json[name].append((wall, cpu))
+                wall, cpu, _ = timed(tree, copy, "--json")
+                warm_json[name].append((wall, cpu))
         js = {}
         for name, tree in trees.items():
             copy = tmp / f"{name}-json.sqlite"
@@ -172,7 +203,8 @@ def main() -> None:
         print(f"leaderboard of {games} games ({db.name}); before = {args.before} ({commit}), after = this checkout; "
               f"best of {args.runs} runs; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")  # fmt: skip
         print(f"{'run':<30}{'before wall':>12}{'after wall':>12}{'ratio':>8}{'before CPU':>12}{'after CPU':>12}{'ratio':>8}")
-        for label, runs in (("cold (computed)", cold), ("warm (cached)", warm)):
+        rows = (("cold (computed)", cold), ("warm (cached)", warm), ("cold, --json", cold_json), ("warm, --json", warm_json))
+        for label, runs in rows:
             bw, bc = min(w for w, _ in runs["before"]), min(c for _, c in runs["before"])
             aw, ac = min(w for w, _ in runs["after"]), min(c for _, c in runs["after"])
             print(f"{label:<30}{bw:>11.2f}s{aw:>11.2f}s{bw / aw:>7.1f}x{bc:>11.2f}s{ac:>11.2f}s{bc / ac:>7.1f}x")

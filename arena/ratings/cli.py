@@ -37,7 +37,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None):
     from arena.ratings.from_db import games_key, load_behaviour, load_games, rating_outcome
-    from arena.ratings.leaderboard import Leaderboard, compute
+    from arena.ratings.board import Leaderboard
     from arena.tournament.store import Store, StoreError
 
     try:
@@ -51,6 +51,8 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
+        from arena.ratings.leaderboard import compute  # numpy: only when computing
+
         try:
             lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed,
                          min_decided=min_decided, outcome=outcome)  # fmt: skip

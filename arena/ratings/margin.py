@@ -42,13 +42,9 @@ from typing import Sequence
 import numpy as np
 
 from arena.ratings.bradley_terry import RIDGE, BTDesign, Solution, fit_logistic
+from arena.ratings.board import OUTCOMES
 from arena.ratings.games import GameOutcome
 
-OUTCOMES = {
-    "win": "one comparison per decided game: did the village win",
-    "margin": "the winner and how far the game went its way (survivors on each side), each cut of that order a "
-    "comparison with its own fitted sensitivity, the win's fixed at 1: Elo of winning, from more of each game",
-}
 BINS = 4  # categories per winner: 3 and 4 measured alike at 8 seats, 4 narrower at 12 and under mixed seating
 THRESHOLD_RIDGE = 1e-6  # keeps a threshold finite in a resample where one side never won
 # A N(1, 2^2) prior on each cut's sensitivity: with few games, or participants who do

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from arena.ratings.games import SIDES
-from arena.ratings.leaderboard import Leaderboard
+from arena.ratings.board import Leaderboard
 from arena.ratings.render import SIDE_LABEL
 
 

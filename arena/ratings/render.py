@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.ratings.games import SIDES
-from arena.ratings.leaderboard import Leaderboard
+from arena.ratings.board import Leaderboard
 
 SIDE_LABEL = {"village": "village", "werewolves": "wolves"}
 

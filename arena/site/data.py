@@ -4,7 +4,9 @@ per participant, identical participants and self-play, and the tournament it cam
 Why here and not in the page: the page is built from ``--json``'s own dictionary, so
 a number on the page is a number a script can read, and the two never disagree.
 Everything is read from the database and the transcripts' first lines (their headers):
-cheap next to the bootstrap, so it is not cached.
+cheap next to the bootstrap, so it is not cached. The seats are read once, as plain
+rows, for both the game list and the efficiency, and JSON is parsed by orjson (the
+standard parser only where orjson refuses: the same values either way).
 """
 
 from __future__ import annotations
@@ -12,19 +14,57 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 from arena.tournament.store import Store
+
+
+def _loads(text: str | bytes) -> Any:
+    """``json.loads``'s value, parsed by orjson where it can (it refuses NaN and
+    integers beyond 64 bits, which the standard parser reads)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _header(path: Path) -> dict[str, Any] | None:
     """A transcript's header line, or ``None`` when the file is missing or unreadable."""
     try:
-        with path.open(encoding="utf-8") as f:
-            head = json.loads(f.readline())
+        with path.open("rb") as f:
+            head = _loads(f.readline().decode("utf-8"))
     except (OSError, ValueError):
         return None
     return head if isinstance(head, dict) and head.get("type") == "header" else None
+
+
+class _Seat(NamedTuple):
+    """The columns of a stored seat the site reads."""
+
+    game_id: str
+    name: str
+    participant: str
+    initial_role: str
+    role: str
+    side: str
+    won: Any
+    alive: Any
+    calls: Any
+    input_tokens: Any
+    output_tokens: Any
+    fallbacks: Any
+    violations: Any
+    cost_usd: Any
+    metrics: str | None
+
+
+def _seats(store: Store) -> list[_Seat]:
+    """Every stored seat, in game then seat order (as ``Store.seats``)."""
+    cols = ", ".join(f"s.{c}" for c in _Seat._fields)
+    rows = store.db.execute(f"SELECT {cols} FROM seats s JOIN games g ON g.id = s.game_id ORDER BY g.idx, s.position")
+    return list(map(_Seat._make, rows))
 
 
 def identical_groups(store: Store) -> list[list[str]]:
@@ -37,15 +77,15 @@ def identical_groups(store: Store) -> list[list[str]]:
     return [sorted(g) for g in by_kind.values() if len(g) > 1]
 
 
-def game_list(store: Store, groups: list[list[str]]) -> tuple[list[dict[str, Any]], list[str]]:
+def game_list(store: Store, groups: list[list[str]], stored: list[_Seat]) -> tuple[list[dict[str, Any]], list[str]]:
     """Every finished game in plan order, its seats, and the software versions that
     wrote the transcripts."""
     group_of = {p: i for i, g in enumerate(groups) for p in g}
     seats: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for s in store.seats():
-        seats[s["game_id"]].append(
-            {"name": s["name"], "participant": s["participant"], "role": s["initial_role"], "final_role": s["role"],
-             "side": s["side"], "won": bool(s["won"]), "alive": bool(s["alive"])}
+    for s in stored:
+        seats[s.game_id].append(
+            {"name": s.name, "participant": s.participant, "role": s.initial_role, "final_role": s.role,
+             "side": s.side, "won": bool(s.won), "alive": bool(s.alive)}
         )  # fmt: skip
     out, software = [], []
     for g in store.games():
@@ -70,35 +110,36 @@ def game_list(store: Store, groups: list[list[str]]) -> tuple[list[dict[str, Any
     return out, software
 
 
-def efficiency(store: Store) -> dict[str, dict[str, Any]]:
+def efficiency(stored: list[_Seat]) -> dict[str, dict[str, Any]]:
     """Per participant, summed over its seats: calls, tokens (cached and not), dollars
     per game and per game won, mean latency per call, fallbacks and violations per
     decision. Dollars are ``None`` when a seat's model has no known price (never 0)."""
     acc: dict[str, dict[str, Any]] = {}
     games: dict[str, set[str]] = defaultdict(set)
     won: dict[str, set[str]] = defaultdict(set)
-    for s in store.seats():
-        p = s["participant"]
-        m = json.loads(s["metrics"] or "{}")
+    for s in stored:
+        p = s.participant
+        m = _loads(s.metrics or "{}")
         a = acc.setdefault(p, {"seats": 0, "calls": 0, "input_tokens": 0, "cached_tokens": 0, "output_tokens": 0,
                                "cost_usd": 0.0, "unpriced_seats": 0, "latency_s": 0.0, "decisions": 0,
                                "fallbacks": 0, "violations": 0, "errors": 0})  # fmt: skip
         a["seats"] += 1
-        for k in ("calls", "input_tokens", "output_tokens"):
-            a[k] += int(s[k] or 0)
+        a["calls"] += int(s.calls or 0)
+        a["input_tokens"] += int(s.input_tokens or 0)
+        a["output_tokens"] += int(s.output_tokens or 0)
         a["cached_tokens"] += int(m.get("cached_tokens", 0))
         a["latency_s"] += float(m.get("latency_s", 0.0))
         a["decisions"] += int(m.get("decisions_asked", 0))
         a["errors"] += int(m.get("errors", 0))
-        a["fallbacks"] += int(s["fallbacks"] or 0)
-        a["violations"] += int(s["violations"] or 0)
-        if s["cost_usd"] is None:
+        a["fallbacks"] += int(s.fallbacks or 0)
+        a["violations"] += int(s.violations or 0)
+        if s.cost_usd is None:
             a["unpriced_seats"] += 1
         else:
-            a["cost_usd"] += float(s["cost_usd"])
-        games[p].add(s["game_id"])
-        if s["won"]:
-            won[p].add(s["game_id"])
+            a["cost_usd"] += float(s.cost_usd)
+        games[p].add(s.game_id)
+        if s.won:
+            won[p].add(s.game_id)
     out = {}
     for p, a in acc.items():
         n, w = len(games[p]), len(won[p])
@@ -124,7 +165,8 @@ def site_extras(store: Store) -> dict[str, Any]:
     """The keys ``--json`` adds beside the ratings: ``tournament``, ``efficiency``,
     ``identical_participants``, ``self_play`` and ``game_list``."""
     groups = identical_groups(store)
-    games, software = game_list(store, groups)
+    stored = _seats(store)
+    games, software = game_list(store, groups, stored)
     config = store.meta("config")
     totals = store.totals()
     return {
@@ -136,7 +178,7 @@ def site_extras(store: Store) -> dict[str, Any]:
             "calls": totals["calls"], "input_tokens": totals["input_tokens"], "output_tokens": totals["output_tokens"],
             "cost_usd": None if totals["unpriced_games"] else totals["cost_usd"],
         },  # fmt: skip
-        "efficiency": efficiency(store),
+        "efficiency": efficiency(stored),
         "identical_participants": groups,
         "self_play": {
             "games": sum(1 for g in games if g["self_play"]),
