@@ -30,7 +30,7 @@ class Situation:
         self._public: Beliefs | None = None
         # What ``threat`` weighs for every candidate, counted once per decision (the
         # memory does not change while the seat decides): a scan of the whole game's
-        # accusations per candidate was most of the pack's night choice.
+        # accusations per candidate, once for each candidate of a wolf's choice.
         self._framed: frozenset[str] | None = None
         self._pack_accusations: dict[str, int] | None = None
 
