@@ -28,9 +28,9 @@ class Situation:
         self.lang = lang  # the language the seat speaks (``prompts/bot_lines/<lang>.yaml``)
         self._private: Beliefs | None = None
         self._public: Beliefs | None = None
-        # What ``threat`` weighs for every candidate, counted once per decision (the
-        # memory does not change while the seat decides): a scan of the whole game's
-        # accusations per candidate, once for each candidate of a wolf's choice.
+        # What ``threat`` weighs, counted once per decision (the memory does not change
+        # while the seat decides) instead of scanning the whole game's accusations again
+        # for each candidate of a wolf's choice.
         self._framed: frozenset[str] | None = None
         self._pack_accusations: dict[str, int] | None = None
 
