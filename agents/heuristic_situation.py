@@ -17,6 +17,7 @@ from engine.decisions import Decision
 
 SPOTTED_THREAT = 2.5  # a human the pack knows holds an informed role: worth the night's kill
 
+
 class Situation:
     def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en", seed: int = 0):
         self.mem = mem
@@ -27,6 +28,11 @@ class Situation:
         self.lang = lang  # the language the seat speaks (``prompts/bot_lines/<lang>.yaml``)
         self._private: Beliefs | None = None
         self._public: Beliefs | None = None
+        # What ``threat`` weighs, counted once per decision (the memory does not change
+        # while the seat decides) instead of scanning the whole game's accusations again
+        # for each candidate of a wolf's choice.
+        self._framed: frozenset[str] | None = None
+        self._pack_accusations: dict[str, int] | None = None
 
     @property
     def beliefs(self) -> Beliefs:
@@ -88,18 +94,30 @@ class Situation:
         key = ":".join([str(self.seed), "|".join(sorted(self.mem.pack)), *map(str, question)])
         return random.Random(key).random()
 
-    def framed(self) -> set[str]:
+    def framed(self) -> frozenset[str]:
         """Players a living fake Seer of the pack has called a werewolf: devoured, they
         would prove the lie (the pack never eats its own), so they must live to be voted."""
-        mem = self.mem
-        if not mem.is_wolf:
-            return set()
-        out: set[str] = set()
-        for w in mem.pack_alive:
-            c = mem.claims.get(w)
-            if c is not None and c.role == "seer":
-                out.update(t for t, r in c.checks.items() if is_wolf_role(r))
-        return out - mem.pack
+        if self._framed is None:
+            mem = self.mem
+            out: set[str] = set()
+            if mem.is_wolf:
+                for w in mem.pack_alive:
+                    c = mem.claims.get(w)
+                    if c is not None and c.role == "seer":
+                        out.update(t for t, r in c.checks.items() if is_wolf_role(r))
+            self._framed = frozenset(out - mem.pack)
+        return self._framed
+
+    def pack_accusations(self, name: str) -> int:
+        """How many times ``name`` accused a member of the seat's pack this game."""
+        counts = self._pack_accusations
+        if counts is None:
+            pack = self.mem.pack
+            counts = self._pack_accusations = {}
+            for a in self.mem.accusations:
+                if a.target in pack:
+                    counts[a.speaker] = counts.get(a.speaker, 0) + 1
+        return counts.get(name, 0)
 
     def threat(self, name: str) -> float:
         """How much the pack gains by removing ``name``: claimed power roles, trusted
@@ -116,7 +134,7 @@ class Situation:
                 t += 1.5
             elif claim.role == "hunter":
                 t -= 1.5  # devoured, he shoots back
-        t += ACCUSER_THREAT * sum(1 for a in mem.accusations if a.speaker == name and a.target in mem.pack)
+        t += ACCUSER_THREAT * self.pack_accusations(name)
         if name == mem.sheriff:
             t += 0.7
         if name == mem.caught_girl:

@@ -197,3 +197,33 @@ def test_both_sides_win_and_the_pack_plays_the_same_game_per_seed():
             again = run_sync(Game(setup), {n: HeuristicAgent(n, seed) for n in SEATS})
             assert again.answer_log == g.answer_log
     assert wins["village"] >= 15 and wins["werewolves"] >= 15, wins
+
+
+def test_threat_counts_once_what_a_full_scan_counts():
+    """``Situation`` counts the pack's accusers and the framed players once per decision;
+    at every wolf decision of a whole game they must equal a scan of the memory."""
+    import random
+
+    from agents.heuristic_memory import is_wolf_role
+    from agents.heuristic_situation import Situation
+    from arena.gamefile import GameSpec, SeatSpec, default_names
+    from arena.runner import view_for
+
+    spec = GameSpec(preset="millers_hollow", seed=8, seats=[SeatSpec(name=n, agent="heuristic") for n in default_names(10)])
+    game, agents = spec.build()
+    checked = accused = 0
+    while not game.over and game.waiting:
+        for d in game.waiting:
+            agent = agents[d.seat]
+            game.submit(d.id, agent.decide(view_for(game, d.seat), d))
+            mem = agent.memory
+            if not mem.is_wolf:
+                continue
+            sit = Situation(mem, random.Random(0), d, {})
+            framed = {t for w in mem.pack_alive if (c := mem.claims.get(w)) and c.role == "seer" for t, r in c.checks.items() if is_wolf_role(r)}
+            assert sit.framed() == framed - mem.pack
+            for name in mem.players:
+                n = sit.pack_accusations(name)
+                assert n == sum(1 for a in mem.accusations if a.speaker == name and a.target in mem.pack)
+                checked, accused = checked + 1, accused + n
+    assert game.over and checked > 50 and accused > 0
