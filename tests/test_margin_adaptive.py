@@ -11,6 +11,7 @@ import sqlite3
 
 import numpy as np
 import pytest
+from fit_checks import assert_batched_fits_agree
 
 from arena.ratings.bootstrap import resample_indices
 from arena.ratings.bradley_terry import ELO, BTDesign
@@ -245,9 +246,5 @@ def test_batched_margin_fits_are_each_replicates_own_fit():
     rows.append(np.array([0, 1, 2, 3]))  # too few games for every category
     design = MarginDesign(games, list(TRUE))
     design.fit()  # the fit of all games: where the replicates start
-    alone = [design.fit(r) for r in rows]
-    together = design.fit_many(rows)
-    assert [sorted(f) for f in together] == [sorted(f) for f in alone]
-    for a, b in zip(alone, together):
-        assert [b[k] for k in sorted(a)] == pytest.approx([a[k] for k in sorted(a)], abs=1e-7)
+    together = assert_batched_fits_agree(design, rows)
     assert "Poor" not in together[-2]

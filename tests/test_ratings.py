@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from fit_checks import assert_batched_fits_agree
 
 from arena.ratings.bootstrap import bootstrap, percentile_interval
 from arena.ratings.bradley_terry import ELO, bradley_terry
@@ -145,11 +146,7 @@ def test_batched_bradley_terry_fits_are_each_replicates_own_fit():
     rows.append(np.array([0, 0, 1]))  # too few games for every strength
     for by_side in (False, True):
         design = BTDesign(games, list(TRUE) + list("ABC"), by_side=by_side)
-        alone = [design.fit(r) for r in rows]
-        together = design.fit_many(rows)
-        assert [sorted(f) for f in together] == [sorted(f) for f in alone]
-        for a, b in zip(alone, together):
-            assert [b[k] for k in sorted(a)] == pytest.approx([a[k] for k in sorted(a)], abs=1e-7)
+        together = assert_batched_fits_agree(design, rows)
     assert "Poor" not in together[-2]
 
 
