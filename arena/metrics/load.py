@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple, TypeGuard, TypeVar, overload
 
-import orjson
-
+from arena.fastjson import loads as _loads
 from engine.events import Event, audience_from_json
 from engine.flow.deaths import DeathEvent
 from engine.flow.main import Role
@@ -290,16 +289,6 @@ def records_from_lines(lines: Iterable[str], where: str = "transcript") -> list[
             raise MetricsError(f"{where}: line {i}: not a JSON object")
         out.append(rec)
     return out
-
-
-def _loads(line: str) -> Any:
-    """One JSON line: by orjson (twice as fast; decoding is most of reading a
-    transcript), and by ``json`` where orjson refuses what ``json`` reads (NaN, an
-    integer beyond 64 bits) or to say what is wrong in ``json``'s words."""
-    try:
-        return orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return json.loads(line)
 
 
 def from_records(records: list[dict[str, Any]], path: str | None = None) -> GameRecord:

@@ -7,8 +7,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
-import orjson
-
+from arena.fastjson import loads
 from arena.ratings.behaviour import SummaryTotals, behaviour
 from arena.ratings.games import GameOutcome, SeatResult
 from arena.tournament.store import Store
@@ -43,11 +42,11 @@ def rating_outcome(store: Store) -> str:
 
 def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
     """Per participant: behaviour overall and as each side, from the seats' stored counts
-    (each seat's metrics parsed once, by orjson: the slow part of a cold leaderboard)."""
+    (each seat's metrics parsed once, by orjson where it can: the slow part of a cold leaderboard)."""
     rows: dict[str, SummaryTotals] = defaultdict(SummaryTotals)
     by_side: dict[tuple[str, str], SummaryTotals] = defaultdict(SummaryTotals)
     for participant, side, metrics in store.seat_metrics():
-        m = orjson.loads(metrics or "{}")
+        m = loads(metrics or "{}")
         rows[participant].add(m)
         by_side[(participant, side)].add(m)
     out = {}

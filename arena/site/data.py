@@ -16,18 +16,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import orjson
-
+from arena.fastjson import loads as _loads
 from arena.tournament.store import Store
-
-
-def _loads(text: str | bytes) -> Any:
-    """``json.loads``'s value, parsed by orjson where it can (it refuses NaN and
-    integers beyond 64 bits, which the standard parser reads)."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
 
 
 def _header(path: Path) -> dict[str, Any] | None:
