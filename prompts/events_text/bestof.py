@@ -27,6 +27,7 @@ from prompts.events_text.registry import renders, sentence, sided
 
 # Told in one sentence (``paramours``' lover, ``infected``'s player... are the narrator's)
 sided(ProtectorGuard, "target")
+sided(IdiotRevealed, "player", roles=("role",))
 sentence(WildChildModel, "model")
 sentence(WildChildTurned, "model", "player")
 sentence(InfectFatherInfected, "target")
@@ -81,12 +82,6 @@ def angel_villager(r: Reader, e: Event, d: AngelVillager) -> str:
 @renders(BearGrowl)
 def bear_growl(r: Reader, e: Event, d: BearGrowl) -> str:
     return r.t(f"bear_growl.{'true' if d.growl else 'false'}")
-
-
-@renders(IdiotRevealed)
-def idiot_revealed(r: Reader, e: Event, d: IdiotRevealed) -> str:
-    player = d.player
-    return r.t(f"idiot_revealed.{r.side(player)}", player=r.who(player), role=r.role(d.role))
 
 
 @renders(VillagePowersLost)

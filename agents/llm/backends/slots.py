@@ -71,7 +71,7 @@ async def learn(endpoint: str, probe: Callable[[], Awaitable[int | None]]) -> in
     loop = asyncio.get_running_loop()
     task = _PENDING.get(endpoint)
     if task is None or task.get_loop() is not loop:  # another game's loop, long gone
-        task = _PENDING[endpoint] = loop.create_task(_run(probe))
+        task = _PENDING[endpoint] = asyncio.ensure_future(probe())
     # Shielded: a seat whose decision is cancelled must not cancel the others' probe.
     count = await asyncio.shield(task)
     if endpoint not in _SLOTS:
@@ -80,10 +80,6 @@ async def learn(endpoint: str, probe: Callable[[], Awaitable[int | None]]) -> in
     if _PENDING.get(endpoint) is task:
         del _PENDING[endpoint]
     return count
-
-
-async def _run(probe: Callable[[], Awaitable[int | None]]) -> int | None:
-    return await probe()
 
 
 def slot_for(endpoint: str, seat: int | None) -> int | None:
