@@ -10,9 +10,9 @@ from engine.flow.deaths import kill_batch
 from engine.flow.victory import check_victory
 from engine.flow.day_powers import EVENING, MORNING, day_powers, powers_of
 from engine.flow.discussion import discussion
-from engine.flow.forum import LynchCall, lynch, sundown_extension
+from engine.flow.forum import lynch, sundown_extension
 from engine.flow.sheriff import candidacy, election_held, sheriff_pool
-from engine.flow.voting import day_vote, sheriff_election
+from engine.flow.voting import sheriff_election
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
     from engine.game import Game
@@ -98,13 +98,10 @@ def day(game: Game, opening: bool = False) -> Script:
             return
     if opts.sheriff and game.sheriff is None and not election_held(game) and game.day >= opts.sheriff_election_day:
         yield from _election(game)
-    extra = sundown_extension(game) if opts.celebrity_sundown_rounds else 0  # 004: the Celebrity's news
+    extra = sundown_extension(game)  # 004: the Celebrity's news
     yield from discussion(game, "discussion", opts.discussion_rounds, None, extra)
     if powers:  # 004: the Vigilante's shot, the Priest's revival; The Village: the Barber...
         yield from day_powers(game, powers, EVENING)
         if game.over:
             return
-    if opts.vote_changes or opts.phantom_votes or opts.impersonation_phantoms or game.memory.peek(LynchCall) is not None:
-        yield from lynch(game)
-    else:
-        yield from day_vote(game)
+    yield from lynch(game)  # cancelled, the forum's open vote, or the table's vote
