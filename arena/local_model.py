@@ -144,6 +144,8 @@ def inference_threads() -> int:
     about 1.5 times faster than one."""
     env = os.environ.get("WEREWOLF_MODEL_THREADS", "").strip()
     if env:
+        if not env.isdigit():
+            raise ValueError(f"WEREWOLF_MODEL_THREADS={env!r} is not a whole number of threads")
         return max(1, int(env))
     cpus = os.cpu_count() or 1
     return max(1, min(cpus, int(idle_cores(cpus) + 0.25)))

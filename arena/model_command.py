@@ -51,7 +51,10 @@ def run(args: argparse.Namespace) -> int:
     model = Path(args.model) if args.model else _fetch()
     if not model.is_file():
         raise CliError(f"no model file at {model}")
-    threads = args.threads or inference_threads()
+    try:
+        threads = args.threads or inference_threads()
+    except ValueError as e:
+        raise CliError(str(e)) from None
     server = LocalModelServer(model, n_ctx=args.n_ctx, n_parallel=args.parallel, threads=threads, port=args.port, poll=0)
     console = console_for(True)
     console.print(f"Starting {model.name} ({threads} threads, {args.n_ctx} tokens of context per slot, {args.parallel} slots)...")
