@@ -296,8 +296,11 @@ def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
 
 def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, float]:
     """Spread ``hidden`` expected wolves over the pool in proportion to the odds,
-    capping certainty and handing the excess to the others (water-filling)."""
-    p: dict[str, float] = {}
+    capping certainty and handing the excess to the others (water-filling).
+
+    The top player's weight is exactly 1.0 and dividing is monotonic, so the largest
+    share is ``hidden / total``: the usual case (nobody capped) takes one pass. A
+    capped round reuses the shares already computed (same products, same order)."""
     if not pool or hidden <= 0:
         return {n: 0.0 for n in pool}
     odds = [s[n] for n in pool]
@@ -306,26 +309,27 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
     weights = [exp(d if (d := x - top) > -30.0 else -30.0) for x in odds]
     total = sum(weights)
     shares = [hidden * x / total for x in weights]
-    if max(shares) <= CAP:  # the usual case: nobody capped, one pass
+    if hidden / total <= CAP:
         return dict(zip(pool, shares))
-    w = dict(zip(pool, weights))
-    free = list(pool)
+    p: dict[str, float] = {}
+    free = list(zip(pool, weights, shares))
     left = hidden
     while free:
-        total = sum(w[n] for n in free)
-        capped = [n for n in free if left * w[n] / total > CAP]
+        capped = [n for n, _, share in free if share > CAP]
         if not capped:
-            for n in free:
-                p[n] = left * w[n] / total
+            for n, _, share in free:
+                p[n] = share
             break
         for n in capped:
             p[n] = CAP
-            free.remove(n)
             left -= CAP
+        kept = [(n, x) for n, x, share in free if share <= CAP]
         if left <= 0:
-            for n in free:
+            for n, _ in kept:
                 p[n] = 0.0
             break
+        total = sum([x for _, x in kept])
+        free = [(n, x, left * x / total) for n, x in kept]
     return p
 
 
@@ -352,7 +356,7 @@ class _Carried:
     """
 
     __slots__ = (
-        "facts", "known", "liars", "alive", "pool", "hidden", "victims", "after_votes", "votes_read",
+        "facts", "known", "liars", "alive", "certain", "pool", "hidden", "victims", "after_votes", "votes_read",
         "after_sheriff", "sheriff_read", "sheriff_on", "after_accusations", "accusations_read", "day", "voices",
     )  # fmt: skip
 
@@ -362,6 +366,7 @@ class _Carried:
         liars = self.liars = _liars(mem, known, private)
         alive = self.alive = mem.alive
         self.pool = [n for n in alive if n not in known]
+        self.certain = [(n, 1.0 if known[n] else 0.0) for n in alive if n in known]  # in seat order
         dead_wolves = sum(1 for n, k in known.items() if k and n in mem.dead)
         live_known = sum(1 for n in alive if known.get(n))
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
@@ -423,9 +428,8 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
             s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
             weighed = True
     p = normalise(s, pool, hidden) if weighed else first
-    for n in carried.alive:
-        if n in known:
-            p[n] = 1.0 if known[n] else 0.0
+    for n, certain in carried.certain:
+        p[n] = certain
     return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden, score=s)
 
 
