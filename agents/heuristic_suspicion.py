@@ -95,8 +95,8 @@ def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
 def _wolves_total(mem: Memory, private: bool) -> float:
     """Expected wolves dealt into play. With a Thief, the public deck may list cards
     that lie unused in the center: the Thief knows which, others estimate."""
-    deck = float(sum(1 for r in mem.roles_in_play if is_wolf_role(r)))
-    if "thief" not in mem.roles_in_play:
+    deck = float(sum(k for r, k in mem.deck.items() if is_wolf_role(r)))  # whole numbers: any order
+    if "thief" not in mem.deck:
         return deck
     took_wolf = 1.0 if mem.initial_role == "thief" and mem.is_wolf else 0.0
     if mem.set_aside:  # the deck includes the center cards
@@ -137,17 +137,17 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     reason to lie, so a proven lie is the strongest evidence a bot gets."""
     liars: set[str] = set()
     holders = _role_holders(mem, known, private)
-    has_thief = "thief" in mem.roles_in_play
     in_play = mem.deck
+    has_thief = "thief" in in_play
     for c, claim in mem.claims.items():
         if private and c == mem.me:
             continue
         told = claim.roles_claimed - {"villager"}
-        if claim.role == "angel" and "angel" in mem.roles_in_play:
+        if claim.role == "angel" and "angel" in in_play:
             told = {r for r in told if not is_wolf_role(r)}  # the Angel's day-0 plea, explained
         lie = len(told) > 1 or any(is_wolf_role(r) for r in told)
         for r in told:
-            count = in_play[r]
+            count = in_play.get(r, 0)  # not ``[]``: a Counter's miss is a Python call
             if count == 1 and holders.get(r, _NOBODY) - {c}:
                 lie = True
             if count == 0 and not has_thief and r in ROLES:
@@ -241,14 +241,16 @@ def _add_secrets(mem: Memory, s: dict[str, float], private: bool) -> None:
     for name in mem.overheard:
         if name in s:
             s[name] += OVERHEARD
-    if private and mem.beloved in s and not mem.is_wolf:
+    if not private:
+        return
+    wolf = mem.is_wolf
+    if mem.beloved in s and not wolf:
         s[mem.beloved] += BELOVED
-    if private:
-        for victim in mem.witch_victims.values():
-            if victim in s:
-                s[victim] += PACK_TARGET  # the pack does not devour its own
-        if not mem.is_wolf:
-            _characters(mem, s)
+    for victim in mem.witch_victims.values():
+        if victim in s:
+            s[victim] += PACK_TARGET  # the pack does not devour its own
+    if not wolf and (mem.sisters or mem.fox_results or mem.growls):  # else no character knows a thing
+        _characters(mem, s)
 
 
 def _characters(mem: Memory, s: dict[str, float]) -> None:
@@ -275,8 +277,9 @@ def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
     the real one has exposed the pack (a dead first claimant still counts)."""
     by_role: dict[str, list[str]] = {}
     first: dict[str, tuple[int, str]] = {}
+    deck = mem.deck
     for c, claim in mem.claims.items():
-        if claim.role in (None, "villager") or c in liars or mem.count_in_play(claim.role) != 1:
+        if claim.role in (None, "villager") or c in liars or deck.get(claim.role, 0) != 1:
             continue
         rank = claim.since.get(claim.role, 0)
         if claim.role not in first or (rank, c) < first[claim.role]:
@@ -367,8 +370,9 @@ class _Carried:
         alive = self.alive = mem.alive
         self.pool = [n for n in alive if n not in known]
         self.certain = [(n, 1.0 if known[n] else 0.0) for n in alive if n in known]  # in seat order
-        dead_wolves = sum(1 for n, k in known.items() if k and n in mem.dead)
-        live_known = sum(1 for n in alive if known.get(n))
+        dead = mem.dead
+        dead_wolves = len([n for n, k in known.items() if k and n in dead])
+        live_known = len([n for n, k in self.certain if k])
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
         self.hidden = max(0.0, total - dead_wolves - live_known)
         self.victims = set(mem.night_victims)
