@@ -151,25 +151,24 @@ class Memory:
         new = events[self.seen :]
         if new:
             self.derived.clear()
+        # Handlers are keyed by the payload's class: an event whose data is not its kind's
+        # class (a ``RawEvent`` read from another version's file) teaches nothing, as it
+        # adds nothing to ``SeatView``'s summaries. One loop, no call per event: every
+        # seat reads every event.
+        handlers, not_carried = _HANDLERS, _NOT_CARRIED
         for e in new:
-            self._read(e)
+            d = e.data
+            self.day, self.phase = e.day, e.phase
+            cls = d.__class__
+            handler = handlers.get(cls)
+            if handler is not None:
+                handler(self, e, d)
+                if cls not in not_carried:
+                    self.facts += 1
         self.seen = len(events)
         if events:
             self.last_seq = events[-1].seq
         return fresh
-
-    def _read(self, e: Event) -> None:
-        """Handlers are keyed by the payload's class: an event whose data is not its
-        kind's class (a ``RawEvent`` read from another version's file) teaches nothing,
-        as it adds nothing to ``SeatView``'s summaries."""
-        d = e.data
-        self.day, self.phase = e.day, e.phase
-        cls = d.__class__
-        handler = _HANDLERS.get(cls)
-        if handler is not None:
-            handler(self, e, d)
-            if cls not in _NOT_CARRIED:
-                self.facts += 1
 
     def _game_start(self, e: Event, d: GameStart) -> None:
         self.players = [p for p in d.players if isinstance(p, str)]
@@ -226,7 +225,8 @@ class Memory:
             self.debated[speaker] = e.day
         if self.heard is None and speaker != self.me:
             self.heard = language_of(d.text)
-        said = _said(e, d)
+        hit = _SAID.get(id(d))  # ``_said``'s cache, looked up inline: 7 of 8 seats hit it
+        said = hit[1] if hit is not None and hit[0] is d else _said(e, d)
         if said is None:
             return
         role, checks, accused = said

@@ -95,8 +95,8 @@ def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
 def _wolves_total(mem: Memory, private: bool) -> float:
     """Expected wolves dealt into play. With a Thief, the public deck may list cards
     that lie unused in the center: the Thief knows which, others estimate."""
-    deck = float(sum(1 for r in mem.roles_in_play if is_wolf_role(r)))
-    if "thief" not in mem.roles_in_play:
+    deck = float(sum(k for r, k in mem.deck.items() if is_wolf_role(r)))  # whole numbers: any order
+    if "thief" not in mem.deck:
         return deck
     took_wolf = 1.0 if mem.initial_role == "thief" and mem.is_wolf else 0.0
     if mem.set_aside:  # the deck includes the center cards
@@ -137,17 +137,17 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     reason to lie, so a proven lie is the strongest evidence a bot gets."""
     liars: set[str] = set()
     holders = _role_holders(mem, known, private)
-    has_thief = "thief" in mem.roles_in_play
     in_play = mem.deck
+    has_thief = "thief" in in_play
     for c, claim in mem.claims.items():
         if private and c == mem.me:
             continue
         told = claim.roles_claimed - {"villager"}
-        if claim.role == "angel" and "angel" in mem.roles_in_play:
+        if claim.role == "angel" and "angel" in in_play:
             told = {r for r in told if not is_wolf_role(r)}  # the Angel's day-0 plea, explained
         lie = len(told) > 1 or any(is_wolf_role(r) for r in told)
         for r in told:
-            count = in_play[r]
+            count = in_play.get(r, 0)  # not ``[]``: a Counter's miss is a Python call
             if count == 1 and holders.get(r, _NOBODY) - {c}:
                 lie = True
             if count == 0 and not has_thief and r in ROLES:
@@ -241,14 +241,16 @@ def _add_secrets(mem: Memory, s: dict[str, float], private: bool) -> None:
     for name in mem.overheard:
         if name in s:
             s[name] += OVERHEARD
-    if private and mem.beloved in s and not mem.is_wolf:
+    if not private:
+        return
+    wolf = mem.is_wolf
+    if mem.beloved in s and not wolf:
         s[mem.beloved] += BELOVED
-    if private:
-        for victim in mem.witch_victims.values():
-            if victim in s:
-                s[victim] += PACK_TARGET  # the pack does not devour its own
-        if not mem.is_wolf:
-            _characters(mem, s)
+    for victim in mem.witch_victims.values():
+        if victim in s:
+            s[victim] += PACK_TARGET  # the pack does not devour its own
+    if not wolf and (mem.sisters or mem.fox_results or mem.growls):  # else no character knows a thing
+        _characters(mem, s)
 
 
 def _characters(mem: Memory, s: dict[str, float]) -> None:
@@ -275,8 +277,9 @@ def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
     the real one has exposed the pack (a dead first claimant still counts)."""
     by_role: dict[str, list[str]] = {}
     first: dict[str, tuple[int, str]] = {}
+    deck = mem.deck
     for c, claim in mem.claims.items():
-        if claim.role in (None, "villager") or c in liars or mem.count_in_play(claim.role) != 1:
+        if claim.role in (None, "villager") or c in liars or deck.get(claim.role, 0) != 1:
             continue
         rank = claim.since.get(claim.role, 0)
         if claim.role not in first or (rank, c) < first[claim.role]:
@@ -296,8 +299,11 @@ def _rival_claims(mem: Memory, liars: set[str], s: dict[str, float]) -> None:
 
 def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, float]:
     """Spread ``hidden`` expected wolves over the pool in proportion to the odds,
-    capping certainty and handing the excess to the others (water-filling)."""
-    p: dict[str, float] = {}
+    capping certainty and handing the excess to the others (water-filling).
+
+    The top player's weight is exactly 1.0 and dividing is monotonic, so the largest
+    share is ``hidden / total``: the usual case (nobody capped) takes one pass. A
+    capped round reuses the shares already computed (same products, same order)."""
     if not pool or hidden <= 0:
         return {n: 0.0 for n in pool}
     odds = [s[n] for n in pool]
@@ -306,26 +312,27 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
     weights = [exp(d if (d := x - top) > -30.0 else -30.0) for x in odds]
     total = sum(weights)
     shares = [hidden * x / total for x in weights]
-    if max(shares) <= CAP:  # the usual case: nobody capped, one pass
+    if hidden / total <= CAP:
         return dict(zip(pool, shares))
-    w = dict(zip(pool, weights))
-    free = list(pool)
+    p: dict[str, float] = {}
+    free = list(zip(pool, weights, shares))
     left = hidden
     while free:
-        total = sum(w[n] for n in free)
-        capped = [n for n in free if left * w[n] / total > CAP]
+        capped = [n for n, _, share in free if share > CAP]
         if not capped:
-            for n in free:
-                p[n] = left * w[n] / total
+            for n, _, share in free:
+                p[n] = share
             break
         for n in capped:
             p[n] = CAP
-            free.remove(n)
             left -= CAP
+        kept = [(n, x) for n, x, share in free if share <= CAP]
         if left <= 0:
-            for n in free:
+            for n, _ in kept:
                 p[n] = 0.0
             break
+        total = sum([x for _, x in kept])
+        free = [(n, x, left * x / total) for n, x in kept]
     return p
 
 
@@ -352,7 +359,7 @@ class _Carried:
     """
 
     __slots__ = (
-        "facts", "known", "liars", "alive", "pool", "hidden", "victims", "after_votes", "votes_read",
+        "facts", "known", "liars", "alive", "certain", "pool", "hidden", "victims", "after_votes", "votes_read",
         "after_sheriff", "sheriff_read", "sheriff_on", "after_accusations", "accusations_read", "day", "voices",
     )  # fmt: skip
 
@@ -362,8 +369,10 @@ class _Carried:
         liars = self.liars = _liars(mem, known, private)
         alive = self.alive = mem.alive
         self.pool = [n for n in alive if n not in known]
-        dead_wolves = sum(1 for n, k in known.items() if k and n in mem.dead)
-        live_known = sum(1 for n in alive if known.get(n))
+        self.certain = [(n, 1.0 if known[n] else 0.0) for n in alive if n in known]  # in seat order
+        dead = mem.dead
+        dead_wolves = len([n for n, k in known.items() if k and n in dead])
+        live_known = len([n for n, k in self.certain if k])
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
         self.hidden = max(0.0, total - dead_wolves - live_known)
         self.victims = set(mem.night_victims)
@@ -423,9 +432,8 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
             s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
             weighed = True
     p = normalise(s, pool, hidden) if weighed else first
-    for n in carried.alive:
-        if n in known:
-            p[n] = 1.0 if known[n] else 0.0
+    for n, certain in carried.certain:
+        p[n] = certain
     return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden, score=s)
 
 

@@ -65,6 +65,15 @@ decision instead of scanning the game's accusations per candidate), ``--before m
 
     heuristic game 21.3M -> 20.9M instructions (engine game 2.51M): 8.5x -> 8.3x
 
+Issue 18's sixth step (normalise's largest share known without a pass, capped rounds
+reusing the shares computed; the memory's event loop without a call per event; the
+judge's certain players listed once per rebuild; deck counts read once, Counter misses
+avoided; the characters' secrets skipped when the seat holds none), ``--before main
+--games 10 --heuristic-games 20`` (main at 563f4b7):
+
+    heuristic game 21.0M -> 20.2M instructions (engine game 2.51M): 8.4x -> 8.1x
+    after one warm game (first game's lazy loading left out): 18.69M -> 17.98M
+
 Where the rest goes (20 games, 8 players): 46 judgements and 21 rebuilds of the
 suspicion sums per game, of which 7.4 are each seat's first judgement and the others
 follow deaths; only 8 are of the public perspective, so sharing those across seats
