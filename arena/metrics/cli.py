@@ -73,17 +73,22 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_game(m)
         return 0
-    per_game: list[dict[str, Any]] = []
+    # Each game is serialised as it is measured (a short string instead of its nested
+    # dicts kept until the end): the output is the same bytes as one json.dumps of the
+    # whole object, whose list items are joined by ", ".
+    per_game: list[str] = []
 
     def keep(g: Any, parts: dict[str, Any]) -> None:
         m = g.measured
-        per_game.append({k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]})
+        game = {k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]}
+        per_game.append(json.dumps(game, ensure_ascii=False))
 
     agg = aggregate(collect(path, skipped), keep if args.json else None)
     if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
     if args.json:
-        print(json.dumps({"aggregate": agg, "games": per_game, "skipped": skipped}, ensure_ascii=False))
+        head = json.dumps({"aggregate": agg}, ensure_ascii=False)[:-1]
+        print(f'{head}, "games": [{", ".join(per_game)}], "skipped": {json.dumps(skipped, ensure_ascii=False)}}}')
     else:
         print_aggregate(agg, skipped)
     return 0
