@@ -343,6 +343,8 @@ def _legal_lines(cat: Catalog, d: Decision, listed: bool = True) -> list[str]:
 def _pass_line(cat: Catalog, d: Decision) -> str:
     meaning_path = f"decisions.kinds.{d.kind}.pass"
     meaning = cat.text(meaning_path) if cat.has(meaning_path) else cat.text("decisions.pass.default")
+    if d.kind == SPEAK:  # a model seat's empty speech is refused and asked again (agents.llm.interpret)
+        return cat.text("decisions.pass.speech")
     if d.shape == TEXT:  # the schema asks for a string: silence is an empty one, not null
         return cat.text("decisions.pass.text", meaning=meaning)
     if d.shape == BOOL:

@@ -51,6 +51,7 @@ import httpx
 import httpx2
 import respx
 from respx.mocks import AbstractRequestMocker
+from gbnf_check import Grammar
 
 from agents.llm.vendor_cache import (
     AnthropicPromptCache,
@@ -397,6 +398,9 @@ class OpenAIStandIn(_StandIn):
             via_tool = via_tool if forced.as_tool is None else forced.as_tool
         elif schema is not None:
             content = self._made_up(schema, user_text(body["messages"]))
+        elif isinstance(body.get("grammar"), str):
+            # llama.cpp's own field: the reply is confined to the grammar, as its sampler confines it.
+            content = Grammar(body["grammar"]).sample(self.rng)
         else:
             content = text_mode_answer(text, self.rng)
         content, cut = self._cut(body, content)
@@ -634,15 +638,16 @@ def model_seat(spec: str, decision: Any, log: Any, sleep: Any = None, **options:
     return make_llm_agent(spec, decision.seat, log=log, sleep=sleep or SleepRecorder(), **{**FAST, **options})
 
 
-async def model_game(spec: str, seed: int, log: Any = None, *, seat_seeds: bool = False) -> Any:
+async def model_game(spec: str, seed: int, log: Any = None, *, seat_seeds: bool = False, **options: Any) -> Any:
     """A game of the eight ``NAMES``, every seat a ``spec`` model seat with the fast
-    settings (seat i seeded i with ``seat_seeds``), played to its end and returned."""
+    settings and ``options`` (seat i seeded i with ``seat_seeds``), played to its end
+    and returned."""
     from agents.llm import make_llm_agent
     from arena.runner import run_async
     from engine import Game, GameSetup
 
     game = Game(GameSetup(names=list(NAMES), seed=seed))
-    agents = {n: make_llm_agent(spec, n, seed=i if seat_seeds else 0, log=log, **FAST) for i, n in enumerate(NAMES)}
+    agents = {n: make_llm_agent(spec, n, seed=i if seat_seeds else 0, log=log, **(FAST | options)) for i, n in enumerate(NAMES)}
     await run_async(game, agents)
     return game
 

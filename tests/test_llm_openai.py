@@ -137,6 +137,9 @@ async def test_empty_speech_is_asked_again(api):
     api.push(Reply('{"reasoning": "", "text": "", "claims": {"role": null, "checks": [], "accuses": []}}'))
     answer = await ask(seat(d, log), game, d)
     assert answer["text"] and "speech is empty" in log.records[0].violation
+    # The question said so: it never offers silence a model seat is then refused.
+    question = api.requests[0]["messages"][-1]["content"]
+    assert "an empty speech is refused" in question and "An empty text means" not in question
     game.submit(d.id, answer)
 
 

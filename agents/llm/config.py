@@ -59,7 +59,8 @@ class LLMOptions(BaseModel):
         ge=0,
         le=100_000,
         description="the longest private reasoning a reply may hold, in characters (0: no limit); stated in the prompt, and a "
-        "maxLength in the schema a local server enforces as a grammar. Default: 300 on the vendors' APIs, 100 on a server "
+        "maxLength in the schema a local server enforces as a grammar. Default: "
+        f"{DEFAULT_CHARS['cache'][0]} on the vendors' APIs, {DEFAULT_CHARS['grammar'][0]} on a server "
         "of one's own (the grammar layout), where a CPU writes a few tokens a second",
     )
     text_chars: int | None = Field(
@@ -67,7 +68,7 @@ class LLMOptions(BaseModel):
         ge=0,
         le=100_000,
         description="the longest speech or private talk, in characters (0: no limit); stated and enforced as reasoning_chars. "
-        "Default: 600 on the vendors' APIs, 240 on a server of one's own",
+        f"Default: {DEFAULT_CHARS['cache'][1]} on the vendors' APIs, {DEFAULT_CHARS['grammar'][1]} on a server of one's own",
     )
     budgets: dict[Literal["choice", "words", "beliefs"], int] | None = Field(
         default=None,

@@ -35,7 +35,7 @@ class Reading:
         return self.reason is None
 
 
-def read_reply(data: Any, text: str, decision: Decision, view: SeatView, *, require_speech: bool = True) -> Reading:
+def read_reply(data: Any, text: str, decision: Decision, view: SeatView) -> Reading:
     """Interpret a reply: ``data`` is the structured output when the server produced
     one (a dict), else ``None`` and ``text`` is parsed tolerantly."""
     if not isinstance(data, dict):
@@ -45,7 +45,7 @@ def read_reply(data: Any, text: str, decision: Decision, view: SeatView, *, requ
             return Reading(reason=f"could not read an answer ({e}); {_expected(decision)}")
     try:
         if decision.shape == TEXT:
-            answer, parsed = _text(data, decision, view, require_speech)
+            answer, parsed = _text(data, decision, view)
         else:
             answer, parsed = _action(data, decision, view)
     except _Refused as e:
@@ -136,7 +136,7 @@ def _bad_target(value: Any, decision: Decision, view: SeatView) -> str:
 
 
 # ---------------------------------------------------------------------- text
-def _text(data: dict[str, Any], decision: Decision, view: SeatView, require_speech: bool) -> tuple[Any, dict[str, Any]]:
+def _text(data: dict[str, Any], decision: Decision, view: SeatView) -> tuple[Any, dict[str, Any]]:
     if decision.kind in TARGETED_TEXT_KINDS:
         reply = WolfChatReply.model_validate(_coerce_text(data))
         target = reply.target
@@ -152,7 +152,7 @@ def _text(data: dict[str, Any], decision: Decision, view: SeatView, require_spee
         return answer, {**answer, "reasoning": reply.reasoning}
     reply = SpeechReply.model_validate(_coerce_text(data))
     text = reply.text.strip()
-    if not text and require_speech and decision.kind in SPEECH_KINDS:
+    if not text and decision.kind in SPEECH_KINDS:  # the question says so (``decisions.pass.speech``)
         raise _Refused("the speech is empty; say something to the table in 'text'")
     claims = _claims(reply, view)
     answer = {"text": text, "claims": claims}

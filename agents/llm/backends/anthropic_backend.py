@@ -39,7 +39,7 @@ class AnthropicBackend(SDKBackend):
 
     def make_client(self, api_key: str | None, base_url: str | None, key_env: str) -> anthropic.AsyncAnthropic:
         try:
-            client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.timeout or 60.0)
+            client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.options.call_timeout())
         except anthropic.AnthropicError:
             raise self.missing_key(key_env) from None
         # This SDK builds without credentials and only fails at the first request;

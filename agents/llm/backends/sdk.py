@@ -53,7 +53,7 @@ class SDKBackend(Backend):
             # Checked now, not at the first call: a missing key must stop the game
             # before it starts, with a message, not fail every decision of one seat.
             api_key, base_url, _ = self._credentials()
-            self._pool = pool_key(self.name, base_url, api_key or self._env_key(), self.options.timeout or 60.0)
+            self._pool = pool_key(self.name, base_url, api_key or self._env_key(), self.options.call_timeout())
             self._endpoint = POOL.register(self._pool, self._new_client, lambda c: safe_url(str(c.base_url)))
 
     # ------------------------------------------------------------------ vendor hooks

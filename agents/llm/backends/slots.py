@@ -82,6 +82,12 @@ async def learn(endpoint: str, probe: Callable[[], Awaitable[int | None]]) -> in
     return count
 
 
+def llama_cpp(endpoint: str) -> bool:
+    """Whether the endpoint answered llama.cpp's ``/props`` with its slots: a server
+    that also takes llama.cpp's own request fields (``id_slot``, ``grammar``)."""
+    return _SLOTS.get(endpoint) is not None
+
+
 def slot_for(endpoint: str, seat: int | None) -> int | None:
     """The slot a seat's requests name, or None (send no ``id_slot``)."""
     count = _SLOTS.get(endpoint)
