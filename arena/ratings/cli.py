@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from arena.cli import CliError, Command, console_for
@@ -51,6 +52,10 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
+        # The fits' matrices are small (participants x games): OpenBLAS's extra threads
+        # only spin, costing CPU the other cores' work needs, and give the same numbers.
+        # Set before numpy's first import in this process; a user's own setting wins.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         from arena.ratings.leaderboard import compute  # numpy: only when computing
 
         try:

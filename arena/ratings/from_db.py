@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from arena.fastjson import loads
-from arena.ratings.behaviour import SummaryTotals, behaviour
+from arena.ratings.behaviour import SummaryTotals, behaviour, read_summary
 from arena.ratings.games import GameOutcome, SeatResult
 from arena.tournament.store import Store
 
@@ -46,9 +46,9 @@ def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
     rows: dict[str, SummaryTotals] = defaultdict(SummaryTotals)
     by_side: dict[tuple[str, str], SummaryTotals] = defaultdict(SummaryTotals)
     for participant, side, metrics in store.seat_metrics():
-        m = loads(metrics or "{}")
-        rows[participant].add(m)
-        by_side[(participant, side)].add(m)
+        seat = read_summary(loads(metrics or "{}"))
+        rows[participant].add_read(seat)
+        by_side[(participant, side)].add_read(seat)
     out = {}
     for p, totals in rows.items():
         out[p] = behaviour(totals.result())
