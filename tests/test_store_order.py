@@ -58,3 +58,25 @@ def test_a_read_only_database_is_read_without_the_index(tmp_path):
         assert [r[0] for r in ro.seat_rows("s.position")] == [0, 1]
     finally:
         ro.close()
+
+
+def test_one_read_of_the_seats_gives_the_games_behaviour_and_cache_key_of_the_separate_reads(tmp_path):
+    from arena.ratings.from_db import games_key, load_board, load_behaviour, load_games, stored_key
+
+    store = Store(tmp_path / "board.sqlite")
+    try:
+        with store.db:
+            for gid, idx in (("b", 1), ("a", 0)):
+                _add_game(store.db, gid, idx, [1, 0])
+            store.db.execute("UPDATE seats SET metrics = ? WHERE game_id = 'a' AND position = 0",
+                             ('{"decisions_asked": 7, "ballots": 2, "wolf_votes": 1, "expected_wolf_votes": 0.5, "latency_s": 0.25}',))  # fmt: skip
+            store.db.execute("UPDATE seats SET metrics = '' WHERE game_id = 'b'")
+            store.db.execute("INSERT INTO games (id, idx, deal, rotation, table_idx, preset, players, seed, digest, winner, days, transcript)"
+                             " VALUES ('seatless', 2, 0, 0, 0, 'p', 0, 0, 'd', 'village', 1, 't')")  # fmt: skip
+        games, behaviour = load_board(store)
+        assert games == load_games(store) and [g.id for g in games] == ["a", "b"]
+        assert games[0].seats[0].decisions == 7
+        assert behaviour == load_behaviour(store) and behaviour["bot"]["wolf_vote_rate"]["rate"] == 0.5
+        assert stored_key(store) == games_key(games)
+    finally:
+        store.close()

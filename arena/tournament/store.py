@@ -86,7 +86,8 @@ CREATE TABLE IF NOT EXISTS runs (
 # seat order: SQLite then sorts only within a game, not the whole table (the seats
 # scanned first and joined to their games made it sort every row through a temporary
 # B-tree). ``g.id`` breaks ties of ``idx``, which this program never writes twice.
-SEATS_IN_ORDER = "FROM games g CROSS JOIN seats s ON s.game_id = g.id ORDER BY g.idx, g.id, s.position"
+GAMES_IN_ORDER = "g.idx, g.id"
+SEATS_IN_ORDER = f"FROM games g CROSS JOIN seats s ON s.game_id = g.id ORDER BY {GAMES_IN_ORDER}, s.position"
 
 # Indexes added after databases were written: created on open when missing (a read-only
 # database is read without them, by the same queries, only slower).
@@ -302,6 +303,12 @@ class Store:
         cur = self.db.execute("SELECT * FROM games ORDER BY idx")
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def seated_game_ids(self) -> list[str]:
+        """The ids of the games that have seats, in the order ``seat_rows`` reads them."""
+        return [r[0] for r in self.db.execute(
+            f"SELECT g.id FROM games g WHERE EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id) ORDER BY {GAMES_IN_ORDER}"
+        )]  # fmt: skip
 
     def seat_rows(self, columns: str) -> sqlite3.Cursor:
         """``columns`` (of ``s``, the seat, and ``g``, its game) of every seat, in game
