@@ -56,6 +56,25 @@ the OpenSkill replicates (~0.27 s per identity kind, bound by the arrays' arithm
 not by Python: one gather and one power per step instead of three and two moved its
 instruction count by 1%, so that trial was dropped) and
 reading the seats (three sorted queries, ~0.04 s each, in arena.tournament.store).
+
+Issue 18, third step (2026-12-01, same data, ``--before main`` = 563f4b7, this script
+``--runs 3`` at load 1.9; every output byte-identical, table, ``--json`` and
+``--outcome margin``):
+
+    cold (computed)        CPU 1.09 s -> 0.90 s   1.2x  (wall 1.10 -> 0.94)
+    warm (cached)          CPU 0.38 s -> 0.28 s   1.4x
+    cold, --json           CPU 1.23 s -> 1.20 s   1.0x
+    warm, --json           CPU 0.43 s -> 0.38 s   1.2x
+    cold, --outcome margin CPU 1.85-2.07 s -> 1.53-1.63 s (/usr/bin/time, two runs each)
+
+The seats are read once, in plan order through a ``games(idx, id)`` index (no sort of
+the whole table), and only when the leaderboard is computed (the cache key needs only
+the games' ids); each seat summary is parsed and read once for both behaviour totals;
+the OpenSkill replicates no longer copy their state or update a seen-mask every step;
+OpenBLAS runs one thread (its second one only spun). Left: numpy's import (~0.11 s),
+the OpenSkill steps (~0.21 s, bound by numpy's per-call cost on [identities, 1,020]
+arrays), parsing 6,000 seat summaries (orjson, ~0.1 s) and rich's table (~0.1 s);
+``--json`` parses the seat summaries a second time for the site's efficiency figures.
 """
 
 from __future__ import annotations

@@ -67,6 +67,25 @@ def sum_summaries(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return totals.result()
 
 
+SeatCounts = tuple[list[Any], Any, Any, Any, bool]
+
+
+def read_summary(r: dict[str, Any]) -> SeatCounts:
+    """What ``SummaryTotals.add`` takes of a seat summary: its counts in ADDITIVE's order
+    (missing or empty ones as 0), its legacy lies (``None`` unless the row predates
+    ``lies_alive``), its cost, its answer bins (``None`` when it gave no answer) and
+    whether it survived."""
+    get = r.get
+    seat_bins = get("belief_bins")
+    return (
+        [v or 0 for v in map(get, ADDITIVE)],
+        None if "lies_alive" in r else get("lies") or 0,
+        get("cost_usd"),
+        seat_bins if seat_bins and seat_bins != NO_BINS else None,  # no answers: adds nothing
+        bool(get("survived")),
+    )
+
+
 class SummaryTotals:
     """Seat summaries summed as they come, so a folder of transcripts is summed without
     holding its rows. Each count is added in row order from 0, as a loop over the rows
@@ -83,20 +102,23 @@ class SummaryTotals:
         self.bins: list[list[Any]] = [[0, 0.0, 0] for _ in range(BINS)]
 
     def add(self, r: dict[str, Any]) -> None:
-        get = r.get
-        sums = list(map(add, self.sums, [get(k) or 0 for k in ADDITIVE]))
+        self.add_read(read_summary(r))
+
+    def add_read(self, seat: "SeatCounts") -> None:
+        """``add`` of a row read once by ``read_summary``: a leaderboard adds each seat
+        to its participant's totals and to its side's, and reads the row only once."""
+        counts, lies, c, seat_bins, survived = seat
+        sums = list(map(add, self.sums, counts))
         # a row stored before last words were told apart counts all its lies as told alive
-        legacy = self.legacy_lies + (get("lies") or 0) if "lies_alive" not in r else self.legacy_lies
-        c = get("cost_usd")
+        legacy = self.legacy_lies if lies is None else self.legacy_lies + lies
         cost = None if self.cost is None or c is None else self.cost + c
         bins = self.bins
-        seat_bins = get("belief_bins")
-        if seat_bins and seat_bins != NO_BINS:  # no answers: adds nothing
+        if seat_bins:
             bins = [[b[0] + more[0], b[1] + more[1], b[2] + more[2]] for b, more in zip(self.bins, seat_bins)]
             bins += self.bins[len(bins) :]
         self.sums, self.legacy_lies, self.cost, self.bins = sums, legacy, cost, bins
         self.seats += 1
-        if get("survived"):
+        if survived:
             self.survived += 1
 
     def result(self) -> dict[str, Any]:

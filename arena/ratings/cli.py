@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from arena.cli import CliError, Command, console_for
@@ -36,7 +37,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None):
-    from arena.ratings.from_db import games_key, load_behaviour, load_games, rating_outcome
+    from arena.ratings.from_db import load_board, rating_outcome, stored_key
     from arena.ratings.board import Leaderboard
     from arena.tournament.store import Store, StoreError
 
@@ -45,16 +46,20 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
     except StoreError as e:
         raise CliError(str(e)) from None
     try:
-        games = load_games(store)
         outcome = outcome or rating_outcome(store)
-        key = f"leaderboard|{RATINGS_VERSION}|{games_key(games)}|{n_boot}|{seed}|{min_decided}|{outcome}"
+        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}"
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
+        # The fits' matrices are small (participants x games): OpenBLAS's extra threads
+        # only spin, costing CPU the other cores' work needs, and give the same numbers.
+        # Set before numpy's first import in this process; a user's own setting wins.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         from arena.ratings.leaderboard import compute  # numpy: only when computing
 
+        games, behaviour = load_board(store)  # the seats: read only when computing
         try:
-            lb = compute(games, agents=store.participants(), behaviour=load_behaviour(store), n_boot=n_boot, seed=seed,
+            lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed,
                          min_decided=min_decided, outcome=outcome)  # fmt: skip
         except ValueError as e:  # an outcome the file names but this version does not know
             raise CliError(str(e)) from None

@@ -5,26 +5,76 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from typing import Any
+from typing import Any, Iterable
 
 from arena.fastjson import loads
-from arena.ratings.behaviour import SummaryTotals, behaviour
+from arena.ratings.behaviour import SummaryTotals, behaviour, read_summary
 from arena.ratings.games import GameOutcome, SeatResult
 from arena.tournament.store import Store
+
+OUTCOME_COLUMNS = "s.game_id, s.participant, s.side, s.initial_role, s.won, s.fallbacks, s.alive"
+
+
+def _outcomes(store: Store, seats: Iterable[tuple[Any, ...]]) -> list[GameOutcome]:
+    """Games in the order of their first seat in ``seats``: (game id, participant,
+    side, initial role, won, fallbacks, alive, decisions asked) rows."""
+    rows = {g["id"]: g for g in store.games()}
+    by_game: dict[str, list[SeatResult]] = defaultdict(list)
+    order: list[str] = []
+    for gid, participant, side, role, won, fallbacks, alive, decisions in seats:
+        if gid not in by_game:
+            order.append(gid)
+        by_game[gid].append(
+            SeatResult(participant, side, role, bool(won), decisions=int(decisions or 0), fallbacks=int(fallbacks or 0), alive=bool(alive))
+        )  # fmt: skip
+    return [GameOutcome(gid, rows[gid]["winner"], tuple(by_game[gid]), deal=rows[gid]["deal"]) for gid in order]
 
 
 def load_games(store: Store) -> list[GameOutcome]:
     """Finished games in plan order."""
-    rows = {g["id"]: g for g in store.games()}
-    seats: dict[str, list[SeatResult]] = defaultdict(list)
-    order: list[str] = []
-    for gid, participant, side, role, won, fallbacks, alive, decisions in store.seat_outcomes():
-        if gid not in seats:
-            order.append(gid)
-        seats[gid].append(
-            SeatResult(participant, side, role, bool(won), decisions=int(decisions or 0), fallbacks=int(fallbacks or 0), alive=bool(alive))
-        )  # fmt: skip
-    return [GameOutcome(gid, rows[gid]["winner"], tuple(seats[gid]), deal=rows[gid]["deal"]) for gid in order]
+    return _outcomes(store, store.seat_outcomes())
+
+
+class _Behaviour:
+    """Seat summaries summed per participant and per participant and side, each seat's
+    read once for both."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, SummaryTotals] = defaultdict(SummaryTotals)
+        self.by_side: dict[tuple[str, str], SummaryTotals] = defaultdict(SummaryTotals)
+
+    def add(self, participant: str, side: str, metrics: dict[str, Any]) -> None:
+        seat = read_summary(metrics)
+        self.rows[participant].add_read(seat)
+        self.by_side[(participant, side)].add_read(seat)
+
+    def result(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for p, totals in self.rows.items():
+            out[p] = behaviour(totals.result())
+            out[p]["by_side"] = {side: behaviour(v.result()) for (pp, side), v in self.by_side.items() if pp == p}
+        return out
+
+
+def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
+    """Per participant: behaviour overall and as each side, from the seats' stored counts
+    (each seat's metrics parsed once, by orjson where it can: the slow part of a cold leaderboard)."""
+    acc = _Behaviour()
+    for participant, side, metrics in store.seat_metrics():
+        acc.add(participant, side, loads(metrics or "{}"))
+    return acc.result()
+
+
+def load_board(store: Store) -> tuple[list[GameOutcome], dict[str, dict[str, Any]]]:
+    """``load_games`` and ``load_behaviour`` in one read of the seats: each seat's
+    metrics parsed once, for its decisions and its behaviour counts."""
+    acc = _Behaviour()
+    seats = []
+    for *outcome, metrics in store.seat_rows(f"{OUTCOME_COLUMNS}, s.metrics"):
+        m = loads(metrics or "{}")
+        acc.add(outcome[1], outcome[2], m)
+        seats.append((*outcome, m.get("decisions_asked")))
+    return _outcomes(store, seats), acc.result()
 
 
 def rating_outcome(store: Store) -> str:
@@ -40,26 +90,23 @@ def rating_outcome(store: Store) -> str:
     return outcome if isinstance(outcome, str) else "win"
 
 
-def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
-    """Per participant: behaviour overall and as each side, from the seats' stored counts
-    (each seat's metrics parsed once, by orjson where it can: the slow part of a cold leaderboard)."""
-    rows: dict[str, SummaryTotals] = defaultdict(SummaryTotals)
-    by_side: dict[tuple[str, str], SummaryTotals] = defaultdict(SummaryTotals)
-    for participant, side, metrics in store.seat_metrics():
-        m = loads(metrics or "{}")
-        rows[participant].add(m)
-        by_side[(participant, side)].add(m)
-    out = {}
-    for p, totals in rows.items():
-        out[p] = behaviour(totals.result())
-        out[p]["by_side"] = {side: behaviour(v.result()) for (pp, side), v in by_side.items() if pp == p}
-    return out
+def ids_key(ids: Iterable[str]) -> str:
+    """Identifies a set of games (their ids in plan order) a cached leaderboard was computed from."""
+    h = hashlib.sha256()
+    n = 0
+    for gid in ids:
+        h.update(gid.encode())
+        h.update(b"\0")
+        n += 1
+    return f"{n}:{h.hexdigest()[:16]}"
 
 
 def games_key(games: list[GameOutcome]) -> str:
-    """Identifies the set of games a cached leaderboard was computed from."""
-    h = hashlib.sha256()
-    for g in games:
-        h.update(g.id.encode())
-        h.update(b"\0")
-    return f"{len(games)}:{h.hexdigest()[:16]}"
+    """``ids_key`` of loaded games."""
+    return ids_key(g.id for g in games)
+
+
+def stored_key(store: Store) -> str:
+    """``games_key(load_games(store))`` without reading the seats: the finished games
+    that have seats, in the seats' order (plan order)."""
+    return ids_key(store.seated_game_ids())

@@ -101,8 +101,11 @@ def _centred(keys: list[str], mu: np.ndarray) -> np.ndarray:
     return out
 
 
-def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray]) -> tuple[dict, dict]:
-    """Seat-weighted win rate per participant; resampled by deal."""
+def win_stats(
+    games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray], counts: np.ndarray | None = None
+) -> tuple[dict, dict]:
+    """Seat-weighted win rate per participant; resampled by deal (``counts``: the rows'
+    ``resample_counts``, when the caller has them already)."""
     col = {p: i for i, p in enumerate(participants)}
     seats = np.zeros((len(games), len(participants)))
     wins = np.zeros_like(seats)
@@ -113,7 +116,7 @@ def win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: l
     point = {f"win:{p}": float(wins[:, i].sum() / seats[:, i].sum()) for p, i in col.items() if seats[:, i].sum()}
     reps: dict[str, np.ndarray] = {}
     if rows:
-        counts = resample_counts(rows, len(games))
+        counts = resample_counts(rows, len(games)) if counts is None else counts
         s_tot, w_tot = counts @ seats, counts @ wins  # [boot, participants]; whole numbers, exact
         rate = np.where(s_tot > 0, w_tot / np.where(s_tot > 0, s_tot, 1), np.nan)
         reps = {f"win:{p}": rate[:, i] for p, i in col.items()}
@@ -139,8 +142,9 @@ def all_stats(
             fits = design.fit_many(rows)
             for k in {k for f in fits for k in f}:
                 reps[f"{prefix}:{k}"] = np.array([f.get(k, np.nan) for f in fits], dtype=float)
+    counts = resample_counts(rows, len(games)) if rows else None  # both win rates' replicates read them
     for stats in (win_stats, side_win_stats):
-        p, r = stats(games, participants, rows)
+        p, r = stats(games, participants, rows, counts)
         point.update(p)
         reps.update(r)
     return point, reps

@@ -151,40 +151,52 @@ def replicate_mu(
     # [identities, replicates]: every step's sums run over the short first axis.
     mu = np.full((K, R), m.mu)
     s2 = np.full((K, R), m.sigma**2)
-    seen = np.zeros((K, R), dtype=bool)
     if K == 0:
         return enc.keys, mu.T
     pos = np.full(len(games) + 1, -1, dtype=np.int64)  # the last entry: padding (-1 in ``orders``)
     pos[enc.rated_of] = np.arange(len(enc.rated_of))
     tau2 = m.tau**2
     beta2 = m.beta**2
+    # An identity is seen in a replicate that draws any game it played: counted once for
+    # all steps (whole numbers, exact), not per step.
+    width = len(enc.rated_of) + 1  # the last column: padding and unrated games (-1 in ``pos``)
+    cells = (np.arange(R)[:, None] * width + pos[orders] % width).ravel()
+    drawn = np.bincount(cells, minlength=R * width).reshape(R, width).astype(float)
+    seen = (((enc.village + enc.wolves) > 0) @ drawn[:, :-1].T) > 0  # [K, R]
+    stacked = np.stack([enc.village, enc.wolves, enc.net])  # [3, K, games]: one gather per step
     for t in range(orders.shape[1]):
         g = pos[orders[:, t]]
         live = g >= 0
-        rows: slice | np.ndarray = slice(None)
+        rows: slice | np.ndarray = ALL
         if not live.all():
             if not live.any():
                 continue
             rows = np.nonzero(live)[0]
             g = g[live]
-        village, wolves, net = (np.take(a, g, axis=1) for a in (enc.village, enc.wolves, enc.net))  # [K, r]
-        mu_r, s2_r = mu[:, rows], s2[:, rows]
+        village, wolves, net = np.take(stacked, g, axis=2)  # [K, r] each
+        mu_r, s2_r = (mu, s2) if rows is ALL else (mu[:, rows], s2[:, rows])
         s2e = s2_r + tau2
         s2_v = (village * s2e).sum(axis=0)  # each team's variance
         s2_w = (wolves * s2e).sum(axis=0)
         c = np.sqrt(s2_v + s2_w + 2 * beta2)
         p = 1.0 / (1.0 + np.exp(-(net * mu_r).sum(axis=0) / c))
-        mu[:, rows] = mu_r + s2e * ((enc.score[g] - p) / c) * net
+        new_mu = mu_r + s2e * ((enc.score[g] - p) / c) * net
         k = s2e * (p * (1 - p) / c**3)
         # The new variance is (s2 + tau^2) * shrink per seat; a ratio per seat to the
         # old variance, raised to the identity's seats on each team.
         grow = s2e / s2_r
         ratio_v = _power(grow * np.maximum(1 - k * np.sqrt(s2_v), m.kappa), village, enc.most)
         ratio_w = _power(grow * np.maximum(1 - k * np.sqrt(s2_w), m.kappa), wolves, enc.most)
-        s2[:, rows] = s2_r * ratio_v * ratio_w
-        seen[:, rows] |= (village + wolves) > 0
+        new_s2 = s2_r * ratio_v * ratio_w
+        if rows is ALL:
+            mu, s2 = new_mu, new_s2
+        else:
+            mu[:, rows], s2[:, rows] = new_mu, new_s2
     out = np.where(seen, mu, np.nan)
     return enc.keys, out.T
+
+
+ALL = slice(None)  # every replicate of a step
 
 
 def _power(base: np.ndarray, exponent: np.ndarray, most: int) -> np.ndarray:

@@ -20,7 +20,9 @@ SIDE_TEAMS_SHARE = 0.9  # side ratings need this share of games with one partici
 MIN_SIDE_GAMES = 5  # games needed on each side of a vs-field comparison
 
 
-def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray]) -> tuple[dict, dict]:
+def side_win_stats(
+    games: Sequence[GameOutcome], participants: Sequence[str], rows: list[np.ndarray], counts: np.ndarray | None = None
+) -> tuple[dict, dict]:
     """Per participant and side (``vs_field:P@side``): that side's win rate in the games
     where the participant holds seats on it, minus the rate in the games where it holds
     none (the pooled field), one unit per game, resampled by deal. Under mixed seating
@@ -55,7 +57,7 @@ def side_win_stats(games: Sequence[GameOutcome], participants: Sequence[str], ro
     point = {f"vs_field:{p}@{side}": float(v) for (p, side), v in zip(keys, whole) if np.isfinite(v)}
     reps: dict[str, np.ndarray] = {}
     if rows and point:
-        d = diff_counts(resample_counts(rows, len(games)))
+        d = diff_counts(resample_counts(rows, len(games)) if counts is None else counts)
         reps = {f"vs_field:{p}@{side}": d[:, i] for i, (p, side) in enumerate(keys) if f"vs_field:{p}@{side}" in point}
     return point, reps
 

@@ -53,8 +53,7 @@ class _Seat(NamedTuple):
 def _seats(store: Store) -> list[_Seat]:
     """Every stored seat, in game then seat order (as ``Store.seats``)."""
     cols = ", ".join(f"s.{c}" for c in _Seat._fields)
-    rows = store.db.execute(f"SELECT {cols} FROM seats s JOIN games g ON g.id = s.game_id ORDER BY g.idx, s.position")
-    return list(map(_Seat._make, rows))
+    return list(map(_Seat._make, store.seat_rows(cols)))
 
 
 def identical_groups(store: Store) -> list[list[str]]:

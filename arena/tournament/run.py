@@ -148,9 +148,10 @@ def run_tournament(
         store.close()
 
 
-def _planned_jobs(cfg: TournamentConfig, store: Store, db_path: Path, chosen: dict) -> list[GameJob]:
+def _planned_jobs(cfg: TournamentConfig, store: Store, db_path: Path, chosen: dict) -> tuple[list[GameJob], dict[str, str]]:
     """The plan as far as it is known (all of it, unless adaptive), checked against
-    the database: a finished game of a different plan stops the run."""
+    the database: a finished game of a different plan stops the run. Also returns the
+    finished games it checked (id -> plan digest), so a batch reads them once."""
     outcomes = {g.id: g for g in load_games(store)} if cfg.adaptive is not None else None
     plans, _ = build_schedule(cfg, outcomes, chosen)
     if cfg.adaptive is not None:
@@ -163,7 +164,7 @@ def _planned_jobs(cfg: TournamentConfig, store: Store, db_path: Path, chosen: di
                 f"{db_path} holds game {j.plan.id} from a different plan (participants, tables, seed or options "
                 "changed since it was played); use a new --db for the new plan"
             )
-    return jobs
+    return jobs, done
 
 
 def stored_choices(store: Store) -> dict[int, tuple[str, str]]:
@@ -180,8 +181,7 @@ def stored_choices(store: Store) -> dict[int, tuple[str, str]]:
 
 def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: bool, max_games: int | None) -> RunReport:
     chosen = stored_choices(store) if cfg.adaptive is not None else {}
-    jobs = _planned_jobs(cfg, store, db_path, chosen)
-    done = store.finished()
+    jobs, done = _planned_jobs(cfg, store, db_path, chosen)
     todo = [j for j in jobs if j.plan.id not in done]
     if max_games is not None:
         todo = todo[:max_games]
@@ -214,8 +214,7 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
                     break  # an adaptive batch waits for every game before it: a failed one is played by the next run
                 if max_games is not None and report.played >= max_games:
                     break
-                jobs = _planned_jobs(cfg, store, db_path, chosen)  # the next batch, chosen from the games so far
-                done = store.finished()
+                jobs, done = _planned_jobs(cfg, store, db_path, chosen)  # the next batch, chosen from the games so far
                 todo = [j for j in jobs if j.plan.id not in done]
                 if max_games is not None:
                     todo = todo[: max_games - report.played]
