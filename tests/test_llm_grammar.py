@@ -45,11 +45,15 @@ def compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def drawn(name: str) -> tuple[dict, Grammar, random.Random]:
+    """A decision's schema, its grammar, and a generator seeded by its name."""
+    schema = schema_of(name)
+    return schema, Grammar(gbnf.grammar(schema)), random.Random(name)
+
+
 @pytest.mark.parametrize("name", list(decisions()))
 def test_the_grammar_allows_every_legal_answer_written_compactly(name):
-    schema = schema_of(name)
-    grammar = Grammar(gbnf.grammar(schema))
-    rng = random.Random(name)
+    schema, grammar, rng = drawn(name)
     for _ in range(40):
         value = legal_instance(schema, rng)
         assert grammar.accepts(compact(value)), compact(value)
@@ -60,9 +64,7 @@ def test_the_grammar_allows_every_legal_answer_written_compactly(name):
 
 @pytest.mark.parametrize("name", list(decisions()))
 def test_what_the_grammar_allows_the_schema_allows(name):
-    schema = schema_of(name)
-    grammar = Grammar(gbnf.grammar(schema))
-    rng = random.Random(name)
+    schema, grammar, rng = drawn(name)
     for _ in range(60):
         text = grammar.sample(rng)
         jsonschema.validate(json.loads(text), schema)
