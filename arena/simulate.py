@@ -147,6 +147,21 @@ class _Table:
 
 
 CHUNK = 64  # games per task handed to a worker: large enough to amortise the hand-off, small enough to balance
+LAST_CHUNK = 8  # the smallest chunk, toward the end (``chunks``)
+
+
+def chunks(games: int, processes: int) -> list[tuple[int, int]]:
+    """(first game, count) of each task, contiguous in game order. Chunks shrink from
+    ``CHUNK`` to ``LAST_CHUNK`` as the games left fall below four chunks per worker, so
+    the workers finish together instead of one playing a whole chunk while the others
+    have stopped (at 0.5 ms a random game, a chunk of 64 is 6% of 1000 games on 2 cores)."""
+    out = []
+    first = 0
+    while first < games:
+        count = min(games - first, max(LAST_CHUNK, min(CHUNK, (games - first) // (4 * processes))))
+        out.append((first, count))
+        first += count
+    return out
 
 
 def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tuple[str, int]]:
@@ -154,12 +169,12 @@ def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tupl
     the parent only concatenates: nothing is copied per seat or per event."""
     if processes == 1 or games <= CHUNK:
         return [table.play(seed + i) for i in range(games)]
-    starts = range(0, games, CHUNK)
+    tasks = chunks(games, processes)
     # fork where the platform has it: the workers start with the engine already imported.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     with ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(method)) as pool:
-        chunks = pool.map(table.play_range, [seed + s for s in starts], [min(CHUNK, games - s) for s in starts])
-        return [o for chunk in chunks for o in chunk]
+        results = pool.map(table.play_range, [seed + first for first, _ in tasks], [count for _, count in tasks])
+        return [o for chunk in results for o in chunk]
 
 
 def default_processes() -> int:

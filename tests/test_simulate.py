@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.simulate import simulate, wilson
+from arena.simulate import CHUNK, LAST_CHUNK, chunks, simulate, wilson
 
 ROOT = Path(__file__).parent.parent
 
@@ -105,6 +105,16 @@ def test_processes_play_the_same_games():
     two = simulate(games=150, seed=7, agents="random", processes=2)
     assert one.wins == two.wins and one.days == two.days and one.games == two.games == 150
     assert simulate(games=0, seed=7, agents="random", processes=2).games == 0
+
+
+def test_chunks_cover_every_game_in_order_and_shrink_toward_the_end():
+    for games, processes in ((149, 2), (2000, 2), (1000, 3), (65, 8)):
+        tasks = chunks(games, processes)
+        assert [first for first, _ in tasks] == [sum(n for _, n in tasks[:i]) for i in range(len(tasks))]
+        assert sum(n for _, n in tasks) == games and all(0 < n <= CHUNK for _, n in tasks)
+        sizes = [n for _, n in tasks]
+        assert sizes[:-1] == sorted(sizes[:-1], reverse=True) and min(sizes[:-1]) == LAST_CHUNK
+    assert chunks(2000, 2)[0] == (0, CHUNK)
 
 
 def test_a_bad_table_fails_before_any_worker_starts():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -12,7 +13,7 @@ import yaml
 
 from arena.cli import main
 from arena.tournament.config import ConfigError, config_from_data, load_config
-from arena.tournament.run import run_tournament, transcripts_dir
+from arena.tournament.run import MAX_BATCH, bot_batches, run_tournament, transcripts_dir
 from arena.tournament.schedule import build_schedule, side_of
 from arena.tournament.store import Store, StoreError
 
@@ -224,9 +225,11 @@ def test_a_database_of_another_plan_is_refused(tmp_path):
 
 
 def test_worker_processes_play_the_same_games(tmp_path):
-    data = cfg_data(games=6, concurrency={"processes": 2})
+    # 40 games: the workers get batches of several games (bot_batches), then single ones.
+    assert max(len(b) for b in bot_batches(list(range(40)), 2)) > 1  # type: ignore[arg-type]
+    data = cfg_data(games=40, concurrency={"processes": 2})
     run_tournament(config_from_data(data), tmp_path / "p.sqlite", progress=False)
-    run_tournament(config_from_data(cfg_data(games=6)), tmp_path / "s.sqlite", progress=False)
+    run_tournament(config_from_data(cfg_data(games=40)), tmp_path / "s.sqlite", progress=False)
     q = "SELECT id, winner, days FROM games ORDER BY idx"
     assert sqlite3.connect(tmp_path / "p.sqlite").execute(q).fetchall() == sqlite3.connect(tmp_path / "s.sqlite").execute(q).fetchall()
     # Workers hand the parent ready rows (FinishedGame.pack): every stored column but
@@ -237,6 +240,48 @@ def test_worker_processes_play_the_same_games(tmp_path):
         q = f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}"
         rows = sqlite3.connect(tmp_path / "p.sqlite").execute(q).fetchall()
         assert rows and rows == con.execute(q).fetchall()
+    # and every transcript is the one-process run's, after its header (which has the clock)
+    for i in range(40):
+        p, s = ((tmp_path / f"{n}_transcripts" / f"g{i:05d}.jsonl").read_text().splitlines()[1:] for n in "ps")
+        assert p and p == s
+
+
+def test_bot_batches_keep_plan_order_and_shrink_toward_the_end():
+    jobs = list(range(203))
+    batches = bot_batches(jobs, 2)  # type: ignore[arg-type]
+    assert [j for b in batches for j in b] == jobs
+    sizes = [len(b) for b in batches]
+    assert sizes[0] == MAX_BATCH and max(sizes) == MAX_BATCH
+    assert sizes == sorted(sizes, reverse=True) and sizes[-16:] == [1] * 16
+    assert bot_batches([], 2) == [] and [len(b) for b in bot_batches(list(range(5)), 4)] == [1] * 5  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the workers see the patch only when forked")
+def test_a_game_failing_in_a_workers_batch_fails_alone(tmp_path, monkeypatch):
+    from arena.tournament import play
+
+    real = play.play_packed
+
+    def flaky(job):
+        if job.plan.id == "g00001":
+            raise play.GameFailed("g00001: the engine refused an answer")
+        if job.plan.id == "g00002":
+            raise ValueError("a bug in a seat")
+        return real(job)
+
+    monkeypatch.setattr(play, "play_packed", flaky)  # forked workers inherit it
+    db = tmp_path / "p.sqlite"
+    report = run_tournament(config_from_data(cfg_data(games=40, concurrency={"processes": 2})), db, progress=False)
+    assert (report.played, report.failed, report.stopped) == (38, 2, None)
+    con = sqlite3.connect(db)
+    assert sorted(con.execute("SELECT game_id, message FROM failures")) == [
+        ("g00001", "g00001: the engine refused an answer"),
+        ("g00002", "g00002: internal error: ValueError('a bug in a seat')"),
+    ]
+    assert [r[0] for r in con.execute("SELECT id FROM games ORDER BY idx")] == [f"g{i:05d}" for i in range(40) if i not in (1, 2)]
+    monkeypatch.setattr(play, "play_packed", real)
+    again = run_tournament(config_from_data(cfg_data(games=40, concurrency={"processes": 2})), db, progress=False)
+    assert (again.already, again.played, again.remaining) == (38, 2, 0)
 
 
 def test_model_games_count_tokens_and_cost_and_the_budget_stops_new_games(tmp_path, monkeypatch):

@@ -136,6 +136,23 @@ def play_packed(job: GameJob) -> PackedGame:
     return play_sync(job).pack()
 
 
+def play_batch(jobs: list[GameJob]) -> list[PackedGame | GameFailed]:
+    """A few bot games in a worker process, one after another, in order: each game's
+    rows (``play_packed``) or why it failed, with the message the parent would have
+    written. One task for a few games spares the parent the hand-off of each (a
+    wake-up of the pool's threads, a future, a turn of the event loop): on a machine
+    with as many workers as cores, the parent's CPU is taken from the workers."""
+    out: list[PackedGame | GameFailed] = []
+    for job in jobs:
+        try:
+            out.append(play_packed(job))
+        except GameFailed as e:
+            out.append(e)
+        except Exception as e:  # a bug in a seat or the engine: this game fails, the others are played
+            out.append(GameFailed(f"{job.plan.id}: internal error: {e!r}"))
+    return out
+
+
 async def play_async(job: GameJob, on_call=None) -> FinishedGame:
     """Model seats: every seat of a batch asked at once, under the process-wide call
     limits; ``on_call`` sees each call record as it ends (the progress bar's tokens)."""

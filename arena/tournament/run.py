@@ -33,7 +33,7 @@ import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rich.console import Console
 
@@ -42,13 +42,15 @@ from agents.registry import make_agent
 from arena.limits import configure
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
-from arena.tournament.play import GameFailed, GameJob, play_async, play_packed, play_sync
+from arena.tournament.play import GameFailed, GameJob, play_async, play_batch, play_sync
 from arena.tournament.progress import TournamentProgress
 from arena.tournament.ray_backend import ModelPlayer, RayExecutor, cluster_cpus, connect, disconnect
 from arena.tournament.schedule import GamePlan, build_schedule, planned_games
 from arena.tournament.store import FinishedGame, PackedGame, Store, StoreError
 
 MAX_FAILURES_IN_A_ROW = 5
+BATCHES_PER_WORKER = 2  # batches of bot games in flight per worker process (``_bot_executor``)
+MAX_BATCH = 4  # bot games per task handed to a worker process (``bot_batches``)
 ADAPTIVE_KEY = "adaptive_pairs"  # meta: the adaptive plan's chosen pairs, by deal
 log = logging.getLogger("werewolf.tournament")
 
@@ -128,8 +130,25 @@ def _bot_executor(c: Any) -> tuple[cf.Executor, int]:
     if c.backend == "ray":
         return RayExecutor(), c.tasks or 2 * cluster_cpus()
     if c.processes > 1:
-        return cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),)), c.processes
+        # Two batches in flight per worker: when a worker finishes one, the next is already
+        # in its queue, so it does not wait for the parent to store the games and send more.
+        pool = cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),))
+        return pool, BATCHES_PER_WORKER * c.processes
     return cf.ThreadPoolExecutor(1), 1
+
+
+def bot_batches(jobs: list[GameJob], workers: int) -> list[list[GameJob]]:
+    """Bot games for worker processes, consecutive in plan order, in batches of at most
+    ``MAX_BATCH`` that shrink to single games toward the end (an eighth of each
+    worker's share of what is left), so the last games are spread over the workers
+    instead of one worker finishing a long batch while the others wait."""
+    out: list[list[GameJob]] = []
+    i = 0
+    while i < len(jobs):
+        size = max(1, min(MAX_BATCH, (len(jobs) - i) // (8 * workers)))
+        out.append(jobs[i : i + size])
+        i += size
+    return out
 
 
 def run_tournament(
@@ -304,8 +323,9 @@ class _Runner:
     async def run_all(self, todo: list[GameJob]) -> None:
         c = self.cfg.concurrency
         executor, bots_in_flight = _bot_executor(c) if any(j.bots_only for j in todo) else (cf.ThreadPoolExecutor(1), 1)
-        # Worker processes return their game's rows ready to insert (see ``play_packed``).
-        bot_play: Callable[[GameJob], FinishedGame | PackedGame] = play_packed if isinstance(executor, cf.ProcessPoolExecutor) else play_sync
+        # Worker processes play batches of bot games and return their rows ready to insert
+        # (``play_batch``); a thread or Ray plays one game per task.
+        in_processes = isinstance(executor, cf.ProcessPoolExecutor)
         bot_slots = asyncio.Semaphore(bots_in_flight)
         model_slots = asyncio.Semaphore(c.games)
         play_model: Any = play_async
@@ -322,7 +342,7 @@ class _Runner:
                 gid = job.plan.id
                 try:
                     if job.bots_only:
-                        fin = await loop.run_in_executor(executor, bot_play, job)
+                        fin = await loop.run_in_executor(executor, play_sync, job)
                     else:
                         self.in_flight[gid] = 0.0
                         fin = await play_model(job, on_call=lambda record: self._on_call(record, gid))
@@ -342,8 +362,33 @@ class _Runner:
                     self.in_flight.pop(gid, None)
                 self._stored(fin)
 
+        async def batch(jobs: list[GameJob]) -> None:
+            async with bot_slots:
+                if not self._may_start(jobs[0]):
+                    return
+                try:
+                    results = await loop.run_in_executor(executor, play_batch, jobs)
+                except BrokenProcessPool as e:
+                    for job in jobs:
+                        self._failed(job, f"{job.plan.id}: worker process died: {e}")
+                    self.stop = True
+                    return
+                except Exception as e:  # the batch could not be handed over or back
+                    for job in jobs:
+                        self._failed(job, f"{job.plan.id}: internal error: {e!r}")
+                    return
+                for job, result in zip(jobs, results):
+                    if isinstance(result, GameFailed):
+                        self._failed(job, str(result))
+                    else:
+                        self._stored(result)
+
+        if in_processes:
+            tasks = [one(j) for j in todo if not j.bots_only] + [batch(b) for b in bot_batches([j for j in todo if j.bots_only], c.processes)]
+        else:
+            tasks = [one(j) for j in todo]
         try:
-            await asyncio.gather(*(one(j) for j in todo))
+            await asyncio.gather(*tasks)
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
             if play_model is not play_async:
