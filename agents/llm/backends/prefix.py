@@ -34,7 +34,8 @@ import asyncio
 import hashlib
 import logging
 from typing import Awaitable, Callable
-from urllib.parse import urlsplit, urlunsplit
+
+from agents.llm.backends import slots
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +65,7 @@ def filename(model: str, shared: str) -> str:
 
 def slot_url(base_url: str, slot: int, action: str) -> str:
     """``/slots/{id}?action=...`` at the server's root, beside ``/v1``."""
-    parts = urlsplit(base_url)
-    path = parts.path.rstrip("/")
-    if path.endswith("/v1"):
-        path = path[: -len("/v1")]
-    return urlunsplit((parts.scheme, parts.netloc, f"{path}/slots/{slot}", f"action={action}", ""))
+    return slots.root_url(base_url, f"/slots/{slot}", f"action={action}")
 
 
 async def share(endpoint: str, slot: int, name: str, act: Action, prime: Prime) -> None:
