@@ -21,7 +21,9 @@ From a shell::
     OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_API_KEY=local werewolf play ...
 
 The cache is ``$WEREWOLF_MODEL_CACHE`` if set, else ``$XDG_CACHE_HOME/werewolf-arena``
-(``~/.cache/werewolf-arena``).
+(``~/.cache/werewolf-arena``). The server keeps its slot files (the rules every seat
+reads, evaluated once and copied into each seat's slot: ``agents.llm.backends.prefix``)
+in ``slots/`` there, the newest few only.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 GGUF_SIZE = 98_362_432
 MODEL_ALIAS = "smollm2"  # what /v1/models reports, and the MODEL of "openai:smollm2"
 HOST = "127.0.0.1"  # never anything else: the server checks no key
+# Slot files kept (``prune_slot_files``): the newest tables' rules, within a budget.
+KEEP_SLOT_FILES = 8
+SLOT_FILES_BYTES = 2 << 30
+PRUNE_EVERY = 10.0  # seconds between looks at the slot files
 
 _READY_LINE = "werewolf-local-model listening on "
 # llama.cpp's logger writes from its own threads to the same pipe, so the child's
@@ -82,6 +88,38 @@ def cached_model(directory: Path | None = None) -> Path | None:
         return path if path.stat().st_size == GGUF_SIZE else None
     except OSError:
         return None
+
+
+def slot_files_dir() -> Path:
+    """Where the server keeps its slot files: beside the model, so that a later server
+    restores an earlier game's rules instead of evaluating them again."""
+    return cache_dir() / "slots"
+
+
+def prune_slot_files(directory: Path, keep: int = KEEP_SLOT_FILES, budget: int = SLOT_FILES_BYTES) -> list[Path]:
+    """Delete the oldest of the client's slot files (``werewolf-*.bin``) beyond the
+    newest ``keep`` or ``budget`` bytes (the newest is always kept): every table with
+    other names or rules makes a file (30 MB for SmolLM2's 1,300 rules tokens, much
+    more for a larger model), and a server running tournaments would fill the disk.
+    Returns what it deleted."""
+    found = []
+    for f in directory.glob("werewolf-*.bin"):
+        try:
+            st = f.stat()
+        except OSError:  # deleted meanwhile
+            continue
+        found.append((st.st_mtime, st.st_size, f))
+    found.sort(reverse=True)
+    gone, total = [], 0
+    for i, (_, size, f) in enumerate(found):
+        total += size
+        if i and (i >= keep or total > budget):
+            try:
+                f.unlink()
+                gone.append(f)
+            except OSError:
+                pass
+    return gone
 
 
 def _sha256(path: Path) -> str:
@@ -208,8 +246,10 @@ class LocalModelServer:
         seed: int = 42,
         startup_timeout: float = 120.0,
         log: IO[str] | None = None,
+        slot_dir: str | os.PathLike | None = None,
     ):
         self.model = Path(model) if model else None
+        self.slot_dir = Path(slot_dir) if slot_dir else None
         self.n_ctx = n_ctx
         self.n_parallel = n_parallel
         self.threads = threads
@@ -240,6 +280,8 @@ class LocalModelServer:
             cmd += ["--threads", str(self.threads)]
         if self.poll is not None:
             cmd += ["--poll", str(self.poll)]
+        if self.slot_dir is not None:
+            cmd += ["--slot-dir", str(self.slot_dir)]
         return cmd + ["--watch-stdin", "--verbosity", str(self.verbosity)]
 
     def start(self) -> "LocalModelServer":
@@ -361,6 +403,7 @@ def serve(
     verbosity: int,
     poll: int | None = None,
     watch_stdin: bool = False,
+    slot_dir: Path | None = None,
 ) -> int:
     """Run the server in this process until SIGTERM/SIGINT (the child's side)."""
     # Imported here, not at the top: xllamacpp is an optional extra (``.[local]``),
@@ -380,6 +423,12 @@ def serve(
     # slots keep decoding and a cancelled request is dropped.
     p.n_batch = 512
     p.cache_prompt = True
+    # Slot files: the rules every seat reads, evaluated once and restored into each
+    # seat's slot (``agents.llm.backends.prefix``). llama.cpp joins this path and the
+    # file name as strings, so it must end with the separator.
+    slots = slot_dir or slot_files_dir()
+    slots.mkdir(parents=True, exist_ok=True)
+    p.slot_save_path = str(slots) + os.sep
     p.sampling.seed = seed
     p.verbosity = verbosity
     if threads:
@@ -411,8 +460,11 @@ def serve(
             stop.set()
 
         threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    pruned = 0.0
     while not stop.wait(0.5):
-        pass
+        if time.monotonic() - pruned > PRUNE_EVERY:
+            prune_slot_files(slots)
+            pruned = time.monotonic()
     # No graceful shutdown: llama.cpp would first finish every request in flight, and
     # this process holds nothing that needs flushing.
     sys.stdout.flush()
@@ -435,6 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("--verbosity", type=int, default=3, help="llama.cpp's log level (0 quiet .. 4 debug)")
     s.add_argument("--poll", type=int, default=None, help="llama.cpp's busy-wait level 0..100 (0: sleep, kinder to a shared CPU)")
     s.add_argument("--watch-stdin", action="store_true", help="stop when standard input closes (the parent is gone)")
+    s.add_argument("--slot-dir", type=Path, default=None, help="where slot files are kept (default: slots/ in the model cache)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "fetch":
@@ -455,6 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         verbosity=args.verbosity,
         poll=args.poll,
         watch_stdin=args.watch_stdin,
+        slot_dir=args.slot_dir,
     )
 
 

@@ -296,6 +296,9 @@ BUILDING_ANSWERS: frozenset[DecisionKind] = frozenset({BUILDING_CHOICE})
 SCALE_ANSWERS: frozenset[DecisionKind] = frozenset({BID})  # numbers on a scale, shown with what each means
 # The reminder of the reply's fields, for the kinds whose reply is words (a speech, night talk).
 REMINDERS: dict[DecisionKind, str] = {SPEAK: "speech", WOLF_CHAT: "wolf_chat", SISTER_CHAT: "sister_chat"}
+# What a brief question (the grammar layout) still says of its fields: only what the
+# system text's "How to answer" does not (the pack's proposed victim).
+BRIEF_REMINDERS: dict[DecisionKind, str] = {WOLF_CHAT: "wolf_chat"}
 
 
 # ---------------------------------------------------------------------------- answers
@@ -320,7 +323,7 @@ def _bare_answers(d: Decision) -> bool:
     return d.shape in (BOOL, CHOICE) and d.kind not in labelled
 
 
-def _legal_lines(cat: Catalog, d: Decision, listed: bool = True) -> list[str]:
+def _legal_lines(cat: Catalog, d: Decision, listed: bool = True, brief: bool = False) -> list[str]:
     options = [o for o in d.options]
     if d.shape == TEXT:
         lines = [cat.text("decisions.legal.text")]
@@ -336,11 +339,11 @@ def _legal_lines(cat: Catalog, d: Decision, listed: bool = True) -> list[str]:
         lines = [cat.text("decisions.legal.bool", options=cat.table(cat.literal(o) for o in options))]
     else:
         lines = [cat.text("decisions.legal.choice", options=cat.table(_option_text(cat, d, o) for o in options))]
-    lines.append(_pass_line(cat, d))
+    lines.append(_pass_line(cat, d, brief))
     return lines
 
 
-def _pass_line(cat: Catalog, d: Decision) -> str:
+def _pass_line(cat: Catalog, d: Decision, brief: bool = False) -> str:
     meaning_path = f"decisions.kinds.{d.kind}.pass"
     meaning = cat.text(meaning_path) if cat.has(meaning_path) else cat.text("decisions.pass.default")
     if d.kind == SPEAK:  # a model seat's empty speech is refused and asked again (agents.llm.interpret)
@@ -351,10 +354,13 @@ def _pass_line(cat: Catalog, d: Decision) -> str:
         return cat.text("decisions.pass.bool") if d.allow_pass else ""  # validate() takes null only then
     if d.allow_pass:
         return cat.text("decisions.pass.allowed", meaning=meaning)
-    return cat.text("decisions.pass.forbidden")
+    return "" if brief else cat.text("decisions.pass.forbidden")  # brief: the system text says it
 
 
-def _reminder(cat: Catalog, d: Decision) -> str:
+def _reminder(cat: Catalog, d: Decision, brief: bool = False) -> str:
+    if brief:
+        key = BRIEF_REMINDERS.get(d.kind)
+        return cat.text(f"decisions.brief.{key}") if key else ""
     return cat.text(f"decisions.reminder.{REMINDERS.get(d.kind, 'default')}")
 
 
@@ -379,12 +385,25 @@ def situation(decision: Decision, language: str = "en") -> list[str]:
     return [line for line in lines if line]
 
 
-def decision_prompt(decision: Decision, *, language: str = "en", reminder: bool = True, listed: bool = True) -> str:
+def decision_prompt(decision: Decision, *, language: str = "en", reminder: bool = True, listed: bool = True, brief: bool = False) -> str:
     """The question. Without ``reminder`` it ends at its legal answers: the cache
     layout follows it with the line naming the fields to fill, which says it all.
     Without ``listed`` either, bare legal answers (names, true/false) are left to that
     line's enum, which states them exactly: the question is paid fresh in every
-    request, so nothing in it is said twice."""
+    request, so nothing in it is said twice.
+
+    ``brief`` is the grammar layout's question: the request carries the decision's
+    own schema, which a local server enforces, and the system text's "How to answer"
+    already says what each field is for and that null is legal only where a question
+    says so. So the answer-format reminder and the line refusing null are left out
+    (on a CPU every token of a question is evaluated afresh at every call: they were
+    a third of a small model's prefill), keeping only what the system text does not
+    say (``BRIEF_REMINDERS``)."""
     cat = catalog(language)
-    lines = [cat.text("decisions.heading"), *situation(decision, language), *_legal_lines(cat, decision, listed), _reminder(cat, decision) if reminder else ""]
+    lines = [
+        cat.text("decisions.heading"),
+        *situation(decision, language),
+        *_legal_lines(cat, decision, listed, brief),
+        _reminder(cat, decision, brief) if reminder else "",
+    ]
     return "\n".join(line for line in lines if line)

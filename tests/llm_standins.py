@@ -667,12 +667,13 @@ async def ask(agent: Any, game: Any, decision: Any) -> Any:
 
 def reset_llm_state() -> None:
     """Process-wide state the tests must not leak into each other."""
-    from agents.llm.backends import slots
+    from agents.llm.backends import prefix, slots
     from agents.llm.backends.base import forget_learned_modes
     from arena.limits import configure
 
     forget_learned_modes()
     slots.forget()
+    prefix.forget()
     configure(global_limit=32, per_model={}, default_per_model=8)
 
 

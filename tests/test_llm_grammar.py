@@ -79,8 +79,11 @@ def test_illegal_answers_are_outside_the_grammar():
     assert not vote.accepts('{"reasoning":"","action":"Bob","extra":1}')
     assert not vote.accepts('{"reasoning":"' + "x" * 101 + '","action":"Bob"}')  # maxLength
     assert vote.accepts('{"reasoning":"' + "x" * 100 + '","action":"Bob"}')
-    assert vote.accepts('{"reasoning":"a \\"quote\\" and \\u00e9 and 狼","action":"Bob"}')
+    assert vote.accepts('{"reasoning":"a \\"quote\\", a \\\\ backslash, é and 狼","action":"Bob"}')
     assert not vote.accepts('{"reasoning":"a raw\nline break","action":"Bob"}')  # JSON escapes it
+    # ... and the grammar leaves the escapes out: a string is one line, each character itself.
+    for escape in ("\\n", "\\t", "\\r", "\\u00e9", "\\/"):
+        assert not vote.accepts('{"reasoning":"one' + escape + 'two","action":"Bob"}'), escape
     bid = Grammar(gbnf.grammar(schema_of("bid")))
     assert bid.accepts('{"reasoning":"","action":3}') and not bid.accepts('{"reasoning":"","action":"3"}')
     no = Grammar(gbnf.grammar(schema_of("only_no")))

@@ -400,6 +400,38 @@ def test_decision_context_is_shown() -> None:
     assert "解药已经用过了" in zh
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", list(DECISIONS))
+def test_a_brief_question_leaves_to_the_system_text_what_it_says(language: str, name: str) -> None:
+    """The grammar layout's question (``brief``): no answer-format reminder and no line
+    refusing null, both said once for every question by the system's "How to answer";
+    everything else of the full question, in its order."""
+    d = DECISIONS[name]
+    cat = catalog(language)
+    full, brief = decision_prompt(d, language=language), decision_prompt(d, language=language, brief=True)
+    clean(brief)
+    dropped = [cat.text("decisions.pass.forbidden")] + [cat.text(f"decisions.reminder.{k}") for k in ("default", "speech", "wolf_chat", "sister_chat")]
+    assert not any(line in brief for line in dropped)
+    kept = [line for line in full.split("\n") if line not in dropped]
+    extra = [cat.text("decisions.brief.wolf_chat")] if d.kind == "wolf_chat" else []
+    assert brief.split("\n") == kept + extra
+    assert len(brief) < len(full)
+    for option in d.options:
+        assert cat.literal(option) in brief
+    if d.allow_pass and d.shape in (CHOICE, MULTI):
+        assert "null" in brief  # where null is legal, the question still says so
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_system_text_says_what_a_brief_question_leaves_out(language: str) -> None:
+    cat = catalog(language)
+    system = system_prompt(preset="millers_hollow", options=RuleOptions(), seat="Bob", role="seer", players=PLAYERS, language=language)
+    for line in cat.get("system.answer"):
+        assert line in system
+    assert any("`null`" in line for line in cat.get("system.answer"))  # legal only where a question says so
+    assert any("`reasoning`" in line for line in cat.get("system.answer")) and any("`claims`" in line for line in cat.get("system.answer"))
+
+
 # ------------------------------------------------------------------------------ history
 def ev(kind: str, data: dict, *, day: int = 1, phase: str = "night", audience: Any = PUBLIC, seq: int = 0) -> Event:
     return Event.recorded(seq, kind, day, phase, audience, data)

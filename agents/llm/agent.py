@@ -308,7 +308,7 @@ class LLMAgent(Agent):
         exact = answer_schema(decision, players=players, roles=roles, limits=self._limits())
         budget = self.options.budget(question_family(decision), language=self.language, layout=self.backend.layout())
         if self.backend.layout() != "cache":
-            question = decision_prompt(decision, language=self.language)
+            question = decision_prompt(decision, language=self.language, brief=True)
             return self._request(
                 view,
                 question=question,

@@ -23,8 +23,12 @@ import json
 from typing import Any
 
 # One JSON string character: anything but a quote, a backslash or a control character,
-# or an escape. The same character set llama.cpp's own conversion allows.
-_CHAR = r'char ::= [^"\\\x7F\x00-\x1F] | [\\] (["\\bfnrt] | "u" [0-9a-fA-F]{4})'
+# written as itself, or an escaped quote or backslash. JSON's other escapes (\n, \t,
+# \uXXXX...) are left out: every character they stand for but the control characters
+# can be written as itself, and a small model given \n writes it over and over (on
+# SmolLM2, a speech of nothing but "\n\n\n...", refused as empty, then one that ran to
+# the token limit: the game's one fallback). So a string is one line.
+_CHAR = r'char ::= [^"\\\x7F\x00-\x1F] | [\\] ["\\]'
 
 
 class Unsupported(ValueError):

@@ -22,7 +22,8 @@ On a llama.cpp server each seat's requests name the seat's own slot, so its prom
 cache holds the seat's history and not another seat's (``backends.slots``), and the
 answer's schema goes as a grammar that allows no whitespace outside strings
 (``backends.gbnf``): llama.cpp's own conversion lets a small model spend a quarter of
-its tokens on indentation.
+its tokens on indentation. The rules every seat reads are evaluated once and copied
+into each seat's slot before its first request (``backends.prefix``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from urllib.parse import urlsplit
 
 import openai
 
-from agents.llm.backends import gbnf, slots
+from agents.llm.backends import gbnf, prefix, slots
 from agents.llm.backends.base import CUT_REASONS, CallResult, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
 
@@ -71,8 +72,14 @@ class OpenAIBackend(SDKBackend):
 
     # ------------------------------------------------------------------ slots
     async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
-        if self.layout() == "grammar" and not self._is_openai and not slots.known(self.endpoint):
-            await slots.learn(self.endpoint, self._slot_count)
+        if self.layout() == "grammar" and not self._is_openai:
+            if not slots.known(self.endpoint):
+                await slots.learn(self.endpoint, self._slot_count)
+            slot = slots.slot_for(self.endpoint, prompt.seat)
+            if slot is not None and len(prompt.system_parts) > 1:
+                shared = prompt.system_parts[0]
+                name = prefix.filename(self.model, shared)
+                await prefix.share(self.endpoint, slot, name, self._slot_action, lambda at: self._prime(at, shared))
         return await super().call(prompt, turns)
 
     async def _slot_count(self) -> int | None:
@@ -84,6 +91,34 @@ class OpenAIBackend(SDKBackend):
             return slots.slot_count(props)
         except Exception:  # a server without /props, or one that is down: no pinning
             return None
+
+    async def _slot_action(self, slot: int, action: str, name: str) -> int:
+        """llama.cpp's ``/slots/{id}?action=save|restore``: the HTTP status (0: none)."""
+        client = self.client()
+        try:
+            await client.post(prefix.slot_url(str(client.base_url), slot, action), body={"filename": name}, cast_to=object, options={"timeout": prefix.ACTION_TIMEOUT})
+        except openai.APIStatusError as e:
+            return e.status_code
+        except Exception as e:  # down, timed out: the seats go on without the file
+            log.info("%s: slot %d %s: %s", self.endpoint, slot, action, e)
+            return 0
+        return 200
+
+    async def _prime(self, slot: int, shared: str) -> bool:
+        """The server evaluates the shared text alone in ``slot``: a one-token completion
+        of a conversation holding only it (the token is thrown away)."""
+        try:
+            await self.client().chat.completions.create(
+                model=self.model,
+                messages=[{"role": "system", "content": shared}],
+                max_tokens=1,
+                extra_body={"id_slot": slot},
+                timeout=self.options.call_timeout(self.layout()),
+            )
+        except Exception as e:  # the seats go on without the file
+            log.info("%s: evaluating the shared rules failed: %s", self.endpoint, e)
+            return False
+        return True
 
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:

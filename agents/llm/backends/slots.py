@@ -41,14 +41,18 @@ _SLOTS: dict[str, int | None] = {}
 _PENDING: dict[str, "asyncio.Task[int | None]"] = {}
 
 
-def props_url(base_url: str) -> str:
-    """``/props`` at the server's root: llama.cpp serves the OpenAI routes under
-    ``/v1`` and its own beside them."""
+def root_url(base_url: str, route: str, query: str = "") -> str:
+    """One of llama.cpp's own routes (``/props``, ``/slots/0``): it serves the OpenAI
+    routes under ``/v1`` and its own beside them, at the server's root."""
     parts = urlsplit(base_url)
     path = parts.path.rstrip("/")
     if path.endswith("/v1"):
         path = path[: -len("/v1")]
-    return urlunsplit((parts.scheme, parts.netloc, path + "/props", "", ""))
+    return urlunsplit((parts.scheme, parts.netloc, path + route, query, ""))
+
+
+def props_url(base_url: str) -> str:
+    return root_url(base_url, "/props")
 
 
 def slot_count(props: Any) -> int | None:
