@@ -91,8 +91,8 @@ byte-identical (``--json`` and the terminal tables):
 
     600 transcripts   10623M -> 9611M instructions (callgrind, start-up included: 1.11x)
     100 transcripts    2486M -> 2233M (start-up alone, imports: 852M)
-    CPU s of the whole process, /usr/bin/time, alternating, load 1-4.5: 1.05-1.38 ->
-    0.96-1.49 (this machine's speed moves more than the change); peak 47 MB both
+    user CPU s of the process, /usr/bin/time, alternating, load 1-4.5: 1.05-1.38 ->
+    0.93-1.49 (this machine's speed moves more than the change); peak 47 MB both
 
 Left: the start-up (~0.85G instructions: ``engine/__init__`` imports every role and
 the game for the payload classes), a game's typed events (``EventData.from_json``'s set
