@@ -172,3 +172,30 @@ def test_a_rebuild_exports_only_changed_transcripts(tmp_path):
         assert main(["leaderboard", "--db", str(db), "--bootstrap", "20", "--html", str(out)]) == 0
     kept = {gid for gid, p in pages.items() if p.read_text(encoding="utf-8").endswith("<!-- kept -->")}
     assert kept == set(pages) - {changed["id"]}
+
+
+def test_a_computed_leaderboard_hands_the_site_the_same_seat_counts_it_would_read(mixed, tmp_path):
+    """Computing the leaderboard parses every seat's metrics and hands the site's
+    efficiency what it reads of them; a cached one leaves the site to read them. Both
+    give the same figures, seat for seat (distinct counts per seat, so a seat paired
+    with another's counts would show)."""
+    _, db, _ = mixed
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(db.read_bytes())
+    con = sqlite3.connect(copy)
+    con.execute("UPDATE seats SET metrics = json_set(metrics, '$.cached_tokens', rowid * 7, '$.latency_s', rowid * 0.37,"
+                " '$.decisions_asked', rowid % 5 + 3, '$.errors', rowid % 3)")  # fmt: skip
+    con.execute("DELETE FROM cache")
+    con.commit()
+    con.close()
+
+    def site_json() -> dict:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            assert main(["leaderboard", "--db", str(copy), "--json", "--bootstrap", "40"]) == 0
+        return json.loads(buf.getvalue())
+
+    computed, cached = site_json(), site_json()
+    assert computed["efficiency"] == cached["efficiency"]
+    assert computed == cached
+    assert len({e["cached_input_tokens"] for e in computed["efficiency"].values()}) > 1

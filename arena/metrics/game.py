@@ -17,7 +17,7 @@ from arena.metrics.key_roles import key_role_metrics
 from arena.metrics.load import GameRecord
 from arena.metrics.powers import power_metrics
 from arena.metrics.rule_following import rule_metrics
-from arena.ratings.behaviour import BINS, SummaryTotals, accuracy, behaviour
+from arena.ratings.behaviour import BINS, SeatCounts, SummaryTotals, accuracy, behaviour, read_summary
 from arena.metrics.votes import vote_metrics
 
 
@@ -158,19 +158,21 @@ class Aggregate:
         self.powers: dict[str, dict[str, list[Any]]] = {k: defaultdict(lambda: [0, 0, 0.0, 0]) for k in POWER_GROUPS}
 
     @staticmethod
-    def contribution(g: GameRecord, parts: dict[str, Any]) -> tuple[list[tuple[str, str, str, dict[str, Any]]], list[tuple[list[str], tuple]], list]:
-        """What ``g`` adds: each seat's summary with its three groups, each power use's
-        group keys and counts, each label's belief ratings. Raises what a record of the
-        wrong shape makes a measure raise (the CLI skips the game)."""
+    def contribution(g: GameRecord, parts: dict[str, Any]) -> tuple[list[tuple[str, str, str, SeatCounts]], list[tuple[list[str], tuple]], list]:
+        """What ``g`` adds: each seat's summary with its three groups (read once, by
+        ``read_summary``, for all three), each power use's group keys and counts, each
+        label's belief ratings. Raises what a record of the wrong shape makes a measure
+        raise (the CLI skips the game)."""
         measured = g.measured if parts is getattr(g, "parts", None) else None
         # The game's own measures (the CLI's check) already hold every seat's summary.
         summaries = measured["seats"] if measured is not None else {n: seat_summary(g, n, **parts) for n in g.names}
         seats = []
         for s in summaries.values():
-            SummaryTotals().add(s)  # its counts are numbers
+            read = read_summary(s)
+            SummaryTotals().add_read(read)  # its counts are numbers
             role = s["initial_role"] or "?"
             hash(role)
-            seats.append((s["label"], f"{s['label']} / {'werewolves' if s['wolf'] else 'village'}", role, s))
+            seats.append((s["label"], f"{s['label']} / {'werewolves' if s['wolf'] else 'village'}", role, read))
         uses = []
         for u in parts["powers"]["uses"]:
             u = {**u, "label": g.label(u["seat"])}
@@ -188,10 +190,10 @@ class Aggregate:
         seats, uses, pooled = checked or self.contribution(g, parts)
         self.count += 1
         self.winners[g.winner or "unfinished"] += 1
-        for label, label_side, role, s in seats:
-            self.groups["by_label"][label].add(s)
-            self.groups["by_role"][role].add(s)
-            self.groups["by_label_side"][label_side].add(s)
+        for label, label_side, role, read in seats:
+            self.groups["by_label"][label].add_read(read)
+            self.groups["by_role"][role].add_read(read)
+            self.groups["by_label_side"][label_side].add_read(read)
         for keys, (good, chance, wolf) in uses:
             for group, key in zip(self.powers.values(), keys):
                 a = group[key]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple, TypeGuard, TypeVar, overload
+from typing import Any, Hashable, Iterable, Iterator, NamedTuple, TypeGuard, TypeVar, overload
 
 from arena.fastjson import loads as _loads
 from engine.events import Event, audience_from_json
@@ -67,6 +67,15 @@ def event_of(record: dict[str, Any], where: str = "transcript") -> Event:
         raise MetricsError(f"{where}: event {record.get('seq', '?')}: {e}") from None
 
 
+class Step(NamedTuple):
+    """A record that a forward reading with ``Truth`` stops at (``GameRecord.walk``)."""
+
+    at: int  # its position in ``GameRecord.records``
+    day: int  # the day of the last event before it (0 before the first)
+    record: dict[str, Any]
+    event: Event | None  # the typed event of an event record; None for an answer
+
+
 class Death(NamedTuple):
     """A ``death`` event's facts with when it happened."""
 
@@ -99,6 +108,8 @@ class GameRecord:
         self._typed: dict[int, Event] = {}
         self._deaths: tuple[Death, ...] | None = None
         self._of: dict[Any, list[Any]] = {}
+        self._steps: tuple[list[Step], Exception | None] | None = None
+        self._walks: dict[Hashable, list[Step]] = {}
         where = self.path or "transcript"
         for r in self.records:
             t = r.get("type")
@@ -129,6 +140,41 @@ class GameRecord:
         if hit is None:
             hit = self._of[kinds] = [(e, e.data) for e in self.timeline if payload_is(e.data, kinds)]
         return hit
+
+    def walk(self, kinds: tuple[str, ...] | frozenset[str]) -> Iterator[Step]:
+        """The records a measure of answers reads forward, in file order: every event
+        that changes what ``Truth`` knows, and every answer of one of ``kinds``, each
+        with the day as ``int(day)`` of the events so far. The votes and the powers
+        measures each replay the truth through the whole file; the events that change it
+        are a tenth of them, so the list is made once per game (and per ``kinds``).
+        What the full reading raises (a day that is no number) is raised where it
+        stood, after the steps before it."""
+        if self._steps is None:
+            self._steps = self._all_steps()
+        steps, error = self._steps
+        hit = self._walks.get(kinds)
+        if hit is None:
+            hit = self._walks[kinds] = [s for s in steps if s.event is not None or s.record.get("kind") in kinds]
+        yield from hit
+        if error is not None:
+            raise error
+
+    def _all_steps(self) -> tuple[list[Step], Exception | None]:
+        steps: list[Step] = []
+        day = 0
+        try:
+            for i, r in enumerate(self.records):
+                t = r.get("type")
+                if t == "event":
+                    day = int(r.get("day", day))
+                    e = self._typed[id(r)]
+                    if truth_kind(e.data):
+                        steps.append(Step(i, day, r, e))
+                elif t == "answer":
+                    steps.append(Step(i, day, r, None))
+        except (TypeError, ValueError) as e:
+            return steps, e
+        return steps, None
 
     # ------------------------------------------------------------------ who is who
     def typed(self, record: dict[str, Any]) -> Event:
@@ -215,9 +261,7 @@ class Truth:
 
     def see(self, event: Event) -> None:
         d: Any = event.data  # its class is what _truth_kind says
-        what = _TRUTH_KIND.get(type(d))
-        if what is None:
-            what = _TRUTH_KIND[type(d)] = _truth_kind(d)
+        what = truth_kind(d)
         if what == "role":
             self.role[d.player] = d.role
             self.wolf[d.player] = is_wolf_role(d.role)
@@ -258,6 +302,15 @@ def _truth_kind(d: Any) -> str:
 
 
 _TRUTH_KIND: dict[type, str] = {}  # payload class -> _truth_kind (Truth.see reads every event)
+
+
+def truth_kind(d: Any) -> str:
+    """``_truth_kind(d)``, remembered per payload class; "" for a payload that tells
+    ``Truth`` nothing."""
+    what = _TRUTH_KIND.get(type(d))
+    if what is None:
+        what = _TRUTH_KIND[type(d)] = _truth_kind(d)
+    return what
 
 
 def is_wolf_role(role: str) -> bool:

@@ -57,6 +57,7 @@ VILLAGE, WEREWOLVES = "village", "werewolves"
 # One line per measured kind, from the kinds' own declarations (``engine.decisions.decision``):
 # each kind declares either the ``Power`` it aims or why it is not measured.
 POWERS: dict[str, Power] = {name: kind.power for name, kind in DECISION_KINDS.items() if kind.power is not None}
+POWER_KINDS = frozenset(POWERS)  # the answers ``power_uses`` reads (``GameRecord.walk``)
 NOT_MEASURED: dict[str, str] = {name: kind.unmeasured for name, kind in DECISION_KINDS.items() if kind.power is None}
 
 
@@ -84,15 +85,9 @@ def power_uses(g: GameRecord) -> list[dict[str, Any]]:
     """Every use of a targeted power, in file order (see the module docstring)."""
     truth = Truth(g)
     out: list[dict[str, Any]] = []
-    day = 0
-    records = g.records
-    for i, r in enumerate(records):
-        t = r.get("type")
-        if t == "event":
-            truth.see(g.typed(r))
-            day = int(r.get("day", day))
-            continue
-        if t != "answer":
+    for i, day, r, event in g.walk(POWER_KINDS):
+        if event is not None:
+            truth.see(event)
             continue
         kind = r.get("kind")
         power = POWERS.get(kind)  # type: ignore[arg-type]

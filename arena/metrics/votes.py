@@ -30,14 +30,9 @@ def ballots(g: GameRecord) -> list[dict[str, Any]]:
     since the deal is a wolf from then on, not before)."""
     truth = Truth(g)
     out: list[dict[str, Any]] = []
-    day = 0
-    for r in g.records:
-        t = r.get("type")
-        if t == "event":
-            day = int(r.get("day", day))
-            truth.see(g.typed(r))
-            continue
-        if t != "answer" or r.get("kind") not in VOTE_KINDS:
+    for _, day, r, event in g.walk(VOTE_KINDS):
+        if event is not None:
+            truth.see(event)
             continue
         options = [o for o in r.get("options") or [] if isinstance(o, str)]
         target = r.get("answer")

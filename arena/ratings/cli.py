@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any, Callable, Sequence
 
 from arena.cli import CliError, Command, console_for
 
@@ -36,7 +37,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None):
+def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None,
+                        each: Callable[[dict[str, Any]], None] | None = None):  # fmt: skip
+    """The leaderboard of ``db``, from its cache when nothing changed; when computed,
+    ``each`` sees every seat's parsed metrics in seat order (``load_board``)."""
     from arena.ratings.from_db import load_board, rating_outcome, stored_key
     from arena.ratings.board import Leaderboard
     from arena.tournament.store import Store, StoreError
@@ -57,7 +61,7 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         from arena.ratings.leaderboard import compute  # numpy: only when computing
 
-        games, behaviour = load_board(store)  # the seats: read only when computing
+        games, behaviour = load_board(store, each)  # the seats: read only when computing
         try:
             lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed,
                          min_decided=min_decided, outcome=outcome)  # fmt: skip
@@ -69,15 +73,17 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         store.close()
 
 
-def leaderboard_json(db: str, lb) -> dict:
+def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = None) -> dict:
     """``--json``'s object: the ratings, and what the site shows beside them (every game,
-    cost and efficiency, identical participants, the tournament): one source for both."""
+    cost and efficiency, identical participants, the tournament): one source for both.
+    ``counts``: the seats' ``arena.site.data.seat_counts``, when the leaderboard was just
+    computed (it parsed every seat's metrics; the site's figures need not again)."""
     from arena.site.data import site_extras
     from arena.tournament.store import Store
 
     store = Store.open_existing(db)
     try:
-        return {**lb.to_json(), **site_extras(store)}
+        return {**lb.to_json(), **site_extras(store, counts)}
     finally:
         store.close()
 
@@ -90,13 +96,22 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--bootstrap must be between 0 and 100,000 resamples, got {args.bootstrap}")
     if not 0.0 <= args.min_decided <= 1.0:
         raise CliError("--min-decided must be a share between 0 and 1")
-    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome)
+    site = args.json or args.html
+    counts: list[tuple[Any, ...]] = []
+    each = None
+    if site:
+        from arena.site.data import seat_counts
+
+        def each(m: dict[str, Any]) -> None:
+            counts.append(seat_counts(m))
+
+    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome, each)
     if args.plot:
         if lb.games == 0:
             raise CliError("no finished game in the database yet: nothing to plot")
         for path in plots(lb, args.plot):
             print(f"wrote {path}", file=sys.stderr)
-    data = leaderboard_json(args.db, lb) if args.json or args.html else {}
+    data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
     if args.html:
         from arena.site.build import build
 

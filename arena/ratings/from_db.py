@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from arena.fastjson import loads
 from arena.ratings.behaviour import SummaryTotals, behaviour, read_summary
@@ -65,15 +65,18 @@ def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
     return acc.result()
 
 
-def load_board(store: Store) -> tuple[list[GameOutcome], dict[str, dict[str, Any]]]:
+def load_board(store: Store, each: Callable[[dict[str, Any]], None] | None = None) -> tuple[list[GameOutcome], dict[str, dict[str, Any]]]:
     """``load_games`` and ``load_behaviour`` in one read of the seats: each seat's
-    metrics parsed once, for its decisions and its behaviour counts."""
+    metrics parsed once, for its decisions and its behaviour counts, and shown to
+    ``each`` in seat order (``--json`` keeps what the site's figures read of it)."""
     acc = _Behaviour()
     seats = []
     for *outcome, metrics in store.seat_rows(f"{OUTCOME_COLUMNS}, s.metrics"):
         m = loads(metrics or "{}")
         acc.add(outcome[1], outcome[2], m)
         seats.append((*outcome, m.get("decisions_asked")))
+        if each is not None:
+            each(m)
     return _outcomes(store, seats), acc.result()
 
 

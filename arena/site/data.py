@@ -6,7 +6,9 @@ a number on the page is a number a script can read, and the two never disagree.
 Everything is read from the database and the transcripts' first lines (their headers):
 cheap next to the bootstrap, so it is not cached. The seats are read once, as plain
 rows, for both the game list and the efficiency, and JSON is parsed by orjson (the
-standard parser only where orjson refuses: the same values either way).
+standard parser only where orjson refuses: the same values either way). A leaderboard
+just computed has parsed every seat's metrics already: it hands over what the
+efficiency reads of them (``seat_counts``), and the seats' metrics are not read again.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from arena.fastjson import loads as _loads
 from arena.tournament.store import Store
@@ -50,10 +52,21 @@ class _Seat(NamedTuple):
     metrics: str | None
 
 
-def _seats(store: Store) -> list[_Seat]:
-    """Every stored seat, in game then seat order (as ``Store.seats``)."""
-    cols = ", ".join(f"s.{c}" for c in _Seat._fields)
+def _seats(store: Store, metrics: bool = True) -> list[_Seat]:
+    """Every stored seat, in game then seat order (as ``Store.seats``); its ``metrics``
+    ``None`` unless asked for."""
+    cols = ", ".join(f"s.{c}" if c != "metrics" or metrics else "NULL" for c in _Seat._fields)
     return list(map(_Seat._make, store.seat_rows(cols)))
+
+
+# What ``efficiency`` reads of a seat's stored metrics, with the value of a missing key.
+SEAT_COUNTS = (("cached_tokens", 0), ("latency_s", 0.0), ("decisions_asked", 0), ("errors", 0))
+
+
+def seat_counts(metrics: dict[str, Any]) -> tuple[Any, ...]:
+    """``SEAT_COUNTS`` of one seat's parsed metrics, as stored (``efficiency`` converts)."""
+    get = metrics.get
+    return tuple(get(k, default) for k, default in SEAT_COUNTS)
 
 
 def identical_groups(store: Store) -> list[list[str]]:
@@ -99,16 +112,18 @@ def game_list(store: Store, groups: list[list[str]], stored: list[_Seat]) -> tup
     return out, software
 
 
-def efficiency(stored: list[_Seat]) -> dict[str, dict[str, Any]]:
+def efficiency(stored: list[_Seat], counts: Sequence[tuple[Any, ...]] | None = None) -> dict[str, dict[str, Any]]:
     """Per participant, summed over its seats: calls, tokens (cached and not), dollars
     per game and per game won, mean latency per call, fallbacks and violations per
-    decision. Dollars are ``None`` when a seat's model has no known price (never 0)."""
+    decision. Dollars are ``None`` when a seat's model has no known price (never 0).
+    ``counts``: each seat's ``seat_counts``, in ``stored``'s order, when already read."""
     acc: dict[str, dict[str, Any]] = {}
     games: dict[str, set[str]] = defaultdict(set)
     won: dict[str, set[str]] = defaultdict(set)
-    for s in stored:
+    if counts is None:
+        counts = [seat_counts(_loads(s.metrics or "{}")) for s in stored]
+    for s, (cached_tokens, latency_s, decisions_asked, errors) in zip(stored, counts, strict=True):
         p = s.participant
-        m = _loads(s.metrics or "{}")
         a = acc.setdefault(p, {"seats": 0, "calls": 0, "input_tokens": 0, "cached_tokens": 0, "output_tokens": 0,
                                "cost_usd": 0.0, "unpriced_seats": 0, "latency_s": 0.0, "decisions": 0,
                                "fallbacks": 0, "violations": 0, "errors": 0})  # fmt: skip
@@ -116,10 +131,10 @@ def efficiency(stored: list[_Seat]) -> dict[str, dict[str, Any]]:
         a["calls"] += int(s.calls or 0)
         a["input_tokens"] += int(s.input_tokens or 0)
         a["output_tokens"] += int(s.output_tokens or 0)
-        a["cached_tokens"] += int(m.get("cached_tokens", 0))
-        a["latency_s"] += float(m.get("latency_s", 0.0))
-        a["decisions"] += int(m.get("decisions_asked", 0))
-        a["errors"] += int(m.get("errors", 0))
+        a["cached_tokens"] += int(cached_tokens)
+        a["latency_s"] += float(latency_s)
+        a["decisions"] += int(decisions_asked)
+        a["errors"] += int(errors)
         a["fallbacks"] += int(s.fallbacks or 0)
         a["violations"] += int(s.violations or 0)
         if s.cost_usd is None:
@@ -150,11 +165,12 @@ def efficiency(stored: list[_Seat]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def site_extras(store: Store) -> dict[str, Any]:
+def site_extras(store: Store, counts: Sequence[tuple[Any, ...]] | None = None) -> dict[str, Any]:
     """The keys ``--json`` adds beside the ratings: ``tournament``, ``efficiency``,
-    ``identical_participants``, ``self_play`` and ``game_list``."""
+    ``identical_participants``, ``self_play`` and ``game_list``. ``counts``: every
+    seat's ``seat_counts`` in seat order, when the caller has read them already."""
     groups = identical_groups(store)
-    stored = _seats(store)
+    stored = _seats(store, metrics=counts is None)
     games, software = game_list(store, groups, stored)
     config = store.meta("config")
     totals = store.totals()
@@ -167,7 +183,7 @@ def site_extras(store: Store) -> dict[str, Any]:
             "calls": totals["calls"], "input_tokens": totals["input_tokens"], "output_tokens": totals["output_tokens"],
             "cost_usd": None if totals["unpriced_games"] else totals["cost_usd"],
         },  # fmt: skip
-        "efficiency": efficiency(stored),
+        "efficiency": efficiency(stored, counts),
         "identical_participants": groups,
         "self_play": {
             "games": sum(1 for g in games if g["self_play"]),
