@@ -46,6 +46,37 @@ What is left is the engine itself: driven directly on the same table (benchmarks
 engine_throughput.py's answers) it costs 2.9 M instructions a game, twice the peer's
 whole game, for 80 decisions against the peer's 28 (speeches, the Sheriff, the Witch's
 and the wolves' rules as ours plays them).
+
+2026-12-02 (issue 18, sim18; ecbd2a0, CPython 3.11.7, load 0.6 to 2): no cut landed;
+where a game's instructions go, for the next step (callgrind, 300 games, 8 players,
+3.76 M instructions a game; the interpreter's start and imports subtracted):
+
+    8 players, one core: this tree 2249 games/s CPU, werewolf-engine 0.1.0 9391 (0.24x);
+    3.76 M instructions a game against the peer's 1.39 M (0.37x at the same cost);
+    K instructions per decision, 8 / 12 / 18 / 24 / 30 players: 51.0 / 41.9 / 40.5 /
+    36.4 / 35.4 (flat, falling as the deal's fixed cost is shared); CPU µs per decision
+    as simulate plays 3.7 / 10.3 / 3.9 / 4.8 / 4.4, bots reading their view 5.0 / 15.0 /
+    5.4 / 5.2 / 8.0 kept, 9.9 / 16.4 / 13.4 / 20.9 / 28.5 rebuilt (load 2.5; 12 noisy).
+
+    the seats' agents, built per game (``GameSpec.build_checked``)      0.59 M  16%
+      of which their Mersenne Twisters seeded (``Random(f"{seed}:{name}")``,
+      44.6 K each: MT19937's init_by_array, sha512 of the string, random.py's
+      ``seed``), the game's own ``Random(seed)`` beside them               0.38 M  10%
+      ``make_seat_agent``/``make_agent`` dispatch, ``seat_seed``'s sha256,
+      the model-seat check                                                 0.21 M   6%
+    per decision (82 a game): ``SeatView`` 2.8 K, ``RandomAgent.decide``
+      3.9 K, ``Game.ask`` with its ``Decision`` 5.3 K                      1.0 M   27%
+    the rules, events and payloads                                         the rest
+
+The evaluation loop entered from C (``_PyEval_EvalFrameDefault'2``, 0.88 M a game,
+twice the frames run in place, 0.41 M) is the structural cost: every class call to a
+Python ``__init__`` (``Decision``, ``Event``, each payload, ``SeatView``) and every
+resume of the narrator's script through its ``yield from`` chain (3.11's ``SEND``
+re-enters the loop at each level: three for a speech, five for a vote) starts a new
+C-level frame. The peer's game seeds two Mersenne Twisters (``reference_werewolf_engine``), ours nine.
+A cut of the seeding changes every seat's stream, so play (not allowed here); what is
+left is fewer objects and levels per decision: decisions and events made without a
+Python ``__init__`` from one constructor each, and a flatter script for the speeches.
 """
 
 from __future__ import annotations
