@@ -96,7 +96,10 @@ judgement +2.4M (~52K instructions a call: normalise, credibility, the copy of t
 sums, without any rebuild); a second rebuild of the carried sums at every rebuild
 +2.5M (~115K a rebuild, 22 a game); a second memory reading the same events +2.1M
 (0.23M of it the memories' construction); the speech policy run twice (its judgement
-cached) +2.8M (~134K a speech, 20 a game), the largest share no profile had named.
+cached) +2.8M (~134K a speech, 20 a game), the largest share no profile had named:
+its wording (``words``) +0.8M, choosing what to say (``_village_speech``,
+``_wolf_speech``) +1.8M, though the same speeches replayed outside a game cost
+~13 us each (allocations inside a game also pay for its larger heap's collections).
 Seeding a seat's ``random.Random`` from its string costs 44K instructions, a
 ``Memory`` 29K: seat setup is ~0.6M a game.
 """
