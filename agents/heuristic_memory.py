@@ -79,6 +79,9 @@ class Accusation:
     target: str
 
 
+_NO_DECK: Counter[str] = Counter()  # every seat's deck before the game starts: shared, as building one costs
+
+
 class Memory:
     """Facts of one seat, updated incrementally by ``update(events)``."""
 
@@ -90,7 +93,7 @@ class Memory:
         self.phase = ""
         self.players: list[str] = []
         self.roles_in_play: list[str] = []
-        self.deck: Counter[str] = Counter()  # role -> its cards in ``roles_in_play``
+        self.deck: Counter[str] = _NO_DECK  # role -> its cards in ``roles_in_play`` (replaced, never changed)
         self.set_aside = 0  # cards of the public deck left in the center (the Thief's)
         self.my_role: str | None = None
         self.initial_role: str | None = None
@@ -156,15 +159,19 @@ class Memory:
         # adds nothing to ``SeatView``'s summaries. One loop, no call per event: every
         # seat reads every event.
         handlers, not_carried = _HANDLERS, _NOT_CARRIED
+        # No handler reads ``self.day`` or ``self.phase`` (each reads its event's), so
+        # they are set once, from the last event, instead of at every event.
         for e in new:
             d = e.data
-            self.day, self.phase = e.day, e.phase
             cls = d.__class__
             handler = handlers.get(cls)
             if handler is not None:
                 handler(self, e, d)
                 if cls not in not_carried:
                     self.facts += 1
+        if new:
+            last = new[-1]
+            self.day, self.phase = last.day, last.phase
         self.seen = len(events)
         if events:
             self.last_seq = events[-1].seq
@@ -223,10 +230,12 @@ class Memory:
         self.spoken[speaker] = (e.day, self.speeches)
         if e.phase == "discussion":
             self.debated[speaker] = e.day
+        hit = _SAID.get(id(d))  # the parse shared by all seats, looked up inline: 7 of 8 hit it
+        if hit is None or hit[0] is not d:
+            hit = _parsed(e, d)
         if self.heard is None and speaker != self.me:
-            self.heard = language_of(d.text)
-        hit = _SAID.get(id(d))  # ``_said``'s cache, looked up inline: 7 of 8 seats hit it
-        said = hit[1] if hit is not None and hit[0] is d else _said(e, d)
+            self.heard = hit[2]
+        said = hit[1]
         if said is None:
             return
         role, checks, accused = said
@@ -396,22 +405,22 @@ class Memory:
 
 
 # A speech's claims as every seat reads them: (role, checks, accusations), parsed once
-# per speech rather than once per seat (the payload is shared and never changes). Keyed
-# by the payload's id, which the entry keeps alive, so an id is never reused while in
-# the table; cleared when full (a seat re-parses at worst once).
+# per speech rather than once per seat (the payload is shared and never changes), with
+# the language its text is written in. Keyed by the payload's id, which the entry keeps
+# alive, so an id is never reused while in the table; cleared when full (a seat
+# re-parses at worst once).
 Said = tuple[str | None, tuple[tuple[Any, str], ...], tuple["Accusation", ...]]
-_SAID: dict[int, tuple[Speech, Said | None]] = {}
+Parsed = tuple[Speech, Said | None, str | None]  # (the payload, what it says, ``language_of`` its text)
+_SAID: dict[int, Parsed] = {}
 _SAID_KEPT = 512
 
 
-def _said(e: Event, d: Speech) -> Said | None:
-    """The speech's claimed role (a non-empty string, else None), its reported checks
-    (target, role id) with a string role, and its accusations (distinct string names
-    other than the speaker's, shared ``Accusation`` records: readers never change
-    them); None when it states nothing. Each seat still keeps only names it knows."""
-    hit = _SAID.get(id(d))
-    if hit is not None and hit[0] is d:
-        return hit[1]
+def _parsed(e: Event, d: Speech) -> Parsed:
+    """The speech's entry in ``_SAID``, computed and kept. What it says: the claimed
+    role (a non-empty string, else None), its reported checks (target, role id) with a
+    string role, and its accusations (distinct string names other than the speaker's,
+    shared ``Accusation`` records: readers never change them); None when it states
+    nothing. Each seat still keeps only names it knows."""
     claims = d.claims
     said: Said | None = None
     if isinstance(claims, dict):
@@ -432,8 +441,8 @@ def _said(e: Event, d: Speech) -> Said | None:
         )
     if len(_SAID) >= _SAID_KEPT:
         _SAID.clear()
-    _SAID[id(d)] = (d, said)
-    return said
+    parsed = _SAID[id(d)] = (d, said, language_of(d.text))
+    return parsed
 
 
 def _append_round(rounds: list[VoteRound], e: Event, d: VoteResult | SheriffVotes) -> None:

@@ -62,11 +62,16 @@ class Situation:
     def best(self, options: Iterable[str], score: Callable[[str], float]) -> str | None:
         """The option with the highest score; ties broken by the seat's own dice, so
         equal players do not always lose to the first seat."""
-        best, key = None, None
+        # The pair (rounded score, draw) compared without building it: one draw per
+        # option as before, so the dice and the winner are the same.
+        best: str | None = None
+        found, top, tie = False, 0.0, 0.0
+        draw = self.rng.random
         for o in options:
-            k = (round(score(o), 6), self.rng.random())
-            if key is None or k > key:
-                best, key = o, k
+            k = round(score(o), 6)
+            r = draw()
+            if not found or k > top or (k == top and r > tie):
+                best, found, top, tie = o, True, k, r
         return best
 
     def pick(self, options: Sequence[str], score: Callable[[str], float]) -> str:

@@ -119,6 +119,28 @@ Left: the start-up (~0.85G instructions: ``engine/__init__`` imports every role 
 the game for the payload classes), a game's typed events (``EventData.from_json``'s set
 difference and the dataclass ``__init__``, ~1 of ~15M instructions a game), json.dumps
 of the per-game figures (7.4 MB, the C encoder), and freeing each game's dicts.
+
+Issue 18's seventh step (a speech's language kept with its shared parse, so English
+speeches no longer cost each seat a ``language_of`` call; the memory sets day and
+phase once per read; ``Situation.best`` compares its (score, draw) pair without
+tuples, same draws; one shared empty deck before the game starts), ``--before main
+--games 10 --heuristic-games 20`` (main at ecbd2a0, load ~1.2):
+
+    heuristic game 20.2M -> 20.1M instructions (engine game 2.51M): 8.0x -> 8.0x
+    (per_game alone, 20 games: 20.33M -> 20.16M)
+
+Where it goes, measured by doing one part twice per game under valgrind (10 games,
+23.3M a game with the first game's loading): a second full ``judge`` call at every
+judgement +2.4M (~52K instructions a call: normalise, credibility, the copy of the
+sums, without any rebuild); a second rebuild of the carried sums at every rebuild
++2.5M (~115K a rebuild, 22 a game); a second memory reading the same events +2.1M
+(0.23M of it the memories' construction); the speech policy run twice (its judgement
+cached) +2.8M (~134K a speech, 20 a game), the largest share no profile had named:
+its wording (``words``) +0.8M, choosing what to say (``_village_speech``,
+``_wolf_speech``) +1.8M, though the same speeches replayed outside a game cost
+~13 us each (allocations inside a game also pay for its larger heap's collections).
+Seeding a seat's ``random.Random`` from its string costs 44K instructions, a
+``Memory`` 29K: seat setup is ~0.6M a game.
 """
 
 from __future__ import annotations
