@@ -92,8 +92,39 @@ def test_illegal_answers_are_outside_the_grammar():
     assert link.accepts('{"reasoning":"","action":["Bob","Chloe"]}') and link.accepts('{"reasoning":"","action":null}')
     assert not link.accepts('{"reasoning":"","action":["Bob"]}')  # exactly two
     speak = Grammar(gbnf.grammar(schema_of("speak")))
+    silent = '{"reasoning":"","text":"%s","claims":{"role":null,"checks":[],"accuses":[]}}'
+    assert not speak.accepts(silent % "")  # an empty speech is refused by the reader: the grammar has none
+    assert speak.accepts(silent % "I") and not speak.accepts(silent % " ")
     four = ",".join(['"Bob"'] * 4)
     assert not speak.accepts('{"reasoning":"","text":"","claims":{"role":null,"checks":[],"accuses":[' + four + "]}}")  # maxItems
+
+
+def test_only_a_speech_must_say_something():
+    """The reader refuses an empty speech and asks again; the schema says so, and so the
+    grammar has no empty speech. The pack's talk may be empty (the wolf says nothing)."""
+    assert schema_of("speak")["properties"]["text"]["minLength"] == 1
+    assert "minLength" not in schema_of("wolf_chat")["properties"]["text"]
+    assert "minLength" not in schema_of("speak")["properties"]["reasoning"]
+    wolf = Grammar(gbnf.grammar(schema_of("wolf_chat")))
+    assert wolf.accepts('{"reasoning":"","text":"","target":null}')
+
+
+def test_string_lengths():
+    def one(string: dict) -> Grammar:
+        return Grammar(gbnf.grammar({"type": "object", "properties": {"t": string}, "required": ["t"], "additionalProperties": False}))
+
+    assert one({"type": "string"}).accepts('{"t":""}')
+    at_least = one({"type": "string", "minLength": 2})
+    assert not at_least.accepts('{"t":"a"}') and at_least.accepts('{"t":"ab"}') and at_least.accepts('{"t":"' + "a" * 500 + '"}')
+    between = one({"type": "string", "minLength": 1, "maxLength": 3})
+    assert [between.accepts('{"t":"%s"}' % ("a" * n)) for n in range(5)] == [False, True, True, True, False]
+    with pytest.raises(gbnf.Unsupported):
+        one({"type": "string", "minLength": 4, "maxLength": 3})
+    # No string opens with a space (the reader strips it): a speech cannot be " ".
+    for string in ({"type": "string"}, {"type": "string", "minLength": 1, "maxLength": 3}):
+        g = one(string)
+        assert not g.accepts('{"t":" "}') and not g.accepts('{"t":" a"}') and g.accepts('{"t":"a "}') and g.accepts('{"t":"a b"}')
+    assert one({"type": "string", "maxLength": 0}).accepts('{"t":""}') and not one({"type": "string", "maxLength": 0}).accepts('{"t":"a"}')
 
 
 def test_a_schema_the_converter_does_not_write_is_refused():

@@ -11,7 +11,7 @@ schema allows exactly one spelling of each answer's structure, and the model spe
 its tokens on the answer.
 
 The converter covers what ``agents.llm.schema.answer_schema`` writes: closed objects
-with every property required, in order; strings with ``maxLength``; ``enum`` of
+with every property required, in order; strings with ``minLength`` and ``maxLength``; ``enum`` of
 strings, integers, booleans and ``null``; booleans; arrays with ``items``,
 ``minItems`` and ``maxItems``; ``anyOf``. Anything else raises ``Unsupported``, and the
 request keeps llama.cpp's own conversion of the schema.
@@ -29,6 +29,10 @@ from typing import Any
 # SmolLM2, a speech of nothing but "\n\n\n...", refused as empty, then one that ran to
 # the token limit: the game's one fallback). So a string is one line.
 _CHAR = r'char ::= [^"\\\x7F\x00-\x1F] | [\\] ["\\]'
+# A string's first character: any of those but a space. The reader strips a reply's
+# words anyway, and a small model that opens with a space may write nothing else: on
+# SmolLM2 a speech of " ", refused as empty twice, then "", and the fallback spoke.
+_FIRST = r'first ::= [^"\\\x7F\x00-\x20] | [\\] ["\\]'
 
 
 class Unsupported(ValueError):
@@ -78,10 +82,7 @@ class _Writer:
         if kind == "array":
             return self.rule(name, self._array(schema, name))
         if kind == "string":
-            limit = schema.get("maxLength")
-            self.uses_char = True
-            reps = f"char{{0,{int(limit)}}}" if isinstance(limit, int) else "char*"
-            return self.rule(name, f'"\\"" {reps} "\\""')
+            return self.rule(name, self._string(schema))
         if kind == "boolean":
             return self.rule(name, '"true" | "false"')
         if kind == "null":
@@ -98,6 +99,18 @@ class _Writer:
         for i, (key, sub) in enumerate(props.items()):
             parts.append(("" if i == 0 else '"," ') + _json(key) + ' ":" ' + self.value(sub, f"{name}-{_name(key)}"))
         return '"{" ' + " ".join(parts) + ' "}"'
+
+    def _string(self, schema: dict[str, Any]) -> str:
+        """``minLength`` to ``maxLength`` characters, the first of them not a space."""
+        least, most = schema.get("minLength", 0), schema.get("maxLength")
+        if not isinstance(least, int) or least < 0 or (most is not None and (not isinstance(most, int) or most < least)):
+            raise Unsupported(f"string lengths {least!r} to {most!r}")
+        if most == 0:
+            return '"\\"\\""'
+        self.uses_char = True
+        rest = f"char{{{max(least - 1, 0)},{most - 1}}}" if most is not None else f"char{{{least - 1},}}" if least > 1 else "char*"
+        words = f"first {rest}"
+        return f'"\\"" {words if least else f"({words})?"} "\\""'
 
     def _array(self, schema: dict[str, Any], name: str) -> str:
         item = self.value(schema.get("items", {}), f"{name}-item")
@@ -124,5 +137,5 @@ def grammar(schema: dict[str, Any]) -> str:
     w.value(schema, "root")
     lines = [f"{n} ::= {body}" for n, body in w.rules.items()]
     if w.uses_char:
-        lines.append(_CHAR)
+        lines += [_FIRST, _CHAR]
     return "\n".join(lines) + "\n"
