@@ -181,7 +181,10 @@ def test_budgets_per_kind_of_question_hold_the_longest_reply_and_never_pass_max_
     assert LLMOptions(budgets={"choice": 64}).budget("choice") == 64
     assert LLMOptions(budgets={"choice": 64}).budget("words") == o.budget("words")
     assert LLMOptions(reasoning_chars=0).budget("choice") == o.max_tokens  # unbounded reasoning: no room to compute
-    assert o.chars("grammar") < o.chars("cache") and o.budget("words", layout="grammar") < o.budget("words")  # a server of one's own
+    assert o.chars("grammar") < o.chars("cache")  # a server of one's own: fewer characters...
+    reasoning, text = o.chars("grammar")
+    # ... and a budget over their worst case, a token a character: no reply the grammar allows is cut
+    assert o.budget("choice", layout="grammar") >= reasoning + 32 and o.budget("words", layout="grammar") >= reasoning + text + 64
     with pytest.raises(ValueError):
         LLMOptions(budgets={"choice": 3})
     with pytest.raises(ValueError):

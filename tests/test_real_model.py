@@ -157,7 +157,7 @@ def test_each_kinds_budget_holds_the_longest_reply_the_grammar_allows(server, la
     budget is only the net under the longest reply they let through. Counted by the
     model's own tokenizer (llama.cpp's ``/tokenize``), that reply fits, so no reply
     the grammar allows is cut and asked again (measured before: 3 of 7 speeches cut
-    at 198 tokens)."""
+    at 198 tokens; later 4 of 242 replies cut at 298, runs of brackets or numbers)."""
     import urllib.request
 
     from agents.llm.config import LLMOptions
@@ -171,17 +171,23 @@ def test_each_kinds_budget_holds_the_longest_reply_the_grammar_allows(server, la
         with urllib.request.urlopen(request, timeout=60) as r:
             return len(json.loads(r.read())["tokens"])
 
-    def words(n: int) -> str:  # n characters of the words a small model repeats
-        return (("我们投票给他吧，" if language == "zh" else "You die. ") * n)[:n]
+    # n characters of what a small model repeats: words, and the runs of brackets and
+    # numbers a token each that SmolLM2 wrote in measured games (cut at the budget then).
+    # At most a token a character in English; in Chinese the budget is max_tokens, under
+    # which the game's own words fit (a run of one rare character would not: 3 a character).
+    repeated = ["我们投票给他吧，" if language == "zh" else "You die. ", "}", "2021 } ", "1."]
+    for unit in repeated:
+        def words(n: int) -> str:
+            return (unit * n)[:n]
 
-    longest_speech = {
-        "reasoning": words(reasoning),
-        "text": words(text),
-        "claims": {"role": "werewolf", "checks": [{"target": "Chloe", "role": "werewolf"}] * 3, "accuses": ["Alice", "Bob", "Chloe"]},
-    }
-    longest_choice = {"reasoning": words(reasoning), "action": "Chloe"}
-    assert tokens(longest_speech) <= o.budget("words", language=language, layout="grammar")
-    assert tokens(longest_choice) <= o.budget("choice", language=language, layout="grammar")
+        longest_speech = {
+            "reasoning": words(reasoning),
+            "text": words(text),
+            "claims": {"role": "werewolf", "checks": [{"target": "Chloe", "role": "werewolf"}] * 3, "accuses": ["Alice", "Bob", "Chloe"]},
+        }
+        longest_choice = {"reasoning": words(reasoning), "action": "Chloe"}
+        assert tokens(longest_speech) <= o.budget("words", language=language, layout="grammar"), unit
+        assert tokens(longest_choice) <= o.budget("choice", language=language, layout="grammar"), unit
 
 
 # ---------------------------------------------------------------------- a whole game
