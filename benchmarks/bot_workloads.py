@@ -145,10 +145,12 @@ Seeding a seat's ``random.Random`` from its string costs 44K instructions, a
 Issue 18's eighth step (2026-12-02; a bot line's choices resolved once per language
 and situation instead of walking the loaded mapping for each line; a speech's
 ``heat`` counted in place instead of listing the last day's rounds and today's
-accusers), per_game of 20 heuristic games under valgrind, main (c418841) and this
+accusers; each vote round built once for all seats, as a speech's claims are),
+per_game of 20 heuristic games under valgrind, main (c418841) and this
 branch:
 
-    heuristic game 20.09M -> 19.96M instructions (engine game 2.51M): 8.0x -> 7.9x
+    heuristic game 20.09M -> 19.86M instructions (engine game 2.51M): 8.0x -> 7.9x
+    (the lines and heat alone: 19.96M; the shared vote rounds: -0.10M more)
 
 What made the speeches look costly in a game: the garbage collector, not the policy.
 The imports leave the collector one gen1 pass short of a full collection (counts
@@ -167,8 +169,8 @@ without. The replayed speeches' ~13 us is itself ~70K instructions at this machi
 the young passes its allocations trigger. Left for the runner (arena/, not here): a
 ``gc.freeze()`` after setup in the tournament worker and both benchmark templates
 (as ``werewolf metrics`` does while it measures), which takes the start-up heap out
-of every full pass; and games that keep fewer containers alive (each seat keeps
-its own copy of each vote round's dict), which makes the young passes rarer.
+of every full pass; and games that keep fewer containers alive per seat, which
+makes the young passes rarer.
 """
 
 from __future__ import annotations
