@@ -446,10 +446,28 @@ def _parsed(e: Event, d: Speech) -> Parsed:
 
 
 def _append_round(rounds: list[VoteRound], e: Event, d: VoteResult | SheriffVotes) -> None:
+    """The round as every seat reads it: built (with its copy of the votes) once per
+    payload and shared, as ``_SAID`` shares a speech's claims; readers never change a
+    round or its votes."""
+    kept = _ROUNDS.get(id(d))
+    if kept is not None and kept[0] is d and kept[1] == e.day:
+        rounds.append(kept[2])
+        return
     votes = d.votes
     if isinstance(votes, dict):
         rnd = d.round
-        rounds.append(VoteRound(e.day, rnd if isinstance(rnd, int) else 1, dict(votes)))
+        shared = VoteRound(e.day, rnd if isinstance(rnd, int) else 1, dict(votes))
+        if len(_ROUNDS) >= _ROUNDS_KEPT:
+            _ROUNDS.clear()
+        _ROUNDS[id(d)] = (d, e.day, shared)
+        rounds.append(shared)
+
+
+# Each vote's round, keyed by its payload's id (the entry keeps the payload alive, so
+# an id is never reused while in the table) with the day it was read on; cleared when
+# full (a seat builds its own at worst once).
+_ROUNDS: dict[int, tuple[VoteResult | SheriffVotes, int, VoteRound]] = {}
+_ROUNDS_KEPT = 256
 
 
 def learn_role(mem: Memory, name: Any, role: Any) -> None:

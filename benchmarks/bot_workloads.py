@@ -141,6 +141,36 @@ its wording (``words``) +0.8M, choosing what to say (``_village_speech``,
 ~13 us each (allocations inside a game also pay for its larger heap's collections).
 Seeding a seat's ``random.Random`` from its string costs 44K instructions, a
 ``Memory`` 29K: seat setup is ~0.6M a game.
+
+Issue 18's eighth step (2026-12-02; a bot line's choices resolved once per language
+and situation instead of walking the loaded mapping for each line; a speech's
+``heat`` counted in place instead of listing the last day's rounds and today's
+accusers; each vote round built once for all seats, as a speech's claims are),
+per_game of 20 heuristic games under valgrind, main (c418841) and this
+branch:
+
+    heuristic game 20.09M -> 19.86M instructions (engine game 2.51M): 8.0x -> 7.9x
+    (the lines and heat alone: 19.96M; the shared vote rounds: -0.10M more)
+
+What made the speeches look costly in a game: the garbage collector, not the policy.
+The imports leave the collector one gen1 pass short of a full collection (counts
+(622, 2, 10) after importing the runner), and the heuristic games allocate enough
+containers to reach it: in 20 games 19 young, 1 middle and 1 full collection of the
+~48K-object start-up heap, around the 8th game. ``gc.disable()`` after the imports
+(a measurement only) takes 20 games from 2838.96M to 2796.09M instructions: 2.14M a
+game of the 20.1M figure is the collector, most of it that one full pass (15.5M for a
+``gc.collect()`` right after the imports, more with a game's objects alive). The
+engine's 10 games make 1 young collection and no full one, so the 8.0x compares a
+heuristic figure that carries the start-up heap's full pass with an engine figure
+that does not: without the collector the ratio is ~7.1x. In wall time the share is
+larger (the passes walk memory): 30 warm games 0.154 s with the collector, 0.110 s
+without. The replayed speeches' ~13 us is itself ~70K instructions at this machine's
+~5 instructions a ns, so the in-game ~134K a speech is the policy plus its share of
+the young passes its allocations trigger. Left for the runner (arena/, not here): a
+``gc.freeze()`` after setup in the tournament worker and both benchmark templates
+(as ``werewolf metrics`` does while it measures), which takes the start-up heap out
+of every full pass; and games that keep fewer containers alive per seat, which
+makes the young passes rarer.
 """
 
 from __future__ import annotations
