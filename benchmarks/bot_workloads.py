@@ -171,6 +171,17 @@ the young passes its allocations trigger. Left for the runner (arena/, not here)
 (as ``werewolf metrics`` does while it measures), which takes the start-up heap out
 of every full pass; and games that keep fewer containers alive per seat, which
 makes the young passes rarer.
+
+Measured per game in a running process (2026-12-02, ``per_game`` now subtracts a run
+of ``WARM`` = 2 games instead of 0, so the first games' lazy loading and the
+collector's first full pass over the start-up heap, paid once a process, are no
+longer averaged into the games; main at 42e02bd, valgrind):
+
+    20 heuristic / 200 engine games   17.84M / 2.50M   7.1x   (was 19.9M: 7.9x)
+    60 heuristic / 600 engine games   16.72M / 2.50M   6.7x
+    ``simulate --agents heuristic``, 60 games less 10: 15.9M a game (6.3x; the
+    simulate path builds the table once), random 3.77M; ``gc.freeze`` of the
+    start-up heap saves one full pass a run (~20M instructions), nothing a game
 """
 
 from __future__ import annotations
@@ -248,10 +259,17 @@ def instructions(code: str) -> int:
     return int(m.group(1))
 
 
+WARM = 2  # games played in both runs of ``per_game``: what a process pays once is not a game's
+
+
 def per_game(template: str, root: str, games: int) -> float:
-    """M instructions per game, the interpreter's start and imports subtracted."""
-    base = instructions(template.format(root=root, games=0))
-    full = instructions(template.format(root=root, games=games))
+    """M instructions a game costs in a running process: the difference between runs of
+    ``WARM + games`` and ``WARM`` games, over ``games``. So the interpreter's start, the
+    imports, the first games' lazy loading and the collector's first full pass over the
+    start-up heap (2.1M a game of a 20-game heuristic run, once a process: issue 18's
+    eighth step) are all left out, for the heuristic bots and the engine alike."""
+    base = instructions(template.format(root=root, games=WARM))
+    full = instructions(template.format(root=root, games=WARM + games))
     return (full - base) / games / 1e6
 
 
