@@ -56,13 +56,8 @@ class Speech:
 def heat(mem: Memory, name: str) -> float:
     """How much the table is on ``name`` right now: today's accusations, and the
     votes they drew in the last vote."""
-    # The last vote is the last round of ``mem.last_day_votes()``: the latest round cast.
-    # Asked up to three times a speech: counted in place, without listing the rounds or
-    # the accusers.
-    votes = mem.votes
-    last = sum(1 for t in votes[-1].votes.values() if t == name) if votes else 0
-    day = mem.day
-    return sum(1 for a in mem.accusations if a.target == name and a.day == day) + 0.5 * last
+    # The last vote is the latest round cast (the last of ``mem.last_day_votes()``).
+    return len(mem.accusers_of(name, mem.day)) + 0.5 * mem.votes_against(name, mem.votes[-1:])
 
 
 def speak(sit: Situation) -> dict[str, Any]:

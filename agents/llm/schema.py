@@ -21,7 +21,6 @@ from typing import Any, Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
-from engine.speech import SPEAK
 
 SPEECH_KINDS = ("speak",)  # text decisions whose answer is a public speech with claims
 TARGETED_TEXT_KINDS = ("wolf_chat",)  # text decisions whose answer proposes a target
@@ -140,7 +139,7 @@ def answer_schema(decision: Decision, *, players: list[str], roles: list[str], l
             }
         )
         text = _string({"type": "string", "description": "your words, heard by everyone"}, limits.text)
-        if decision.kind == SPEAK:  # an empty speech is refused and asked again (agents.llm.interpret)
+        if decision.kind in SPEECH_KINDS:  # an empty speech is refused and asked again (agents.llm.interpret)
             text["minLength"] = 1
         return _object({"reasoning": reasoning, "text": text, "claims": claims})
     if shape == BOOL:

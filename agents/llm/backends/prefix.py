@@ -31,6 +31,7 @@ and is left alone after.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 from typing import Awaitable, Callable
@@ -57,8 +58,11 @@ _MADE: dict[tuple[str, str], "asyncio.Task[bool]"] = {}
 _HELD: dict[tuple[str, int], str] = {}
 
 
+@functools.lru_cache(maxsize=64)
 def filename(model: str, shared: str) -> str:
-    """The file's name: a digest, since llama.cpp takes a bare file name only."""
+    """The file's name: a digest, since llama.cpp takes a bare file name only. Asked at
+    every call of a seat on a llama.cpp server, with the same text all game: the
+    digest of those ~5 KB is worked out once (a string's hash is kept on it)."""
     digest = hashlib.sha256(f"{model}\x00{shared}".encode()).hexdigest()[:24]
     return f"werewolf-{digest}.bin"
 
