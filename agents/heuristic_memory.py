@@ -94,6 +94,7 @@ class Memory:
         self.players: list[str] = []
         self.roles_in_play: list[str] = []
         self.deck: Counter[str] = _NO_DECK  # role -> its cards in ``roles_in_play`` (replaced, never changed)
+        self.wolf_cards = 0  # werewolf cards in ``roles_in_play``: asked at every rebuild of the judge's sums
         self.set_aside = 0  # cards of the public deck left in the center (the Thief's)
         self.my_role: str | None = None
         self.initial_role: str | None = None
@@ -183,6 +184,7 @@ class Memory:
         self.preset = d.preset if isinstance(d.preset, str) else None
         self.roles_in_play = [r for r in d.roles_in_play if isinstance(r, str)]
         self.deck = Counter(self.roles_in_play)
+        self.wolf_cards = sum(k for r, k in self.deck.items() if is_wolf_role(r))
         aside = d.set_aside
         self.set_aside = aside if isinstance(aside, int) else 0
 

@@ -82,20 +82,22 @@ def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
         return known
     for n, r in mem.seer_results.items():
         known[n] = is_wolf_role(r)
+    wolf = mem.is_wolf
     if mem.my_role is not None:
-        known[mem.me] = mem.is_wolf
+        known[mem.me] = wolf
     if mem.caught_girl:
         known[mem.caught_girl] = False
-    if mem.is_wolf:
+    if wolf:
+        pack = mem.pack
         for n in mem.players:
-            known[n] = n in mem.pack
+            known[n] = n in pack
     return known
 
 
 def _wolves_total(mem: Memory, private: bool) -> float:
     """Expected wolves dealt into play. With a Thief, the public deck may list cards
     that lie unused in the center: the Thief knows which, others estimate."""
-    deck = float(sum(k for r, k in mem.deck.items() if is_wolf_role(r)))  # whole numbers: any order
+    deck = float(mem.wolf_cards)
     if "thief" not in mem.deck:
         return deck
     took_wolf = 1.0 if mem.initial_role == "thief" and mem.is_wolf else 0.0
@@ -184,11 +186,14 @@ def _standing(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str,
     return s
 
 
-def _add_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> None:
+def _add_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> bool:
     """Day votes speak once their target's camp is known: who pushed a revealed
-    villager out, who stood with a known wolf."""
+    villager out, who stood with a known wolf. Whether any sum moved: a round of
+    votes for unknown players (most rounds, until the death reveals a card) changes
+    nothing, so what was added on top of these sums still stands."""
     known_get = known.get
     known_wolves = [w for w, k in known.items() if k]
+    moved = False
     for r in rounds:
         votes = r.votes
         wolf_picks = {votes[w] for w in known_wolves if votes.get(w) is not None}
@@ -198,17 +203,19 @@ def _add_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> Non
             k = known_get(t)
             if k is True:
                 s[v] += VOTED_WOLF
+                moved = True
             elif k is False:
                 s[v] += VOTED_GOOD
+                moved = True
                 if t in wolf_picks and not known_get(v):
                     s[v] += COVOTE_WOLF
+    return moved
 
 
-def _add_sheriff_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> None:
-    for r in rounds:
-        for v, t in r.votes.items():
-            if t is not None and known.get(t) is True and v in s:
-                s[v] += SHERIFF_VOTE_WOLF
+def _sheriff_voters(rounds: list, known: dict[str, bool], s: dict[str, float]) -> list[str]:
+    """Who voted a known wolf for sheriff, once per such vote, in the order the votes
+    are added (usually nobody: the sums under them then stand as they are)."""
+    return [v for r in rounds for v, t in r.votes.items() if t is not None and known.get(t) is True and v in s]
 
 
 def _add_accusations(
@@ -360,7 +367,7 @@ class _Carried:
 
     __slots__ = (
         "facts", "known", "liars", "alive", "certain", "pool", "hidden", "victims", "after_votes", "votes_read",
-        "after_sheriff", "sheriff_read", "sheriff_on", "after_accusations", "accusations_read", "day", "voices",
+        "after_sheriff", "sheriff_read", "after_accusations", "accusations_read", "day", "voices",
     )  # fmt: skip
 
     def __init__(self, mem: Memory, private: bool):
@@ -368,11 +375,20 @@ class _Carried:
         known = self.known = known_camps(mem, private)
         liars = self.liars = _liars(mem, known, private)
         alive = self.alive = mem.alive
-        self.pool = [n for n in alive if n not in known]
-        self.certain = [(n, 1.0 if known[n] else 0.0) for n in alive if n in known]  # in seat order
-        dead = mem.dead
-        dead_wolves = len([n for n, k in known.items() if k and n in dead])
-        live_known = len([n for n, k in self.certain if k])
+        pool: list[str] = []
+        certain: list[tuple[str, float]] = []  # in seat order
+        live_known = 0  # living players known to be wolves
+        for n in alive:
+            k = known.get(n)
+            if k is None:
+                pool.append(n)
+            elif k:
+                certain.append((n, 1.0))
+                live_known += 1
+            else:
+                certain.append((n, 0.0))
+        self.pool, self.certain = pool, certain
+        dead_wolves = len([n for n in mem.dead if known.get(n)])
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
         self.hidden = max(0.0, total - dead_wolves - live_known)
         self.victims = set(mem.night_victims)
@@ -380,7 +396,6 @@ class _Carried:
         self.votes_read = 0
         self.after_sheriff = self.after_votes
         self.sheriff_read = 0
-        self.sheriff_on = 0  # the day votes under ``after_sheriff``
         self.after_accusations = self.after_votes
         self.accusations_read = 0
         self.day = mem.day
@@ -388,20 +403,28 @@ class _Carried:
 
     def scores(self, mem: Memory) -> dict[str, float]:
         """The partial sums brought up to date with the votes and accusations read
-        since; returned as kept (callers copy before adding the rest)."""
+        since; returned as kept (callers copy before adding the rest). A layer is
+        the same dict as the one under it until a term of its own is added; when a
+        lower layer moves, the ones above it are built again on top of it."""
         known = self.known
+        moved = False  # a layer under the accusations changed: add them all again
         if len(mem.votes) > self.votes_read:
-            _add_votes(mem.votes[self.votes_read :], known, self.after_votes)
+            if _add_votes(mem.votes[self.votes_read :], known, self.after_votes):
+                moved = True
+                self.after_sheriff, self.sheriff_read = self.after_votes, 0  # add the sheriff votes again
             self.votes_read = len(mem.votes)
-        if self.sheriff_on != self.votes_read or self.sheriff_read != len(mem.sheriff_votes):
-            self.after_sheriff = self.after_votes
-            if mem.sheriff_votes:
-                self.after_sheriff = dict(self.after_votes)
-                _add_sheriff_votes(mem.sheriff_votes, known, self.after_sheriff)
-            self.sheriff_on, self.sheriff_read = self.votes_read, len(mem.sheriff_votes)
-            self.accusations_read = -1  # built on the old sums: add them all again
-        if self.accusations_read < 0 or self.day != mem.day:
-            self.after_accusations = dict(self.after_sheriff)
+        if len(mem.sheriff_votes) > self.sheriff_read:
+            voters = _sheriff_voters(mem.sheriff_votes[self.sheriff_read :], known, self.after_votes)
+            self.sheriff_read = len(mem.sheriff_votes)
+            if voters:
+                if self.after_sheriff is self.after_votes:
+                    self.after_sheriff = dict(self.after_votes)
+                after = self.after_sheriff
+                for v in voters:
+                    after[v] += SHERIFF_VOTE_WOLF
+                moved = True
+        if moved or self.day != mem.day:
+            self.after_accusations = self.after_sheriff
             self.accusations_read, self.day, self.voices = 0, mem.day, {}
         if len(mem.accusations) > self.accusations_read:
             if self.after_accusations is self.after_sheriff:
