@@ -47,7 +47,7 @@ FOX_CLEARED = -4.0  # no werewolf in the group when the Fox looked
 BEAR_GROWL = 1.0  # the Bear Tamer's own neighbours when his bear growled
 BEAR_SILENT = -2.5
 DEVOURED = ("werewolves", "big_bad_wolf")  # death causes only a non-wolf can have
-_NOBODY: frozenset[str] = frozenset()
+_VILLAGER = frozenset({"villager"})
 
 
 @dataclass(slots=True)
@@ -123,7 +123,7 @@ def _role_holders(mem: Memory, known: dict[str, bool], private: bool) -> dict[st
             holders.setdefault(r, set()).add(n)
     for n, claim in mem.claims.items():
         if known.get(n) is False and n not in mem.revealed and mem.dead.get(n) is None and claim.role:
-            if claim.role != "villager" and not is_wolf_role(claim.role) and len(claim.roles_claimed - {"villager"}) == 1:
+            if claim.role != "villager" and not is_wolf_role(claim.role) and len(claim.roles_claimed - _VILLAGER) == 1:
                 holders.setdefault(claim.role, set()).add(n)
     if private:
         for n, r in mem.seer_results.items():
@@ -144,13 +144,17 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     for c, claim in mem.claims.items():
         if private and c == mem.me:
             continue
-        told = claim.roles_claimed - {"villager"}
+        told = claim.roles_claimed  # read, never changed
+        if "villager" in told:
+            told = told - _VILLAGER
         if claim.role == "angel" and "angel" in in_play:
             told = {r for r in told if not is_wolf_role(r)}  # the Angel's day-0 plea, explained
-        lie = len(told) > 1 or any(is_wolf_role(r) for r in told)
+        lie = len(told) > 1
         for r in told:
+            if is_wolf_role(r):
+                lie = True
             count = in_play.get(r, 0)  # not ``[]``: a Counter's miss is a Python call
-            if count == 1 and holders.get(r, _NOBODY) - {c}:
+            if count == 1 and (held := holders.get(r)) and (len(held) > 1 or c not in held):  # someone else holds it
                 lie = True
             if count == 0 and not has_thief and r in ROLES:
                 lie = True
@@ -177,7 +181,7 @@ def _confirmations(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict
 def _standing(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str, float]:
     """Log-odds from the claims alone (lies, confirmed Seers, rival claimants): the first
     terms of every player's sum, which change only when ``mem.facts`` does."""
-    s: dict[str, float] = {n: 0.0 for n in mem.players}
+    s: dict[str, float] = dict.fromkeys(mem.players, 0.0)
     for c in liars:
         s[c] = s.get(c, 0.0) + LIAR
     for c, bonus in _confirmations(mem, known, liars).items():
