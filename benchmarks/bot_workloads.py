@@ -182,6 +182,27 @@ longer averaged into the games; main at 42e02bd, valgrind):
     ``simulate --agents heuristic``, 60 games less 10: 15.9M a game (6.3x; the
     simulate path builds the table once), random 3.77M; ``gc.freeze`` of the
     start-up heap saves one full pass a run (~20M instructions), nothing a game
+
+Issue 18's ninth step (2026-12-02, the suspicion model). Where its cost goes: the
+same 20 games with every judgement replaced by its recorded result (the games checked
+unchanged) cost 11.67M a game instead of 18.04M, though part of that is the collector's
+one full pass falling outside the run; the judge alone, replayed on deep copies of the
+926 memories it judged in 20 games, 121.0K instructions a call (5.60M a game): ~36%
+rebuilding the carried sums' inputs (known camps, liars, standing, pool), ~27% adding
+votes and accusations, ~35% the rest of a call (normalise, credibility, ``Beliefs``).
+Of the accusations added in a game, 193 are re-added at rebuilds, 67 were re-added
+after vote rounds that moved no sum, 56 are news; of the 269 rebuilds after a seat's
+first, only 35 keep the known camps (the others follow deaths and Seer results, which
+change the terms of every vote and accusation about that player), so per-player indexes
+would save at most the re-adding at rebuilds (~13% of the judge's time): not built. Cuts: a vote round
+that adds no term keeps the sheriff and accusation layers above it; a claim's lies
+found in the loop it already makes (no ``any`` generator, no throwaway sets); the pool
+and the certain players listed in one pass, the deck's werewolf cards counted once
+(``Memory.wolf_cards``). Judge alone 121.0K -> 106.0K instructions a call (5.60M ->
+4.91M a game); per_game, main (f37d29f) and this branch:
+
+    20 heuristic / 200 engine games   18.04M -> 17.57M / 2.49M   7.24x -> 7.05x
+    60 heuristic games                16.83M -> 16.38M (engine 2.50M): 6.7x -> 6.55x
 """
 
 from __future__ import annotations
