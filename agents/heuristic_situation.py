@@ -19,6 +19,18 @@ SPOTTED_THREAT = 2.5  # a human the pack knows holds an informed role: worth the
 
 
 class Situation:
+    # What is worked out at most once per decision (the memory does not change while the
+    # seat decides): the beliefs, and what ``threat`` and the pack's speeches weigh for
+    # each candidate, instead of scanning the game's accusations or listing the living
+    # pack again per candidate. Unset until first asked: the class's None stands in,
+    # so that building a Situation (one per decision) costs only its six arguments.
+    _private: Beliefs | None = None
+    _public: Beliefs | None = None
+    _framed: frozenset[str] | None = None
+    _pack_accusations: dict[str, int] | None = None
+    _pack_alive: list[str] | None = None
+    _pack_claimant: tuple[str | None] | None = None  # a 1-tuple once known, so that "nobody" is kept too
+
     def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en", seed: int = 0):
         self.mem = mem
         self.seed = seed  # the table's seed: dice a whole pack shares (``pack_dice``)
@@ -26,13 +38,6 @@ class Situation:
         self.decision = decision
         self.plan = plan  # the seat's intentions that must stay consistent across days
         self.lang = lang  # the language the seat speaks (``prompts/bot_lines/<lang>.yaml``)
-        self._private: Beliefs | None = None
-        self._public: Beliefs | None = None
-        # What ``threat`` weighs, counted once per decision (the memory does not change
-        # while the seat decides) instead of scanning the whole game's accusations again
-        # for each candidate of a wolf's choice.
-        self._framed: frozenset[str] | None = None
-        self._pack_accusations: dict[str, int] | None = None
 
     @property
     def beliefs(self) -> Beliefs:
@@ -99,6 +104,29 @@ class Situation:
         key = ":".join([str(self.seed), "|".join(sorted(self.mem.pack)), *map(str, question)])
         return random.Random(key).random()
 
+    @property
+    def pack_alive(self) -> list[str]:
+        """``mem.pack_alive``, listed once per decision (callers read, never change it)."""
+        pack = self._pack_alive
+        if pack is None:
+            pack = self._pack_alive = self.mem.pack_alive
+        return pack
+
+    def pack_claimant(self) -> str | None:
+        """The living wolf who tells the pack's Seer story, if one does (the first in
+        seat order)."""
+        kept = self._pack_claimant
+        if kept is None:
+            claims = self.mem.claims
+            found = None
+            for w in self.pack_alive:
+                c = claims.get(w)
+                if c is not None and c.role == "seer":
+                    found = w
+                    break
+            kept = self._pack_claimant = (found,)
+        return kept[0]
+
     def framed(self) -> frozenset[str]:
         """Players a living fake Seer of the pack has called a werewolf: devoured, they
         would prove the lie (the pack never eats its own), so they must live to be voted."""
@@ -106,7 +134,7 @@ class Situation:
             mem = self.mem
             out: set[str] = set()
             if mem.is_wolf:
-                for w in mem.pack_alive:
+                for w in self.pack_alive:
                     c = mem.claims.get(w)
                     if c is not None and c.role == "seer":
                         out.update(t for t, r in c.checks.items() if is_wolf_role(r))
@@ -133,7 +161,7 @@ class Situation:
         if claim is not None and name not in pub.liars:
             if claim.role == "seer" and name not in mem.pack:
                 t += 2.0 + (1.5 if any(w in mem.pack for w, r in claim.checks.items() if is_wolf_role(r)) else 0.0)
-                if any(mem.claims.get(w) is not None and mem.claims[w].role == "seer" for w in mem.pack_alive):
+                if self.pack_claimant() is not None:
                     t -= 3.5  # devoured, he would be revealed and expose the mate's counter-claim
             elif claim.role == "witch":
                 t += 1.5
