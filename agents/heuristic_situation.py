@@ -17,6 +17,18 @@ from engine.decisions import Decision
 
 SPOTTED_THREAT = 2.5  # a human the pack knows holds an informed role: worth the night's kill
 
+# ``round(x, 6)`` costs ~8K instructions (it goes through the decimal digits), ~30x
+# the comparison, and ``best`` rounds every option of every choice. Rounding to n
+# places moves a score by at most half a unit of the last place and never changes
+# the order of two scores, so two scores further apart than one unit (with a margin)
+# compare rounded as they compare unrounded, and only close ones need rounding. This
+# holds while the spacing of doubles is far below the unit: for |score| < 2**32
+# (scores are probabilities and sums of a few weights; beyond that, or NaN, the
+# scores are rounded as always).
+_CLOSE = 2e-6  # round(x, 6)
+_CLOSE_2 = 2e-2  # round(x, 2)
+_EXACT = 2.0**32
+
 
 class Situation:
     # What is worked out at most once per decision (the memory does not change while the
@@ -67,16 +79,34 @@ class Situation:
     def best(self, options: Iterable[str], score: Callable[[str], float]) -> str | None:
         """The option with the highest score; ties broken by the seat's own dice, so
         equal players do not always lose to the first seat."""
-        # The pair (rounded score, draw) compared without building it: one draw per
-        # option as before, so the dice and the winner are the same.
+        # The pair (score rounded to 6 places, draw) compared without building it: one
+        # draw per option as before, so the dice and the winner are the same. The score
+        # is rounded only when it is close to the leader's (``_CLOSE``).
         best: str | None = None
-        found, top, tie = False, 0.0, 0.0
+        found, lead, tie = False, 0.0, 0.0  # the leader's score and its draw
+        top: float | None = None  # the leader's score rounded, once asked
         draw = self.rng.random
         for o in options:
-            k = round(score(o), 6)
+            s = score(o)
             r = draw()
-            if not found or k > top or (k == top and r > tie):
-                best, found, top, tie = o, True, k, r
+            if found and -_EXACT < s < _EXACT and -_EXACT < lead < _EXACT:
+                if s - lead > _CLOSE:
+                    best, lead, top, tie = o, s, None, r
+                    continue
+                if lead - s > _CLOSE:
+                    continue
+            if not found:
+                best, found, lead, top, tie = o, True, s, None, r
+                continue
+            if s == lead:  # the same score rounds the same: the dice decide
+                if r > tie:
+                    best, tie = o, r
+                continue
+            k = round(s, 6)
+            if top is None:
+                top = round(lead, 6)
+            if k > top or (k == top and r > tie):
+                best, lead, top, tie = o, s, k, r
         return best
 
     def pick(self, options: Sequence[str], score: Callable[[str], float]) -> str:
@@ -89,11 +119,28 @@ class Situation:
     def consensus(self, options: Iterable[str], score: Callable[[str], float]) -> str | None:
         """The option with the highest score, ties broken by seat order: a rule every
         seat shares, so villagers who see the same facts converge on the same name."""
-        best, key = None, None
+        # Scores compared rounded to 2 places, rounded only when close (``_CLOSE``).
+        best: str | None = None
+        lead, key = 0.0, None  # the leader's score, and its rounding once asked
+        found = False
         for o in options:
-            k = round(score(o), 2)
-            if key is None or k > key:
-                best, key = o, k
+            s = score(o)
+            if found and -_EXACT < s < _EXACT and -_EXACT < lead < _EXACT:
+                if s - lead > _CLOSE_2:
+                    best, lead, key = o, s, None
+                    continue
+                if lead - s > _CLOSE_2:
+                    continue
+            if not found:
+                best, found, lead = o, True, s
+                continue
+            if s == lead:  # a tie: the first in seat order stays
+                continue
+            k = round(s, 2)
+            if key is None:
+                key = round(lead, 2)
+            if k > key:
+                best, lead, key = o, s, k
         return best
 
     def pack_dice(self, *question: object) -> float:
