@@ -65,7 +65,7 @@ def role_name(role: str | None, lang: str = "en") -> str:
 
 def join(parts: list[str], lang: str = "en") -> str:
     """Sentences side by side: Chinese needs no space between them."""
-    return ("" if lang == "zh" else " ").join(p for p in parts if p)
+    return ("" if lang == "zh" else " ").join(filter(None, parts))
 
 
 def line(rng: random.Random, key: str, lang: str = "en", **fill: str) -> str:

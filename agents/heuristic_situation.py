@@ -17,8 +17,32 @@ from engine.decisions import Decision
 
 SPOTTED_THREAT = 2.5  # a human the pack knows holds an informed role: worth the night's kill
 
+# ``round(x, 6)`` costs ~8K instructions (it goes through the decimal digits), ~30x
+# the comparison, and ``best`` rounds every option of every choice. Rounding to n
+# places moves a score by at most half a unit of the last place and never changes
+# the order of two scores, so two scores further apart than one unit (with a margin)
+# compare rounded as they compare unrounded, and only close ones need rounding. This
+# holds while the spacing of doubles is far below the unit: for |score| < 2**32
+# (scores are probabilities and sums of a few weights; beyond that, or NaN, the
+# scores are rounded as always).
+_CLOSE = 2e-6  # round(x, 6)
+_CLOSE_2 = 2e-2  # round(x, 2)
+_EXACT = 2.0**32
+
 
 class Situation:
+    # What is worked out at most once per decision (the memory does not change while the
+    # seat decides): the beliefs, and what ``threat`` and the pack's speeches weigh for
+    # each candidate, instead of scanning the game's accusations or listing the living
+    # pack again per candidate. Unset until first asked: the class's None stands in,
+    # so that building a Situation (one per decision) costs only its six arguments.
+    _private: Beliefs | None = None
+    _public: Beliefs | None = None
+    _framed: frozenset[str] | None = None
+    _pack_accusations: dict[str, int] | None = None
+    _pack_alive: list[str] | None = None
+    _pack_claimant: tuple[str | None] | None = None  # a 1-tuple once known, so that "nobody" is kept too
+
     def __init__(self, mem: Memory, rng: random.Random, decision: Decision, plan: dict, lang: str = "en", seed: int = 0):
         self.mem = mem
         self.seed = seed  # the table's seed: dice a whole pack shares (``pack_dice``)
@@ -26,13 +50,6 @@ class Situation:
         self.decision = decision
         self.plan = plan  # the seat's intentions that must stay consistent across days
         self.lang = lang  # the language the seat speaks (``prompts/bot_lines/<lang>.yaml``)
-        self._private: Beliefs | None = None
-        self._public: Beliefs | None = None
-        # What ``threat`` weighs, counted once per decision (the memory does not change
-        # while the seat decides) instead of scanning the whole game's accusations again
-        # for each candidate of a wolf's choice.
-        self._framed: frozenset[str] | None = None
-        self._pack_accusations: dict[str, int] | None = None
 
     @property
     def beliefs(self) -> Beliefs:
@@ -62,16 +79,34 @@ class Situation:
     def best(self, options: Iterable[str], score: Callable[[str], float]) -> str | None:
         """The option with the highest score; ties broken by the seat's own dice, so
         equal players do not always lose to the first seat."""
-        # The pair (rounded score, draw) compared without building it: one draw per
-        # option as before, so the dice and the winner are the same.
+        # The pair (score rounded to 6 places, draw) compared without building it: one
+        # draw per option as before, so the dice and the winner are the same. The score
+        # is rounded only when it is close to the leader's (``_CLOSE``).
         best: str | None = None
-        found, top, tie = False, 0.0, 0.0
+        found, lead, tie = False, 0.0, 0.0  # the leader's score and its draw
+        top: float | None = None  # the leader's score rounded, once asked
         draw = self.rng.random
         for o in options:
-            k = round(score(o), 6)
+            s = score(o)
             r = draw()
-            if not found or k > top or (k == top and r > tie):
-                best, found, top, tie = o, True, k, r
+            if found and -_EXACT < s < _EXACT and -_EXACT < lead < _EXACT:
+                if s - lead > _CLOSE:
+                    best, lead, top, tie = o, s, None, r
+                    continue
+                if lead - s > _CLOSE:
+                    continue
+            if not found:
+                best, found, lead, top, tie = o, True, s, None, r
+                continue
+            if s == lead:  # the same score rounds the same: the dice decide
+                if r > tie:
+                    best, tie = o, r
+                continue
+            k = round(s, 6)
+            if top is None:
+                top = round(lead, 6)
+            if k > top or (k == top and r > tie):
+                best, lead, top, tie = o, s, k, r
         return best
 
     def pick(self, options: Sequence[str], score: Callable[[str], float]) -> str:
@@ -84,11 +119,28 @@ class Situation:
     def consensus(self, options: Iterable[str], score: Callable[[str], float]) -> str | None:
         """The option with the highest score, ties broken by seat order: a rule every
         seat shares, so villagers who see the same facts converge on the same name."""
-        best, key = None, None
+        # Scores compared rounded to 2 places, rounded only when close (``_CLOSE``).
+        best: str | None = None
+        lead, key = 0.0, None  # the leader's score, and its rounding once asked
+        found = False
         for o in options:
-            k = round(score(o), 2)
-            if key is None or k > key:
-                best, key = o, k
+            s = score(o)
+            if found and -_EXACT < s < _EXACT and -_EXACT < lead < _EXACT:
+                if s - lead > _CLOSE_2:
+                    best, lead, key = o, s, None
+                    continue
+                if lead - s > _CLOSE_2:
+                    continue
+            if not found:
+                best, found, lead = o, True, s
+                continue
+            if s == lead:  # a tie: the first in seat order stays
+                continue
+            k = round(s, 2)
+            if key is None:
+                key = round(lead, 2)
+            if k > key:
+                best, lead, key = o, s, k
         return best
 
     def pack_dice(self, *question: object) -> float:
@@ -99,6 +151,29 @@ class Situation:
         key = ":".join([str(self.seed), "|".join(sorted(self.mem.pack)), *map(str, question)])
         return random.Random(key).random()
 
+    @property
+    def pack_alive(self) -> list[str]:
+        """``mem.pack_alive``, listed once per decision (callers read, never change it)."""
+        pack = self._pack_alive
+        if pack is None:
+            pack = self._pack_alive = self.mem.pack_alive
+        return pack
+
+    def pack_claimant(self) -> str | None:
+        """The living wolf who tells the pack's Seer story, if one does (the first in
+        seat order)."""
+        kept = self._pack_claimant
+        if kept is None:
+            claims = self.mem.claims
+            found = None
+            for w in self.pack_alive:
+                c = claims.get(w)
+                if c is not None and c.role == "seer":
+                    found = w
+                    break
+            kept = self._pack_claimant = (found,)
+        return kept[0]
+
     def framed(self) -> frozenset[str]:
         """Players a living fake Seer of the pack has called a werewolf: devoured, they
         would prove the lie (the pack never eats its own), so they must live to be voted."""
@@ -106,7 +181,7 @@ class Situation:
             mem = self.mem
             out: set[str] = set()
             if mem.is_wolf:
-                for w in mem.pack_alive:
+                for w in self.pack_alive:
                     c = mem.claims.get(w)
                     if c is not None and c.role == "seer":
                         out.update(t for t, r in c.checks.items() if is_wolf_role(r))
@@ -133,7 +208,7 @@ class Situation:
         if claim is not None and name not in pub.liars:
             if claim.role == "seer" and name not in mem.pack:
                 t += 2.0 + (1.5 if any(w in mem.pack for w, r in claim.checks.items() if is_wolf_role(r)) else 0.0)
-                if any(mem.claims.get(w) is not None and mem.claims[w].role == "seer" for w in mem.pack_alive):
+                if self.pack_claimant() is not None:
                     t -= 3.5  # devoured, he would be revealed and expose the mate's counter-claim
             elif claim.role == "witch":
                 t += 1.5

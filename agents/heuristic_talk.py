@@ -57,7 +57,21 @@ def heat(mem: Memory, name: str) -> float:
     """How much the table is on ``name`` right now: today's accusations, and the
     votes they drew in the last vote."""
     # The last vote is the latest round cast (the last of ``mem.last_day_votes()``).
-    return len(mem.accusers_of(name, mem.day)) + 0.5 * mem.votes_against(name, mem.votes[-1:])
+    votes = mem.votes
+    return accused_today(mem, name) + 0.5 * (list(votes[-1].votes.values()).count(name) if votes else 0)
+
+
+def accused_today(mem: Memory, name: str) -> int:
+    """``len(mem.accusers_of(name, mem.day))``, read from the end: accusations are kept
+    in the order their speeches were read, so today's are the last ones, and a speech
+    need not scan the whole game's."""
+    today, n = mem.day, 0
+    for a in reversed(mem.accusations):
+        if a.day != today:
+            break
+        if a.target == name:
+            n += 1
+    return n
 
 
 def speak(sit: Situation) -> dict[str, Any]:
@@ -84,7 +98,7 @@ def bid(sit: Situation) -> int:
         urgency = 3 if sp.strong else 2
     else:
         urgency = 1
-    if mem.accusers_of(mem.me, mem.day):
+    if accused_today(mem, mem.me):
         urgency = max(urgency, 3)
     if mem.debated.get(mem.me) == mem.day:
         urgency -= 2
@@ -107,7 +121,7 @@ def _village_speech(sit: Situation) -> Speech:
         pass
     elif h >= 1 or said == GOOD:
         sp.role = GOOD
-    liars = [n for n in mem.alive if n in b.liars and mem.claims.get(n) and mem.claims[n].role]
+    liars = [n for n in mem.alive if n in b.liars and mem.claims.get(n) and mem.claims[n].role] if b.liars else None
     if liars:
         sp.liar = (liars[0], mem.claims[liars[0]].role or "")
     if not sp.accuses:
@@ -221,21 +235,12 @@ def _real_seers(mem: Memory) -> list[str]:
     return sorted(named, key=lambda c: mem.claims[c].since.get(SEER, 0))
 
 
-def _pack_claimant(mem: Memory) -> str | None:
-    """The living wolf who tells the pack's Seer story, if one does."""
-    for w in mem.pack_alive:
-        c = mem.claims.get(w)
-        if c is not None and c.role == SEER:
-            return w
-    return None
-
-
-def _exposure(mem: Memory) -> tuple[str, str, int] | None:
+def _exposure(mem: Memory, real: list[str]) -> tuple[str, str, int] | None:
     """The latest (Seer claimant, named wolf of the pack, rank of the speech) when a
-    Seer claimant outside the pack has named a living wolf."""
+    Seer claimant outside the pack (``real``: ``_real_seers``) has named a living wolf."""
     alive = set(mem.alive)
     found: tuple[str, str, int] | None = None
-    for c in _real_seers(mem):
+    for c in real:
         for t, r in mem.claims[c].checks.items():
             if t in mem.pack and t in alive and is_wolf_role(r):
                 rank = mem.claims[c].told.get(t, 0)
@@ -259,31 +264,32 @@ def bluff_chance(mem: Memory) -> float:
     return min(1.0, base * (1.0 + BLUFF_PER_WOLF * (wolves - 2)))
 
 
-def _plan_fake_claim(sit: Situation) -> str | None:
+def _plan_fake_claim(sit: Situation, real: list[str]) -> str | None:
     """Whether this wolf tells the pack's fake Seer story in this speech: ``counter``
     (a real Seer named a mate: the first wolf to speak after it answers, the whole pack
     having drawn the same dice), ``bluff`` (the pack opens with the claim on the first
-    day, through its first wolf to speak, before any real Seer), or None."""
+    day, through its first wolf to speak, before any real Seer), or None. ``real``:
+    ``_real_seers``, listed once per speech."""
     mem, plan = sit.mem, sit.plan
     if SEER not in mem.roles_in_play or mem.count_in_play(SEER) != 1:
         return None  # a Seer claim where the deck has none is a proven lie
-    if _pack_claimant(mem) not in (None, mem.me) or any(
+    if sit.pack_claimant() not in (None, mem.me) or any(
         mem.claims.get(w) is not None and mem.claims[w].role == SEER for w in mem.pack if w in mem.dead
     ):
         return None
     mine = mem.my_public_claim()
     if mine is not None and mine.role not in (None, GOOD):
         return None  # another story told already: a second one is a proven lie
-    exposed = _exposure(mem)
+    exposed = _exposure(mem, real)
     if exposed is not None:
-        real, named, rank = exposed
-        key = ("counter", real, named)
+        seer, named, rank = exposed
+        key = ("counter", seer, named)
         if key not in plan:
             plan[key] = _first_wolf_since(mem, rank) and sit.pack_dice(*key) < counter_chance(mem, named)
         if plan[key]:
             return "counter"
         return None
-    if _real_seers(mem) or mem.day > _first_speech_day(mem):
+    if real or mem.day > _first_speech_day(mem):
         return None
     if "bluff" not in plan:
         first = all(mem.spoken.get(w, (-1, 0))[0] < mem.day for w in mem.pack if w != mem.me)
@@ -302,10 +308,11 @@ def _wolf_speech(sit: Situation) -> Speech:
     sp = Speech()
     me = mem.me
     alive = mem.alive
-    mates = [w for w in mem.pack_alive if w != me]
+    mates = [w for w in sit.pack_alive if w != me]
     real = _real_seers(mem)
+    h = heat(mem, me)
     mine = mem.my_public_claim()
-    fake = bool(mine and mine.role == SEER) or _plan_fake_claim(sit) is not None
+    fake = bool(mine and mine.role == SEER) or _plan_fake_claim(sit, real) is not None
     if fake:
         sp.role = SEER
         sp.checks = _fake_checks(sit, real, mates)
@@ -313,10 +320,10 @@ def _wolf_speech(sit: Situation) -> Speech:
         sp.accuses = framed[-1:]
         sp.counter = real[0] if real else None
         sp.strong = bool(framed)
-    elif heat(mem, me) >= 1:
+    elif h >= 1:
         sp.role = GOOD
     if not sp.accuses:
-        claimant = _pack_claimant(mem)
+        claimant = sit.pack_claimant()
         framed_by_pack = sit.framed()
         story = [t for t in alive if t in framed_by_pack]  # seat order: a set's order changes with the hash seed
         doomed = [m for m in mates if pub.of(m) >= BUS_DOOMED and m != claimant]
@@ -331,7 +338,7 @@ def _wolf_speech(sit: Situation) -> Speech:
             # Every villager a wolf names is evidence against him once the card turns
             # (even joining the crowd: it adds his name to the villager's accusers), so he
             # deflects when he is the one under fire and otherwise often keeps his counsel.
-            if top is not None and (heat(mem, me) >= 1 or rng.random() >= WOLF_QUIET):
+            if top is not None and (h >= 1 or rng.random() >= WOLF_QUIET):
                 sp.accuses = [top]
                 sp.strong = pub.of(top) >= STRONG
     return sp
@@ -351,7 +358,7 @@ def _fake_checks(sit: Situation, real: list[str], mates: list[str]) -> list[tupl
         if c not in checks and len(checks) >= max(1, mem.day):
             checks[c] = WOLF
     villagers = len([n for n in alive if n not in mem.pack])
-    endgame = villagers - len(mem.pack_alive) <= 2
+    endgame = villagers - len(sit.pack_alive) <= 2
     frame_chance = FRAME_HIDDEN if hidden else (FRAME_ENDGAME if endgame else FRAME_REVEALED)
     while len(checks) < max(1, mem.day):
         fresh = [n for n in alive if n not in mem.pack and n not in checks and n != mem.beloved]

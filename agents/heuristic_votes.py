@@ -61,13 +61,18 @@ def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
     options = _spare_the_angel(sit, options)
     villagers = [o for o in options if o not in mem.pack] or villagers
 
-    def appeal(n: str) -> float:
-        return pub.of(n) + (0.5 if n in rivals else 0.0)
+    rounded: dict[str, float] = {}  # each option's appeal rounded once (``round`` is dear)
 
-    leader = max(options, key=lambda n: (round(appeal(n), 6), n))
+    def appeal(n: str) -> float:
+        k = rounded.get(n)
+        if k is None:
+            k = rounded[n] = round(pub.of(n) + (0.5 if n in rivals else 0.0), 6)
+        return k
+
+    leader = max(options, key=lambda n: (appeal(n), n))
     if leader in mem.pack and leader != mem.me and pub.of(leader) >= DOOMED and rng.random() < BUS_VOTE_CHANCE:
         return leader
-    ranked = sorted(villagers, key=lambda n: (-round(appeal(n), 6), n))
+    ranked = sorted(villagers, key=lambda n: (-appeal(n), n))
     pack = mem.pack_alive
     if len(ranked) > 1 and len(pack) >= 2 and pack[-1] == mem.me and rng.random() < SPLIT_CHANCE:
         return ranked[1]

@@ -203,6 +203,28 @@ and the certain players listed in one pass, the deck's werewolf cards counted on
 
     20 heuristic / 200 engine games   18.04M -> 17.57M / 2.49M   7.24x -> 7.05x
     60 heuristic games                16.83M -> 16.38M (engine 2.50M): 6.7x -> 6.55x
+
+Issue 18's tenth step (2026-12-02, beside the ninth; the heuristic bot's choices and speeches: scores
+rounded only when close to the leader's, today's accusations counted from the end,
+the living pack and its Seer claimant listed once per decision), per_game of 20
+heuristic and 200 engine games under valgrind, main (f37d29f) and this branch:
+
+    heuristic game 17.95M -> 16.90M instructions (engine game 2.49M): 7.2x -> 6.8x
+    (the accusations and the pack alone: 17.40M)
+
+What paid: ``round(x, 6)`` costs ~3K instructions (it goes through the decimal
+digits, ~30x a comparison) and ``Situation.best`` rounded every option of every
+choice, ``consensus`` and the wolves' vote too: 205 roundings to 6 places and 36 to
+2 a game, now 21 and 1 (rounding keeps the order of two scores and moves each by at
+most half a unit, so only close, unequal scores need it). A speech replayed outside
+the game (judgement cached, same draws): 167K -> 141K instructions, ~29K of it the
+replay's own ``setstate``; counting lines executed, 235 -> 207 a speech. Left in a
+speech (~100K, 21 a game): the interpreter over ~200 lines, no part above ~10%
+(``best``'s loop and the judge's ``rank`` per option, two line draws through
+``random.choice``'s two Python frames, the Speech and Situation objects). The
+collector: with ``WARM`` = 2 its first full pass over the start-up heap still falls
+inside the 20 games (game 9 of 22, both trees, ``gc.callbacks``): the collector's
+functions are ~2.0M of a game's 17.2M in callgrind's profile of 10 games.
 """
 
 from __future__ import annotations
