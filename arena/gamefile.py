@@ -185,7 +185,7 @@ class GameSpec(BaseModel):
         except SetupError as e:
             raise GameFileError(str(e)) from None
         wiring: dict[str, Any] = {"language": self.language}  # bots speak the game's language too
-        if any(seat.is_model for seat in self.seats):
+        if any(is_model_spec(seat.agent) for seat in self.seats):
             wiring = {
                 "preset": self.preset,
                 "rules": game.options,
