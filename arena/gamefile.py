@@ -185,7 +185,7 @@ class GameSpec(BaseModel):
         except SetupError as e:
             raise GameFileError(str(e)) from None
         wiring: dict[str, Any] = {"language": self.language}  # bots speak the game's language too
-        if any(seat.is_model for seat in self.seats):
+        if any(is_model_spec(seat.agent) for seat in self.seats):
             wiring = {
                 "preset": self.preset,
                 "rules": game.options,
@@ -229,18 +229,19 @@ def seat_seed(game_seed: int, index: int) -> int:
 
 
 def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
+    spec = seat.agent
     try:
-        if seat.agent == SCRIPTED:
-            return make_agent(seat.agent, seat.name, seed=seed, answers=seat.answers or {})
-        if seat.agent == HUMAN:
-            return make_agent(seat.agent, seat.name, seed=seed, timeout=seat.timeout, language=wiring.get("language"))
-        if seat.is_model:
-            return make_agent(seat.agent, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
-        return make_agent(seat.agent, seat.name, seed=seed, language=wiring.get("language"), options=seat.options)
+        if spec == SCRIPTED:
+            return make_agent(spec, seat.name, seed=seed, answers=seat.answers or {})
+        if spec == HUMAN:
+            return make_agent(spec, seat.name, seed=seed, timeout=seat.timeout, language=wiring.get("language"))
+        if is_model_spec(spec):
+            return make_agent(spec, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
+        return make_agent(spec, seat.name, seed=seed, language=wiring.get("language"), options=seat.options)
     except ImportError as e:
-        raise GameFileError(f"agent '{seat.agent}' for {seat.name} is not available: {e}") from None
+        raise GameFileError(f"agent '{spec}' for {seat.name} is not available: {e}") from None
     except (ValueError, TypeError) as e:
-        prefix = f"{seat.name}: " if seat.is_model else ""
+        prefix = f"{seat.name}: " if is_model_spec(spec) else ""
         raise GameFileError(prefix + str(e)) from None
 
 

@@ -77,6 +77,43 @@ C-level frame. The peer's game seeds two Mersenne Twisters (``reference_werewolf
 A cut of the seeding changes every seat's stream, so play (not allowed here); what is
 left is fewer objects and levels per decision: decisions and events made without a
 Python ``__init__`` from one constructor each, and a flatter script for the speeches.
+
+2026-12-02 (issue 18, sim18c; c536ab4 against main f37d29f, CPython 3.11.7, one run of
+``--skip sizes,cores --instructions --games 300 --repeat 1 --against /work/main``, then
+``--skip one_core,cores --instructions --games 300`` for the sizes):
+
+    8 players, one core       M instructions/game (valgrind, 50 games)   vs the peer
+    main (f37d29f)                          3.84                         0.37x
+    this step                               3.71  (-3.4%)                0.38x
+    werewolf-engine 0.1.0                   1.40
+    (200 games, PYTHONHASHSEED=0, less a run of 0: 3.771 M -> 3.678 M, -2.5%)
+    games/s (CPU, best of 3, 1000 games, load 1.5): this tree 1636, main 1651, the
+    peer 8302: the load's noise is larger than the change; read the instructions.
+
+    K instructions per decision, 8 / 12 / 18 / 24 / 30 players: 50.5 / 42.1 / 42.3 /
+    36.8 / 35.2 (flat, falling as the deal's fixed cost is shared); CPU µs per decision
+    as simulate plays 5.4 / 4.2 / 8.2 / 5.8 / 4.5, bots reading their view 8.0 / 6.5 /
+    9.0 / 9.4 / 5.6 kept, 10.4 / 16.1 / 20.7 / 41.7 / 27.0 rebuilt (load 2 to 3).
+
+What paid: ``run_sync`` reads each next batch from the ``pending`` slot (the whole batch
+waits once the last one is answered) instead of the ``waiting`` property: -74 K a game
+(2.0%); each seat's agent spec classified once (``make_seat_agent``, ``build_checked``):
+-19 K (0.5%). What the last step proposed does not pay as it thought. Measured in
+isolation (valgrind, 3.11.7): a ``yield from`` level costs ~240 instructions a resume
+(removing the vote's ``lynch`` level outright saves 12.8 K a game, 0.3%: not worth a
+less direct script); a Python-to-Python call ~250. What costs is a Python frame entered
+from C: a class call to a Python ``__init__`` is ~1.75 K before its body (an 8-field
+slots dataclass 2.4 K in all, a Python function filling ``object.__new__``'s slots 1.75 K,
+a tuple subclass 1.3 K), a property ~0.6 to 1.5 K. A random game builds ~300 dataclass
+objects (83 ``Decision``, 95 ``Event``, 95 payloads, players, deaths) and 83
+``SeatView`` (182 K a game, 4.8%, measured by handing the bots None): ~0.6 M of the
+3.7 M is that entry, which no single Python constructor avoids in 3.11 (no C type takes
+the fields by position and keyword into slots; 3.13's CALL_ALLOC_AND_ENTER_INIT does),
+and a tuple-based ``Event`` would make every read of ``e.data`` by the thinking bots a
+property call. Per decision the game is ~45 K instructions all in against the peer's
+~50 K (1.40 M for 28): the games/s gap is our 82 decisions to its 28 (speeches, the
+Sheriff), which are play. Also measured and left: the builtin ``_sha256`` for
+``seat_seed`` (1.7 K a seat cheaper than OpenSSL's, through a private module).
 """
 
 from __future__ import annotations
