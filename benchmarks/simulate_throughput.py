@@ -125,6 +125,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -308,16 +309,71 @@ def sizes(ns: list[int], games: int, count: bool) -> None:
         print(line)
 
 
-def cores(games: int) -> None:
+def side_by_side(code: str, n: int) -> tuple[float, list[dict]]:
+    """``n`` copies of ``code`` started together: (wall seconds until the last ends, each
+    one's figures). Independent processes share nothing but the machine, so their
+    scaling is the most any pool of workers can reach here."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env) for _ in range(n)]
+    outs = [p.communicate()[0] for p in procs]
+    wall = time.perf_counter() - t0
+    if any(p.returncode for p in procs):
+        raise RuntimeError("a side-by-side copy failed")
+    return wall, [json.loads(o.strip().splitlines()[-1]) for o in outs]
+
+
+def forked_instructions(code: str) -> int:
+    """Machine instructions of a run and all its forked workers. A forked child starts
+    with its parent's count so far, so each child's total counts the parent's part
+    again: callers compare two run lengths, in which that part cancels."""
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/cg.%p", sys.executable, "-c", code],
+            capture_output=True, text=True, check=True, env=env,
+        )  # fmt: skip
+        total = 0
+        for f in Path(d).glob("cg.*"):
+            m = re.search(r"^summary: (\d+)", f.read_text(errors="replace"), re.M)
+            total += int(m.group(1)) if m else 0
+        return total
+
+
+def cores(games: int, count: bool) -> None:
+    """``--processes N`` against one process, beside N independent one-process runs.
+
+    The pool's own cost is what it loses against the independent runs: both play the
+    same games, so what the independent runs lose against N times one process is the
+    machine's (cores sharing caches, memory and, on a virtual machine, the host's
+    threads), which no worker pool can win back."""
     n = default_processes()
     if n < 2:
         print("\none core only: --processes not measured")
         return
-    one, many = (run(OURS.format(tree=str(ROOT), here=str(HERE), games=games * n, players=8, processes=k)) for k in (1, n))
-    print(f"\n{games * n} games, 8 players (load {os.getloadavg()[0]:.1f}): 1 process {one['wall']:.2f} s wall, "
-          f"{n} processes {many['wall']:.2f} s wall = {one['wall'] / many['wall']:.2f}x of an ideal {n}x")  # fmt: skip
-    print(f"  CPU time {one['cpu']:.2f} s against {many['cpu']:.2f} s in all processes: with {n} free cores "
-          f"{n * one['cpu'] / many['cpu']:.2f}x of an ideal {n}x; same report: {one['report'] == many['report']}")  # fmt: skip
+    total = games * n
+    code = {k: OURS.format(tree=str(ROOT), here=str(HERE), games=g, players=8, processes=k) for k, g in ((1, total), (n, total))}
+    one, many = run(code[1]), run(code[n])
+    copies_wall, copies = side_by_side(OURS.format(tree=str(ROOT), here=str(HERE), games=games, players=8, processes=1), n)
+    alone = run(OURS.format(tree=str(ROOT), here=str(HERE), games=games, players=8, processes=1))
+    print(f"\n{total} games, 8 players (load {os.getloadavg()[0]:.1f}): 1 process {one['wall']:.2f} s wall, "
+          f"{n} processes {many['wall']:.2f} s wall = {one['wall'] / many['wall']:.2f}x of an ideal {n}x; "
+          f"same report: {one['report'] == many['report']}")  # fmt: skip
+    print(f"  CPU time {one['cpu']:.2f} s in one process against {many['cpu']:.2f} s in all {n}: "
+          f"{n * one['cpu'] / many['cpu']:.2f}x of an ideal {n}x with {n} free cores")  # fmt: skip
+    copies_cpu = sum(c["cpu"] for c in copies)
+    print(f"  the machine's own ceiling, {n} independent runs of {games} games side by side: {n * alone['wall'] / copies_wall:.2f}x "
+          f"by wall ({alone['wall']:.2f} s alone, {copies_wall:.2f} s for {n}), CPU time {alone['cpu']:.2f} s alone against "
+          f"{copies_cpu / n:.2f} s each side by side (+{100 * (copies_cpu / n / alone['cpu'] - 1):.0f}%)")  # fmt: skip
+    if not count:
+        return
+    small = max(200, total // 10)
+    per: dict[int, float] = {}
+    for k in (1, n):
+        runs = [forked_instructions(OURS.format(tree=str(ROOT), here=str(HERE), games=g, players=8, processes=k)) for g in (small, 2 * small)]
+        per[k] = (runs[1] - runs[0]) / small
+    print(f"  machine instructions a game (valgrind, {small} games more): one process {per[1] / 1e6:.3f} M, "
+          f"{n} processes {per[n] / 1e6:.3f} M, all processes counted (+{100 * (per[n] / per[1] - 1):.1f}%)")  # fmt: skip
 
 
 def main() -> None:
@@ -335,7 +391,7 @@ def main() -> None:
     if "sizes" not in skip:
         sizes([int(x) for x in args.sizes.split(",")], args.games, args.instructions)
     if "cores" not in skip:
-        cores(args.games)
+        cores(args.games, args.instructions)
 
 
 if __name__ == "__main__":
