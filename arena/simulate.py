@@ -24,6 +24,7 @@ from rich.table import Table
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
 from arena.gamefile import GameFileError, GameSpec, default_game
+from arena.gc_tuning import bot_games, tune_bot_worker
 from arena.runner import run_sync
 from engine.decisions import GameError, IllegalAnswer
 from engine.setup import GameSetup
@@ -95,13 +96,17 @@ def simulate(
     the outcomes are gathered in game order, so the report is the same for any number
     of processes.
 
+    The collector is tuned for bot games while they are played (``arena.gc_tuning``)
+    and put back as it was before this returns.
+
     Raises ``GameFileError`` for a table that cannot be dealt, and ``GameError`` /
     ``IllegalAnswer`` (annotated with the seed) if a bot breaks a game.
     """
     table = _Table(preset, players, agents, roles, options)
     start = time.perf_counter()
-    # The first game here: a table the rules refuse fails at once, before any worker starts.
-    outcomes = [table.play(seed)] + _play_all(table, seed + 1, games - 1, max(1, processes)) if games > 0 else []
+    with bot_games():
+        # The first game here: a table the rules refuse fails at once, before any worker starts.
+        outcomes = [table.play(seed)] + _play_all(table, seed + 1, games - 1, max(1, processes)) if games > 0 else []
     seconds = time.perf_counter() - start
     wins: Counter[str] = Counter({camp: 0 for camp in MAIN_CAMPS})
     for winner, _ in outcomes:
@@ -170,11 +175,17 @@ def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tupl
     if processes == 1 or games <= CHUNK:
         return [table.play(seed + i) for i in range(games)]
     tasks = chunks(games, processes)
-    # fork where the platform has it: the workers start with the engine already imported.
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    with ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(method)) as pool:
+    with _workers(processes) as pool:
         results = pool.map(table.play_range, [seed + first for first, _ in tasks], [count for _, count in tasks])
         return [o for chunk in results for o in chunk]
+
+
+def _workers(processes: int) -> ProcessPoolExecutor:
+    """The worker processes, forked where the platform allows it (they start with the
+    engine already imported), each with the collector tuned for bot games for its
+    lifetime (a spawned worker does not inherit the parent's settings)."""
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(method), initializer=tune_bot_worker)
 
 
 def default_processes() -> int:

@@ -124,3 +124,54 @@ def test_a_bad_table_fails_before_any_worker_starts():
 
     with pytest.raises(GameFileError):
         simulate(games=500, roles=["seer", "villager", "villager"], agents="random", processes=2)
+
+
+def _collector() -> tuple[tuple[int, int, int], int, bool]:
+    import gc
+
+    return gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()
+
+
+def test_simulate_tunes_the_collector_while_it_plays_and_restores_it(monkeypatch):
+    """The games run with ``arena.gc_tuning``'s settings; the caller's are back after,
+    also when a game fails."""
+    import gc
+
+    import arena.simulate as sim
+    from arena.gamefile import GameFileError
+    from arena.gc_tuning import BOT_GAMES_THRESHOLD
+
+    seen = []
+    real_run_sync = sim.run_sync
+
+    def recording_run_sync(game, seats):
+        seen.append(_collector())
+        return real_run_sync(game, seats)
+
+    monkeypatch.setattr(sim, "run_sync", recording_run_sync)
+    before = gc.get_threshold()
+    gc.set_threshold(1234, 11, 12)
+    try:
+        assert gc.get_freeze_count() == 0
+        simulate(games=3, seed=1, agents="random")
+        assert len(seen) == 3 and all(t == BOT_GAMES_THRESHOLD and frozen > 0 and on for t, frozen, on in seen)
+        assert _collector() == ((1234, 11, 12), 0, True)
+        with pytest.raises(GameFileError):
+            simulate(games=5, roles=["seer", "villager", "villager"], agents="random")
+        assert _collector() == ((1234, 11, 12), 0, True)
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_simulate_worker_processes_tune_their_collector():
+    """Each worker sets the bot-game settings for its lifetime, whatever the parent's."""
+    import gc
+
+    from arena.gc_tuning import BOT_GAMES_THRESHOLD
+    from arena.simulate import _workers
+
+    assert gc.get_threshold() != BOT_GAMES_THRESHOLD
+    with _workers(2) as pool:
+        threshold, frozen, enabled = pool.submit(_collector).result(timeout=60)
+    assert threshold == BOT_GAMES_THRESHOLD and frozen > 0 and enabled
+    assert gc.get_threshold() != BOT_GAMES_THRESHOLD

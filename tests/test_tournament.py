@@ -424,3 +424,29 @@ def test_the_plan_table_shows_position_balance(tmp_path, capsys, monkeypatch):
     assert "per position" in out
     gaps = [int(cell.strip("│ ±")) for line in out.splitlines() for cell in line.split("│") if cell.strip().startswith("±")]
     assert gaps and max(gaps) <= 2
+
+
+def _collector() -> tuple[tuple[int, int, int], int]:
+    import gc
+
+    return gc.get_threshold(), gc.get_freeze_count()
+
+
+def test_tournament_bot_worker_processes_tune_their_collector():
+    """The worker processes play only bot games: they set ``arena.gc_tuning``'s
+    settings for their lifetime; the tournament process (model games) keeps its own."""
+    import gc
+    from types import SimpleNamespace
+
+    from arena.gc_tuning import BOT_GAMES_THRESHOLD
+    from arena.tournament.run import _bot_executor
+
+    before = gc.get_threshold()
+    assert before != BOT_GAMES_THRESHOLD
+    pool, in_flight = _bot_executor(SimpleNamespace(backend="local", processes=2))
+    try:
+        threshold, frozen = pool.submit(_collector).result(timeout=60)
+    finally:
+        pool.shutdown()
+    assert (threshold, in_flight) == (BOT_GAMES_THRESHOLD, 4) and frozen > 0
+    assert gc.get_threshold() == before

@@ -39,6 +39,7 @@ from rich.console import Console
 
 from agents.llm.config import LLMOptions
 from agents.registry import make_agent
+from arena.gc_tuning import tune_bot_worker
 from arena.limits import configure
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
@@ -124,6 +125,13 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _bot_worker(parent: int) -> None:
+    """A worker process's start: it ends with the tournament process (``_watch_parent``)
+    and plays only bot games, so its collector is tuned for them (``arena.gc_tuning``)."""
+    _watch_parent(parent)
+    tune_bot_worker()
+
+
 def _bot_executor(c: Any) -> tuple[cf.Executor, int]:
     """Where bot games are played, and how many at once: Ray tasks (the driver still
     writes every file and row: ``ray_backend``), worker processes, or one thread."""
@@ -132,7 +140,7 @@ def _bot_executor(c: Any) -> tuple[cf.Executor, int]:
     if c.processes > 1:
         # Two batches in flight per worker: when a worker finishes one, the next is already
         # in its queue, so it does not wait for the parent to store the games and send more.
-        pool = cf.ProcessPoolExecutor(c.processes, initializer=_watch_parent, initargs=(os.getpid(),))
+        pool = cf.ProcessPoolExecutor(c.processes, initializer=_bot_worker, initargs=(os.getpid(),))
         return pool, BATCHES_PER_WORKER * c.processes
     return cf.ThreadPoolExecutor(1), 1
 
