@@ -1,13 +1,12 @@
 """The cyclic garbage collector's settings where many bot games are played in one process.
 
-A bot game is tens of thousands of fresh containers (events, views, decisions, a
-bot's memory), almost all freed by their reference counts when the game ends: the
-collector finds a few dozen cyclic objects in a hundred games. Yet with the default
-settings (``gc.get_threshold()`` = (700, 10, 10)) it runs a young pass every 700 net
-new containers, and now and then a full pass over everything alive, the ~50K objects
-the imports leave (modules, classes, functions) included: ~8% of a heuristic game's
-instructions (issue 18, ``benchmarks/simulate_throughput.py``). Two settings take
-that away:
+A bot game is thousands of fresh containers (events, views, decisions, a bot's
+memory), all freed by their reference counts when the game ends: in 1000 heuristic
+games the collector finds no cyclic garbage at all. Yet with the default settings
+(``gc.get_threshold()`` = (700, 10, 10)) it ran a young pass a game and a full pass
+every ~125 games over everything alive, the ~50K objects the imports leave (modules,
+classes, functions) included: ~2.4% of a heuristic game's instructions (issue 18,
+``benchmarks/simulate_throughput.py``). Two settings take that away:
 
 - ``gc.freeze()`` moves every object alive now into a permanent generation that no
   pass visits ("If a process will fork() without exec(), ... call gc.freeze() right
@@ -17,7 +16,7 @@ that away:
 - ``gc.set_threshold`` with a larger first threshold makes the young passes rarer
   (https://docs.python.org/3/library/gc.html#gc.set_threshold). The garbage cycles
   alive between two passes grow with it; they are few in a bot game, and
-  ``BOT_GAMES_THRESHOLD`` keeps the peak memory of 1000 games within a few MB of the
+  ``BOT_GAMES_THRESHOLD`` keeps the peak memory of 1000 games within 0.2 MB of the
   default's (figures in ``benchmarks/simulate_throughput.py``).
 
 A library function (``arena.simulate.simulate``) uses ``bot_games()``, which puts the
