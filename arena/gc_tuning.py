@@ -19,8 +19,9 @@ classes, functions) included: ~2.4% of a heuristic game's instructions (issue 18
   ``BOT_GAMES_THRESHOLD`` keeps the peak memory of 1000 games within 0.2 MB of the
   default's (figures in ``benchmarks/simulate_throughput.py``).
 
-A library function (``arena.simulate.simulate``) uses ``bot_games()``, which puts the
-caller's settings back when it returns; a worker process that only plays bot games
+A library function (``arena.simulate.simulate``, ``run_tournament`` when it plays only
+bot games in its own process) uses ``bot_games()``, which puts the caller's settings
+back when it returns; a worker process that only plays bot games
 calls ``tune_bot_worker()`` once, for its lifetime. Interactive and model games keep
 the defaults: there the collector's cost is nothing beside a model call.
 """

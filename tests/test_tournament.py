@@ -450,3 +450,25 @@ def test_tournament_bot_worker_processes_tune_their_collector():
         pool.shutdown()
     assert (threshold, in_flight) == (BOT_GAMES_THRESHOLD, 4) and frozen > 0
     assert gc.get_threshold() == before
+
+
+def test_a_bot_tournament_in_one_process_tunes_the_collector_while_it_plays(tmp_path, monkeypatch):
+    """Bot games played in the tournament process run with ``arena.gc_tuning``'s
+    settings, and the process's own are back when ``run_tournament`` returns."""
+    import gc
+
+    import arena.tournament.run as run
+    from arena.gc_tuning import BOT_GAMES_THRESHOLD
+
+    seen = []
+    real_play_sync = run.play_sync
+
+    def recording_play_sync(job):
+        seen.append(_collector())
+        return real_play_sync(job)
+
+    monkeypatch.setattr(run, "play_sync", recording_play_sync)
+    before = _collector()
+    run_tournament(config_from_data(cfg_data(games=3)), tmp_path / "t.sqlite", progress=False)
+    assert len(seen) == 3 and all(t == BOT_GAMES_THRESHOLD and frozen > 0 for t, frozen in seen)
+    assert _collector() == before and gc.get_freeze_count() == 0

@@ -31,6 +31,7 @@ import os
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ from rich.console import Console
 
 from agents.llm.config import LLMOptions
 from agents.registry import make_agent
-from arena.gc_tuning import tune_bot_worker
+from arena.gc_tuning import bot_games, tune_bot_worker
 from arena.limits import configure
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
@@ -395,8 +396,12 @@ class _Runner:
             tasks = [one(j) for j in todo if not j.bots_only] + [batch(b) for b in bot_batches([j for j in todo if j.bots_only], c.processes)]
         else:
             tasks = [one(j) for j in todo]
+        # Bot games only, played in this process: the collector tuned for them while they
+        # run (``arena.gc_tuning``), put back after; with model seats it keeps its defaults.
+        here_bots_only = not in_processes and c.backend != "ray" and all(j.bots_only for j in todo)
         try:
-            await asyncio.gather(*tasks)
+            with bot_games() if here_bots_only else nullcontext():
+                await asyncio.gather(*tasks)
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
             if play_model is not play_async:
