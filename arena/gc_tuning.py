@@ -1,4 +1,4 @@
-"""The cyclic garbage collector's settings where many bot games are played in one process.
+"""The cyclic garbage collector's settings where many games are played or read in one process.
 
 A bot game is thousands of fresh containers (events, views, decisions, a bot's
 memory), all freed by their reference counts when the game ends: in 1000 heuristic
@@ -20,8 +20,9 @@ classes, functions) included: ~2.4% of a heuristic game's instructions (issue 18
   default's (figures in ``benchmarks/simulate_throughput.py``).
 
 A library function (``arena.simulate.simulate``, ``run_tournament`` when it plays only
-bot games in its own process) uses ``bot_games()``, which puts the caller's settings
-back when it returns; a worker process that only plays bot games
+bot games in its own process, ``werewolf metrics`` while it measures transcripts, whose
+records are fresh dicts and lists freed the same way) uses ``many_games()``, which puts
+the caller's settings back when it returns; a worker process that only plays bot games
 calls ``tune_bot_worker()`` once, for its lifetime. Interactive and model games keep
 the defaults: there the collector's cost is nothing beside a model call.
 """
@@ -49,8 +50,9 @@ def tune_bot_worker() -> None:
 
 
 @contextmanager
-def bot_games() -> Iterator[None]:
-    """``tune_bot_worker``'s settings while the block runs, the caller's after it:
+def many_games() -> Iterator[None]:
+    """``tune_bot_worker``'s settings while the block runs (games played or their
+    records read by the thousand), the caller's after it:
     the threshold is put back, and the objects frozen here are unfrozen unless the
     caller had frozen objects itself (``gc.unfreeze`` cannot tell them apart)."""
     threshold = gc.get_threshold()

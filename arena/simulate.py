@@ -24,7 +24,7 @@ from rich.table import Table
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
 from arena.gamefile import GameFileError, GameSpec, default_game
-from arena.gc_tuning import bot_games, tune_bot_worker
+from arena.gc_tuning import many_games, tune_bot_worker
 from arena.runner import run_sync
 from engine.decisions import GameError, IllegalAnswer
 from engine.setup import GameSetup
@@ -104,7 +104,7 @@ def simulate(
     """
     table = _Table(preset, players, agents, roles, options)
     start = time.perf_counter()
-    with bot_games():
+    with many_games():
         # The first game here: a table the rules refuse fails at once, before any worker starts.
         outcomes = [table.play(seed)] + _play_all(table, seed + 1, games - 1, max(1, processes)) if games > 0 else []
     seconds = time.perf_counter() - start

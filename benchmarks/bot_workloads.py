@@ -231,7 +231,7 @@ above is done in ``arena.gc_tuning``: the tournament's bot worker processes
 (``run._bot_worker``) and ``simulate``'s workers call ``tune_bot_worker()`` once
 (freeze, young threshold 700 -> 7000, for the worker's lifetime), ``simulate()`` in
 process, and a tournament of bot games only played in its own process, use
-``bot_games()``, which puts the caller's settings back. This file's
+``many_games()``, which puts the caller's settings back. This file's
 templates play in a fresh process with the defaults, so ``per_game`` is unchanged;
 measured through ``simulate`` (valgrind, 160 less 10 heuristic games, main 4cb62d3):
 15.03M -> 14.66M a game (-2.4%), no young, middle or full pass left after the

@@ -116,7 +116,7 @@ Sheriff), which are play. Also measured and left: the builtin ``_sha256`` for
 ``seat_seed`` (1.7 K a seat cheaper than OpenSSL's, through a private module).
 
 Issue 18, the collector (2026-12-02): ``simulate()`` now plays under
-``arena.gc_tuning.bot_games()`` (``gc.freeze()`` of the start-up heap, young threshold
+``arena.gc_tuning.many_games()`` (``gc.freeze()`` of the start-up heap, young threshold
 700 -> 7000, both put back when it returns; its worker processes set the same for their
 lifetime). A bot game frees almost everything by reference counts (the 1266 cyclic
 objects found in 1000 heuristic games are all found during the imports), yet with the

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from arena.gc_tuning import BOT_GAMES_THRESHOLD, bot_games
+from arena.gc_tuning import BOT_GAMES_THRESHOLD, many_games
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def default_collector():
 def test_bot_games_restores_the_threshold_and_unfreezes_even_on_error(default_collector):
     gc.set_threshold(900, 9, 8)
     with pytest.raises(RuntimeError):
-        with bot_games():
+        with many_games():
             assert gc.get_threshold() == BOT_GAMES_THRESHOLD and gc.get_freeze_count() > 0
             raise RuntimeError
     assert gc.get_threshold() == (900, 9, 8) and gc.get_freeze_count() == 0
@@ -30,15 +30,15 @@ def test_bot_games_restores_the_threshold_and_unfreezes_even_on_error(default_co
 
 def test_bot_games_keeps_a_callers_freeze_and_a_switched_off_collector(default_collector):
     gc.freeze()
-    with bot_games():
+    with many_games():
         pass
     assert gc.get_freeze_count() > 0  # the caller's frozen objects stay frozen
     gc.unfreeze()
     gc.disable()
-    with bot_games():
+    with many_games():
         assert not gc.isenabled() and gc.get_threshold() != BOT_GAMES_THRESHOLD
     assert not gc.isenabled()
     gc.enable()
     gc.set_threshold(0)
-    with bot_games():
+    with many_games():
         assert gc.get_threshold()[0] == 0

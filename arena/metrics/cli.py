@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -13,6 +11,7 @@ from rich import box
 from rich.table import Table
 
 from arena.command import CliError, Command, console_for
+from arena.gc_tuning import many_games
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
 
@@ -60,28 +59,10 @@ def malformed(g) -> str | None:
     return None
 
 
-@contextmanager
-def few_collections() -> Iterator[None]:
-    """The cyclic garbage collector, told to pass less often while games are measured.
-
-    Every game is thousands of fresh dicts and lists (its records, its measures), all
-    freed by their counts when the next game starts: the collector's passes, one per
-    700 new containers and a full one over everything alive (the engine's classes
-    too) every few dozen, find nothing, yet cost a tenth of ``werewolf metrics``. The
-    objects alive before are set aside (``gc.freeze``) and the passes run ten times
-    less often; both are undone after."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(before[0] * 10, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
-
-
 def run(args: argparse.Namespace) -> int:
-    with few_collections():
+    # Thousands of records built and freed by their counts: the collector's passes
+    # would find nothing and cost a tenth of the command (``arena.gc_tuning``).
+    with many_games():
         return measure(args)
 
 

@@ -40,7 +40,7 @@ from rich.console import Console
 
 from agents.llm.config import LLMOptions
 from agents.registry import make_agent
-from arena.gc_tuning import bot_games, tune_bot_worker
+from arena.gc_tuning import many_games, tune_bot_worker
 from arena.limits import configure
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
@@ -400,7 +400,7 @@ class _Runner:
         # run (``arena.gc_tuning``), put back after; with model seats it keeps its defaults.
         here_bots_only = not in_processes and c.backend != "ray" and all(j.bots_only for j in todo)
         try:
-            with bot_games() if here_bots_only else nullcontext():
+            with many_games() if here_bots_only else nullcontext():
                 await asyncio.gather(*tasks)
         finally:
             executor.shutdown(wait=True, cancel_futures=True)
