@@ -71,9 +71,7 @@ def join(parts: list[str], lang: str = "en") -> str:
 def line(rng: random.Random, key: str, lang: str = "en", **fill: str) -> str:
     """One line for the situation ``key`` (dotted for nested keys), filled in. A
     missing situation yields no text rather than an error: wording is never fatal."""
-    choices = _CHOICES.get((lang, key))
-    if choices is None:
-        choices = _CHOICES[(lang, key)] = _choices(lang, key)
+    choices = _choices(lang, key)
     if not choices:
         return ""
     template = rng.choice(choices)
@@ -83,17 +81,15 @@ def line(rng: random.Random, key: str, lang: str = "en", **fill: str) -> str:
         return template
 
 
+@lru_cache(maxsize=None)
 def _choices(lang: str, key: str) -> tuple[str, ...]:
-    """The lines ``line`` draws from for ``key``, as text: none for a missing situation."""
+    """The lines ``line`` draws from for ``key``, as text: none for a missing situation.
+    Kept once resolved: a seat says ~46 lines a game, and walking the loaded mapping
+    for each cost more than the draw; the loaded lines never change (``load_lines``
+    is cached), so neither does this."""
     node: Any = load_lines(lang)
     for part in key.split("."):
         node = node.get(part) if isinstance(node, dict) else None
     if not node:
         return ()
     return tuple(str(c) for c in (node if isinstance(node, list) else [node]))
-
-
-# The lines of each (language, situation) once resolved: a seat says ~46 lines a game,
-# and walking the loaded mapping for each cost more than the draw. The loaded lines
-# never change (``load_lines`` is cached), so neither does this.
-_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}

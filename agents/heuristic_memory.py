@@ -360,8 +360,17 @@ class Memory:
     def pack_alive(self) -> list[str]:
         return [w for w in self.players if w in self.pack and w not in self.dead]
 
-    def accusers_of(self, name: str, day: int | None = None) -> list[str]:
-        return [a.speaker for a in self.accusations if a.target == name and (day is None or a.day == day)]
+    def accused_today(self, name: str) -> int:
+        """How many accusations ``name`` drew today, read from the end: accusations are
+        kept in the order their speeches were read, so today's are the last ones, and a
+        speech need not scan the whole game's."""
+        today, n = self.day, 0
+        for a in reversed(self.accusations):
+            if a.day != today:
+                break
+            if a.target == name:
+                n += 1
+        return n
 
     def votes_against(self, name: str, rounds: Iterable[VoteRound] | None = None) -> int:
         rs = self.votes if rounds is None else rounds

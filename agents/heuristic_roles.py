@@ -143,7 +143,7 @@ def pied_piper_charm(sit: Situation) -> list[str] | None:
     options = list(d.options)
     if len(options) < d.count:
         return None
-    ranked = sorted(options, key=lambda n: (pub.of(n) + 0.3 * len(mem.accusers_of(n, mem.day)), sit.rng.random()))
+    ranked = sorted(options, key=lambda n: (pub.of(n) + 0.3 * mem.accused_today(n), sit.rng.random()))
     return ranked[: d.count]
 
 

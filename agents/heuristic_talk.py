@@ -55,23 +55,9 @@ class Speech:
 
 def heat(mem: Memory, name: str) -> float:
     """How much the table is on ``name`` right now: today's accusations, and the
-    votes they drew in the last vote."""
-    # The last vote is the latest round cast (the last of ``mem.last_day_votes()``).
-    votes = mem.votes
-    return accused_today(mem, name) + 0.5 * (list(votes[-1].votes.values()).count(name) if votes else 0)
-
-
-def accused_today(mem: Memory, name: str) -> int:
-    """``len(mem.accusers_of(name, mem.day))``, read from the end: accusations are kept
-    in the order their speeches were read, so today's are the last ones, and a speech
-    need not scan the whole game's."""
-    today, n = mem.day, 0
-    for a in reversed(mem.accusations):
-        if a.day != today:
-            break
-        if a.target == name:
-            n += 1
-    return n
+    votes they drew in the last vote (the latest round cast, the last of
+    ``mem.last_day_votes()``)."""
+    return mem.accused_today(name) + 0.5 * mem.votes_against(name, mem.votes[-1:])
 
 
 def speak(sit: Situation) -> dict[str, Any]:
@@ -98,7 +84,7 @@ def bid(sit: Situation) -> int:
         urgency = 3 if sp.strong else 2
     else:
         urgency = 1
-    if accused_today(mem, mem.me):
+    if mem.accused_today(mem.me):
         urgency = max(urgency, 3)
     if mem.debated.get(mem.me) == mem.day:
         urgency -= 2

@@ -1,4 +1,4 @@
-"""``arena.gc_tuning``: the bot-game collector settings, and the caller's put back."""
+"""``arena.gc_tuning``: the collector settings for many games, and the caller's put back."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def default_collector():
     gc.unfreeze()
 
 
-def test_bot_games_restores_the_threshold_and_unfreezes_even_on_error(default_collector):
+def test_many_games_restores_the_threshold_and_unfreezes_even_on_error(default_collector):
     gc.set_threshold(900, 9, 8)
     with pytest.raises(RuntimeError):
         with many_games():
@@ -28,7 +28,7 @@ def test_bot_games_restores_the_threshold_and_unfreezes_even_on_error(default_co
     assert gc.get_threshold() == (900, 9, 8) and gc.get_freeze_count() == 0
 
 
-def test_bot_games_keeps_a_callers_freeze_and_a_switched_off_collector(default_collector):
+def test_many_games_keeps_a_callers_freeze_and_a_switched_off_collector(default_collector):
     gc.freeze()
     with many_games():
         pass
