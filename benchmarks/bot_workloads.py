@@ -238,11 +238,9 @@ measured through ``simulate`` (valgrind, 160 less 10 heuristic games, main 4cb62
 imports in 1000 games (were 1000 / 90 / 8), peak RSS 50.9 -> 51.1 MB.
 A bot-only tournament in one process (``run_tournament``, the tests' three bots, 60
 less 10 games, transcripts and rows written): 64.29M -> 63.20M a game (-1.7%); 300
-games peak RSS 77.3 -> 78.0 MB. Not understood yet: in this tree the collector finds
-~10 cyclic objects a game in a tournament (100 games: 120 left for a final
-``gc.collect()``) that main's passes never report, with the tuning switched off too
-(``bot_games`` replaced by ``nullcontext``, or main's ``run.py``): it is not the
-settings; the games, rows and transcripts are the same (the tournament tests).
+games peak RSS 77.3 -> 78.0 MB. The ~10 cyclic objects a
+game the collector found in a tournament, with or without the tuning, were
+``importlib.metadata``'s (found and cut in the next paragraph).
 
 A tournament game against a simulated one (2026-12-02, the lead, valgrind, one
 process, 8 players, heuristic and random seats, 30 less 10 games): a tournament game
