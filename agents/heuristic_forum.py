@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from agents import heuristic_votes as votes
-from agents.heuristic_memory import _HANDLERS, Accusation, Memory, is_wolf_role, learn_role
+from agents.heuristic_memory import _HANDLERS, _SEAT_ONLY, Accusation, Memory, is_wolf_role, learn_role
 from agents.heuristic_situation import Situation
 from agents.heuristic_talk import CHARACTER_SPEECHES, GOOD, WOLF, Speech
 from engine.events import Event
@@ -127,6 +127,8 @@ _HANDLERS.update(
         GuardianAngelSaved: _angel_saved,
     }
 )
+# the seat's own knowledge only (the others change public facts: the seat then reads alone)
+_SEAT_ONLY.update({SundownExtended, PsychicResult, InsomniacSaw, SeerSpotted, PackLeaderSniff, GuardianAngelSaved})
 
 
 # ------------------------------------------------------------------ talk

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from agents.heuristic_lines import language_of
-from engine.events import Event, EventData
+from engine.events import PUBLIC, Event, EventData
 from engine.flow.day import NoDeath
 from engine.flow.deaths import DeathEvent
 from engine.flow.main import GameStart, Role
@@ -143,6 +143,17 @@ class Memory:
         self.carried: dict[Any, Any] = {}
         self._alive: list[str] = []
         self._alive_at = -1  # ``len(dead)`` when ``_alive`` was listed
+        # The public facts are read once per game for every seat (``PublicTable``): while
+        # ``table`` is set, the fields in ``_PUBLIC_FIELDS`` are the table's, as of the
+        # ``_public`` public events this seat has read, and ``facts`` is the table's count
+        # plus ``_own_facts`` (this seat's private events). ``_solo``: the seat reads
+        # everything itself, as every seat once did (a private event that touches the
+        # public facts, or a view behind the table's).
+        self.table: PublicTable | None = None
+        self._public = 0
+        self._own_facts = 0
+        self._solo = False
+        self._synced = -1  # ``len(table.events)`` when last synced
 
     # ------------------------------------------------------------------ reading events
     def update(self, events: list) -> bool:
@@ -159,9 +170,21 @@ class Memory:
         # class (a ``RawEvent`` read from another version's file) teaches nothing, as it
         # adds nothing to ``SeatView``'s summaries. One loop, no call per event: every
         # seat reads every event.
+        if self._solo:
+            self._read(new)
+        else:
+            self._read_shared(new)
+        if new:
+            last = new[-1]
+            self.day, self.phase = last.day, last.phase
+        self.seen = len(events)
+        if events:
+            self.last_seq = events[-1].seq
+        return fresh
+
+    def _read(self, new: list) -> None:
+        """Every event read by this seat alone, as one seat's memory reads them."""
         handlers, not_carried = _HANDLERS, _NOT_CARRIED
-        # No handler reads ``self.day`` or ``self.phase`` (each reads its event's), so
-        # they are set once, from the last event, instead of at every event.
         for e in new:
             d = e.data
             cls = d.__class__
@@ -170,13 +193,152 @@ class Memory:
                 handler(self, e, d)
                 if cls not in not_carried:
                     self.facts += 1
-        if new:
-            last = new[-1]
-            self.day, self.phase = last.day, last.phase
-        self.seen = len(events)
-        if events:
-            self.last_seq = events[-1].seq
-        return fresh
+
+    def _read_shared(self, new: list) -> None:
+        """The public events go to the game's ``PublicTable`` (read there once, by the
+        first seat that gets to them; the others check that theirs are the same events,
+        by identity); the seat reads only its private events. The usual case takes no
+        Python step per public event: the seat lists its private events, checks its
+        last public one against the table's and reads its own. A public event that the
+        seat must read itself (the table ``marks`` it) or any doubt takes the loop of
+        ``_read_marked``."""
+        own_events = [e for e in new if (a := e.audience) is not PUBLIC and a != PUBLIC]
+        handlers, not_carried, shared, seat_only = _HANDLERS, _NOT_CARRIED, _SHARED, _SEAT_ONLY
+        for e in own_events:
+            cls = e.data.__class__
+            if cls in handlers and (cls in shared or cls not in seat_only):
+                # a private speech or death, or a handler that may change public facts:
+                # the seat will read alone, from that event on
+                return self._read_marked(new)
+        count = len(new) - len(own_events)  # public events among the new
+        t = self.table
+        if count:
+            q = self._public
+            if t is None:
+                for e in new:
+                    if (a := e.audience) is PUBLIC or a == PUBLIC:
+                        t = self.table = _table_for(e)
+                        break
+            assert t is not None
+            read = t.events
+            n = len(read)
+            end = q + count
+            if end > n:  # news: this seat reads it for every seat
+                pub = [e for e in new if (a := e.audience) is PUBLIC or a == PUBLIC]
+                if n > q and read[n - 1] is not pub[n - q - 1]:
+                    return self._read_marked(new)
+                for e in pub[n - q :]:
+                    t.read(e)
+            else:
+                last = None
+                for e in reversed(new):
+                    if (a := e.audience) is PUBLIC or a == PUBLIC:
+                        last = e
+                        break
+                if read[end - 1] is not last or end < n:  # another game's table, or a view behind it
+                    return self._read_marked(new)
+            marks = t.marks
+            if marks and marks[-1] >= q:  # a public event in range the seat reads itself
+                return self._read_marked(new)
+            self._public = end
+        if own_events:
+            own = self._own_facts
+            for e in own_events:
+                d = e.data
+                cls = d.__class__
+                handler = handlers.get(cls)
+                if handler is None:
+                    continue
+                handler(self, e, d)  # ``_SEAT_ONLY``, checked above
+                if cls not in not_carried:
+                    own += 1
+            self._own_facts = own
+        if t is not None:
+            self._sync(t)
+        else:
+            self.facts = self._own_facts
+        return None
+
+    def _read_marked(self, new: list) -> None:
+        """``_read_shared`` one event at a time: for the public events the table marks
+        (kinds the seat reads itself) and for any doubt (a different table, a view
+        behind the table's), in which case the seat goes on alone (``_go_solo``)."""
+        handlers, not_carried, shared, seat_only = _HANDLERS, _NOT_CARRIED, _SHARED, _SEAT_ONLY
+        t = self.table
+        q = self._public
+        own = self._own_facts
+        i = 0
+        for e in new:
+            d = e.data
+            cls = d.__class__
+            a = e.audience
+            if a is PUBLIC or a == PUBLIC:
+                if t is None:
+                    t = _table_for(e)
+                read = t.events
+                if q < len(read):
+                    if read[q] is not e:  # another game's table (a fork): this seat reads alone
+                        break
+                else:
+                    t.read(e)
+                if cls in shared:
+                    q += 1
+                    i += 1
+                    continue
+            elif cls in shared:
+                break  # a private speech or death: read alone
+            handler = handlers.get(cls)
+            if handler is not None:
+                if cls not in seat_only:
+                    break  # it may change the public facts: read alone
+                handler(self, e, d)
+                if cls not in not_carried:
+                    own += 1
+            if a is PUBLIC or a == PUBLIC:
+                q += 1
+            i += 1
+        self.table, self._public, self._own_facts = t, q, own
+        if i < len(new) or (t is not None and q < len(t.events)):
+            self._go_solo()
+            self._read(new[i:])
+            return
+        if t is not None:
+            self._sync(t)
+        else:
+            self.facts = own
+
+    def _sync(self, t: "PublicTable") -> None:
+        """The table's public facts, as this seat's fields (its containers are shared:
+        readers never change them). Only the count of facts when the table has read
+        nothing since."""
+        self.facts = self._own_facts + t.facts
+        if self._synced == len(t.events):
+            return
+        self._synced = len(t.events)
+        if self.players is not t.players:
+            self._alive_at = -1
+        self.players, self.preset, self.roles_in_play, self.deck = t.players, t.preset, t.roles_in_play, t.deck
+        self.wolf_cards, self.set_aside, self.dead, self.causes = t.wolf_cards, t.set_aside, t.dead, t.causes
+        self.hidden_cards, self.night_victims, self.quiet_dawns, self.sheriff = t.hidden_cards, t.night_victims, t.quiet_dawns, t.sheriff
+        self.claims, self.speeches, self.spoken, self.debated = t.claims, t.speeches, t.spoken, t.debated
+        self.accusations, self.votes, self.sheriff_votes = t.accusations, t.votes, t.sheriff_votes
+        self.revealed, self.growls = t.revealed, t.growls
+        self.heard = t.heard_by_other(self.me)
+        if self._alive_at != len(t.dead):
+            self._alive, self._alive_at = t.alive, len(t.dead)
+
+    def _go_solo(self) -> None:
+        """From now on this seat reads every event itself: its public facts are replayed
+        from the table's first ``_public`` events into containers of its own."""
+        mine = PublicTable()
+        if self.table is not None:
+            for e in self.table.events[: self._public]:
+                mine.read(e)
+        self._synced = -1
+        self._sync(mine)
+        self._alive_at = -1
+        self.table = None
+        self._solo = True
 
     def _game_start(self, e: Event, d: GameStart) -> None:
         self.players = [p for p in d.players if isinstance(p, str)]
@@ -225,43 +387,9 @@ class Memory:
         self.sheriff = d.player
 
     def _speech(self, e: Event, d: Speech) -> None:
-        speaker = d.speaker
-        if not isinstance(speaker, str):
-            return
-        self.speeches += 1
-        self.spoken[speaker] = (e.day, self.speeches)
-        if e.phase == "discussion":
-            self.debated[speaker] = e.day
-        hit = _SAID.get(id(d))  # the parse shared by all seats, looked up inline: 7 of 8 hit it
-        if hit is None or hit[0] is not d:
-            hit = _parsed(e, d)
-        if self.heard is None and speaker != self.me:
+        hit = _read_speech(self, e, d)
+        if hit is not None and self.heard is None and d.speaker != self.me:
             self.heard = hit[2]
-        said = hit[1]
-        if said is None:
-            return
-        role, checks, accused = said
-        known = self.players
-        if role is not None:
-            c = self.claims.get(speaker)
-            if c is None or c.role != role or role not in c.roles_claimed:
-                if c is None:
-                    c = self.claims[speaker] = Claim()
-                if role != "villager" or c.role not in (None, "villager"):
-                    self.facts += 1  # a first plain "villager" changes no judgement: no rebuild
-                c.role = role
-                c.roles_claimed.add(role)
-                c.since.setdefault(role, self.speeches)
-        for target, told in checks:
-            if target in known:
-                c = self.claims.setdefault(speaker, Claim())
-                if c.checks.get(target) != told or target not in c.told:
-                    c.checks[target] = told
-                    c.told.setdefault(target, self.speeches)
-                    self.facts += 1
-        for a in accused:
-            if a.target in known:
-                self.accusations.append(a)
 
     def _day_votes(self, e: Event, d: VoteResult) -> None:
         _append_round(self.votes, e, d)
@@ -341,6 +469,8 @@ class Memory:
     def swap_seats(self, a: str, b: str) -> None:
         """Two players trade places at the table (000: a newcomer takes the dead
         occupant's), so that neighbours and seat order follow."""
+        if not self._solo:
+            self._go_solo()  # the table's seats are every seat's: change a copy of them
         seats = self.players
         if a in seats and b in seats:
             i, j = seats.index(a), seats.index(b)
@@ -349,6 +479,8 @@ class Memory:
 
     def revive(self, name: str) -> None:
         """A dead player back in the game (004's revivals): the only way the dead shrink."""
+        if not self._solo:
+            self._go_solo()
         self.dead.pop(name, None)
         self._alive_at = -1
 
@@ -415,6 +547,111 @@ class Memory:
         return self.deck[role]
 
 
+class PublicTable:
+    """The public facts of one game, read once for all of its heuristic seats.
+
+    Every seat of a game is shown the same public events (the same objects), and what
+    a public speech, vote or death teaches depends on nothing private: so the first
+    seat to reach a public event reads it here, and the others take the table's
+    containers as their own fields (``Memory._sync``; readers never change them). A
+    seat's private knowledge (its role, pack, Seer results, beloved, what the Witch
+    saw...) never enters the table: it stays in the seat's ``Memory``. ``events``: the
+    public events read so far, in order, each seat's checked against them by identity.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.marks: list[int] = []  # indexes in ``events`` of the kinds the seats read themselves
+        self.facts = 0
+        self.players: list[str] = []
+        self.preset: str | None = None
+        self.roles_in_play: list[str] = []
+        self.deck: Counter[str] = _NO_DECK
+        self.wolf_cards = 0
+        self.set_aside = 0
+        self.dead: dict[str, str | None] = {}
+        self.causes: dict[str, str] = {}
+        self.hidden_cards = False
+        self.night_victims: list[str] = []
+        self.quiet_dawns: set[int] = set()
+        self.sheriff: str | None = None
+        self.claims: dict[str, Claim] = {}
+        self.speeches = 0
+        self.spoken: dict[str, tuple[int, int]] = {}
+        self.debated: dict[str, int] = {}
+        self.accusations: list[Accusation] = []
+        self.votes: list[VoteRound] = []
+        self.sheriff_votes: list[VoteRound] = []
+        self.revealed: dict[str, str] = {}
+        self.growls: dict[int, bool] = {}
+        # The first speech in a known language (its speaker and language), and the first
+        # in one by another speaker: what each seat has "heard" (``heard_by_other``).
+        self.heard_first: tuple[str, str] | None = None
+        self.heard_second: str | None = None
+        self._alive: list[str] = []
+        self._alive_at = -1
+        # What the suspicion model works out from public facts alone, for every seat:
+        # ``derived`` until the next public event, ``carried`` across them.
+        self.derived: dict[Any, Any] = {}
+        self.carried: dict[Any, Any] = {}
+
+    def read(self, e: Event) -> None:
+        """One more public event (of any kind): read, or marked for the seats to read
+        (a kind with a handler of the seat's, ``_SEAT_ONLY`` or one that makes it read
+        alone)."""
+        d = e.data
+        cls = d.__class__
+        handler = _TABLE_HANDLERS.get(cls)
+        if handler is not None:
+            handler(self, e, d)
+            if cls not in _NOT_CARRIED:
+                self.facts += 1
+        elif cls in _HANDLERS:
+            self.marks.append(len(self.events))
+        self.events.append(e)
+        if self.derived:
+            self.derived.clear()
+
+    def _speech(self, e: Event, d: Speech) -> None:
+        hit = _read_speech(self, e, d)
+        if hit is not None and hit[2] is not None:
+            if self.heard_first is None:
+                self.heard_first = (d.speaker, hit[2])
+            elif self.heard_second is None and d.speaker != self.heard_first[0]:
+                self.heard_second = hit[2]
+
+    def heard_by_other(self, me: str) -> str | None:
+        """The language of the first speech ``me`` heard another speaker give in a known
+        language, as ``Memory._speech`` finds it."""
+        first = self.heard_first
+        if first is None:
+            return None
+        return first[1] if first[0] != me else self.heard_second
+
+    @property
+    def alive(self) -> list[str]:
+        if self._alive_at != len(self.dead):
+            self._alive = [p for p in self.players if p not in self.dead]
+            self._alive_at = len(self.dead)
+        return self._alive
+
+
+# One table per game, found by its first public event (kept alive by the table, so its
+# id is not reused while the entry stands); cleared when full, as a seat holds its own
+# table (a seat that comes later then starts another: the same facts, read again).
+_TABLES: dict[int, PublicTable] = {}
+_TABLES_KEPT = 16
+
+
+def _table_for(first: Event) -> PublicTable:
+    t = _TABLES.get(id(first))
+    if t is None or not t.events or t.events[0] is not first:
+        if len(_TABLES) >= _TABLES_KEPT:
+            _TABLES.clear()
+        t = _TABLES[id(first)] = PublicTable()
+    return t
+
+
 # A speech's claims as every seat reads them: (role, checks, accusations), parsed once
 # per speech rather than once per seat (the payload is shared and never changes), with
 # the language its text is written in. Keyed by the payload's id, which the entry keeps
@@ -456,6 +693,47 @@ def _parsed(e: Event, d: Speech) -> Parsed:
     return parsed
 
 
+def _read_speech(mem: Any, e: Event, d: Speech) -> "Parsed | None":
+    """What a speech tells every seat (``mem``: a ``Memory`` or a ``PublicTable``); its
+    shared parse, or None when it has no speaker. The language heard is the caller's."""
+    speaker = d.speaker
+    if not isinstance(speaker, str):
+        return None
+    mem.speeches += 1
+    mem.spoken[speaker] = (e.day, mem.speeches)
+    if e.phase == "discussion":
+        mem.debated[speaker] = e.day
+    hit = _SAID.get(id(d))  # the parse shared by all seats, looked up inline: 7 of 8 hit it
+    if hit is None or hit[0] is not d:
+        hit = _parsed(e, d)
+    said = hit[1]
+    if said is None:
+        return hit
+    role, checks, accused = said
+    known = mem.players
+    if role is not None:
+        c = mem.claims.get(speaker)
+        if c is None or c.role != role or role not in c.roles_claimed:
+            if c is None:
+                c = mem.claims[speaker] = Claim()
+            if role != "villager" or c.role not in (None, "villager"):
+                mem.facts += 1  # a first plain "villager" changes no judgement: no rebuild
+            c.role = role
+            c.roles_claimed.add(role)
+            c.since.setdefault(role, mem.speeches)
+    for target, told in checks:
+        if target in known:
+            c = mem.claims.setdefault(speaker, Claim())
+            if c.checks.get(target) != told or target not in c.told:
+                c.checks[target] = told
+                c.told.setdefault(target, mem.speeches)
+                mem.facts += 1
+    for a in accused:
+        if a.target in known:
+            mem.accusations.append(a)
+    return hit
+
+
 def _append_round(rounds: list[VoteRound], e: Event, d: VoteResult | SheriffVotes) -> None:
     """The round as every seat reads it: built (with its copy of the votes) once per
     payload and shared, as ``_SAID`` shares a speech's claims; readers never change a
@@ -488,6 +766,32 @@ def learn_role(mem: Memory, name: Any, role: Any) -> None:
     if isinstance(name, str) and isinstance(role, str):
         mem.seer_results[name] = role
 
+
+# Public events of these kinds are read once per game (``PublicTable``): their handlers
+# read and write public facts only, and nothing of the seat but the language it heard.
+_TABLE_HANDLERS: dict[type[EventData], Callable[[Any, Event, Any], None]] = {
+    GameStart: Memory._game_start,
+    DeathEvent: Memory._death,
+    NoDeath: Memory._no_death,
+    SheriffElected: Memory._sheriff,
+    SheriffSuccessor: Memory._sheriff,
+    Speech: PublicTable._speech,
+    VoteResult: Memory._day_votes,
+    SheriffVotes: Memory._sheriff_votes,
+    IdiotRevealed: Memory._revealed,
+    BearGrowl: Memory._bear_growl,
+}
+_SHARED: frozenset[type[EventData]] = frozenset(_TABLE_HANDLERS)
+
+# Kinds whose handlers touch only the seat's private facts (and read no public one), so
+# that a seat reads them while sharing the table, whoever saw them. Any other handler
+# (a new one, one that changes a public fact or reads one, 004's revivals, 000's new
+# seats) makes the seat read alone: safe by default. Other modules add their own.
+_SEAT_ONLY: set[type[EventData]] = {
+    Role, WolfPack, SeerResult, Lovers, WolfChat, WolfVotes, LittleGirlCaught, WitchVictim, ThiefCards,
+    WolfVotesOverheard, WolfVictimOverheard, Sisters, FoxResult, WildChildModel, WildChildTurned,
+    WolfHoundSide, Infected, Charmed, CharmedPlayers, AngelVillager,
+}  # fmt: skip
 
 # Event kinds whose handlers leave alone what the suspicion model carries across events
 # (``facts``): they append votes or accusations (a speech counts itself when it changes

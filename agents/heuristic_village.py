@@ -9,7 +9,7 @@ seating the bot reasons with (neighbours, the Arsonist's "to the right")."""
 from __future__ import annotations
 
 
-from agents.heuristic_memory import _HANDLERS, Memory, learn_role
+from agents.heuristic_memory import _HANDLERS, _SEAT_ONLY, Memory, learn_role
 from agents.heuristic_situation import Situation
 from engine.buildings.bailiff import MovedIn
 from engine.buildings.baker import BakerGlimpse
@@ -99,6 +99,8 @@ _HANDLERS.update(
         Forbidden: _forbidden,
     }
 )
+# the seat's own knowledge only (a newcomer's seat swap changes the table's: the seat then reads alone)
+_SEAT_ONLY.update({ConfessedRole, BakerGlimpse, Buildings, BuildingChosen, Fire, Confession, Forbidden})
 
 
 # ------------------------------------------------------------------ helpers
