@@ -354,7 +354,19 @@ def judged(mem: Memory, private: bool = True) -> Beliefs:
     key = ("judge", private)
     b = mem.derived.get(key)
     if b is None:
-        b = mem.derived[key] = judge(mem, private)
+        t = mem.table
+        if not private and t is not None and not mem.overheard:
+            # The public perspective of a seat sharing the table (no secret of its own
+            # enters it: the Little Girl's overheard names would) is every such seat's at
+            # the same public moment and day: judged once for all of them, its sums
+            # carried in the table across the public facts' changes.
+            shared = ("judge", mem.day)
+            b = t.derived.get(shared)
+            if b is None:
+                b = t.derived[shared] = _judge(mem, False, t.carried, t.facts)
+        else:
+            b = judge(mem, private)
+        mem.derived[key] = b
     return b
 
 
@@ -442,10 +454,16 @@ class _Carried:
 def judge(mem: Memory, private: bool = True) -> Beliefs:
     """The seat's beliefs about every living player (see the module docstring), from
     the sums carried since the last change of its facts (``_Carried``)."""
+    return _judge(mem, private, mem.carried, mem.facts)
+
+
+def _judge(mem: Memory, private: bool, kept: dict, facts: int) -> Beliefs:
+    """``judge`` with the carried sums kept in ``kept`` while ``facts`` stands still."""
     key = ("judge", private)
-    carried = mem.carried.get(key)
-    if carried is None or carried.facts != mem.facts:
-        carried = mem.carried[key] = _Carried(mem, private)
+    carried = kept.get(key)
+    if carried is None or carried.facts != facts:
+        carried = kept[key] = _Carried(mem, private)
+        carried.facts = facts
     known, liars, pool, hidden = carried.known, carried.liars, carried.pool, carried.hidden
     s = dict(carried.scores(mem))
     _add_secrets(mem, s, private)
