@@ -31,7 +31,7 @@ from agents.heuristic_situation import Situation
 from agents.heuristic_powers import aimed_power, declared_power
 from agents.heuristic_suspicion import judged, normalise
 from agents.random_agent import random_answer
-from engine.decisions import Decision, IllegalAnswer
+from engine.decisions import CHOICE, Decision, IllegalAnswer
 
 Policy = Callable[[Situation], Any]
 
@@ -162,6 +162,8 @@ class HeuristicAgent(Agent):
     def _legal(self, decision: Decision, answer: Any) -> Any:
         """The policy's answer if the rules allow it, else a random legal one: a bot
         that fails a game over a corner case would be worse than a weak move."""
+        if answer.__class__ is str and decision.shape == CHOICE and answer in decision.options:
+            return answer  # the commonest answer, accepted as ``validate`` accepts it first, without its call
         try:
             decision.validate(answer)
             return answer

@@ -315,15 +315,17 @@ class Memory:
         if self._synced == len(t.events):
             return
         self._synced = len(t.events)
-        if self.players is not t.players:
+        if self.players is not t.players or self.dead is not t.dead:
+            # the containers taken once (a game start rebinds the seats and the deck)
             self._alive_at = -1
-        self.players, self.preset, self.roles_in_play, self.deck = t.players, t.preset, t.roles_in_play, t.deck
-        self.wolf_cards, self.set_aside, self.dead, self.causes = t.wolf_cards, t.set_aside, t.dead, t.causes
-        self.hidden_cards, self.night_victims, self.quiet_dawns, self.sheriff = t.hidden_cards, t.night_victims, t.quiet_dawns, t.sheriff
-        self.claims, self.speeches, self.spoken, self.debated = t.claims, t.speeches, t.spoken, t.debated
-        self.accusations, self.votes, self.sheriff_votes = t.accusations, t.votes, t.sheriff_votes
-        self.revealed, self.growls = t.revealed, t.growls
-        self.heard = t.heard_by_other(self.me)
+            self.players, self.preset, self.roles_in_play, self.deck = t.players, t.preset, t.roles_in_play, t.deck
+            self.wolf_cards, self.set_aside, self.dead, self.causes = t.wolf_cards, t.set_aside, t.dead, t.causes
+            self.night_victims, self.quiet_dawns, self.claims = t.night_victims, t.quiet_dawns, t.claims
+            self.spoken, self.debated, self.accusations = t.spoken, t.debated, t.accusations
+            self.votes, self.sheriff_votes, self.revealed, self.growls = t.votes, t.sheriff_votes, t.revealed, t.growls
+        self.hidden_cards, self.sheriff, self.speeches = t.hidden_cards, t.sheriff, t.speeches
+        if self.heard is None:  # once heard, the language stays
+            self.heard = t.heard_by_other(self.me)
         if self._alive_at != len(t.dead):
             self._alive, self._alive_at = t.alive, len(t.dead)
 
