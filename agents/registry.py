@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from agents.base import Agent
@@ -15,6 +17,8 @@ from agents.human import HumanAgent
 from agents.llm import is_model_spec, make_llm_agent
 from agents.random_agent import RandomAgent
 from agents.scripted import ScriptedAgent
+
+AgentMaker = Callable[[int], Agent]  # a seat's agent from its seed: ``agent_maker``'s dispatch done
 
 KNOWN = (
     "heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
@@ -35,7 +39,14 @@ def check_bot_options(spec: str, options: dict[str, Any] | None) -> dict[str, An
 
 
 def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] | None = None, **options: Any) -> Agent:
-    """Seat ``name`` with the agent ``spec`` names.
+    """Seat ``name`` with the agent ``spec`` names (``agent_maker``, given the seed)."""
+    return agent_maker(spec, name, answers=answers, **options)(seed)
+
+
+def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, **options: Any) -> AgentMaker:
+    """What seats ``name`` with the agent ``spec`` names, from the seat's seed: the
+    spec's dispatch and options read once, so a table dealt under many seeds seats
+    its agents without them.
 
     ``options`` only reach model seats (``agents.llm.make_llm_agent``: sampling, base
     URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
@@ -47,16 +58,18 @@ def make_agent(spec: str, name: str, *, seed: int = 0, answers: dict[str, Any] |
     (``agents.custom``).
     """
     if is_custom_spec(spec):
-        return make_custom_agent(spec, name, seed=seed, options=options.get("options"))
+        return lambda seed: make_custom_agent(spec, name, seed=seed, options=options.get("options"))
     if spec == "random":
-        return RandomAgent(name, seed=seed)
+        return partial(RandomAgent, name)
     if spec == "scripted":
-        return ScriptedAgent(name, answers)
+        return lambda seed: ScriptedAgent(name, answers)
     if spec == "heuristic":
         noise = HeuristicOptions.parse(options.get("options") or {}).noise
-        return HeuristicAgent(name, seed=seed, language=options.get("language"), noise=noise)  # the game's language, if told
+        language = options.get("language")  # the game's language, if told
+        return lambda seed: HeuristicAgent(name, seed=seed, language=language, noise=noise)
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision, in the game's language
-        return HumanAgent(name, seed=seed, timeout=options.get("timeout"), language=options.get("language") or "en")
+        timeout, language = options.get("timeout"), options.get("language") or "en"
+        return lambda seed: HumanAgent(name, seed=seed, timeout=timeout, language=language)
     if is_model_spec(spec):
-        return make_llm_agent(spec, name, seed=seed, **options)
+        return lambda seed: make_llm_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")

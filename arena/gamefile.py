@@ -22,7 +22,7 @@ from agents.custom import load_class
 from agents.llm import is_model_spec
 from agents.llm.config import LLMOptions
 from agents.llm.pricing import PriceError, table_from
-from agents.registry import check_bot_options, make_agent
+from agents.registry import AgentMaker, agent_maker, check_bot_options
 from arena.endpoints import refuse_endpoints
 from arena.errors import GameFileError
 from engine.game import Game
@@ -175,27 +175,41 @@ class GameSpec(BaseModel):
         self.check()
         return self.build_checked(self.setup(), calls=calls, prices=prices)
 
-    def build_checked(self, setup: GameSetup, *, calls: Any = None, prices: Any = None) -> tuple[Game, dict[str, Agent]]:
+    def build_checked(
+        self, setup: GameSetup, *, calls: Any = None, prices: Any = None, makers: list[AgentMaker] | None = None
+    ) -> tuple[Game, dict[str, Agent]]:
         """``build`` without ``check``, from a ``setup()`` of this spec already made,
         perhaps with another seed (``dataclasses.replace``): a simulation checks its
         table once and deals it under thousands of seeds. The seats' seeds follow
-        ``setup.seed``, as they follow the file's seed in ``build``."""
+        ``setup.seed``, as they follow the file's seed in ``build``. ``makers``: the
+        seats' ``bot_makers()``, made once for a table of bots dealt many times."""
         try:
             game = Game(setup)
         except SetupError as e:
             raise GameFileError(str(e)) from None
-        wiring: dict[str, Any] = {"language": self.language}  # bots speak the game's language too
-        if any(is_model_spec(seat.agent) for seat in self.seats):
-            wiring = {
-                "preset": self.preset,
-                "rules": game.options,
-                "language": self.language,
-                "prices": prices if prices is not None else self.price_table(),
-            }
-            if calls is not None:
-                wiring["log"] = calls
-        agents = {seat.name: make_seat_agent(seat, seat_seed(setup.seed, i), **wiring) for i, seat in enumerate(self.seats)}
-        return game, agents
+        if makers is None:
+            makers = self.seat_makers(game, calls=calls, prices=prices)
+        return game, {seat.name: seat_agent(seat, make, seat_seed(setup.seed, i)) for i, (seat, make) in enumerate(zip(self.seats, makers))}
+
+    def seat_makers(self, game: Game, *, calls: Any = None, prices: Any = None) -> list[AgentMaker]:
+        """What seats each seat's agent from its seed, for ``game`` dealt from this spec.
+        Model seats are told the rules the engine actually runs (so their prompt cannot
+        disagree with the game) and share ``calls`` when one is given."""
+        if not any(is_model_spec(seat.agent) for seat in self.seats):
+            return self.bot_makers()
+        wiring: dict[str, Any] = {
+            "preset": self.preset,
+            "rules": game.options,
+            "language": self.language,
+            "prices": prices if prices is not None else self.price_table(),
+        }
+        if calls is not None:
+            wiring["log"] = calls
+        return [seat_maker(seat, **wiring) for seat in self.seats]
+
+    def bot_makers(self) -> list[AgentMaker]:
+        """The seats' makers when no seat is a model's: they depend on the table alone."""
+        return [seat_maker(seat, language=self.language) for seat in self.seats]  # bots speak the game's language too
 
 
 MAX_PLAYERS = 30  # no preset seats more; a bound for every table, before any name is made
@@ -229,20 +243,38 @@ def seat_seed(game_seed: int, index: int) -> int:
 
 
 def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:
+    return seat_agent(seat, seat_maker(seat, **wiring), seed)
+
+
+def seat_maker(seat: SeatSpec, **wiring: Any) -> AgentMaker:
+    """What seats ``seat``'s agent from its seed (``agent_maker``); ``GameFileError``."""
     spec = seat.agent
     try:
         if spec == SCRIPTED:
-            return make_agent(spec, seat.name, seed=seed, answers=seat.answers or {})
+            return agent_maker(spec, seat.name, answers=seat.answers or {})
         if spec == HUMAN:
-            return make_agent(spec, seat.name, seed=seed, timeout=seat.timeout, language=wiring.get("language"))
+            return agent_maker(spec, seat.name, timeout=seat.timeout, language=wiring.get("language"))
         if is_model_spec(spec):
-            return make_agent(spec, seat.name, seed=seed, options=seat.options or LLMOptions(), **wiring)
-        return make_agent(spec, seat.name, seed=seed, language=wiring.get("language"), options=seat.options)
-    except ImportError as e:
-        raise GameFileError(f"agent '{spec}' for {seat.name} is not available: {e}") from None
+            return agent_maker(spec, seat.name, options=seat.options or LLMOptions(), **wiring)
+        return agent_maker(spec, seat.name, language=wiring.get("language"), options=seat.options)
     except (ValueError, TypeError) as e:
-        prefix = f"{seat.name}: " if is_model_spec(spec) else ""
-        raise GameFileError(prefix + str(e)) from None
+        raise _seat_error(seat, e) from None
+
+
+def seat_agent(seat: SeatSpec, make: AgentMaker, seed: int) -> Agent:
+    """``seat``'s agent made with its seed; ``GameFileError``."""
+    try:
+        return make(seed)
+    except (ImportError, ValueError, TypeError) as e:
+        raise _seat_error(seat, e) from None
+
+
+def _seat_error(seat: SeatSpec, e: Exception) -> GameFileError:
+    spec = seat.agent
+    if isinstance(e, ImportError):
+        return GameFileError(f"agent '{spec}' for {seat.name} is not available: {e}")
+    prefix = f"{seat.name}: " if is_model_spec(spec) else ""
+    return GameFileError(prefix + str(e))
 
 
 # Friendly names for tables nobody described: short, distinct initials, easy to read

@@ -23,6 +23,7 @@ from rich.console import JustifyMethod
 from rich.table import Table
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
+from agents.registry import AgentMaker
 from arena.gamefile import GameFileError, GameSpec, default_game
 from arena.gc_tuning import many_games, tune_bot_worker
 from arena.runner import run_sync
@@ -128,17 +129,24 @@ class _Table:
     options: dict[str, Any] | None
 
     @cached_property
-    def _dealer(self) -> tuple[GameSpec, GameSetup]:
-        """The table checked once (names, options, deck size) and its setup, which
-        each game copies with its own seed: the same game ``build`` would deal."""
+    def _dealer(self) -> tuple[GameSpec, GameSetup, list[AgentMaker]]:
+        """The table checked once (names, options, deck size), its setup, which
+        each game copies with its own seed (the same game ``build`` would deal), and
+        its seats' agent makers, resolved once (``GameSpec.bot_makers``)."""
         spec = default_game(players=self.players, preset=self.preset, agent=self.agents, roles=self.roles, options=self.options)
         spec.check()
-        return spec, spec.setup()
+        return spec, spec.setup(), spec.bot_makers()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Sent to a worker without the dealer (its makers may be closures): the worker deals its own."""
+        state = dict(self.__dict__)
+        state.pop("_dealer", None)
+        return state
 
     def play(self, game_seed: int) -> tuple[str, int]:
         """One game's (winner, days)."""
-        spec, setup = self._dealer
-        game, seats = spec.build_checked(replace(setup, seed=game_seed))
+        spec, setup, makers = self._dealer
+        game, seats = spec.build_checked(replace(setup, seed=game_seed), makers=makers)
         try:
             run_sync(game, seats)
         except (GameError, IllegalAnswer) as e:
