@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from agents.heuristic import HeuristicAgent
-from agents.heuristic_memory import Memory
+from agents.heuristic_memory import _TABLES, Memory
 from agents.heuristic_suspicion import judge, judged
 from arena.gamefile import GameSpec, SeatSpec, default_names
 from arena.runner import view_for
@@ -140,3 +140,31 @@ def test_a_view_behind_the_table_or_from_another_game_reads_alone():
     forked.update(mixed)
     assert forked._solo or forked.table is not ahead.table
     same_memory(forked, alone(seats[2], mixed))
+
+
+@pytest.mark.parametrize("preset,players,seed", [("millers_hollow", 8, 11), ("best_of", 12, 6), ("village", 10, 7)])
+def test_the_shared_public_judgement_is_the_same_whoever_made_it_first(preset, players, seed):
+    """The public judgement kept in the table is made by whichever seat asks first (a
+    wolf, the Seer, the Witch...): at every moment of a game, each seat in turn asks
+    first, and every other seat's answer, shared or its own, is what it would judge
+    alone; a seat's private judgement never comes from the table."""
+    game = _finished(preset, players, seed)
+    seats = list(game.by_name)
+    views = {s: game.observation(s) for s in seats}
+    assert any(e.audience != PUBLIC for s in seats for e in views[s])
+    moments = sorted({e.seq for s in seats for e in views[s]})[:: max(1, len(game.events) // 12)] + [len(game.events)]
+    shared = 0  # moments at which every seat shared the table
+    for upto in moments:
+        cut = {s: [e for e in views[s] if e.seq < upto] for s in seats}
+        for first in seats:
+            _TABLES.clear()  # a table of its own for this moment's seats (the game's has read it all)
+            mems = {s: Memory(s) for s in seats}
+            for s in [first] + [x for x in seats if x != first]:
+                mems[s].update(cut[s])
+            shared += all(not m._solo and m.table is mems[first].table for m in mems.values())
+            judged(mems[first], False)  # the table's public judgement, made by this seat
+            for s in seats:
+                solo = alone(s, cut[s])
+                same_beliefs(judged(mems[s], False), judge(solo, False))
+                same_beliefs(judged(mems[s], True), judge(solo, True))
+    assert shared > len(seats)
