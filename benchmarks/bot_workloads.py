@@ -270,6 +270,20 @@ heuristic games under valgrind, main (cd4b9d8) and the branch's steps (engine ga
     + containers taken once     15.70M (14.54M)   6.3x (a seat re-takes the table's containers only
                                                   after a game start; the bot's commonest answer
                                                   checked without ``Decision.validate``'s call)
+
+Issue 18, after the shared table was merged (2026-12-03, main 560fc34): per_game of 20
+heuristic and 200 engine games under valgrind, 15.71M / 2.49M instructions: 6.30x. No
+seat of 40 default games (8 players) reads alone: the sharing holds all game long. Tried
+and not kept: a seat's judgement returned again while nothing it reads moved (the same
+facts, day, votes, accusations and secrets): only 31 of 1739 judgements in 40 games
+could be (between two of a seat's decisions someone nearly always accuses someone), so
+the key would cost about what it saves; ``normalise``'s comprehensions rewritten
+(``map``, a dict built directly, an appending loop): no difference beyond the noise.
+In the village preset the Buildings and MovedIn events (``heuristic_village``'s
+handlers, neither the table's nor ``_SEAT_ONLY``) send every seat reading alone from
+the first night: the next place the sharing could reach, outside this benchmark. A test
+(``tests/test_heuristic_shared.py``) now has each seat in turn make the table's public
+judgement first: every seat's judgements stay those it would make alone.
 """
 
 from __future__ import annotations
