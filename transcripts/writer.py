@@ -15,7 +15,6 @@ killed process leaves no signature, and ``play --resume`` signs the file's new e
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import IO, Any
 from arena.result import result_of
 from engine.decisions import Decision
 from engine.game import Game
-from transcripts.chain import DIGEST_CHARS, HEAD_START, canonical_of_dump, dumps, floats_in, head
+from transcripts.chain import HEAD_START, canonical_of_dump, dumps, floats_in, head, head_link, link
 from transcripts.schema import (
     AnswerRecord,
     BeliefRecord,
@@ -161,13 +160,12 @@ class TranscriptWriter:
 
     # ------------------------------------------------------------------ file
     def _write(self, record: Any) -> None:
-        # One dump for the line and the canonical form (``chain.canonical_of_dump``),
-        # the digests computed as ``chain.link`` and ``chain.head_link`` do.
+        # One dump for the line and the canonical form (``chain.canonical_of_dump``).
         data = record.model_dump(mode="json", exclude={"digest"})
         if self._chained:
-            form = canonical_of_dump(record, data).encode("utf-8")
-            self._digest = data["digest"] = hashlib.sha256(((self._digest or "") + "\n").encode("utf-8") + form).hexdigest()[:DIGEST_CHARS]  # last, so a line still opens with its type
-            self._head = hashlib.sha256((self._head + "\n").encode("utf-8") + form).hexdigest()
+            form = canonical_of_dump(record, data)
+            self._digest = data["digest"] = link(self._digest, record, form)  # last, so a line still opens with its type
+            self._head = head_link(self._head, record, form)
         if data.get("signer", True) is None:
             del data["signer"]  # an unsigned header keeps the shape it had before signing existed
         line = dumps(data, floats=floats_in(type(record)))
