@@ -1,11 +1,11 @@
-"""The heuristic bot's judgement carried across events plays exactly as a fresh one.
+"""The heuristic bot's play does not depend on the interpreter's string hashing.
 
 ``heuristic_suspicion`` keeps each seat's partial sums between events and adds only
-the votes and accusations appended since (``_Carried``). These tests hold it to the
-judgement a memory that reads the whole view at once computes: every float equal, at
-every decision of whole games of several presets. And a whole 狼人杀 game must not
-depend on the interpreter's string hashing (a set iterated in hash order once made
-the heuristic bot's speech differ between runs).
+the votes and accusations appended since (``_Carried``); that the carried, shared
+judgement is every float of a fresh one read alone is held at every decision by
+``tests/test_heuristic_shared.py``. Here a whole 狼人杀 game must not depend on the
+interpreter's string hashing (a set iterated in hash order once made the heuristic
+bot's speech differ between runs).
 """
 
 from __future__ import annotations
@@ -15,57 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from agents.heuristic import HeuristicAgent
-from agents.heuristic_memory import Memory
-from agents.heuristic_suspicion import judge, judged
-from arena.gamefile import GameSpec, SeatSpec, default_names
-from arena.runner import view_for
-
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(autouse=True)
-def strict_bot(monkeypatch):
-    monkeypatch.setattr(HeuristicAgent, "strict", True)
-
-
-def _same(carried, fresh) -> None:
-    assert carried.score == fresh.score
-    assert carried.p == fresh.p
-    assert carried.cred == fresh.cred
-    assert carried.liars == fresh.liars
-    assert carried.known == fresh.known
-    assert carried.hidden_wolves == fresh.hidden_wolves
-
-
-@pytest.mark.parametrize(
-    "preset,players,seed,options",
-    [
-        ("millers_hollow", 8, 3, {}),
-        ("millers_hollow", 12, 4, {"discussion": "bidding"}),
-        ("langrensha", 12, 5, {"sheriff_candidacy": True}),
-        ("best_of", 12, 6, {}),
-        ("village", 10, 7, {}),
-    ],
-)
-def test_carried_judgement_is_the_fresh_one_at_every_decision(preset, players, seed, options):
-    spec = GameSpec(preset=preset, seed=seed, options=options, seats=[SeatSpec(name=n, agent="heuristic") for n in default_names(players)])
-    game, agents = spec.build()
-    compared = 0
-    while not game.over and game.waiting:
-        for d in game.waiting:
-            agent = agents[d.seat]
-            view = view_for(game, d.seat)
-            game.submit(d.id, agent.decide(view, d))
-            assert isinstance(agent, HeuristicAgent)
-            fresh = Memory(d.seat)
-            fresh.update(view.events)
-            for private in (True, False):
-                _same(judged(agent.memory, private), judge(fresh, private))
-                compared += 1
-    assert game.over and compared > 50
 
 
 GAMES = """

@@ -2,8 +2,9 @@
 
 ``heuristic_memory.PublicTable`` reads a game's public events once for all of its
 heuristic seats, and ``heuristic_suspicion`` shares the public perspective's
-judgement between them. These tests hold a seat that shares to a seat that reads its
-whole view alone (``Memory._solo``, as every seat once did): the same facts and every
+judgement between them, and each seat carries its partial sums from one decision to
+the next (``_Carried``). These tests hold a seat that shares and carries to a fresh
+seat that reads its whole view alone (``Memory._solo``, as every seat once did): the same facts and every
 float of both judgements equal, at every decision of whole games, and never a private
 event in the table, however the other seats' private events interleave.
 """
@@ -58,6 +59,7 @@ def same_beliefs(a, b) -> None:
     [
         ("millers_hollow", 8, 3, {}),
         ("millers_hollow", 12, 8, {"discussion": "bidding"}),
+        ("millers_hollow", 12, 4, {"discussion": "bidding"}),
         ("langrensha", 12, 5, {"sheriff_candidacy": True}),
         ("best_of", 12, 6, {}),
         ("village", 10, 7, {}),
