@@ -295,10 +295,11 @@ and records with float fields, whose NaN orjson would write as ``null``), and
 ``side_of`` kept per registered role in ``build_schedule``. The chain and lines are
 byte-identical (``tests/test_chain_canonical.py`` against the old definitions,
 hypothesis included; transcript_identity 1000 of 1000). valgrind, one process,
-8 players, heuristic and random seats, 30 less 10 games, main (560fc34) and w22:
-46.4M -> 48.4M a game
-(within this measure's noise: 2 less 12 games of 8 and 10 players gave negative
-figures, so the per-game differences here swing by several M and need repeating);
+8 players, heuristic and random seats, 40 less 10 games, ``PYTHONHASHSEED=0``
+(without it a run's count moves by hundreds of millions: the string hashes reorder
+sets and dicts, so two run lengths can give a negative difference), main before the
+shared table (cd4b9d8), after it (560fc34) and with the writer (fcfd808): 62.00M
+(61.38M again), 62.01M -> 48.84M a game (-21%);
 the writer's ``_write`` over a game's 137 records x 20 (process time, best of 5):
 16.2 -> 15.2 us a record. Left: the metrics read back from each finished game's file (parse 2.8M,
 typed events 2.4M a game) and ``make_jobs`` (0.38M).
