@@ -9,17 +9,27 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from transcript_tools import varied_spec
 
-from transcripts.chain import canonical, canonical_of_dump, dumps, floats_in
+from arena.gamefile import header_for
+from arena.runner import run_sync
+from transcripts.chain import canonical, canonical_of_dump, dumps, floats_in, head_link, link
+from transcripts.signing import Signer
+from transcripts.verify import Status, verify_file
+from transcripts.writer import TranscriptWriter
 from transcripts.schema import (
     AnswerRecord,
     BeliefRecord,
     CallRecord,
     ErrorRecord,
+    EventRecord,
     ForkRecord,
     HeaderRecord,
     ResultRecord,
@@ -108,3 +118,52 @@ def test_dumps_is_json_dumps() -> None:
         for sort in (False, True):
             assert dumps(v, sort_keys=sort, floats=False) == json.dumps(v, sort_keys=sort, ensure_ascii=False, separators=(",", ":"))
     assert dumps({1: 2, "a": [3]}, floats=False) == '{"1":2,"a":[3]}'
+
+
+@pytest.mark.parametrize("preset", ["millers_hollow", "langrensha", "village", "best_of", "forum"])
+def test_played_games_records(preset: str) -> None:
+    """Every record a real game writes: header, events of five presets, answers."""
+    for seed in range(4):
+        spec = varied_spec(seed, agent="heuristic" if seed % 2 else "random", preset=preset)
+        game, agents = spec.build()
+        run_sync(game, agents)
+        check(header_for(spec, game))
+        for e in game.events:
+            check(EventRecord(**e.to_json()))
+        for did, seat, _, value in game.answer_log[:50]:
+            check(AnswerRecord(decision=did, seat=seat, kind="k", shape="s", options=[], allow_pass=False, answer=value, agent="x"))
+
+
+class OldWriter(TranscriptWriter):
+    """The writer's ``_write`` as it was before issue 18: two dumps, two json.dumps."""
+
+    def _write(self, record: Any) -> None:
+        data = record.model_dump(mode="json", exclude={"digest"})
+        if data.get("signer", True) is None:
+            del data["signer"]
+        if self._chained:
+            form = canonical(record)
+            self._digest = data["digest"] = link(self._digest, record, form)
+            self._head = head_link(self._head, record, form)
+        self._file.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.flush()
+        self._lines += 1
+
+
+def _play(writer_class: type[TranscriptWriter], spec: Any, path: Path, signer: Signer) -> bytes:
+    game, agents = spec.build()
+    with writer_class(path, header_for(spec, game), signer=signer) as w:
+        w.sync_events(game)
+        run_sync(game, agents, on_answer=w.on_answer)
+        w.result(game)
+    return path.read_bytes()
+
+
+def test_signed_files_are_the_old_writers_bytes_and_verify(tmp_path: Path) -> None:
+    """Whole signed files, old writer against new (Ed25519 signs deterministically)."""
+    signer = Signer(Ed25519PrivateKey.generate())
+    for seed in range(6):
+        spec = varied_spec(seed, agent="heuristic" if seed % 2 else "random", preset=["millers_hollow", "village", "langrensha"][seed % 3])
+        new = _play(TranscriptWriter, spec, tmp_path / f"new{seed}.jsonl", signer)
+        assert new == _play(OldWriter, spec, tmp_path / f"old{seed}.jsonl", signer)
+        assert verify_file(str(tmp_path / f"new{seed}.jsonl")).status is Status.OK
