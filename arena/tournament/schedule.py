@@ -67,25 +67,11 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-_SIDES: dict[str, str] = {}  # side_of's answers for the registered roles, while ROLES keeps its size
-_SIDES_OF = [0]  # len(ROLES) when _SIDES was filled
-
-
 def side_of(role: str) -> str:
-    """The side ``role`` plays for: ~170 calls a scheduled game, so a registered
-    role's answer is kept (forgotten when a role is registered)."""
-    if _SIDES_OF[0] == len(ROLES):
-        side = _SIDES.get(role)
-        if side is not None:
-            return side
-    else:
-        _SIDES.clear()
-        _SIDES_OF[0] = len(ROLES)
     r = ROLES.get(role)
     if r is None:
         return "werewolves" if "wolf" in role else "village"
-    side = _SIDES[role] = "werewolves" if r.is_wolf else r.camp
-    return side
+    return "werewolves" if r.is_wolf else r.camp
 
 
 @dataclass(frozen=True, slots=True)
