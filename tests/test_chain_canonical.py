@@ -20,6 +20,7 @@ from transcript_tools import varied_spec
 
 from arena.gamefile import header_for
 from arena.runner import run_sync
+from engine.presets import PRESETS
 from transcripts.chain import canonical, canonical_of_dump, dumps, floats_in, head_link, link
 from transcripts.signing import Signer
 from transcripts.verify import Status, verify_file
@@ -135,7 +136,24 @@ def test_played_games_records(preset: str) -> None:
 
 
 class OldWriter(TranscriptWriter):
-    """The writer's ``_write`` as it was before issue 18: two dumps, two json.dumps."""
+    """The writer as it was before issue 18: every event and answer built as its
+    pydantic record, each record dumped twice, both texts by ``json.dumps``."""
+
+    def sync_events(self, game: Any) -> None:
+        while self._written < len(game.events):
+            self._write(EventRecord(**game.events[self._written].to_json()))
+            self._written += 1
+
+    def answer(self, game: Any, decision: Any, agent_spec: str) -> None:
+        value = next((v for did, _, _, v in reversed(game.answer_log) if did == decision.id), None)
+        self._write(
+            AnswerRecord(
+                decision=decision.id, seat=decision.seat, kind=decision.kind, shape=decision.shape,
+                options=list(decision.options), allow_pass=decision.allow_pass, count=decision.count,
+                answer=value, agent=agent_spec,
+            )
+        )  # fmt: skip
+        self.sync_events(game)
 
     def _write(self, record: Any) -> None:
         data = record.model_dump(mode="json", exclude={"digest"})
@@ -162,8 +180,9 @@ def _play(writer_class: type[TranscriptWriter], spec: Any, path: Path, signer: S
 def test_signed_files_are_the_old_writers_bytes_and_verify(tmp_path: Path) -> None:
     """Whole signed files, old writer against new (Ed25519 signs deterministically)."""
     signer = Signer(Ed25519PrivateKey.generate())
-    for seed in range(6):
-        spec = varied_spec(seed, agent="heuristic" if seed % 2 else "random", preset=["millers_hollow", "village", "langrensha"][seed % 3])
+    presets = list(PRESETS)
+    for seed in range(2 * len(presets)):  # every preset, with random and heuristic seats
+        spec = varied_spec(seed, agent="heuristic" if seed % 2 else "random", preset=presets[seed // 2])
         new = _play(TranscriptWriter, spec, tmp_path / f"new{seed}.jsonl", signer)
         assert new == _play(OldWriter, spec, tmp_path / f"old{seed}.jsonl", signer)
         assert verify_file(str(tmp_path / f"new{seed}.jsonl")).status is Status.OK

@@ -25,11 +25,9 @@ from engine.decisions import Decision
 from engine.game import Game
 from transcripts.chain import HEAD_START, canonical_of_dump, dumps, floats_in, head, head_link, link
 from transcripts.schema import (
-    AnswerRecord,
     BeliefRecord,
     CallRecord,
     ErrorRecord,
-    EventRecord,
     HeaderRecord,
     ResultRecord,
     SignatureRecord,
@@ -97,8 +95,13 @@ class TranscriptWriter:
         """Write the events emitted since the last call."""
         events = game.events
         while self._written < len(events):
-            ev = events[self._written]
-            self._write(EventRecord(**ev.to_json()))
+            body = events[self._written].to_json()
+            # ``EventRecord(**body)``'s line, without building the record: ``body`` is
+            # its fields in their order, its ``type`` and an empty ``data`` are the
+            # defaults the canonical form leaves out, and no field holds a float
+            # (``tests/test_chain_canonical.py`` compares both ways, file by file).
+            form = {k: v for k, v in body.items() if v or k != "data"}
+            self._put("event", {"type": "event", **body}, form, False)
             self._written += 1
 
     def answer(self, game: Game, decision: Decision, agent_spec: str) -> None:
@@ -112,19 +115,15 @@ class TranscriptWriter:
             if did == decision.id:
                 value = v
                 break
-        self._write(
-            AnswerRecord(
-                decision=decision.id,
-                seat=decision.seat,
-                kind=decision.kind,
-                shape=decision.shape,
-                options=list(decision.options),
-                allow_pass=decision.allow_pass,
-                count=decision.count,
-                answer=value,
-                agent=agent_spec,
-            )
-        )
+        # ``AnswerRecord``'s line, built as the events' are (``sync_events``): its
+        # fields in their order; ``type`` and a ``count`` of 1 are defaults.
+        fields = {
+            "decision": decision.id, "seat": decision.seat, "kind": str(decision.kind), "shape": str(decision.shape),
+            "options": list(decision.options), "allow_pass": decision.allow_pass, "count": decision.count,
+            "answer": value, "agent": agent_spec,
+        }  # fmt: skip
+        form = fields if decision.count != 1 else {k: v for k, v in fields.items() if k != "count"}
+        self._put("answer", {"type": "answer", **fields}, form, False)
         self.sync_events(game)
 
     def on_answer(self, game: Game, decision: Decision, answer: Any, agent: Any) -> None:
@@ -162,14 +161,22 @@ class TranscriptWriter:
     def _write(self, record: Any) -> None:
         # One dump for the line and the canonical form (``chain.canonical_of_dump``).
         data = record.model_dump(mode="json", exclude={"digest"})
-        if self._chained:
-            form = canonical_of_dump(record, data)
-            self._digest = data["digest"] = link(self._digest, record, form)  # last, so a line still opens with its type
-            self._head = head_link(self._head, record, form)
+        form = canonical_of_dump(record, data) if self._chained else ""
         if data.get("signer", True) is None:
             del data["signer"]  # an unsigned header keeps the shape it had before signing existed
-        line = dumps(data, floats=floats_in(type(record)))
-        self._file.write(line + "\n")
+        self._line(data, form, floats_in(type(record)))
+
+    def _put(self, kind: str, data: dict[str, Any], fields: dict[str, Any], floats: bool) -> None:
+        """The line of a record of type ``kind`` built without its model: ``data`` as
+        its ``model_dump(mode="json")`` would be, ``fields`` those not at their defaults."""
+        self._line(data, f"{kind}:" + dumps(fields, sort_keys=True, floats=floats) if self._chained else "", floats)
+
+    def _line(self, data: dict[str, Any], form: str, floats: bool) -> None:
+        """Chain a line by its canonical ``form`` and write it whole."""
+        if self._chained:
+            self._digest = data["digest"] = link(self._digest, None, form)  # last, so a line still opens with its type
+            self._head = head_link(self._head, None, form)
+        self._file.write(dumps(data, floats=floats) + "\n")
         self._file.flush()
         self._lines += 1
 
