@@ -315,6 +315,14 @@ files of every preset are byte-identical to the old writer's (the test's
 ``OldWriter`` builds every record's model); transcript_identity 1000 of 1000. Same
 measure as above (PYTHONHASHSEED=0, 40 less 10 games), main (4acab59) and the branch
 in one run: 49.15M -> 38.70M instructions a game (-21%).
+
+Valgrind counts no system calls, and the writer made one a line: every line was
+flushed so that whatever stops a game leaves it on disk. A tournament's bot game is
+played again whole if it is cut off (its part file is overwritten), so its writer
+keeps the lines in the file's buffer until it closes (``flush=False``); model games
+still flush each line. ``strace -c`` of a one-process tournament, 40 less 10 games:
+155 -> 5.2 ``write`` calls a game; system CPU time 1.25 -> 0.60 ms a game (best of
+4 runs of 70 less 10 games on the loaded machine).
 """
 
 from __future__ import annotations

@@ -2,11 +2,12 @@
 
 Every line is written whole and flushed at once, so whatever stops the game (a
 failing seat, Ctrl-C, a killed process) leaves a file whose lines all parse and hold
-everything played so far. Events are written as they appear: the writer keeps a
+everything played so far (a game played again whole if it is cut off may leave its
+lines in the buffer until the writer closes: ``flush=False``). Events are written as they appear: the writer keeps a
 pointer into ``game.events`` and, after each accepted answer, writes the answer and
 then the events that answer caused, which is the order a replay needs.
 
-Every line of every record type goes through ``_write``, which chains it
+Every line of every record type goes through ``_line``, which chains it
 (``transcripts.chain``): the line digest, and the full-strength head a signature
 signs. With a ``signer`` the header names its public key and ``close`` writes the
 ``signature`` record last, whatever ended the game (its end, an error, Ctrl-C); a
@@ -52,11 +53,17 @@ def software_version() -> str:
 class TranscriptWriter:
     """Appends records to one JSONL file; use as a context manager to close it."""
 
-    def __init__(self, path: str | Path, header: HeaderRecord, *, signer: Any = None):
+    def __init__(self, path: str | Path, header: HeaderRecord, *, signer: Any = None, flush: bool = True):
         """``signer`` (a ``transcripts.signing.Signer``) signs the file when it closes;
-        the header then names its public key (any other ``signer`` it held is replaced)."""
+        the header then names its public key (any other ``signer`` it held is replaced).
+
+        ``flush=False`` leaves the lines in the file's buffer until it fills or the
+        writer closes, for a game that is played again whole if it is cut off (a
+        tournament's bot games: the part file of a killed game is overwritten): a
+        flush is a system call, and one a line was a ninth of such a game's time."""
         self.path = Path(path)
         self._file: IO[str] = self.path.open("w", encoding="utf-8")
+        self._flush = flush
         self._written = 0  # how many of game.events are already in the file
         self._digest: str | None = None  # the last line's (``transcripts.chain``)
         self._head = HEAD_START  # the full-strength chain's, for the signature
@@ -88,6 +95,7 @@ class TranscriptWriter:
         self._lines = 1 + len(t.records)
         self._chained = last_digest is not None
         self._signer = signer
+        self._flush = True
         return self
 
     # ------------------------------------------------------------------ records
@@ -177,7 +185,8 @@ class TranscriptWriter:
             self._digest = data["digest"] = link(self._digest, None, form)  # last, so a line still opens with its type
             self._head = head_link(self._head, None, form)
         self._file.write(dumps(data, floats=floats) + "\n")
-        self._file.flush()
+        if self._flush:
+            self._file.flush()
         self._lines += 1
 
     def close(self) -> None:

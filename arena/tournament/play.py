@@ -94,7 +94,7 @@ class _Table:
         except (GameFileError, SigningKeyError) as e:
             raise GameFailed(f"{job.plan.id}: {e}") from None
         job.part_path.parent.mkdir(parents=True, exist_ok=True)
-        self.writer = TranscriptWriter(job.part_path, header_for(spec, self.game), signer=signer)
+        self.writer = TranscriptWriter(job.part_path, header_for(spec, self.game), signer=signer, flush=not job.bots_only)
         self.calls.subscribe(self.writer.call)
         self.writer.sync_events(self.game)
         self.beliefs = poll_for(spec.beliefs, self.writer)
