@@ -15,9 +15,9 @@ rather than a miscount.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Iterator, NamedTuple, TypeGuard, TypeVar, overload
+from typing import Any, Hashable, Iterable, Iterator, NamedTuple, Sequence, TypeGuard, TypeVar, overload
 
 from arena.fastjson import loads as _loads
 from engine.events import Event, audience_from_json
@@ -67,6 +67,14 @@ def event_of(record: dict[str, Any], where: str = "transcript") -> Event:
         raise MetricsError(f"{where}: event {record.get('seq', '?')}: {e}") from None
 
 
+def _played(e: Event | None, record: dict[str, Any], where: str) -> Event:
+    """The game's own event for the file's next event record: the two must be the
+    same event (its number and kind), or the file is not the game's."""
+    if e is None or e.seq != record.get("seq") or e.data.kind != record.get("kind"):
+        raise MetricsError(f"{where}: event {record.get('seq', '?')} is not the game's event {e.seq if e else 'past its end'}")
+    return e
+
+
 class Step(NamedTuple):
     """A record that a forward reading with ``Truth`` stops at (``GameRecord.walk``)."""
 
@@ -103,19 +111,25 @@ class GameRecord:
     measured: dict[str, Any] | None = None  # the game's measures, once computed (``arena.metrics.cli``)
     pairs: Any = None  # ``beliefs.belief_pairs(self)``, once computed
     contribution: Any = None  # what it adds to ``game.Aggregate``, once worked out (the CLI's check)
+    # The game's own typed events, when the file was just written from them (a
+    # tournament's finished game): taken for its event records instead of reading
+    # each again from its ``data``, which gives equal events (``tests/test_metrics_handover.py``).
+    played: InitVar[Sequence[Event] | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, played: Sequence[Event] | None) -> None:
         self._typed: dict[int, Event] = {}
         self._deaths: tuple[Death, ...] | None = None
         self._of: dict[Any, list[Any]] = {}
         self._steps: tuple[list[Step], Exception | None] | None = None
         self._walks: dict[Hashable, list[Step]] = {}
         where = self.path or "transcript"
+        given = iter(played) if played is not None else None
         for r in self.records:
             t = r.get("type")
             if t == "event":
                 self.events.append(r)
-                e = self._typed[id(r)] = event_of(r, where)
+                e = event_of(r, where) if given is None else _played(next(given, None), r, where)
+                self._typed[id(r)] = e
                 self.timeline.append(e)
             elif t == "answer":
                 self.answers.append(r)
@@ -125,6 +139,8 @@ class GameRecord:
                 self.beliefs.append(r)
             elif t == "result" and self.result is None:
                 self.result = r
+        if given is not None and next(given, None) is not None:
+            raise MetricsError(f"{where}: the game has events the file does not hold")
         end = self.game_end
         self.roles: dict[str, str] = dict(end.roles or {}) if end else {}
         self.initial_roles: dict[str, str] = dict(end.initial_roles or self.roles) if end else {}
@@ -344,14 +360,17 @@ def records_from_lines(lines: Iterable[str], where: str = "transcript") -> list[
     return out
 
 
-def from_records(records: list[dict[str, Any]], path: str | None = None) -> GameRecord:
+def from_records(records: list[dict[str, Any]], path: str | None = None, played: Sequence[Event] | None = None) -> GameRecord:
+    """``played``: see ``GameRecord.played``."""
     where = path or "transcript"
     if not records or records[0].get("type") != "header":
         raise MetricsError(f"{where}: the first line must be a header record")
-    return GameRecord(header=records[0], records=records[1:], path=path)
+    return GameRecord(header=records[0], records=records[1:], path=path, played=played)
 
 
-def load_transcript(path: str | Path) -> GameRecord:
+def load_transcript(path: str | Path, played: Sequence[Event] | None = None) -> GameRecord:
+    """The file's records; its events typed, or ``played`` (the game's own events,
+    the file just written from them: ``GameRecord.played``)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -359,4 +378,4 @@ def load_transcript(path: str | Path) -> GameRecord:
         raise MetricsError(f"cannot read {p}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise MetricsError(f"cannot read {p}: not a transcript (not UTF-8 text at byte {e.start})") from None
-    return from_records(records_from_lines(text.split("\n"), str(p)), str(p))
+    return from_records(records_from_lines(text.split("\n"), str(p)), str(p), played)

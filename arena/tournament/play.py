@@ -179,8 +179,9 @@ async def play_async(job: GameJob, on_call=None) -> FinishedGame:
 
 
 def finished_game(job: GameJob, game, started: str, seconds: float) -> FinishedGame:
-    """The stored form of a finished game, measured from its transcript alone."""
-    m = game_metrics(load_transcript(job.final_path))
+    """The stored form of a finished game, measured from its transcript (its typed
+    events the game's own, from which the file was just written)."""
+    m = game_metrics(load_transcript(job.final_path, played=game.events))
     winners = set(game.winners)
     seats = []
     for s in job.plan.seats:
