@@ -109,6 +109,24 @@ def test_ask_takes_the_shape_from_the_declared_kind():
     assert h.shape == BOOL and h.id == d.id + 1
 
 
+def test_emit_and_ask_make_what_the_classes_make():
+    """``Game.emit`` and ``Game.ask`` set their objects' fields themselves (no
+    ``__init__`` frame): every field is set, and each object equals, and reads as,
+    the one its class makes from the same fields (a field added to ``Event`` or
+    ``Decision`` and not set there fails here)."""
+    game = _game()
+    asked = []
+    while game.pending:
+        for d in list(game.pending):
+            asked.append(d)
+            game.submit(d.id, d.options[0] if d.options else d.pass_answer)
+    assert len(game.events) > 20 and len(asked) > 20
+    for made in [*game.events, *asked]:
+        cls = type(made)
+        again = cls(*[getattr(made, f.name) for f in fields(cls)])
+        assert made == again and repr(made) == repr(again) and made.to_json() == again.to_json()
+
+
 def test_private_audiences_are_shared():
     assert private("P1") == frozenset({"P1"}) and private("P1") is private("P1")
     assert private("P1", "P2") == frozenset({"P1", "P2"})
