@@ -113,7 +113,9 @@ class Decision:
     ``options`` are player names, role ids, camps or booleans depending on ``kind``.
     ``context`` carries what the asker is shown with the question (the tied players,
     the wolves' victim the Witch may heal): the same facts are also in that seat's
-    events, the context only saves an agent from searching for them.
+    events, the context only saves an agent from searching for them. A context is
+    read, never written: the decisions of one round (a vote's voters, a round of
+    speeches) share one.
     """
 
     id: int

@@ -48,12 +48,13 @@ def discussion(game: Game, phase: str, rounds: int, speakers: list[str] | None =
             yield from bidding(game, rounds, speaking_order, extra)
             return
     for rnd in range(1, rounds + extra + 1):
+        context = {"round": rnd, "phase": phase}  # one a round (``Decision.context``)
         for player in speaking_order(game):
             if not player.alive or (speakers is not None and player.name not in speakers):
                 continue
             name = player.name
             # The engine's hottest loop: ``ask_one`` inlined, positional ``ask`` and payload.
-            d = game.ask(name, SPEAK, (), {"round": rnd, "phase": phase})
+            d = game.ask(name, SPEAK, (), context)
             said = (yield [d])[d.id]
             # ``engine.speech.speech_data`` inlined: a call per speech is 0.3% of a game.
             if said.__class__ is dict:

@@ -40,7 +40,7 @@ from engine.flow.common import Script, ask
 from engine.flow.day_powers import DAY_POWERS, day_powers, register_day_power  # noqa: F401
 from engine.flow.deaths import kill_batch
 from engine.flow.victory import end_game
-from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteResult, ballot, day_vote, leaders_of
+from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteContext, VoteResult, ballot, day_vote, leaders_of
 from engine.impersonation import impersonating_line
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
 from engine.speech import Speech
@@ -216,7 +216,8 @@ def forum_vote(game: Game) -> Script:
         voters = [n for n in alive if n not in game.voteless and n not in barred]
     else:
         voters = alive
-    decisions = [game.ask(v, VOTE, _legal(game, v, alive, sheltered), {"round": 1, "candidates": None}, True) for v in voters]
+    context: VoteContext = {"round": 1, "candidates": None}  # the voters' one (``Decision.context``)
+    decisions = [game.ask(v, VOTE, _legal(game, v, alive, sheltered), context, True) for v in voters]
     picks = (yield from ask(*decisions)) if decisions else []
     current = dict(zip(voters, picks))
     game.emit(VotesCast(dict(current)), PUBLIC)
@@ -264,7 +265,8 @@ def forum_vote(game: Game) -> Script:
             target = game.rng.choice(sorted(leaders))
             game.emit(TieBroken(None, target, "lot"), PUBLIC)
         elif opts.tie == "revote":
-            decisions = [game.ask(v, VOTE, _legal(game, v, leaders, sheltered), {"round": 2, "candidates": leaders}, True) for v in voters]
+            context = {"round": 2, "candidates": leaders}
+            decisions = [game.ask(v, VOTE, _legal(game, v, leaders, sheltered), context, True) for v in voters]
             picks = (yield from ask(*decisions)) if decisions else []
             again: dict[str, int] = {}
             for t in picks:

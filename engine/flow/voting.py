@@ -177,6 +177,7 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
     spared = game.spared if game.spared and not opts.lovers_may_target_each_other else None
     decisions = []
     everyone = tuple(pool)
+    context = {"round": rnd, "candidates": candidates}  # the voters' one (``Decision.context``)
     for v in voters:
         # Same legality as ``game.targets`` (never oneself unless allowed, never the
         # beloved), computed from one pool: this runs for every voter of every vote.
@@ -186,7 +187,6 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
             legal = tuple([n for n in pool if n != skip and n not in spare])
         else:
             legal = _all_but(everyone, None if opts.vote_self else v)
-        context = {"round": rnd, "candidates": candidates}
         decisions.append(game.ask(v, VOTE, legal, context, opts.allow_abstain or not legal))
     first_voters = limits.first if limits is not None else ()
     first = [d for d in decisions if d.seat in first_voters] if first_voters else None
@@ -298,9 +298,10 @@ def sheriff_election(
             alive, voters = list(standing[0]), list(standing[1])
         pool = tuple(alive if candidates is None else candidates)
         decisions = []
+        context = {"round": rnd}  # the voters' one (``Decision.context``)
         for v in voters:
             legal = (pool if opts.sheriff_vote_self or standing is not None else _all_but(pool, v)) or pool
-            decisions.append(game.ask(v, SHERIFF_VOTE, legal, {"round": rnd}))
+            decisions.append(game.ask(v, SHERIFF_VOTE, legal, context))
         answers = (yield decisions) if decisions else {}  # ``ask`` inlined
         picks = [answers[d.id] for d in decisions]
         counts = tally(game, voters, picks, False)

@@ -244,6 +244,8 @@ def _together(game: Game, hunt: _Hunt) -> Script:
         shared = None
         if pack and not opts.wolves_may_kill_wolf and not game.spared:
             shared = game.targets(pack[0], False, tuple(pack) + shelter)
+        # One context an attempt (``Decision.context``); an idle wolf is told so in his own.
+        context = {"attempt": attempt, "caught": caught, "rule": opts.wolf_pack, "attempts": attempts, "silent": opts.wolves_silent}
         for w in pack:
             if shared is not None:
                 options = shared
@@ -251,10 +253,10 @@ def _together(game: Game, hunt: _Hunt) -> Script:
                 options = game.targets(w, exclude=shelter)
             else:
                 options = game.targets(w, exclude=tuple(pack) + shelter)
-            context = {"attempt": attempt, "caught": caught, "rule": opts.wolf_pack, "attempts": attempts, "silent": opts.wolves_silent}
+            told = context
             if w in out_of_work:
-                options, context = (), {**context, "idle": True}
-            decisions.append(game.ask(w, WOLF_KILL, options, context, may_pass or not options))
+                options, told = (), {**context, "idle": True}
+            decisions.append(game.ask(w, WOLF_KILL, options, told, may_pass or not options))
         answers = yield decisions
         picks = [answers[d.id] for d in decisions]
         _tell_votes(game, hunt, dict(zip(pack, picks)), attempt)
@@ -319,8 +321,9 @@ def _run(game: Game) -> Script:
     if len(pack) >= 2 and opts.wolf_chat_rounds:
         girl = _deck_has(game, "little_girl")
         for rnd in range(1, opts.wolf_chat_rounds + 1):
+            context = {"round": rnd, "wolves": list(pack), "little_girl": girl}  # one a round (``Decision.context``)
             for w in pack:
-                d = game.ask(w, WOLF_CHAT, (), {"round": rnd, "wolves": list(pack), "little_girl": girl})
+                d = game.ask(w, WOLF_CHAT, (), context)
                 said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
                 if isinstance(said, dict):
                     text = said.get("text", "")
