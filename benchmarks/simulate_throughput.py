@@ -188,9 +188,10 @@ saves 60 instructions of a payload's 2.0 K, no cheaper than the class call; only
 fields set at each call site save ~0.54 K: 30 speeches a game, 16 K, 0.5%); the
 setup's seed without ``dataclasses.replace`` (a positional ``GameSetup``: -14 K, 0.4%);
 ``Player`` and its ``Parts`` without ``__init__`` frames (-11 K, 0.3%); a batch of one
-without its ``{id: decision}`` dict (~700 instructions, ~42 such batches: ~25 K, 0.7%).
-Outside the engine, ``SeatView(seat, None, game)`` is the runner's one class call per
-decision (85 a game, its ``__init__`` frame ~0.8 K each: ~70 K, 2%).
+without its ``{id: decision}`` dict (~700 instructions, 35.7 such batches a game: ~25 K,
+0.7%). Outside the engine, ``SeatView(seat, None, game)`` is the runner's one class call
+per decision (85 a game): made in ``run_sync`` the same way, 3.361 M -> 3.317 M (-44 K,
+-1.3%; tried, not committed: the runner is not this step's).
 """
 
 from __future__ import annotations
