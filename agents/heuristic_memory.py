@@ -160,26 +160,31 @@ class Memory:
         """Digest the events after the last one read; return whether memory was wiped.
         A shorter or different history means the seat was handed a new game: start
         over rather than mix two games."""
-        fresh = bool(self.seen) and (len(events) < self.seen or events[self.seen - 1].seq != self.last_seq)
+        seen = self.seen
+        fresh = bool(seen) and (len(events) < seen or events[seen - 1].seq != self.last_seq)
         if fresh:
             self.__init__(self.me)  # type: ignore[misc]
-        new = events[self.seen :]
-        if new:
-            self.derived.clear()
+            seen = 0
+        new = events[seen:]
         # Handlers are keyed by the payload's class: an event whose data is not its kind's
         # class (a ``RawEvent`` read from another version's file) teaches nothing, as it
         # adds nothing to ``SeatView``'s summaries. One loop, no call per event: every
         # seat reads every event.
-        if self._solo:
-            self._read(new)
-        else:
-            self._read_shared(new)
         if new:
+            self.derived.clear()
+            if self._solo:
+                self._read(new)
+            else:
+                self._read_shared(new)
             last = new[-1]
-            self.day, self.phase = last.day, last.phase
+            self.day, self.phase, self.last_seq = last.day, last.phase, last.seq
+        elif self._solo:
+            pass
+        elif self.table is not None:
+            self._sync(self.table)
+        else:
+            self.facts = self._own_facts
         self.seen = len(events)
-        if events:
-            self.last_seq = events[-1].seq
         return fresh
 
     def _read(self, new: list) -> None:
@@ -197,20 +202,30 @@ class Memory:
     def _read_shared(self, new: list) -> None:
         """The public events go to the game's ``PublicTable`` (read there once, by the
         first seat that gets to them; the others check that theirs are the same events,
-        by identity); the seat reads only its private events. The usual case takes no
-        Python step per public event: the seat lists its private events, checks its
-        last public one against the table's and reads its own. A public event that the
-        seat must read itself (the table ``marks`` it) or any doubt takes the loop of
-        ``_read_marked``."""
-        own_events = [e for e in new if (a := e.audience) is not PUBLIC and a != PUBLIC]
-        handlers, not_carried, shared, seat_only = _HANDLERS, _NOT_CARRIED, _SHARED, _SEAT_ONLY
-        for e in own_events:
+        by identity); the seat reads only its private events. The usual case takes one
+        short pass over the new events: the seat counts its public ones, keeps the last
+        of them to check against the table's, and lists its private ones to read them
+        itself. A public event that the seat must read itself (the table ``marks`` it)
+        or any doubt takes the loop of ``_read_marked``."""
+        handlers = _HANDLERS
+        own_events: list | None = None
+        last = None  # the last public event among the new
+        count = 0  # public events among the new
+        for e in new:
+            a = e.audience
+            if a is PUBLIC or a == PUBLIC:
+                count += 1
+                last = e
+                continue
             cls = e.data.__class__
-            if cls in handlers and (cls in shared or cls not in seat_only):
+            if cls in handlers and (cls in _SHARED or cls not in _SEAT_ONLY):
                 # a private speech or death, or a handler that may change public facts:
                 # the seat will read alone, from that event on
                 return self._read_marked(new)
-        count = len(new) - len(own_events)  # public events among the new
+            if own_events is None:
+                own_events = [e]
+            else:
+                own_events.append(e)
         t = self.table
         if count:
             q = self._public
@@ -229,19 +244,14 @@ class Memory:
                     return self._read_marked(new)
                 for e in pub[n - q :]:
                     t.read(e)
-            else:
-                last = None
-                for e in reversed(new):
-                    if (a := e.audience) is PUBLIC or a == PUBLIC:
-                        last = e
-                        break
-                if read[end - 1] is not last or end < n:  # another game's table, or a view behind it
-                    return self._read_marked(new)
+            elif read[end - 1] is not last or end < n:  # another game's table, or a view behind it
+                return self._read_marked(new)
             marks = t.marks
             if marks and marks[-1] >= q:  # a public event in range the seat reads itself
                 return self._read_marked(new)
             self._public = end
-        if own_events:
+        if own_events is not None:
+            not_carried = _NOT_CARRIED
             own = self._own_facts
             for e in own_events:
                 d = e.data
@@ -324,7 +334,7 @@ class Memory:
             self.spoken, self.debated, self.accusations = t.spoken, t.debated, t.accusations
             self.votes, self.sheriff_votes, self.revealed, self.growls = t.votes, t.sheriff_votes, t.revealed, t.growls
         self.hidden_cards, self.sheriff, self.speeches = t.hidden_cards, t.sheriff, t.speeches
-        if self.heard is None:  # once heard, the language stays
+        if self.heard is None and t.heard_first is not None:  # once heard, the language stays
             self.heard = t.heard_by_other(self.me)
         if self._alive_at != len(t.dead):
             self._alive, self._alive_at = t.alive, len(t.dead)
