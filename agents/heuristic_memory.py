@@ -85,6 +85,19 @@ _NO_DECK: Counter[str] = Counter()  # every seat's deck before the game starts: 
 class Memory:
     """Facts of one seat, updated incrementally by ``update(events)``."""
 
+    # Slots: a memory has more fields than an instance dict shares its keys for (30),
+    # and they are read at every judgement; ``__dict__`` keeps room for the fields the
+    # presets' handlers add (``heuristic_village``'s homes).
+    __slots__ = (
+        "me", "seen", "last_seq", "day", "phase", "players", "roles_in_play", "deck", "wolf_cards", "set_aside",
+        "my_role", "initial_role", "pack", "dead", "causes", "seer_results", "beloved", "sheriff", "claims",
+        "speeches", "spoken", "debated", "preset", "hidden_cards", "heard", "accusations", "votes",
+        "sheriff_votes", "chat_targets", "spotted", "wolf_votes", "caught_girl", "witch_victims", "thief_cards",
+        "overheard", "night_victims", "quiet_dawns", "open_days", "sisters", "fox_results", "growls", "model",
+        "charmed", "revealed", "angel_done", "derived", "facts", "carried", "_alive", "_alive_at", "table",
+        "_public", "_own_facts", "_solo", "_synced", "__dict__",
+    )  # fmt: skip
+
     def __init__(self, me: str):
         self.me = me
         self.seen = 0
