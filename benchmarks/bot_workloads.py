@@ -330,6 +330,28 @@ game.events)``, each checked to be the record's event by number and kind) instea
 being read again from their ``data``: the measures of 24 games of every preset are
 identical both ways (``tests/test_metrics_handover.py``). Same measure, main (b743b96)
 and the branch in one run: 38.39M -> 36.93M instructions a game (-3.8%).
+
+Issue 18, the heuristic memory's reading at each decision (2026-12-03): a decision's
+new events read in one pass (the public ones counted and the last kept for the check
+against the table, the private ones listed: no comprehension frames, no reversed
+scan, no second loop over the private ones; nothing read when nothing is new), and
+``Memory`` with slots (55 fields: more than an instance dict shares its keys for, so
+every read of one, the judge's included, went through a dict of its own). The
+memories' updates replayed alone (the 10 games' views fed to fresh memories,
+valgrind): 1.62M -> 1.43M -> 1.27M instructions a game. per_game of 20 heuristic and
+200 engine games under valgrind, ``PYTHONHASHSEED=0``, main (4acab59) and the branch
+in one run:
+
+    heuristic game 15.82M -> 15.37M instructions (engine game 2.49M): 6.35x -> 6.16x
+
+Tried and not kept (under 1% of a game): ``Situation.best`` with the leader's range
+test kept as the leader changes and the difference taken once (15.359M -> 15.352M);
+``PublicTable`` with slots (replayed updates 1.27M -> 1.23M). Where the rest of the
+per-decision path goes (opcodes traced over 10 games: 195K a game, the suspicion model
+64K): the memory 39K (its updates 29K, of which the first seat's reading of the news
+for the table ~5K), ``Situation`` 15K (``best`` 8.8K over ~350 options), the speeches
+10K, ``decide`` 2.5K; a game's seat setup pays a string-seeded ``random.Random`` per
+seat (~44K instructions each, the Mersenne Twister's own seeding).
 """
 
 from __future__ import annotations
