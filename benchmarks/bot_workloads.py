@@ -303,8 +303,8 @@ the writer's ``_write`` over a game's 137 records x 20 (process time, best of 5)
 16.2 -> 15.2 us a record. Left: the metrics read back from each finished game's file (parse 2.8M,
 typed events 2.4M a game) and ``make_jobs`` (0.38M).
 
-Issue 18, events and answers written without their models (2026-12-03): of a game's
-records nine in ten are events and answers, and each was still a pydantic model built
+Issue 18, events and answers written without their models (2026-12-03): nearly all
+of a bot game's records are events and answers (155 of 157), and each was still a pydantic model built
 (its validation building the event's payload again from its ``data``), dumped and
 stripped of its defaults: a fifth of a tournament game (cProfile). The writer now lays
 out their lines itself: an event's line is its engine event's ``to_json()`` behind
