@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from agents.heuristic_memory import Memory, is_wolf_role, neighbours
 from engine.roles import ROLES
@@ -190,13 +191,12 @@ def _standing(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str,
     return s
 
 
-def _add_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> bool:
+def _add_votes(rounds: list, known: dict[str, bool], known_wolves: list[str], s: dict[str, float]) -> bool:
     """Day votes speak once their target's camp is known: who pushed a revealed
     villager out, who stood with a known wolf. Whether any sum moved: a round of
     votes for unknown players (most rounds, until the death reveals a card) changes
     nothing, so what was added on top of these sums still stands."""
     known_get = known.get
-    known_wolves = [w for w, k in known.items() if k]
     moved = False
     for r in rounds:
         votes = r.votes
@@ -216,10 +216,14 @@ def _add_votes(rounds: list, known: dict[str, bool], s: dict[str, float]) -> boo
     return moved
 
 
-def _sheriff_voters(rounds: list, known: dict[str, bool], s: dict[str, float]) -> list[str]:
+def _sheriff_voters(rounds: list, known_wolves: list[str], s: dict[str, float]) -> list[str]:
     """Who voted a known wolf for sheriff, once per such vote, in the order the votes
-    are added (usually nobody: the sums under them then stand as they are)."""
-    return [v for r in rounds for v, t in r.votes.items() if t is not None and known.get(t) is True and v in s]
+    are added (usually nobody: the sums under them then stand as they are; publicly,
+    nobody is a known wolf before one dies)."""
+    if not known_wolves:
+        return []
+    wolves = set(known_wolves)
+    return [v for r in rounds for v, t in r.votes.items() if t in wolves and v in s]
 
 
 def _add_accusations(
@@ -314,17 +318,19 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
 
     The top player's weight is exactly 1.0 and dividing is monotonic, so the largest
     share is ``hidden / total``: the usual case (nobody capped) takes one pass. A
-    capped round reuses the shares already computed (same products, same order)."""
+    capped round reuses the shares already computed (same products, same order). At a
+    judgement's size (a handful of players) the fixed cost of each list, comprehension
+    and call is what counts, so the usual case builds as few as it can."""
     if not pool or hidden <= 0:
         return {n: 0.0 for n in pool}
-    odds = [s[n] for n in pool]
+    odds = itemgetter(*pool)(s) if len(pool) > 1 else (s[pool[0]],)  # one C call, not a comprehension
     top = max(odds)
     exp = math.exp
     weights = [exp(d if (d := x - top) > -30.0 else -30.0) for x in odds]
     total = sum(weights)
-    shares = [hidden * x / total for x in weights]
     if hidden / total <= CAP:
-        return dict(zip(pool, shares))
+        return {n: hidden * x / total for n, x in zip(pool, weights)}
+    shares = [hidden * x / total for x in weights]
     p: dict[str, float] = {}
     free = list(zip(pool, weights, shares))
     left = hidden
@@ -382,27 +388,28 @@ class _Carried:
     """
 
     __slots__ = (
-        "facts", "known", "liars", "alive", "certain", "pool", "hidden", "victims", "after_votes", "votes_read",
+        "facts", "known", "wolves", "liars", "alive", "certain", "pool", "hidden", "victims", "after_votes", "votes_read",
         "after_sheriff", "sheriff_read", "after_accusations", "accusations_read", "day", "voices",
     )  # fmt: skip
 
     def __init__(self, mem: Memory, private: bool):
         self.facts = mem.facts
         known = self.known = known_camps(mem, private)
+        self.wolves = [w for w, k in known.items() if k]
         liars = self.liars = _liars(mem, known, private)
         alive = self.alive = mem.alive
         pool: list[str] = []
-        certain: list[tuple[str, float]] = []  # in seat order
+        certain: dict[str, float] = {}  # in seat order
         live_known = 0  # living players known to be wolves
         for n in alive:
             k = known.get(n)
             if k is None:
                 pool.append(n)
             elif k:
-                certain.append((n, 1.0))
+                certain[n] = 1.0
                 live_known += 1
             else:
-                certain.append((n, 0.0))
+                certain[n] = 0.0
         self.pool, self.certain = pool, certain
         dead_wolves = len([n for n in mem.dead if known.get(n)])
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
@@ -425,12 +432,12 @@ class _Carried:
         known = self.known
         moved = False  # a layer under the accusations changed: add them all again
         if len(mem.votes) > self.votes_read:
-            if _add_votes(mem.votes[self.votes_read :], known, self.after_votes):
+            if _add_votes(mem.votes[self.votes_read :], known, self.wolves, self.after_votes):
                 moved = True
                 self.after_sheriff, self.sheriff_read = self.after_votes, 0  # add the sheriff votes again
             self.votes_read = len(mem.votes)
         if len(mem.sheriff_votes) > self.sheriff_read:
-            voters = _sheriff_voters(mem.sheriff_votes[self.sheriff_read :], known, self.after_votes)
+            voters = _sheriff_voters(mem.sheriff_votes[self.sheriff_read :], self.wolves, self.after_votes)
             self.sheriff_read = len(mem.sheriff_votes)
             if voters:
                 if self.after_sheriff is self.after_votes:
@@ -477,9 +484,8 @@ def _judge(mem: Memory, private: bool, kept: dict, facts: int) -> Beliefs:
             s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
             weighed = True
     p = normalise(s, pool, hidden) if weighed else first
-    for n, certain in carried.certain:
-        p[n] = certain
-    return Beliefs(p=p, cred=cred, liars=liars, known=known, hidden_wolves=hidden, score=s)
+    p.update(carried.certain)
+    return Beliefs(p, cred, liars, known, hidden, s)  # positionally: half a keyword call's cost
 
 
 def _credibility(
