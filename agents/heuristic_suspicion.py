@@ -242,7 +242,9 @@ def _add_accusations(
         elif k is False:
             s[speaker] += ACCUSED_GOOD
         elif a.day == today and target in s:
-            heard = voices.setdefault(target, set())
+            heard = voices.get(target)
+            if heard is None:
+                heard = voices[target] = set()  # not ``setdefault``: no throwaway set per accusation
             if speaker not in heard and len(heard) < BANDWAGON_CAP:
                 heard.add(speaker)
                 s[target] += ACCUSED_TODAY
@@ -411,7 +413,7 @@ class _Carried:
             else:
                 certain[n] = 0.0
         self.pool, self.certain = pool, certain
-        dead_wolves = len([n for n in mem.dead if known.get(n)])
+        dead_wolves = len([w for w in self.wolves if w in mem.dead])
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
         self.hidden = max(0.0, total - dead_wolves - live_known)
         self.victims = set(mem.night_victims)
