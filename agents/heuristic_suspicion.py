@@ -147,6 +147,8 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
             continue
         told = claim.roles_claimed  # read, never changed
         if "villager" in told:
+            if len(told) == 1 and not claim.checks:
+                continue  # a plain villager's story: nothing the cards could contradict
             told = told - _VILLAGER
         if claim.role == "angel" and "angel" in in_play:
             told = {r for r in told if not is_wolf_role(r)}  # the Angel's day-0 plea, explained
@@ -373,7 +375,7 @@ def judged(mem: Memory, private: bool = True) -> Beliefs:
             if b is None:
                 b = t.derived[shared] = _judge(mem, False, t.carried, t.facts)
         else:
-            b = judge(mem, private)
+            b = _judge(mem, private, mem.carried, mem.facts)  # ``judge``, one call fewer
         mem.derived[key] = b
     return b
 
