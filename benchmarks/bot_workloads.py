@@ -352,6 +352,32 @@ per-decision path goes (opcodes traced over 10 games: 195K a game, the suspicion
 for the table ~5K), ``Situation`` 15K (``best`` 8.8K over ~350 options), the speeches
 10K, ``decide`` 2.5K; a game's seat setup pays a string-seeded ``random.Random`` per
 seat (~44K instructions each, the Mersenne Twister's own seeding).
+
+Issue 18, the suspicion model's fixed costs (2026-12-03). Doubling one part of the
+judge in 10 games (valgrind, collector off) gives its cost: a judgement with nothing
+new to add ~51K instructions (44 a game: 2.27M), ``normalise`` ~30K of it (26K for a
+pool of 6, ~15K of that fixed: on this interpreter a comprehension costs ~2.7K, a
+``zip`` 2.4K, ``max`` of 6 2.4K, ``dict(zip(..))`` of 6 6.2K, a keyword dataclass call
+6.5K against 3.7K positional); a rebuild of the carried sums (18.5 a game) 61K (known
+camps 12K, liars 16K, standing 15K) plus 40K re-adding the votes and accusations: 1.9M
+a game. Cut: ``normalise``'s odds read by one ``itemgetter`` call and the usual case's
+shares built into the dict; the certain players added with one ``update``;
+``Beliefs`` built positionally; the known wolves listed once per rebuild (the sheriff
+voters skipped while there are none); no throwaway set per accusation for today's
+voices; a plain villager's claim skipped by the liar test; ``judged`` without
+``judge``'s extra frame. A no-news judgement 2.27M -> 2.02M a game after the first
+step; per_game of 20 heuristic and 200 engine games under valgrind,
+``PYTHONHASHSEED=0``, main (dcce50c) and the branch in one run:
+
+    heuristic game 15.20M -> 14.80M instructions (engine game 2.31M): 6.57x -> 6.39x (-2.7%)
+    collector off after the imports, 20 games: 14.01M -> 13.59M (-3.0%)
+
+Tried and not kept: ``normalise`` with its weights in a dict (24.8K) or its shares
+through ``dict(zip(..))`` (23.9K) against the kept 22.5K. Left: rebuilds follow
+deaths, whose revealed card changes the terms of every vote and accusation about
+the dead (the accusations are re-added at every change of day anyway), so fewer
+rebuilds need per-player indexes of the terms; a private rebuild recomputes the
+public known camps the table's carried judgement already holds (~5K of 12K).
 """
 
 from __future__ import annotations
