@@ -191,7 +191,13 @@ setup's seed without ``dataclasses.replace`` (a positional ``GameSetup``: -14 K,
 without its ``{id: decision}`` dict (~700 instructions, 35.7 such batches a game: ~25 K,
 0.7%). Outside the engine, ``SeatView(seat, None, game)`` is the runner's one class call
 per decision (85 a game): made in ``run_sync`` the same way, 3.361 M -> 3.317 M (-44 K,
--1.3%; tried, not committed: the runner is not this step's).
+-1.3%; tried, not committed: the runner is not this step's). Tried again on main
+(3410f2b, 110 less 10 games, PYTHONHASHSEED=0): 3.356 M -> 3.334 M (-0.65%), with its
+own copy of ``SeatView.__init__`` in the runner: not kept.
+
+This script on main a8fb858 (2026-12-03, load 1.6, 50 games counted): 3.43 M
+instructions a game against cd4b9d8's 3.74 M and the peer's 1.39 M (0.41x the peer's
+games/s at the same cost); games/s, best CPU time of 3: 1898, 1744, 5200 (0.36x).
 """
 
 from __future__ import annotations
