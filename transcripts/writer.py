@@ -3,9 +3,10 @@
 Every line is written whole and flushed at once, so whatever stops the game (a
 failing seat, Ctrl-C, a killed process) leaves a file whose lines all parse and hold
 everything played so far (a game played again whole if it is cut off may leave its
-lines in the buffer until the writer closes: ``flush=False``). Events are written as they appear: the writer keeps a
-pointer into ``game.events`` and, after each accepted answer, writes the answer and
-then the events that answer caused, which is the order a replay needs.
+lines in the buffer until the writer closes: ``flush=False``). Events are written as
+they appear: the writer keeps a pointer into ``game.events`` and, after each accepted
+answer, writes the answer and then the events that answer caused, which is the order
+a replay needs.
 
 Every line of every record type goes through ``_line``, which chains it
 (``transcripts.chain``): the line digest, and the full-strength head a signature
@@ -105,11 +106,11 @@ class TranscriptWriter:
         while self._written < len(events):
             body = events[self._written].to_json()
             # ``EventRecord(**body)``'s line, without building the record: ``body`` is
-            # its fields in their order, its ``type`` and an empty ``data`` are the
-            # defaults the canonical form leaves out, and no field holds a float
-            # (``tests/test_chain_canonical.py`` compares both ways, file by file).
-            form = {k: v for k, v in body.items() if v or k != "data"}
-            self._put("event", {"type": "event", **body}, form, False)
+            # its fields in their order, and its ``type`` and an empty ``data`` are the
+            # defaults the canonical form leaves out (``tests/test_chain_canonical.py``
+            # compares both ways, file by file).
+            form = body if body["data"] else {k: v for k, v in body.items() if k != "data"}
+            self._put({"type": "event", **body}, form)
             self._written += 1
 
     def answer(self, game: Game, decision: Decision, agent_spec: str) -> None:
@@ -131,7 +132,7 @@ class TranscriptWriter:
             "answer": value, "agent": agent_spec,
         }  # fmt: skip
         form = fields if decision.count != 1 else {k: v for k, v in fields.items() if k != "count"}
-        self._put("answer", {"type": "answer", **fields}, form, False)
+        self._put({"type": "answer", **fields}, form)
         self.sync_events(game)
 
     def on_answer(self, game: Game, decision: Decision, answer: Any, agent: Any) -> None:
@@ -174,10 +175,12 @@ class TranscriptWriter:
             del data["signer"]  # an unsigned header keeps the shape it had before signing existed
         self._line(data, form, floats_in(type(record)))
 
-    def _put(self, kind: str, data: dict[str, Any], fields: dict[str, Any], floats: bool) -> None:
-        """The line of a record of type ``kind`` built without its model: ``data`` as
-        its ``model_dump(mode="json")`` would be, ``fields`` those not at their defaults."""
-        self._line(data, f"{kind}:" + dumps(fields, sort_keys=True, floats=floats) if self._chained else "", floats)
+    def _put(self, data: dict[str, Any], fields: dict[str, Any]) -> None:
+        """The line of an event or an answer, built without its model: ``data`` as its
+        ``model_dump(mode="json")`` would be, ``fields`` those not at their defaults.
+        Neither record type has a float field (``chain.dumps``'s ``floats``)."""
+        form = f"{data['type']}:" + dumps(fields, sort_keys=True, floats=False) if self._chained else ""
+        self._line(data, form, False)
 
     def _line(self, data: dict[str, Any], form: str, floats: bool) -> None:
         """Chain a line by its canonical ``form`` and write it whole."""
