@@ -191,12 +191,8 @@ class Memory:
                 self._read_shared(new)
             last = new[-1]
             self.day, self.phase, self.last_seq = last.day, last.phase, last.seq
-        elif self._solo:
-            pass
-        elif self.table is not None:
-            self._sync(self.table)
-        else:
-            self.facts = self._own_facts
+        elif not self._solo:
+            self._read_shared(new)  # nothing new here, but the table may have moved on: catch up
         self.seen = len(events)
         return fresh
 
