@@ -12,11 +12,13 @@ from typing import Any
 
 from agents.base import Agent
 from agents.custom import is_custom_spec, make_custom_agent
-from agents.heuristic import HeuristicAgent, HeuristicOptions
-from agents.human import HumanAgent
 from agents.llm import is_model_spec, make_llm_agent
 from agents.random_agent import RandomAgent
 from agents.scripted import ScriptedAgent
+
+# The heuristic bot and the human seat are imported by the specs that seat them: a
+# process playing random bots (``werewolf simulate --agents random``) or reading a
+# transcript never pays for the heuristic's tables or the terminal's asyncio.
 
 AgentMaker = Callable[[int], Agent]  # a seat's agent from its seed: ``agent_maker``'s dispatch done
 
@@ -32,6 +34,8 @@ def check_bot_options(spec: str, options: dict[str, Any] | None) -> dict[str, An
     if not options:
         return options
     if spec == "heuristic":
+        from agents.heuristic import HeuristicOptions  # loaded by the spec that needs it (see the imports)
+
         return HeuristicOptions.parse(options).model_dump()
     if is_custom_spec(spec):
         return dict(options)
@@ -64,10 +68,14 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
     if spec == "scripted":
         return lambda seed: ScriptedAgent(name, answers)
     if spec == "heuristic":
+        from agents.heuristic import HeuristicAgent, HeuristicOptions  # loaded by the spec that needs it
+
         noise = HeuristicOptions.parse(options.get("options") or {}).noise
         language = options.get("language")  # the game's language, if told
         return lambda seed: HeuristicAgent(name, seed=seed, language=language, noise=noise)
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision, in the game's language
+        from agents.human import HumanAgent  # the terminal's asyncio, for a human seat only
+
         timeout, language = options.get("timeout"), options.get("language") or "en"
         return lambda seed: HumanAgent(name, seed=seed, timeout=timeout, language=language)
     if is_model_spec(spec):

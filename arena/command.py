@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_BAD_INPUT = 2
 EXIT_GAME_FAILED = 1
@@ -46,8 +47,11 @@ class Command:
 # ---------------------------------------------------------------------- shared argument helpers
 def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> dict[str, Any]:
     """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
+    if not pairs:
+        return {}
     # yaml and asyncio (arena.limits) load here, not at the top: every subcommand imports
-    # this module, and they cost a tenth of a second of each start (python -X importtime).
+    # this module, and they cost a tenth of a second of each start (python -X importtime);
+    # a command given no pair loads no parser.
     import yaml
 
     out: dict[str, Any] = {}
@@ -133,4 +137,8 @@ def parse_roles(text: str | None) -> list[str] | None:
 
 
 def console_for(to_stderr: bool) -> Console:
+    """The command's console; rich is imported by the first command that prints
+    through it (a ``--json`` run never does)."""
+    from rich.console import Console  # see the docstring: a --json run never loads rich
+
     return Console(file=sys.stderr if to_stderr else sys.stdout, highlight=False, soft_wrap=False)

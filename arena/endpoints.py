@@ -27,7 +27,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agents.llm.config import endpoint_fields
@@ -70,6 +69,8 @@ def trusted_pairs() -> frozenset[tuple[str | None, str | None]]:
 @lru_cache(maxsize=4)
 def _pairs(path: str, stamp: int) -> frozenset[tuple[str | None, str | None]]:
     """The pairs of ``path`` as it was at ``stamp`` (its modification time)."""
+    import yaml  # only a user with a config file pays for the parser
+
     p = Path(path)
     try:
         raw = yaml.safe_load(p.read_text(encoding="utf-8")) or {}

@@ -12,9 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from agents.base import Agent
@@ -32,8 +31,9 @@ from engine.presets import get_preset
 from engine.roles import DECISION_KINDS
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
-from transcripts.schema import HeaderRecord, SeatRecord
-from transcripts.writer import software_version
+
+if TYPE_CHECKING:
+    from transcripts.schema import HeaderRecord
 
 SCRIPTED = "scripted"
 HUMAN = "human"
@@ -317,6 +317,11 @@ def default_game(
 
 def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
     """The transcript header: the spec as given plus the options in effect."""
+    # Imported here: playing bots (``simulate``) writes no transcript, and the writer
+    # brings the signing keys' cryptography with it.
+    from transcripts.schema import HeaderRecord, SeatRecord
+    from transcripts.writer import software_version
+
     return HeaderRecord(
         preset=spec.preset,
         options=game.options.recorded_json(),
@@ -409,6 +414,8 @@ def _parse(text: str, suffix: str, where: str) -> Any:
         except json.JSONDecodeError as e:
             raise GameFileError(f"{where}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     if suffix in (".yaml", ".yml"):
+        import yaml  # only a file in YAML needs the parser
+
         try:
             return yaml.safe_load(text)
         except yaml.YAMLError as e:

@@ -12,7 +12,6 @@ reach the engine or any seat's view.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from agents.base import Agent, SeatView
@@ -63,6 +62,8 @@ async def run_async(
     limit: int = 16,
     beliefs: "BeliefPoll | None" = None,
 ) -> Game:
+    import asyncio  # here, not at the top: a process playing bots with ``run_sync`` never loads it
+
     sem = asyncio.Semaphore(max(1, limit))
 
     async def one(d: Decision) -> Any:

@@ -10,17 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
-
-from rich.console import JustifyMethod
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
 from agents.registry import AgentMaker
@@ -29,6 +24,11 @@ from arena.gc_tuning import many_games, tune_bot_worker
 from arena.runner import run_sync
 from engine.decisions import GameError, IllegalAnswer
 from engine.setup import GameSetup
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rich.console import JustifyMethod
 
 MAIN_CAMPS = ("village", "werewolves")
 
@@ -191,7 +191,12 @@ def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tupl
 def _workers(processes: int) -> ProcessPoolExecutor:
     """The worker processes, forked where the platform allows it (they start with the
     engine already imported), each with the collector tuned for bot games for its
-    lifetime (a spawned worker does not inherit the parent's settings)."""
+    lifetime (a spawned worker does not inherit the parent's settings). Imported
+    here: a one-process run never loads multiprocessing."""
+    # See the docstring: only a run with workers loads them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(method), initializer=tune_bot_worker)
 
@@ -247,6 +252,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_report(report: SimulationReport) -> None:
+    from rich.table import Table  # the printed report only: a --json run never loads rich
+
     console = console_for(False)
     last = report.seed + max(report.games - 1, 0)
     console.print(

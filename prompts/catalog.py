@@ -14,8 +14,6 @@ from importlib.resources import files
 from string import Template
 from typing import Any, Iterable
 
-import yaml
-
 from engine.roles import ROLES
 
 LANGUAGES: tuple[str, ...] = ("en", "zh")
@@ -25,6 +23,8 @@ FILES: tuple[str, ...] = ("system", "rules", "roles", "events", "decisions", "te
 
 def _load_file(lang: str, stem: str) -> dict[str, Any]:
     """Read through importlib.resources so an installed wheel and a bare checkout both work."""
+    import yaml  # the first prompt file read loads the parser: playing bots reads none
+
     resource = files("prompts").joinpath(lang, f"{stem}.yaml")
     data = yaml.safe_load(resource.read_text(encoding="utf-8"))
     if not isinstance(data, dict):

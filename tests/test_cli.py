@@ -377,6 +377,29 @@ def test_help_imports_no_subcommand_module():
     assert not {"arena.play_command", "arena.web.serve", "arena.ratings.cli", "arena.simulate"} & set(loaded), loaded
 
 
+def test_a_bot_simulation_loads_only_what_it_plays():
+    # ``werewolf simulate`` in one process, printing JSON, plays bots only: no
+    # transcript writer (its signing keys' cryptography), no rich, no YAML parser, no
+    # asyncio, no worker processes, and the random bots not the heuristic's tables
+    # (issue 18: these were half of the command's start-up, which a run of a few
+    # hundred games pays more for than for its games).
+    code = (
+        "import sys\n"
+        "from arena.cli import main\n"
+        "sys.argv = ['werewolf']\n"
+        "rc = main(['simulate', '--agents', '{agents}', '--games', '2', '--processes', '1', '--json'])\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    never = {"rich", "asyncio", "cryptography", "multiprocessing", "transcripts.writer", "transcripts.signing", "agents.human"}
+    # The heuristic bots read their lines from YAML files; the random bots read nothing.
+    for agents, absent in (("random", never | {"agents.heuristic", "yaml"}), ("heuristic", never)):
+        run = subprocess.run([sys.executable, "-c", code.format(agents=agents)], capture_output=True, text=True, cwd=ROOT, check=True)
+        assert json.loads(run.stdout)["games"] == 2
+        loaded = set(run.stderr.split())
+        assert not absent & loaded, (agents, sorted(absent & loaded))
+    assert "agents.heuristic" in loaded  # the heuristic run does load its bots
+
+
 def test_the_forums_opening_day_has_a_heading(capsys):
     code, out, _ = run_main(capsys, "play", "--preset", "forum", "--players", "8", "--seed", "3")
     assert code == 0

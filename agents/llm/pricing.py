@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.llm.model_ids import entry_for
@@ -158,6 +157,8 @@ def load_prices(path: str | Path) -> dict[str, ModelPrice]:
         raise PriceError(f"cannot read price file {p}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise PriceError(f"cannot read price file {p}: not UTF-8 text (byte {e.start})") from None
+    import yaml  # a price file is rare: a process that reads none never loads the parser
+
     try:
         raw: Any = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as e:
