@@ -9,12 +9,16 @@ counts machine instructions (valgrind), which load does not move. Read the ratio
    fresh process per contender: this tree, the trees given with ``--against`` (for
    example ``/work/main``, to see a change before and after) and the peer
    ``werewolf-engine`` 0.1.0 when it is installed (``pip install werewolf-engine==0.1.0``;
-   six roles, no speech, no sheriff: 28 decisions a game against our 80);
-2. the cost per decision from 8 to 30 players: random bots as ``simulate`` plays them
+   six roles, no speech, no sheriff: 28 decisions a game against our 80), the games
+   alone (after a warm-up, so the start-up is left out);
+2. the whole process as a user runs it, ``werewolf simulate --games G --json`` from
+   start to exit against the peer's import and games: a run of a few hundred games
+   pays its start-up (the imports) as much as its games;
+3. the cost per decision from 8 to 30 players: random bots as ``simulate`` plays them
    (they never read their view), and bots that read their whole view at every
    decision, with the view kept as the events come (``Game.observation``) and, for
    comparison, rebuilt from every event (the engine before issue 18);
-3. ``--processes N`` against one process: wall time, CPU time (on a loaded machine
+4. ``--processes N`` against one process: wall time, CPU time (on a loaded machine
    the workers may not get N cores; CPU time says what they would do with them),
    and whether the reports are identical.
 
@@ -206,6 +210,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -248,6 +253,58 @@ for s in range({games}):
     ref.play(s)
 print(json.dumps({{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}}))
 """
+
+
+# The whole command as a user runs it, start-up included: ``werewolf simulate`` in one
+# process printing JSON, and the peer's import and games.
+WHOLE = """
+import sys
+sys.path.insert(0, {tree!r})
+sys.argv = ["werewolf", "simulate", "--agents", "random", "--players", "8", "--games", "{games}", "--processes", "1", "--json"]
+from arena.cli import main
+main()
+"""
+WHOLE_PEER = """
+import sys
+sys.path.insert(0, {here!r})
+import reference_werewolf_engine as ref
+for s in range({games}):
+    ref.play(s)
+"""
+
+
+def child_cpu(code: str, tree: Path = ROOT) -> float:
+    """CPU seconds (user and system) of a whole ``python -c code`` process."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def whole_process(trees: list[Path], games: int, repeat: int, count: bool) -> None:
+    """The command from start to exit, which is what a user waits for: a run of a few
+    hundred games pays its start-up (the imports) as much as its games."""
+    table = {f"simulate ({'this tree' if t == ROOT else t})": (WHOLE, t) for t in trees}
+    if peer_installed():
+        table["werewolf-engine 0.1.0"] = (WHOLE_PEER, ROOT)
+    best: dict[str, float] = {}
+    for _ in range(repeat):
+        for label, (code, tree) in table.items():
+            cpu = child_cpu(code.format(tree=str(tree), here=str(HERE), games=games), tree)
+            best[label] = min(best.get(label, float("inf")), cpu)
+    peer = best.get("werewolf-engine 0.1.0")
+    print(f"\nthe whole process, {games} games, one core: best CPU time of {repeat} (load {os.getloadavg()[0]:.1f})")
+    for label, cpu in best.items():
+        vs = f"   {peer / cpu:.2f}x the peer's games/s" if peer and not label.startswith("werewolf-engine") else ""
+        print(f"  {label:<42} {cpu:6.2f} s  {games / cpu:7.0f} games/s{vs}")
+    if not count or not shutil.which("valgrind"):
+        return
+    print("  machine instructions (valgrind): start-up (a process of one game) and the whole process")
+    for label, (code, tree) in table.items():
+        start = instructions(code.format(tree=str(tree), here=str(HERE), games=1), tree)
+        whole = instructions(code.format(tree=str(tree), here=str(HERE), games=games), tree)
+        print(f"  {label:<42} {start / 1e6:7.0f} M start-up  {whole / 1e6:7.0f} M for {games} games")
 
 
 def peer_installed() -> bool:
@@ -467,11 +524,13 @@ def main() -> None:
     ap.add_argument("--sizes", default="8,12,18,24,30")
     ap.add_argument("--against", action="append", default=[], metavar="TREE", help="another checkout measured in the same run (repeatable)")
     ap.add_argument("--instructions", action="store_true", help="also count machine instructions (valgrind; minutes)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,sizes,cores")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,whole,sizes,cores")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     if "one_core" not in skip:
         one_core([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
+    if "whole" not in skip:
+        whole_process([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "sizes" not in skip:
         sizes([int(x) for x in args.sizes.split(",")], args.games, args.instructions)
     if "cores" not in skip:
