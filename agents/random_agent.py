@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from agents.base import Agent, SeatView
+from agents.base import BlindAgent
 from engine.decisions import BOOL, MULTI, TEXT, Decision
 
 _LINES = ("I have nothing to add.", "Let's think carefully.", "I am a simple villager.", "Hmm.")
@@ -16,14 +16,16 @@ _NLINES = len(_LINES)
 _LINE_BITS = _NLINES.bit_length()  # the bits ``rng.choice(_LINES)`` draws
 
 
-class RandomAgent(Agent):
+class RandomAgent(BlindAgent):
+    """Never reads its view: the sync runner asks it ``answer`` without one (``BlindAgent``)."""
+
     spec = "random"
 
     def __init__(self, name: str, seed: int = 0):
         super().__init__(name)
         self.rng = random.Random(f"{seed}:{name}")
 
-    def decide(self, view: SeatView, decision: Decision) -> Any:
+    def answer(self, decision: Decision) -> Any:
         return random_answer(self.rng, decision)
 
 

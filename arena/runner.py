@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from agents.base import Agent, SeatView
+from agents.base import Agent, SeatView, blind_answer
 from engine.decisions import Decision
 from engine.game import Game
 
@@ -36,17 +36,23 @@ def run_sync(
     if beliefs is not None:
         beliefs.announce(agents)
     submit = game.submit
+    # A seat whose agent decides from the decision alone is asked its ``answer``, and no
+    # view is made for it (``agents.base.BlindAgent``: the random bot).
+    blind = {seat: blind_answer(agent) for seat, agent in agents.items()}
     batch = game.waiting  # the first batch may be partly answered already (a game resumed)
     while batch and not game.over:
         if beliefs is not None:
             beliefs.poll(game, agents, batch)
         for d in batch:
             seat = d.seat
-            agent = agents[seat]
-            answer = agent.decide(SeatView(seat, None, game), d)  # ``view_for`` inlined: once per decision
+            alone = blind[seat]
+            if alone is not None:
+                answer = alone(d)
+            else:
+                answer = agents[seat].decide(SeatView(seat, None, game), d)  # ``view_for`` inlined: once per decision
             submit(d.id, answer)
             if on_answer is not None:
-                on_answer(game, d, answer, agent)
+                on_answer(game, d, answer, agents[seat])
         # The whole batch is answered, so the game has moved on and all of its next batch
         # waits: ``pending`` is read (a slot; each batch is a new list the rules never
         # change once yielded) rather than the ``waiting`` property, which in CPython

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from agents.base import Agent, SeatView
+from agents.base import Agent, BlindAgent, SeatView, blind_answer
 from agents.random_agent import RandomAgent, random_answer
 from arena.gamefile import default_game
 from arena.runner import run_sync, view_for
@@ -60,3 +60,35 @@ def test_views_read_or_not_play_the_same_game():
         run_sync(game, {name: agent(name, seed=i) for i, name in enumerate(seats)})
         logs.append(game.answer_log)
     assert logs[0] == logs[1]
+
+
+def test_a_blind_agent_is_asked_without_a_view_and_a_reading_subclass_with_one():
+    """``BlindAgent``: the sync runner calls ``answer`` (no view is made); a subclass
+    overriding ``decide`` is asked through it, with its view, and plays the same game."""
+
+    class Counted(BlindAgent):
+        def __init__(self, name: str, seed: int) -> None:
+            super().__init__(name)
+            self.rng = random.Random(f"{seed}:{name}")
+            self.asked = 0
+
+        def answer(self, decision: Decision) -> object:
+            self.asked += 1
+            return random_answer(self.rng, decision)
+
+    class Reading(Counted):
+        def decide(self, view: SeatView, decision: Decision) -> object:
+            assert view.name == decision.seat and view.events
+            self.views = getattr(self, "views", 0) + 1
+            return super().decide(view, decision)
+
+    assert blind_answer(RandomAgent("a")) is not None and blind_answer(Reading("a", 0)) is None
+    logs = []
+    for agent in (Counted, Reading, RandomAgent):
+        game, seats = default_game(players=8, seed=4, agent="random").build()
+        agents = {name: agent(name, seed=i) for i, name in enumerate(seats)}
+        run_sync(game, agents)
+        logs.append(game.answer_log)
+        if agent is Reading:
+            assert all(a.views == a.asked > 0 for a in agents.values())  # type: ignore[attr-defined]
+    assert logs[0] == logs[1] == logs[2]
