@@ -92,3 +92,22 @@ def test_a_blind_agent_is_asked_without_a_view_and_a_reading_subclass_with_one()
         if agent is Reading:
             assert all(a.views == a.asked > 0 for a in agents.values())  # type: ignore[attr-defined]
     assert logs[0] == logs[1] == logs[2]
+
+
+def test_the_async_runner_plays_a_blind_agent_as_the_sync_one():
+    """``run_async`` still hands every agent a view (``adecide``); the random bot plays
+    the same game there as through ``run_sync``'s blind ``answer``."""
+    import asyncio
+
+    from arena.runner import run_async
+
+    logs = []
+    for runner in ("sync", "async"):
+        game, seats = default_game(players=12, seed=7, agent="random").build()
+        agents = {name: RandomAgent(name, seed=i) for i, name in enumerate(seats)}
+        if runner == "sync":
+            run_sync(game, agents)
+        else:
+            asyncio.run(run_async(game, agents))
+        logs.append(game.answer_log)
+    assert logs[0] == logs[1] and logs[0]
