@@ -202,6 +202,13 @@ own copy of ``SeatView.__init__`` in the runner: not kept.
 This script on main a8fb858 (2026-12-03, load 1.6, 50 games counted): 3.43 M
 instructions a game against cd4b9d8's 3.74 M and the peer's 1.39 M (0.41x the peer's
 games/s at the same cost); games/s, best CPU time of 3: 1898, 1744, 5200 (0.36x).
+
+2026-12-03 (issue 18, ev24; main 736db14, CPython 3.11.7, valgrind, 110 less 10 games,
+one run): the random bot is a ``BlindAgent`` (its answer depends on the decision
+alone), which ``run_sync`` asks without making a ``SeatView``: 3.341 M -> 3.209 M
+instructions a game (-4.0%). Tried and left: the rules yielding a lone decision bare
+rather than in a list of one (-1.0%, but a second way for every rule to ask); the
+random answer drawn in one Python frame instead of two (-0.25%).
 """
 
 from __future__ import annotations
