@@ -1,7 +1,8 @@
 """``heuristic_suspicion.normalise`` gives every float its plain definition gives.
 
-The function is written for its fixed costs (one ``itemgetter`` call, the usual
-case's shares built straight into the dict); the bot's play depends on each share
+The function is written for its fixed costs (plain loops instead of ``max``, ``zip``
+and comprehensions, the usual case's weights and shares written into the dict it
+returns); the bot's play depends on each share
 being the same float as the water-filling written out plainly, capped rounds too.
 """
 
