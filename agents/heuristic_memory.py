@@ -507,7 +507,13 @@ class Memory:
 
     @property
     def is_wolf(self) -> bool:
-        return self.me in self.pack or is_wolf_role(self.my_role)
+        """Asked ~115 times a game (every judgement, most decisions): the role's answer
+        read from ``is_wolf_role``'s table inline, its call made only for a role not
+        asked about yet (or no role)."""
+        if self.me in self.pack:
+            return True
+        wolf = _WOLFISH.get(self.my_role)  # type: ignore[arg-type]
+        return wolf if wolf is not None else is_wolf_role(self.my_role)
 
     @property
     def pack_alive(self) -> list[str]:

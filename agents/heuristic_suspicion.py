@@ -232,16 +232,16 @@ def _add_accusations(
 ) -> None:
     """Accusations of known players weigh on their speaker; today's of unknown ones on
     their target, up to ``BANDWAGON_CAP`` voices (``voices``: today's so far)."""
-    known_get = known.get
+    # Every accusation of the game is replayed at each rebuild: the usual one (an
+    # earlier day's, of a player whose camp is unknown) is kept to a few tests. The
+    # camps are bools, so a known target's term is chosen by its truth.
     for a in accusations:
-        speaker, target = a.speaker, a.target
+        speaker = a.speaker
         if speaker not in s:
             continue
-        k = known_get(target)
-        if k is True:
-            s[speaker] += ACCUSED_WOLF
-        elif k is False:
-            s[speaker] += ACCUSED_GOOD
+        target = a.target
+        if target in known:
+            s[speaker] += ACCUSED_WOLF if known[target] else ACCUSED_GOOD
         elif a.day == today and target in s:
             heard = voices.get(target)
             if heard is None:
@@ -346,25 +346,36 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
         for n, w in p.items():
             p[n] = hidden * w / total
         return p
-    free = [(n, w, hidden * w / total) for n, w in p.items()]
+    # Capped rounds (a fifth of the calls), in loops too: each round caps the shares
+    # above ``CAP`` (in order, ``left`` losing ``CAP`` each time) and spreads what is
+    # left over the others, in proportion to their weights, summed in order.
+    free: list[tuple[str, float, float]] = []
+    for n, w in p.items():
+        free.append((n, w, hidden * w / total))
     p = {}
     left = hidden
     while free:
-        capped = [n for n, _, share in free if share > CAP]
-        if not capped:
+        kept: list[tuple[str, float, float]] = []
+        for item in free:
+            if item[2] > CAP:
+                p[item[0]] = CAP
+                left -= CAP
+            else:
+                kept.append(item)
+        if len(kept) == len(free):  # nobody capped: the shares stand
             for n, _, share in free:
                 p[n] = share
             break
-        for n in capped:
-            p[n] = CAP
-            left -= CAP
-        kept = [(n, x) for n, x, share in free if share <= CAP]
         if left <= 0:
-            for n, _ in kept:
+            for n, _, _ in kept:
                 p[n] = 0.0
             break
-        total = sum([x for _, x in kept])
-        free = [(n, x, left * x / total) for n, x in kept]
+        total = 0.0
+        for _, x, _ in kept:
+            total += x
+        free = []
+        for n, x, _ in kept:
+            free.append((n, x, left * x / total))
     return p
 
 
@@ -404,7 +415,7 @@ class _Carried:
 
     __slots__ = (
         "facts", "known", "wolves", "liars", "alive", "certain", "pool", "hidden", "victims", "after_votes", "votes_read",
-        "after_sheriff", "sheriff_read", "after_accusations", "accusations_read", "day", "voices",
+        "after_sheriff", "sheriff_read", "after_accusations", "accusations_read", "day", "voices", "checkers",
     )  # fmt: skip
 
     def __init__(self, mem: Memory, private: bool):
@@ -430,6 +441,14 @@ class _Carried:
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
         self.hidden = max(0.0, total - dead_wolves - live_known)
         self.victims = set(mem.night_victims)
+        # Whether a claimant's checks are weighed (``_credibility``): checks are added
+        # only with a change of ``mem.facts``, so this stands until the next rebuild.
+        me = mem.me if private else None
+        self.checkers = False
+        for c, claim in mem.claims.items():
+            if claim.checks and c != me:
+                self.checkers = True
+                break
         self.after_votes = _standing(mem, known, liars)
         self.votes_read = 0
         self.after_sheriff = self.after_votes
@@ -488,9 +507,14 @@ def _judge(mem: Memory, private: bool, kept: dict, facts: int) -> Beliefs:
         carried.facts = facts
     known, liars, pool, hidden = carried.known, carried.liars, carried.pool, carried.hidden
     s = dict(carried.scores(mem))
-    _add_secrets(mem, s, private)
+    if mem.overheard or (
+        private and (mem.beloved is not None or mem.witch_victims or mem.sisters or mem.fox_results or mem.growls)
+    ):
+        _add_secrets(mem, s, private)  # usually the seat holds no secret: no call
     first = normalise(s, pool, hidden)
-    cred = _credibility(mem, known, liars, first, private)
+    # Most judgements have no reported check to weigh (no claimant with checks since
+    # the last rebuild): no credibility to work out.
+    cred = _credibility(mem, known, liars, first, private) if carried.checkers else {}
     weighed = False  # no check moved a score: the second pass would repeat the first
     for c, weight in cred.items():
         for t, cr in mem.claims[c].checks.items():
