@@ -72,7 +72,10 @@ class Beliefs:
 def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
     """Players whose camp is certain: revealed dead, and privately the seat's own
     knowledge. A wolf knows every camp; a Seer knows those she looked at."""
-    known: dict[str, bool] = {n: is_wolf_role(r) for n, r in mem.dead.items() if r is not None}
+    known: dict[str, bool] = {}
+    for n, r in mem.dead.items():  # a loop, not a comprehension: its frame costs more than the handful of dead
+        if r is not None:
+            known[n] = is_wolf_role(r)
     for n, cause in mem.causes.items():
         if cause in DEVOURED:
             known.setdefault(n, False)  # the pack never devours its own, card shown or not
@@ -120,7 +123,11 @@ def _role_holders(mem: Memory, known: dict[str, bool], private: bool) -> dict[st
     holders: dict[str, set[str]] = {}
     for n, r in mem.dead.items():
         if r:
-            holders.setdefault(r, set()).add(n)
+            held = holders.get(r)
+            if held is None:
+                holders[r] = {n}  # not ``setdefault``: no throwaway set per dead player
+            else:
+                held.add(n)
     for n, claim in mem.claims.items():
         if known.get(n) is False and n not in mem.revealed and mem.dead.get(n) is None and claim.role:
             if claim.role != "villager" and not is_wolf_role(claim.role) and len(claim.roles_claimed - _VILLAGER) == 1:
@@ -138,7 +145,7 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     the deck, a changed story, or a Seer result the reveals disprove. Villagers have no
     reason to lie, so a proven lie is the strongest evidence a bot gets."""
     liars: set[str] = set()
-    holders = _role_holders(mem, known, private)
+    holders: dict[str, set[str]] | None = None  # asked only about a unique role someone claims
     in_play = mem.deck
     has_thief = "thief" in in_play
     for c, claim in mem.claims.items():
@@ -156,8 +163,12 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
             if is_wolf_role(r):
                 lie = True
             count = in_play.get(r, 0)  # not ``[]``: a Counter's miss is a Python call
-            if count == 1 and (held := holders.get(r)) and (len(held) > 1 or c not in held):  # someone else holds it
-                lie = True
+            if count == 1:
+                if holders is None:
+                    holders = _role_holders(mem, known, private)
+                held = holders.get(r)
+                if held and (len(held) > 1 or c not in held):  # someone else holds it
+                    lie = True
             if count == 0 and not has_thief and r in ROLES:
                 lie = True
         for t, cr in claim.checks.items():
@@ -197,22 +208,28 @@ def _add_votes(rounds: list, known: dict[str, bool], known_wolves: list[str], s:
     villager out, who stood with a known wolf. Whether any sum moved: a round of
     votes for unknown players (most rounds, until the death reveals a card) changes
     nothing, so what was added on top of these sums still stands."""
-    known_get = known.get
+    # Every round is replayed at each rebuild: no set of the wolves' picks is built
+    # while no wolf is known (publicly, until one dies), and a vote for an unknown
+    # player (or none: ``None`` is no player) costs one test.
     moved = False
     for r in rounds:
         votes = r.votes
-        wolf_picks = {votes[w] for w in known_wolves if votes.get(w) is not None}
+        wolf_picks: set[str] | None = None
+        if known_wolves:
+            wolf_picks = set()
+            for w in known_wolves:
+                pick = votes.get(w)
+                if pick is not None:
+                    wolf_picks.add(pick)
         for v, t in votes.items():
-            if t is None or v not in s:
+            if t not in known or v not in s:
                 continue
-            k = known_get(t)
-            if k is True:
+            moved = True
+            if known[t]:
                 s[v] += VOTED_WOLF
-                moved = True
-            elif k is False:
+            else:
                 s[v] += VOTED_GOOD
-                moved = True
-                if t in wolf_picks and not known_get(v):
+                if wolf_picks and t in wolf_picks and not known.get(v):
                     s[v] += COVOTE_WOLF
     return moved
 
@@ -421,23 +438,30 @@ class _Carried:
     def __init__(self, mem: Memory, private: bool):
         self.facts = mem.facts
         known = self.known = known_camps(mem, private)
-        self.wolves = [w for w, k in known.items() if k]
+        wolves: list[str] = []
+        for w, k in known.items():
+            if k:
+                wolves.append(w)
+        self.wolves = wolves
         liars = self.liars = _liars(mem, known, private)
         alive = self.alive = mem.alive
         pool: list[str] = []
         certain: dict[str, float] = {}  # in seat order
         live_known = 0  # living players known to be wolves
         for n in alive:
-            k = known.get(n)
-            if k is None:
+            if n not in known:
                 pool.append(n)
-            elif k:
+            elif known[n]:
                 certain[n] = 1.0
                 live_known += 1
             else:
                 certain[n] = 0.0
         self.pool, self.certain = pool, certain
-        dead_wolves = len([w for w in self.wolves if w in mem.dead])
+        dead_wolves = 0
+        dead = mem.dead
+        for w in wolves:
+            if w in dead:
+                dead_wolves += 1
         total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
         self.hidden = max(0.0, total - dead_wolves - live_known)
         self.victims = set(mem.night_victims)
