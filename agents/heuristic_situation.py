@@ -85,18 +85,23 @@ class Situation:
         best: str | None = None
         found, lead, tie = False, 0.0, 0.0  # the leader's score and its draw
         top: float | None = None  # the leader's score rounded, once asked
+        # Whether the leader's score is in the range where closeness decides, kept as
+        # the leader changes rather than tested again for every option (~350 a game).
+        lo, hi = -_EXACT, _EXACT
+        near = False  # a leader found, its score in range
         draw = self.rng.random
         for o in options:
             s = score(o)
             r = draw()
-            if found and -_EXACT < s < _EXACT and -_EXACT < lead < _EXACT:
+            if near and lo < s < hi:
                 if s - lead > _CLOSE:
-                    best, lead, top, tie = o, s, None, r
+                    best, lead, top, tie = o, s, None, r  # ``near`` stands: ``s`` is in range
                     continue
                 if lead - s > _CLOSE:
                     continue
             if not found:
                 best, found, lead, top, tie = o, True, s, None, r
+                near = lo < s < hi
                 continue
             if s == lead:  # the same score rounds the same: the dice decide
                 if r > tie:
@@ -107,6 +112,7 @@ class Situation:
                 top = round(lead, 6)
             if k > top or (k == top and r > tie):
                 best, lead, top, tie = o, s, k, r
+                near = lo < s < hi
         return best
 
     def pick(self, options: Sequence[str], score: Callable[[str], float]) -> str:
@@ -123,9 +129,11 @@ class Situation:
         best: str | None = None
         lead, key = 0.0, None  # the leader's score, and its rounding once asked
         found = False
+        lo, hi = -_EXACT, _EXACT
+        near = False  # a leader found, its score in range (as in ``best``)
         for o in options:
             s = score(o)
-            if found and -_EXACT < s < _EXACT and -_EXACT < lead < _EXACT:
+            if near and lo < s < hi:
                 if s - lead > _CLOSE_2:
                     best, lead, key = o, s, None
                     continue
@@ -133,6 +141,7 @@ class Situation:
                     continue
             if not found:
                 best, found, lead = o, True, s
+                near = lo < s < hi
                 continue
             if s == lead:  # a tie: the first in seat order stays
                 continue
@@ -141,6 +150,7 @@ class Situation:
                 key = round(lead, 2)
             if k > key:
                 best, lead, key = o, s, k
+                near = lo < s < hi
         return best
 
     def pack_dice(self, *question: object) -> float:
