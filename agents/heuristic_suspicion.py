@@ -14,7 +14,7 @@ saw, which is how a wolf estimates what the village thinks of everyone (itself t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from agents.heuristic_memory import Memory, is_wolf_role, neighbours
 from engine.roles import ROLES
@@ -52,14 +52,16 @@ _VILLAGER = frozenset({"villager"})
 
 @dataclass(slots=True)
 class Beliefs:
-    """P(wolf) per living player, plus what the judge found on the way."""
+    """P(wolf) per living player, plus what the judge found on the way. Built only by
+    the judge (~44 times a game), with every field: no defaults, so the generated
+    ``__init__`` is six stores, without a default-factory test per field."""
 
-    p: dict[str, float] = field(default_factory=dict)
-    cred: dict[str, float] = field(default_factory=dict)  # claimant -> credibility
-    liars: set[str] = field(default_factory=set)
-    known: dict[str, bool] = field(default_factory=dict)  # name -> is wolf, for certain
-    hidden_wolves: float = 0.0
-    score: dict[str, float] = field(default_factory=dict)  # the log-odds behind ``p``
+    p: dict[str, float]
+    cred: dict[str, float]  # claimant -> credibility
+    liars: set[str]
+    known: dict[str, bool]  # name -> is wolf, for certain
+    hidden_wolves: float
+    score: dict[str, float]  # the log-odds behind ``p``
 
     def of(self, name: str) -> float:
         return self.p.get(name, 0.0)
@@ -396,11 +398,16 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
     return p
 
 
+# A perspective's key in ``mem.derived`` and in the carried sums: built once, not per judgement.
+_PRIVATE = ("judge", True)
+_PUBLIC = ("judge", False)
+
+
 def judged(mem: Memory, private: bool = True) -> Beliefs:
     """``judge(mem, private)``, computed once per moment of the seat's memory (until
     it reads another event): a decision, the beliefs asked before the vote and the vote
     itself share one judgement. Readers must not change the ``Beliefs`` returned."""
-    key = ("judge", private)
+    key = _PRIVATE if private else _PUBLIC
     b = mem.derived.get(key)
     if b is None:
         t = mem.table
@@ -524,7 +531,7 @@ def judge(mem: Memory, private: bool = True) -> Beliefs:
 
 def _judge(mem: Memory, private: bool, kept: dict, facts: int) -> Beliefs:
     """``judge`` with the carried sums kept in ``kept`` while ``facts`` stands still."""
-    key = ("judge", private)
+    key = _PRIVATE if private else _PUBLIC
     carried = kept.get(key)
     if carried is None or carried.facts != facts:
         carried = kept[key] = _Carried(mem, private)
