@@ -378,6 +378,20 @@ deaths, whose revealed card changes the terms of every vote and accusation about
 the dead (the accusations are re-added at every change of day anyway), so fewer
 rebuilds need per-player indexes of the terms; a private rebuild recomputes the
 public known camps the table's carried judgement already holds (~5K of 12K).
+Issue 18, the suspicion model's loops (2026-12-03, branch hm24): on this interpreter
+each builtin call and comprehension frame costs ~2.5K instructions before its first
+element, so ``normalise`` (capped rounds too), the rebuilds' known camps, pool,
+wolves and vote rounds are plain loops; ``_add_secrets`` and ``_credibility`` are
+called only when the seat holds a secret or a claimant reported checks; the role
+holders are listed only for a unique role claimed; ``Beliefs`` has no defaults;
+``Situation.best``/``consensus`` keep the leader's range test. The judge replayed on
+the 423 memories of 10 games (valgrind): 38.44M -> 31.72M instructions (3.84M ->
+3.17M a game); a no-news judgement 40.7K -> 34.6K; ``normalise`` for a pool of 6
+23.6K -> 18.8K. per_game of 20 heuristic games, valgrind, ``PYTHONHASHSEED=0``: main
+(b0e462c) 14.82M (engine 2.32M, 6.40x; this tree unchanged in the same run 14.77M),
+this branch at its third step 13.93M (~6.0x, a separate run). Left: rebuilds
+(~18 a game, ~75K each beyond a judgement) replay every vote and accusation, which
+only per-player indexes of the terms would avoid.
 """
 
 from __future__ import annotations
