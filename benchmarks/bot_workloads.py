@@ -389,7 +389,9 @@ the 423 memories of 10 games (valgrind): 38.44M -> 31.72M instructions (3.84M ->
 3.17M a game); a no-news judgement 40.7K -> 34.6K; ``normalise`` for a pool of 6
 23.6K -> 18.8K. per_game of 20 heuristic games, valgrind, ``PYTHONHASHSEED=0``: main
 (b0e462c) 14.82M (engine 2.32M, 6.40x; this tree unchanged in the same run 14.77M),
-this branch at its third step 13.93M (~6.0x, a separate run). Left: rebuilds
+this branch at its third step 13.93M (~6.0x, a separate run); all seven steps,
+one run against main 736db14: 13.92M -> 12.95M (-7.0%; engine 2.31M: 6.02x ->
+5.60x). Left: rebuilds
 (~18 a game, ~75K each beyond a judgement) replay every vote and accusation, which
 only per-player indexes of the terms would avoid.
 """
