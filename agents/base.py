@@ -171,7 +171,7 @@ class BlindAgent(Agent):
     freed, 6% of a random game that never reads it (issue 18).
 
     ``decide`` is ``answer``. A subclass whose ``decide`` reads the view overrides
-    ``decide`` and is asked through it, with a view, again (``answers_blind``)."""
+    ``decide`` and is asked through it, with a view, again (``blind_answer``)."""
 
     @abstractmethod
     def answer(self, decision: Decision) -> Any:

@@ -280,6 +280,8 @@ def _add_secrets(mem: Memory, s: dict[str, float], private: bool) -> None:
             s[name] += OVERHEARD
     if not private:
         return
+    if mem.beloved is None and not (mem.witch_victims or mem.sisters or mem.fox_results or mem.growls):
+        return  # the usual seat holds no secret: not even its camp is asked
     wolf = mem.is_wolf
     if mem.beloved in s and not wolf:
         s[mem.beloved] += BELOVED
@@ -538,10 +540,7 @@ def _judge(mem: Memory, private: bool, kept: dict, facts: int) -> Beliefs:
         carried.facts = facts
     known, liars, pool, hidden = carried.known, carried.liars, carried.pool, carried.hidden
     s = dict(carried.scores(mem))
-    if mem.overheard or (
-        private and (mem.beloved is not None or mem.witch_victims or mem.sisters or mem.fox_results or mem.growls)
-    ):
-        _add_secrets(mem, s, private)  # usually the seat holds no secret: no call
+    _add_secrets(mem, s, private)
     first = normalise(s, pool, hidden)
     # Most judgements have no reported check to weigh (no claimant with checks since
     # the last rebuild): no credibility to work out.
