@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agents.heuristic_memory import Memory, is_wolf_role, neighbours
+from agents.heuristic_memory import _WOLFISH, Memory, is_wolf_role, neighbours
 from engine.roles import ROLES
 
 # Log-odds weights. Big ones are near-proofs, small ones are table talk.
@@ -75,9 +75,13 @@ def known_camps(mem: Memory, private: bool) -> dict[str, bool]:
     """Players whose camp is certain: revealed dead, and privately the seat's own
     knowledge. A wolf knows every camp; a Seer knows those she looked at."""
     known: dict[str, bool] = {}
+    # ``is_wolf_role``'s kept answers read inline, as ``Memory.is_wolf`` does: a call
+    # per dead player at every rebuild (~43 a game) cost more than the rest of the loop.
+    wolfish = _WOLFISH
     for n, r in mem.dead.items():  # a loop, not a comprehension: its frame costs more than the handful of dead
         if r is not None:
-            known[n] = is_wolf_role(r)
+            w = wolfish.get(r)
+            known[n] = w if w is not None else is_wolf_role(r)
     for n, cause in mem.causes.items():
         if cause in DEVOURED:
             known.setdefault(n, False)  # the pack never devours its own, card shown or not
@@ -181,26 +185,20 @@ def _liars(mem: Memory, known: dict[str, bool], private: bool) -> set[str]:
     return liars
 
 
-def _confirmations(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str, float]:
-    """A wolf result that a reveal proved true: a fake Seer almost never names a mate."""
-    s: dict[str, float] = {}
-    for c, claim in mem.claims.items():
-        if c in liars:
-            continue
-        for t, cr in claim.checks.items():
-            if t in known and known[t] and is_wolf_role(cr):
-                s[c] = s.get(c, 0.0) - CONFIRMED_SEER
-    return s
-
-
 def _standing(mem: Memory, known: dict[str, bool], liars: set[str]) -> dict[str, float]:
     """Log-odds from the claims alone (lies, confirmed Seers, rival claimants): the first
-    terms of every player's sum, which change only when ``mem.facts`` does."""
+    terms of every player's sum, which change only when ``mem.facts`` does. A confirmed
+    Seer is one whose wolf result a reveal proved true: a fake Seer almost never names a
+    mate."""
     s: dict[str, float] = dict.fromkeys(mem.players, 0.0)
     for c in liars:
         s[c] = s.get(c, 0.0) + LIAR
-    for c, bonus in _confirmations(mem, known, liars).items():
-        s[c] += bonus
+    for c, claim in mem.claims.items():
+        if not claim.checks or c in liars:
+            continue
+        for t, cr in claim.checks.items():
+            if t in known and known[t] and is_wolf_role(cr):
+                s[c] -= CONFIRMED_SEER  # from 0.0 (no liar), as the separate sum of these terms was
     _rival_claims(mem, liars, s)
     return s
 
@@ -247,7 +245,7 @@ def _sheriff_voters(rounds: list, known_wolves: list[str], s: dict[str, float]) 
 
 
 def _add_accusations(
-    accusations: list, known: dict[str, bool], today: int, victims: set[str], voices: dict[str, set[str]], s: dict[str, float]
+    accusations: list, known: dict[str, bool], today: int, victims: list[str], voices: dict[str, set[str]], s: dict[str, float]
 ) -> None:
     """Accusations of known players weigh on their speaker; today's of unknown ones on
     their target, up to ``BANDWAGON_CAP`` voices (``voices``: today's so far)."""
@@ -471,9 +469,17 @@ class _Carried:
         for w in wolves:
             if w in dead:
                 dead_wolves += 1
-        total = max(_wolves_total(mem, private), float(dead_wolves + live_known))
-        self.hidden = max(0.0, total - dead_wolves - live_known)
-        self.victims = set(mem.night_victims)
+        # ``max`` written out (a builtin call costs more than these tests), choosing as it
+        # does: the first of equals.
+        total = _wolves_total(mem, private)
+        seen = float(dead_wolves + live_known)
+        if seen > total:
+            total = seen
+        hidden = total - dead_wolves - live_known
+        self.hidden = hidden if hidden > 0.0 else 0.0
+        # The pack's victims, a handful: a copy by slicing, no set built per rebuild (the
+        # memory's list may be the table's, which other seats append to).
+        self.victims = mem.night_victims[:]
         # Whether a claimant's checks are weighed (``_credibility``): checks are added
         # only with a change of ``mem.facts``, so this stands until the next rebuild.
         me = mem.me if private else None
@@ -541,18 +547,22 @@ def _judge(mem: Memory, private: bool, kept: dict, facts: int) -> Beliefs:
     known, liars, pool, hidden = carried.known, carried.liars, carried.pool, carried.hidden
     s = dict(carried.scores(mem))
     _add_secrets(mem, s, private)
-    first = normalise(s, pool, hidden)
+    p = normalise(s, pool, hidden)
     # Most judgements have no reported check to weigh (no claimant with checks since
-    # the last rebuild): no credibility to work out.
-    cred = _credibility(mem, known, liars, first, private) if carried.checkers else {}
-    weighed = False  # no check moved a score: the second pass would repeat the first
-    for c, weight in cred.items():
-        for t, cr in mem.claims[c].checks.items():
-            if t in known or t not in s:
-                continue
-            s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
-            weighed = True
-    p = normalise(s, pool, hidden) if weighed else first
+    # the last rebuild): no credibility to work out, no second pass.
+    if carried.checkers:
+        cred = _credibility(mem, known, liars, p, private)
+        weighed = False  # no check moved a score: the second pass would repeat the first
+        for c, weight in cred.items():
+            for t, cr in mem.claims[c].checks.items():
+                if t in known or t not in s:
+                    continue
+                s[t] += (CHECK_WOLF if is_wolf_role(cr) else CHECK_GOOD) * weight
+                weighed = True
+        if weighed:
+            p = normalise(s, pool, hidden)
+    else:
+        cred = {}
     p.update(carried.certain)
     return Beliefs(p, cred, liars, known, hidden, s)  # positionally: half a keyword call's cost
 
