@@ -394,6 +394,28 @@ one run against main 736db14: 13.92M -> 12.95M (-7.0%; engine 2.31M: 6.02x ->
 5.60x). Left: rebuilds
 (~18 a game, ~75K each beyond a judgement) replay every vote and accusation, which
 only per-player indexes of the terms would avoid.
+
+Issue 18, the suspicion model's rebuilds (2026-12-03, branch hs26). Where the judge's
+cost goes, replayed on deep copies of the 425 memories it judged in 10 games
+(valgrind, ``setarch -R`` so that two runs agree to a few hundred instructions):
+3.28M a game, of which building the carried sums 1.03M (19 builds a game, 49.6K each:
+known camps 9.6K, liars 7.8K, standing 15.1K), the builds' replay of the game's votes
+and accusations 0.6M (32K a build) and the rest of the 43.5 judgements 1.65M (39K
+each, ``normalise`` ~17K of it); counted in bytecodes, ``normalise`` is 34% of the
+model and the accusations 17%. Of the 19 builds, 6.25 are a perspective's first;
+of the 12.8 rebuilds, 10.5 follow a change of the known camps (a death's card), the
+standing is unchanged in 11.4 and the pack's victims in 4.5, and all three in only
+1.8: taking the previous sums over in those (tried) measured -10K a game, not kept.
+At a rebuild the final sums of 47% of the players (private) and 70% (public) are
+unchanged, but finding them takes per-player indexes of the terms (a scan costs what
+the replay does), for at most half the accusations' replay (~0.2M a game): not
+built. A public judgement repeating the previous one's inputs: 0.78 of 12.5 a game.
+Cut: the rebuilds' two ``max`` and the victims' ``set`` (builtin calls) written out,
+the confirmed Seers summed in ``_standing``'s loop (no call, no dict), the dead's
+camps read from ``is_wolf_role``'s kept answers inline (~43 calls a game), no loop
+over an empty credibility dict. The judge replayed: 32.83M -> 31.58M (3.28M -> 3.16M
+a game); per_game of 20 heuristic games, ``PYTHONHASHSEED=0``, main (7be6590) and the
+branch in one run: 12.94M -> 12.82M (-0.9%; engine 2.28M: 5.7x -> 5.6x).
 """
 
 from __future__ import annotations
