@@ -367,34 +367,37 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
         return p
     # Capped rounds (a fifth of the calls), in loops too: each round caps the shares
     # above ``CAP`` (in order, ``left`` losing ``CAP`` each time) and spreads what is
-    # left over the others, in proportion to their weights, summed in order.
-    free: list[tuple[str, float, float]] = []
-    for n, w in p.items():
-        free.append((n, w, hidden * w / total))
+    # left over the others, in proportion to their weights, summed in order. ``p`` now
+    # holds the weights; the uncapped shares wait in ``pending`` (whose keys are the
+    # next round's players, in order) and stand once a round caps nobody: no tuple
+    # and no list call per player and round.
+    weights = p
     p = {}
     left = hidden
+    free = weights  # its keys: the pool, in order
     while free:
-        kept: list[tuple[str, float, float]] = []
-        for item in free:
-            if item[2] > CAP:
-                p[item[0]] = CAP
+        spread = left  # this round's shares are of what was left when it began
+        pending: dict[str, float] = {}
+        capped = False
+        for n in free:
+            share = spread * weights[n] / total
+            if share > CAP:
+                p[n] = CAP
                 left -= CAP
+                capped = True
             else:
-                kept.append(item)
-        if len(kept) == len(free):  # nobody capped: the shares stand
-            for n, _, share in free:
-                p[n] = share
+                pending[n] = share
+        if not capped:  # the shares stand
+            p.update(pending)
             break
         if left <= 0:
-            for n, _, _ in kept:
+            for n in pending:
                 p[n] = 0.0
             break
         total = 0.0
-        for _, x, _ in kept:
-            total += x
-        free = []
-        for n, x, _ in kept:
-            free.append((n, x, left * x / total))
+        for n in pending:
+            total += weights[n]
+        free = pending
     return p
 
 
