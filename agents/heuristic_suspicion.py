@@ -340,7 +340,7 @@ def normalise(s: dict[str, float], pool: list[str], hidden: float) -> dict[str, 
 
     The top player's weight is exactly 1.0 and dividing is monotonic, so the largest
     share is ``hidden / total``: the usual case (nobody capped) takes one pass. A
-    capped round reuses the shares already computed (same products, same order). At a
+    capped round computes each share where it tests it (same products, same order). At a
     judgement's size (a handful of players) the fixed cost of each call and frame is
     what counts: on CPython 3.11 ``max``, ``itemgetter``, ``zip`` and a comprehension
     each cost ~2.5K instructions before their first element, so the usual case is
