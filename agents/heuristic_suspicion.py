@@ -449,9 +449,13 @@ class _Carried:
         self.facts = mem.facts
         known = self.known = known_camps(mem, private)
         wolves: list[str] = []
+        dead = mem.dead
+        dead_wolves = 0
         for w, k in known.items():
             if k:
                 wolves.append(w)
+                if w in dead:
+                    dead_wolves += 1
         self.wolves = wolves
         liars = self.liars = _liars(mem, known, private)
         alive = self.alive = mem.alive
@@ -467,11 +471,6 @@ class _Carried:
             else:
                 certain[n] = 0.0
         self.pool, self.certain = pool, certain
-        dead_wolves = 0
-        dead = mem.dead
-        for w in wolves:
-            if w in dead:
-                dead_wolves += 1
         # ``max`` written out (a builtin call costs more than these tests), choosing as it
         # does: the first of equals.
         total = _wolves_total(mem, private)
