@@ -415,7 +415,16 @@ the confirmed Seers summed in ``_standing``'s loop (no call, no dict), the dead'
 camps read from ``is_wolf_role``'s kept answers inline (~43 calls a game), no loop
 over an empty credibility dict. The judge replayed: 32.83M -> 31.58M (3.28M -> 3.16M
 a game); per_game of 20 heuristic games, ``PYTHONHASHSEED=0``, main (7be6590) and the
-branch in one run: 12.94M -> 12.82M (-0.9%; engine 2.28M: 5.7x -> 5.6x).
+branch in one run: 12.94M -> 12.82M (-0.9%; engine 2.28M: 5.7x -> 5.6x). Then
+``normalise``'s capped rounds (a fifth of the calls, ~28% of its bytecodes) without a
+tuple and a list call per player and round, and the dead wolves counted in the loop
+listing the known wolves: the judge replayed 31.58M -> 31.07M -> 31.00M (3.10M a
+game, -5.6% in all). All steps, main (7be6590) and the branch in one run: heuristic
+game 12.98M -> 12.79M (-1.5%), engine game 2.31M: 5.62x -> 5.54x. Left in the
+model (~3.1M a game): ``normalise``'s usual pass (~17K a call, 50 calls, already
+plain loops), a judgement's fixed costs (~20K: the carried sums' copy, ``Beliefs``
+2.7K, the secrets' call) and the rebuilds, which follow deaths: the ratio's goal
+(9.1M a game) is 3.7M away, more than the whole model costs.
 """
 
 from __future__ import annotations
