@@ -248,11 +248,16 @@ class Memory:
             n = len(read)
             end = q + count
             if end > n:  # news: this seat reads it for every seat
-                pub = [e for e in new if (a := e.audience) is PUBLIC or a == PUBLIC]
-                if n > q and read[n - 1] is not pub[n - q - 1]:
-                    return self._read_marked(new)
-                for e in pub[n - q :]:
-                    t.read(e)
+                # One pass, no list of the public events: the table's last event is met
+                # (and checked) before the first news is read.
+                k = q  # the table's index of the next public event among the new
+                for e in new:
+                    if (a := e.audience) is PUBLIC or a == PUBLIC:
+                        if k >= n:
+                            t.read(e)
+                        elif k == n - 1 and read[k] is not e:  # another game's table
+                            return self._read_marked(new)
+                        k += 1
             elif read[end - 1] is not last or end < n:  # another game's table, or a view behind it
                 return self._read_marked(new)
             marks = t.marks
@@ -707,21 +712,28 @@ def _parsed(e: Event, d: Speech) -> Parsed:
     claims = d.claims
     said: Said | None = None
     if isinstance(claims, dict):
+        # Plain loops, not ``tuple(generator)`` / ``dict.fromkeys(generator)``: on this
+        # interpreter each generator costs ~2.5K instructions before its first item, and
+        # a speech reports a check or two and accuses one player (issue 18).
         role = claims.get("role")
         checks = claims.get("checks")
         accuses = claims.get("accuses")
         speaker = d.speaker
-        said = (
-            role if isinstance(role, str) and role else None,
-            tuple(
-                (chk.get("target"), chk["role"]) for chk in checks if isinstance(chk, dict) and isinstance(chk.get("role"), str)
-            )
-            if isinstance(checks, list)
-            else (),
-            tuple(Accusation(e.day, speaker, t) for t in dict.fromkeys(a for a in accuses if isinstance(a, str)) if t != speaker)
-            if isinstance(accuses, list)
-            else (),
-        )
+        reported: list[tuple[Any, str]] = []
+        if isinstance(checks, list):
+            for chk in checks:
+                if isinstance(chk, dict):
+                    told = chk.get("role")
+                    if isinstance(told, str):
+                        reported.append((chk.get("target"), told))
+        accused: list[Accusation] = []
+        if isinstance(accuses, list):
+            named: list[str] = []  # distinct, in order (``dict.fromkeys``)
+            for t in accuses:
+                if isinstance(t, str) and t != speaker and t not in named:
+                    named.append(t)
+                    accused.append(Accusation(e.day, speaker, t))
+        said = (role if isinstance(role, str) and role else None, tuple(reported), tuple(accused))
     if len(_SAID) >= _SAID_KEPT:
         _SAID.clear()
     parsed = _SAID[id(d)] = (d, said, language_of(d.text))
