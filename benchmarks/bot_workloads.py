@@ -425,6 +425,36 @@ model (~3.1M a game): ``normalise``'s usual pass (~17K a call, 50 calls, already
 plain loops), a judgement's fixed costs (~20K: the carried sums' copy, ``Beliefs``
 2.7K, the secrets' call) and the rebuilds, which follow deaths: the ratio's goal
 (9.1M a game) is 3.7M away, more than the whole model costs.
+
+Issue 18, the heuristic bot outside its suspicion model (2026-12-03, branch hm26).
+Where a game goes, measured inside the game (valgrind with collection switched on
+only inside one function, through a callgrind client request, 20 games after 2 warm
+ones, ``PYTHONHASHSEED=0``; each figure includes ~2.4K instructions a call of the
+switch itself): the whole game 12.59M; ``HeuristicAgent.decide`` 9.06M, of which
+reading the view 2.40M (``SeatView.events`` 0.73M, ``Game.observation`` 0.65M of it;
+``Memory.update`` 1.80M: the table's reading 0.73M, a speech's parse 0.41M of that,
+``_sync`` 0.34M) and the judge 3.28M (43.5 judgements a game, 25 of them plain
+villagers' private ones: 12.3 speeches, 8.0 votes, 4.4 sheriff votes); the policies
+without the judge: speeches 2.0M (village 48K, wolf 95K, wording 28K each, a line
+~7.5K), votes and the rest ~1.5M, ``Situation.best`` 1.17M with its scores; a seat's
+setup 61K (``random.Random(str)`` 46K of it: sha512 and the Mersenne Twister's own
+seeding; seeding one shared generator again instead saves only 3.6K a call). Outside
+the bots: ``Game.submit`` 1.78M and the build 1.69M a game (differences of run lengths).
+Cut: a speech's claims parsed with plain loops (~19K -> ~11K a speech) and news read
+by the table in one pass over the new events; the memories' updates replayed alone
+(10 games, fresh memories and parses) 1.594M -> 1.367M; per_game of 20 heuristic
+games, main (7be6590) and the branch in one run:
+
+    heuristic game 12.947M -> 12.735M instructions (engine game 2.31M): 5.60x -> 5.51x
+
+Tried and not kept: the seat's pass counting its private events instead of its public
+ones (the last public event found from the end: +0.005M replayed); the pack's dice
+reseeding one generator (1.25 calls a game); ``line``'s ``lru_cache`` read as a plain
+dict (~0.35K a line, ~16K a game: within the noise). Left: what the 4x needs is
+mostly outside these files: the judge (3.28M), the engine's submit and observation
+(2.4M), the build (1.69M, the seats' generators 0.37M of it inherent); the memory's
+fixed cost a decision (~25K over ~54 decisions a game) and the policies' Python
+(~200 instructions a line executed, spread thin: no line of theirs above ~1%).
 """
 
 from __future__ import annotations
