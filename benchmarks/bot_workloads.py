@@ -455,6 +455,19 @@ mostly outside these files: the judge (3.28M), the engine's submit and observati
 (2.4M), the build (1.69M, the seats' generators 0.37M of it inherent); the memory's
 fixed cost a decision (~25K over ~54 decisions a game) and the policies' Python
 (~200 instructions a line executed, spread thin: no line of theirs above ~1%).
+
+This script on an idle machine (2026-12-04, ``--before 7be6590 --games 600
+--heuristic-games 20``, ``PYTHONHASHSEED=0``, load 0.1), hs26 and hm26 together:
+
+                                            7be6590       main e497cb8
+    heuristic game / engine game (instr)    13.0M 5.6x    12.6M 5.4x   (engine 2.31M; goal 4x)
+    tournament, 600 games, 2 processes      1.98x         1.82x        (3.2 s -> 1.6-1.7 s; goal 1.8x)
+      parent CPU a game / its share         0.6 ms 10.6%  0.6 ms 9.9%
+    leaderboard, 600 games                  0.34 s        0.32 s       (goal < 1 s)
+    metrics, 600 transcripts                0.70 s 43 MiB 0.81 s 43 MiB (goal < 2 s, 100 MiB)
+
+The two tournament ratios are one run each (the same code for the pool): read them
+as ~1.8-2.0x on two idle cores.
 """
 
 from __future__ import annotations
