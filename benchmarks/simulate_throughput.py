@@ -248,11 +248,11 @@ classes check their fields' types). Same play: 1000 of 1000 transcripts identica
 580 rules and text tests pass.
 
     M instructions a game, 8 players       pure     compiled            the edited source, pure
-    the engine alone (200 less 200 games)  2.327    1.248 (0.54x)       2.47 (+6%)
-    simulate, random (50 less 50 games)    3.139    1.983 (0.63x)       3.30 (+5%)
+    the engine alone (400 less 200 games)  2.327    1.248 (0.54x)       2.47 (+6%)
+    simulate, random (100 less 50 games)   3.139    1.983 (0.63x)       3.30 (+5%)
     the heuristic bot's modules compiled instead (agents/heuristic_*.py but
     heuristic.py; ``Memory``/``PublicTable`` left interpreted, as the table borrows the
-    memory's handlers): simulate, heuristic, 50 less 50 games   11.60 -> 9.72 (0.84x)
+    memory's handlers): simulate, heuristic, 100 less 50 games  11.60 -> 9.72 (0.84x)
 
 Until dataclasses get written-out ``__init__``s the compiled engine saves only 20%
 (dataclasses' generated ``__init__`` stays interpreted: ~3.1 K a ``Decision``). Even
