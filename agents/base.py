@@ -60,6 +60,21 @@ class SeatView:
             self._game = None
         return events
 
+    def since(self, seq: int) -> list[Event]:
+        """The seat's events from the game's ``seq``-th on (``Game.observation``'s
+        ``since``), up to the moment the view was made. A reader that kept the earlier
+        ones (the heuristic bot's memory, at every decision) takes only these, without
+        the copy of the whole view that ``events`` makes."""
+        events = self._events
+        if events is not None:
+            return [e for e in events if e.seq >= seq]
+        assert self._game is not None  # a view is made with its events or its game
+        new = self._game.observation(self.name, seq)
+        upto = self._upto
+        if new and new[-1].seq >= upto:  # the game went on after the view was made
+            new = [e for e in new if e.seq < upto]
+        return new
+
     @cached_property
     def players(self) -> list[str]:
         for e in self.events:

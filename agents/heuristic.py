@@ -137,7 +137,7 @@ class HeuristicAgent(Agent):
         return self._legal(decision, answer)
 
     def _remember(self, view: SeatView) -> None:
-        if self.memory.update(view.events):
+        if self.memory.update(view):
             self.plan = {}  # a new game: yesterday's lies belong to another table
 
     def beliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float]:

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from agents.base import SeatView
 from agents.heuristic_lines import language_of
 from engine.events import PUBLIC, Event, EventData
 from engine.flow.day import NoDeath
@@ -89,7 +90,7 @@ class Memory:
     # and they are read at every judgement; ``__dict__`` keeps room for the fields the
     # presets' handlers add (``heuristic_village``'s homes).
     __slots__ = (
-        "me", "seen", "last_seq", "day", "phase", "players", "roles_in_play", "deck", "wolf_cards", "set_aside",
+        "me", "seen", "last", "day", "phase", "players", "roles_in_play", "deck", "wolf_cards", "set_aside",
         "my_role", "initial_role", "pack", "dead", "causes", "seer_results", "beloved", "sheriff", "claims",
         "speeches", "spoken", "debated", "preset", "hidden_cards", "heard", "accusations", "votes",
         "sheriff_votes", "chat_targets", "spotted", "wolf_votes", "caught_girl", "witch_victims", "thief_cards",
@@ -100,8 +101,8 @@ class Memory:
 
     def __init__(self, me: str):
         self.me = me
-        self.seen = 0
-        self.last_seq = -1
+        self.seen = 0  # events read
+        self.last: Event | None = None  # the last of them
         self.day = 0
         self.phase = ""
         self.players: list[str] = []
@@ -169,16 +170,21 @@ class Memory:
         self._synced = -1  # ``len(table.events)`` when last synced
 
     # ------------------------------------------------------------------ reading events
-    def update(self, events: list) -> bool:
-        """Digest the events after the last one read; return whether memory was wiped.
-        A shorter or different history means the seat was handed a new game: start
-        over rather than mix two games."""
-        seen = self.seen
-        fresh = bool(seen) and (len(events) < seen or events[seen - 1].seq != self.last_seq)
-        if fresh:
-            self.__init__(self.me)  # type: ignore[misc]
-            seen = 0
-        new = events[seen:]
+    def update(self, view: SeatView) -> bool:
+        """Digest what the seat was shown since the last read; return whether memory was
+        wiped. Only the new events are taken from the view (``SeatView.since``), from the
+        last one read on: when that very event does not come first, the seat was handed
+        a new game (a shorter or another history): start over rather than mix two games."""
+        last = self.last
+        new = view.since(0 if last is None else last.seq)
+        fresh = False
+        if last is not None:
+            if new and new[0] is last:
+                del new[0]
+            else:
+                self.__init__(self.me)  # type: ignore[misc]
+                fresh = True
+                new = view.since(0)
         # Handlers are keyed by the payload's class: an event whose data is not its kind's
         # class (a ``RawEvent`` read from another version's file) teaches nothing, as it
         # adds nothing to ``SeatView``'s summaries. One loop, no call per event: every
@@ -189,11 +195,11 @@ class Memory:
                 self._read(new)
             else:
                 self._read_shared(new)
-            last = new[-1]
-            self.day, self.phase, self.last_seq = last.day, last.phase, last.seq
-        elif not self._solo:
-            self._read_shared(new)  # nothing new here, but the table may have moved on: catch up
-        self.seen = len(events)
+            last = self.last = new[-1]
+            self.day, self.phase = last.day, last.phase
+            self.seen += len(new)
+        elif self.table is not None:
+            self._sync(self.table)  # nothing new here, but the table may have moved on: catch up
         return fresh
 
     def _read(self, new: list) -> None:
@@ -212,19 +218,27 @@ class Memory:
         """The public events go to the game's ``PublicTable`` (read there once, by the
         first seat that gets to them; the others check that theirs are the same events,
         by identity); the seat reads only its private events. The usual case takes one
-        short pass over the new events: the seat counts its public ones, keeps the last
-        of them to check against the table's, and lists its private ones to read them
-        itself. A public event that the seat must read itself (the table ``marks`` it)
-        or any doubt takes the loop of ``_read_marked``."""
+        short pass over the new events: the seat's public ones are counted along the
+        table's (the news read there for every seat, the table's last event checked on
+        the way), its private ones listed to read them itself. A public event that the
+        seat must read itself (the table ``marks`` it), its first read (its table is
+        found there) or any doubt takes the loop of ``_read_marked``."""
+        t = self.table
+        if t is None:
+            return self._read_marked(new)
         handlers = _HANDLERS
         own_events: list | None = None
-        last = None  # the last public event among the new
-        count = 0  # public events among the new
+        read = t.events
+        n = len(read)
+        q = k = self._public  # k: the table's index of the next public event among the new
         for e in new:
             a = e.audience
             if a is PUBLIC or a == PUBLIC:
-                count += 1
-                last = e
+                if k >= n:  # news: this seat reads it for every seat
+                    t.read(e)
+                elif k == n - 1 and read[k] is not e:  # another game's table
+                    return self._read_marked(new)
+                k += 1
                 continue
             cls = e.data.__class__
             if cls in handlers and (cls in _SHARED or cls not in _SEAT_ONLY):
@@ -235,35 +249,13 @@ class Memory:
                 own_events = [e]
             else:
                 own_events.append(e)
-        t = self.table
-        if count:
-            q = self._public
-            if t is None:
-                for e in new:
-                    if (a := e.audience) is PUBLIC or a == PUBLIC:
-                        t = self.table = _table_for(e)
-                        break
-            assert t is not None
-            read = t.events
-            n = len(read)
-            end = q + count
-            if end > n:  # news: this seat reads it for every seat
-                # One pass, no list of the public events: the table's last event is met
-                # (and checked) before the first news is read.
-                k = q  # the table's index of the next public event among the new
-                for e in new:
-                    if (a := e.audience) is PUBLIC or a == PUBLIC:
-                        if k >= n:
-                            t.read(e)
-                        elif k == n - 1 and read[k] is not e:  # another game's table
-                            return self._read_marked(new)
-                        k += 1
-            elif read[end - 1] is not last or end < n:  # another game's table, or a view behind it
+        if k != q:
+            if k < n:  # a view behind the table's
                 return self._read_marked(new)
             marks = t.marks
             if marks and marks[-1] >= q:  # a public event in range the seat reads itself
                 return self._read_marked(new)
-            self._public = end
+            self._public = k
         if own_events is not None:
             not_carried = _NOT_CARRIED
             own = self._own_facts
@@ -277,10 +269,7 @@ class Memory:
                 if cls not in not_carried:
                     own += 1
             self._own_facts = own
-        if t is not None:
-            self._sync(t)
-        else:
-            self.facts = self._own_facts
+        self._sync(t)
         return None
 
     def _read_marked(self, new: list) -> None:

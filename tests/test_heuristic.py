@@ -272,7 +272,7 @@ def _memory(events: list[tuple[str, str, dict]], me: str = "P0") -> Memory:
     for i, (kind, day, data) in enumerate(events, start=2):
         evs.append(Event.recorded(i, kind, day, "day", PUBLIC, data))
     mem = Memory(me)
-    mem.update(evs)
+    mem.update(SeatView(me, evs))
     return mem
 
 

@@ -58,7 +58,7 @@ def _memory(events: list[tuple[str, int, dict]], me: str = "P0", role: str = "vi
     for i, (kind, day, data) in enumerate(events, start=2):
         evs.append(Event.recorded(i, kind, day, "day", PUBLIC, data))
     mem = Memory(me)
-    mem.update(evs)
+    mem.update(SeatView(me, evs))
     return mem
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from agents.heuristic import HeuristicAgent
+from agents.base import SeatView
 from agents.heuristic_memory import _TABLES, Memory
 from agents.heuristic_suspicion import judge, judged
 from arena.gamefile import GameSpec, SeatSpec, default_names
@@ -36,7 +37,7 @@ def strict_bot(monkeypatch):
 def alone(seat: str, events: list) -> Memory:
     mem = Memory(seat)
     mem._solo = True
-    mem.update(events)
+    mem.update(SeatView(seat, events))
     return mem
 
 
@@ -107,9 +108,9 @@ def test_a_seats_judgement_does_not_depend_on_another_seats_private_events():
     for me in seats:
         others = [Memory(s) for s in seats if s != me]
         for m in others:
-            m.update(game.observation(m.me))
+            m.update(view_for(game, m.me))
         mine = Memory(me)
-        mine.update(game.observation(me))
+        mine.update(view_for(game, me))
         assert not mine._solo and mine.table is not None and mine.table is others[0].table
         assert all(e.audience == PUBLIC for e in mine.table.events)
         solo = alone(me, game.observation(me))
@@ -128,10 +129,10 @@ def test_a_view_behind_the_table_or_from_another_game_reads_alone():
     game = _finished("millers_hollow", 8, 12)
     seats = list(game.by_name)
     ahead = Memory(seats[0])
-    ahead.update(game.observation(seats[0]))
+    ahead.update(view_for(game, seats[0]))
     late = game.observation(seats[1])[: len(game.observation(seats[1])) // 2]
     behind = Memory(seats[1])
-    behind.update(late)  # the table has read further than this view: its facts are not this seat's yet
+    behind.update(SeatView(seats[1], late))  # the table has read further than this view: its facts are not this seat's yet
     assert behind._solo
     same_memory(behind, alone(seats[1], late))
     same_beliefs(judge(behind, True), judge(alone(seats[1], late), True))
@@ -139,7 +140,7 @@ def test_a_view_behind_the_table_or_from_another_game_reads_alone():
     events = game.observation(seats[2])
     forked = Memory(seats[2])
     mixed = events[:5] + [e.__class__(e.seq, e.day, e.phase, e.audience, e.data) for e in events[5:]]
-    forked.update(mixed)
+    forked.update(SeatView(seats[2], mixed))
     assert forked._solo or forked.table is not ahead.table
     same_memory(forked, alone(seats[2], mixed))
 
@@ -162,7 +163,7 @@ def test_the_shared_public_judgement_is_the_same_whoever_made_it_first(preset, p
             _TABLES.clear()  # a table of its own for this moment's seats (the game's has read it all)
             mems = {s: Memory(s) for s in seats}
             for s in [first] + [x for x in seats if x != first]:
-                mems[s].update(cut[s])
+                mems[s].update(SeatView(s, cut[s]))
             shared += all(not m._solo and m.table is mems[first].table for m in mems.values())
             judged(mems[first], False)  # the table's public judgement, made by this seat
             for s in seats:

@@ -281,9 +281,9 @@ def test_the_heuristic_bot_discounts_the_claims_of_a_reprimanded_player():
     said = {"speaker": "Bob", "text": "I am the Psychic.", "round": 1, "claims": {"role": "psychic", "checks": [], "accuses": ["Eve"]}}
     line = {"player": "Bob", "votes": 3, "reason": "impersonation", "day": 1, "line": "Host: Eve is a wolf."}
     mem = Memory("Ann")
-    mem.update([Event.recorded(0, "speech", 1, "discussion", PUBLIC, said)])
+    mem.update(SeatView("Ann", [Event.recorded(0, "speech", 1, "discussion", PUBLIC, said)]))
     assert mem.claims["Bob"].role == "psychic"
-    mem.update([Event.recorded(0, "speech", 1, "discussion", PUBLIC, said), Event.recorded(1, "reprimand", 1, "dusk", PUBLIC, line)])
+    mem.update(SeatView("Ann", [Event.recorded(0, "speech", 1, "discussion", PUBLIC, said), Event.recorded(1, "reprimand", 1, "dusk", PUBLIC, line)]))
     assert "Bob" not in mem.claims
 
 
@@ -384,19 +384,19 @@ def test_the_heuristic_coroner_weighs_a_note_by_its_authors_card():
     start = {"players": ["K", "A", "B", "W"], "preset": "forum", "roles_in_play": ["coroner", "civilian", "werewolf"], "set_aside": 0}
     report = {"target": "A", "role": "civilian", "cause": "werewolves"}
     note = {"author": "A", "text": "My note: W is a werewolf."}
-    mem.update([
+    mem.update(SeatView("K", [
         Event.recorded(0, "game_start", 0, "setup", PUBLIC, start),
         Event.recorded(1, "coroner_report", 1, "dawn", private("K"), report),
         Event.recorded(2, "coroner_note", 1, "dawn", private("K"), note),
-    ])
+    ]))
     assert [(a.speaker, a.target) for a in mem.accusations] == [("A", "W")]
     # A wolf's planted note counts for nothing.
     mem = Memory("K")
-    mem.update([
+    mem.update(SeatView("K", [
         Event.recorded(0, "game_start", 0, "setup", PUBLIC, start),
         Event.recorded(1, "coroner_report", 1, "dawn", private("K"), {**report, "target": "W", "role": "werewolf"}),
         Event.recorded(2, "coroner_note", 1, "dawn", private("K"), {"author": "W", "text": "B is a wolf."}),
-    ])
+    ]))
     assert mem.accusations == []
 
 

@@ -38,6 +38,28 @@ def test_a_view_read_after_the_game_went_on_shows_what_the_seat_knew_when_asked(
             assert view.name == name
 
 
+def test_a_views_tail_is_its_events_from_there_on_also_when_read_later():
+    """``since(seq)`` (what a bot's memory takes at each decision) is the view's events
+    from the game's ``seq``-th on: the seat's visible events only, stopping at the
+    moment the view was made, from a view made on the game or on a list alike."""
+    game, seats = default_game(players=8, seed=4, agent="random").build()
+    keepers = {name: Keeper(name, game.events) for name in seats}
+    run_sync(game, keepers)
+    for name, keeper in keepers.items():
+        for view, emitted in keeper.kept[::3]:
+            shown = [e for e in game.events[:emitted] if e.visible_to(name)]
+            for seq in (0, 1, emitted // 2, emitted - 1, emitted, emitted + 2, shown[-1].seq):
+                tail = [e for e in shown if e.seq >= seq]
+                assert view.since(seq) == tail
+                assert SeatView(name, shown).since(seq) == tail
+            assert view.events == shown
+            assert view.since(emitted // 3) == [e for e in shown if e.seq >= emitted // 3]
+    for name in seats:
+        every = game.observation(name)
+        for seq in (1, 5, len(game.events) // 2, len(game.events) - 1, len(game.events)):
+            assert game.observation(name, seq) == [e for e in every if e.seq >= seq]
+
+
 def test_a_view_read_at_once_is_the_seats_observation():
     game, _ = default_game(players=8, seed=5, agent="random").build()
     for d in game.waiting:
