@@ -67,7 +67,7 @@ class Situation:
 
     def say(self, key: str, **fill: str) -> str:
         """One line of the situation ``key`` in the seat's language."""
-        return line(self.rng, key, self.lang, **fill)
+        return line(self.rng, key, self.lang, fill)
 
     def role_name(self, role: str | None) -> str:
         return role_name(role, self.lang)
