@@ -68,28 +68,34 @@ def join(parts: list[str], lang: str = "en") -> str:
     return ("" if lang == "zh" else " ").join(filter(None, parts))
 
 
-def line(rng: random.Random, key: str, lang: str = "en", **fill: str) -> str:
-    """One line for the situation ``key`` (dotted for nested keys), filled in. A
-    missing situation yields no text rather than an error: wording is never fatal."""
+def line(rng: random.Random, key: str, lang: str = "en", fill: dict[str, str] | None = None) -> str:
+    """One line for the situation ``key`` (dotted for nested keys), filled in from
+    ``fill`` (a dict, not keywords: ``Situation.say`` passes on the one its keywords
+    made, ~46 lines a game). A missing situation yields no text rather than an error:
+    wording is never fatal."""
     choices = _choices(lang, key)
     if not choices:
         return ""
-    template = rng.choice(choices)
+    template, fields = rng.choice(choices)
+    if not fields:
+        return template  # what ``format`` would return, without its parse (~half the lines)
     try:
-        return template.format(**fill)
+        return template.format_map(fill or {})
     except (KeyError, IndexError, ValueError):
         return template
 
 
 @lru_cache(maxsize=None)
-def _choices(lang: str, key: str) -> tuple[str, ...]:
-    """The lines ``line`` draws from for ``key``, as text: none for a missing situation.
-    Kept once resolved: a seat says ~46 lines a game, and walking the loaded mapping
-    for each cost more than the draw; the loaded lines never change (``load_lines``
-    is cached), so neither does this."""
+def _choices(lang: str, key: str) -> tuple[tuple[str, bool], ...]:
+    """The lines ``line`` draws from for ``key``, as text with whether it holds braces
+    (fields, or escaped braces: only those need ``format``): none for a missing
+    situation. Kept once resolved: a seat says ~46 lines a game, and walking the
+    loaded mapping for each cost more than the draw; the loaded lines never change
+    (``load_lines`` is cached), so neither does this."""
     node: Any = load_lines(lang)
     for part in key.split("."):
         node = node.get(part) if isinstance(node, dict) else None
     if not node:
         return ()
-    return tuple(str(c) for c in (node if isinstance(node, list) else [node]))
+    texts = [str(c) for c in (node if isinstance(node, list) else [node])]
+    return tuple((t, "{" in t or "}" in t) for t in texts)

@@ -30,6 +30,19 @@ _CLOSE_2 = 2e-2  # round(x, 2)
 _EXACT = 2.0**32
 
 
+def as_rounded(scores: dict[str, float]) -> dict[str, float]:
+    """``scores`` as they compare rounded to 6 places: ``scores`` themselves when no two
+    different ones lie within ``_CLOSE`` of each other (rounding then keeps every
+    order and every tie), else every score rounded. A pass over the sorted scores
+    costs about one ``round``, and a choice ranks ~7 of them."""
+    lo: float | None = None
+    for s in sorted(scores.values()):
+        if not -_EXACT < s < _EXACT or (lo is not None and s != lo and s - lo < _CLOSE):
+            return {n: round(s, 6) for n, s in scores.items()}
+        lo = s
+    return scores
+
+
 class Situation:
     # What is worked out at most once per decision (the memory does not change while the
     # seat decides): the beliefs, and what ``threat`` and the pack's speeches weigh for
@@ -67,7 +80,7 @@ class Situation:
 
     def say(self, key: str, **fill: str) -> str:
         """One line of the situation ``key`` in the seat's language."""
-        return line(self.rng, key, self.lang, **fill)
+        return line(self.rng, key, self.lang, fill)
 
     def role_name(self, role: str | None) -> str:
         return role_name(role, self.lang)

@@ -8,7 +8,7 @@ as one block, and vote a mate only when the village has already doomed him.
 from __future__ import annotations
 
 from agents.heuristic_memory import is_wolf_role
-from agents.heuristic_situation import Situation
+from agents.heuristic_situation import Situation, as_rounded
 
 SPLIT_CHANCE = 0.4  # one wolf of a pack votes elsewhere
 BUS_VOTE_CHANCE = 0.75  # a wolf votes for a mate the village has doomed: it costs nothing
@@ -58,25 +58,40 @@ def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
             return options[0]  # a wolf in love with a villager wins with the couple: the pack must go
         return None if sit.decision.allow_pass else options[0]
     rivals = _countered(sit)
+    appeal: dict[str, float] = {}  # every option's, the spared ones' and the villagers' among them
+    for n in options:
+        appeal[n] = pub.of(n) + (0.5 if n in rivals else 0.0)
+    appeal = as_rounded(appeal)
     options = _spare_the_angel(sit, options)
     villagers = [o for o in options if o not in mem.pack] or villagers
 
-    rounded: dict[str, float] = {}  # each option's appeal rounded once (``round`` is dear)
-
-    def appeal(n: str) -> float:
-        k = rounded.get(n)
-        if k is None:
-            k = rounded[n] = round(pub.of(n) + (0.5 if n in rivals else 0.0), 6)
-        return k
-
-    leader = max(options, key=lambda n: (appeal(n), n))
+    # The leader: the highest appeal, ties to the last name (``max`` by (appeal, name)).
+    leader, top = options[0], appeal[options[0]]
+    for n in options:
+        a = appeal[n]
+        if a > top or (a == top and n > leader):
+            leader, top = n, a
     if leader in mem.pack and leader != mem.me and pub.of(leader) >= DOOMED and rng.random() < BUS_VOTE_CHANCE:
         return leader
-    ranked = sorted(villagers, key=lambda n: (-appeal(n), n))
+    # The two villagers ranked first: the highest appeal, ties to the first name.
+    first: str | None = None
+    second: str | None = None
+    for n in villagers:
+        if first is None or _ranks_above(n, first, appeal):
+            first, second = n, first
+        elif second is None or _ranks_above(n, second, appeal):
+            second = n
     pack = mem.pack_alive
-    if len(ranked) > 1 and len(pack) >= 2 and pack[-1] == mem.me and rng.random() < SPLIT_CHANCE:
-        return ranked[1]
-    return ranked[0]
+    if second is not None and len(pack) >= 2 and pack[-1] == mem.me and rng.random() < SPLIT_CHANCE:
+        return second
+    return first
+
+
+def _ranks_above(n: str, m: str, appeal: dict[str, float]) -> bool:
+    """``n`` before ``m`` in the wolves' ranking of villagers: more appeal, or as much
+    and an earlier name."""
+    a, b = appeal[n], appeal[m]
+    return a > b or (a == b and n < m)
 
 
 def _countered(sit: Situation) -> set[str]:
