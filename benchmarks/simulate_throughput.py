@@ -21,6 +21,9 @@ counts machine instructions (valgrind), which load does not move. Read the ratio
 4. ``--processes N`` against one process: wall time, CPU time (on a loaded machine
    the workers may not get N cores; CPU time says what they would do with them),
    and whether the reports are identical.
+5. with ``--instructions``, the peer's games/s as a budget: what a game of ours spends
+   before its first decision (the deal, the seats' agents), its decisions, and what
+   each decision could cost if a game of ours were to cost the peer's whole game.
 
     python benchmarks/simulate_throughput.py [--games 1000] [--against /work/main] [--instructions]
 
@@ -262,6 +265,25 @@ the same cost. Not landed: ~800 lines of ``__init__``s repeating every payload's
 install (one 383 K-line C file), and compiled modules beside the sources shadow them in
 an editable install (an edit does nothing until a rebuild); the edited source is 5-6%
 slower when run pure.
+
+2026-12-05 (issue 18, session 16; main 14f9a49 and this tree in one run, CPython 3.11.7,
+load 0.9): the views' change of this session (``Game.observation`` tests a seat's new
+events in a plain loop; a bot's memory asks only for what follows the last event it
+read) leaves the random game where it was, as the random bot never reads a view:
+
+    one core, 1000 games, best CPU time of 3   2717 / 2719 games/s, the peer 8291 (0.33x)
+    valgrind, 100 games                         3.20 M / 3.20 M, the peer 1.39 M (0.44x at the same cost)
+
+The budget (part 5, 50 games): a game of ours spends 0.32 M on the deal and 0.53 M on
+its seats' agents (of which 0.36 M seeding their eight generators) before its first
+decision, then 28.2 K a decision for 85 decisions; the peer's whole game is 1.39 M for
+23 decisions, 59.4 K a decision. To match its games/s, a decision of ours could cost
+(1.39 M - 0.85 M) / 85 = 6.4 K, 0.11x what a decision costs the peer itself: less than
+a ``Decision``, an ``Event`` and a payload cost to make on this interpreter (~2 K each,
+the paragraphs above), before any rule runs. Were the deal and the seats free, 16 K a
+decision (0.28x the peer's). The goal asks for the peer's games/s while playing 3.7x
+its decisions; per decision ours is already the cheaper (0.47x), and no change to how
+the rules run closes a gap that is the rules played.
 """
 
 from __future__ import annotations
@@ -433,6 +455,83 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
         print(f"  {label:<42} {c / 1e6:8.2f} M{vs}")
 
 
+# What a game spends before its first decision, and its decisions: ``part`` is ``deal``
+# (``Game(setup)``: the cards, the players, the rules up to night 1's first batch),
+# ``seats`` (the game and its seats' agents, each seeding its own generator from the
+# game's seed and its name: what makes a seat's answers its own) or ``play`` (the whole
+# game as ``simulate`` plays it); ``games=0`` is the baseline.
+PIECES = """
+import json, sys
+sys.path.insert(0, {tree!r})
+from dataclasses import replace
+from arena.gamefile import default_game
+from arena.runner import run_sync
+from engine.game import Game
+spec = default_game(players=8, agent="random")
+spec.check()
+setup, makers = spec.setup(), spec.bot_makers()
+for s in range(10**6, 10**6 + 20):  # warm-up: the first games' lazy loading is no game's
+    run_sync(*spec.build_checked(replace(setup, seed=s), makers=makers))
+decisions = 0
+for s in range({games}):
+    if {part!r} == "deal":
+        Game(replace(setup, seed=s))
+    else:
+        game, seats = spec.build_checked(replace(setup, seed=s), makers=makers)
+        if {part!r} == "play":
+            run_sync(game, seats)
+            decisions += len(game.answer_log)
+print(json.dumps({{"decisions": decisions}}))
+"""
+# The peer's games with its decisions counted: each night action or skip and each day vote.
+PEER_DECISIONS = """
+import json, sys
+sys.path.insert(0, {here!r})
+import reference_werewolf_engine as ref
+from werewolf_engine import Game
+count = [0]
+for name in ("night_action", "night_skip", "day_vote"):
+    def counted(self, *a, _f=getattr(Game, name), **k):
+        count[0] += 1
+        return _f(self, *a, **k)
+    setattr(Game, name, counted)
+for s in range({games}):
+    ref.play(s)
+print(json.dumps({{"decisions": count[0]}}))
+"""
+
+
+def budget(games: int) -> None:
+    """What matching the peer's games/s would ask of each decision, from this run's
+    counts: the peer's whole game, less what ours spends before its first decision,
+    spread over our decisions, against what a decision costs ours and the peer's. The
+    gap is the rules we play that the peer does not (speeches, the Sheriff, the
+    Witch's two potions asked apart, the wolves' pack vote), not a slower decision."""
+    if not peer_installed() or not shutil.which("valgrind"):
+        print("\nthe budget needs the peer and valgrind")
+        return
+
+    def per_game(part: str) -> float:
+        base = instructions(PIECES.format(tree=str(ROOT), games=0, part=part))
+        return (instructions(PIECES.format(tree=str(ROOT), games=games, part=part)) - base) / games
+
+    deal, seats, play = per_game("deal"), per_game("seats"), per_game("play")
+    ours = run(PIECES.format(tree=str(ROOT), games=games, part="play"))["decisions"] / games
+    peer_code = PEER.format(here=str(HERE), games=games)
+    peer = (instructions(peer_code) - instructions(PEER.format(here=str(HERE), games=0))) / games
+    peer_decisions = run(PEER_DECISIONS.format(here=str(HERE), games=games))["decisions"] / games
+    left = peer - seats
+    print(f"\nthe peer's games/s as a budget (valgrind, {games} games, M instructions a game)")
+    print(f"  ours: {play / 1e6:.2f} M for {ours:.0f} decisions; before the first: the deal {deal / 1e6:.2f} M,")
+    print(f"  the seats' agents {(seats - deal) / 1e6:.2f} M (their generators seeded from the game's seed)")
+    print(f"  the peer: {peer / 1e6:.2f} M for {peer_decisions:.0f} decisions, {peer / peer_decisions / 1e3:.1f} K a decision all in")
+    print(f"  a decision of ours, the play after the deal and seats: {(play - seats) / ours / 1e3:.1f} K")
+    print(
+        f"  to match the peer's games/s a decision of ours could cost {max(left, 0.0) / ours / 1e3:.1f} K"
+        f" ({max(left, 0.0) / ours / (peer / peer_decisions):.2f}x the peer's own)"
+    )
+
+
 class _Reader(RandomAgent):
     """The random bot reading its whole view at every decision, as a thinking bot does."""
 
@@ -584,13 +683,15 @@ def main() -> None:
     ap.add_argument("--sizes", default="8,12,18,24,30")
     ap.add_argument("--against", action="append", default=[], metavar="TREE", help="another checkout measured in the same run (repeatable)")
     ap.add_argument("--instructions", action="store_true", help="also count machine instructions (valgrind; minutes)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,whole,sizes,cores")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,whole,budget,sizes,cores")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     if "one_core" not in skip:
         one_core([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "whole" not in skip:
         whole_process([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
+    if "budget" not in skip and args.instructions:
+        budget(max(50, args.games // 10))
     if "sizes" not in skip:
         sizes([int(x) for x in args.sizes.split(",")], args.games, args.instructions)
     if "cores" not in skip:
