@@ -476,6 +476,39 @@ games, PYTHONHASHSEED=0: 11.60 M instructions a game, 5.0x the engine game (the 
 ``benchmarks/simulate_throughput.py``) gives 9.72 M (4.2x); a judgement kept while its
 inputs (facts, votes, sheriff votes, accusations, day, secrets) stand would be reused
 146 times in 8834: between two of a seat's decisions the table has almost always moved.
+
+Issue 18, session 16 (2026-12-05; main 14f9a49 and the merged branches, CPython 3.11.7,
+valgrind, ``PYTHONHASHSEED=0``; "simulate" is ``SIMULATED``, 60 less 10 games):
+
+    the heuristic game as simulate plays it        11.329M -> 10.764M (-5.0%)
+    the engine game (220 less 20 games)             2.325M -> 2.325M
+    ratio                                           4.87x -> 4.63x  (goal 4x: 9.30M)
+    this script, --before 14f9a49 --games 600 --heuristic-games 20, load ~1:
+      heuristic game 12.6M -> 12.0M (5.4x -> 5.2x), as simulate plays it 11.7M -> 11.1M
+      (5.1x -> 4.8x; 20 games carry the collector's one full pass); tournament, 600
+      games, 2 processes against 1: 1.83x / 1.80x; leaderboard 0.43 s / 0.38 s; metrics
+      over 600 transcripts 1.02 s / 0.95 s, peak 43 MiB both
+
+What paid: a bot's memory takes only the events after the last it read
+(``SeatView.since``: ``Game.observation`` from that event on, tested in a plain loop,
+a private audience asked for the seat at once) instead of a copy of its whole view at
+every decision, and reads the table's news in the pass that counts its public events
+(-3.0%); a bot line without braces is not formatted and the fill is passed as its dict
+(-0.13M), the wolves' vote scores each option once and rounds only close scores
+(``as_rounded``; 69.5K -> 48.7K a vote). Tried and not kept: a plain seat's private
+sums taken from the table's public ones, only the rows touching the seat summed again
+from per-player lists of its votes and accusations (bit-identical, -1.7%, for ~240 lines
+of a second way to build the carried sums beside the first); separate per-seat rows
+merged into each judgement (+0.3%); the same for the Seer and a caught Little Girl
+(worse than the plain seats alone); ``Game.news`` beside ``observation`` (-0.3%, a second
+API); ``_legal`` inlined in ``decide`` (-6K a game). Where the 10.76M goes now (a switch
+that counts inside one function): the judge ~2.7-2.9M (``normalise`` a third of it,
+mostly ``math.exp``; 48 calls a game), the policies ~3.5M (speeches 2.0M: village 46K,
+wolf 97K, wording 24K each; ``Situation.best`` 0.72M; votes 0.58M; the night chat
+0.24M), the memory's reading ~1.5M (the table's public events 0.47M, a speech's parse
+~15K), the engine's own play and the deal ~2.6M with the seats' generators and memories
+(~75K a seat). No part left is above ~1% of a game that a change of how it is computed
+would remove; the 1.46M to the goal is more than the speeches, or half the judge.
 """
 
 from __future__ import annotations
