@@ -30,7 +30,7 @@ from arena.gamefile import GameFileError
 from arena.web.guard import KEY_COOKIE, KEY_HEADER, Policy, RequestGuard, is_loopback
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.session import GameSession, SessionStore
-from arena.web.table_form import setup_choices, table_spec
+from arena.web.table_form import MAX_RUNNING, setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
 
 STATIC = Path(__file__).parent / "static"
@@ -282,13 +282,15 @@ def create_app(
     restore: bool = True,
     say: Callable[[str], None] | None = None,
     policy: Policy | None = None,
+    max_running: int = MAX_RUNNING,
 ) -> Starlette:
     """The application; ``transcripts_dir`` receives one transcript per game (and its
     small ``.session.json``). On start the games found there are taken up again
     (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each.
     ``policy`` (``arena.web.guard``): the bound address, the extra host names and the
-    host key; by default loopback, no extra name and a fresh key (``app.state.policy``)."""
-    store = SessionStore(Path(transcripts_dir))
+    host key; by default loopback, no extra name and a fresh key (``app.state.policy``).
+    ``max_running``: games played at once; one more is refused with 429."""
+    store = SessionStore(Path(transcripts_dir), max_running=max_running)
     policy = policy or Policy()
 
     @contextlib.asynccontextmanager
