@@ -259,6 +259,8 @@ def test_a_person_plays_a_whole_game_from_the_start_page(server, page):
     assert found is not None
     session = found[0]
     assert session.status == "over" and not app.state.store.sessions
+    assert str(session.transcript.parent) not in page.content()  # a download, never the server's path
+    assert page.locator(f"a[href='/api/watch/{session.keys.watch_token}/transcript']").count() == 1
     from arena.cli import main
 
     assert main(["verify", str(session.transcript)]) == 0

@@ -1,10 +1,12 @@
-"""A finished web game leaves memory and is served from disk; the cap on games played
-at once is a clear 429 and a bounded ``serve`` flag. (Memory over a thousand games is measured by
+"""A finished web game leaves memory and is served from disk; no page is given where the
+server keeps its files; the cap on games played at once is a clear 429 and a bounded
+``serve`` flag. (Memory over a thousand games is measured by
 ``benchmarks/web_soak.py``.)"""
 
 from __future__ import annotations
 
 import gc
+import json
 import weakref
 from pathlib import Path
 from typing import Any
@@ -115,6 +117,36 @@ def test_the_index_follows_the_folder_and_is_rebuilt_when_damaged(tmp_path):
         f.rename(folder / f.name)
     with web_client(create_app(folder)) as c:
         assert c.get("/api" + third["watch"] + "/state").json()["status"] == "over"
+
+
+def test_no_lens_is_given_the_servers_path(tmp_path):
+    """After the end every lens may download the transcript (the full view is open to
+    anyone with the spectators' address, and a seat's page links there), and none is
+    told where the server keeps it; while the game is played only the host may."""
+    folder = (tmp_path / "games").resolve()
+    with web_client(create_app(folder)) as c:
+        links = start(c)
+        seat, public, host = (c.get(u).json() for u in (seat_url(links), "/api" + links["watch"] + "/state", "/api" + links["host"] + "/state"))
+        assert "download" not in seat["links"] and "download" not in public["links"]
+        assert host["links"]["download"] == links["download"] == f"/api/host/{token(links['host'])}/transcript"
+        assert c.get(f"/api/watch/{token(links['watch'])}/transcript").status_code == 403
+        play_out(c, links)
+        ended(c, links)
+        w = token(links["watch"])
+        lenses = {
+            "seat": seat_url(links),
+            "public": f"/api/watch/{w}/state",
+            "full": f"/api/watch/{w}/full/state",
+            "host": "/api" + links["host"] + "/state",
+        }
+        for lens, url in lenses.items():
+            state = c.get(url).json()
+            assert str(folder) not in json.dumps(state), f"the {lens} lens is given the server's path"
+            assert state["links"]["file"] == Path(links["transcript"]).name
+            got = c.get(state["links"]["download"])
+            assert got.status_code == 200 and got.content == Path(links["transcript"]).read_bytes(), lens
+        with c.websocket_connect(f"/ws/watch/{w}") as ws:
+            assert str(folder) not in json.dumps(ws.receive_json())
 
 
 def test_the_running_games_cap_is_a_clear_429(tmp_path):

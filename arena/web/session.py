@@ -411,11 +411,13 @@ class GameSession:
 
     def links(self, lens: Lens) -> dict[str, Any]:
         """The addresses this lens may follow; after a restart the server knows a token
-        only once a page has shown it (``persist.Keys.learn``)."""
+        only once a page has shown it (``persist.Keys.learn``). The transcript is a
+        download, never a path: where the server keeps its files is the server's own
+        business (``file`` is only the name it is saved and downloaded as)."""
         watch, host = self.keys.watch_token, self.keys.host_token
         out: dict[str, Any] = {"watch": f"/watch/{watch}"} if watch else {}
         if self.over or lens.full:
-            out["transcript"] = str(self.transcript)
+            out["file"] = self.transcript.name
             if watch:
                 out["full"] = f"/watch/{watch}/full"
             if self.over and watch:
@@ -448,7 +450,10 @@ class GameSession:
             "seats": {name: f"/play/{token}" for name, token in self.keys.seat_tokens.items()},
             "watch": f"/watch/{self.keys.watch_token}",
             "host": f"/host/{self.keys.host_token}",
+            # The creator holds the host key (the server's operator): the file as the
+            # operator's --transcripts names it, and the download any program can use.
             "transcript": str(self.transcript),
+            "download": f"/api/host/{self.keys.host_token}/transcript",
         }
 
 

@@ -380,8 +380,8 @@ function renderLinks() {
   if (S.view !== "public" && L.watch) box.append(el("p", {}, el("a", { href: L.watch, target: "_blank", rel: "noopener noreferrer", text: T("link.watch") })));
   if (S.view !== "full" && L.full) box.append(el("p", {}, el("a", { id: "full-link", href: L.full, text: T("link.full") })));
   if (L.download) box.append(el("p", {}, el("a", { href: L.download, text: T("link.download") })));
-  if (L.transcript && S.status !== "running")
-    box.append(el("p", { class: "muted small" }, T("link.saved"), el("code", { text: L.transcript }), el("br"), T("link.tools")));
+  if (L.file && S.status !== "running")
+    box.append(el("p", { class: "muted small" }, T("link.saved"), el("code", { text: L.file }), el("br"), T("link.tools")));
   if (VIEW === "host" && S.status === "running") {
     box.append(
       el("button", {
