@@ -484,7 +484,7 @@ class SessionStore:
         self._unresumable: dict[str, str] = {}  # game file name -> why it was not played on at this start
 
     def create(self, spec: GameSpec, pace: float = 0.0) -> GameSession:
-        if len(self.sessions) >= self.max_running:
+        if sum(1 for s in self.sessions.values() if not s.over) >= self.max_running:
             n = self.max_running
             raise TooManyGames(
                 f"this server already plays {n} game{'s' if n != 1 else ''} at once; wait for one to end or stop one "
