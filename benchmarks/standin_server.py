@@ -158,6 +158,16 @@ class RequestStat:
     text: str = ""  # OpenAI: the prompt as its prefix cache sees it (``openai_prompt_text``)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up (a connection dropped on purpose, a pool closed at
+        the end of a game) is no error of the server's: say nothing of it."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class StandInServer:
     def __init__(self, latency: float = 0.05, *, seed: int = 0, host: str = "127.0.0.1", port: int = 0, vendor_latency: float | None = None):
         self.latency = latency
@@ -170,8 +180,7 @@ class StandInServer:
         self.anthropic_cache = AnthropicPromptCache(**clock)
         self.faults: deque[Fault] = deque()  # what the next answers suffer, in order
         self.faulted: list[Fault] = []  # the faults served so far
-        self._httpd = ThreadingHTTPServer((host, port), self._handler())
-        self._httpd.daemon_threads = True
+        self._httpd = _Server((host, port), self._handler())
         self._thread: threading.Thread | None = None
 
     @property
