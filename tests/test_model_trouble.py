@@ -1,6 +1,7 @@
 """A model seat that stops answering is said while the game is played, once per
-streak: by the narrator and on a person's screen at the terminal (counting only the
-decisions asked in the open); never as an event of the game, never to another seat.
+streak: by the narrator, on a person's screen at the terminal (counting only the
+decisions asked in the open) and in the web host's view; never as an event of the
+game, never to another seat.
 
 The failing seats are real model seats (``openai:``) aimed at an address where
 nothing listens, with no retries, so each decision fails at once as a dead server
@@ -10,6 +11,7 @@ fails it; a working seat talks to the real-socket stand-in
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -29,6 +31,8 @@ from arena.gamefile import header_for, spec_from_data
 from arena.model_trouble import OPEN_KINDS, FailureWatch, ModelFailing, ModelRecovered, notice_line
 from arena.narrate import Narrator
 from arena.play_loop import Screen, failure_watch, play_to_end
+from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
+from arena.web.session import GameSession
 from engine.decisions import Decision
 from engine.speech import SPEAK
 from transcripts.schema import CallRecord
@@ -37,6 +41,9 @@ from transcripts.writer import TranscriptWriter
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from llm_standins import OpenAIStandIn, Status, standin_router  # noqa: E402
 from standin_server import StandInServer  # noqa: E402
+from test_web_browser import browser, page  # noqa: E402,F401  (the browser fixtures, used by name)
+from test_web_browser import create, run_server  # noqa: E402
+from test_web_browser import table as browser_table  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("llm_env")
 
@@ -266,3 +273,68 @@ def test_news_at_an_open_prompt_asks_the_question_again():
     lines = out.getvalue().splitlines()
     assert lines[0].strip() == "Your choice ›" and lines[1].startswith("⚠ No answer from Bob's model")
     assert lines[2].strip() == "Your choice ›" and lines[3].startswith("✓ Bob's model (openai:m) answers again")
+
+
+# ---------------------------------------------------------------------- the web
+async def test_the_web_host_is_told_and_nobody_else(tmp_path):
+    spec = dead_table(people=("Alice",))
+    session = GameSession.new(spec, transcripts_dir=tmp_path)
+    host, public, alice = (session.subscribe(lens) for lens in (FULL_LENS, PUBLIC_LENS, Lens(seat="Alice")))
+    session.start()
+    assert session.task is not None
+    await asyncio.wait_for(session.task, 60)
+    assert session.status == "over"
+
+    def sent(ch: Any) -> list[dict[str, Any]]:
+        out = []
+        while not ch.queue.empty():
+            out.append(ch.queue.get_nowait())
+        return out
+
+    to_host, to_public, to_alice = sent(host), sent(public), sent(alice)
+    troubles = [m["trouble"] for m in to_host if m["type"] == "trouble"]
+    assert len(troubles) == 1
+    (t,) = troubles
+    assert (t["kind"], t["seat"], t["model"], t["count"]) == ("failing", "Bob", "openai:foo", 3) and "connection error" in t["error"]
+    assert t["after"] > 0  # in its place among the events
+    for m in to_public + to_alice:
+        assert m["type"] != "trouble" and "troubles" not in m and "connection error" not in json.dumps(m)
+    assert session.snapshot(FULL_LENS)["troubles"] == troubles
+    assert "troubles" not in session.snapshot(Lens(seat="Alice"))
+    assert not any("fallback bot" in repr(e) or "connection error" in repr(e) for e in session.game.events)
+
+
+def test_the_host_page_shows_the_notice_in_its_place(tmp_path, page):  # noqa: F811  (the fixture)
+    """The page words the server's notice in the table's language, among the events;
+    a reload finds it again; the seat's page never shows one."""
+    app, base, stop = run_server(tmp_path)
+    try:
+        links = create(base, **browser_table({}))  # Alice is asked, and waits: the game holds still
+        session = app.state.store.by_watch(links["watch"].rsplit("/", 1)[1])
+
+        def feed(*records: CallRecord) -> None:
+            async def go() -> None:
+                assert session.failures is not None
+                for r in records:
+                    session.failures(r)
+
+            asyncio.run_coroutine_threadsafe(go(), session.task.get_loop()).result(10)
+
+        page.goto(base + links["host"])
+        page.wait_for_selector("#conn.live")
+        feed(rec(), rec(), rec(error="HTTP 503: the model is overloaded"))
+        notice = page.wait_for_selector(".trouble.failing")
+        assert notice.text_content() == (
+            "⚠ No answer from Bob's model (openai:m) for 3 decisions in a row: the fallback bot played them. "
+            "Last error: HTTP 503: the model is overloaded"
+        )
+        feed(rec(failed=False))
+        assert "answers again, after 3 decisions" in page.wait_for_selector(".trouble.recovered").text_content()
+        page.reload()
+        page.wait_for_selector(".trouble.recovered")
+        assert page.locator(".trouble").count() == 2
+        page.goto(base + links["seats"]["Alice"])
+        page.wait_for_selector(".question")
+        assert page.locator(".trouble").count() == 0
+    finally:
+        stop()
