@@ -13,6 +13,7 @@ import asyncio
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -26,7 +27,7 @@ from agents.llm import is_model_spec
 from arena import patience
 from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
 from arena.human_play import humans_at_terminal, show_humans
-from arena.model_trouble import OPEN_KINDS, FailureWatch, notice_line
+from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line
 from arena.narrate import Narrator
 from arena.result import result_of
 from arena.runner import run_async
@@ -111,12 +112,12 @@ def failure_watch(agents: Mapping[str, Agent], screen: Screen) -> FailureWatch |
     if screen.humans:
         watch = FailureWatch(kinds=OPEN_KINDS, disabled=disabled)
         for h in screen.humans:
-            watch.subscribe(lambda notice, s=h.screen: s.news(notice_line(notice, s.term)))
+            watch.subscribe(partial(_news, h.screen))
         return watch
     watch = FailureWatch(disabled=disabled)
     narrator: Narrator | None = screen.narrator
 
-    def tell(notice: Any) -> None:
+    def tell(notice: Notice) -> None:
         nonlocal narrator
         if narrator is None:  # a quiet run: made at the first notice, most runs never need it
             narrator = Narrator(console_for(to_stderr=True), language=screen.language)
@@ -124,6 +125,11 @@ def failure_watch(agents: Mapping[str, Agent], screen: Screen) -> FailureWatch |
 
     watch.subscribe(tell)
     return watch
+
+
+def _news(screen: Any, notice: Notice) -> None:
+    """``notice`` on a person's screen (``agents.human_view.SeatScreen``), in its words."""
+    screen.news(notice_line(notice, screen.term))
 
 
 def failure_message(game: Any, exc: Exception) -> str:
