@@ -13,6 +13,7 @@ import asyncio
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -22,9 +23,11 @@ from rich.table import Table
 
 from agents.base import Agent
 from agents.human import HumanLeft
+from agents.llm import is_model_spec
 from arena import patience
 from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
 from arena.human_play import humans_at_terminal, show_humans
+from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line
 from arena.narrate import Narrator
 from arena.result import result_of
 from arena.runner import run_async
@@ -65,6 +68,7 @@ class Screen:
     console: Console
     narrator: Any = None
     humans: list[Any] = field(default_factory=list)
+    language: str = "en"
 
 
 def table_language(agents: Mapping[str, Agent]) -> str:
@@ -90,7 +94,42 @@ def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god:
     narrator = None if quiet or humans else Narrator(console, god=god, language=language or table_language(agents))
     for h in humans:
         h.attach(console)
-    return Screen(console, narrator, humans)
+    return Screen(console, narrator, humans, language or table_language(agents))
+
+
+def failure_watch(agents: Mapping[str, Agent], screen: Screen) -> FailureWatch | None:
+    """Who is told, once per streak, that a model seat stopped answering
+    (``arena.model_trouble``): the person at the table, counting only the decisions
+    asked in the open (so the news says nothing of who woke at night); else the
+    narrator, counting every decision; else, in a quiet run, standard error. A seat
+    the fallback bot plays is never silent. ``None`` for a table without model seats."""
+    if not any(is_model_spec(getattr(a, "spec", "") or "") for a in agents.values()):
+        return None
+
+    def disabled(seat: str) -> bool:
+        return bool(getattr(agents.get(seat), "disabled", None))
+
+    if screen.humans:
+        watch = FailureWatch(kinds=OPEN_KINDS, disabled=disabled)
+        for h in screen.humans:
+            watch.subscribe(partial(_news, h.screen))
+        return watch
+    watch = FailureWatch(disabled=disabled)
+    narrator: Narrator | None = screen.narrator
+
+    def tell(notice: Notice) -> None:
+        nonlocal narrator
+        if narrator is None:  # a quiet run: made at the first notice, most runs never need it
+            narrator = Narrator(console_for(to_stderr=True), language=screen.language)
+        narrator.model_notice(notice)
+
+    watch.subscribe(tell)
+    return watch
+
+
+def _news(screen: Any, notice: Notice) -> None:
+    """``notice`` on a person's screen (``agents.human_view.SeatScreen``), in its words."""
+    screen.news(notice_line(notice, screen.term))
 
 
 def failure_message(game: Any, exc: Exception) -> str:
@@ -146,6 +185,9 @@ def play_to_end(
     seats' usage (``calls``) is printed with the seats in ``order`` (else as they
     first called)."""
     narrator = screen.narrator
+    watch = failure_watch(agents, screen)
+    if watch is not None and calls is not None:
+        calls.subscribe(watch)
 
     def follow(g: Any) -> None:
         show_humans(screen.humans, g)

@@ -203,7 +203,7 @@ class CallRecord(_Line):
     reasoning_tokens: int | None = None
     cost_usd: float | None = None  # None when the model has no price (see price_known)
     price_known: bool = False
-    fallback: bool = False  # the decision ended in the fallback bot's answer (a violation)
+    fallback: bool = False  # the decision ended in the fallback bot's answer: after refused replies (``violation``) or a failed call (``error``)
     answer: Any = None  # on the decision's last record: what the seat played
 
 

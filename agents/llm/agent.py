@@ -5,8 +5,14 @@ the question), ask the back end for an answer shaped by the decision's schema, r
 it, and check it against the rules. A malformed or illegal reply is sent back with
 the reason, a bounded number of times; after that, or when the back end fails for
 good, or when the decision's time limit is reached, the heuristic bot answers for the
-seat, so a failing seat still plays sensibly and the game always finishes. That
-fallback is recorded as the seat's rule-following violation.
+seat, so a failing seat still plays sensibly and the game always finishes.
+
+The records keep the causes apart, so that only an answer the model did give counts
+against it: a refused reply is the model's ``violation``; a call that brought no
+reply (the server down or refusing, every attempt's answer cut on the way, the time
+limit) is an ``error``, and the fallback that follows it is the server's, not a
+violation. Transient faults never reach this far unless they outlast the seat's
+retries (``backends.base``).
 
 Nothing a model does may crash a game: every exception stops at ``adecide``, is
 recorded, and ends in the fallback. Only cancellation (the game itself being

@@ -27,6 +27,7 @@ from arena.beliefs import BeliefPoll, poll_for
 from arena.catchup import spec_from_header
 from arena.command import CliError
 from arena.gamefile import HUMAN, GameSpec, header_for, seat_seed
+from arena.model_trouble import FailureWatch, Notice, words
 from arena.resume import prepare_resume
 from arena.runner import run_async
 from arena.web import persist
@@ -128,6 +129,8 @@ class GameSession:
         self.agents: dict[str, Agent] = agents
         self.thoughts: list[dict[str, Any]] = []
         self.beliefs: list[dict[str, Any]] = []
+        self.troubles: list[dict[str, Any]] = []  # model seats that stopped answering: the host's news
+        self.failures: FailureWatch | None = None  # reads the calls of a game being played
         seen = 0
         for r in records:
             if isinstance(r, EventRecord):
@@ -140,6 +143,9 @@ class GameSession:
             if writer is not None:
                 calls.subscribe(writer.call)
             calls.subscribe(self._on_call)
+            self.failures = FailureWatch(disabled=lambda seat: bool(getattr(self.agents.get(seat), "disabled", None)))
+            self.failures.subscribe(self._on_trouble)
+            calls.subscribe(self.failures)
         if beliefs is not None:
             beliefs.subscribe(self._on_belief)
         self.status = "running"  # running | over | failed | stopped
@@ -328,6 +334,14 @@ class GameSession:
         if thought is not None:
             self._push({"type": "thought", "thought": thought}, lambda lens: lens.full)
 
+    def _on_trouble(self, notice: Notice) -> None:
+        """A model seat that stopped answering, or answers again (``arena.model_trouble``):
+        to the host's view only, once, in its place among the events. The arena's news,
+        not the game's: no seat and no spectator is told who was asked what."""
+        trouble = {"kind": notice.kind, **words(notice), "after": self._published}
+        self.troubles.append(trouble)
+        self._push({"type": "trouble", "trouble": trouble}, lambda lens: lens.full)
+
     def _on_belief(self, record: BeliefRecord) -> None:
         """A seat's private beliefs: to that seat's pages and the full view, nobody else."""
         belief = self._belief(record, self._published)
@@ -383,6 +397,7 @@ class GameSession:
             out["waiting"] = [{"seat": d.seat, "kind": d.kind} for d in self.game.waiting] if not self.over else []
             if kind == "snapshot":
                 out["thoughts"] = list(self.thoughts)
+                out["troubles"] = list(self.troubles)
         return out
 
     def snapshot(self, lens: Lens) -> dict[str, Any]:

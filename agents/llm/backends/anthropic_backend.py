@@ -28,7 +28,7 @@ from typing import Any
 
 import anthropic
 
-from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, breakpoint_blocks, correction_text, question_text
+from agents.llm.backends.base import CUT_REASONS, CutAnswer, Prompt, Reply, Turn, Usage, breakpoint_blocks, correction_text, question_text
 from agents.llm.backends.sdk import SDKBackend
 
 class AnthropicBackend(SDKBackend):
@@ -109,6 +109,10 @@ class AnthropicBackend(SDKBackend):
 
 
 def _reply(resp: Any, mode: str) -> Reply:
+    if getattr(resp, "content", None) is None:
+        # A message always holds its content list, empty when the model said nothing:
+        # a body without one is not a message (a 200 carrying an error object).
+        raise CutAnswer("no content in the message")
     u = getattr(resp, "usage", None)
     usage = Usage()
     if u is not None:

@@ -6,7 +6,8 @@ and its answer schema) plus the refused replies so far (``Turn``) into one reque
 its vendor's wire format, and the response back into a ``Reply``. It does not judge
 answers: that is the agent's job, the same for every vendor.
 
-Transient failures (429, 5xx, timeouts, dropped connections) are retried here with
+Transient failures (429, 5xx, timeouts, dropped connections, a 200 whose answer
+arrived cut or empty: ``CutAnswer``) are retried here with
 tenacity: exponential backoff with full jitter, Retry-After honoured up to a cap, a
 cap on attempts and on the total time. The SDKs' own retry loops are switched off
 (``max_retries=0``) so that every attempt is seen, counted and limited here. A
@@ -159,6 +160,26 @@ class Transient(Exception):
     def __init__(self, message: str, retry_after: float | None = None):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class CutAnswer(Transient):
+    """A 200 whose answer did not arrive whole: no body, JSON cut short, a body that
+    is not the API's answer object, a stream that ended before its last event.
+
+    The model gave no answer here: the server or the network lost it on the way, so
+    it is retried like a dropped connection or a 5xx, within the seat's retry budget,
+    and never read as the model's reply (a cut body read as a reply would be charged
+    to the model as a malformed answer, and a body the SDK could not decode ended the
+    decision at once in the fallback bot). Both vendors document a fault after the
+    status line as theirs: Anthropic, that "an error can occur after returning a 200
+    response" over a stream and that networks drop long connections
+    (https://platform.claude.com/docs/en/api/errors); OpenAI, that a server-side
+    failure is to be met by "retry your request after a brief wait"
+    (https://developers.openai.com/api/docs/guides/error-codes), its SDK retrying
+    every connection error (https://github.com/openai/openai-python#retries)."""
+
+    def __init__(self, what: str):
+        super().__init__(f"answer cut after HTTP 200: {what}")
 
 
 class ModeRejected(Exception):

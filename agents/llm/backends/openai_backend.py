@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 import openai
 
 from agents.llm.backends import gbnf, prefix, slots
-from agents.llm.backends.base import CUT_REASONS, CallResult, Prompt, Reply, Turn, Usage, correction_text, user_content
+from agents.llm.backends.base import CUT_REASONS, CallResult, CutAnswer, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
 
 OPENAI_HOSTS = ("api.openai.com",)
@@ -202,7 +202,11 @@ def _reply(resp: Any, mode: str) -> Reply:
         )
     choices = getattr(resp, "choices", None) or []
     if not choices:
-        return Reply(text="", data=None, mode=mode, usage=usage)
+        # A chat completion always holds its choice (``n`` is 1), even an empty or
+        # refused answer: a body without one is not the model's answer but a proxy's
+        # or a server's fault (a 200 carrying an error object, JSON that was not a
+        # completion).
+        raise CutAnswer("no choice in the completion")
     msg = choices[0].message
     cut = getattr(choices[0], "finish_reason", None) in CUT_REASONS
     calls = getattr(msg, "tool_calls", None) or []

@@ -12,13 +12,14 @@ its wire format: how a client is made, the request, the reply.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import weakref
 from abc import abstractmethod
 from types import ModuleType
 from typing import Any, ClassVar
 
-from agents.llm.backends.base import Backend, CallFailed, MissingKey, Reply, Transient, safe_url, status_failure
+from agents.llm.backends.base import Backend, CallFailed, CutAnswer, MissingKey, Reply, Transient, safe_url, status_failure
 from agents.llm.backends.clients import POOL, pool_key
 from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
 from arena.limits import Limits
@@ -146,8 +147,16 @@ class SDKBackend(Backend):
             raise Transient(f"connection error: {e}") from None
         except sdk.APIStatusError as e:
             raise status_failure(e.status_code, error_message(e), e.response.headers, mode) from None
+        except json.JSONDecodeError as e:
+            # The SDK decodes the body inside the call: after a 200 with no body, or
+            # with its JSON cut short (a Content-Length that was honest about a cut
+            # body; a dishonest one is a dropped connection, above).
+            raise CutAnswer(f"the body is not whole JSON ({e})") from None
         except self.sdk_error as e:
             raise CallFailed(f"{type(e).__name__}: {e}") from None
+        if isinstance(resp, (str, bytes)):
+            # The SDK's answer to a body that does not say it is JSON: the body as text.
+            raise CutAnswer(f"the body is not an API answer ({len(resp)} characters of text)")
         return self.reply(resp, mode)
 
 

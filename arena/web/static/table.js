@@ -19,6 +19,7 @@ const S = {
   seqs: new Set(),
   thoughts: [],
   beliefs: [],
+  troubles: [], // model seats that stopped answering, or answer again (the host's view only)
   players: [],
   roles: {},
   card: null,
@@ -126,6 +127,11 @@ function apply(msg) {
     if (S.replayStep === null) appendItems([{ belief: msg.belief }]);
     return;
   }
+  if (msg.type === "trouble") {
+    S.troubles.push(msg.trouble);
+    if (S.replayStep === null) appendItems([{ trouble: msg.trouble }]);
+    return;
+  }
   if (msg.language && setLanguage(msg.language)) {
     $("conn").textContent = T(connKey);
     renderTimeline();
@@ -135,6 +141,7 @@ function apply(msg) {
     S.seqs = new Set();
     S.thoughts = msg.thoughts || S.thoughts;
     S.beliefs = msg.beliefs || S.beliefs;
+    S.troubles = msg.troubles || S.troubles;
     if (msg.roles) S.roles = msg.roles;
   }
   const fresh = [];
@@ -164,6 +171,7 @@ function items() {
   const out = S.events.map((e) => ({ key: [e.seq, 0], event: e }));
   S.thoughts.forEach((t, i) => out.push({ key: [(t.after || 0) - 1, 1 + i], thought: t }));
   S.beliefs.forEach((b, i) => out.push({ key: [(b.after || 0) - 1, 1 + S.thoughts.length + i], belief: b }));
+  S.troubles.forEach((t, i) => out.push({ key: [(t.after || 0) - 1, 1 + S.thoughts.length + S.beliefs.length + i], trouble: t }));
   out.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1]);
   return out;
 }
@@ -180,7 +188,7 @@ function renderTimeline() {
   const box = $("timeline");
   box.replaceChildren();
   cursor = { sub: null };
-  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought || it.belief)));
+  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought || it.belief || it.trouble)));
   appendItems(list, true);
 }
 
@@ -193,7 +201,7 @@ function appendItems(list, rebuilding) {
   const box = $("timeline");
   const atBottom = rebuilding || window.innerHeight + window.scrollY >= document.body.scrollHeight - 160;
   for (const it of list) {
-    for (const node of it.event ? eventNodes(it.event) : [it.belief ? beliefNode(it.belief) : thoughtNode(it.thought)]) box.append(node);
+    for (const node of it.event ? eventNodes(it.event) : [it.belief ? beliefNode(it.belief) : it.trouble ? troubleNode(it.trouble) : thoughtNode(it.thought)]) box.append(node);
   }
   if (atBottom && list.length) window.scrollTo(0, document.body.scrollHeight);
 }
@@ -299,6 +307,13 @@ function thoughtNode(t) {
     el("div", { class: "speaker", text: T("thought", { seat: t.seat, model: t.model, kind: String(t.kind).replace(/_/g, " ") }) }),
     el("div", { class: "words", text: t.text })
   );
+}
+
+// A model seat that stopped answering, or answers again: the arena's news, not an
+// event of the game, sent to the host's view only (arena/model_trouble.py).
+function troubleNode(t) {
+  const text = T("trouble." + t.kind, { seat: t.seat, model: t.model, count: t.count, error: t.error || "" });
+  return el("div", { class: "trouble " + t.kind, "data-kind": "trouble", "data-seat": t.seat, role: "status", text });
 }
 
 // A seat's private beliefs (the beliefs option): the server sends a seat its own only.
