@@ -35,7 +35,7 @@ from enum import Enum
 from typing import Iterable, Literal, Sequence
 
 # Why 50: judged on 50 decisions, a participant whose own agent decides 95% of its
-# moves is paused by chance 4% of the time, one deciding 98% less than once in 1,000,
+# moves is paused by chance under 4% of the time, one deciding 98% less than once in 1,000,
 # and one deciding 80% (a third of its games left out) 95% of the time. Fewer decisions
 # pause good participants more often (30: 6% at 95%); more pay for more games of a
 # failing one before it is caught. A seat is asked 3 to 15 decisions in a game, so
