@@ -300,3 +300,17 @@ def test_bad_min_decided_is_refused(tmp_path, capsys):
     cfg = write_cfg(tmp_path, cfg_data())
     assert main(["tournament", str(cfg), "--db", str(tmp_path / "x.sqlite"), "--min-decided", "1.5"]) == 2
     assert "--min-decided must be a share between 0 and 1" in capsys.readouterr().err
+
+
+def test_the_progress_bar_counts_games_with_fallback_moves_as_they_land(tmp_path, keys):
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    data = cfg_data(games=2, participants=cfg_data()["participants"][:2])
+    with standin_router() as router:
+        Dropping(router, every=1)
+        report = run_tournament(config_from_data(data), tmp_path / "t.sqlite", console=Console(file=buf, width=200), min_decided=0)
+    assert report.played == 2 and report.fallbacks["games"] == 2
+    assert "2 with fallback moves" in buf.getvalue()

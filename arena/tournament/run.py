@@ -340,7 +340,8 @@ class _Runner:
         self.report.played += 1
         self.failures_in_a_row = 0
         self.bar.game_done()
-        self.watch.landed(fin)
+        if self.watch.landed(fin):
+            self.bar.game_with_fallbacks()
 
     def _failed(self, job: GameJob, message: str) -> None:
         self.store.record_failure(job.plan.id, message)

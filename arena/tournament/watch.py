@@ -173,9 +173,10 @@ class Watch:
     def started(self, job: GameJob) -> None:
         self.trials.started(job.plan.id, _participants(job))
 
-    def landed(self, fin: FinishedGame | PackedGame) -> None:
+    def landed(self, fin: FinishedGame | PackedGame) -> bool:
+        """A game was stored; whether the fallback bot moved in it for a model seat."""
         if not isinstance(fin, FinishedGame) or not self._models.intersection(s.participant for s in fin.seats):
-            return  # a bot game (packed by a worker process, or played here): no fallback move in it
+            return False  # a bot game (packed by a worker process, or played here): no fallback move in it
         t = finished_tallies(fin)
         fell = sorted(p for p, x in t.items() if x.fallbacks)
         if fell:
@@ -189,6 +190,7 @@ class Watch:
         for p in self.trials.landed(fin.id, t):
             self._pause(p)
         self.notify()
+        return bool(fell)
 
     def dropped(self, job: GameJob) -> None:
         """A game failed: the trials no longer wait for it in this run."""
