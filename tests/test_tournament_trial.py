@@ -314,3 +314,20 @@ def test_the_progress_bar_counts_games_with_fallback_moves_as_they_land(tmp_path
         report = run_tournament(config_from_data(data), tmp_path / "t.sqlite", console=Console(file=buf, width=200), min_decided=0)
     assert report.played == 2 and report.fallbacks["games"] == 2
     assert "2 with fallback moves" in buf.getvalue()
+
+
+def test_a_retried_participant_still_failing_is_paused_again_after_one_game(tmp_path, keys, capsys):
+    cfg = write_cfg(tmp_path, cfg_data(games=4, participants=cfg_data()["participants"][:2]))
+    db = tmp_path / "t.sqlite"
+    with standin_router() as router:
+        Dropping(router, every=1)
+        assert main(["tournament", str(cfg), "--db", str(db), "--quiet"]) == 3
+        capsys.readouterr()
+        assert main(["tournament", str(cfg), "--db", str(db), "--quiet", "--retry-paused", "--json"]) == 3
+        report = json.loads(capsys.readouterr().out)
+        assert len(stored(db)) == 2
+        assert main(["tournament", str(cfg), "--db", str(db), "--quiet"]) == 3  # and says it again
+        out = " ".join(capsys.readouterr().out.split())
+    (p,) = report["paused"]
+    assert (report["played"], p["games"], p["retried"], p["unplayed"]) == (1, 1, True, 2)
+    assert "decisions in the first game of its new trial" in out and len(stored(db)) == 2

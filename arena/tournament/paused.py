@@ -29,10 +29,11 @@ class PausedParticipant:
     early: bool  # paused before its trial's end, on overwhelming evidence
     last_error: str | None
     unplayed: int = 0  # games seating it that this run left unplayed
+    retried: bool = False  # its verdict read a new trial (``--retry-paused``), not its first games
 
     @classmethod
-    def of(cls, participant: str, agent: str, v: Verdict, bar: float, last_error: str | None) -> "PausedParticipant":
-        return cls(participant, agent, v.games, v.asked, v.decided, bar, v.early, last_error)
+    def of(cls, participant: str, agent: str, v: Verdict, bar: float, last_error: str | None, retried: bool = False) -> "PausedParticipant":
+        return cls(participant, agent, v.games, v.asked, v.decided, bar, v.early, last_error, retried=retried)
 
     @property
     def share(self) -> float:
@@ -40,7 +41,8 @@ class PausedParticipant:
 
     def sentence(self) -> str:
         """Why it was paused, in one sentence a person can act on."""
-        games = "its first game" if self.games == 1 else f"its first {self.games} games"
+        first = "the first {} of its new trial" if self.retried else "its first {}"
+        games = first.format("game" if self.games == 1 else f"{self.games} games")
         why = (
             f"its own agent decided {self.decided} of its {self.asked} decisions in {games} "
             f"({100 * self.share:.0f}%), below --min-decided {self.min_decided:g}"
@@ -63,7 +65,7 @@ class PausedParticipant:
         return {
             "participant": self.participant, "agent": self.agent, "games": self.games, "asked": self.asked,
             "decided": self.decided, "share": round(self.share, 4), "min_decided": self.min_decided, "early": self.early,
-            "last_error": self.last_error, "unplayed": self.unplayed,
+            "last_error": self.last_error, "unplayed": self.unplayed, "retried": self.retried,
         }  # fmt: skip
 
 

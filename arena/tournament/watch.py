@@ -128,7 +128,7 @@ class Watch:
         v = self.trials.verdicts[p]
         folder = self.store.folder
         read = [folder / self._transcripts[g] for g in self.trials.read(p) if g in self._transcripts]
-        record = PausedParticipant.of(p, self.agents.get(p, ""), v, self.bar, last_error(read, p))
+        record = PausedParticipant.of(p, self.agents.get(p, ""), v, self.bar, last_error(read, p), retried=bool(self.passed_over.get(p)))
         self.paused[p] = record
         # Told on the console when there is one (a warning as well would say it twice).
         level = logging.INFO if self.console is not None else logging.WARNING
