@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from arena.cli import CliError, Command, console_for
 
-RATINGS_VERSION = "4"  # part of the cache key: bump when a figure's computation changes
+RATINGS_VERSION = "5"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
@@ -89,6 +89,7 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from arena.ratings.fallbacks import nothing_rated
     from arena.ratings.plots import plots
     from arena.ratings.render import markdown, print_rich
 
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome, each)
     if args.plot:
         if lb.games == 0:
-            raise CliError("no finished game in the database yet: nothing to plot")
+            raise CliError(f"{nothing_rated(lb.excluded)}: nothing to plot")
         for path in plots(lb, args.plot):
             print(f"wrote {path}", file=sys.stderr)
     data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         print(markdown(lb))
     else:
         if lb.games == 0:
-            console_for(False).print("no finished game in the database yet")
+            console_for(False).print(nothing_rated(lb.excluded), markup=False, highlight=False)
             return 0
         print_rich(lb, console_for(False))
     return 0

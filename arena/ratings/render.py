@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from arena.ratings.fallbacks import left_out
 from arena.ratings.games import SIDES
 from arena.ratings.board import Leaderboard
 
@@ -62,16 +63,12 @@ def ratio(e: dict[str, Any] | None) -> str:
 
 def headline(lb: Leaderboard) -> str:
     winners = ", ".join(f"{w} {pct(r)}" for w, r in lb.winners.items())
-    ex = lb.excluded or {}
-    left_out = ""
-    if ex.get("games"):
-        who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
-        left_out = f" · {ex['games']} games left out ({who}): {ex['reason']}"
+    dropped = left_out(lb.excluded or {})
     return (
         f"{lb.games} games rated ({lb.decided} decided) · winners: {winners} · village advantage "
         f"{num(lb.village_advantage, 0)} Elo · sorted by Bradley-Terry{' on the margin' if lb.outcome == 'margin' else ''} "
         "(primary; OpenSkill secondary) · 95% intervals: "
-        f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{left_out}"
+        f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{' · ' + dropped if dropped else ''}"
     )
 
 

@@ -22,7 +22,8 @@ def headline(d: dict[str, Any], w: Words) -> str:
     if ex.get("games"):
         who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
         reason = w("excluded.reason", share=f"{100 * ex['min_decided']:g}")
-        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=reason))}</p>'
+        include = f' {esc(w("excluded.include", flag=ex["include_with"]))}' if ex.get("include_with") else ""
+        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=reason))}{include}</p>'
     return out
 
 
