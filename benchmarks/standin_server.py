@@ -295,8 +295,17 @@ class StandInServer:
                 self.wfile.write(data)
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, {"object": "list", "data": [{"id": "standin", "object": "model", "owned_by": "bench"}]})
+                # The model routes, which the preflight asks (``agents.llm.probe``): the
+                # stand-in serves any model name, so a lookup finds any. One object fits
+                # both SDKs: OpenAI's model (id, object, created, owned_by) and
+                # Anthropic's (id, type, display_name, created_at).
+                path = self.path.split("?", 1)[0].rstrip("/")
+                _, sep, model = path.rpartition("/models/")
+                if path.endswith("/models"):
+                    self._send(200, {"object": "list", "data": [{"id": "standin", "object": "model", "owned_by": "bench"}], "has_more": False})
+                elif sep and model:
+                    when = "2025-01-01T00:00:00Z"
+                    self._send(200, {"id": model, "object": "model", "created": 0, "owned_by": "bench", "type": "model", "display_name": model, "created_at": when})
                 else:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 

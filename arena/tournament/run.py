@@ -42,6 +42,7 @@ from agents.llm.config import LLMOptions
 from agents.registry import make_agent
 from arena.gc_tuning import many_games, tune_bot_worker
 from arena.limits import configure
+from arena.preflight import ALLOW_FLAG, refusal, run_check, warning
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
 from arena.tournament.play import GameFailed, GameJob, play_async, play_batch, play_sync
@@ -100,17 +101,31 @@ def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path)
     ]  # fmt: skip
 
 
-def preflight(cfg: TournamentConfig) -> None:
+def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
     """Seat each model participant once, so a missing key or a bad option stops the
-    run before the first game instead of failing every game."""
+    run before the first game instead of failing every game; then check that each
+    distinct endpoint answers (``arena.preflight``): one that does not stops the run
+    too, unless the file says ``allow_fallbacks: true`` (or ``--allow-fallbacks``),
+    when it is a warning and the games ask the model as usual (a server that comes
+    back later in a long run is used)."""
+    agents = {}
     for p in cfg.participants:
         if not p.is_model:
             continue
         try:
-            agent = make_agent(p.agent, "probe", options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
+    failures = run_check(agents)
+    for agent in agents.values():
         agent.close()
+    what = "the tournament"
+    if failures and not cfg.allow_fallbacks:
+        raise ConfigError(refusal(failures, flag=f"{ALLOW_FLAG} (allow_fallbacks: true in the file)", noun="participant", what=what))
+    if failures:
+        log.warning("%s", warning(failures, noun="participant", what=what))
+        if console is not None:
+            console.print(f"[yellow]warning: {warning(failures, noun='participant', what=what)}[/yellow]", highlight=False)
 
 
 def _watch_parent(parent: int) -> None:
@@ -223,7 +238,7 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
     if todo and (any(not j.bots_only for j in todo) or (cfg.adaptive is not None and cfg.has_models)):
-        preflight(cfg)
+        preflight(cfg, console)
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
     started_ray = False

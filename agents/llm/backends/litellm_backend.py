@@ -131,3 +131,15 @@ class LiteLLMBackend(OpenAIBackend):
 
     def reply(self, response: Any, mode: str) -> Reply:
         return _reply(response, mode)
+
+    def lookups(self) -> list[tuple[str, Any]]:
+        """None: LiteLLM offers no model lookup that reaches every provider it routes
+        to (``litellm.get_model_info`` reads its own price map, not the provider), so
+        the preflight makes the one-token call (``ping_request``, through
+        ``litellm.acompletion`` like every call: https://docs.litellm.ai/docs/completion/input)."""
+        return []
+
+    @property
+    def probe_key(self) -> tuple[Any, ...]:
+        # LiteLLM reads each provider's own key variable; a seat may name another.
+        return (self.name, self.endpoint, self.model, self.options.api_key_env)
