@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from agents.base import Agent
 from arena.command import CliError
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 # (``werewolf play`` imports this module at every start).
 
 ALLOW_FLAG = "--allow-fallbacks"
+SLOW = 5.0  # seconds of checking before the user is told what it waits for
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,13 @@ def model_agents(agents: Mapping[str, Agent]) -> dict[str, Any]:
     return {name: agent for name, agent in agents.items() if getattr(agent, "backend", None) is not None}
 
 
-async def check(agents: Mapping[str, Agent], *, close: bool = True) -> list[Unanswered]:
+async def check(agents: Mapping[str, Agent], *, close: bool = True, say: Callable[[str], None] | None = None) -> list[Unanswered]:
     """Probe every distinct endpoint of ``agents``' model seats at once; the ones that
     did not answer, in seat order. With ``close``, the connections the checks opened
-    are closed in this event loop (a game played in another loop opens its own)."""
+    are closed in this event loop (a game played in another loop opens its own).
+    ``say`` is told once which endpoints keep the check waiting past ``SLOW`` seconds
+    (a server that accepts and never answers is waited for as the seat's time limit
+    and retries say), so a slow start never looks like a hung command."""
     import asyncio
 
     from agents.llm.probe import probe
@@ -71,9 +75,17 @@ async def check(agents: Mapping[str, Agent], *, close: bool = True) -> list[Unan
     models = model_agents(agents)
     for name, agent in models.items():
         groups.setdefault(agent.backend.probe_key, []).append((name, agent))
+    tasks = [asyncio.ensure_future(probe(seats[0][1].backend)) for seats in groups.values()]
     try:
-        results: list[ProbeResult] = await asyncio.gather(*(probe(seats[0][1].backend) for seats in groups.values()))
+        if say is not None:
+            await asyncio.wait(tasks, timeout=SLOW)
+            waiting = [seats[0][1] for seats, task in zip(groups.values(), tasks) if not task.done()]
+            if waiting:
+                say(waiting_line(waiting))
+        results: list[ProbeResult] = await asyncio.gather(*tasks)
     finally:
+        for task in tasks:
+            task.cancel()
         if close:
             await asyncio.gather(*(agent.aclose() for agent in models.values()))
     out = []
@@ -82,6 +94,15 @@ async def check(agents: Mapping[str, Agent], *, close: bool = True) -> list[Unan
             agent = seats[0][1]
             out.append(Unanswered(tuple(name for name, _ in seats), agent.spec, agent.backend.address, result.error))
     return out
+
+
+def waiting_line(agents: Iterable[Any]) -> str:
+    """Which endpoints the check still waits for, and how long it may wait."""
+    told = []
+    for agent in agents:
+        o = agent.options
+        told.append(f"{agent.spec} at {agent.backend.address} (up to {o.max_retries + 1} tries, at most {o.retry_total:g} s of retrying)")
+    return f"Checking the model seats before the game: still waiting for {', '.join(told)}"
 
 
 async def check_spec(spec: Any) -> list[Unanswered]:
@@ -93,13 +114,13 @@ async def check_spec(spec: Any) -> list[Unanswered]:
     return await check(agents)
 
 
-def run_check(agents: Mapping[str, Agent]) -> list[Unanswered]:
+def run_check(agents: Mapping[str, Agent], say: Callable[[str], None] | None = None) -> list[Unanswered]:
     """``check`` from synchronous code, in an event loop of its own."""
     if not model_agents(agents):
         return []
     import asyncio
 
-    return asyncio.run(check(agents))
+    return asyncio.run(check(agents, say=say))
 
 
 def refusal(failures: Iterable[Unanswered], *, flag: str | None = ALLOW_FLAG, noun: str = "seat", what: str = "the game") -> str:
@@ -127,7 +148,7 @@ def before_play(agents: Mapping[str, Agent], *, allow_fallbacks: bool, writer: A
     ``fork``): ``CliError`` (exit 2) with the one line when a model did not answer,
     ``writer`` (a transcript already open) closed first; with ``allow_fallbacks`` a
     warning on stderr instead, and those seats played by their fallback bot."""
-    failures = run_check(agents)
+    failures = run_check(agents, say=lambda line: print(line, file=sys.stderr, flush=True))
     if failures and not allow_fallbacks:
         if writer is not None:
             writer.close()

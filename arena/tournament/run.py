@@ -116,7 +116,7 @@ def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
             agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
-    failures = run_check(agents)
+    failures = run_check(agents, say=None if console is None else lambda line: console.print(line, markup=False, highlight=False))
     for agent in agents.values():
         agent.close()
     what = "the tournament"
@@ -125,7 +125,7 @@ def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
     if failures:
         log.warning("%s", warning(failures, noun="participant", what=what))
         if console is not None:
-            console.print(f"[yellow]warning: {warning(failures, noun='participant', what=what)}[/yellow]", highlight=False)
+            console.print(f"warning: {warning(failures, noun='participant', what=what)}", style="yellow", markup=False, highlight=False)
 
 
 def _watch_parent(parent: int) -> None:
