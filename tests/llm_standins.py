@@ -288,6 +288,8 @@ class _StandIn:
         self.listed: list[str] | None = None  # what GET .../models names (None: ``known``, sorted)
         self.lookup_queue: list[Behaviour] = []
         self.lookups: list[str] = []  # the paths of every model-route request
+        self.lookups_in_flight = 0
+        self.lookups_peak = 0  # most model-route requests held at once (by a ``Sleep``)
 
     def push_lookup(self, *behaviours: Behaviour) -> None:
         """Queue behaviours for the next requests to the model routes, in order."""
@@ -300,9 +302,14 @@ class _StandIn:
     async def _lookup_behaviour(self, request: httpx.Request) -> httpx.Response | None:
         self.lookups.append(request.url.path)
         b = self.lookup_queue.pop(0) if self.lookup_queue else None
-        while isinstance(b, Sleep):
-            await asyncio.sleep(b.seconds)
-            b = self.lookup_queue.pop(0) if self.lookup_queue else None
+        self.lookups_in_flight += 1
+        self.lookups_peak = max(self.lookups_peak, self.lookups_in_flight)
+        try:
+            while isinstance(b, Sleep):
+                await asyncio.sleep(b.seconds)
+                b = self.lookup_queue.pop(0) if self.lookup_queue else None
+        finally:
+            self.lookups_in_flight -= 1
         if isinstance(b, Status):
             return self._error(b)
         if isinstance(b, Raise):

@@ -116,16 +116,16 @@ def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
             agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
-    failures = run_check(agents, say=None if console is None else lambda line: console.print(line, markup=False, highlight=False))
+    failures = run_check(agents, say=None if console is None else lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
     for agent in agents.values():
         agent.close()
     what = "the tournament"
     if failures and not cfg.allow_fallbacks:
         raise ConfigError(refusal(failures, flag=f"{ALLOW_FLAG} (allow_fallbacks: true in the file)", noun="participant", what=what))
-    if failures:
+    if failures and console is not None:
+        console.print(f"warning: {warning(failures, noun='participant', what=what)}", style="yellow", markup=False, highlight=False, soft_wrap=True)
+    elif failures:
         log.warning("%s", warning(failures, noun="participant", what=what))
-        if console is not None:
-            console.print(f"warning: {warning(failures, noun='participant', what=what)}", style="yellow", markup=False, highlight=False)
 
 
 def _watch_parent(parent: int) -> None:
