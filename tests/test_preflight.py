@@ -206,7 +206,7 @@ def test_seats_sharing_an_endpoint_are_checked_once_and_all_at_once():
     assert sorted(api.lookups) == ["/v1/models", "/v1/models/gpt-5.4-mini", "/v1/models/gpt-5.4-nano", "/v1/models/gpt-5.4-typo"]
     assert api.lookups_peak >= 2 and [r["model"] for r in api.requests] == ["gpt-5.4-typo"]
     assert [str(f) for f in failures] == [
-        "seats Farah, Hugo, Iris (openai:gpt-5.4-typo at https://api.openai.com/v1/): "
+        "seats Farah, Hugo, Iris (openai:gpt-5.4-typo at https://api.openai.com/v1): "
         "HTTP 404: The model `gpt-5.4-typo` does not exist or you do not have access to it."
     ]
 
@@ -246,7 +246,7 @@ def test_play_stops_before_the_game_when_nothing_listens(tmp_path, capsys, monke
     code, out, err = run(capsys, *play_argv(url, "foo", "--transcript", str(transcript), "--json"))
     line = refused_line(err)
     assert code == 2 and out == ""
-    assert f"seat Alice (openai:foo at {url}/): connection refused" in line and "--allow-fallbacks" in line
+    assert f"seat Alice (openai:foo at {url}): connection refused" in line and "--allow-fallbacks" in line
     assert not transcript.exists()  # nothing started, nothing written
 
 
@@ -254,7 +254,7 @@ def test_play_stops_when_the_server_never_answers(capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "local")
     with silent_server() as url:
         code, _, err = run(capsys, *play_argv(url, "foo", "--model-option", "timeout=0.3", "--model-option", "max_retries=1"))
-    assert code == 2 and f"seat Alice (openai:foo at {url}/): no answer within 0.3 s (2 attempts)" in refused_line(err)
+    assert code == 2 and f"seat Alice (openai:foo at {url}): no answer within 0.3 s (2 attempts)" in refused_line(err)
 
 
 @pytest.mark.usefixtures("llm_env")
@@ -263,7 +263,7 @@ def test_play_stops_for_a_model_the_server_does_not_have(capsys):
         api = OpenAIStandIn(router, base_url=LOCAL)
         api.known = {"smollm2"}
         code, _, err = run(capsys, *play_argv(LOCAL, "smolm2"))
-    assert code == 2 and "seat Alice (openai:smolm2 at http://127.0.0.1:8080/v1/): HTTP 404: The model `smolm2` does not exist" in refused_line(err)
+    assert code == 2 and "seat Alice (openai:smolm2 at http://127.0.0.1:8080/v1): HTTP 404: The model `smolm2` does not exist" in refused_line(err)
 
 
 def test_play_on_with_fallbacks_says_so_and_counts_the_same_everywhere(tmp_path, capsys, monkeypatch):
@@ -311,7 +311,7 @@ def test_fork_stops_before_playing_on_when_nothing_listens(tmp_path, capsys, mon
     url = dead_url()
     argv = ["fork", str(source), "--day", "2", "--seat", "Alice=openai:foo", "--model-option", f"base_url={url}", "--quiet", "--json"]
     code, _, err = run(capsys, *argv)
-    assert code == 2 and f"seat Alice (openai:foo at {url}/): connection refused" in refused_line(err)
+    assert code == 2 and f"seat Alice (openai:foo at {url}): connection refused" in refused_line(err)
     code, out, err = run(capsys, *argv, "--allow-fallbacks")
     assert code == 0 and json.loads(out)["model_seats"][0]["calls"] == 0, err
 
@@ -345,12 +345,12 @@ def test_tournament_stops_before_its_first_game(tmp_path, capsys, monkeypatch):
     code, out, err = run(capsys, "tournament", str(cfg), "--db", str(db), "--trust-endpoints", "--quiet")
     line = refused_line(err)
     assert code == 2 and out == "" and stored_games(db) == 0
-    assert f"before the tournament, so nothing was started: participant M (openai:foo at {url}/): connection refused" in line
+    assert f"before the tournament, so nothing was started: participant M (openai:foo at {url}): connection refused" in line
     assert "--allow-fallbacks (allow_fallbacks: true in the file)" in line
     with silent_server() as url:
         cfg = tournament_file(tmp_path, {"base_url": url, "timeout": 0.3, "max_retries": 0})
         code, _, err = run(capsys, "tournament", str(cfg), "--db", str(db), "--trust-endpoints", "--quiet")
-    assert code == 2 and f"participant M (openai:foo at {url}/): no answer within 0.3 s" in refused_line(err)
+    assert code == 2 and f"participant M (openai:foo at {url}): no answer within 0.3 s" in refused_line(err)
 
 
 @pytest.mark.usefixtures("llm_env")
@@ -360,7 +360,7 @@ def test_tournament_stops_for_an_unknown_model_and_plays_a_known_one(tmp_path, c
         api = OpenAIStandIn(router, base_url=LOCAL)
         api.known = {"smollm2"}
         code, _, err = run(capsys, "tournament", str(tournament_file(tmp_path, {"base_url": LOCAL})), "--db", str(db), "--trust-endpoints", "--quiet")
-        assert code == 2 and "participant M (openai:foo at http://127.0.0.1:8080/v1/): HTTP 404" in refused_line(err)
+        assert code == 2 and "participant M (openai:foo at http://127.0.0.1:8080/v1): HTTP 404" in refused_line(err)
         assert stored_games(db) == 0
         api.known = {"foo"}
         code, _, err = run(capsys, "tournament", str(tournament_file(tmp_path, {"base_url": LOCAL})), "--db", str(db), "--trust-endpoints", "--quiet")
@@ -406,7 +406,7 @@ def test_a_web_game_is_refused_when_nothing_listens(web, tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_BASE_URL", url)
     r = web.post("/api/games", json=web_table())
     assert r.status_code == 400
-    assert f"seat Bob (openai:gpt-5.4-mini at {url}/): connection refused (nothing listens at that address)" in r.json()["error"]
+    assert f"seat Bob (openai:gpt-5.4-mini at {url}): connection refused (nothing listens at that address)" in r.json()["error"]
     assert "--allow-fallbacks" not in r.json()["error"] and no_game_written(tmp_path)
 
 
@@ -422,7 +422,7 @@ def test_a_web_game_is_refused_when_the_server_never_answers(web, tmp_path, monk
     with silent_server() as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         r = web.post("/api/games", json=web_table())
-    assert r.status_code == 400 and f"seat Bob (openai:gpt-5.4-mini at {url}/): no answer within 0.2 s (5 attempts)" in r.json()["error"]
+    assert r.status_code == 400 and f"seat Bob (openai:gpt-5.4-mini at {url}): no answer within 0.2 s (5 attempts)" in r.json()["error"]
     assert no_game_written(tmp_path)
 
 
@@ -432,7 +432,7 @@ def test_a_web_game_is_refused_for_an_unknown_model_and_starts_with_a_known_one(
         api = OpenAIStandIn(router)
         api.known = {"gpt-5.4-mini"}
         r = web.post("/api/games", json=web_table("openai:gpt-5.4-typo"))
-        assert r.status_code == 400 and "seat Bob (openai:gpt-5.4-typo at https://api.openai.com/v1/): HTTP 404" in r.json()["error"]
+        assert r.status_code == 400 and "seat Bob (openai:gpt-5.4-typo at https://api.openai.com/v1): HTTP 404" in r.json()["error"]
         assert no_game_written(tmp_path)
         r = web.post("/api/games", json=web_table())
         assert r.status_code == 201, r.text

@@ -250,8 +250,9 @@ class Backend(ABC):
     # ------------------------------------------------------------------ the preflight
     @property
     def address(self) -> str:
-        """Where this seat's requests go, for a message to the user (no credentials)."""
-        return self.endpoint
+        """Where this seat's requests go, for a message to the user (no credentials),
+        as it would be typed (the SDKs keep a base URL with a trailing slash)."""
+        return self.endpoint.rstrip("/")
 
     @property
     def probe_key(self) -> tuple[Any, ...]:

@@ -140,6 +140,12 @@ class LiteLLMBackend(OpenAIBackend):
         return []
 
     @property
+    def address(self) -> str:
+        if self.options.base_url:
+            return super().address
+        return f"{provider(self.model) or 'its provider'}, through LiteLLM"
+
+    @property
     def probe_key(self) -> tuple[Any, ...]:
         # LiteLLM reads each provider's own key variable; a seat may name another.
         return (self.name, self.endpoint, self.model, self.options.api_key_env)
