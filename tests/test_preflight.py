@@ -113,6 +113,22 @@ def test_an_unknown_model_fails_in_the_servers_words(standin, spec, words):
 
 
 @pytest.mark.usefixtures("llm_env")
+@pytest.mark.parametrize("failure", [Status(501, message="Not Implemented"), Status(500, message="no route")])
+def test_a_lookup_route_that_fails_is_passed_over_not_blamed(failure):
+    """A proxy may answer a route it lacks with a 501, or a 500 that outlasts the
+    retries: the server is up, so the list is asked (here it names the model)."""
+    sleep = SleepRecorder()
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        api.listed = ["gpt-5.4-mini"]
+        tries = 2 if failure.code == 500 else 1  # a 5xx is retried first (here once), a 501 is not
+        api.push_lookup(*[failure] * tries)
+        result = probed(seat(sleep=sleep, max_retries=1))
+    assert result.ok and result.how == "model list" and api.requests == []
+    assert api.lookups == ["/v1/models/gpt-5.4-mini"] * tries + ["/v1/models"] and len(sleep.waits) == tries - 1
+
+
+@pytest.mark.usefixtures("llm_env")
 def test_a_refused_key_fails_at_once():
     sleep = SleepRecorder()
     with standin_router() as router:

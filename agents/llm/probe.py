@@ -16,7 +16,10 @@ each step only when the one before could not tell:
    LangChain back ends.
 
 A lookup that finds the model passes; a list that names it passes; a one-token call
-the server answers passes, whatever the token. The vendor hooks are the back ends'
+the server answers passes, whatever the token. A lookup the server refuses for the
+key (401, 403) fails; any other answer to it (a 404 or 501 where the route is missing,
+a 5xx that outlasts the retries) leaves it to the next step. A one-token call fails
+on any error: it is the plainest request the seat will make. The vendor hooks are the back ends'
 (``Backend.lookups``, ``Backend.ping``); this module only runs them.
 
 The seat's own settings apply: each request under its time limit (a lookup at most
@@ -36,7 +39,7 @@ from typing import Any, Awaitable, Callable
 
 from tenacity import RetryCallState
 
-from agents.llm.backends.base import Backend, CallFailed, Inconclusive, Transient
+from agents.llm.backends.base import Backend, CallFailed, Inconclusive, ServerBusy, Transient
 
 log = logging.getLogger("werewolf.llm")
 
@@ -65,6 +68,13 @@ async def probe(backend: Backend) -> ProbeResult:
         except Inconclusive as e:
             log.info("%s:%s: %s inconclusive (%s)", backend.name, backend.model, how, e)
             continue
+        except ServerBusy as e:
+            if how == ONE_TOKEN:
+                return ProbeResult(False, how, _one_line(e), _since(started))
+            # The server answered, busy or broken on this route only (a lookup a proxy
+            # serves with a 500): the next way may work.
+            log.info("%s:%s: %s kept failing (%s)", backend.name, backend.model, how, e)
+            continue
         except Transient as e:
             return ProbeResult(False, how, _no_answer(e), _since(started))
         except CallFailed as e:
@@ -91,7 +101,7 @@ async def _retried(backend: Backend, how: str, step: Callable[[], Awaitable[None
     except Transient as e:
         if nothing_listens(e) is not None or attempts < 2:
             raise
-        raise Transient(f"{e} ({attempts} attempts)") from e
+        raise type(e)(f"{e} ({attempts} attempts)", e.retry_after) from e
 
 
 def nothing_listens(exc: BaseException) -> str | None:

@@ -163,6 +163,11 @@ class Transient(Exception):
         self.retry_after = retry_after
 
 
+class ServerBusy(Transient):
+    """A transient failure the server itself answered (429, a 5xx): it is up, though
+    this route of it may not work (``agents.llm.probe`` then asks another way)."""
+
+
 class ModeRejected(Exception):
     """The server refused the way the answer format was requested (a 400)."""
 

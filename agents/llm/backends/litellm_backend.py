@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from agents.llm.backends.base import Prompt, Reply, Turn, breakpoint_blocks, local_url, question_text
 from agents.llm.backends.openai_backend import OpenAIBackend, _reply
@@ -132,7 +132,7 @@ class LiteLLMBackend(OpenAIBackend):
     def reply(self, response: Any, mode: str) -> Reply:
         return _reply(response, mode)
 
-    def lookups(self) -> list[tuple[str, Any]]:
+    def lookups(self) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
         """None: LiteLLM offers no model lookup that reaches every provider it routes
         to (``litellm.get_model_info`` reads its own price map, not the provider), so
         the preflight makes the one-token call (``ping_request``, through

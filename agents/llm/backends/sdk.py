@@ -17,7 +17,7 @@ import weakref
 from abc import abstractmethod
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, ClassVar, Iterator
+from typing import Any, Awaitable, Callable, ClassVar, Iterator
 
 from agents.llm.backends.base import (
     Backend,
@@ -25,6 +25,7 @@ from agents.llm.backends.base import (
     Inconclusive,
     MissingKey,
     Reply,
+    ServerBusy,
     Transient,
     retry_after,
     safe_url,
@@ -40,6 +41,7 @@ from arena.limits import Limits
 LOOKUP_TIMEOUT = 10.0
 # The statuses a lookup answers when the key is refused: the seat's calls would be too.
 REFUSED_KEY = frozenset({401, 403})
+NOT_IMPLEMENTED = 501  # a route the server does not have, said outright
 
 
 class SDKBackend(Backend):
@@ -162,7 +164,7 @@ class SDKBackend(Backend):
         # keys are checked apart (one key may be revoked).
         return (*super().probe_key, self._pool[2] if self._pool is not None else self.options.api_key_env)
 
-    def lookups(self) -> list[tuple[str, Any]]:
+    def lookups(self) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
         """Both SDKs' ``models.retrieve`` and ``models.list``: OpenAI's ``GET
         /v1/models/{model}`` and ``GET /v1/models``
         (https://platform.openai.com/docs/api-reference/models), Anthropic's ``GET
@@ -202,8 +204,10 @@ class SDKBackend(Backend):
             raise Transient(f"connection error: {e}") from e
         except sdk.APIStatusError as e:
             text = f"HTTP {e.status_code}: {error_message(e)}"
+            if e.status_code == NOT_IMPLEMENTED:
+                raise Inconclusive(text) from None
             if transient_status(e.status_code):
-                raise Transient(text, retry_after(e.response.headers)) from None
+                raise ServerBusy(text, retry_after(e.response.headers)) from None
             if e.status_code in REFUSED_KEY:
                 raise CallFailed(text, disable=True) from None
             raise Inconclusive(text) from None
