@@ -19,18 +19,14 @@ of a dead server).
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from agents.base import Agent
+from agents.llm.probe import ProbeResult, probe
 from arena.command import CliError
-
-if TYPE_CHECKING:
-    from agents.llm.probe import ProbeResult
-
-# asyncio and the model machinery load in ``check``: a table of bots never needs them
-# (``werewolf play`` imports this module at every start).
 
 ALLOW_FLAG = "--allow-fallbacks"
 SLOW = 5.0  # seconds of checking before the user is told what it waits for
@@ -67,10 +63,6 @@ async def check(agents: Mapping[str, Agent], *, close: bool = True, say: Callabl
     ``say`` is told once which endpoints keep the check waiting past ``SLOW`` seconds
     (a server that accepts and never answers is waited for as the seat's time limit
     and retries say), so a slow start never looks like a hung command."""
-    import asyncio
-
-    from agents.llm.probe import probe
-
     groups: dict[tuple[Any, ...], list[tuple[str, Any]]] = {}
     models = model_agents(agents)
     for name, agent in models.items():
@@ -118,8 +110,6 @@ def run_check(agents: Mapping[str, Agent], say: Callable[[str], None] | None = N
     """``check`` from synchronous code, in an event loop of its own."""
     if not model_agents(agents):
         return []
-    import asyncio
-
     return asyncio.run(check(agents, say=say))
 
 
