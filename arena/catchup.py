@@ -30,6 +30,7 @@ from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
 from arena.endpoints import refuse_endpoints
 from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
 from arena.play_loop import play_to_end, screen_for
+from arena.preflight import before_play
 from engine.decisions import IllegalAnswer
 from engine.game import Game
 from transcripts.schema import AnswerRecord, HeaderRecord, TimeLimitRecord
@@ -248,8 +249,10 @@ class Continuation:
     verification: Verification
 
 
-def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
-    """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
+def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str, allow_fallbacks: bool = False) -> int:
+    """Play the caught-up game to its end, as ``werewolf play`` plays a new one: its
+    model seats checked first (``arena.preflight``)."""
+    before_play(cont.agents, allow_fallbacks=allow_fallbacks, writer=cont.writer)
     game = cont.game
     record = cont.verification.transcript
     language = record.header.language if record is not None else None

@@ -95,6 +95,17 @@ def add_trust_flag(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def add_fallbacks_flag(p: argparse.ArgumentParser, what: str = "the game") -> None:
+    """``--allow-fallbacks``: play on when a model does not answer the check made before
+    the first decision (``arena.preflight``)."""
+    p.add_argument(
+        "--allow-fallbacks",
+        action="store_true",
+        help=f"start {what} even when a model seat's endpoint does not answer the check made before it (exit 2 otherwise); "
+        "the fallback bot then plays for that seat",
+    )
+
+
 def add_output_flags(p: argparse.ArgumentParser) -> None:
     """How a game played at this terminal is shown."""
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")

@@ -29,7 +29,7 @@ from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_
 from arena.human_play import humans_at_terminal, show_humans
 from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line
 from arena.narrate import Narrator
-from arena.result import result_of
+from arena.result import model_seats, result_of
 from arena.runner import run_async
 from engine.decisions import GameError, IllegalAnswer
 
@@ -245,7 +245,7 @@ def play_to_end(
 
     result = result_of(game)
     if json_out:
-        print(result.to_json(), flush=True)
+        print(result.to_json(model_seats(agents, calls.records if calls is not None else ())), flush=True)
     elif quiet:
         winners = ", ".join(result.winners) or "nobody"
         print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
@@ -254,15 +254,16 @@ def play_to_end(
 
 def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
     """The closing table of model seats: what each cost and how well it kept the rules
-    (illegal: replies refused; fallback: decisions the bot played for the seat). Seats
-    come in table order; a model without a price shows "?" and the total says what it
-    leaves out rather than guessing."""
+    (illegal: replies refused; calls, fallbacks, errors: as ``play --json`` and
+    ``werewolf verify`` count them, ``transcripts.call_counts``). Seats come in table
+    order; a model without a price shows "?" and the total says what it leaves out
+    rather than guessing."""
     rank = {name: i for i, name in enumerate(order)}
     rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
     table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("seat / model", overflow="fold", min_width=10)
     reasoning = any(getattr(r, "reasoning_tokens", 0) for r in rows)
-    for col in ("calls", "in", "cached", "out", *(("reasoning",) if reasoning else ()), "USD", "illegal", "fallback"):
+    for col in ("calls", "in", "cached", "out", *(("reasoning",) if reasoning else ()), "USD", "illegal", "fallbacks", "errors"):
         table.add_column(col, justify="right", no_wrap=True)
     known, unpriced = 0.0, []
     for r in rows:
@@ -273,7 +274,7 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
         table.add_row(
             f"{r.seat}\n[dim]{r.model}[/dim]", str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
             *((f"{r.reasoning_tokens:,}",) if reasoning else ()),
-            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks),
+            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks), str(r.errors),
         )  # fmt: skip
     console.print(table)
     note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
@@ -281,5 +282,10 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
     console.print(
         "in: prompt tokens (cached: read from the provider's cache); out: completion tokens"
         + ("; reasoning: the hidden reasoning within out, billed as output" if reasoning else ""),
+        style="dim",
+    )
+    console.print(
+        "calls: requests sent to the model; illegal: replies refused; fallbacks: decisions the fallback bot played; "
+        "errors: calls that failed after their retries, and decisions that ended with no reply",
         style="dim",
     )

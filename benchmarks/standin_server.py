@@ -169,8 +169,20 @@ class _Server(ThreadingHTTPServer):
 
 
 class StandInServer:
-    def __init__(self, latency: float = 0.05, *, seed: int = 0, host: str = "127.0.0.1", port: int = 0, vendor_latency: float | None = None):
+    def __init__(
+        self,
+        latency: float = 0.05,
+        *,
+        seed: int = 0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        vendor_latency: float | None = None,
+        known: set[str] | None = None,
+    ):
         self.latency = latency
+        # The models this server has (None: any name asked for); another is a 404 on the
+        # model lookup and on every completion, as the vendors answer an unknown model.
+        self.known = known
         self.seed = seed
         self.requests: list[RequestStat] = []
         self._lock = threading.Lock()
@@ -329,6 +341,12 @@ class StandInServer:
             self.requests.append(stat)
         return stat
 
+    @staticmethod
+    def unknown(model: str) -> dict[str, Any]:
+        """OpenAI's answer to a model it does not have (``code: model_not_found``)."""
+        message = f"The model `{model}` does not exist or you do not have access to it."
+        return {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": "model_not_found"}}
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -376,8 +394,20 @@ class StandInServer:
                 self.wfile.write(b"0\r\n\r\n")
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, {"object": "list", "data": [{"id": "standin", "object": "model", "owned_by": "bench"}]})
+                # The model routes, which the preflight asks (``agents.llm.probe``): the
+                # stand-in serves any model name, so a lookup finds any. One object fits
+                # both SDKs: OpenAI's model (id, object, created, owned_by) and
+                # Anthropic's (id, type, display_name, created_at).
+                path = self.path.split("?", 1)[0].rstrip("/")
+                _, sep, model = path.rpartition("/models/")
+                if path.endswith("/models"):
+                    names = sorted(server.known) if server.known is not None else ["standin"]
+                    self._send(200, {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "bench"} for m in names], "has_more": False})
+                elif sep and model and server.known is not None and model not in server.known:
+                    self._send(404, server.unknown(model))
+                elif sep and model:
+                    when = "2025-01-01T00:00:00Z"
+                    self._send(200, {"id": model, "object": "model", "created": 0, "owned_by": "bench", "type": "model", "display_name": model, "created_at": when})
                 else:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
@@ -394,6 +424,9 @@ class StandInServer:
                     body = json.loads(raw)
                 except json.JSONDecodeError:
                     self._send(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
+                    return
+                if server.known is not None and body.get("model") not in server.known:
+                    self._send(404, server.unknown(str(body.get("model"))))
                     return
                 clock = server.vendor_clock
                 if clock:

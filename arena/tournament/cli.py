@@ -9,7 +9,7 @@ from collections import Counter
 from rich.markup import escape
 from rich.table import Table
 
-from arena.command import CliError, Command, add_trust_flag, console_for
+from arena.command import CliError, Command, add_fallbacks_flag, add_trust_flag, console_for
 from arena.ratings.fallbacks import MIN_DECIDED
 from arena.signing_cli import add_sign_key_flag, signer_for
 from arena.tournament.config import ConfigError, load_config
@@ -38,6 +38,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--retry-paused", action="store_true", help="give the participants paused for falling back a new trial from their next game")
     add_sign_key_flag(p)  # overrides the file's sign_key
     add_trust_flag(p, "the tournament file")
+    add_fallbacks_flag(p, "the run")  # or allow_fallbacks: true in the file
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         return print_plan(cfg, args.json)
     if args.sign_key:
         cfg = cfg.model_copy(update={"sign_key": args.sign_key})
+    if args.allow_fallbacks:
+        cfg = cfg.model_copy(update={"allow_fallbacks": True})
     signer_for(cfg.sign_key)  # a key that cannot be used stops the run before any game
     if args.max_games is not None and args.max_games < 0:
         raise CliError("--max-games must not be negative")

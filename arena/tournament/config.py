@@ -155,6 +155,10 @@ class TournamentConfig(_Strict):
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # Start even when a model's endpoint does not answer the check before the first game
+    # (``arena.preflight``): a warning, and the games ask that model as usual, its
+    # fallback bot playing each decision the model does not answer.
+    allow_fallbacks: bool = False
 
     @field_validator("participants")
     @classmethod

@@ -45,6 +45,7 @@ from agents.llm.config import LLMOptions
 from agents.registry import make_agent
 from arena.gc_tuning import many_games, tune_bot_worker
 from arena.limits import configure
+from arena.preflight import ALLOW_FLAG, refusal, run_check, warning
 from arena.ratings.fallbacks import MIN_DECIDED
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
@@ -108,17 +109,31 @@ def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path)
     ]  # fmt: skip
 
 
-def preflight(cfg: TournamentConfig) -> None:
+def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
     """Seat each model participant once, so a missing key or a bad option stops the
-    run before the first game instead of failing every game."""
+    run before the first game instead of failing every game; then check that each
+    distinct endpoint answers (``arena.preflight``): one that does not stops the run
+    too, unless the file says ``allow_fallbacks: true`` (or ``--allow-fallbacks``),
+    when it is a warning and the games ask the model as usual (a server that comes
+    back later in a long run is used)."""
+    agents = {}
     for p in cfg.participants:
         if not p.is_model:
             continue
         try:
-            agent = make_agent(p.agent, "probe", options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
+    failures = run_check(agents, say=None if console is None else lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
+    for agent in agents.values():
         agent.close()
+    what = "the tournament"
+    if failures and not cfg.allow_fallbacks:
+        raise ConfigError(refusal(failures, flag=f"{ALLOW_FLAG} (allow_fallbacks: true in the file)", noun="participant", what=what))
+    if failures and console is not None:
+        console.print(f"warning: {warning(failures, noun='participant', what=what)}", style="yellow", markup=False, highlight=False, soft_wrap=True)
+    elif failures:
+        log.warning("%s", warning(failures, noun="participant", what=what))
 
 
 def _watch_parent(parent: int) -> None:
@@ -240,7 +255,7 @@ def _run(
     # Before the preflight: a participant paused by an earlier run is said to be so first.
     watch = Watch(cfg, store, jobs, todo, min_decided, retry=retry_paused, console=console)
     if todo and (any(not j.bots_only for j in todo) or (cfg.adaptive is not None and cfg.has_models)):
-        preflight(cfg)
+        preflight(cfg, console)
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
     started_ray = False

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.gamefile import GameFileError
+from arena.preflight import check_spec, refusal
 from arena.web.guard import KEY_COOKIE, KEY_HEADER, Policy, RequestGuard, is_loopback
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.session import GameSession, SessionStore
@@ -183,6 +184,10 @@ async def api_create(request: Request) -> Response:
         return JSONResponse({"error": e.message}, status_code=e.status)
     try:
         spec, pace = table_spec(raw)
+        # Before the game exists: a model that does not answer starts nothing (arena.preflight).
+        failures = await check_spec(spec)
+        if failures:
+            return JSONResponse({"error": refusal(failures, flag=None)}, status_code=400)
         session = _store(request).create(spec, pace)
     except GameFileError as e:
         return JSONResponse({"error": str(e)}, status_code=400)

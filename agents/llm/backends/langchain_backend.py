@@ -19,6 +19,7 @@ blocks, which it passes on.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from types import TracebackType
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from agents.llm.backends.base import (
     CUT_REASONS,
     DISABLING_STATUS,
+    PING,
     Backend,
     CallFailed,
     CutAnswer,
@@ -40,6 +42,7 @@ from agents.llm.backends.base import (
     local_url,
     question_text,
     retry_after,
+    safe_url,
     transient_status,
 )
 from agents.llm.config import LLMOptions
@@ -121,6 +124,27 @@ class LangChainBackend(Backend):
 
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"role": m.type, "content": m.content} for m in request["messages"]]
+
+    # ------------------------------------------------------------------ the preflight
+    @property
+    def address(self) -> str:
+        """The server the chat model is configured with, else its class."""
+        url = next((getattr(self.chat_model, a) for a in _URL_FIELDS if isinstance(getattr(self.chat_model, a, None), str)), None)
+        return safe_url(url) if url else type(self.chat_model).__qualname__
+
+    async def ping(self) -> None:
+        """One short plain-text call through the chat model (``ainvoke``): LangChain has
+        no model lookup common to its integrations, nor one way to cap the reply at a
+        token (the limit's name differs by integration), so the prompt asks for one
+        word. Errors are sorted as a decision's call sorts them (``send``)."""
+        from langchain_core.messages import HumanMessage
+
+        request = {"messages": [HumanMessage(content=PING)], "schema": {}, "name": "ping", "description": ""}
+        limit = self.options.call_timeout(self.layout())
+        try:
+            await asyncio.wait_for(self.send(request, "text"), timeout=limit)
+        except TimeoutError:
+            raise Transient(f"no answer within {limit:g} s") from None
 
     # ------------------------------------------------------------------ response
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
