@@ -390,12 +390,20 @@ def test_tournament_plays_on_with_fallbacks_when_told(tmp_path, capsys, monkeypa
     extra = {"allow_fallbacks": True} if how == "file" else {}
     cfg = tournament_file(tmp_path, {"base_url": dead_url(), "max_retries": 0}, **extra)
     flags = ["--allow-fallbacks"] if how == "flag" else []
+    # The run starts; the trial then pauses the participant after its first game (exit 3),
+    # since the leaderboard would leave out every game its fallback bot played...
     code, _, err = run(capsys, "tournament", str(cfg), "--db", str(db), "--trust-endpoints", "--quiet", *flags)
-    assert code == 0 and stored_games(db) == 2, err
+    assert code == 3 and stored_games(db) == 1, err
     assert "warning: a model did not answer before the tournament; the fallback bot plays for it: participant M" in err
+    assert "paused M (openai:foo)" in err
+    # ...and --min-decided 0 plays every game anyway.
+    code, _, err = run(capsys, "tournament", str(cfg), "--db", str(db), "--trust-endpoints", "--quiet", "--min-decided", "0", *flags)
+    assert code == 0 and stored_games(db) == 2, err
 
 
 # ---------------------------------------------------------------------- a web game
+from arena.web.index import NAME as WEB_INDEX  # noqa: E402
+
 def web_table(agent: str = "openai:gpt-5.4-mini") -> dict[str, Any]:
     seats = [{"name": "Alice", "agent": "human"}, {"name": "Bob", "agent": agent}] + [{"name": n, "agent": "heuristic"} for n in NAMES[2:5]]
     return {"seed": 4, "seats": seats, "pace": 0, "options": {"sheriff": False}}
@@ -412,8 +420,10 @@ def web(tmp_path):
 
 
 def no_game_written(tmp_path: Path) -> bool:
+    """No game file in the server's folder (its token index, ``web-index.sqlite3``, is
+    the server's own and may be there from the start)."""
     folder = tmp_path / "games"
-    return not folder.exists() or not any(folder.iterdir())
+    return not folder.exists() or not any(f.name != WEB_INDEX and not f.name.startswith(WEB_INDEX) for f in folder.iterdir())
 
 
 @pytest.mark.usefixtures("llm_env")
@@ -452,8 +462,9 @@ def test_a_web_game_is_refused_for_an_unknown_model_and_starts_with_a_known_one(
         assert no_game_written(tmp_path)
         r = web.post("/api/games", json=web_table())
         assert r.status_code == 201, r.text
-        assert web.post("/api" + r.json()["host"] + "/stop", json={}).json() == {"stopped": True}
+        # Taken before the stop: an ended game leaves the server's memory.
         session = web.app.state.store.sessions[r.json()["id"]]
+        assert web.post("/api" + r.json()["host"] + "/stop", json={}).json() == {"stopped": True}
         for _ in range(500):  # the server's loop runs the stop in its own thread
             if session.task.done():
                 break
