@@ -267,6 +267,52 @@ def test_the_wider_rule_of_the_other_books_takes_every_power():
     assert ("Id", 2, "vote") in deaths(game)
 
 
+# 001 zh: "当长老不是被狼人杀死的（即死于女巫，猎人，村民投票）的时候，村里的特殊身份（猎人，守护者，
+# 女巫，先知）将全部失去他们的能力。白痴如果已经揭开身份，则将同长老一起死去。" -- an Idiot already
+# revealed when the Elder dies dies together with him: a moment, the Elder's death, not every
+# later death once the powers are gone.
+ELDER_AND_IDIOT = {"El": "elder", "Id": "idiot", "Se": "seer", "W1": "werewolf", **{f"V{i}": "villager" for i in range(1, 5)}}
+
+
+def _elder_and_idiot(first: str, second: str, loss: str):
+    """Day 1 the village votes out ``first``, day 2 ``second``; on night 3 the pack kills V1."""
+    votes = {"vote": [first, second]}
+    answers = {
+        **{v: dict(votes) for v in ("V1", "V2", "V3", "V4")},
+        "Se": {**votes, "seer_check": ["W1"] * 3},
+        "W1": {**votes, "wolf_kill": [None, None, "V1"]},
+    }
+    return play(ELDER_AND_IDIOT, answers, {"max_days": 3, "last_words": "none", "elder_loss_roles": loss})
+
+
+@pytest.mark.parametrize("loss", ["listed", "all"])
+def test_the_idiot_revealed_before_dies_with_the_elder_and_only_then(loss):
+    """"白痴如果已经揭开身份，则将同长老一起死去": revealed on day 1, he dies in the Elder's batch
+    on day 2 (both readings of the Elder's list); the night 3 victim dies alone."""
+    game = _elder_and_idiot("Id", "El", loss)
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
+    assert deaths(game) == [("El", 2, "vote"), ("Id", 2, "with_elder"), ("V1", 3, "werewolves")]
+
+
+def test_an_idiot_revealed_after_the_elders_death_lives_on():
+    """``elder_loss_roles: listed`` (the seed's list does not name him): the Elder voted out on
+    day 1, the Idiot keeps his pardon, is voted out and revealed on day 2, and the deaths of
+    night 3 do not take him: he was not "已经揭开身份" when the Elder died."""
+    game = _elder_and_idiot("El", "Id", "listed")
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
+    assert deaths(game) == [("El", 1, "vote"), ("V1", 3, "werewolves")]
+    assert game.by_name["Id"].alive and "Id" in game.voteless
+
+
+def test_under_the_wider_rule_the_idiot_unrevealed_at_the_elders_death_has_no_pardon_left():
+    """``elder_loss_roles: all`` (003: "deprive the villagers of their special powers"): not
+    revealed when the Elder died, he is not killed with him but loses his pardon; voted out on
+    day 2 he dies by the vote, and nobody dies ``with_elder`` later."""
+    game = _elder_and_idiot("El", "Id", "all")
+    assert not events(game, "idiot_revealed")
+    assert deaths(game) == [("El", 1, "vote"), ("Id", 2, "vote"), ("V1", 3, "werewolves")]
+
+
 def test_one_execution_decides_the_game():
     """001 zh: "若处决的玩家为狼人，则好人阵营获胜，反之则狼人阵营获胜" (``one_execution``)."""
     roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
