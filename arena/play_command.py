@@ -24,6 +24,7 @@ from arena.command import (
     add_limit_flags,
     add_model_option_flag,
     add_output_flags,
+    add_trust_code_flag,
     add_trust_flag,
     apply_limits,
     parse_option_pairs,
@@ -59,6 +60,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
     add_model_option_flag(p)
     add_trust_flag(p, "the game file (or the --resume transcript)")
+    add_trust_code_flag(p, "the --resume transcript")
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
     add_limit_flags(p)
@@ -163,6 +165,8 @@ def _model_overrides(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
 def run_play(args: argparse.Namespace) -> int:
     if getattr(args, "resume", None):
         return run_resume(args)
+    if getattr(args, "trust_code", False):
+        raise CliError("--trust-code is for --resume: the py:MODULE:CLASS seats of a game file or of --seat are seated anyway (they are yours)")
     apply_limits(args)
     spec, game, agents, calls = _play_spec(args)
     screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god, language=spec.language)
