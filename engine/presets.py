@@ -210,6 +210,9 @@ LANGRENSHA = register_preset(
             "wolves_may_pass": True,
             # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.
             "elder_loss_roles": "listed",
+            # 001's English part, the only one to deal the Little Girl: "If she gets
+            # caught, she will be killed immediately instead of the selected victim."
+            "little_girl_caught": "dies",
         },
         deck=_langrensha_deck,
         min_players=3,

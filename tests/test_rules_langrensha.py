@@ -139,6 +139,20 @@ def test_she_saves_herself_on_the_first_night_only():
     assert True in d.options
 
 
+# ------------------------------------------------------------------------------ the Little Girl
+def test_a_caught_little_girl_dies_instead_of_the_selected_victim():
+    """001, its English part, twice: "otherwise she will be killed immediately by the
+    werewolves instead of the other victim"; "If she gets caught, she will be killed
+    immediately instead of the selected victim." The pack is not asked again."""
+    roles = {"W1": "werewolf", "Lg": "little_girl", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"W1": {"wolf_kill": ["V1"]}, "Lg": {"little_girl_spy": [True]}}
+    game = play(roles, answers, {"max_days": 1, "last_words": "none", "little_girl_catch_chance": 1.0})
+    assert get_preset("langrensha").options().little_girl_caught == "dies"
+    assert data(game, "little_girl_caught") == [{"player": "Lg"}]
+    assert deaths(game) == [("Lg", 1, "werewolves")] and game.by_name["V1"].alive
+    assert not asked(game, "wolf_kill")
+
+
 # ------------------------------------------------------------------------------ the Sheriff
 def test_the_sheriff_may_void_a_tied_vote():
     roles = {"W1": "werewolf", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
