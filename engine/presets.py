@@ -200,12 +200,10 @@ LANGRENSHA = register_preset(
             # 001 zh, the Sheriff: "在平票时由他决定选哪一个，也可以决定废票".
             "sheriff_tiebreak": "choose",
             "sheriff_tiebreak_may_void": True,
-            # Common practice, documented in docs/RULES.md: hidden cards, last words,
-            # the Witch saving herself only on the first night, the Hunter free to hold
-            # fire, the pack free to kill nobody (空刀).
+            # Hidden cards and last words: docs/RULES.md 7.2 gives the passages they
+            # follow or override, and why. The Hunter "可以" (may) take a player with him.
             "reveal_role_on_death": False,
             "last_words": "first_night_and_vote",
-            "witch_self_heal_first_night_only": True,
             "hunter_may_pass": True,
             "wolves_may_pass": True,
             # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.

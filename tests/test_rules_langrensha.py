@@ -40,7 +40,7 @@ def test_the_preset_defaults_seed_and_common_practice():
     o = get_preset("langrensha").options()
     assert o.sheriff and o.sheriff_double_vote and o.sheriff_tiebreak == "choose" and o.sheriff_tiebreak_may_void
     assert not o.reveal_role_on_death and o.last_words == "first_night_and_vote"
-    assert o.witch_self_heal and o.witch_self_heal_first_night_only and not o.witch_single_potion
+    assert o.witch_self_heal and not o.witch_self_heal_first_night_only and not o.witch_single_potion
     assert o.hunter_may_pass and o.wolves_may_pass and not o.wolves_win_at_parity and not o.wolves_win_side
 
 
@@ -129,14 +129,18 @@ def test_one_potion_in_the_whole_game():
     assert data(game, "witch_poisoned") == [{"target": "W1"}]  # one of each, the default
 
 
-def test_she_saves_herself_on_the_first_night_only():
-    game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
-    agents = agents_for(game, {"W1": {"wolf_kill": ["V1", "Wi"]}})
-    d = drive(game, agents, until=lambda d: d.kind == "witch_heal" and game.day == 2)
+def test_she_heals_herself_on_any_night():
+    """001, its English part: "The witch may use her potion to her advantage and heal
+    herself" -- on no particular night; 女巫仅首夜可自救 (only the first night) is today's
+    practice, the option ``witch_self_heal_first_night_only``."""
+    answers = {"W1": {"wolf_kill": ["V1", "Wi"]}, "Wi": {"witch_heal": [False, True]}}
+    game = play(WITCH, answers, {"last_words": "none", "max_days": 2})
+    assert not get_preset("langrensha").options().witch_self_heal_first_night_only
+    assert data(game, "witch_healed") == [{"target": "Wi"}]
+    assert deaths(game) == [("V1", 1, "werewolves")] and game.by_name["Wi"].alive
+    game = new_game(WITCH, {"last_words": "none", "witch_self_heal_first_night_only": True}, preset="langrensha")
+    d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "witch_heal" and game.day == 2)
     assert d.options == (False,) and d.context["unavailable"] == "the Witch may heal herself only on the first night"
-    game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
-    d = drive(game, agents_for(game, {"W1": {"wolf_kill": ["Wi"]}}), until=lambda d: d.kind == "witch_heal")
-    assert True in d.options
 
 
 # ------------------------------------------------------------------------------ the Little Girl
