@@ -208,6 +208,8 @@ LANGRENSHA = register_preset(
             "wolves_may_pass": True,
             # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.
             "elder_loss_roles": "listed",
+            # 001 zh, the Witch's poison: "可以杀死任意一个活着的人" (any living person).
+            "witch_self_poison": True,
             # 001's English part, the only one to deal the Little Girl: "If she gets
             # caught, she will be killed immediately instead of the selected victim."
             "little_girl_caught": "dies",

@@ -40,7 +40,7 @@ def test_the_preset_defaults_seed_and_common_practice():
     o = get_preset("langrensha").options()
     assert o.sheriff and o.sheriff_double_vote and o.sheriff_tiebreak == "choose" and o.sheriff_tiebreak_may_void
     assert not o.reveal_role_on_death and o.last_words == "first_night_and_vote"
-    assert o.witch_self_heal and not o.witch_self_heal_first_night_only and not o.witch_single_potion
+    assert o.witch_self_heal and o.witch_self_poison and not o.witch_self_heal_first_night_only and not o.witch_single_potion
     assert o.hunter_may_pass and o.wolves_may_pass and not o.wolves_win_at_parity and not o.wolves_win_side
 
 
@@ -127,6 +127,18 @@ def test_one_potion_in_the_whole_game():
     assert d.options == () and d.context["unavailable"] == "the Witch has already used her one potion"
     game = play(WITCH, answers, {"last_words": "none", "max_days": 2})
     assert data(game, "witch_poisoned") == [{"target": "W1"}]  # one of each, the default
+
+
+def test_her_poison_may_kill_any_living_person_herself_included():
+    """001 zh: "另一种是毒药，可以杀死任意一个活着的人" -- any living person, the Witch too
+    (``witch_self_poison``). 003 names herself for the cure only ("a cure saves a person,
+    including himself"; "The poison eliminates a person of his choice"): not in ``best_of``."""
+    game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
+    d = drive(game, agents_for(game, {"W1": {"wolf_kill": ["V1"]}}), until=lambda d: d.kind == "witch_poison")
+    assert "Wi" in d.options
+    game = play(WITCH, {"W1": {"wolf_kill": ["V1"]}, "Wi": {"witch_poison": ["Wi"]}}, {"last_words": "none", "max_days": 1})
+    assert deaths(game) == [("V1", 1, "werewolves"), ("Wi", 1, "poison")]
+    assert not get_preset("best_of").options().witch_self_poison
 
 
 def test_she_heals_herself_on_any_night():
