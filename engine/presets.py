@@ -205,7 +205,11 @@ LANGRENSHA = register_preset(
             "reveal_role_on_death": False,
             "last_words": "first_night_and_vote",
             "hunter_may_pass": True,
+            # 001's English part: the pack "can eventually decide not to open their eyes
+            # and not to select a victim", but "If no werewolves open their eyes, they die
+            # of hunger and the villagers win" (its Chinese sheets: "每晚吞食一个村民").
             "wolves_may_pass": True,
+            "wolves_silent": "starve",
             # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.
             "elder_loss_roles": "listed",
             # 001 zh, the Witch's poison: "可以杀死任意一个活着的人" (any living person).

@@ -22,8 +22,14 @@ from engine.events import PUBLIC
 from helpers import agents_for, asked, data, deaths, drive, events, new_game
 
 
+# A pack without a scripted victim kills nobody (as ``helpers.best_of_game`` lets it pass),
+# so a script names only what its rule needs; the preset's own price for a silent pack
+# (``wolves_silent: starve``) is tested on its own.
+QUIET_PACK = {"wolves_silent": "no_kill"}
+
+
 def play(roles, answers=None, options=None):
-    game = new_game(roles, options, preset="langrensha")
+    game = new_game(roles, {**QUIET_PACK, **(options or {})}, preset="langrensha")
     drive(game, agents_for(game, answers))
     return game
 
@@ -41,7 +47,8 @@ def test_the_preset_defaults_seed_and_common_practice():
     assert o.sheriff and o.sheriff_double_vote and o.sheriff_tiebreak == "choose" and o.sheriff_tiebreak_may_void
     assert not o.reveal_role_on_death and o.last_words == "first_night_and_vote"
     assert o.witch_self_heal and o.witch_self_poison and not o.witch_self_heal_first_night_only and not o.witch_single_potion
-    assert o.hunter_may_pass and o.wolves_may_pass and not o.wolves_win_at_parity and not o.wolves_win_side
+    assert o.hunter_may_pass and o.wolves_may_pass and o.wolves_silent == "starve"
+    assert not o.wolves_win_at_parity and not o.wolves_win_side
 
 
 def test_cards_stay_hidden_at_death():
@@ -153,6 +160,21 @@ def test_she_heals_herself_on_any_night():
     game = new_game(WITCH, {"last_words": "none", "witch_self_heal_first_night_only": True}, preset="langrensha")
     d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "witch_heal" and game.day == 2)
     assert d.options == (False,) and d.context["unavailable"] == "the Witch may heal herself only on the first night"
+
+
+# ------------------------------------------------------------------------------ the pack
+def test_a_pack_that_names_nobody_dies_of_hunger():
+    """001, its English part: "They can eventually decide not to pen their eyes and not to
+    select a victim ... If no werewolves open their eyes, they die of hunger and the
+    villagers win." A pack may name nobody (``wolves_may_pass``), at that price."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    game = new_game(roles, {"last_words": "none"}, preset="langrensha")
+    d = drive(game, agents_for(game, {"Se": {"seer_check": ["W1"]}}), until=lambda d: d.kind == "wolf_kill")
+    assert d.allow_pass and d.context["silent"] == "starve"
+    game = new_game(roles, {"last_words": "none"}, preset="langrensha")
+    drive(game, agents_for(game, {"Se": {"seer_check": ["W1"]}}))
+    assert sorted(deaths(game)) == [("W1", 1, "hunger"), ("W2", 1, "hunger")]
+    assert game.winner == "village" and game.day == 1
 
 
 # ------------------------------------------------------------------------------ the Little Girl
