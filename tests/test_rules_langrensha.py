@@ -238,6 +238,23 @@ def test_lycanthropic_fascination_hypnotises_instead_of_killing():
     assert asked(game, "seer_check") == [("Se", "seer_check", "W1")]  # night 2: no eyes open
 
 
+def test_a_hypnotised_elder_voted_out_takes_no_power():
+    """Lycanthropic Fascination: the hypnotised "失去他原有的能力（和普通村民无异）" -- an Elder
+    hypnotised on night 1 is a plain villager: voted out, he takes nobody's power and
+    the Idiot revealed before him does not die with him."""
+    roles = {"W1": "werewolf", "El": "elder", "Id": "idiot", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {
+        "W1": {"wolf_kill": ["El"], "vote": ["Id", "El"]},
+        "Se": {"seer_check": ["W1", "W1"], "vote": ["Id", "El"]},
+        **{v: {"vote": ["Id", "El"]} for v in ("V1", "V2", "V3")},
+    }
+    game = play(roles, answers, {"max_days": 2, "last_words": "none", "wolves_hypnotise": True})
+    assert data(game, "hypnotised") == [{"player": "El"}]
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
+    assert deaths(game) == [("El", 2, "vote")] and game.by_name["Id"].alive
+    assert not events(game, "village_powers_lost") and not game.by_name["Se"].powerless
+
+
 def test_in_any_case_it_surely_isnt_him_the_chain_of_deaths():
     roles = {"Cu": "cupid", "A": "villager", "B": "villager", "P": "villager", "W1": "werewolf", "V1": "villager", "V2": "villager"}
     base = {"Cu": {"cupid_lovers": [["A", "B"]], "cupid_deceiver": ["A"], "cupid_paramour": ["P"]}}

@@ -113,9 +113,11 @@ def _lives(game: Game) -> None:
 def takes_the_powers(p: Player, cause: str) -> bool:
     """Whether this death is the one that takes the village's powers: the Elder's, by
     "the vote, the poison of the Witch or the shooting of the Hunter" (003; 001 zh "死于
-    女巫，猎人，村民投票"), not by the wolves nor by grief. The Idiot's death with him is
-    tied to the same moment (``engine.roles.idiot``)."""
-    return p.role == "elder" and cause in LOSS_CAUSES
+    女巫，猎人，村民投票"), not by the wolves nor by grief, and while he has his power: a
+    hypnotised Elder (001 zh "失去他原有的能力（和普通村民无异）", ``wolves_hypnotise``) is a
+    plain villager, as is one who lost it to another Elder. The Idiot's death with him
+    is tied to the same moment (``engine.roles.idiot``)."""
+    return p.role == "elder" and cause in LOSS_CAUSES and not p.powerless
 
 
 def _loss(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
