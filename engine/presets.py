@@ -200,8 +200,9 @@ LANGRENSHA = register_preset(
             # 001 zh, the Sheriff: "在平票时由他决定选哪一个，也可以决定废票".
             "sheriff_tiebreak": "choose",
             "sheriff_tiebreak_may_void": True,
-            # Hidden cards and last words: docs/RULES.md 7.2 gives the passages they
-            # follow or override, and why. The Hunter "可以" (may) take a player with him.
+            # Hidden cards: the glossary's "揭示身份：某些规则下…" (revealed only under some
+            # rules). Last words: a house rule over the English part's "will not be able to
+            # communicate", docs/RULES.md 7.2 says why. The Hunter "可以" (may) shoot.
             "reveal_role_on_death": False,
             "last_words": "first_night_and_vote",
             "hunter_may_pass": True,
