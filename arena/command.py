@@ -106,6 +106,15 @@ def add_fallbacks_flag(p: argparse.ArgumentParser, what: str = "the game") -> No
     )
 
 
+def add_trust_code_flag(p: argparse.ArgumentParser, what: str) -> None:
+    """``--trust-code``: the only way a transcript's ``py:MODULE:CLASS`` seat is seated."""
+    p.add_argument(
+        "--trust-code",
+        action="store_true",
+        help=f"seat the py:MODULE:CLASS agents {what} names (refused otherwise: seating one imports that module, which runs its code)",
+    )
+
+
 def add_output_flags(p: argparse.ArgumentParser) -> None:
     """How a game played at this terminal is shown."""
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")

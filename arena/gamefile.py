@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from agents.base import Agent
-from agents.custom import load_class
+from agents.custom import class_path, load_class
 from agents.llm import is_model_spec
 from agents.llm.config import LLMOptions
 from agents.llm.pricing import PriceError, table_from
@@ -103,10 +103,13 @@ class GameSpec(BaseModel):
         except ValueError as e:
             raise GameFileError(str(e)) from None
 
-    def check(self) -> None:
+    def check(self, *, import_classes: bool = True) -> None:
         """What pydantic cannot see alone: answers only make sense for scripted seats,
         options only for model seats, model seats need prompts in the language, and no
-        two names may be told apart only by case or width."""
+        two names may be told apart only by case or width. A ``py:MODULE:CLASS`` seat's
+        class is looked up (its module imported: its code runs) unless
+        ``import_classes`` is false, as for a table read from someone else's file
+        (``arena.own_code``), whose spec is then checked for its form only."""
         try:
             check_names(seat.name for seat in self.seats)
         except ValueError as e:
@@ -135,7 +138,10 @@ class GameSpec(BaseModel):
                     raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
             if seat.agent.startswith("py:"):
                 try:
-                    load_class(seat.agent)
+                    if import_classes:
+                        load_class(seat.agent)
+                    else:
+                        class_path(seat.agent)
                 except ValueError as e:
                     raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
         if self.language not in LANGUAGES:  # bots speak it too: never a path, always a known language
@@ -426,8 +432,9 @@ def _parse(text: str, suffix: str, where: str) -> Any:
     raise GameFileError(f"{where}: a game file ends in .yaml, .yml or .json")
 
 
-def spec_from_data(raw: Any) -> GameSpec:
-    """Validate parsed data (a dict) into a checked ``GameSpec``."""
+def spec_from_data(raw: Any, *, import_classes: bool = True) -> GameSpec:
+    """Validate parsed data (a dict) into a checked ``GameSpec``; ``import_classes``:
+    as ``GameSpec.check``."""
     if not isinstance(raw, dict):
         kind = "empty" if raw is None else f"a {type(raw).__name__}"
         raise GameFileError(f"the game file must be a mapping of keys (preset, seed, seats, ...), not {kind}")
@@ -435,7 +442,7 @@ def spec_from_data(raw: Any) -> GameSpec:
         spec = GameSpec.model_validate(raw)
     except ValidationError as e:
         raise GameFileError(describe_errors(e, raw)) from None
-    spec.check()
+    spec.check(import_classes=import_classes)
     return spec
 
 

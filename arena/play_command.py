@@ -25,6 +25,7 @@ from arena.command import (
     add_fallbacks_flag,
     add_model_option_flag,
     add_output_flags,
+    add_trust_code_flag,
     add_trust_flag,
     apply_limits,
     parse_option_pairs,
@@ -62,6 +63,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     add_model_option_flag(p)
     add_fallbacks_flag(p)
     add_trust_flag(p, "the game file (or the --resume transcript)")
+    add_trust_code_flag(p, "the --resume transcript")
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
     add_limit_flags(p)
@@ -166,6 +168,8 @@ def _model_overrides(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
 def run_play(args: argparse.Namespace) -> int:
     if getattr(args, "resume", None):
         return run_resume(args)
+    if getattr(args, "trust_code", False):
+        raise CliError("--trust-code is for --resume: the py:MODULE:CLASS seats of a game file or of --seat are seated anyway (they are yours)")
     apply_limits(args)
     spec, game, agents, calls = _play_spec(args)
     before_play(agents, allow_fallbacks=args.allow_fallbacks)  # before anything is written or shown

@@ -34,12 +34,15 @@ from transcripts.values import jsonish, show
 # version does not know) must show its calls: deny by default, so a made-up spec
 # cannot excuse an answer from the check.
 NON_MODEL_AGENTS = frozenset({"heuristic", "random", "scripted", "human"})
+# An agent of one's own (``py:MODULE:CLASS``, ``agents.custom``) writes no call records
+# either: credited to one, an answer claims no model, so it excuses nothing.
+OWN_CLASS_PREFIX = "py:"
 BELIEFS_KIND = "beliefs"
 SPEECH_FIELDS = ("text", "claims", "target")  # a text answer's fields (``agents.llm.interpret``)
 
 
 def is_model_agent(spec: str) -> bool:
-    return spec not in NON_MODEL_AGENTS
+    return spec not in NON_MODEL_AGENTS and not spec.startswith(OWN_CLASS_PREFIX)
 
 
 @dataclass

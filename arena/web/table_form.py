@@ -4,6 +4,11 @@ Why through ``spec_from_data``: a table set up in the browser must be refused fo
 exactly the reasons a game file would be, in the same words, and must record the
 same transcript header; the web adds only which seats a person plays (``agent:
 human``, with an optional time limit) and the pace of the bots' speeches.
+
+One refusal is the web's own: an agent of one's own (``py:MODULE:CLASS``). Seating one
+imports its module, which runs its code, and this form is an HTTP API that any
+program holding the host key can call over the network (``arena.own_code``); such
+agents are played with ``werewolf play`` or in a tournament.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agents.custom import is_custom_spec
 from arena.gamefile import HUMAN, GameFileError, GameSpec, default_names, describe_errors, spec_from_data
+from arena.own_code import code_refusal
 from engine.presets import PRESETS
 from engine.roles import ROLES
 from prompts.catalog import LANGUAGES
@@ -21,6 +28,7 @@ from prompts.catalog import LANGUAGES
 BOTS = ("heuristic", "random")
 MODEL_EXAMPLES = ("openai:gpt-5.4-mini", "anthropic:claude-haiku-4-5", "langchain:google_genai:gemini-3.1-flash-lite", "litellm:groq/openai/gpt-oss-20b")
 MAX_RUNNING = 20  # games one server plays at once: a local server, not a hosting service
+WEB_CODE_HINT = "the web server seats none; play it with werewolf play or in a tournament (docs/AGENTS.md)"
 
 
 class SeatForm(BaseModel):
@@ -59,6 +67,8 @@ def table_spec(raw: Any) -> tuple[GameSpec, float]:
         agent = s.agent.strip()
         if agent == "scripted":
             raise GameFileError(f"{s.name}: scripted seats need answers; choose a bot, a model or a person")
+        if is_custom_spec(agent):
+            raise GameFileError(code_refusal("the web server", s.name, agent, WEB_CODE_HINT))
         seat: dict[str, Any] = {"name": s.name.strip(), "agent": agent}
         if s.role:
             seat["role"] = s.role

@@ -5,9 +5,11 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = ["human", "heuristic", "random", "model", "custom"]; // labels: start.agent.<id>
-// Agents named by a spec typed beside the menu: a model, or a class of one's own (py:MODULE:CLASS).
-const TYPED = { model: "openai:gpt-5.4-mini", custom: "py:examples.agents.cautious:CautiousAgent" };
+const AGENTS = ["human", "heuristic", "random", "model"]; // labels: start.agent.<id>
+// Agents named by a spec typed beside the menu: a model. A class of one's own
+// (py:MODULE:CLASS) is never offered: seating one runs its module's code, and the
+// server refuses it (docs/SECURITY.md).
+const TYPED = { model: "openai:gpt-5.4-mini" };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
