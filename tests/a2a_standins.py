@@ -15,6 +15,8 @@ Modes (the A2A wire as the SDK's server sends it in each case):
 - ``die:N``: the whole server exits after its N-th reply (a crash mid-game);
 - ``fail``: the agent's executor raises (the SDK answers with a failed task / an error).
 
+``*=MODE`` gives every seat that mode.
+
 ``--token SEAT=TOKEN``: messages for SEAT must carry ``Bearer TOKEN`` or get HTTP 401.
 """
 
@@ -42,23 +44,25 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(*args: str, module: str | None = None, wait: float = 60.0) -> Iterator[str]:
-    """A remote agent in a subprocess on a free port of 127.0.0.1: its base URL, once
-    its card answers. ``module``: ``-m`` that module (the example agent), else this
-    file with ``args``."""
-    with serving_all([list(args)], module=module, wait=wait) as urls:
+def serving(*args: str, module: str | None = None, port: int | None = None, wait: float = 60.0) -> Iterator[str]:
+    """A remote agent in a subprocess on ``port`` (else a free one) of 127.0.0.1: its
+    base URL, once its card answers. ``module``: ``-m`` that module (the example
+    agent), else this file with ``args``."""
+    with serving_all([list(args)], module=module, ports=[port], wait=wait) as urls:
         yield urls[0]
 
 
 @contextlib.contextmanager
-def serving_all(arg_lists: list[list[str]], *, module: str | None = None, wait: float = 60.0) -> Iterator[list[str]]:
+def serving_all(
+    arg_lists: list[list[str]], *, module: str | None = None, ports: list[int | None] | None = None, wait: float = 60.0
+) -> Iterator[list[str]]:
     """``serving`` for several agents, started together (each costs a second or more
     of imports): their URLs in order."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     procs: list[tuple[subprocess.Popen, str]] = []
     try:
-        for args in arg_lists:
-            port = free_port()
+        for i, args in enumerate(arg_lists):
+            port = (ports[i] if ports else None) or free_port()
             cmd = [sys.executable, "-m", module, "--port", str(port)] if module else [sys.executable, __file__, "--port", str(port), *args]
             proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             procs.append((proc, f"http://127.0.0.1:{port}"))
@@ -131,7 +135,7 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
                 entry = {"context_id": context.context_id, "texts": get_text_parts(message.parts), "data": data, "authorization": auth}
                 log.write(json.dumps(entry, ensure_ascii=False) + "\n")
                 log.flush()
-            mode, _, arg = behave.get(seat, "").partition(":")
+            mode, _, arg = behave.get(seat, behave.get("*", "")).partition(":")
             if mode == "slow":
                 await asyncio.sleep(float(arg))
             if mode == "fail":

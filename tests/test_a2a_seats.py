@@ -220,3 +220,34 @@ def test_bad_addresses_are_refused_with_the_seat_named(tmp_path, capsys, spec, w
 def test_unknown_option_names_the_allowed_keys(tmp_path, capsys):
     code, _, err, _ = play(capsys, game_file(tmp_path, {"Chloe": {"agent": "a2a:http://127.0.0.1:9", "options": {"temperature": 1}}}))
     assert code == 2 and "unknown key 'temperature'" in err and "token_env" in err
+
+
+# ---------------------------------------------------------------------- the web form
+def test_the_start_form_seats_a_remote_agent(example, tmp_path, monkeypatch):
+    import time
+
+    from web_tools import web_client
+
+    from arena.web.app import create_app
+
+    monkeypatch.setenv("WEREWOLF_CONFIG", str(tmp_path / "none.yaml"))
+    seats = [{"name": n, "agent": "heuristic"} for n in NAMES]
+    seats[1] = {"name": "Bob", "agent": f"a2a:{example}", "role": "werewolf"}
+    form = {"seed": 4, "seats": seats, "pace": 0}
+    with web_client(create_app(tmp_path / "games")) as client:
+        dead = f"http://127.0.0.1:{free_port()}"
+        r = client.post("/api/games", json={**form, "seats": [*seats[:2], {"name": "Chloe", "agent": f"a2a:{dead}"}, *seats[3:]]})
+        assert r.status_code == 400 and "Chloe" in r.json()["error"] and dead in r.json()["error"]
+        r = client.post("/api/games", json={**form, "seats": [*seats[:2], {"name": "Chloe", "agent": "a2a:https://agents.example.org"}, *seats[3:]]})
+        assert r.status_code == 400 and "trusted_endpoints" in r.json()["error"]
+        assert not list((tmp_path / "games").glob("*.jsonl"))  # nothing was written for a refused table
+        r = client.post("/api/games", json=form)
+        assert r.status_code == 201, r.text
+        watch = r.json()["watch"]
+        deadline = time.time() + 60
+        while client.get("/api" + watch + "/state").json().get("status") == "running" and time.time() < deadline:
+            time.sleep(0.1)
+        assert client.get("/api" + watch + "/state").json()["status"] == "over"
+    (transcript,) = (tmp_path / "games").glob("*.jsonl")
+    bob = [r for r in calls(transcript) if r.seat == "Bob"]
+    assert bob and all(r.backend == "a2a" and r.accepted for r in bob)

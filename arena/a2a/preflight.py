@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Mapping
 
+from agents.a2a.spec import is_a2a_spec
 from arena.command import CliError
+from arena.gamefile import GameSpec, make_seat_agent
 
 
 class RemoteUnreachable(ValueError):
@@ -40,6 +42,18 @@ async def aread_cards(agents: Mapping[str, Any]) -> None:
             raise RemoteUnreachable(f"{agent.name} ({agent.spec}): {result}")
         if isinstance(result, BaseException):
             raise result
+
+
+async def aread_spec_cards(spec: GameSpec) -> None:
+    """``aread_cards`` for a table not seated yet (the web's start form): its remote
+    seats are made for the check alone, so nothing of the game exists if it fails.
+    ``GameFileError`` for a seat that cannot be made (a token's variable unset)."""
+    seats: dict[str, Any] = {s.name: make_seat_agent(s, 0, language=spec.language) for s in spec.seats if is_a2a_spec(s.agent)}
+    try:
+        await aread_cards(seats)
+    finally:
+        for agent in seats.values():
+            await agent.aclose()
 
 
 def read_cards(agents: Mapping[str, Any]) -> None:
