@@ -30,6 +30,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -58,16 +59,31 @@ def serving_all(
 ) -> Iterator[list[str]]:
     """``serving`` for several agents, started together (each costs a second or more
     of imports): their URLs in order."""
+    if module:
+        commands = [["-m", module, "--port", "{port}"] for _ in arg_lists]
+    else:
+        commands = [[__file__, "--port", "{port}", *args] for args in arg_lists]
+    with running(commands, ports=ports, wait=wait) as urls:
+        yield urls
+
+
+@contextlib.contextmanager
+def running(commands: list[list[str]], *, ports: list[int | None] | None = None, wait: float = 60.0) -> Iterator[list[str]]:
+    """A2A servers started together, each ``python ARGS`` with ``{port}`` in ARGS
+    replaced by its port (a free one unless ``ports`` says): their URLs, once each
+    one's card answers."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     procs: list[tuple[subprocess.Popen, str]] = []
+    # stderr to a file, not a pipe: a server that logs much would fill a pipe nobody reads, and stop.
+    logs = tempfile.TemporaryFile()
     try:
-        for i, args in enumerate(arg_lists):
+        for i, args in enumerate(commands):
             port = (ports[i] if ports else None) or free_port()
-            cmd = [sys.executable, "-m", module, "--port", str(port)] if module else [sys.executable, __file__, "--port", str(port), *args]
-            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            cmd = [sys.executable, *(a.replace("{port}", str(port)) for a in args)]
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=logs)
             procs.append((proc, f"http://127.0.0.1:{port}"))
         for proc, url in procs:
-            _wait_for(url, proc, wait)
+            _wait_for(url, proc, wait, logs)
         yield [url for _, url in procs]
     finally:
         for proc, _ in procs:
@@ -79,17 +95,17 @@ def serving_all(
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-            if proc.stderr is not None:
-                proc.stderr.close()
+        logs.close()
 
 
-def _wait_for(url: str, proc: subprocess.Popen, wait: float) -> None:
+def _wait_for(url: str, proc: subprocess.Popen, wait: float, logs: Any) -> None:
     import httpx
 
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            logs.seek(0)
+            err = logs.read().decode(errors="replace")
             raise RuntimeError(f"the stand-in agent exited ({proc.returncode}): {err[-2000:]}")
         try:
             if httpx.get(url + "/.well-known/agent-card.json", timeout=1.0).status_code == 200:
