@@ -13,6 +13,7 @@ Modes (the A2A wire as the SDK's server sends it in each case):
 - ``impostor``: a legal answer that says it is another seat's (``{"seat": ...}``);
 - ``slow:S``: the right answer after S seconds;
 - ``die:N``: the whole server exits after its N-th reply (a crash mid-game);
+- ``big``: a text part of 200 KB, through the SDK (so with its length announced);
 - ``fail``: the agent's executor raises (the SDK answers with a failed task / an error).
 
 ``*=MODE`` gives every seat that mode.
@@ -127,15 +128,15 @@ def records(path: Path) -> list[dict[str, Any]]:
 def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[str, str]) -> None:
     os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
     import uvicorn
-    from a2a.helpers import get_data_parts, get_text_parts, new_data_part, new_message, new_text_part
+    from a2a.helpers import new_data_part, new_message, new_text_part
+    from google.protobuf.json_format import MessageToDict
     from a2a.server.request_handlers import DefaultRequestHandler
     from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
     from a2a.server.tasks import InMemoryTaskStore
     from starlette.applications import Starlette
 
     sys.path.insert(0, str(ROOT))
-    from agents.a2a.wire import whole_numbers
-    from examples.remote_agent.__main__ import WerewolfAgent, agent_card
+    from examples.remote_agent.__main__ import WerewolfAgent, agent_card, decision_data
 
     replies = {"n": 0}
     log = open(record, "a", encoding="utf-8") if record else None
@@ -143,12 +144,13 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
     class Standin(WerewolfAgent):
         async def execute(self, context: Any, event_queue: Any) -> None:
             message = context.message
-            data = next((whole_numbers(d) for d in get_data_parts(message.parts) if isinstance(d, dict)), {})
+            data = decision_data(message)
             seat = data.get("seat", "")
             headers = context.call_context.state.get("headers", {})
             auth = headers.get("authorization", "")
             if log is not None:
-                entry = {"context_id": context.context_id, "texts": get_text_parts(message.parts), "data": data, "authorization": auth}
+                texts = [p.text for p in message.parts if p.HasField("text") and p.media_type != "application/json"]
+                entry = {"context_id": context.context_id, "texts": texts, "data": data, "authorization": auth, "raw": MessageToDict(message)}
                 log.write(json.dumps(entry, ensure_ascii=False) + "\n")
                 log.flush()
             mode, _, arg = behave.get(seat, behave.get("*", "")).partition(":")
@@ -158,8 +160,12 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
                 raise RuntimeError("the agent broke")
             if mode == "garbage":
                 reply = [new_text_part("lorem ipsum dolor sit amet")]
+            elif mode == "big":
+                reply = [new_text_part("x" * 200_000)]
             else:
                 answer = self.seat(context.context_id or "", data).answer(data)
+                if log is not None:  # a private note no other seat may ever be shown
+                    answer["reasoning"] = f"private note of {seat} number {replies['n']}"
                 if mode == "impostor":
                     others = [p for p in (data.get("decision", {}).get("options") or []) if isinstance(p, str) and p != seat]
                     answer = {**answer, "seat": others[0] if others else "Nobody"}
@@ -188,7 +194,7 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
             more = msg.get("more_body", False)
         request = json.loads(body or b"{}")
         parts = request.get("params", {}).get("message", {}).get("parts", [])
-        named = next((p["data"].get("seat") for p in parts if isinstance(p, dict) and isinstance(p.get("data"), dict)), None)
+        named = next((json.loads(p["text"]).get("seat") for p in parts if isinstance(p, dict) and p.get("mediaType") == "application/json"), None)
         auth = dict(scope["headers"]).get(b"authorization", b"").decode()
         if named in tokens and auth != f"Bearer {tokens[named]}":
             await send({"type": "http.response.start", "status": 401, "headers": [(b"content-type", b"text/plain")]})

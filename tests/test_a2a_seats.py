@@ -141,7 +141,7 @@ def test_seat_flag_and_a_missing_token(tmp_path, capsys, monkeypatch, example):
 
 # ---------------------------------------------------------------------- chaos
 def test_misbehaving_agents_cannot_stop_a_game(tmp_path, capsys):
-    behave = ["--behave", "Alice=garbage", "--behave", "Bob=huge", "--behave", "Chloe=impostor", "--behave", "David=slow:1.5"]
+    behave = ["--behave", "Alice=garbage", "--behave", "Bob=huge", "--behave", "Chloe=impostor", "--behave", "David=slow:1.5", "--behave", "Farah=big"]
     with serving_all([behave, ["--behave", "Emma=die:2"]]) as (chaos, mortal):
         # Three wolves, the Seer and the Witch: each is asked on the first night.
         seats = {
@@ -150,8 +150,9 @@ def test_misbehaving_agents_cannot_stop_a_game(tmp_path, capsys):
             "Chloe": {"agent": f"a2a:{chaos}", "role": "seer", "options": {"max_reasks": 1}},
             "David": {"agent": f"a2a:{chaos}", "role": "witch", "options": {"decision_timeout": 0.5}},
             "Emma": {"agent": f"a2a:{mortal}", "role": "werewolf", "options": FAST},
+            "Farah": {"agent": f"a2a:{chaos}", "role": "hunter", "options": {"max_reply_bytes": 65536}},
         }
-        roles = {"roles": ["werewolf"] * 3 + ["seer", "witch"] + ["villager"] * 3}
+        roles = {"roles": ["werewolf"] * 3 + ["seer", "witch", "hunter"] + ["villager"] * 2}
         code, result, err, transcript = play(capsys, game_file(tmp_path, seats, seed=8, names=NAMES + ["Hugo", "Iris"], extra=roles))
     assert code == 0, err
     assert result is not None and result["winner"]
@@ -164,6 +165,7 @@ def test_misbehaving_agents_cannot_stop_a_game(tmp_path, capsys):
         ("Chloe", "this reply is for seat"),
         ("David", "time limit"),
         ("Emma", "cannot be reached"),
+        ("Farah", "200,"),  # announced by its length: refused before it is read
     ):
         decisions = {k: rs for k, rs in decisions_of(recs, seat).items() if any(r.messages or r.error for r in rs)}  # asked, not answered alone
         assert decisions, seat

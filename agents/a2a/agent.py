@@ -74,6 +74,12 @@ class A2AAgent(LLMAgent):
             asked = Decision(id=-1, seat=self.name, kind="beliefs", shape=BELIEFS_FAMILY, options=tuple(players))  # type: ignore[arg-type]
         return self._remote(super().belief_prompt(view, players, asked=asked), view, asked)
 
+    def _stated_limits(self) -> dict[str, int]:
+        """The limits the system part states: the characters of a reasoning and of a
+        speech, not a model's token budgets (an agent is cut off at no token count)."""
+        limits = self._limits()
+        return {"reasoning": limits.reasoning, "text": limits.text}
+
     def _request(self, view: SeatView, **question: Any) -> Prompt:
         """The system part and the question, without the history: a remote seat is sent
         only the history lines that are new since its last message (the back end's

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agents.llm.config import LLMOptions
+from agents.llm.config import DEFAULT_CHARS, LLMOptions
 
 PREFIX = "a2a:"
 # The reply an agent may send for one decision (and its card), in bytes: far above any
@@ -109,8 +109,10 @@ class A2AOptions(BaseModel):
         default=DEFAULT_MAX_REPLY_BYTES, ge=1024, le=MAX_REPLY_BYTES, description="the largest reply (or agent card) read, in bytes"
     )
     # --- what the agent is told a reply may spend ---------------------------------------------
-    reasoning_chars: int | None = Field(default=None, ge=0, le=100_000, description="as a model seat's: the longest private reasoning")
-    text_chars: int | None = Field(default=None, ge=0, le=100_000, description="as a model seat's: the longest speech")
+    reasoning_chars: int | None = Field(
+        default=None, ge=0, le=100_000, description=f"the longest private reasoning the agent is told it may write (default {DEFAULT_CHARS['cache'][0]})"
+    )
+    text_chars: int | None = Field(default=None, ge=0, le=100_000, description=f"the longest speech the agent is told it may make (default {DEFAULT_CHARS['cache'][1]})")
     # --- who -----------------------------------------------------------------------------
     token_env: str | None = Field(default=None, description="the environment variable holding the agent's bearer token")
     display_name: str | None = None  # how the agent is named in summaries (default: its address)
@@ -134,8 +136,10 @@ class A2AOptions(BaseModel):
             retry_max_wait=self.retry_max_wait,
             retry_total=self.retry_total,
             max_reasks=self.max_reasks,
-            reasoning_chars=self.reasoning_chars,
-            text_chars=self.text_chars,
+            # A remote agent's limits are those of a model behind a vendor's API (an
+            # agent is no small model on a CPU, whose limits the grammar layout's are).
+            reasoning_chars=DEFAULT_CHARS["cache"][0] if self.reasoning_chars is None else self.reasoning_chars,
+            text_chars=DEFAULT_CHARS["cache"][1] if self.text_chars is None else self.text_chars,
             display_name=self.display_name,
             prompt_layout="grammar",
         )

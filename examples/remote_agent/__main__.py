@@ -8,8 +8,9 @@ An A2A server (the official ``a2a-sdk``, ``pip install 'werewolf-arena[a2a]'``) 
 own heuristic bot, so it plays legally and sensibly; copy this file and replace
 ``Seat.answer`` with yours. What the arena sends and what it reads back are in
 docs/REMOTE_AGENTS.md; in short, each message holds the seat's view as text (what a
-language model would be told) and as data (``decision``, ``events``, ``answer_schema``,
-``time_left_s``), and the reply is the answer object, here as a data part.
+language model would be told) and as JSON (a text part of media type
+``application/json``: ``decision``, ``events``, ``answer_schema``, ``time_left_s``), and
+the reply is the answer object, here as a data part.
 
 One seat per A2A context: the arena opens one context per seat and game, so the
 agent keeps each seat's memory (here the events it was sent, for the bot to read)
@@ -19,6 +20,7 @@ under the context's id, and can serve a whole table at once.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import zlib
 from collections import OrderedDict
@@ -27,7 +29,7 @@ from typing import Any
 os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")  # no tracing nobody collects
 
 import uvicorn  # noqa: E402
-from a2a.helpers import get_data_parts, new_data_part, new_message, new_text_part  # noqa: E402
+from a2a.helpers import new_data_part, new_message, new_text_part  # noqa: E402
 from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E402
 from a2a.server.events import EventQueue  # noqa: E402
 from a2a.server.request_handlers import DefaultRequestHandler  # noqa: E402
@@ -82,9 +84,7 @@ class WerewolfAgent(AgentExecutor):
         self.seats: OrderedDict[str, Seat] = OrderedDict()
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        message = context.message
-        found = [d for d in get_data_parts(message.parts) if isinstance(d, dict)] if message is not None else []
-        data = whole_numbers(found[0]) if found else {}
+        data = decision_data(context.message)
         if data.get("protocol") != PROTOCOL:
             reply = [new_text_part(f"I play Werewolf seats for the Werewolf Arena: send its {PROTOCOL} messages.")]
         else:
@@ -102,6 +102,18 @@ class WerewolfAgent(AgentExecutor):
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         raise UnsupportedOperationError(message="a decision is answered at once; there is nothing to cancel")
+
+
+def decision_data(message: Any) -> dict[str, Any]:
+    """The message's JSON part (``application/json``), or {} when it has none."""
+    for part in message.parts if message is not None else []:
+        if part.HasField("text") and part.media_type == "application/json":
+            try:
+                data = json.loads(part.text)
+            except json.JSONDecodeError:
+                return {}
+            return whole_numbers(data) if isinstance(data, dict) else {}
+    return {}
 
 
 def agent_card(url: str) -> AgentCard:
