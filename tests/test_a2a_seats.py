@@ -142,6 +142,7 @@ def test_seat_flag_and_a_missing_token(tmp_path, capsys, monkeypatch, example):
 # ---------------------------------------------------------------------- chaos
 def test_misbehaving_agents_cannot_stop_a_game(tmp_path, capsys):
     behave = ["--behave", "Alice=garbage", "--behave", "Bob=huge", "--behave", "Chloe=impostor", "--behave", "David=slow:1.5", "--behave", "Farah=big"]
+    behave += ["--behave", "Hugo=fail"]
     with serving_all([behave, ["--behave", "Emma=die:2"]]) as (chaos, mortal):
         # Three wolves, the Seer and the Witch: each is asked on the first night.
         seats = {
@@ -151,6 +152,7 @@ def test_misbehaving_agents_cannot_stop_a_game(tmp_path, capsys):
             "David": {"agent": f"a2a:{chaos}", "role": "witch", "options": {"decision_timeout": 0.5}},
             "Emma": {"agent": f"a2a:{mortal}", "role": "werewolf", "options": FAST},
             "Farah": {"agent": f"a2a:{chaos}", "role": "hunter", "options": {"max_reply_bytes": 65536}},
+            "Hugo": {"agent": f"a2a:{chaos}", "role": "villager", "options": FAST},
         }
         roles = {"roles": ["werewolf"] * 3 + ["seer", "witch", "hunter"] + ["villager"] * 2}
         code, result, err, transcript = play(capsys, game_file(tmp_path, seats, seed=8, names=NAMES + ["Hugo", "Iris"], extra=roles))
@@ -166,6 +168,7 @@ def test_misbehaving_agents_cannot_stop_a_game(tmp_path, capsys):
         ("David", "time limit"),
         ("Emma", "cannot be reached"),
         ("Farah", "200,"),  # announced by its length: refused before it is read
+        ("Hugo", "InternalError"),  # the agent's code raised: the SDK answers with a JSON-RPC error
     ):
         decisions = {k: rs for k, rs in decisions_of(recs, seat).items() if any(r.messages or r.error for r in rs)}  # asked, not answered alone
         assert decisions, seat

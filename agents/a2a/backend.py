@@ -20,7 +20,6 @@ fallback bot then plays.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -46,8 +45,6 @@ from agents.llm.backends.base import (
     transient_status,
 )
 from engine.decisions import Decision
-
-log = logging.getLogger("werewolf.a2a")
 
 MODE = "a2a"
 

@@ -106,11 +106,15 @@ def tls() -> ssl.SSLContext:
 
 
 def http_client(*, token: str | None, max_bytes: int, timeout: float) -> httpx.AsyncClient:
-    """One seat's HTTP client: its own token, verified TLS, no redirects, capped replies."""
+    """One seat's HTTP client: its own token, verified TLS, no redirects, capped replies.
+    No proxy from the environment (``trust_env=False``): httpx would send a proxied
+    request through a transport of its own, without the cap."""
     headers = {"Accept-Encoding": "identity"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    return httpx.AsyncClient(transport=CappedTransport(max_bytes), headers=headers, timeout=timeout, follow_redirects=False)
+    return httpx.AsyncClient(
+        transport=CappedTransport(max_bytes), headers=headers, timeout=timeout, follow_redirects=False, trust_env=False
+    )
 
 
 # ---------------------------------------------------------------------- the card

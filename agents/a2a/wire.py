@@ -3,13 +3,16 @@ JSON (the A2A SDK's types stay in ``agents.a2a.transport``).
 
 Each decision is one A2A message of two parts (docs/REMOTE_AGENTS.md):
 
-- a text part: what a model seat in the same chair is told, in the game's language
-  (the system part, the seat's history, the question and the answer's JSON schema),
-  so an agent that forwards it to a language model needs nothing else;
-- a data part, the same as structured data (``DecisionData``): the decision (kind,
-  shape, legal options), the answer's JSON schema, the seat's events since the last
-  message it was sent (each with the history line it reads as), and the seconds
-  left for the decision.
+- a text part: what a model seat in the same chair is told, in the game's language,
+  as a conversation (the context's first message opens with the system part; each
+  message holds the history lines new since the last and the question, with the
+  answer's JSON schema), so an agent that forwards it to a language model needs
+  nothing else;
+- a JSON part (a text part of media type ``application/json``, see
+  ``agents.a2a.transport.outgoing``), the same as structured data (``DecisionData``):
+  the decision (kind, shape, legal options), the answer's JSON schema, the seat's
+  events since the last message it was sent (each with the history line it reads
+  as), and the seconds left for the decision.
 
 A re-ask (the answer was refused) is a message in the same context whose text is the
 reason, as a model is told, and whose data says it again under ``refused``.
@@ -18,12 +21,15 @@ The reply is a message (or a finished task's artifact) holding the answer object
 model would write (``{"action": ...}``, ``{"text": ...}``), as a data part or as JSON
 text; it is read by the model seat's own reader (``agents.llm.interpret``), so it is
 refused, re-asked and recorded exactly as a model's would be.
+
+The ``TypedDict``s document the JSON; the messages are built as plain dicts, the
+fastest thing to serialise.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Literal, TypedDict
+from typing import Any, Iterable, TypedDict
 
 from engine.decisions import Decision
 from engine.events import Event
@@ -66,9 +72,6 @@ class DecisionData(TypedDict):
     time_left_s: float
     attempt: int
     refused: str | None
-
-
-Shape = Literal["choice", "multi", "bool", "text", "beliefs"]
 
 
 def decision_json(d: Decision) -> WireDecision:
