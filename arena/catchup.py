@@ -25,6 +25,7 @@ from rich.console import Console
 
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
+from arena.a2a.preflight import check_cards
 from arena.beliefs import poll_for
 from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
 from arena.endpoints import refuse_endpoints
@@ -261,6 +262,12 @@ class Continuation:
 
 def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
     """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
+    try:
+        check_cards(cont.agents)  # nothing more is played for a table whose remote agent is gone
+    except CliError:
+        if cont.writer is not None:
+            cont.writer.close()
+        raise
     game = cont.game
     record = cont.verification.transcript
     language = record.header.language if record is not None else None

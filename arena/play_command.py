@@ -17,6 +17,7 @@ from agents.base import Agent
 from agents.llm import is_model_spec
 from agents.llm.accounting import CallLog
 from agents.llm.pricing import PriceError, PriceTable
+from arena.a2a.preflight import check_cards
 from arena.beliefs import poll_for
 from arena.command import (
     CliError,
@@ -125,6 +126,7 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
         game, agents = spec.build(calls=calls, prices=prices)
     except GameFileError as e:
         raise CliError(f"{args.game_file}: {e}" if args.game_file else str(e)) from None
+    check_cards(agents)  # a remote seat whose agent cannot be reached stops the command here
     if drawn is not None:
         print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
     return spec, game, agents, calls

@@ -40,6 +40,7 @@ from rich.console import Console
 
 from agents.llm.config import LLMOptions
 from agents.registry import make_agent
+from arena.a2a.preflight import RemoteUnreachable, read_cards
 from arena.gc_tuning import many_games, tune_bot_worker
 from arena.limits import configure
 from arena.ratings.from_db import load_games
@@ -89,7 +90,7 @@ def transcripts_dir(db_path: str | Path) -> Path:
 def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path) -> list[GameJob]:
     db = Path(db_path)
     folder = transcripts_dir(db).name
-    agents = {p.name: (p.agent, p.llm_options() if p.is_model else p.options) for p in cfg.participants}
+    agents = {p.name: (p.agent, p.llm_options() if p.is_remote else p.options) for p in cfg.participants}
     return [
         GameJob(
             plan=g, digest=g.digest(cfg), players=len(g.seats), table_options=dict(cfg.tables[g.table].options),
@@ -101,16 +102,26 @@ def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path)
 
 
 def preflight(cfg: TournamentConfig) -> None:
-    """Seat each model participant once, so a missing key or a bad option stops the
-    run before the first game instead of failing every game."""
+    """Seat each model or remote participant once, so a missing key, a bad option or
+    an agent whose card cannot be read stops the run before the first game instead of
+    failing every game."""
+    remote = []
     for p in cfg.participants:
-        if not p.is_model:
+        if not p.is_remote:
             continue
         try:
-            agent = make_agent(p.agent, "probe", options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            if p.is_model:
+                agent = make_agent(p.agent, "probe", options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            else:
+                agent = make_agent(p.agent, p.name, options=p.llm_options())
+                remote.append(agent)
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
         agent.close()
+    try:
+        read_cards({a.name: a for a in remote})
+    except RemoteUnreachable as e:
+        raise ConfigError(f"participant {e}") from None
 
 
 def _watch_parent(parent: int) -> None:

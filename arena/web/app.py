@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from arena.a2a.preflight import RemoteUnreachable, aread_spec_cards
 from arena.gamefile import GameFileError
 from arena.web.guard import KEY_COOKIE, KEY_HEADER, Policy, RequestGuard, is_loopback
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
@@ -183,8 +184,9 @@ async def api_create(request: Request) -> Response:
         return JSONResponse({"error": e.message}, status_code=e.status)
     try:
         spec, pace = table_spec(raw)
+        await aread_spec_cards(spec)  # a remote seat whose agent cannot be reached: refused before anything is written
         session = _store(request).create(spec, pace)
-    except GameFileError as e:
+    except (GameFileError, RemoteUnreachable) as e:
         return JSONResponse({"error": str(e)}, status_code=400)
     except RuntimeError as e:
         return JSONResponse({"error": str(e)}, status_code=429)
