@@ -262,7 +262,7 @@ class Continuation:
 
 def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str, allow_fallbacks: bool = False) -> int:
     """Play the caught-up game to its end, as ``werewolf play`` plays a new one: its
-    model seats checked first (``arena.preflight``)."""
+    model and remote seats checked first (``arena.preflight``)."""
     before_play(cont.agents, allow_fallbacks=allow_fallbacks, writer=cont.writer)
     game = cont.game
     record = cont.verification.transcript

@@ -56,6 +56,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("metrics", "arena.metrics.cli", "measure votes, powers, deception, beliefs, rule-following and cost from transcripts"),
     Entry("serve", "arena.web.serve", "play in the browser: a local web server for a person among bots and models"),
     Entry("model", "arena.model_command", "fetch or serve the small model that ships with the arena (a real LLM on this machine)"),
+    Entry("a2a", "arena.a2a.command", "the arena over the A2A protocol (a2a serve: games and tournaments as tasks for other agents)"),
     Entry("keygen", "arena.signing_cli", "make an Ed25519 key pair for signing transcripts"),
 )
 

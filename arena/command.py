@@ -87,11 +87,13 @@ def add_model_option_flag(p: argparse.ArgumentParser) -> None:
 
 
 def add_trust_flag(p: argparse.ArgumentParser, what: str) -> None:
-    """``--trust-endpoints``: the only way a file's ``base_url``/``api_key_env`` is used."""
+    """``--trust-endpoints``: the only way a file's ``base_url``/``api_key_env``, or a
+    remote seat off this machine or with a ``token_env``, is used (``arena.endpoints``)."""
     p.add_argument(
         "--trust-endpoints",
         action="store_true",
-        help=f"use the base_url and api_key_env that {what} sets for a seat (refused otherwise: they choose where an API key is sent)",
+        help=f"use the base_url and api_key_env that {what} sets for a seat, and the remote agents (a2a:URL) it seats off this "
+        "machine or with a token_env (refused otherwise: they choose where an API key or a seat's view is sent)",
     )
 
 

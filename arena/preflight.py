@@ -52,7 +52,8 @@ class Unanswered:
 
 
 def model_agents(agents: Mapping[str, Agent]) -> dict[str, Any]:
-    """The table's model seats (anything with a ``backend``: ``LLMAgent``)."""
+    """The table's model seats (anything with a ``backend``: ``LLMAgent``, and the
+    remote seats built on it, whose check reads the agent card: ``agents.a2a``)."""
     return {name: agent for name, agent in agents.items() if getattr(agent, "backend", None) is not None}
 
 
@@ -99,8 +100,8 @@ def waiting_line(agents: Iterable[Any]) -> str:
 
 async def check_spec(spec: Any) -> list[Unanswered]:
     """``check`` for a table not seated yet (a ``GameSpec``: the web's, before its game
-    and transcript exist): its model seats are made for the check alone."""
-    if not any(seat.is_model for seat in spec.seats):
+    and transcript exist): its model and remote seats are made for the check alone."""
+    if not any(seat.is_remote for seat in spec.seats):
         return []
     _, agents = spec.build()
     return await check(agents)

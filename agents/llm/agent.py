@@ -79,6 +79,10 @@ class _Asking:
 class LLMAgent(Agent):
     """A seat played by a language model behind ``backend``."""
 
+    # The Witch's heal and tonight's poison asked in one call (``agents.llm.witch``):
+    # a saving for a model; a seat whose every message is one decision says False.
+    combines_witch = True
+
     def __init__(
         self,
         name: str,
@@ -207,13 +211,17 @@ class LLMAgent(Agent):
     # ------------------------------------------------------------------ asking
     async def _ask(self, state: _Asking) -> Any:
         d, view = state.decision, state.view
-        if witch.combinable(view, d):
+        if self.combines_witch and witch.combinable(view, d):
             return await self._ask_witch(state)
         state.prompt = self.prompt(view, d)
         try:
-            return await self._attempts(state, lambda reply: read_reply(reply.data, reply.text, d, view), "illegal answer")
+            return await self._attempts(state, lambda reply: self.read(reply, d, view), "illegal answer")
         except _Unanswered:
             return self._fallback(state)
+
+    def read(self, reply: Any, d: Decision, view: SeatView) -> Reading:
+        """What one reply to ``d`` makes: the answer, or why it is refused."""
+        return read_reply(reply.data, reply.text, d, view)
 
     async def _ask_witch(self, state: _Asking) -> Any:
         """The heal and tonight's poison in one call (see ``agents.llm.witch``)."""
@@ -477,18 +485,19 @@ class LLMAgent(Agent):
             raise BeliefFailed(why) from None
 
     async def _ask_beliefs(self, state: _Asking, players: list[str]) -> dict[str, float]:
-        state.prompt = self.belief_prompt(state.view, players)
+        state.prompt = self.belief_prompt(state.view, players, asked=state.decision)
         try:
             return await self._attempts(state, lambda reply: read_beliefs(reply.data, reply.text, players), "unreadable answer")
         except _Unanswered as e:
             self._flush(state)
             raise BeliefFailed(str(e)) from None
 
-    def belief_prompt(self, view: SeatView, players: list[str]) -> Prompt:
+    def belief_prompt(self, view: SeatView, players: list[str], *, asked: Decision | None = None) -> Prompt:
         """The beliefs question after the seat's own history: the same system part and
         history as its decisions, so it and the vote asked beside it read the same
         cached prefix. In the cache layout it is one more question of the game's schema
-        (its ``probabilities``), so the request's first bytes stay the seat's own."""
+        (its ``probabilities``), so the request's first bytes stay the seat's own.
+        ``asked``: the question as a decision (kind ``beliefs``, the vote's id)."""
         from prompts.beliefs_text import beliefs_prompt
 
         exact = belief_schema(players, reasoning_chars=self._limits().reasoning)

@@ -14,12 +14,13 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from agents.a2a.spec import A2AOptions, agent_url
 from agents.custom import is_custom_spec, load_class
 from agents.llm import is_model_spec, split_spec
 from agents.llm.config import LLMOptions, endpoint_fields
 from agents.llm.pricing import PriceError, table_from
-from agents.registry import check_bot_options
-from arena.endpoints import endpoint_refusal, trusted
+from agents.registry import check_bot_options, is_remote_spec
+from arena.endpoints import endpoint_refusal, remote_seat_refusal, trusted
 from arena.gamefile import GameFileError, check_size
 from engine.game import Game
 from engine.options import coerce_options
@@ -47,29 +48,39 @@ class Participant(_Strict):
 
     name: str = Field(min_length=1)
     agent: str
-    # model seats: LLMOptions (temperature, base_url, ...); heuristic: {noise: P};
-    # py:MODULE:CLASS: the mapping its class reads
+    # model seats: LLMOptions (temperature, base_url, ...); a2a:URL: A2AOptions
+    # (time limits, token_env, ...); heuristic: {noise: P}; py:MODULE:CLASS: the
+    # mapping its class reads
     options: dict[str, Any] | None = None
 
     @property
     def is_model(self) -> bool:
         return is_model_spec(self.agent)
 
+    @property
+    def is_remote(self) -> bool:
+        """Played outside this process (a model, an agent over A2A): in games on the
+        event loop, with its calls recorded."""
+        return is_remote_spec(self.agent)
+
     @model_validator(mode="after")
     def _check(self) -> "Participant":
         if self.agent in ("scripted", "human"):
             raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, random or a model spec)")
-        if self.is_model:
-            split_spec(self.agent)
+        if self.is_remote:
+            if self.is_model:
+                split_spec(self.agent)
+            else:
+                agent_url(self.agent)
             try:
-                LLMOptions.model_validate(self.options or {})
+                (LLMOptions if self.is_model else A2AOptions).model_validate(self.options or {})
             except ValidationError as e:
                 first = e.errors()[0]
                 where = ".".join(str(x) for x in first["loc"])
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS and not is_custom_spec(self.agent):
             raise ValueError(
-                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
+                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, a2a:URL, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
             )
         else:
             try:
@@ -81,7 +92,8 @@ class Participant(_Strict):
         return self
 
     def llm_options(self) -> dict[str, Any]:
-        """The seat options, named after the participant in transcripts and summaries."""
+        """The seat options of a model or remote participant, named after the
+        participant in transcripts and summaries."""
         return {"display_name": self.name, **(self.options or {})}
 
 
@@ -208,7 +220,8 @@ class TournamentConfig(_Strict):
 
     @property
     def has_models(self) -> bool:
-        return any(p.is_model for p in self.participants)
+        """Any participant played outside this process (a model, a remote agent)."""
+        return any(p.is_remote for p in self.participants)
 
     def participant(self, name: str) -> Participant:
         return next(p for p in self.participants if p.name == name)
@@ -269,6 +282,12 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
     cfg = config_from_data(raw, where=str(p))
     if not trust_endpoints:
         for part in cfg.participants:
+            try:
+                refused = remote_seat_refusal(part, str(p), f"participant {part.name}")
+            except GameFileError as e:  # the user's own config file cannot be read
+                raise ConfigError(str(e)) from None
+            if refused is not None:
+                raise ConfigError(refused)
             fields = endpoint_fields(part.options)
             try:
                 ok = not fields or trusted(part.options)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.llm import is_model_spec
+from agents.registry import is_remote_spec
 from agents.llm.accounting import CallLog
 from arena.beliefs import poll_for
 from arena.gamefile import GameFileError, GameSpec, SeatSpec, header_for
@@ -51,7 +51,7 @@ class GameJob:
 
     @property
     def bots_only(self) -> bool:
-        return not any(is_model_spec(self.agents[s.participant][0]) for s in self.plan.seats)
+        return not any(is_remote_spec(self.agents[s.participant][0]) for s in self.plan.seats)
 
     @property
     def final_path(self) -> Path:

@@ -98,7 +98,7 @@ def transcripts_dir(db_path: str | Path) -> Path:
 def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path) -> list[GameJob]:
     db = Path(db_path)
     folder = transcripts_dir(db).name
-    agents = {p.name: (p.agent, p.llm_options() if p.is_model else p.options) for p in cfg.participants}
+    agents = {p.name: (p.agent, p.llm_options() if p.is_remote else p.options) for p in cfg.participants}
     return [
         GameJob(
             plan=g, digest=g.digest(cfg), players=len(g.seats), table_options=dict(cfg.tables[g.table].options),
@@ -110,18 +110,22 @@ def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path)
 
 
 def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
-    """Seat each model participant once, so a missing key or a bad option stops the
-    run before the first game instead of failing every game; then check that each
-    distinct endpoint answers (``arena.preflight``): one that does not stops the run
-    too, unless the file says ``allow_fallbacks: true`` (or ``--allow-fallbacks``),
-    when it is a warning and the games ask the model as usual (a server that comes
-    back later in a long run is used)."""
+    """Seat each model or remote participant once, so a missing key, a bad option or a
+    token's unset variable stops the run before the first game instead of failing
+    every game; then check that each distinct endpoint answers, a model's or an A2A
+    agent's card (``arena.preflight``): one that does not stops the run too, unless the
+    file says ``allow_fallbacks: true`` (or ``--allow-fallbacks``), when it is a
+    warning and the games ask it as usual (a server that comes back later in a long
+    run is used)."""
     agents = {}
     for p in cfg.participants:
-        if not p.is_model:
+        if not p.is_remote:
             continue
         try:
-            agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            if p.is_model:
+                agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            else:
+                agents[p.name] = make_agent(p.agent, p.name, options=p.llm_options())
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
     failures = run_check(agents, say=None if console is None else lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))

@@ -184,7 +184,7 @@ async def api_create(request: Request) -> Response:
         return JSONResponse({"error": e.message}, status_code=e.status)
     try:
         spec, pace = table_spec(raw)
-        # Before the game exists: a model that does not answer starts nothing (arena.preflight).
+        # Before the game exists: a model or remote agent that does not answer starts nothing (arena.preflight).
         failures = await check_spec(spec)
         if failures:
             return JSONResponse({"error": refusal(failures, flag=None)}, status_code=400)

@@ -124,7 +124,7 @@ class GameSession:
                 agent = WebAgent(seat.name, seed=seat_seed(spec.seed, i), timeout=timeout, language=spec.language)
                 agent.on_change = self._seat_changed
                 agents[seat.name] = self.web_seats[seat.name] = agent
-            elif pace > 0 and not seat.is_model and seat.name in agents:
+            elif pace > 0 and not seat.is_remote and seat.name in agents:
                 agents[seat.name] = Paced(agents[seat.name], pace)
         self.agents: dict[str, Agent] = agents
         self.thoughts: list[dict[str, Any]] = []
