@@ -24,6 +24,7 @@ from engine.presets import get_preset
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Night, Parts
+from engine.words import MAX_CHARS, problem as words_problem
 
 # The rules' entry point. The flow imports this module back (engine.flow.deaths, as
 # ``import engine.game``, read at the call), so it must not need its names at import time.
@@ -161,8 +162,12 @@ class Game:
             return list(self.pending)
         return [d for d in self.pending if d.id not in answers]
 
-    def submit(self, decision_id: int, answer: Any) -> None:
-        """Answer one pending decision. Illegal answers raise ``IllegalAnswer``."""
+    def submit(self, decision_id: int, answer: Any, *, recorded: bool = False) -> None:
+        """Answer one pending decision. Illegal answers raise ``IllegalAnswer``.
+
+        Words (a ``TEXT`` answer) must be sayable (``engine.words``). ``recorded``: the
+        answer is a transcript's, accepted when it was said (a replay, a resumed game's
+        catch-up); a game recorded before that bound existed is replayed as it was."""
         d = self._by_id.get(decision_id)
         if d is None:
             raise IllegalAnswer(self._not_pending(decision_id))
@@ -170,17 +175,23 @@ class Game:
         if decision_id in answers:
             raise IllegalAnswer(f"decision {decision_id} ({d.kind} for {d.seat}) is already answered")
         shape = d.shape
-        # The two commonest answers, a name among the options and a plain speech, are
-        # accepted here as ``Decision.validate`` would accept them, saving it a call.
+        # The two commonest answers, a name among the options and a plain speech of one
+        # line, are accepted here as ``Decision.validate`` and ``words.problem`` would
+        # accept them, saving them a call (a printable line holds no surrogate and no
+        # control character).
         if shape == CHOICE and answer is not None and answer in d.options and answer.__class__ is not bool:
             value = answer
-        elif shape == TEXT and answer.__class__ is str:
+        elif shape == TEXT and answer.__class__ is str and len(answer) <= MAX_CHARS and answer.isprintable():
             value = answer
         else:
             try:
                 value = d.validate(answer)
-                if value.__class__ is dict and shape == TEXT:
-                    value = check_speech(d.kind, value, self.by_name, ROLES)
+                if shape == TEXT:
+                    if value.__class__ is dict:
+                        value = check_speech(d.kind, value, self.by_name, ROLES)
+                    why = None if recorded else words_problem(value["text"] if value.__class__ is dict else value)
+                    if why is not None:
+                        raise IllegalAnswer(f"{d.kind} for {d.seat}: {why}")
             except IllegalAnswer as e:
                 raise IllegalAnswer(self._explain(d, answer, str(e))) from None
         answers[decision_id] = value

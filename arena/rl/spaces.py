@@ -23,6 +23,7 @@ from engine.buildings.base import BUILDINGS
 from engine.flow.ghost_notes import DELIVERIES
 from engine.roles import ROLES
 from engine.roles.base import VILLAGE, WEREWOLVES
+from engine.words import MAX_CHARS
 
 # The first indices of every table's vocabulary.
 WAIT = 0  # nothing to decide now (a parallel step in which this seat is not asked)
@@ -33,8 +34,8 @@ SPEAK = 4  # a speech: the words are the action's ``text``
 PLAYER = 5  # PLAYER + k: the player in seat k
 SPECIALS = ("wait", "pass", "yes", "no", "speak")
 
-# Longest speech, in characters (the web seat's limit: every seat reads a speech).
-MAX_SPEECH = 2000
+# Longest speech, in characters: the engine's bound on every seat's words (``engine.words``).
+MAX_SPEECH = MAX_CHARS
 # Longest observation text: a forum game of many days stays far below it.
 MAX_TEXT = 10_000_000
 # Length of the lines a random policy speaks (``SeatActionSpace.sample``).
