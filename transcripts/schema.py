@@ -192,7 +192,7 @@ class CallRecord(_Line):
     reply: str | None = None  # the raw reply (text, or the tool's JSON arguments)
     parsed: Any = None  # the structured reply as read (reasoning included)
     accepted: bool = False  # the reply became the seat's answer
-    violation: str | None = None  # why the reply was refused (malformed or illegal)
+    violation: str | None = None  # why the reply was refused (malformed or illegal); on an accepted one, what was repaired in its words
     error: str | None = None  # the call failed (after its retries) or was cut off
     retries: int = 0  # transient failures retried within this call
     latency_s: float = 0.0  # from the first attempt to the reply, retries included
