@@ -71,6 +71,18 @@ def encodable(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+def storable(value: Any) -> Any:
+    """``value`` (mappings, lists, strings and scalars) with ``encodable`` applied to
+    every text in it, keys included."""
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable(v) for v in value]
+    return value
+
+
 def problem(text: str) -> str | None:
     """Why ``text`` cannot be said, in a sentence for the one who said it; or None."""
     n = len(text)
@@ -135,11 +147,13 @@ def repair(text: str) -> Repaired:
 def unencodable(value: Any) -> tuple[tuple[Any, ...], str] | None:
     """The place (keys and indexes) of the first text in ``value`` (parsed JSON or
     YAML: mappings, lists, strings) that no UTF-8 file can store, with why; or None.
-    A key is a place too: ``(..., key)`` names the key itself."""
+    A key is a place too: ``(..., key)`` names the key itself. The place is for a
+    message, so its keys are made storable (``encodable``)."""
     for where, text in _texts(value, ()):
         at = _surrogate_at(text)
         if at is not None:
-            return where, f"holds an unpaired UTF-16 surrogate (U+{ord(text[at]):04X}), which no transcript can store"
+            shown = tuple(encodable(k) if isinstance(k, str) else k for k in where)
+            return shown, f"holds an unpaired UTF-16 surrogate (U+{ord(text[at]):04X}), which no transcript can store"
     return None
 
 
