@@ -23,7 +23,7 @@ from words_strategies import WORDS
 from agents.heuristic import HeuristicAgent
 from arena.cli import main
 from arena.errors import GameFileError
-from arena.gamefile import GameSpec, SeatSpec, header_for, load_game_file, spec_from_data
+from arena.gamefile import GameSpec, SeatSpec, header_for, load_game_file, parse_text, spec_from_data
 from arena.runner import run_sync, view_for
 from engine import Game, GameSetup, IllegalAnswer, get_preset
 from engine.words import MAX_CHARS, REPLACEMENT, Repaired, encodable, problem, repair, storable, unencodable
@@ -146,7 +146,7 @@ def test_the_engine_takes_exactly_the_sayable_words(text):
 
 
 def test_a_game_recorded_before_the_bound_still_verifies(tmp_path):
-    """Replays submit what was recorded (``recorded=True``): a speech longer than the
+    """Replays submit what was recorded (``submit_recorded``): a speech longer than the
     bound, or holding a CR, said under an older version, is replayed as it was."""
     spec = GameSpec(seed=2, options={"sheriff": False}, seats=[SeatSpec(name=n, agent="heuristic") for n in NAMES])
     game, agents = spec.build()
@@ -161,7 +161,7 @@ def test_a_game_recorded_before_the_bound_still_verifies(tmp_path):
                 answer = old.pop()
                 with pytest.raises(IllegalAnswer):
                     game.submit(d.id, answer)  # said today: refused
-                game.submit(d.id, answer, recorded=True)  # as an older version took it
+                game.submit_recorded(d.id, answer)  # as an older version took it
             else:
                 game.submit(d.id, answer)
             writer.answer(game, d, "heuristic")
@@ -253,13 +253,14 @@ def test_no_scripted_words_lose_a_game(tmp_path_factory, text, tie):
     the end with a transcript that verifies."""
     folder = tmp_path_factory.mktemp("g")
     path = gamefile(folder, [text, {"text": text, "claims": None}], suffix=tie)
+    read = parse_text(path.read_text(encoding="utf-8"), tie)["seats"][0]["answers"]["speak"][0]  # a pair's escapes read as one character
     try:
         spec = load_game_file(path)
     except GameFileError as e:
         assert "seat 1 (Alice)" in str(e) and "\n" not in str(e)
-        assert problem(text) is not None
+        assert problem(read) is not None
         return
-    assert problem(text) is None
+    assert problem(read) is None
     transcript = folder / "t.jsonl"
     game, agents = spec.build()
     with TranscriptWriter(transcript, header_for(spec, game)) as writer:
