@@ -204,8 +204,10 @@ class Game:
         """``submit`` an answer a transcript holds (a replay, a resumed game's catch-up):
         accepted when it was said, it is taken as it was, words included, so a game
         recorded before the bound on words (``engine.words``) replays as it was played.
-        A method of its own rather than a parameter of ``submit``: a parameter with a
-        default makes every call of the hottest method dearer (~0.7% of a bot game)."""
+        A method of its own rather than a parameter of ``submit``, the engine's hottest
+        method, whose every call would pay for it (a keyword-only one would put every
+        call on CPython 3.11's general call path); the flag is read only where words
+        are checked."""
         self._recorded = True
         try:
             self.submit(decision_id, answer)

@@ -124,6 +124,22 @@ def repair(text: str) -> Repaired:
     by U+FFFD (other systems' line breaks, CR LF, CR and U+0085, made line breaks),
     then cut to ``MAX_CHARS``. Words that break no rule come back as they are; the
     repair of repaired words changes nothing."""
+    text, notes = _characters(text)
+    if len(text) > MAX_CHARS:
+        notes.append(f"cut from {len(text):,} to {MAX_CHARS:,} characters")
+        text = text[:MAX_CHARS]
+    return Repaired(text, tuple(notes))
+
+
+def harmless(text: str) -> str:
+    """``repair`` but for the length: words as a person's screen may show them, for
+    words that were never checked (a transcript written before the rule, or by hand),
+    whose length is the record's to keep."""
+    return _characters(text)[0]
+
+
+def _characters(text: str) -> tuple[str, list[str]]:
+    """The characters' part of ``repair``: the text and what changed."""
     notes: list[str] = []
     if _surrogate_at(text) is not None:
         fixed = encodable(text)
@@ -138,10 +154,7 @@ def repair(text: str) -> Repaired:
             notes.append(f"control characters replaced by U+FFFD ({', '.join(found)})")
         else:
             notes.append("line breaks made \\n")
-    if len(text) > MAX_CHARS:
-        notes.append(f"cut from {len(text):,} to {MAX_CHARS:,} characters")
-        text = text[:MAX_CHARS]
-    return Repaired(text, tuple(notes))
+    return text, notes
 
 
 def unencodable(value: Any) -> tuple[tuple[Any, ...], str] | None:
