@@ -25,6 +25,8 @@ from agents.llm.pricing import PriceError, table_from
 from agents.registry import AgentMaker, agent_maker, check_bot_options, is_remote_spec
 from arena.endpoints import refuse_endpoints
 from arena.errors import GameFileError
+from engine import words
+from engine.decisions import TEXT
 from engine.game import Game
 from engine.names import check_names, name_problem
 from engine.options import RuleOptions, coerce_options
@@ -137,6 +139,8 @@ class GameSpec(BaseModel):
                         f"seat {i + 1} ({seat.name}) has answers for unknown decision kind '{kind}' "
                         f"(known: {', '.join(sorted(DECISION_KINDS))})"
                     )
+                if DECISION_KINDS[kind].shape == TEXT:
+                    _check_words(i, seat, kind)
             if seat.timeout is not None and seat.agent != HUMAN:
                 raise GameFileError(
                     f"seat {i + 1} ({seat.name}) has a timeout but its agent is '{seat.agent}'; "
@@ -232,6 +236,17 @@ class GameSpec(BaseModel):
     def bot_makers(self) -> list[AgentMaker]:
         """The seats' makers when no seat is a model's: they depend on the table alone."""
         return [seat_maker(seat, language=self.language) for seat in self.seats]  # bots speak the game's language too
+
+
+def _check_words(i: int, seat: SeatSpec, kind: str) -> None:
+    """A scripted seat's words for ``kind`` as the engine will take them
+    (``engine.words``): refused now, naming the seat and the answer, rather than when
+    the game reaches them, or as a transcript that cannot be written."""
+    for j, said in enumerate((seat.answers or {}).get(kind) or []):
+        text = said.get("text") if isinstance(said, dict) else said
+        why = words.problem(text) if isinstance(text, str) else None
+        if why is not None:
+            raise GameFileError(f"in seat {i + 1} ({seat.name}), at answers.{kind}.{j}: {why}")
 
 
 MAX_PLAYERS = 30  # no preset seats more; a bound for every table, before any name is made
@@ -463,6 +478,10 @@ def spec_from_data(raw: Any, *, import_classes: bool = True) -> GameSpec:
     if not isinstance(raw, dict):
         kind = "empty" if raw is None else f"a {type(raw).__name__}"
         raise GameFileError(f"the game file must be a mapping of keys (preset, seed, seats, ...), not {kind}")
+    bad = words.unencodable(raw)  # any text the transcript's header would copy (names, answers, options)
+    if bad is not None:
+        where, why = bad
+        raise GameFileError(f"{_where(where, raw)[0]}: {why}")
     try:
         spec = GameSpec.model_validate(raw)
     except ValidationError as e:

@@ -261,6 +261,17 @@ def asks_a_move(body: dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------------- the stand-ins
+def _json_response(out: dict[str, Any]) -> httpx.Response:
+    """A 200 with ``out`` as its JSON body, as a server writes it: UTF-8, and any text
+    UTF-8 cannot carry (an unpaired surrogate a model wrote) as JSON's ``\\uXXXX``
+    escape, which RFC 8259 (section 8.2) allows in a string and a client's parser
+    reads back as that lone surrogate; Python's ``json.dumps`` writes it so by default."""
+    try:
+        return httpx.Response(200, json=out)
+    except UnicodeEncodeError:
+        return httpx.Response(200, content=json.dumps(out).encode("ascii"), headers={"content-type": "application/json"})
+
+
 class _StandIn:
     """What both APIs share: the queue of misbehaviours, the request log, the rng."""
 
@@ -386,7 +397,7 @@ class _StandIn:
             out = self._answer(body, b if isinstance(b, Reply) else None, cached)
             self._commit(cached)  # readable by the requests that arrive from now on
             self.responses.append(out)
-            return httpx.Response(200, json=out)
+            return _json_response(out)
         finally:
             self.in_flight -= 1
 

@@ -306,7 +306,7 @@ class _Rerun:
                 Difference(line, f"the answer to {decision_label(d)} is not as the engine records it", show(canonical), show(r.answer))
             )
         try:
-            game.submit(d.id, r.answer)
+            game.submit_recorded(d.id, r.answer)
         except IllegalAnswer as e:
             raise _Stop(Difference(line, f"the rules refuse this answer to {decision_label(d)}: {e}", None, show(r.answer)))
         except Exception as e:  # the engine must never crash on a re-played answer; say so instead

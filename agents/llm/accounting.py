@@ -8,7 +8,11 @@ closing table.
 Secrets: a record holds messages, replies and error texts, and an SDK's error text
 can quote a key ("Incorrect API key provided: sk-...abcd"). Every string of a record
 is therefore scrubbed before it is stored: exact values of the environment's secret
-variables, and anything shaped like a vendor key.
+variables, and anything shaped like a vendor key. And every string is made one a
+transcript can store: a reply's ``\ud800`` (JSON's escape of an unpaired surrogate)
+reads as a character no UTF-8 file holds, and is written as U+FFFD
+(``engine.words.encodable``); the words the seat played were repaired before the
+engine took them (``agents.llm.interpret``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any, Callable, Iterable
 from pydantic import BaseModel
 
 from transcripts.call_counts import CallCounts, made_request
+from engine.words import encodable
 from transcripts.schema import CallRecord
 
 __all__ = ["CallLog", "CallRecord", "SeatUsage", "redact", "secret_values"]
@@ -40,13 +45,15 @@ def secret_values(extra: Iterable[str] = ()) -> list[str]:
 
 
 def redact(value: Any, secrets: Iterable[str] | None = None) -> Any:
-    """``value`` with every secret replaced, recursively through dicts and lists."""
+    """``value`` with every secret replaced, and every string made storable
+    (``engine.words.encodable``), recursively through dicts and lists."""
     secrets = secret_values() if secrets is None else list(secrets)
     return _redact(value, secrets)
 
 
 def _redact(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, str):
+        value = encodable(value)
         for s in secrets:
             if s in value:
                 value = value.replace(s, REDACTED)

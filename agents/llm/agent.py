@@ -626,7 +626,7 @@ class LLMAgent(Agent):
                     cache_write_tokens=u.cache_write_tokens or 0,
                 )
         if reading is not None:
-            rec.update(parsed=reading.parsed, accepted=reading.ok, violation=reading.reason)
+            rec.update(parsed=reading.parsed, accepted=reading.ok, violation=reading.reason or reading.repaired)
         return CallRecord(**rec)
 
     def _flush(self, state: _Asking) -> None:

@@ -33,6 +33,7 @@ from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.session import GameSession, SessionStore
 from arena.web.table_form import MAX_RUNNING, setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
+from engine import words
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("werewolf.web")
@@ -151,7 +152,10 @@ class _BodyError(Exception):
 
 
 async def _json_body(request: Request) -> Any:
-    """The request's JSON, read up to ``MAX_BODY`` bytes; ``_BodyError`` otherwise."""
+    """The request's JSON, read up to ``MAX_BODY`` bytes; ``_BodyError`` otherwise.
+    JSON may write an unpaired surrogate (``"\\ud800"``), which no transcript and no
+    response can store: a body holding one is refused, naming where, before any of it
+    reaches a game (a table's names, an answer's words)."""
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -159,9 +163,14 @@ async def _json_body(request: Request) -> Any:
             raise _BodyError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
         chunks.append(chunk)
     try:
-        return json.loads(b"".join(chunks))
+        data = json.loads(b"".join(chunks))
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise _BodyError(400, "the request body must be JSON") from None
+    bad = words.unencodable(data)
+    if bad is not None:
+        where, why = bad
+        raise _BodyError(400, f"the request's {'.'.join(map(str, where)) or 'body'} {why}")
+    return data
 
 
 def _has_key(request: Request) -> bool:

@@ -574,7 +574,7 @@ function questionNode(q) {
   const body = el("div", { class: "qbody" });
   const buttons = [];
   if (q.shape === "text") {
-    const area = el("textarea", { id: "speech", maxlength: 2000, rows: 3, placeholder: T("speech.placeholder") });
+    const area = el("textarea", { id: "speech", maxlength: q.max_chars, rows: 3, placeholder: T("speech.placeholder") });
     area.value = sessionStorage.getItem(draftKey) || "";
     area.addEventListener("input", () => sessionStorage.setItem(draftKey, area.value));
     const speak = el("button", { type: "button", class: "primary", id: "speak", text: T("speak") });
