@@ -37,6 +37,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
                    help="the honesty check: replace each sampled speech by a second neutral line instead of keeping it, so any swing is noise")  # fmt: skip
     p.add_argument("--records", metavar="DIR", help="write the persuasion records (every ask, call and cost) into DIR (default: beside each transcript)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
     add_model_option_flag(p)
     add_trust_flag(p, "the transcript")
     add_trust_code_flag(p, "the transcript")
@@ -79,12 +80,21 @@ def run(args: argparse.Namespace) -> int:
     check_settings(args.speeches, args.repeats, args.budget_usd)
     games = games_under(Path(args.path))
     apply_limits(args)
+    prices = None
+    if args.prices:
+        from agents.llm.pricing import PriceError, PriceTable
+
+        try:
+            prices = PriceTable.from_file(args.prices)
+        except PriceError as e:
+            raise CliError(str(e)) from None
     settings = Settings(speeches=args.speeches, repeats=args.repeats, seed=args.seed, control=args.control)
     with many_games():
         result = asyncio.run(
             measure(
                 games, settings, budget=args.budget_usd, records=args.records, trust_endpoints=args.trust_endpoints,
                 trust_code=args.trust_code, model_options=parse_option_pairs(args.model_option, "--model-option") or None,
+                prices=prices,
             )
         )  # fmt: skip
     if not result.games:
@@ -118,12 +128,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- the tables
+def _pts(x: float) -> str:
+    text = f"{100 * x:+.1f}"
+    return "+0.0" if text == "-0.0" else text
+
+
 def _est(e: dict[str, Any] | None) -> str:
+    """A swing in percentage points, with its interval when there is one."""
     if not e or e.get("value") is None:
         return "—"
     if e.get("low") is None:
-        return f"{100 * e['value']:+.1f} pts"
-    return f"{100 * e['value']:+.1f} pts [{100 * e['low']:+.1f}, {100 * e['high']:+.1f}]"
+        return f"{_pts(e['value'])} pts"
+    return f"{_pts(e['value'])} pts [{_pts(e['low'])}, {_pts(e['high'])}]"
 
 
 def _rows(groups: Sequence[dict[str, Any]], first: Sequence[str]) -> list[tuple[str, ...]]:
@@ -135,8 +151,6 @@ def _rows(groups: Sequence[dict[str, Any]], first: Sequence[str]) -> list[tuple[
 
 
 def show(out: dict[str, Any]) -> None:
-    from arena.metrics.cli import _table
-
     console = console_for(False)
     what = "control (a neutral line against another)" if out["settings"]["control"] else "speeches"
     console.print(
@@ -144,26 +158,37 @@ def show(out: dict[str, Any]) -> None:
         f"measurable) · {out['asks']} asks, {out['calls']} model calls, ${out['cost_usd']:.4f}"
         + (" · [yellow]stopped by the budget[/yellow]" if out["stopped"] else "")
     )
-    columns = ("speeches", "swing toward the accused", "accused a wolf", "accused innocent", "against the speaker")
-    if out["speeches"]:
-        console.print(_table("Swing by the speaker's agent (share of listeners' votes; 95% bootstrap over speeches)", ("agent", *columns), _rows(out["by_agent"], ("agent",))))
-        console.print(_table("By the speaker's side", ("side", *columns), _rows(out["by_side"], ("side",))))
-        console.print(_table("By seat", ("seat", "agent", *columns), _rows(out["by_seat"], ("name", "agent")), left=2))
-        console.print(_table(
-            "Susceptibility: how far each listener agent is moved",
-            ("listener agent", "by wolves' speeches", "n", "by the others'", "n"),
-            [(s["agent"], _est(s["from_wolves"]["swing"]), str(s["from_wolves"]["n"]), _est(s["from_village"]["swing"]), str(s["from_village"]["n"]))
-             for s in out["susceptibility"]],
-        ))  # fmt: skip
-        console.print(
-            "[dim]swing: the change in the share of a speech's listeners voting for the player it accuses when the speech is "
-            "said rather than replaced by a neutral line, in percentage points; against the speaker: the same for votes on "
-            "the speaker. Fewer than 3 speeches (or listeners) give no interval.[/dim]"
-        )
+    print_summary(console, out)
     for line in out["notes"][:5]:
-        console.print(f"[yellow]note[/yellow] {line}", markup=True, highlight=False)
+        console.print(f"[yellow]note[/yellow] {line}", highlight=False)
     for line in out["skipped"][:5]:
         console.print(f"[yellow]skipped[/yellow] {line}", highlight=False)
+
+
+def print_summary(console: Any, s: dict[str, Any], *, seats: bool = True) -> None:
+    """The tables of a summary (``report.summary``): by agent, side and seat, and the
+    listeners' susceptibility (``werewolf persuasion``, and ``werewolf metrics`` when a
+    game has a persuasion record)."""
+    from arena.metrics.cli import _table
+
+    if not s["speeches"]:
+        return
+    columns = ("speeches", "swing toward the accused", "accused a wolf", "accused innocent", "against the speaker")
+    console.print(_table("Persuasion by the speaker's agent (swing in points; 95% bootstrap over speeches)", ("agent", *columns), _rows(s["by_agent"], ("agent",))))
+    console.print(_table("Persuasion by the speaker's side", ("side", *columns), _rows(s["by_side"], ("side",))))
+    if seats:
+        console.print(_table("Persuasion by seat", ("seat", "agent", *columns), _rows(s["by_seat"], ("name", "agent")), left=2))
+    console.print(_table(
+        "Susceptibility: how far each listener agent is moved",
+        ("listener agent", "by wolves' speeches", "n", "by the others'", "n"),
+        [(x["agent"], _est(x["from_wolves"]["swing"]), str(x["from_wolves"]["n"]), _est(x["from_village"]["swing"]), str(x["from_village"]["n"]))
+         for x in s["susceptibility"]],
+    ))  # fmt: skip
+    console.print(
+        "[dim]swing: the change in the share of a speech's listeners voting for the player it accuses when the speech is "
+        "said rather than replaced by a neutral line, in percentage points; against the speaker: the same for votes on "
+        "the speaker. Fewer than 3 speeches (or listeners) give no interval.[/dim]"
+    )
 
 
 COMMANDS = [

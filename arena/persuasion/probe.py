@@ -119,7 +119,10 @@ class GameProbe:
         trust_endpoints: bool = False,
         trust_code: bool = False,
         model_options: dict[str, Any] | None = None,
+        prices: Any = None,
     ):
+        """``prices``: a price table for the model seats (``agents.llm.pricing``), when
+        not the built-in one (a tournament's ``prices:``, the command's ``--prices``)."""
         self.t = transcript
         self.settings = settings
         self.sidecar = sidecar
@@ -137,6 +140,10 @@ class GameProbe:
             header, source=source, trust_endpoints=trust_endpoints, trust_code=trust_code, hint=hint,
             model_options=model_options,
         )  # fmt: skip
+        if prices is not None:
+            for agent in self.agents.values():
+                if hasattr(agent, "prices"):
+                    agent.prices = prices
         fork = header.fork
         self.agent_seed = fork.agent_seed if fork is not None and fork.agent_seed is not None else header.seed
         self.out = Replayed()

@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from arena.persuasion.records import Recorded, RunRecord
+from arena.persuasion.records import PersuasionFileError, Recorded, RunRecord, read_records, sidecar_for
 from arena.persuasion.stats import Estimate, group_estimate, speech_estimate
 
 
@@ -109,6 +109,19 @@ def outcomes(recorded: Recorded, run: RunRecord, game: str) -> list[SpeechOutcom
         if o.listeners:
             out.append(o)
     return out
+
+
+def recorded_outcomes(transcript: str, game: str) -> list[SpeechOutcome]:
+    """The measured speeches of the last ``werewolf persuasion`` run on a transcript, read
+    from the record beside it (nothing is asked); none when it has no (readable) record."""
+    path = sidecar_for(transcript)
+    if not path.exists():
+        return []
+    try:
+        held = read_records(path)
+    except PersuasionFileError:
+        return []
+    return outcomes(held, held.last, game) if held.last is not None else []
 
 
 # ---------------------------------------------------------------------- groups

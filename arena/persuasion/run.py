@@ -82,11 +82,13 @@ async def measure(
     trust_endpoints: bool = False,
     trust_code: bool = False,
     model_options: dict[str, Any] | None = None,
+    prices: Any = None,
     on_call: Any = None,
 ) -> RunResult:
     """Measure ``games`` (path, label) with ``settings``; ``records``: the folder of the
-    persuasion files (default: beside each transcript); ``on_call`` sees each model
-    call record as it is made (a tournament's spending)."""
+    persuasion files (default: beside each transcript); ``prices``: the model seats'
+    price table, when not the built-in one; ``on_call`` sees each model call record as
+    it is made (a tournament's spending)."""
     result = RunResult(budget=Budget(budget))
     for path, label in games:
         try:
@@ -112,7 +114,7 @@ async def measure(
         try:
             specs = {s.name: s.agent for s in t.header.seats}
             if chosen and missing(chosen, sidecar, settings, specs) and not result.budget.stopped:
-                await _probe(t, chosen, settings, sidecar, label, result, trust_endpoints, trust_code, model_options, on_call)
+                await _probe(t, chosen, settings, sidecar, label, result, trust_endpoints, trust_code, model_options, prices, on_call)
             result.outcomes.extend(outcomes(sidecar.held, sidecar.run, label))
         finally:
             sidecar.close()
@@ -123,12 +125,12 @@ async def measure(
 
 async def _probe(
     t: Transcript, chosen: list, settings: Settings, sidecar: Sidecar, label: str, result: RunResult,
-    trust_endpoints: bool, trust_code: bool, model_options: dict[str, Any] | None, on_call: Any,
+    trust_endpoints: bool, trust_code: bool, model_options: dict[str, Any] | None, prices: Any, on_call: Any,
 ) -> None:  # fmt: skip
     before = len(sidecar.held.asks)
     probe = GameProbe(
         t, chosen, settings, sidecar, source=label, trust_endpoints=trust_endpoints, trust_code=trust_code,
-        model_options=model_options,
+        model_options=model_options, prices=prices,
     )  # fmt: skip
     try:
         if result.budget.limit is not None:

@@ -171,6 +171,9 @@ def group_estimate(speech_swings: Sequence[float], *, seed: int = 0, n_boot: int
     n = len(speech_swings)
     if n < MIN_UNITS:
         return Estimate(float(np.mean(speech_swings)) if n else None, None, None)
-    b, t = bootstrap_mean(speech_swings, seed=seed, n_boot=n_boot), t_interval(speech_swings)
+    t = t_interval(speech_swings)
+    if n_boot < 1:  # no resample asked for (``leaderboard --bootstrap 0``): Student's t alone
+        return t
+    b = bootstrap_mean(speech_swings, seed=seed, n_boot=n_boot)
     assert b.low is not None and b.high is not None and t.low is not None and t.high is not None  # n >= 2
     return Estimate(b.value, min(b.low, t.low), max(b.high, t.high))
