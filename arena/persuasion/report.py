@@ -73,7 +73,9 @@ def _mean(xs: Sequence[float]) -> float:
 
 def outcomes(recorded: Recorded, run: RunRecord, game: str) -> list[SpeechOutcome]:
     """The measured speeches of ``run`` (its sample, repeats and arms) from what the
-    record holds; a speech none of whose listeners has a complete pair is left out."""
+    record holds. A speech is measured once every ask of every listener was made (a
+    run stopped by its budget leaves some unmade: the speech waits for the next run)
+    and at least one listener has a pair of usable answers."""
     arm, base = ("control", "neutral") if run.control else ("said", "neutral")
     out = []
     for seq in run.sampled:
@@ -86,9 +88,12 @@ def outcomes(recorded: Recorded, run: RunRecord, game: str) -> list[SpeechOutcom
             game=game, seq=s.seq, day=s.day, speaker=s.speaker, agent=s.agent, side=s.side, wolf=s.wolf,
             accused=tuple(s.accused), accused_wolf=wolves.pop() if len(wolves) == 1 else None,
         )  # fmt: skip
+        reps = {x.seat: 1 if x.once else run.repeats for x in s.listeners}
+        if any((seq, x.seat, a, rep) not in recorded.asks for x in s.listeners for a in (arm, base) for rep in range(reps[x.seat])):
+            continue
         for x in s.listeners:
             f, c, fa, ca, fb, cb = [], [], [], [], [], []
-            for rep in range(1 if x.once else run.repeats):
+            for rep in range(reps[x.seat]):
                 a = recorded.asks.get((seq, x.seat, arm, rep))
                 b = recorded.asks.get((seq, x.seat, base, rep))
                 if a is None or b is None or not a.usable or not b.usable:

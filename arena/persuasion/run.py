@@ -4,11 +4,11 @@ Games are measured one after another; within a game the bots' asks are made duri
 the replay, and the model seats' asks afterwards, a speech at a time with all of its
 asks in flight together (each call under the process's concurrency limits,
 ``arena.limits``, like any model call). With a budget, a speech's asks start only if
-what was spent so far plus what they are expected to cost stays within it (expected:
-the mean cost of the model asks made so far; the first speech is asked to learn it);
-a budget reached stops the run cleanly: every ask made is recorded with its calls and
-cost, the figures cover the speeches measured, and running again with a larger
-budget goes on from there (``records``: nothing is asked twice).
+what was spent so far plus what they would cost at the dearest ask so far stays
+within it (the very first ask is made alone, to learn that price); a budget reached stops the
+run cleanly: every ask made is recorded with its calls and cost, the figures cover
+the speeches measured, and running again with a larger budget goes on from there
+(``records``: nothing is asked twice).
 """
 
 from __future__ import annotations
@@ -34,19 +34,24 @@ class Budget:
     limit: float | None = None
     spent: float = 0.0
     asks: int = 0  # model asks finished
+    dearest: float = 0.0  # the most one ask has cost
     stopped: bool = False
 
     def allows(self, n_asks: int) -> bool:
+        """Whether ``n_asks`` more asks may start; once not, none may."""
         if self.limit is None:
             return True
-        each = self.spent / self.asks if self.asks else 0.0
-        if self.spent >= self.limit or self.spent + each * n_asks > self.limit:
+        if self.spent >= self.limit or self.spent + self.dearest * n_asks > self.limit:
             self.stopped = True
         return not self.stopped
 
+    def paid(self, cost: float) -> None:
+        self.spent += cost
+        self.asks += 1
+        self.dearest = max(self.dearest, cost)
+
     def to_json(self) -> dict[str, Any]:
-        each = self.spent / self.asks if self.asks else None
-        return {"budget_usd": self.limit, "spent_usd": round(self.spent, 6), "expected_per_ask_usd": None if each is None else round(each, 8)}
+        return {"budget_usd": self.limit, "spent_usd": round(self.spent, 6), "dearest_ask_usd": round(self.dearest, 8), "asks": self.asks}
 
 
 @dataclass
@@ -137,9 +142,13 @@ async def _probe(
             _check_prices(probe, label)
         replayed = probe.replay()
         result.notes.extend(f"{label}: {d}" for d in replayed.drift)
+        budget = result.budget
         for seq in sorted(replayed.jobs):
             jobs = replayed.jobs[seq]
-            if not result.budget.allows(len(jobs)):
+            if budget.limit is not None and not budget.asks and not budget.stopped:
+                await _ask(jobs[:1], sidecar, result, on_call)  # one ask alone first: the price of the rest
+                jobs = jobs[1:]
+            if not budget.allows(len(jobs)):
                 break
             await _ask(jobs, sidecar, result, on_call)
     finally:
@@ -154,16 +163,16 @@ async def _probe(
 async def _ask(jobs: list[Job], sidecar: Sidecar, result: RunResult, on_call: Any) -> None:
     done = await asyncio.gather(*(ask_later(j) for j in jobs))
     for record, calls in done:
+        cost = 0.0
         for c in calls:
             sidecar.write(c)
             result.calls += 1 if c.call.messages else 0
-            cost = float(c.call.cost_usd or 0.0)
-            result.cost_usd += cost
-            result.budget.spent += cost
+            cost += float(c.call.cost_usd or 0.0)
             if on_call is not None:
                 on_call(c.call)
         sidecar.write(record)
-        result.budget.asks += 1
+        result.cost_usd += cost
+        result.budget.paid(cost)
 
 
 def _check_prices(probe: GameProbe, label: str) -> None:

@@ -74,7 +74,7 @@ def t_cdf(x: float, df: int) -> float:
             term *= (2 * k - 1) / (2 * k) * c2
             total += term
         a = math.sin(theta) * total
-    return 0.5 + 0.5 * a
+    return min(1.0, max(0.0, 0.5 + 0.5 * a))  # rounding in the far tails stays a probability
 
 
 @lru_cache(maxsize=1024)
