@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from persuasion_tools import NAMES, planted, run, table, write_game
-from transcript_tools import play_to_file, varied_spec
+from transcript_tools import ALL_PRESETS, play_to_file, varied_spec
 
 from arena.cli import main
 from arena.persuasion.probe import Settings
@@ -104,7 +104,7 @@ def test_the_counterfactual_view_differs_by_the_one_speech_only(plant):
 
 
 # ---------------------------------------------------------------------- the twins
-@pytest.mark.parametrize("preset", ["millers_hollow", "village", "best_of", "langrensha"])
+@pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_the_said_arm_reproduces_every_recorded_bot_vote(tmp_path, preset):
     """A bot's twin asked the view as it was answers what the bot answered in the game:
     the twin forgets nothing it should know and draws the same numbers."""

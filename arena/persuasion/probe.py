@@ -160,12 +160,13 @@ class GameProbe:
             return
         events = self.game.observation(r.seat)
         seqs = [e.seq for e in events]
+        said: list[AskRecord] = []  # a bot's answer to the view as it was: the same for every speech it heard
         for target in hits:
             self._facts(target)
             i = bisect.bisect_left(seqs, target.seq)
             if i == len(seqs) or seqs[i] != target.seq:
                 continue  # not in the seat's view: never heard (cannot happen for a public speech)
-            self._probe(target, r.seat, d, events, i)
+            self._probe(target, r.seat, d, events, i, said)
 
     def _facts(self, target: Target) -> None:
         """The speech's record: who said it, whom it accuses, the truth about both at the vote."""
@@ -183,7 +184,10 @@ class GameProbe:
             )
         )  # fmt: skip
 
-    def _probe(self, target: Target, seat: str, d: Decision, events: list[Event], i: int) -> None:
+    def _probe(self, target: Target, seat: str, d: Decision, events: list[Event], i: int, said: list[AskRecord]) -> None:
+        """Ask ``seat``'s twins about ``target`` (the speech at ``events[i]``); ``said``
+        keeps a bot's answer to the unchanged view for the other speeches it heard
+        before this vote (deterministic: asked again, it would answer the same)."""
         held = self.sidecar.held.asks
         agent = self.agents[seat]
         fresh = self._fresh(seat)
@@ -194,8 +198,14 @@ class GameProbe:
             view = events if line is None else replaced(events, i, line)
             if once:
                 if (target.seq, seat, arm, 0) not in held:
+                    if line is None and said:
+                        self.sidecar.write(said[0].model_copy(update={"speech": target.seq}))
+                        continue
                     job = Job(target.seq, seat, arm, 0, d, view, target.moment, self.beliefs, lambda: twin(agent, fresh))
-                    self.sidecar.write(ask_now(job))
+                    record = ask_now(job)
+                    self.sidecar.write(record)
+                    if line is None:
+                        said.append(record)
                 continue
             snapshot = twin(agent, fresh)
             for rep in range(n):

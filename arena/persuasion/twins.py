@@ -43,9 +43,10 @@ Fresh = Callable[[], Agent]  # the seat's agent made anew, as ``play --resume`` 
 
 
 def _rng(r: random.Random | None) -> random.Random | None:
+    """A generator at ``r``'s position (made without seeding: ``setstate`` sets it all)."""
     if r is None:
         return None
-    out = random.Random()
+    out = random.Random.__new__(random.Random)
     out.setstate(r.getstate())
     return out
 
