@@ -85,7 +85,7 @@ def main() -> None:
             print(
                 f"--speeches {f:g}: {out['games']} games, {out['eligible']} measurable speeches, {out['speeches']} measured, "
                 f"{out['asks']} asks ({out['listeners']} listener votes x 2 arms)\n"
-                f"  cold: {wall:.1f} s wall, {cpu:.1f} s CPU  ({1000 * cpu / max(1, out['asks']):.2f} ms CPU per ask)\n"
+                f"  cold: {wall:.1f} s wall, {cpu:.1f} s CPU\n"
                 f"  warm: {wwall:.1f} s wall, {wcpu:.1f} s CPU  (records reused, nothing asked)\n"
                 f"  swing of the heuristic table: {out['swing']['swing']}"
             )

@@ -123,6 +123,22 @@ def test_the_said_arm_reproduces_every_recorded_bot_vote(tmp_path, preset):
     assert asks > 20
 
 
+def test_a_forked_game_asks_only_the_agents_that_listened(tmp_path, capsys):
+    """Before the fork point another agent played the swapped seat: its votes there
+    have no listener to ask again, and its speeches there are credited to it."""
+    source, fork = tmp_path / "source.jsonl", tmp_path / "fork.jsonl"
+    assert main(["play", "--seed", "3", "--quiet", "--transcript", str(source)]) == 0
+    assert main(["fork", str(source), "--day", "2", "--seat", "Alice=random", "--quiet", "--transcript", str(fork)]) == 0
+    capsys.readouterr()
+    result = run([fork], Settings(speeches=1.0))
+    t = read_transcript(fork)
+    recorded = {a.decision: a for a in t.answers}
+    held = read_records(sidecar_for(fork))
+    assert held.asks and all(a.vote == recorded[a.decision].answer for a in held.asks.values() if a.arm == "said")
+    assert all(recorded[a.decision].agent == "random" for a in held.asks.values() if a.seat == "Alice")
+    assert {o.agent for o in result.outcomes if o.speaker == "Alice" and o.day < 2} <= {"heuristic"}
+
+
 def test_noisy_heuristic_listeners_are_paired(tmp_path):
     data = {**table(8, ["heuristic"]), "seats": [{"name": n, "agent": "heuristic", "options": {"noise": 0.6}} for n in NAMES]}
     path = write_game(data, tmp_path / "g.jsonl")

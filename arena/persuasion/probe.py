@@ -136,15 +136,15 @@ class GameProbe:
             for listener in target.listeners:
                 self.points.setdefault((listener.seat, listener.decision), []).append(target)
         hint = "pass --trust-endpoints if you trust the file"
+        fork = header.fork
         self.spec, self.game, self.agents = seat_table(
-            header, source=source, trust_endpoints=trust_endpoints, trust_code=trust_code, hint=hint,
-            model_options=model_options,
+            header, agent_seed=fork.agent_seed if fork is not None else None, source=source, trust_endpoints=trust_endpoints,
+            trust_code=trust_code, hint=hint, model_options=model_options,
         )  # fmt: skip
         if prices is not None:
             for agent in self.agents.values():
                 if hasattr(agent, "prices"):
                     agent.prices = prices
-        fork = header.fork
         self.agent_seed = fork.agent_seed if fork is not None and fork.agent_seed is not None else header.seed
         self.out = Replayed()
 
@@ -175,7 +175,7 @@ class GameProbe:
         by = self.game.by_name
         self.sidecar.write(
             SpeechRecord(
-                seq=target.seq, day=target.day, speaker=target.speaker, agent=self.labels[target.speaker],
+                seq=target.seq, day=target.day, speaker=target.speaker, agent=target.agent or self.labels[target.speaker],
                 side=camp_of(by[target.speaker].role), wolf=bool(by[target.speaker].is_wolf), accused=list(target.accused),
                 accused_wolf=[bool(by[a].is_wolf) for a in target.accused],
                 listeners=[HeardBy(seat=x.seat, decision=x.decision, agent=self.labels[x.seat], side=camp_of(by[x.seat].role),

@@ -26,7 +26,6 @@ never deleted.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, Union
 
@@ -169,12 +168,11 @@ def read_records(path: str | Path) -> Recorded:
     out = Recorded()
     for i, line in enumerate(lines, start=1):
         try:
-            out.add(_RECORD.validate_python(json.loads(line)))
-        except (json.JSONDecodeError, ValidationError) as e:
+            out.add(_RECORD.validate_json(line))
+        except ValidationError as e:
             if cut and i == len(lines):
                 break
-            first = e.errors()[0]["msg"] if isinstance(e, ValidationError) else e.msg
-            raise PersuasionFileError(f"{p}: line {i}: not a persuasion record ({first})") from None
+            raise PersuasionFileError(f"{p}: line {i}: not a persuasion record ({e.errors()[0]['msg']})") from None
     return out
 
 

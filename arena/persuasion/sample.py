@@ -9,7 +9,8 @@ A speech can be measured when it accuses someone and a vote follows it the same 
 - **the listeners**: every seat that casts a day vote (``vote``) after the speech on
   the same day, except the speaker and the accused (whose own vote cannot go to
   themselves); each is measured at its **first** such vote (its next vote), and a
-  person is never asked again.
+  person is never asked again. A vote answered by another agent than the seat's
+  (the part of a forked game played before the fork) has no listener to ask again.
 
 Sampling is nested and seeded: a speech is sampled when a uniform number drawn from
 its game and position is below the fraction, so a larger fraction adds speeches to
@@ -50,6 +51,7 @@ class Target:
     accused: tuple[str, ...]
     listeners: tuple[Listener, ...]
     moment: int
+    agent: str | None = None  # the agent that said it (its seat's answer), when not the seat's own
 
 
 def accused_by(claims: Any, speaker: str) -> tuple[str, ...]:
@@ -79,6 +81,9 @@ def targets(transcript: Transcript) -> list[Target]:
     """Every speech of the game that can be measured (see the module docstring), in
     the order they were said."""
     humans = {s.name for s in transcript.header.seats if s.agent == HUMAN}
+    seated = {s.name: s.agent for s in transcript.header.seats}
+    said_by: dict[str, str] = {}  # seat -> the agent of its latest answer
+    speakers: dict[int, str] = {}  # speech seq -> the agent that said it
     found: list[tuple[EventRecord, tuple[str, ...]]] = []
     listeners: dict[int, dict[str, int]] = {}  # speech seq -> seat -> its next vote's decision
     moments: dict[int, int] = {}  # day -> its first vote decision
@@ -92,17 +97,25 @@ def targets(transcript: Transcript) -> list[Target]:
                 speaker = r.data.get("speaker")
                 accused = accused_by(r.data.get("claims"), speaker) if isinstance(speaker, str) else ()
                 if accused:
+                    speakers[r.seq] = said_by.get(str(speaker), seated.get(str(speaker), ""))
                     entry = (r, accused)
                     found.append(entry)
                     open_speeches.append(entry)
                     listeners[r.seq] = {}
-        elif isinstance(r, AnswerRecord) and r.kind == VOTE:
+        elif isinstance(r, AnswerRecord):
+            said_by[r.seat] = r.agent
+            if r.kind != VOTE:
+                continue
             moments.setdefault(day, r.decision)
             for speech, accused in open_speeches:
                 heard = listeners[speech.seq]
                 seat = r.seat
-                if seat != speech.data.get("speaker") and seat not in accused and seat not in heard and seat not in humans:
-                    heard[seat] = r.decision
+                if seat == speech.data.get("speaker") or seat in accused or seat in heard or seat in humans:
+                    continue
+                heard[seat] = r.decision if r.agent == seated.get(seat) else -1  # -1: heard by another agent
+    for heard in listeners.values():
+        for seat in [s for s, d in heard.items() if d < 0]:
+            del heard[seat]
     out = []
     for speech, accused in found:
         heard = listeners[speech.seq]
@@ -115,6 +128,7 @@ def targets(transcript: Transcript) -> list[Target]:
                     accused=accused,
                     listeners=tuple(Listener(s, d) for s, d in heard.items()),
                     moment=moments[speech.day],
+                    agent=None if speakers[speech.seq] == seated.get(str(speech.data["speaker"])) else speakers[speech.seq],
                 )
             )
     return out
