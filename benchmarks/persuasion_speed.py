@@ -14,6 +14,18 @@ printed before and after, as other work on it moves the wall-clock figures.
     python benchmarks/persuasion_speed.py --games 50 --speeches 1 --runs 3
 
 Figures are printed, never asserted (the goal of issue 51: 200 games in under a minute).
+
+Issue 51 (2026-12-07, shared 2-core machine at load average 8-11, two runs):
+
+    --speeches 1     4,182 speeches, 18,400 listener votes   cold 36.8-41.2 s wall, 12.2-14.6 s CPU
+                                                             warm 17.0-18.5 s wall, 5.3 s CPU
+    --speeches 0.25  1,006 speeches,  4,463 listener votes   cold 25.3-25.5 s wall, 7.4-8.0 s CPU
+                                                             warm  8.2-8.6 s wall, 3.1-3.3 s CPU
+
+Before a bot's answer to the unchanged view was asked once per vote (it was asked once
+per speech), the cold run at --speeches 1 took 16.8 s CPU (59.9 s wall at load 10-11).
+A warm run is reading: the transcripts (pydantic, ~9 ms each), the records, the
+statistics.
 """
 
 from __future__ import annotations

@@ -176,12 +176,19 @@ def test_a_record_of_another_game_is_kept_aside(tmp_path, capsys):
     assert {r.source_sha256 for r in read_records(sidecar_for(path)).runs} == {read_records(sidecar_for(path)).last.source_sha256}
 
 
-def test_beliefs_are_asked_when_the_game_asks_them(tmp_path):
-    path = write_game(table(4, ["heuristic"], beliefs=True), tmp_path / "g.jsonl")
+def test_beliefs_are_asked_when_the_game_asks_them(tmp_path, capsys):
+    game, path = tmp_path / "g.json", tmp_path / "g.jsonl"
+    game.write_text(json.dumps(table(4, ["heuristic"], beliefs=True)))
+    assert main(["play", str(game), "--quiet", "--transcript", str(path)]) == 0
     result = run([path], Settings(speeches=1.0))
     asks = list(read_records(sidecar_for(path)).asks.values())
     assert asks and all(a.beliefs for a in asks)
     assert all(x.belief is not None for o in result.outcomes for x in o.listeners)
+    recorded = {a.decision: a.answer for a in read_transcript(path).answers}
+    assert all(a.vote == recorded[a.decision] for a in asks if a.arm == "said")  # asking beliefs changes no vote
+    given = {(b.day, b.seat): b.probabilities for b in read_transcript(path).beliefs}
+    day_of = {o.seq: o.day for o in result.outcomes}
+    assert all(a.beliefs == given[(day_of[a.speech], a.seat)] for a in asks if a.arm == "said" and a.speech in day_of)
 
 
 def test_a_chinese_game_is_measured_with_the_chinese_line(tmp_path):
