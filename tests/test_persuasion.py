@@ -165,6 +165,16 @@ def test_the_game_is_untouched_and_the_record_reused(tmp_path):
     assert len(held.runs) == 3 and held.last.speeches == 1.0
 
 
+def test_records_elsewhere_keep_the_folders_shape(tmp_path, capsys):
+    for sub in ("a", "b"):
+        (tmp_path / "games" / sub).mkdir(parents=True)
+        play_to_file(varied_spec(len(sub) + ord(sub[0]), "heuristic", players=8), tmp_path / "games" / sub / "g.jsonl")
+    _, out = _json(capsys, str(tmp_path / "games"), "--speeches", "1", "--records", str(tmp_path / "rec"))
+    assert not out["notes"] and out["games"] == 2
+    assert sorted(p.relative_to(tmp_path / "rec").as_posix() for p in (tmp_path / "rec").rglob("*" + SUFFIX)) == ["a/g" + SUFFIX, "b/g" + SUFFIX]
+    assert not list((tmp_path / "games").rglob("*" + SUFFIX))
+
+
 def test_a_record_of_another_game_is_kept_aside(tmp_path, capsys):
     path = tmp_path / "g.jsonl"
     play_to_file(varied_spec(12, "heuristic"), path)

@@ -116,3 +116,39 @@ def test_a_budget_needs_prices_and_a_model_needs_its_key(tmp_path, capsys, monke
     assert main(["persuasion", str(path), "--speeches", "1", "--repeats", "2", "--records", str(tmp_path / "other")]) == 2
     err = capsys.readouterr().err
     assert "OPENAI_API_KEY" in err and "Traceback" not in err
+
+
+def test_a_model_tournament_counts_the_re_asks_in_its_spending(tmp_path):
+    """``persuasion:`` in a tournament with a model participant: the game row's calls
+    and cost are the game's own plus the re-asks', so the run's spending (and so its
+    budget) counts them; the seat rows keep the game's own."""
+    from arena.tournament.config import config_from_data
+    from arena.tournament.run import run_tournament
+    from arena.tournament.store import Store
+
+    fast = {"max_retries": 0, "retry_initial": 0, "timeout": 5}
+    data = {
+        "name": "pm", "seed": 1, "games": 2, "seating": "teams", "tables": [{"players": 6, "options": {"sheriff": False}}],
+        "participants": [{"name": "Mini", "agent": "openai:gpt-5.4-mini", "options": fast}, {"name": "Bot", "agent": "heuristic"}],
+        "persuasion": {"speeches": 0.5, "repeats": 2}, "concurrency": {"games": 1},
+    }  # fmt: skip
+    db = tmp_path / "m.sqlite"
+    with standin_router() as router:
+        api = OpenAIStandIn(router)
+        report = run_tournament(config_from_data(data), db, progress=False)
+        requests = len(api.requests)
+    assert report.played == 2
+    store = Store(db)
+    try:
+        games = store.games()
+        seat_calls = sum(s["calls"] for s in store.seats())
+        totals = store.totals()
+    finally:
+        store.close()
+    asked = sum(json.loads(g["metrics"])["persuasion"]["calls"] for g in games)
+    assert asked > 0 and totals["calls"] == seat_calls + asked == requests
+    for g in games:
+        held = read_records(sidecar_for(db.parent / g["transcript"]))
+        own = sum(1 for c in held.calls)
+        assert json.loads(g["metrics"])["persuasion"]["calls"] == own
+        assert g["cost_usd"] > sum(c.call.cost_usd for c in held.calls) > 0

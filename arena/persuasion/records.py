@@ -119,11 +119,15 @@ Record = Annotated[Union[RunRecord, SpeechRecord, AskRecord, AskCallRecord], Fie
 _RECORD: TypeAdapter[Any] = TypeAdapter(Record)
 
 
-def sidecar_for(transcript: str | Path, folder: str | Path | None = None) -> Path:
-    """Where a transcript's persuasion record lives: beside it, or in ``folder``."""
+def sidecar_for(transcript: str | Path, folder: str | Path | None = None, label: str | None = None) -> Path:
+    """Where a transcript's persuasion record lives: beside it; or in ``folder``, at
+    the transcript's ``label`` (its path inside the folder measured), so two games of
+    the same name in different subfolders keep a record each."""
     p = Path(transcript)
-    name = p.name.removesuffix(".jsonl") + SUFFIX
-    return (Path(folder) if folder is not None else p.parent) / name
+    if folder is None:
+        return p.with_name(p.name.removesuffix(".jsonl") + SUFFIX)
+    rel = Path(label if label is not None else p.name)
+    return Path(folder) / rel.with_name(rel.name.removesuffix(".jsonl") + SUFFIX)
 
 
 def file_sha256(path: str | Path) -> str:

@@ -110,7 +110,7 @@ async def measure(
         result.eligible += len(cands)
         result.sampled += len(chosen)
         try:
-            sidecar = Sidecar(sidecar_for(path, records), run_record(t, path, settings, [c.seq for c in chosen], label))
+            sidecar = Sidecar(sidecar_for(path, records, label), run_record(t, path, settings, [c.seq for c in chosen], label))
         except PersuasionFileError as e:
             result.skipped.append(f"{label}: {e}")
             continue
