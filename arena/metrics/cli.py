@@ -14,6 +14,7 @@ from arena.command import CliError, Command, console_for
 from arena.gc_tuning import many_games
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
+from arena.persuasion.paths import sidecar_for
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -112,15 +113,18 @@ def measure(args: argparse.Namespace) -> int:
 def with_persuasion(games: Iterable[Any], root: Path, heard: list[Any]) -> Iterator[Any]:
     """``games``, each game's measured speeches (its persuasion record, when it has one:
     ``werewolf persuasion``; nothing is asked here) appended to ``heard``."""
-    from arena.persuasion.report import recorded_outcomes
-
     for g in games:
-        label = Path(g.path).relative_to(root).as_posix() if root.is_dir() else Path(g.path).name
-        heard.extend(recorded_outcomes(g.path, label))
+        if g.path is not None and sidecar_for(g.path).exists():
+            # here, not at the top: the records' models and the intervals (numpy) load only for a measured game
+            from arena.persuasion.report import recorded_outcomes
+
+            label = Path(g.path).relative_to(root).as_posix() if root.is_dir() else Path(g.path).name
+            heard.extend(recorded_outcomes(g.path, label))
         yield g
 
 
 def persuasion_summary(heard: list[Any]) -> dict[str, Any]:
+    # here, not at the top: see ``with_persuasion`` (called only when a game was measured)
     from arena.persuasion.report import summary
 
     return summary(heard, per_speech=False)
@@ -129,6 +133,7 @@ def persuasion_summary(heard: list[Any]) -> dict[str, Any]:
 def print_persuasion(s: dict[str, Any] | None, *, seats: bool) -> None:
     """The persuasion tables (``seats``: one game's, per seat too)."""
     if s:
+        # here, not at the top: arena.persuasion.cli imports this module
         from arena.persuasion.cli import print_summary
 
         console = console_for(False)

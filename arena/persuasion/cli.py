@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+from agents.llm.pricing import PriceError, PriceTable
 from arena.command import (
     CliError,
     Command,
@@ -20,6 +21,11 @@ from arena.command import (
     console_for,
     parse_option_pairs,
 )
+from arena.gc_tuning import many_games
+from arena.metrics.cli import _table
+from arena.persuasion.probe import Settings
+from arena.persuasion.report import summary
+from arena.persuasion.run import measure
 
 DEFAULT_SPEECHES = 0.25
 DEFAULT_REPEATS = 3
@@ -72,18 +78,11 @@ def check_settings(speeches: float, repeats: int, budget: float | None = None) -
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.gc_tuning import many_games
-    from arena.persuasion.probe import Settings
-    from arena.persuasion.report import summary
-    from arena.persuasion.run import measure
-
     check_settings(args.speeches, args.repeats, args.budget_usd)
     games = games_under(Path(args.path))
     apply_limits(args)
     prices = None
     if args.prices:
-        from agents.llm.pricing import PriceError, PriceTable
-
         try:
             prices = PriceTable.from_file(args.prices)
         except PriceError as e:
@@ -169,8 +168,6 @@ def print_summary(console: Any, s: dict[str, Any], *, seats: bool = True) -> Non
     """The tables of a summary (``report.summary``): by agent, side and seat, and the
     listeners' susceptibility (``werewolf persuasion``, and ``werewolf metrics`` when a
     game has a persuasion record)."""
-    from arena.metrics.cli import _table
-
     if not s["speeches"]:
         return
     columns = ("speeches", "swing toward the accused", "accused a wolf", "accused innocent", "against the speaker")

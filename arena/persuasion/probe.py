@@ -16,6 +16,7 @@ moment is the recorded one.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -252,8 +253,6 @@ def ask_now(job: Job) -> AskRecord:
 
 async def ask_later(job: Job) -> tuple[AskRecord, list[AskCallRecord]]:
     """A model seat's (or another stochastic agent's) ask, with the calls it made."""
-    import asyncio
-
     t = job.make()
     if t is None:
         return job.record(error="no twin of this agent can be made"), []

@@ -31,9 +31,10 @@ from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from arena.persuasion.paths import SUFFIX as SUFFIX
+from arena.persuasion.paths import sidecar_for as sidecar_for
 from transcripts.schema import CallRecord
 
-SUFFIX = ".persuasion.ndjson"
 FORMAT: Final = "werewolf-persuasion"
 ARMS = ("said", "neutral", "control")
 Arm = Literal["said", "neutral", "control"]
@@ -117,17 +118,6 @@ class AskCallRecord(_Rec):
 
 Record = Annotated[Union[RunRecord, SpeechRecord, AskRecord, AskCallRecord], Field(discriminator="type")]
 _RECORD: TypeAdapter[Any] = TypeAdapter(Record)
-
-
-def sidecar_for(transcript: str | Path, folder: str | Path | None = None, label: str | None = None) -> Path:
-    """Where a transcript's persuasion record lives: beside it; or in ``folder``, at
-    the transcript's ``label`` (its path inside the folder measured), so two games of
-    the same name in different subfolders keep a record each."""
-    p = Path(transcript)
-    if folder is None:
-        return p.with_name(p.name.removesuffix(".jsonl") + SUFFIX)
-    rel = Path(label if label is not None else p.name)
-    return Path(folder) / rel.with_name(rel.name.removesuffix(".jsonl") + SUFFIX)
 
 
 def file_sha256(path: str | Path) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.command import CliError
 from arena.persuasion.probe import GameProbe, Job, Settings, ask_later, missing
 from arena.persuasion.records import PersuasionFileError, RunRecord, Sidecar, file_sha256, sidecar_for
 from arena.persuasion.report import SpeechOutcome, outcomes
@@ -177,8 +178,6 @@ async def _ask(jobs: list[Job], sidecar: Sidecar, result: RunResult, on_call: An
 
 def _check_prices(probe: GameProbe, label: str) -> None:
     """A budget is only a cap if every model asked has a price."""
-    from arena.command import CliError
-
     for name, agent in probe.agents.items():
         backend = getattr(agent, "backend", None)
         prices = getattr(agent, "prices", None)

@@ -21,6 +21,7 @@ import logging
 from collections import defaultdict
 from typing import Any, Callable
 
+from agents.llm.pricing import table_from
 from arena.persuasion.probe import Settings
 from arena.persuasion.run import RunResult, measure
 from arena.tournament.store import FinishedGame
@@ -34,11 +35,7 @@ def settings_of(persuasion: tuple[float, int]) -> Settings:
 
 
 def _measure(job: Any, on_call: Callable[[Any], None] | None = None):
-    prices = None
-    if job.prices is not None:
-        from agents.llm.pricing import table_from
-
-        prices = table_from(job.prices)
+    prices = table_from(job.prices) if job.prices is not None else None
     # The tournament's own games: the file's endpoints and agents are the user's own.
     return measure(
         [(job.final_path, job.transcript)], settings_of(job.persuasion), trust_endpoints=True, trust_code=True,

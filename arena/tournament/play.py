@@ -130,6 +130,7 @@ def play_sync(job: GameJob) -> FinishedGame:
     finally:
         table.close()
     if job.persuasion is not None:
+        # here, not at the top: a tournament without persuasion: never loads its machinery (numpy among it)
         from arena.persuasion.tournament import measured_sync
 
         fin = measured_sync(job, fin)
@@ -183,6 +184,7 @@ async def play_async(job: GameJob, on_call=None) -> FinishedGame:
                 await aclose()  # connections belong to this loop: close them in it
         table.close()
     if job.persuasion is not None:
+        # here, not at the top: a tournament without persuasion: never loads its machinery (numpy among it)
         from arena.persuasion.tournament import measured
 
         fin = await measured(job, fin, on_call)

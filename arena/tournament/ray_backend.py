@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from agents.llm.accounting import CallRecord
 from arena.limits import configure
+from arena.persuasion.paths import sidecar_for
 from arena.tournament.config import ConfigError
 from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
 from arena.tournament.store import FinishedGame
@@ -91,8 +92,6 @@ def play_remote(job: GameJob) -> tuple[FinishedGame, bytes, bytes | None]:
 
 def _records(job: GameJob) -> bytes | None:
     """The game's persuasion record (``persuasion:``), if it has one."""
-    from arena.persuasion.records import sidecar_for
-
     path = sidecar_for(job.final_path)
     return path.read_bytes() if path.exists() else None
 
@@ -102,8 +101,6 @@ def store_transcript(job: GameJob, data: bytes, records: bytes | None = None) ->
     all; the persuasion record (``records``) beside it first."""
     job.part_path.parent.mkdir(parents=True, exist_ok=True)
     if records is not None:
-        from arena.persuasion.records import sidecar_for
-
         sidecar_for(job.final_path).write_bytes(records)
     with open(job.part_path, "wb") as f:
         f.write(data)
