@@ -17,7 +17,6 @@ from typing import Any, Callable, Sequence
 from arena.cli import CliError, Command, console_for
 
 RATINGS_VERSION = "4"  # part of the cache key: bump when a figure's computation changes
-PERSUASION_VERSION = "1"  # the same, for the persuasion column (arena.persuasion)
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
@@ -36,6 +35,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
         "--outcome", choices=("win", "margin"),
         help="what the Bradley-Terry fit reads: the winner only, or the winner and the margin (default: the tournament file's rating.outcome, else win)",
     )  # fmt: skip
+
+
+PERSUASION_VERSION = "1"  # part of the cache key too: bump when the persuasion column's computation changes
 
 
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None,
