@@ -152,3 +152,22 @@ def test_a_model_tournament_counts_the_re_asks_in_its_spending(tmp_path):
         own = sum(1 for c in held.calls)
         assert json.loads(g["metrics"])["persuasion"]["calls"] == own
         assert g["cost_usd"] > sum(c.call.cost_usd for c in held.calls) > 0
+
+
+def test_a_model_that_does_not_answer_stops_the_command_before_its_first_ask(tmp_path, capsys, monkeypatch):
+    """Contract section 7: before the first ask, each model endpoint is checked as
+    ``play`` checks it; one that does not answer is one line, exit 2, nothing asked."""
+    import socket
+
+    path = _play(tmp_path)
+    with socket.socket() as s:  # a local port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    capsys.readouterr()
+    code = main(["persuasion", str(path), "--json", "--speeches", "1", "--model-option", f"base_url={dead}", "--trust-endpoints"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    line = err.strip().splitlines()[-1]
+    assert f"seats Alice, Bob, Chloe (openai:gpt-5.4-mini at {dead}): connection refused" in line, err
+    held = read_records(sidecar_for(path))
+    assert not held.calls  # nothing was asked

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.command import CliError
+from arena.preflight import check, model_agents, refusal
 from arena.persuasion.probe import GameProbe, Job, Settings, ask_later, missing
 from arena.persuasion.records import PersuasionFileError, RunRecord, Sidecar, file_sha256, sidecar_for
 from arena.persuasion.report import SpeechOutcome, outcomes
@@ -68,6 +69,9 @@ class RunResult:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     budget: Budget = field(default_factory=Budget)
+    # The endpoints the check before the first ask has passed (``arena.preflight``);
+    # None when the caller checked them already (a tournament, before its first game).
+    checked: set[tuple[Any, ...]] | None = field(default_factory=set)
 
 
 def run_record(t: Transcript, path: Path, settings: Settings, chosen: list[int], label: str) -> RunRecord:
@@ -90,12 +94,15 @@ async def measure(
     model_options: dict[str, Any] | None = None,
     prices: Any = None,
     on_call: Any = None,
+    check_endpoints: bool = True,
 ) -> RunResult:
     """Measure ``games`` (path, label) with ``settings``; ``records``: the folder of the
     persuasion files (default: beside each transcript); ``prices``: the model seats'
     price table, when not the built-in one; ``on_call`` sees each model call record as
-    it is made (a tournament's spending)."""
-    result = RunResult(budget=Budget(budget))
+    it is made (a tournament's spending). With ``check_endpoints`` each distinct model
+    endpoint is checked before its first ask, as ``werewolf play`` checks before its
+    first decision: one that does not answer stops the command (exit 2)."""
+    result = RunResult(budget=Budget(budget), checked=set() if check_endpoints else None)
     for path, label in games:
         try:
             t = read_transcript(path)
@@ -141,6 +148,7 @@ async def _probe(
     try:
         if result.budget.limit is not None:
             _check_prices(probe, label)
+        await _check_endpoints(probe, result)
         replayed = probe.replay()
         result.notes.extend(f"{label}: {d}" for d in replayed.drift)
         budget = result.budget
@@ -174,6 +182,20 @@ async def _ask(jobs: list[Job], sidecar: Sidecar, result: RunResult, on_call: An
         sidecar.write(record)
         result.cost_usd += cost
         result.budget.paid(cost)
+
+
+async def _check_endpoints(probe: GameProbe, result: RunResult) -> None:
+    """Before a model is first asked again: its endpoint answers, or nothing is asked
+    (``arena.preflight``; each distinct endpoint once per run)."""
+    if result.checked is None:
+        return
+    fresh = {name: agent for name, agent in model_agents(probe.agents).items() if agent.backend.probe_key not in result.checked}
+    if not fresh:
+        return
+    failures = await check(fresh, close=False)  # the probe's agents ask in this loop next
+    if failures:
+        raise CliError(refusal(failures, flag=None, what="the first ask"))
+    result.checked.update(agent.backend.probe_key for agent in fresh.values())
 
 
 def _check_prices(probe: GameProbe, label: str) -> None:

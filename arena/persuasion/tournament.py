@@ -36,10 +36,11 @@ def settings_of(persuasion: tuple[float, int]) -> Settings:
 
 def _measure(job: Any, on_call: Callable[[Any], None] | None = None):
     prices = table_from(job.prices) if job.prices is not None else None
-    # The tournament's own games: the file's endpoints and agents are the user's own.
+    # The tournament's own games: the file's endpoints and agents are the user's own,
+    # and were checked before its first game (``arena.tournament.run.preflight``).
     return measure(
         [(job.final_path, job.transcript)], settings_of(job.persuasion), trust_endpoints=True, trust_code=True,
-        prices=prices, on_call=on_call,
+        prices=prices, on_call=on_call, check_endpoints=False,
     )  # fmt: skip
 
 
