@@ -20,8 +20,9 @@ are counted the same way (``agents.own_seat``), and the words say whose they are
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Iterable
+from typing import TYPE_CHECKING, Any, Final, Iterable
 
 if TYPE_CHECKING:  # records are read, never built: the narrator's notices load no pydantic
     from transcripts.schema import CallRecord
@@ -38,10 +39,13 @@ MODEL_SEATS = "model seats"
 OWN_AGENTS = "agents of your own"
 
 
-def made_request(record: CallRecord) -> bool:
-    """Whether ``record`` is of a request sent to the model: its messages are kept
-    exactly when one was (answered, refused, or cut off in flight)."""
-    return bool(record.messages)
+def made_request(record: CallRecord | Mapping[str, Any]) -> bool:
+    """Whether ``record`` (a call record, or its JSON object as a transcript holds it,
+    which the metrics read) is of a request sent to the model: its messages are kept
+    exactly when one was (answered, refused, or cut off in flight). What ``calls``
+    counts, wherever it is counted."""
+    messages = record.get("messages") if isinstance(record, Mapping) else record.messages
+    return bool(messages)
 
 
 @dataclass
