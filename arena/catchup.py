@@ -38,7 +38,7 @@ from transcripts.verify import Status, Verification, build_game, verify_file
 from transcripts.writer import TranscriptWriter
 
 # Agents whose next answer depends only on their seed and the decisions put to them.
-REPLAYABLE = frozenset({"heuristic", "random", "scripted"})
+REPLAYABLE = frozenset({"heuristic", "reasoner", "random", "scripted"})
 
 
 # ---------------------------------------------------------------------- the table again

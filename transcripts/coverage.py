@@ -33,7 +33,7 @@ from transcripts.values import jsonish, show
 # an agent (``openai:...``, ``anthropic:...``, ``langchain:...``, or a name this
 # version does not know) must show its calls: deny by default, so a made-up spec
 # cannot excuse an answer from the check.
-NON_MODEL_AGENTS = frozenset({"heuristic", "random", "scripted", "human"})
+NON_MODEL_AGENTS = frozenset({"heuristic", "reasoner", "random", "scripted", "human"})
 BELIEFS_KIND = "beliefs"
 SPEECH_FIELDS = ("text", "claims", "target")  # a text answer's fields (``agents.llm.interpret``)
 

@@ -27,7 +27,7 @@ from engine.presets import get_preset
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
 
-BOT_AGENTS = ("heuristic", "random")
+BOT_AGENTS = ("heuristic", "reasoner", "random")
 # Why bounded: the plan is built (and balanced) in full before the first game, at about
 # 0.4 ms a game, so 20,000 games plan in seconds and ``games: 1e11`` is refused at once.
 MAX_GAMES = 20_000  # games in one tournament, mirrors included
@@ -58,7 +58,7 @@ class Participant(_Strict):
     @model_validator(mode="after")
     def _check(self) -> "Participant":
         if self.agent in ("scripted", "human"):
-            raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, random or a model spec)")
+            raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, reasoner, random or a model spec)")
         if self.is_model:
             split_spec(self.agent)
             try:
@@ -69,7 +69,7 @@ class Participant(_Strict):
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS and not is_custom_spec(self.agent):
             raise ValueError(
-                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
+                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, reasoner, random, py:MODULE:CLASS, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
             )
         else:
             try:

@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = ["human", "heuristic", "random", "model", "custom"]; // labels: start.agent.<id>
+const AGENTS = ["human", "heuristic", "reasoner", "random", "model", "custom"]; // labels: start.agent.<id>
 // Agents named by a spec typed beside the menu: a model, or a class of one's own (py:MODULE:CLASS).
 const TYPED = { model: "openai:gpt-5.4-mini", custom: "py:examples.agents.cautious:CautiousAgent" };
 

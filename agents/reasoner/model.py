@@ -1,0 +1,236 @@
+"""What the reasoner assumes about the other players: how likely each observed action is
+under each assignment of the cards.
+
+Every public action is one *factor*: a function from the rows of a ``Space`` to a
+log-likelihood per row. The assumptions, in one place (docs/AGENTS.md says the same
+in words, and where they can be exploited):
+
+- **Picks** (day votes, accusations, Sheriff votes): an actor picks among the legal
+  targets with a softmax over ``beta * mood + gamma * [target is a wolf]``, where the
+  *mood* is the table's public P(wolf) just before the action (``Table.mood``), and
+  ``beta``, ``gamma`` depend on the actor's card: a villager follows the mood, the
+  Seer also leans on what she saw (``gamma`` > 0), a wolf rides the mood but spares
+  his mates (``gamma`` < 0). A small share ``noise`` of picks is uniform, so no single
+  act rules a hypothesis out.
+- **Role claims**: the holder of a role claims it; a wolf fakes a claim now and then;
+  a villager almost never claims a card he does not hold.
+- **Seer reports**: the real Seer reports what she saw; a wolf posing as the Seer calls
+  villagers wolves, rarely a mate.
+- **The night's victim**: the pack devours a non-wolf, the likelier the more he threatens
+  it: a Seer claim, the badge, his accusations and votes against the wolves.
+
+The constants were fitted by maximum likelihood on the true cards of self-play and
+mixed games (``benchmarks/reasoner_fit.py`` prints the fit; see its docstring for the
+games). The model is a modest one on purpose: a few weights per action, so that a
+table of people or models who act differently moves the beliefs a little, never
+rules the truth out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.reasoner.space import Space
+
+LOG_ZERO = -np.inf
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A choice of one player among ``options`` (see the module docstring). Indexed
+    by the actor's class: ``VILLAGER``, ``SEER``, ``WOLF``."""
+
+    beta: tuple[float, float, float]
+    gamma: tuple[float, float, float]
+    noise: float = 0.05
+
+
+@dataclass(frozen=True)
+class ClaimModel:
+    """P(a player claims a role at some point) for its holder, for a wolf, for anyone else."""
+
+    holder: float
+    wolf: float
+    other: float
+
+
+@dataclass(frozen=True)
+class ReportModel:
+    """P(a reported Seer result says "werewolf") given the reporter's card and the target's."""
+
+    seer_error: float  # the real Seer misreports (a model's slip)
+    wolf_on_villager: float  # a fake Seer calls a villager a wolf
+    wolf_on_mate: float  # a fake Seer calls his mate a wolf
+    other_on_wolf: float  # a villager posing as the Seer calls a wolf a wolf
+    other_on_villager: float
+
+
+@dataclass(frozen=True)
+class KillModel:
+    """The pack's victim: a softmax over the living non-wolves of these features."""
+
+    trust: float  # times (1 - mood): the trusted are worth killing
+    seer_claim: float  # claimed the Seer (and not disproved)
+    power_claim: float  # claimed another power role
+    sheriff: float
+    accused_wolf: float  # per accusation of a wolf (in this hypothesis) by the candidate
+    voted_wolf: float  # per vote for a wolf by the candidate
+
+
+@dataclass(frozen=True)
+class Params:
+    vote: Pick
+    accuse: Pick
+    sheriff_vote: Pick
+    claim_seer: ClaimModel
+    claim_power: ClaimModel
+    report: ReportModel
+    kill: KillModel
+
+
+# Fitted by benchmarks/reasoner_fit.py (see its docstring): maximum likelihood of the
+# true cards, per kind of action, on games of the heuristic bot and of the reasoner.
+PARAMS = Params(
+    vote=Pick(beta=(3.0, 2.0, 4.0), gamma=(0.3, 2.0, -2.5)),
+    accuse=Pick(beta=(3.0, 2.0, 4.0), gamma=(0.3, 2.0, -2.5)),
+    sheriff_vote=Pick(beta=(-3.0, -3.0, -2.0), gamma=(-0.3, -2.0, 1.0)),
+    claim_seer=ClaimModel(holder=0.6, wolf=0.1, other=0.01),
+    claim_power=ClaimModel(holder=0.5, wolf=0.03, other=0.01),
+    report=ReportModel(seer_error=0.02, wolf_on_villager=0.7, wolf_on_mate=0.05, other_on_wolf=0.5, other_on_villager=0.5),
+    kill=KillModel(trust=1.0, seer_claim=2.5, power_claim=1.0, sheriff=0.7, accused_wolf=0.5, voted_wolf=0.3),
+)
+
+
+# ---------------------------------------------------------------------- factors
+class Factor:
+    """One observed action: ``loglik(space)`` weighs every row of a space."""
+
+    def loglik(self, space: Space) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class PickFactor(Factor):
+    """``actor`` picked ``target`` among ``options`` (slots), the mood being ``mood``.
+
+    Per row, the actor's class ``c`` gives ``beta``, ``gamma``; the softmax's
+    denominator is the sum over the options of ``exp(beta * mood)``, times
+    ``exp(gamma)`` for the options that are wolves in that row: one matrix product of
+    the rows' wolf cards with each class's ``exp(beta * mood)``, then per row the
+    actor's column."""
+
+    __slots__ = ("actor", "target", "options", "mood", "model", "_e", "_s", "_top")
+
+    def __init__(self, actor: int, target: int, options: np.ndarray, mood: np.ndarray, model: Pick):
+        self.actor, self.target, self.options, self.mood, self.model = actor, target, options, mood, model
+        beta = np.asarray(model.beta)
+        e = np.zeros((len(mood), 3))
+        e[options] = np.exp(np.outer(mood[options], beta))
+        self._e = e  # per slot and class: exp(beta * mood), 0 off the options
+        self._s = e.sum(axis=0)
+        self._top = beta * mood[target]
+
+    def loglik(self, space: Space) -> np.ndarray:
+        m = self.model
+        gamma = np.asarray(m.gamma)
+        c = space.cls[:, self.actor]
+        g = (space.wolf_f @ self._e)[space.at, c]
+        z = self._s[c] + np.expm1(gamma)[c] * g
+        ll = self._top[c] + gamma[c] * space.wolf_f[:, self.target] - np.log(z)
+        if m.noise > 0:  # the uniform share, as a floor: max(a, b) is within log 2 of log(e^a + e^b)
+            ll = np.maximum(ll + math.log1p(-m.noise), math.log(m.noise / len(self.options)))
+        return ll
+
+
+class ClaimFactor(Factor):
+    """``actor`` claimed to hold a card of type ``role``."""
+
+    __slots__ = ("actor", "role", "model")
+
+    def __init__(self, actor: int, role: str, model: ClaimModel):
+        self.actor, self.role, self.model = actor, role, model
+
+    def loglik(self, space: Space) -> np.ndarray:
+        m = self.model
+        holder = space.holds(self.actor, self.role)
+        wolf = space.wolf[:, self.actor]
+        return np.where(holder, np.log(m.holder), np.where(wolf, np.log(m.wolf), np.log(m.other)))
+
+
+class ReportFactor(Factor):
+    """``actor`` said he saw ``target``'s card, a wolf's (``wolf``) or not."""
+
+    __slots__ = ("actor", "target", "wolf", "model")
+
+    def __init__(self, actor: int, target: int, wolf: bool, model: ReportModel):
+        self.actor, self.target, self.wolf, self.model = actor, target, wolf, model
+
+    def loglik(self, space: Space) -> np.ndarray:
+        m = self.model
+        tw = space.wolf[:, self.target]
+        cls = space.cls[:, self.actor]
+        seer = np.where(tw, 1.0 - m.seer_error, m.seer_error)
+        fake = np.where(tw, m.wolf_on_mate, m.wolf_on_villager)
+        other = np.where(tw, m.other_on_wolf, m.other_on_villager)
+        p = np.where(cls == 1, seer, np.where(cls == 2, fake, other))
+        if not self.wolf:
+            p = 1.0 - p
+        return np.log(p)
+
+
+class KillFactor(Factor):
+    """The pack devoured ``victim`` among the living ``alive`` (slots). ``base``: each
+    living player's threat from public features; ``accused`` / ``voted``: who accused /
+    voted for whom so far (players x players)."""
+
+    __slots__ = ("victim", "alive", "base", "accused", "voted", "model")
+
+    def __init__(self, victim: int, alive: np.ndarray, base: np.ndarray, accused: np.ndarray, voted: np.ndarray, model: KillModel):
+        self.victim, self.alive, self.base, self.accused, self.voted, self.model = victim, alive, base, accused, voted, model
+
+    def loglik(self, space: Space) -> np.ndarray:
+        m = self.model
+        n = self.accused.shape[0]
+        w = space.wolf_f[:, :n]
+        pressure = m.accused_wolf * self.accused[self.alive] + m.voted_wolf * self.voted[self.alive]  # (alive, players)
+        s = self.base[None, :] + w @ pressure.T  # (rows, alive)
+        valid = ~space.wolf[:, self.alive]
+        top = s.max(axis=1, keepdims=True)
+        z = (np.exp(s - top) * valid).sum(axis=1)
+        v = int(np.flatnonzero(self.alive == self.victim)[0])
+        with np.errstate(divide="ignore"):
+            return np.where(valid[:, v], s[:, v] - top[:, 0] - np.log(np.maximum(z, 1e-300)), LOG_ZERO)
+
+
+class HardFactor(Factor):
+    """A fact: rows where ``slot`` holds type ``kind`` (``fixed``), a wolf card
+    (``wolf``) or no wolf card (``not_wolf``) stand; the others fall."""
+
+    __slots__ = ("slot", "what", "kind")
+
+    def __init__(self, slot: int, what: str, kind: int = -1):
+        self.slot, self.what, self.kind = slot, what, kind
+
+    def loglik(self, space: Space) -> np.ndarray:
+        if self.what == "fixed":
+            ok = space.rows[:, self.slot] == self.kind
+        elif self.what == "wolf":
+            ok = space.wolf[:, self.slot]
+        else:
+            ok = ~space.wolf[:, self.slot]
+        return np.where(ok, 0.0, LOG_ZERO)
+
+
+class GroupFactor(Factor):
+    """A fact about a group (the Fox's sniff): a wolf card among ``slots``, or none."""
+
+    __slots__ = ("slots", "wolf")
+
+    def __init__(self, slots: list[int], wolf: bool):
+        self.slots, self.wolf = slots, wolf
+
+    def loglik(self, space: Space) -> np.ndarray:
+        anyw = space.wolf[:, self.slots].any(axis=1)
+        return np.where(anyw == self.wolf, 0.0, LOG_ZERO)

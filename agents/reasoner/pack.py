@@ -1,0 +1,117 @@
+"""The pack's plays: the night's victim, the pack's talk, the day's vote.
+
+The victim is worth what removing him takes from the village (a likely Seer above all,
+then a trusted voice, the badge) less what his death tells the village: the public
+belief is updated as if he died tonight (his card shown not a wolf's, the kill weighed
+by the model of the pack, ``model.KillFactor``) and the rise of the village's P(wolf)
+on the pack is the price. Every wolf of the pack reads the same evidence and breaks
+ties by seat order, so the pack agrees without talk; its talk proposes the choice and
+the kill follows the latest proposal, as the heuristic bot's does, so a mixed pack
+agrees too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from agents import heuristic_votes
+from agents.heuristic_night import kill_options
+from agents.reasoner.model import HardFactor
+from agents.reasoner.space import normalised
+from agents.reasoner.village import first_best
+
+if TYPE_CHECKING:
+    from agents.reasoner.agent import Mind
+
+SEER_WORTH = 2.0  # a Seer removed, against one wolf's worth of the village's suspicion
+TRUSTED_WORTH = 0.5  # a player the village trusts (1 - its P(wolf)) is a voice the pack silences
+SHERIFF_WORTH = 0.4
+EXPOSURE = 1.0  # the price of each unit of P(wolf) the kill adds to the pack in the village's eyes
+
+
+def victim(m: "Mind", legal: list[str]) -> str | None:
+    """The pack's best victim among ``legal`` (see the module docstring)."""
+    mem = m.mem
+    if not legal:
+        return None
+    if mem.caught_girl in legal and mem.caught_girl not in mem.dead:
+        return mem.caught_girl
+    angels = mem.likely_angels()
+    if angels:  # devouring the Angel in his first round makes him win
+        legal = [n for n in legal if n not in angels] or legal
+    worth = _worth(m, legal)
+    return first_best(legal, lambda n: worth[n])
+
+
+def _worth(m: "Mind", legal: list[str]) -> dict[str, float]:
+    agent = m.agent
+    t = agent.belief.table
+    assert t is not None and t.tracker is not None
+    key = ("victims", len(t.log), t.tracker.space.version, tuple(legal), frozenset(m.mem.pack))
+    kept = m.plan.get("victims")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    space = t.tracker.space
+    pack = [t.slot[w] for w in m.mem.pack_alive if w in t.slot]
+    before = float((space.weights() @ space.wolf_f[:, pack]).sum()) if pack else 0.0
+    out: dict[str, float] = {}
+    for n in legal:
+        s = t.slot.get(n)
+        if s is None:
+            out[n] = 0.0
+            continue
+        after = before
+        if pack and n in t.alive:
+            ll = space.logw + t.kill_factor_for(s).loglik(space) + HardFactor(s, "not_wolf").loglik(space)
+            if np.isfinite(ll).any():
+                after = float((normalised(ll) @ space.wolf_f[:, pack]).sum())
+        value = SEER_WORTH * m.mine.role(n, "seer") + TRUSTED_WORTH * (1.0 - m.table.p(n))
+        if n == m.mem.sheriff:
+            value += SHERIFF_WORTH
+        out[n] = value - EXPOSURE * (after - before)
+    m.plan["victims"] = (key, out)
+    return out
+
+
+def wolf_kill(m: "Mind") -> str | None:
+    mem, d = m.mem, m.decision
+    options = [o for o in d.options if o != mem.beloved] or list(d.options)
+    if not options:
+        return None
+    caught = d.context.get("caught")
+    if caught in options:
+        return caught
+    attempts = mem.wolf_votes.get(mem.day, [])
+    if attempts:  # a failed attempt: rally on the first wolf's pick still legal
+        for w in sorted(attempts[-1]):
+            pick = attempts[-1][w]
+            if pick in options:
+                return pick
+    tonight = mem.chat_targets.get(mem.day, [])
+    if tonight and tonight[-1][1] in options:
+        return tonight[-1][1]
+    return victim(m, [o for o in options if o not in mem.pack]) or options[0]
+
+
+def wolf_chat(m: "Mind") -> dict[str, Any]:
+    """Propose the pack's best victim, or agree with the latest proposal."""
+    mem = m.mem
+    tonight = mem.chat_targets.get(mem.day, [])
+    legal = kill_options(mem)
+    proposal = tonight[-1][1] if tonight else None
+    if proposal in legal:
+        return {"text": m.say("wolf_chat.agree", target=proposal), "target": proposal}
+    target = victim(m, legal)
+    if target is None:
+        return {"text": ""}
+    if proposal is not None:
+        return {"text": m.say("wolf_chat.counter", target=target, other=proposal), "target": target}
+    return {"text": m.say("wolf_chat.propose", target=target), "target": target}
+
+
+def vote(m: "Mind") -> str | None:
+    """Ride the table's mood against a villager (the heuristic bot's pack vote, reading
+    the public posterior)."""
+    return heuristic_votes.vote(m)
