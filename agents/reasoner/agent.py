@@ -94,9 +94,12 @@ class Mind(Situation):
 
     @property
     def public(self) -> Beliefs:
-        """The table's posterior: what the village as a whole can conclude."""
+        """How the table reads each player, as the heuristic bots' policies weigh it (a
+        wolf riding the mood, a threat to the pack): the heuristic bot's own public
+        judgement. The reasoner's public posterior (``table``) is sharper than any
+        village's mood, and those policies' thresholds were set on the heuristic's."""
         if self._public is None:
-            self._public = self.table.as_beliefs(self.agent.claims())
+            self._public = judged(self.mem, private=False)
         return self._public
 
 

@@ -70,14 +70,21 @@ class ReportModel:
 
 @dataclass(frozen=True)
 class KillModel:
-    """The pack's victim: a softmax over the living non-wolves of these features."""
+    """The pack's victim: a softmax over the living non-wolves of ``KILL_FEATURES``
+    (weighed by ``weights``) and of the pressure each candidate put on the row's wolves."""
 
     trust: float  # times (1 - mood): the trusted are worth killing
-    seer_claim: float  # claimed the Seer (and not disproved)
+    seer_claim: float  # claimed the Seer
+    hunter_claim: float  # claimed the Hunter (devoured, he shoots back)
     power_claim: float  # claimed another power role
     sheriff: float
     accused_wolf: float  # per accusation of a wolf (in this hypothesis) by the candidate
     voted_wolf: float  # per vote for a wolf by the candidate
+    reported_wolf: float  # per Seer report naming a wolf (in this hypothesis) by the candidate
+
+    @property
+    def weights(self) -> np.ndarray:
+        return np.array([self.trust, self.seer_claim, self.hunter_claim, self.power_claim, self.sheriff])
 
 
 @dataclass(frozen=True)
@@ -94,13 +101,15 @@ class Params:
 # Fitted by benchmarks/reasoner_fit.py (see its docstring): maximum likelihood of the
 # true cards, per kind of action, on games of the heuristic bot and of the reasoner.
 PARAMS = Params(
-    vote=Pick(beta=(3.0, 2.0, 4.0), gamma=(0.3, 2.0, -2.5)),
-    accuse=Pick(beta=(3.0, 2.0, 4.0), gamma=(0.3, 2.0, -2.5)),
-    sheriff_vote=Pick(beta=(-3.0, -3.0, -2.0), gamma=(-0.3, -2.0, 1.0)),
-    claim_seer=ClaimModel(holder=0.6, wolf=0.1, other=0.01),
+    vote=Pick(beta=(1.115, 0.696, 0.914), gamma=(0.385, 0.742, -0.433)),
+    accuse=Pick(beta=(2.42, 3.563, 1.223), gamma=(-0.041, 0.294, -1.403)),
+    sheriff_vote=Pick(beta=(-1.351, -4.396, -1.155), gamma=(-0.002, -1.675, 1.796)),
+    claim_seer=ClaimModel(holder=0.592, wolf=0.035, other=0.001),
     claim_power=ClaimModel(holder=0.5, wolf=0.03, other=0.01),
-    report=ReportModel(seer_error=0.02, wolf_on_villager=0.7, wolf_on_mate=0.05, other_on_wolf=0.5, other_on_villager=0.5),
-    kill=KillModel(trust=1.0, seer_claim=2.5, power_claim=1.0, sheriff=0.7, accused_wolf=0.5, voted_wolf=0.3),
+    report=ReportModel(seer_error=0.01, wolf_on_villager=0.784, wolf_on_mate=0.2, other_on_wolf=0.5, other_on_villager=0.5),
+    kill=KillModel(
+        trust=3.209, seer_claim=9.543, hunter_claim=-0.19, power_claim=0.19, sheriff=4.261, accused_wolf=2.079, voted_wolf=1.188, reported_wolf=-3.237
+    ),
 )
 
 
@@ -180,28 +189,39 @@ class ReportFactor(Factor):
         return np.log(p)
 
 
+# The public features of a candidate victim, in ``KillModel.weights`` order.
+KILL_FEATURES = ("trust", "seer_claim", "hunter_claim", "power_claim", "sheriff")
+
+
 class KillFactor(Factor):
-    """The pack devoured ``victim`` among the living ``alive`` (slots). ``base``: each
-    living player's threat from public features; ``accused`` / ``voted``: who accused /
-    voted for whom so far (players x players)."""
+    """The pack devoured ``victim`` among the living ``alive`` (slots). ``features``: each
+    living player's public features (``KILL_FEATURES``); ``accused`` / ``voted`` /
+    ``reported``: who accused, voted for, or reported as a wolf whom so far (players x
+    players), which weigh as pressure on the wolves of each row."""
 
-    __slots__ = ("victim", "alive", "base", "accused", "voted", "model")
+    __slots__ = ("victim", "alive", "features", "accused", "voted", "reported", "model", "_base", "_pressure")
 
-    def __init__(self, victim: int, alive: np.ndarray, base: np.ndarray, accused: np.ndarray, voted: np.ndarray, model: KillModel):
-        self.victim, self.alive, self.base, self.accused, self.voted, self.model = victim, alive, base, accused, voted, model
+    def __init__(self, victim: int, alive: np.ndarray, features: np.ndarray, accused: np.ndarray, voted: np.ndarray, reported: np.ndarray, model: KillModel):
+        self.victim, self.alive, self.features, self.model = victim, alive, features, model
+        self.accused, self.voted, self.reported = accused, voted, reported
+        self._base = features @ model.weights
+        self._pressure = (model.accused_wolf * accused[alive] + model.voted_wolf * voted[alive] + model.reported_wolf * reported[alive]).T
 
     def loglik(self, space: Space) -> np.ndarray:
-        m = self.model
+        v = int(np.flatnonzero(self.alive == self.victim)[0])
+        return self.every_victim(space)[:, v]
+
+    def every_victim(self, space: Space) -> np.ndarray:
+        """The log-likelihood of each row had the pack devoured each of the living
+        (rows x ``alive``): the softmax's denominator is shared, so what any choice of
+        victim would tell is one computation (the pack's lookahead, ``pack``)."""
         n = self.accused.shape[0]
-        w = space.wolf_f[:, :n]
-        pressure = m.accused_wolf * self.accused[self.alive] + m.voted_wolf * self.voted[self.alive]  # (alive, players)
-        s = self.base[None, :] + w @ pressure.T  # (rows, alive)
+        s = self._base[None, :] + space.wolf_f[:, :n] @ self._pressure  # (rows, alive)
         valid = ~space.wolf[:, self.alive]
         top = s.max(axis=1, keepdims=True)
-        z = (np.exp(s - top) * valid).sum(axis=1)
-        v = int(np.flatnonzero(self.alive == self.victim)[0])
+        z = (np.exp(s - top) * valid).sum(axis=1, keepdims=True)
         with np.errstate(divide="ignore"):
-            return np.where(valid[:, v], s[:, v] - top[:, 0] - np.log(np.maximum(z, 1e-300)), LOG_ZERO)
+            return np.where(valid, s - top - np.log(np.maximum(z, 1e-300)), LOG_ZERO)
 
 
 class HardFactor(Factor):

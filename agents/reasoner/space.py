@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -331,10 +332,26 @@ def normalised(logw: np.ndarray) -> np.ndarray:
     return w / w.sum()
 
 
-def build(deck: Deck, facts: Facts, rng: np.random.Generator | None, particles: int = PARTICLES) -> Space:
+def build(deck: Deck, facts: Facts, rng: np.random.Generator, particles: int = PARTICLES) -> Space:
     """The space of assignments satisfying ``facts``: exact when they number at most
-    ``EXACT_LIMIT`` (or no generator is given), else ``particles`` rows drawn with ``rng``."""
-    n = count(deck, facts)
-    if n <= EXACT_LIMIT or rng is None:
+    ``EXACT_LIMIT``, else ``particles`` rows drawn with ``rng``."""
+    if not facts.fixed and not facts.wolf and not facts.not_wolf:
+        rows = _every_deal(deck.types, deck.counts, deck.set_aside)  # the table's first space, the same every game
+        if rows is not None:
+            return Space(deck, rows, exact=True)
+    elif count(deck, facts) <= EXACT_LIMIT:
         return Space(deck, enumerate_rows(deck, facts), exact=True)
     return Space(deck, draw_rows(deck, facts, particles, rng), exact=False)
+
+
+@lru_cache(maxsize=16)
+def _every_deal(types: tuple[str, ...], counts: tuple[int, ...], set_aside: int) -> np.ndarray | None:
+    """Every assignment of a deck with no fact known yet (None when there are more than
+    ``EXACT_LIMIT``): listed once per deck and shared, read-only, by every game dealt
+    it (rows are never changed in place: a space replaces its matrix)."""
+    deck = Deck(tuple(f"p{i}" for i in range(sum(counts) - set_aside)), types, counts, set_aside)
+    if count(deck, Facts()) > EXACT_LIMIT:
+        return None
+    rows = enumerate_rows(deck, Facts())
+    rows.setflags(write=False)
+    return rows

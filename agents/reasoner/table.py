@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from agents.heuristic_memory import is_wolf_role
-from agents.reasoner.model import PARAMS, ClaimFactor, Factor, HardFactor, KillFactor, Params, PickFactor, ReportFactor
+from agents.reasoner.model import KILL_FEATURES, PARAMS, ClaimFactor, Factor, HardFactor, KillFactor, Params, PickFactor, ReportFactor
 from agents.reasoner.space import INFORMED, Deck, Facts
 from agents.reasoner.tracker import Tracker
 from engine.events import PUBLIC, Event
@@ -97,6 +97,7 @@ class Table:
         self.accused_days: set[tuple[int, str, str]] = set()  # (day, speaker, target)
         self.accused: np.ndarray = np.zeros((0, 0))  # accusations, speaker x target
         self.voted: np.ndarray = np.zeros((0, 0))  # day votes, voter x target
+        self.reported_wolf: np.ndarray = np.zeros((0, 0))  # Seer reports naming a wolf, claimant x target
         self.night_alive: list[str] = []  # who was alive when the pack chose, at the last dawn
         self.candidates: list[str] | None = None  # the Sheriff's candidates, when they run (狼人杀)
         self.tied: list[str] = []  # the last vote round's leaders
@@ -139,6 +140,7 @@ class Table:
         n = len(players)
         self.accused = np.zeros((n, n))
         self.voted = np.zeros((n, n))
+        self.reported_wolf = np.zeros((n, n))
         if len(roles) != n + aside:
             return  # a deck this model cannot lay out: the table stays without a belief
         self.deck = Deck.of(players, roles, aside)
@@ -171,20 +173,21 @@ class Table:
     def kill_factor_for(self, victim: int, alive_names: list[str] | None = None) -> KillFactor:
         """The factor of the pack devouring ``victim`` now, among ``alive_names`` (the
         living, by default): what the night's death tells, or would tell."""
-        m = self.params.kill
         alive_names = self.alive if alive_names is None else alive_names
         alive = np.array([self.slot[p] for p in alive_names], dtype=np.intp)
-        mood = self.mood()[alive]
-        base = m.trust * (1.0 - mood)
+        features = np.zeros((len(alive), len(KILL_FEATURES)))
+        features[:, 0] = 1.0 - self.mood()[alive]
         for i, p in enumerate(alive_names):
             roles = self.claimed.get(p, ())
             if "seer" in roles:
-                base[i] += m.seer_claim
+                features[i, 1] = 1.0
+            elif "hunter" in roles:
+                features[i, 2] = 1.0
             elif any(r != VILLAGER_ROLE for r in roles):
-                base[i] += m.power_claim
+                features[i, 3] = 1.0
             if p == self.sheriff:
-                base[i] += m.sheriff
-        return KillFactor(victim, alive, base, self.accused.copy(), self.voted.copy(), m)
+                features[i, 4] = 1.0
+        return KillFactor(victim, alive, features, self.accused.copy(), self.voted.copy(), self.reported_wolf.copy(), self.params.kill)
 
     def _speech(self, e: Event, d: Speech) -> None:
         speaker = d.speaker
@@ -207,6 +210,8 @@ class Table:
                 mine = self.reported.setdefault(speaker, {})
                 if target not in mine:
                     mine[target] = wolf
+                    if wolf:
+                        self.reported_wolf[a, self.slot[target]] = 1.0
                     self._factor(ReportFactor(a, self.slot[target], wolf, p.report))
         if not said.accuses or speaker not in self.alive:
             return
