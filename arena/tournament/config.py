@@ -155,6 +155,9 @@ class TournamentConfig(_Strict):
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # A participant whose rating the leaderboard pins at 0, every other rating then read
+    # relative to it (docs/RATINGS.md, "An anchor"): tournaments sharing the anchor compare.
+    anchor: str | None = None
 
     @field_validator("participants")
     @classmethod
@@ -165,6 +168,13 @@ class TournamentConfig(_Strict):
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
         return v
+
+    @model_validator(mode="after")
+    def _anchor(self) -> "TournamentConfig":
+        if self.anchor is not None and self.anchor not in {p.name for p in self.participants}:
+            names = ", ".join(p.name for p in self.participants)
+            raise ValueError(f"anchor '{self.anchor}' is not a participant (participants: {names})")
+        return self
 
     @field_validator("language")
     @classmethod

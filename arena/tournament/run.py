@@ -219,7 +219,8 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
     )  # fmt: skip
     log.info("tournament %s: %d games planned, %d stored already, %d to play now", cfg.name, report.planned, report.already, len(todo))
     store.set_meta("name", cfg.name)
-    store.set_meta("config", cfg.model_dump_json())
+    # Without an anchor the key is left out: a tournament's stored config reads as before it existed.
+    store.set_meta("config", cfg.model_dump_json(exclude={"anchor"} if cfg.anchor is None else None))
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
     if todo and (any(not j.bots_only for j in todo) or (cfg.adaptive is not None and cfg.has_models)):
