@@ -17,6 +17,8 @@ seat's own generator).
 from __future__ import annotations
 
 import random
+
+import numpy as np
 from typing import Any, Callable
 
 from agents import heuristic_roles as roles
@@ -84,6 +86,20 @@ class Mind(Situation):
         if self._table is None:
             self._table = self.agent.public_reading()
         return self._table
+
+    def attack_chances(self) -> dict[str, float]:
+        """P(the pack devours each living player tonight): the model of the pack's choice
+        (``model.KillFactor``) weighed by this seat's posterior over who the pack is."""
+        t = self.agent.belief.table
+        assert t is not None
+        alive = t.alive
+        if not alive:
+            return {}
+        space, w = self.agent.belief.weights()
+        ll = t.kill_factor_for(t.slot[alive[0]]).every_victim(space)
+        with np.errstate(under="ignore"):
+            p = w @ np.exp(ll)
+        return {n: float(p[i]) for i, n in enumerate(alive)}
 
     @property
     def beliefs(self) -> Beliefs:

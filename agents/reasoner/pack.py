@@ -132,6 +132,16 @@ def wolf_chat(m: "Mind") -> dict[str, Any]:
     return {"text": m.say("wolf_chat.propose", target=target), "target": target}
 
 
+def sheriff_vote(m: "Mind") -> str | None:
+    """The badge where the village's own votes go: the player the table trusts most
+    (never oneself), mate or not. A wolf who votes his mate stands out once the mate's
+    card is shown (the reasoner's village reads it from the first day: ``model``)."""
+    options = [o for o in m.decision.options if o != m.me] or list(m.decision.options)
+    if not options:
+        return None
+    return m.consensus(options, lambda n: -m.public.of(n) + 0.3 * m.public.cred.get(n, 0.0))
+
+
 def vote(m: "Mind") -> str | None:
     """Ride the table's mood against a villager (the heuristic bot's pack vote, reading
     the public posterior)."""

@@ -31,7 +31,7 @@ def _village_or_heuristic(play: Callable[["Mind"], Any], heuristic: Callable[...
 POLICIES: dict[str, Callable[["Mind"], Any]] = {
     "vote": vote,
     "speak": talk.speak,
-    "sheriff_vote": _village_or_heuristic(village.sheriff_vote, heuristic_votes.sheriff_vote),
+    "sheriff_vote": _village_or_heuristic(village.sheriff_vote, pack.sheriff_vote),
     "sheriff_successor": _village_or_heuristic(village.sheriff_successor, heuristic_votes.sheriff_successor),
     "sheriff_tiebreak": _village_or_heuristic(village.sheriff_tiebreak, heuristic_votes.sheriff_tiebreak),
     "seer_check": village.seer_check,

@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Callable, Iterable
 if TYPE_CHECKING:
     from agents.reasoner.agent import Mind
 
-POISON_AT = 0.8  # the Witch poisons only a player this likely a wolf (more as the table thins)
+SEER_LIFE = 2.0  # a Seer's life is worth this many more lives to the village
+SELF_LIFE = 1.0  # the Witch's own, beside: her potions and her vote
+KEEP = 1.0  # an unused potion at the start, in lives
+WOLF_REMOVED = 2.0  # a wolf poisoned, in lives: the pack is a third of the table or less
 SHOOT_FLOOR = 0.0
 SEER_TRUST = 0.5  # how much a likely Seer counts toward the badge, against P(wolf)
 
@@ -88,30 +91,40 @@ def _entropy(p: float) -> float:
 
 
 def witch_heal(m: "Mind") -> bool:
-    """Heal a victim the village cannot spare: herself, a likely Seer, or any victim in
-    the first nights (a life saved early is a vote for the rest of the game)."""
+    """Heal when the victim's life is worth more than the potion kept: a life is worth 1,
+    more for a likely Seer or for the Witch herself (the heal is then her own survival);
+    the potion kept is worth what a later save would be, which shrinks as the table
+    thins (fewer nights left to use it)."""
     d = m.decision
     if True not in d.options:
         return False
     victim = d.context.get("victim")
     if not isinstance(victim, str):
         return False
-    if victim == m.me or m.mem.day <= 2:
-        return True
-    return m.mine.role(victim, "seer") >= 0.3 or len(m.mem.alive) <= 6
+    life = 1.0 + SEER_LIFE * m.mine.role(victim, "seer") + (SELF_LIFE if victim == m.me else 0.0)
+    return life >= _potion_kept(m)
+
+
+def _potion_kept(m: "Mind") -> float:
+    """What an unused potion is still worth: ``KEEP`` of a life at the start, in
+    proportion to the players left."""
+    mem = m.mem
+    return KEEP * len(mem.alive) / max(1, len(mem.players))
 
 
 def witch_poison(m: "Mind") -> str | None:
-    """Only a near-certain wolf; the bar lowers as the table thins and every wolf left
-    decides more."""
+    """Poison the likeliest wolf when it pays: a wolf removed is worth ``WOLF_REMOVED``
+    lives, a villager poisoned costs one, and the potion kept is worth ``_potion_kept``
+    (so the bar falls as the table thins)."""
     options = [o for o in m.decision.options if o not in (m.me, m.mem.beloved)]
     if not options:
         return None
     target = first_best(options, m.mine.p)
-    bar = POISON_AT - (0.15 if len(m.mem.alive) <= 5 else 0.0)
-    if target is not None and m.mine.p(target) >= bar:
-        return target
-    return None
+    if target is None:
+        return None
+    p = m.mine.p(target)
+    gain = p * WOLF_REMOVED - (1.0 - p)
+    return target if gain > _potion_kept(m) else None
 
 
 def hunter_shot(m: "Mind") -> str | None:
@@ -129,14 +142,15 @@ def hunter_shot(m: "Mind") -> str | None:
 
 
 def protector_guard(m: "Mind") -> str | None:
-    """The player the pack most likely wants dead tonight, among the trusted: a likely
-    Seer first, then whoever the table trusts most."""
+    """Guard where the guard saves most: the chance the pack devours each player tonight
+    (the model of the pack's choice, ``model.KillFactor``, under this seat's posterior)
+    times what his life is worth to the village (more for a likely Seer)."""
     options = list(m.decision.options)
     if not options:
         return None
+    attack = m.attack_chances()
 
     def worth(n: str) -> float:
-        good = 1.0 - m.mine.p(n)
-        return good * (2.0 * m.mine.role(n, "seer") + (1.0 - m.table.p(n)) + (0.5 if n == m.mem.sheriff else 0.0))
+        return attack.get(n, 0.0) * (1.0 - m.mine.p(n)) * (1.0 + SEER_LIFE * m.mine.role(n, "seer"))
 
     return first_best(options, worth)
