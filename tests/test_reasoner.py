@@ -8,6 +8,7 @@ an illegal answer fails the test instead of hiding behind the random fallback.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -194,3 +195,32 @@ def test_the_shared_table_reads_only_public_events():
         assert all(e.audience == PUBLIC for e in t.events)
         assert agent.belief.pack == ({w.name for w in game.players if w.is_wolf} if p.is_wolf else set())
     assert len(tables) == 1
+
+
+def test_simulate_plays_reasoner_tables(capsys):
+    from arena.cli import main
+
+    assert main(["simulate", "--agents", "reasoner", "--players", "8", "--games", "3", "--processes", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 3 and sum(report["wins"].values()) == 3 and report["agents"] == "reasoner"
+
+
+def test_a_villagers_beliefs_beat_the_constant_answer():
+    """Over a few games against heuristic wolves, a reasoner villager's probabilities
+    score a clearly better Brier than always answering the table's wolf share."""
+    se = base = 0.0
+    for seed in range(10):
+        game, _ = default_game(players=8, seed=300 + seed, agent="heuristic").build()
+        agents = {p.name: make_agent("heuristic" if p.is_wolf else "reasoner", p.name, seed=seat_seed(300 + seed, i)) for i, p in enumerate(game.players)}
+        poll = BeliefPoll()
+        run_sync(game, agents, beliefs=poll)
+        wolves = {p.name for p in game.players if p.is_wolf}
+        share = len(wolves) / (len(game.players) - 1)
+        for r in poll.records:
+            if r.seat in wolves or r.probabilities is None or game.by_name[r.seat].role == "seer":
+                continue
+            for target, p in r.probabilities.items():
+                y = float(target in wolves)
+                se += (p - y) ** 2
+                base += (share - y) ** 2
+    assert base > 0 and 1 - se / base > 0.15

@@ -5,7 +5,7 @@ Every public action is one *factor*: a function from the rows of a ``Space`` to 
 log-likelihood per row. The assumptions, in one place (docs/AGENTS.md says the same
 in words, and where they can be exploited):
 
-- **Picks** (day votes, accusations, Sheriff votes): an actor picks among the legal
+- **Picks** (day votes, accusations, Sheriff votes, the dying Sheriff's heir): an actor picks among the legal
   targets with a softmax over ``beta * mood + gamma * [target is a wolf]``, where the
   *mood* is the table's public P(wolf) just before the action (``Table.mood``), and
   ``beta``, ``gamma`` depend on the actor's card: a villager follows the mood, the
@@ -19,11 +19,13 @@ in words, and where they can be exploited):
 - **The night's victim**: the pack devours a non-wolf, the likelier the more he threatens
   it: a Seer claim, the badge, his accusations and votes against the wolves.
 
-The constants were fitted by maximum likelihood on the true cards of self-play and
-mixed games (``benchmarks/reasoner_fit.py`` prints the fit; see its docstring for the
-games). The model is a modest one on purpose: a few weights per action, so that a
-table of people or models who act differently moves the beliefs a little, never
-rules the truth out.
+The constants were fitted by maximum likelihood of the true cards on the reasoner's
+village playing the heuristic bot's pack (``benchmarks/reasoner_fit.py`` prints the
+fit; its docstring says how): the actions a reasoner village reads in the games it is
+measured by. A villager's pick keeps ``gamma`` at 0: he knows no card the table does
+not, so his vote tells whether he is a wolf, never what his target is. The model is a
+modest one on purpose: a few weights per action, so that a table of people or models
+who act otherwise moves the beliefs less, and never rules the truth out.
 """
 
 from __future__ import annotations
@@ -92,23 +94,26 @@ class Params:
     vote: Pick
     accuse: Pick
     sheriff_vote: Pick
+    successor: Pick  # the dying Sheriff's heir
     claim_seer: ClaimModel
     claim_power: ClaimModel
     report: ReportModel
     kill: KillModel
 
 
-# Fitted by benchmarks/reasoner_fit.py (see its docstring): maximum likelihood of the
-# true cards, per kind of action, on games of the heuristic bot and of the reasoner.
+# Fitted by ``python benchmarks/reasoner_fit.py --games 300 --rounds 5`` (its docstring
+# says how): maximum likelihood of the true cards, per kind of action, on 1,200 games of
+# the reasoner's village against the heuristic pack at 8 and 12 players.
 PARAMS = Params(
-    vote=Pick(beta=(1.115, 0.696, 0.914), gamma=(0.385, 0.742, -0.433)),
-    accuse=Pick(beta=(2.42, 3.563, 1.223), gamma=(-0.041, 0.294, -1.403)),
-    sheriff_vote=Pick(beta=(-1.351, -4.396, -1.155), gamma=(-0.002, -1.675, 1.796)),
-    claim_seer=ClaimModel(holder=0.592, wolf=0.035, other=0.001),
+    vote=Pick(beta=(3.915, 2.391, 1.548), gamma=(0.0, 1.056, -0.661)),
+    accuse=Pick(beta=(5.207, 4.996, 1.65), gamma=(0.0, 0.29, -1.773)),
+    sheriff_vote=Pick(beta=(-10.238, -6.387, 0.42), gamma=(0.0, -1.782, 1.744)),
+    successor=Pick(beta=(-6.582, -3.241, 0.827), gamma=(0.0, -4.752, 7.223)),
+    claim_seer=ClaimModel(holder=0.754, wolf=0.035, other=0.001),
     claim_power=ClaimModel(holder=0.5, wolf=0.03, other=0.01),
-    report=ReportModel(seer_error=0.01, wolf_on_villager=0.784, wolf_on_mate=0.2, other_on_wolf=0.5, other_on_villager=0.5),
+    report=ReportModel(seer_error=0.01, wolf_on_villager=0.676, wolf_on_mate=0.2, other_on_wolf=0.5, other_on_villager=0.5),
     kill=KillModel(
-        trust=3.209, seer_claim=9.543, hunter_claim=-0.19, power_claim=0.19, sheriff=4.261, accused_wolf=2.079, voted_wolf=1.188, reported_wolf=-3.237
+        trust=2.147, seer_claim=17.334, hunter_claim=-0.154, power_claim=0.154, sheriff=4.392, accused_wolf=1.615, voted_wolf=1.696, reported_wolf=-9.581
     ),
 )
 

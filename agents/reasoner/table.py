@@ -264,6 +264,16 @@ class Table:
         if isinstance(d.player, str):
             self.sheriff = d.player
 
+    def _successor(self, e: Event, d: SheriffSuccessor) -> None:
+        """The dying Sheriff names his heir among the living: a pick like a vote (a wolf
+        hands the badge to his mate), read with his card already shown."""
+        heir, previous = d.player, d.previous
+        if isinstance(heir, str) and isinstance(previous, str) and heir in self.slot and previous in self.slot:
+            options = np.array([self.slot[n] for n in self.alive if n != previous], dtype=np.intp)
+            if self.slot[heir] in options and len(options) > 1:
+                self._factor(PickFactor(self.slot[previous], self.slot[heir], options, self.mood(), self.params.successor))
+        self._sheriff(e, d)
+
     def _revived(self, e: Event, d: Revived) -> None:
         """A dead player back in play (004's Priest): alive again, in seat order."""
         name = d.player
@@ -289,7 +299,7 @@ _HANDLERS: dict[type, Any] = {
     SheriffVotes: Table._sheriff_votes,
     SheriffCandidates: Table._candidates,
     SheriffElected: Table._sheriff,
-    SheriffSuccessor: Table._sheriff,
+    SheriffSuccessor: Table._successor,
     IdiotRevealed: Table._revealed,
     Revived: Table._revived,
 }
