@@ -271,8 +271,11 @@ def main() -> None:
         with open(args.cache, "rb") as f:
             games = pickle.load(f)
     else:
+        seatings = [("reasoner", "heuristic"), ("heuristic", "reasoner")]
+        if args.fit_on != "both":
+            seatings = seatings[:1] if args.fit_on == "village" else seatings[1:]
         for n in (int(x) for x in args.players.split(",")):
-            for village, wolves in (("reasoner", "heuristic"), ("heuristic", "reasoner")):
+            for village, wolves in seatings:
                 games += [play(args.seed + g, n, village, wolves) for g in range(args.games)]
         if args.cache:
             with open(args.cache, "wb") as f:

@@ -3,11 +3,12 @@
 The seat's posterior is the public one conditioned on what only it knows: its card,
 its pack, its Seer results, the victim the Witch was shown, the Fox's answers. Those
 are facts (``HardFactor``, ``GroupFactor``): where the table's space is exact, the seat
-keeps only a mask over its rows (its own log-likelihood, 0 or -inf per row); where the
-table's space is sampled (rich decks: Best of Werewolves, 狼人杀), a seat with a secret
-could find none of the table's rows consistent with it, so it keeps rows of its own,
-drawn consistent with its facts by its own generator (seeded by the seat), and
-replays the table's log on them.
+keeps only a mask over its rows (its own log-likelihood, 0 or -inf per row). Where the
+table's space is sampled (rich decks: Best of Werewolves, 狼人杀), so does a seat while
+enough of the table's rows stand under its mask (``SHARED_MIN``: a plain villager's
+card rules out few); a seat whose secrets leave too few (the Seer, a wolf, once its
+card is known) keeps rows of its own, drawn consistent with its facts by its own
+generator (seeded by the seat), and replays the table's log on them.
 
 ``update`` reads the seat's new events once each: public ones go to the shared
 ``Table`` (checked by identity against the table's, so a fork or another game never
@@ -36,7 +37,7 @@ from engine.roles.witch import WitchVictim
 # Cards whose holder may join the pack later, or whose wolves are not all wolf cards: a
 # wolf of such a deck does not take "every other player holds no wolf card" as a fact.
 CONVERTERS = frozenset({"wild_child", "wolf_hound", "infect_father"})
-SHARED_MIN = 150.0  # effective rows of a sampled table under a seat's mask, below which the seat samples its own
+SHARED_MIN = 60.0  # effective rows of a sampled table under a seat's mask, below which the seat samples its own
 
 
 class SeatBelief:

@@ -27,9 +27,10 @@ import numpy as np
 from agents.heuristic_memory import is_wolf_role
 
 EXACT_LIMIT = 6000  # rows: above this the space is sampled
-PARTICLES = 500  # rows of a sampled space
-REDRAW_SHARE = 0.2  # a sampled space is renewed when its effective size falls below this share
-MOVES = 2  # Metropolis sweeps when a sampled space is renewed
+PARTICLES = 400  # rows of a seat's own sampled space
+TABLE_PARTICLES = 1000  # rows of a game's public sampled space: most seats read it through their mask
+REDRAW_SHARE = 0.15  # a sampled space is renewed when its effective size falls below this share
+MOVES = 1  # Metropolis sweeps when a sampled space is renewed
 INFORMED = frozenset({"seer", "forum_seer"})  # cards whose holder reports what she saw of others' cards
 
 VILLAGER, SEER, WOLF = 0, 1, 2  # how an actor plays in the action model (``model.Pick``)
@@ -59,12 +60,6 @@ class Deck:
     def index(self, role: str) -> int | None:
         try:
             return self.types.index(role)
-        except ValueError:
-            return None
-
-    def slot(self, name: str) -> int | None:
-        try:
-            return self.players.index(name)
         except ValueError:
             return None
 
@@ -299,12 +294,6 @@ class Space:
     def p_wolf(self) -> np.ndarray:
         """Per slot, the probability that it holds a wolf card."""
         return self.weights() @ self.wolf_f
-
-    def p_role(self, role: str) -> np.ndarray:
-        k = self.deck.index(role)
-        if k is None:
-            return np.zeros(self.deck.slots)
-        return self.weights() @ (self.rows == k)
 
     def p_role_under(self, weights: np.ndarray, role: str) -> np.ndarray:
         """Per slot, P(it holds a card of type ``role``) under ``weights`` over the rows."""

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from agents.heuristic_memory import is_wolf_role
-from agents.reasoner.model import KILL_FEATURES, PARAMS, ClaimFactor, Factor, HardFactor, KillFactor, Params, PickFactor, ReportFactor
-from agents.reasoner.space import INFORMED, Deck, Facts
+from agents.reasoner.model import KILL_FEATURES, PARAMS, ClaimFactor, ConfessionFactor, Factor, HardFactor, KillFactor, Params, PickFactor, ReportFactor
+from agents.reasoner.space import INFORMED, TABLE_PARTICLES, Deck, Facts
 from agents.reasoner.tracker import Tracker
 from engine.events import PUBLIC, Event
 from engine.flow.day import Dawn
@@ -146,7 +146,7 @@ class Table:
         self.deck = Deck.of(players, roles, aside)
         # A fixed generator per table: the same deck gives the same draw, whichever seat reads first.
         seed = zlib.crc32("|".join(players + roles).encode())
-        self.tracker = Tracker(self.deck, Facts(), np.random.default_rng(seed))
+        self.tracker = Tracker(self.deck, Facts(), np.random.default_rng(seed), TABLE_PARTICLES)
 
     def _dawn(self, e: Event, d: Dawn) -> None:
         self.night_alive = list(self.alive)
@@ -201,8 +201,10 @@ class Table:
             told = self.claimed.setdefault(speaker, [])
             if said.role not in told:
                 told.append(said.role)
-                model = p.claim_seer if said.role in INFORMED else p.claim_power
-                self._factor(ClaimFactor(a, said.role, model))
+                if is_wolf_role(said.role):
+                    self._factor(ConfessionFactor(a))
+                else:
+                    self._factor(ClaimFactor(a, said.role, p.claim_seer if said.role in INFORMED else p.claim_power))
         elif said.role == VILLAGER_ROLE:
             self.claimed.setdefault(speaker, [])
         for target, wolf in said.checks:

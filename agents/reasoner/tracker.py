@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.reasoner.model import Factor, GroupFactor, HardFactor
+from agents.reasoner.model import Factor, GroupFactor, HardFactor, PickFactor, picks_loglik
 from agents.reasoner.space import MOVES, PARTICLES, REDRAW_SHARE, Deck, Facts, Space, build, draw_rows
 
 
@@ -120,14 +120,22 @@ class Tracker:
         if self.facts.not_wolf:
             ok &= ~wolfish[proposal[:, sorted(self.facts.not_wolf)]].any(axis=1)
         trial = Space(self.deck, proposal, exact=False)
-        new = np.zeros(n)
-        for f in self.soft:
-            new += f.loglik(trial)
+        new = self._score(trial)
         with np.errstate(invalid="ignore"):
             accept = ok & (np.log(self.rng.random(n)) < new - score)
         rows = np.where(accept[:, None], proposal, rows)
         score = np.where(accept, new, score)
         return rows, score
+
+    def _score(self, space: Space) -> np.ndarray:
+        """Each row's log-likelihood under every soft factor kept: the picks in one pass
+        (``picks_loglik``), the rest one by one."""
+        picks = [f for f in self.soft if isinstance(f, PickFactor)]
+        total = picks_loglik(picks, space)
+        for f in self.soft:
+            if not isinstance(f, PickFactor):
+                total = total + f.loglik(space)
+        return total
 
     def _fresh(self) -> None:
         """No row survives: rows drawn afresh from the deal, every factor replayed."""
