@@ -10,6 +10,12 @@ constructor takes the seat's name, then ``seed`` and ``options`` as keywords::
 ``options`` is the seat's (or tournament participant's) ``options:`` mapping as
 written, so a class reads its own settings and refuses what it does not know. The
 class is looked up when a file is checked, so a typo fails before the first game.
+
+Looking a class up imports its module, and importing a module runs its top-level code
+before the class can even be checked: naming ``py:MODULE:CLASS`` runs code. So the
+arena imports one only from what the user runs as their own (a game file, a tournament
+file, the command line, the Python API); ``class_path`` checks a spec's form without
+importing, for the places that read someone else's table (``arena.own_code``).
 """
 
 from __future__ import annotations
@@ -26,16 +32,26 @@ def is_custom_spec(spec: str) -> bool:
     return spec.startswith(PREFIX)
 
 
-def load_class(spec: str) -> type[Agent]:
-    """The class ``py:MODULE:CLASS`` names; ``ValueError`` saying what is wrong."""
+def class_path(spec: str) -> tuple[str, str]:
+    """The module and class ``py:MODULE:CLASS`` names, nothing imported; ``ValueError``
+    when the spec is not of that form."""
     module_name, sep, class_name = spec[len(PREFIX):].rpartition(":")
-    if not sep or not module_name.strip() or not class_name.strip():
+    if not is_custom_spec(spec) or not sep or not module_name.strip() or not class_name.strip():
         raise ValueError(f"'{spec}' should be py:MODULE:CLASS, e.g. py:examples.agents.cautious:CautiousAgent")
+    return module_name.strip(), class_name.strip()
+
+
+def load_class(spec: str) -> type[Agent]:
+    """The class ``py:MODULE:CLASS`` names, its module imported (its code run);
+    ``ValueError`` saying what is wrong."""
+    module_name, class_name = class_path(spec)
     try:
-        module = importlib.import_module(module_name.strip())
+        module = importlib.import_module(module_name)
     except ImportError as e:
         raise ValueError(f"agent '{spec}': cannot import module '{module_name}': {e}") from None
-    cls = getattr(module, class_name.strip(), None)
+    except Exception as e:  # the module's own code failed as it ran: said in one line, no traceback
+        raise ValueError(f"agent '{spec}': importing module '{module_name}' failed: {type(e).__name__}: {e}") from None
+    cls = getattr(module, class_name, None)
     if cls is None:
         raise ValueError(f"agent '{spec}': module '{module_name}' has no '{class_name}'")
     if not (isinstance(cls, type) and issubclass(cls, Agent)):

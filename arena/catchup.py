@@ -29,7 +29,9 @@ from arena.beliefs import poll_for
 from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
 from arena.endpoints import refuse_endpoints
 from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
+from arena.own_code import refuse_code
 from arena.play_loop import play_to_end, screen_for
+from arena.preflight import before_play
 from engine.decisions import IllegalAnswer
 from engine.game import Game
 from transcripts.schema import AnswerRecord, HeaderRecord, TimeLimitRecord
@@ -39,6 +41,7 @@ from transcripts.writer import TranscriptWriter
 
 # Agents whose next answer depends only on their seed and the decisions put to them.
 REPLAYABLE = frozenset({"heuristic", "reasoner", "random", "scripted"})
+TRUST_CODE_HINT = "pass --trust-code if you know that module (your own game, say)"
 
 
 # ---------------------------------------------------------------------- the table again
@@ -60,7 +63,9 @@ def spec_from_header(
     and ``model_options`` given to every model seat that does not set its own.
 
     A seat given a new agent loses what belonged to the old one (a scripted queue, a
-    model's settings, a person's time limit).
+    model's settings, a person's time limit). A transcript names its agents as a
+    record: a ``py:MODULE:CLASS`` seat's module is not imported here (``seat_table``
+    says who may seat one, ``arena.own_code``).
     """
     agents = dict(agents or {})
     seats = []
@@ -91,7 +96,7 @@ def spec_from_header(
     if header.center is not None:
         data["center"] = list(header.center)
     try:
-        return spec_from_data(data)
+        return spec_from_data(data, import_classes=False)
     except GameFileError as e:
         settings = " with these --model-option settings" if model_options else ""
         raise CliError(f"the transcript's table cannot be seated again{settings}: {e}") from None
@@ -106,20 +111,27 @@ def seat_table(
     *,
     source: str = "the transcript",
     trust_endpoints: bool = False,
+    trust_code: bool = False,
     hint: str = "",
+    code_hint: str = "",
 ) -> tuple[GameSpec, Game, dict[str, Agent]]:
     """The table's spec, a fresh engine dealt from the header, and the table's agents
     (seeded by ``agent_seed``, else by the game's seed as ``werewolf play`` seeds them).
 
     A recorded seat that keeps its agent keeps its recorded settings, so a transcript
     (``source``, perhaps someone else's) that sets ``base_url``/``api_key_env`` is
-    refused unless ``trust_endpoints``; ``model_options`` are the user's own."""
-    if not trust_endpoints:
-        swapped = {s.name for s in header.seats if (agents or {}).get(s.name, s.agent) != s.agent}
-        try:
+    refused unless ``trust_endpoints``, and one whose seat is played by a
+    ``py:MODULE:CLASS`` agent (seating it would import that module: run its code) unless
+    ``trust_code`` (``code_hint`` says the way out); ``agents`` and ``model_options`` are
+    the user's own."""
+    swapped = {s.name for s in header.seats if (agents or {}).get(s.name, s.agent) != s.agent}
+    try:
+        if not trust_endpoints:
             refuse_endpoints(header.seats, source, hint, skip=swapped)
-        except GameFileError as e:
-            raise CliError(str(e)) from None
+        if not trust_code:  # a seat the user names (--seat), even with the recorded agent, is theirs
+            refuse_code(header.seats, source, code_hint or TRUST_CODE_HINT, skip=set(agents or {}))
+    except GameFileError as e:
+        raise CliError(str(e)) from None
     spec = spec_from_header(header, agents, model_options)
     seating = spec if agent_seed is None else spec.model_copy(update={"seed": agent_seed})
     try:
@@ -147,12 +159,15 @@ def catch_up(
     *,
     writer: Any = None,
     on_replayed: Callable[[Any], None] | None = None,
+    before: Callable[[Any, AnswerRecord], None] | None = None,
 ) -> CatchUp:
     """Re-submit the answers among ``records`` (already verified) in order.
 
     With a ``writer``, the replayed part is written again as it goes (a fork, or a
     resume into a new file): each answer with the agent that gave it, the events it
-    caused, and the model calls made for it, in their places.
+    caused, and the model calls made for it, in their places. ``before`` sees each
+    recorded decision (the engine's, pending) with its answer before its agent is put
+    it again: the moment its seat was asked (``arena.persuasion`` asks twins there).
     """
     done = CatchUp()
     calls: list[Any] = []  # model calls wait for their batch's answers, as when played
@@ -180,6 +195,8 @@ def catch_up(
             continue
         pending = {d.id: d for d in game.waiting}
         d = pending[r.decision]
+        if before is not None:
+            before(d, r)
         agent = agents[r.seat]
         spec = getattr(agent, "spec", "")
         if spec in REPLAYABLE and spec == r.agent:
@@ -202,7 +219,7 @@ def catch_up(
             for c in calls:
                 writer.call(c)
         calls.clear()
-        game.submit(d.id, r.answer)
+        game.submit_recorded(d.id, r.answer)
         done.answers += 1
         if writer is not None:
             writer.answer(game, d, r.agent)
@@ -248,8 +265,10 @@ class Continuation:
     verification: Verification
 
 
-def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
-    """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
+def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str, allow_fallbacks: bool = False) -> int:
+    """Play the caught-up game to its end, as ``werewolf play`` plays a new one: its
+    model and remote seats checked first (``arena.preflight``)."""
+    before_play(cont.agents, allow_fallbacks=allow_fallbacks, writer=cont.writer)
     game = cont.game
     record = cont.verification.transcript
     language = record.header.language if record is not None else None

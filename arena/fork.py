@@ -22,9 +22,11 @@ from arena.catchup import Continuation, catch_up, play_on, seat_table, set_time_
 from arena.command import (
     CliError,
     Command,
+    add_fallbacks_flag,
     add_limit_flags,
     add_model_option_flag,
     add_output_flags,
+    add_trust_code_flag,
     add_trust_flag,
     apply_limits,
     parse_option_pairs,
@@ -80,11 +82,13 @@ def prepare_fork(
     model_options: dict[str, Any] | None = None,
     signer: Any = None,
     trust_endpoints: bool = False,
+    trust_code: bool = False,
 ) -> Continuation:
     """The forked game caught up to its fork point; ``label`` names the source in the
     header (the path as the user gave it, when ``path`` was found another way);
     ``model_options`` (the user's own) go to every model seat that does not set its own;
-    a kept seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``."""
+    a kept seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``,
+    its recorded ``py:MODULE:CLASS`` agent (the module imported) only with ``trust_code``."""
     v = verified(path, "fork")
     t = v.transcript
     assert t is not None
@@ -97,6 +101,7 @@ def prepare_fork(
     spec, game, agents = seat_table(
         t.header, swaps, agent_seed=agent_seed, calls=calls, model_options=model_options,
         source=label or str(path), trust_endpoints=trust_endpoints, hint="give that seat another agent with --seat NAME=AGENT",
+        trust_code=trust_code, code_hint="give that seat its agent with --seat NAME=AGENT, or pass --trust-code if you know that module",
     )  # fmt: skip
     header = header_for(spec, game)
     header.fork = ForkRecord(
@@ -133,8 +138,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--human-timeout", type=float, metavar="SECONDS",
                    help="time limit per decision for every human seat from the fork on (recorded in the new transcript); then a safe default is played")  # fmt: skip
     add_model_option_flag(p)
+    add_fallbacks_flag(p, "the fork")
     add_sign_key_flag(p)
     add_trust_flag(p, "the recorded transcript")
+    add_trust_code_flag(p, "the recorded transcript")
     add_limit_flags(p)
     add_output_flags(p)
     p.epilog = (
@@ -168,8 +175,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--sign-key signs the fork's transcript; give --transcript OUT too")
     signer = signer_for(args.sign_key) if out is not None else None
     cont = prepare_fork(
-        args.transcript, args.day, swaps, out, args.seed, model_options=model_options, signer=signer, trust_endpoints=args.trust_endpoints
-    )
+        args.transcript, args.day, swaps, out, args.seed, model_options=model_options, signer=signer,
+        trust_endpoints=args.trust_endpoints, trust_code=args.trust_code,
+    )  # fmt: skip
     dead = [n for n in swaps if not cont.game.by_name[n].alive]
     changed = ", ".join(f"{n} → {a}" for n, a in swaps.items()) or "no seat changed"
     banner = f"Forked {args.transcript} as night {args.day} falls ({cont.caught.answers} recorded answers replayed): {changed}"
@@ -179,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         banner += f"; recorded in {out}"
     if timeout is not None:
         banner += "; " + set_time_limit(cont, timeout)
-    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
+    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner, allow_fallbacks=args.allow_fallbacks)
 
 
 COMMANDS = [Command("fork", "replay a recorded game to the start of day N, then play on with other agents", _configure, run)]

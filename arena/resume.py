@@ -23,11 +23,12 @@ from typing import Any
 
 from agents.llm.accounting import CallLog
 from agents.llm.config import endpoint_fields
-from arena.catchup import Continuation, catch_up, play_on, seat_table, set_time_limit, verified
+from arena.catchup import TRUST_CODE_HINT, Continuation, catch_up, play_on, seat_table, set_time_limit, verified
 from arena.command import EXIT_BAD_INPUT, CliError, apply_limits
 from arena.endpoints import endpoint_refusal, trusted
 from arena.fork import prepare_fork
 from arena.gamefile import GameFileError
+from arena.own_code import refuse_code
 from arena.signing_cli import signer_for
 from transcripts.schema import Transcript, TranscriptError, read_transcript
 from transcripts.signing import SigningKeyError, require_same_signer
@@ -59,21 +60,25 @@ def last_digest(t: Transcript) -> str | None:
     return t.records[-1].digest if t.records else t.header.digest
 
 
-def prepare_resume(path: str, out: str | None = None, signer: Any = None, *, trust_endpoints: bool = False) -> Continuation:
+def prepare_resume(
+    path: str, out: str | None = None, signer: Any = None, *, trust_endpoints: bool = False, trust_code: bool = False
+) -> Continuation:
     """The game of ``path`` caught up with its record, writing to ``out`` or back to
     ``path``; ``signer`` signs the file's new end (appending to a signed file needs its key);
-    a seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``."""
+    a seat's recorded ``base_url``/``api_key_env`` only with ``trust_endpoints``, a
+    recorded ``py:MODULE:CLASS`` seat (its module imported) only with ``trust_code``."""
     v = checked_for_resume(path)
     t = v.transcript
     assert t is not None
     header = t.header
     fork = header.fork
     if fork is not None and len(t.answers) < fork.answers:
-        return refork(path, out, t, signer, trust_endpoints=trust_endpoints)
+        return refork(path, out, t, signer, trust_endpoints=trust_endpoints, trust_code=trust_code)
     calls = CallLog()
     _, game, agents = seat_table(
-        header, agent_seed=fork.agent_seed if fork is not None else None, calls=calls, source=path, trust_endpoints=trust_endpoints
-    )
+        header, agent_seed=fork.agent_seed if fork is not None else None, calls=calls, source=path,
+        trust_endpoints=trust_endpoints, trust_code=trust_code,
+    )  # fmt: skip
     try:
         if out is None or Path(out).resolve() == Path(path).resolve():
             require_same_signer(path, header.signer, signer)
@@ -91,7 +96,9 @@ def prepare_resume(path: str, out: str | None = None, signer: Any = None, *, tru
     return Continuation(game, agents, writer, calls, caught, v)
 
 
-def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, trust_endpoints: bool = False) -> Continuation:
+def refork(
+    path: str, out: str | None, t: Transcript, signer: Any = None, *, trust_endpoints: bool = False, trust_code: bool = False
+) -> Continuation:
     """A fork stopped before its fork point: nothing was played by the new agents yet,
     and the bots replaying the source must be the source's, so the fork is made again
     (from the source transcript, which must still be there and unchanged)."""
@@ -117,9 +124,14 @@ def refork(path: str, out: str | None, t: Transcript, signer: Any = None, *, tru
         raise CliError(str(e)) from None
     if refused:  # the fork's --model-option, as recorded: the file's word now
         raise CliError(endpoint_refusal(path, "its fork record", f"model option {recorded[0]}"))
+    if not trust_code:  # the fork's --seat, as recorded: the file's word now too
+        try:
+            refuse_code(t.header.seats, path, TRUST_CODE_HINT, skip=set(t.header.names) - set(swaps))
+        except GameFileError as e:
+            raise CliError(str(e)) from None
     return prepare_fork(
         str(source), fork.day, swaps, out or path, fork.agent_seed, label=fork.transcript, model_options=fork.model_options,
-        signer=signer, trust_endpoints=trust_endpoints,
+        signer=signer, trust_endpoints=trust_endpoints, trust_code=trust_code,
     )  # fmt: skip
 
 
@@ -149,7 +161,10 @@ def run_resume(args: argparse.Namespace) -> int:
     if timeout is not None:
         _needs_a_person(args.resume)
     apply_limits(args)
-    cont = prepare_resume(args.resume, args.transcript, signer_for(getattr(args, "sign_key", None)), trust_endpoints=args.trust_endpoints)
+    cont = prepare_resume(
+        args.resume, args.transcript, signer_for(getattr(args, "sign_key", None)),
+        trust_endpoints=args.trust_endpoints, trust_code=getattr(args, "trust_code", False),
+    )  # fmt: skip
     where = args.transcript or args.resume
     banner = (
         f"Resuming {args.resume} on day {cont.game.day} after {cont.caught.answers} recorded answers "
@@ -157,7 +172,7 @@ def run_resume(args: argparse.Namespace) -> int:
     )
     if timeout is not None:
         banner += "; " + set_time_limit(cont, timeout)
-    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
+    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner, allow_fallbacks=args.allow_fallbacks)
 
 
 def _needs_a_person(path: str) -> None:

@@ -200,16 +200,24 @@ LANGRENSHA = register_preset(
             # 001 zh, the Sheriff: "在平票时由他决定选哪一个，也可以决定废票".
             "sheriff_tiebreak": "choose",
             "sheriff_tiebreak_may_void": True,
-            # Common practice, documented in docs/RULES.md: hidden cards, last words,
-            # the Witch saving herself only on the first night, the Hunter free to hold
-            # fire, the pack free to kill nobody (空刀).
+            # Hidden cards: the glossary's "揭示身份：某些规则下…" (revealed only under some
+            # rules). Last words: a house rule over the English part's "will not be able to
+            # communicate", docs/RULES.md 7.2 says why. The Hunter "可以" (may) shoot.
             "reveal_role_on_death": False,
             "last_words": "first_night_and_vote",
-            "witch_self_heal_first_night_only": True,
             "hunter_may_pass": True,
+            # 001's English part: the pack "can eventually decide not to open their eyes
+            # and not to select a victim", but "If no werewolves open their eyes, they die
+            # of hunger and the villagers win" (its Chinese sheets: "每晚吞食一个村民").
             "wolves_may_pass": True,
+            "wolves_silent": "starve",
             # 001 zh, the Elder: only "猎人，守护者，女巫，先知" lose their powers.
             "elder_loss_roles": "listed",
+            # 001 zh, the Witch's poison: "可以杀死任意一个活着的人" (any living person).
+            "witch_self_poison": True,
+            # 001's English part, the only one to deal the Little Girl: "If she gets
+            # caught, she will be killed immediately instead of the selected victim."
+            "little_girl_caught": "dies",
         },
         deck=_langrensha_deck,
         min_players=3,

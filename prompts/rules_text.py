@@ -290,7 +290,11 @@ def rules_lines(cat: Catalog, *, preset: str, options: RuleOptions, players: lis
     b.option(o, "wolf_chat_rounds", "wolf_pack")
     if o.wolf_pack not in ("plurality", "first_named"):
         b.option(o, "wolf_kill_rounds")
-    b.option(o, "wolves_may_pass", "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise", "wolves_exposed_idle")
+    # A silent pack that pays (``wolves_silent``: starve, one_dies) may always pass, and its
+    # sentence says so and at what price: ``wolves_may_pass``'s ("may devour nobody", "must
+    # name a victim") would then be wrong or contradict it.
+    passing = ("wolves_may_pass",) if o.wolves_silent == "no_kill" else ()
+    b.option(o, *passing, "wolves_silent", "wolves_may_kill_wolf", "wolves_hypnotise", "wolves_exposed_idle")
     seers = [r for r in ("forum_seer", "psychic") if r in in_play]
     if seers:
         named = cat.join((cat.text(f"rules.seers.{r}") for r in seers), last="or")

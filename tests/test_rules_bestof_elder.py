@@ -98,6 +98,6 @@ def test_the_elder_in_langrensha_and_the_idiot_who_dies_with_him():
     """001 zh: "白痴如果已经揭开身份，则将同长老一起死去"."""
     roles = {"El": "elder", "Id": "idiot", "W1": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager"}
     answers = {v: {"vote": ["Id", "El"]} for v in ("W1", "Se", "V1", "V2", "V3")}
-    game = play(roles, answers, {"max_days": 2, "last_words": "none"}, preset="langrensha")
+    game = play(roles, answers, {"max_days": 2, "last_words": "none", "wolves_silent": "no_kill"}, preset="langrensha")
     assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
     assert deaths(game) == [("El", 2, "vote"), ("Id", 2, "with_elder")]

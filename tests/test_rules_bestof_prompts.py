@@ -61,7 +61,10 @@ def test_langrensha_rules_follow_its_defaults_and_variants():
     o = get_preset("langrensha").options()
     deck = get_preset("langrensha").deck(12)
     text = system_prompt(preset="langrensha", options=o, seat="Bob", role="idiot", players=PLAYERS, language="zh", deck=deck)
-    assert "遗言" in text and "不翻牌" in text and "只有在第一夜才能自救" in text and "废票" in text
+    assert "遗言" in text and "不翻牌" in text and "废票" in text
+    # 001: she heals herself on any night, may poison herself, and a silent pack starves
+    assert "可以自救" in text and "只有在第一夜才能自救" not in text and "女巫也可以对自己使用毒药" in text
+    assert "饿死" in text and "空刀" not in text
     variant = get_preset("langrensha").options({"wolves_hypnotise": True, "cupid_second_pair": True})
     text = system_prompt(preset="langrensha", options=variant, seat="Bob", role="villager", players=PLAYERS, deck=deck + ["cupid"])
     assert "Lycanthropic Fascination" in text and "deceiver" in text

@@ -22,8 +22,14 @@ from engine.events import PUBLIC
 from helpers import agents_for, asked, data, deaths, drive, events, new_game
 
 
+# A pack without a scripted victim kills nobody (as ``helpers.best_of_game`` lets it pass),
+# so a script names only what its rule needs; the preset's own price for a silent pack
+# (``wolves_silent: starve``) is tested on its own.
+QUIET_PACK = {"wolves_silent": "no_kill"}
+
+
 def play(roles, answers=None, options=None):
-    game = new_game(roles, options, preset="langrensha")
+    game = new_game(roles, {**QUIET_PACK, **(options or {})}, preset="langrensha")
     drive(game, agents_for(game, answers))
     return game
 
@@ -40,8 +46,9 @@ def test_the_preset_defaults_seed_and_common_practice():
     o = get_preset("langrensha").options()
     assert o.sheriff and o.sheriff_double_vote and o.sheriff_tiebreak == "choose" and o.sheriff_tiebreak_may_void
     assert not o.reveal_role_on_death and o.last_words == "first_night_and_vote"
-    assert o.witch_self_heal and o.witch_self_heal_first_night_only and not o.witch_single_potion
-    assert o.hunter_may_pass and o.wolves_may_pass and not o.wolves_win_at_parity and not o.wolves_win_side
+    assert o.witch_self_heal and o.witch_self_poison and not o.witch_self_heal_first_night_only and not o.witch_single_potion
+    assert o.hunter_may_pass and o.wolves_may_pass and o.wolves_silent == "starve"
+    assert not o.wolves_win_at_parity and not o.wolves_win_side
 
 
 def test_cards_stay_hidden_at_death():
@@ -129,14 +136,59 @@ def test_one_potion_in_the_whole_game():
     assert data(game, "witch_poisoned") == [{"target": "W1"}]  # one of each, the default
 
 
-def test_she_saves_herself_on_the_first_night_only():
+def test_her_poison_may_kill_any_living_person_herself_included():
+    """001 zh: "另一种是毒药，可以杀死任意一个活着的人" -- any living person, the Witch too
+    (``witch_self_poison``). 003 names herself for the cure only ("a cure saves a person,
+    including himself"; "The poison eliminates a person of his choice"): not in ``best_of``."""
     game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
-    agents = agents_for(game, {"W1": {"wolf_kill": ["V1", "Wi"]}})
-    d = drive(game, agents, until=lambda d: d.kind == "witch_heal" and game.day == 2)
+    d = drive(game, agents_for(game, {"W1": {"wolf_kill": ["V1"]}}), until=lambda d: d.kind == "witch_poison")
+    assert "Wi" in d.options
+    game = play(WITCH, {"W1": {"wolf_kill": ["V1"]}, "Wi": {"witch_poison": ["Wi"]}}, {"last_words": "none", "max_days": 1})
+    assert deaths(game) == [("V1", 1, "werewolves"), ("Wi", 1, "poison")]
+    assert not get_preset("best_of").options().witch_self_poison
+
+
+def test_she_heals_herself_on_any_night():
+    """001, its English part: "The witch may use her potion to her advantage and heal
+    herself" -- on no particular night; 女巫仅首夜可自救 (only the first night) is today's
+    practice, the option ``witch_self_heal_first_night_only``."""
+    answers = {"W1": {"wolf_kill": ["V1", "Wi"]}, "Wi": {"witch_heal": [False, True]}}
+    game = play(WITCH, answers, {"last_words": "none", "max_days": 2})
+    assert not get_preset("langrensha").options().witch_self_heal_first_night_only
+    assert data(game, "witch_healed") == [{"target": "Wi"}]
+    assert deaths(game) == [("V1", 1, "werewolves")] and game.by_name["Wi"].alive
+    game = new_game(WITCH, {"last_words": "none", "witch_self_heal_first_night_only": True}, preset="langrensha")
+    d = drive(game, agents_for(game, answers), until=lambda d: d.kind == "witch_heal" and game.day == 2)
     assert d.options == (False,) and d.context["unavailable"] == "the Witch may heal herself only on the first night"
-    game = new_game(WITCH, {"last_words": "none"}, preset="langrensha")
-    d = drive(game, agents_for(game, {"W1": {"wolf_kill": ["Wi"]}}), until=lambda d: d.kind == "witch_heal")
-    assert True in d.options
+
+
+# ------------------------------------------------------------------------------ the pack
+def test_a_pack_that_names_nobody_dies_of_hunger():
+    """001, its English part: "They can eventually decide not to pen their eyes and not to
+    select a victim ... If no werewolves open their eyes, they die of hunger and the
+    villagers win." A pack may name nobody (``wolves_may_pass``), at that price."""
+    roles = {"W1": "werewolf", "W2": "werewolf", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager", "V4": "villager"}
+    game = new_game(roles, {"last_words": "none"}, preset="langrensha")
+    d = drive(game, agents_for(game, {"Se": {"seer_check": ["W1"]}}), until=lambda d: d.kind == "wolf_kill")
+    assert d.allow_pass and d.context["silent"] == "starve"
+    game = new_game(roles, {"last_words": "none"}, preset="langrensha")
+    drive(game, agents_for(game, {"Se": {"seer_check": ["W1"]}}))
+    assert sorted(deaths(game)) == [("W1", 1, "hunger"), ("W2", 1, "hunger")]
+    assert game.winner == "village" and game.day == 1
+
+
+# ------------------------------------------------------------------------------ the Little Girl
+def test_a_caught_little_girl_dies_instead_of_the_selected_victim():
+    """001, its English part, twice: "otherwise she will be killed immediately by the
+    werewolves instead of the other victim"; "If she gets caught, she will be killed
+    immediately instead of the selected victim." The pack is not asked again."""
+    roles = {"W1": "werewolf", "Lg": "little_girl", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {"W1": {"wolf_kill": ["V1"]}, "Lg": {"little_girl_spy": [True]}}
+    game = play(roles, answers, {"max_days": 1, "last_words": "none", "little_girl_catch_chance": 1.0})
+    assert get_preset("langrensha").options().little_girl_caught == "dies"
+    assert data(game, "little_girl_caught") == [{"player": "Lg"}]
+    assert deaths(game) == [("Lg", 1, "werewolves")] and game.by_name["V1"].alive
+    assert not asked(game, "wolf_kill")
 
 
 # ------------------------------------------------------------------------------ the Sheriff
@@ -184,6 +236,23 @@ def test_lycanthropic_fascination_hypnotises_instead_of_killing():
     [h] = events(game, "hypnotised")
     assert h.audience == frozenset({"Se"}) and game.by_name["Se"].powerless
     assert asked(game, "seer_check") == [("Se", "seer_check", "W1")]  # night 2: no eyes open
+
+
+def test_a_hypnotised_elder_voted_out_takes_no_power():
+    """Lycanthropic Fascination: the hypnotised "失去他原有的能力（和普通村民无异）" -- an Elder
+    hypnotised on night 1 is a plain villager: voted out, he takes nobody's power and
+    the Idiot revealed before him does not die with him."""
+    roles = {"W1": "werewolf", "El": "elder", "Id": "idiot", "Se": "seer", "V1": "villager", "V2": "villager", "V3": "villager"}
+    answers = {
+        "W1": {"wolf_kill": ["El"], "vote": ["Id", "El"]},
+        "Se": {"seer_check": ["W1", "W1"], "vote": ["Id", "El"]},
+        **{v: {"vote": ["Id", "El"]} for v in ("V1", "V2", "V3")},
+    }
+    game = play(roles, answers, {"max_days": 2, "last_words": "none", "wolves_hypnotise": True})
+    assert data(game, "hypnotised") == [{"player": "El"}]
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
+    assert deaths(game) == [("El", 2, "vote")] and game.by_name["Id"].alive
+    assert not events(game, "village_powers_lost") and not game.by_name["Se"].powerless
 
 
 def test_in_any_case_it_surely_isnt_him_the_chain_of_deaths():
@@ -265,6 +334,52 @@ def test_the_wider_rule_of_the_other_books_takes_every_power():
     assert data(game, "village_powers_lost") == [{"elder": "El", "cause": "vote"}]
     assert game.by_name["Id"].powerless and not events(game, "idiot_revealed")
     assert ("Id", 2, "vote") in deaths(game)
+
+
+# 001 zh: "当长老不是被狼人杀死的（即死于女巫，猎人，村民投票）的时候，村里的特殊身份（猎人，守护者，
+# 女巫，先知）将全部失去他们的能力。白痴如果已经揭开身份，则将同长老一起死去。" -- an Idiot already
+# revealed when the Elder dies dies together with him: a moment, the Elder's death, not every
+# later death once the powers are gone.
+ELDER_AND_IDIOT = {"El": "elder", "Id": "idiot", "Se": "seer", "W1": "werewolf", **{f"V{i}": "villager" for i in range(1, 5)}}
+
+
+def _elder_and_idiot(first: str, second: str, loss: str):
+    """Day 1 the village votes out ``first``, day 2 ``second``; on night 3 the pack kills V1."""
+    votes = {"vote": [first, second]}
+    answers = {
+        **{v: dict(votes) for v in ("V1", "V2", "V3", "V4")},
+        "Se": {**votes, "seer_check": ["W1"] * 3},
+        "W1": {**votes, "wolf_kill": [None, None, "V1"]},
+    }
+    return play(ELDER_AND_IDIOT, answers, {"max_days": 3, "last_words": "none", "elder_loss_roles": loss})
+
+
+@pytest.mark.parametrize("loss", ["listed", "all"])
+def test_the_idiot_revealed_before_dies_with_the_elder_and_only_then(loss):
+    """"白痴如果已经揭开身份，则将同长老一起死去": revealed on day 1, he dies in the Elder's batch
+    on day 2 (both readings of the Elder's list); the night 3 victim dies alone."""
+    game = _elder_and_idiot("Id", "El", loss)
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
+    assert deaths(game) == [("El", 2, "vote"), ("Id", 2, "with_elder"), ("V1", 3, "werewolves")]
+
+
+def test_an_idiot_revealed_after_the_elders_death_lives_on():
+    """``elder_loss_roles: listed`` (the seed's list does not name him): the Elder voted out on
+    day 1, the Idiot keeps his pardon, is voted out and revealed on day 2, and the deaths of
+    night 3 do not take him: he was not "已经揭开身份" when the Elder died."""
+    game = _elder_and_idiot("El", "Id", "listed")
+    assert data(game, "idiot_revealed") == [{"player": "Id", "role": "idiot"}]
+    assert deaths(game) == [("El", 1, "vote"), ("V1", 3, "werewolves")]
+    assert game.by_name["Id"].alive and "Id" in game.voteless
+
+
+def test_under_the_wider_rule_the_idiot_unrevealed_at_the_elders_death_has_no_pardon_left():
+    """``elder_loss_roles: all`` (003: "deprive the villagers of their special powers"): not
+    revealed when the Elder died, he is not killed with him but loses his pardon; voted out on
+    day 2 he dies by the vote, and nobody dies ``with_elder`` later."""
+    game = _elder_and_idiot("El", "Id", "all")
+    assert not events(game, "idiot_revealed")
+    assert deaths(game) == [("El", 1, "vote"), ("Id", 2, "vote"), ("V1", 3, "werewolves")]
 
 
 def test_one_execution_decides_the_game():

@@ -38,6 +38,20 @@ def test_round_trip_every_preset(tmp_path, preset, agent, seed):
     assert v.exit_code == 0 and v.summary().startswith("OK ")
 
 
+def test_a_class_of_ones_own_makes_no_calls_and_verifies(tmp_path):
+    """A ``py:MODULE:CLASS`` seat writes no call records, like a bot: its answers are not
+    a model's answers without their calls (they used to fail verify, and so resume and fork)."""
+    from arena.gamefile import GameSpec, SeatSpec
+
+    cautious = "py:examples.agents.cautious:CautiousAgent"
+    seats = [SeatSpec(name=n, agent=cautious if i % 2 else "heuristic") for i, n in enumerate(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"])]
+    path = tmp_path / "own.jsonl"
+    play_to_file(GameSpec(seed=4, seats=seats), path)
+    v = verify_file(path)
+    assert v.status is Status.OK, v.summary()
+    assert any(r.agent == cautious for r in read_transcript(path).answers)
+
+
 def test_scripted_fixture_round_trip(tmp_path):
     from arena.gamefile import load_game_file
 

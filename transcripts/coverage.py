@@ -34,12 +34,15 @@ from transcripts.values import jsonish, show
 # version does not know) must show its calls: deny by default, so a made-up spec
 # cannot excuse an answer from the check.
 NON_MODEL_AGENTS = frozenset({"heuristic", "reasoner", "random", "scripted", "human"})
+# An agent of one's own (``py:MODULE:CLASS``, ``agents.custom``) writes no call records
+# either: credited to one, an answer claims no model, so it excuses nothing.
+OWN_CLASS_PREFIX = "py:"
 BELIEFS_KIND = "beliefs"
 SPEECH_FIELDS = ("text", "claims", "target")  # a text answer's fields (``agents.llm.interpret``)
 
 
 def is_model_agent(spec: str) -> bool:
-    return spec not in NON_MODEL_AGENTS
+    return spec not in NON_MODEL_AGENTS and not spec.startswith(OWN_CLASS_PREFIX)
 
 
 @dataclass
@@ -172,8 +175,8 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
             fault(cl, f"the call that produced {what} says the seat played {show(c.answer)}, but the answer recorded is {show(r.answer)}")
         elif c.accepted and c.fallback:
             fault(cl, f"the call for {what} is both accepted and a fallback")
-        elif c.accepted and (c.violation is not None or c.error is not None):
-            fault(cl, f"the call for {what} is accepted, yet says it was refused or failed")
+        elif c.accepted and c.error is not None:  # a violation there is what was repaired (``engine.words``)
+            fault(cl, f"the call for {what} is accepted, yet says it failed")
         elif c.accepted and _read_parsed(d, c.parsed) != jsonish(r.answer):
             fault(cl, f"the accepted reply of the call for {what} does not read as the answer recorded ({show(r.answer)})")
     for key, mine in by_decision.items():  # calls whose decision has no answer in the file

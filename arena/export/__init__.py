@@ -1,9 +1,12 @@
 """Tidy tables out of played games: ``werewolf export DB_OR_DIR --format csv|parquet --out DIR``.
 
-One file per table (games, seats, decisions, votes, claims, beliefs, calls, deaths),
+One file per table (games, seats, decisions, votes, claims, beliefs, calls, deaths,
+persuasion),
 one row per observation, typed as ``arena.export.schema`` says and documented in
 docs/EXPORT.md. ``tables(source)`` gives the same tables as pandas DataFrames for a
-notebook. Needs the ``data`` extra (pandas, pyarrow).
+notebook. Needs the ``data`` extra (pandas, pyarrow). In CSV files a text cell that a
+spreadsheet would run as a formula is written with a leading quote
+(``arena.export.spreadsheet``); Parquet files and the DataFrames keep the exact text.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from arena.export.rows import game_rows
 from arena.export.schema import TABLES
 from arena.export.sources import ExportError, games_from
+from arena.export.spreadsheet import neutralised
 
 FORMATS = ("csv", "parquet")
 log = logging.getLogger("werewolf.export")
@@ -66,8 +70,8 @@ def export(source: str | Path, fmt: str, out: str | Path) -> dict[str, int]:
         folder.mkdir(parents=True, exist_ok=True)
         for name, df in frames.items():
             path = folder / f"{name}.{fmt}"
-            if fmt == "csv":
-                df.to_csv(path, index=False)
+            if fmt == "csv":  # a cell a spreadsheet would run as a formula gets a quote (OWASP)
+                neutralised(df).to_csv(path, index=False)
             else:
                 df.to_parquet(path, index=False)
     except OSError as e:

@@ -179,6 +179,18 @@ def _shift(point: dict[str, float], reps: dict[str, np.ndarray], keys: list[str]
             reps[k] = reps[k] - r if r is not None else np.full_like(reps[k], np.nan)
 
 
+def persuasion_of(
+    participant: str, games: Sequence[GameOutcome], measured: dict[str, list[tuple[str, float]]] | None, n_boot: int, seed: int
+) -> dict[str, Any]:
+    """``persuasion``: the mean swing of the participant's measured speeches in the rated
+    games, with its 95% interval by bootstrap over the speeches (``arena.persuasion``),
+    and ``persuasion_speeches``: how many."""
+    from arena.persuasion.stats import group_estimate
+
+    swings = [swing for g in games for who, swing in (measured or {}).get(g.id, ()) if who == participant]
+    return {"persuasion": group_estimate(swings, seed=seed, n_boot=n_boot).to_json(), "persuasion_speeches": len(swings)}
+
+
 def compute(
     games: Sequence[GameOutcome],
     agents: dict[str, str] | None = None,
@@ -188,9 +200,12 @@ def compute(
     min_decided: float = MIN_DECIDED,
     outcome: str = "win",
     anchor: str | None = None,
+    persuasion: dict[str, list[tuple[str, float]]] | None = None,
 ) -> Leaderboard:
     """The leaderboard of ``games``; with ``anchor`` (a participant), every rating is
-    relative to that participant's, pinned at 0 (``ValueError`` when it has no rated game)."""
+    relative to that participant's, pinned at 0 (``ValueError`` when it has no rated game).
+    ``persuasion``: per game, (participant, swing) of each speech measured
+    (``arena.ratings.from_db.load_persuasion``)."""
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown rating outcome '{outcome}' (one of: {', '.join(OUTCOMES)})")
     everyone = participants_of(list(games))
@@ -249,6 +264,7 @@ def compute(
                 "openskill_by_side": {s: est(f"os_side:{p}@{s}") for s in SIDES},
                 "bradley_terry_by_side": {s: est(f"bt_side:{p}@{s}") for s in SIDES},
                 "behaviour": (behaviour or {}).get(p),
+                **persuasion_of(p, games, persuasion, n_boot, seed),
             }
         )
     rows.sort(key=lambda r: -(r["rating"]["value"] if r["rating"]["value"] is not None else -1e9))

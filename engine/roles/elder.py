@@ -20,7 +20,8 @@ every player then playing for the village loses their power (``Player.powerless`
 003 says; 001 zh names the ones who do: "村里的特殊身份（猎人，守护者，女巫，先知）将全部
 失去他们的能力" -- with ``elder_loss_roles: listed`` (the ``langrensha`` default) only
 the Hunter, the Protector, the Witch and the Seer lose theirs (an Idiot not yet revealed
-keeps his pardon; a revealed one still dies with the Elder, ``engine.roles.idiot``).
+keeps his pardon; one revealed by then still dies with the Elder, in the Elder's batch
+only, ``engine.roles.idiot``).
 003 does not arbitrate the players dying in the same batch (a Hunter devoured the night
 the Witch poisons the Elder): ``elder_loss_spares_batch`` (default true) lets them keep
 their last act, the deaths being simultaneous.
@@ -65,8 +66,8 @@ class ElderState:
 
 @dataclass(slots=True)
 class PowersLost:
-    """Memory: the village's powers are gone since this Elder's death (None: not yet).
-    The Idiot's rule reads it (``engine.roles.idiot``)."""
+    """Memory: the village's powers are gone since this Elder's death (None: not yet), so
+    they are taken once, at that death ("for the end of the game"), whoever dies later."""
 
     elder: str | None = None
 
@@ -109,12 +110,22 @@ def _lives(game: Game) -> None:
         game.emit(ElderLife(elder.name, lives), NARRATOR)
 
 
+def takes_the_powers(p: Player, cause: str) -> bool:
+    """Whether this death is the one that takes the village's powers: the Elder's, by
+    "the vote, the poison of the Witch or the shooting of the Hunter" (003; 001 zh "死于
+    女巫，猎人，村民投票"), not by the wolves nor by grief, and while he has his power: a
+    hypnotised Elder (001 zh "失去他原有的能力（和普通村民无异）", ``wolves_hypnotise``) is a
+    plain villager, as is one who lost it to another Elder. The Idiot's death with him
+    is tied to the same moment (``engine.roles.idiot``)."""
+    return p.role == "elder" and cause in LOSS_CAUSES and not p.powerless
+
+
 def _loss(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
     lost = game.memory.of(PowersLost)
     if lost.elder:
         return
     for p, cause in fallen:
-        if p.role == "elder" and cause in LOSS_CAUSES:
+        if takes_the_powers(p, cause):
             lost.elder = p.name
             spare = game.options.elder_loss_spares_batch
             listed = game.options.elder_loss_roles == "listed"

@@ -1,12 +1,20 @@
 """The Idiot (001 zh 白痴).
 
 The seed lists him among the roles ("白痴行动：白痴无法行动" -- he has no night action)
-and says: "白痴如果已经揭开身份，则将同长老一起死去" -- a revealed Idiot dies with the Elder.
-His power is the common 狼人杀 one (the issue's statement, also New Moon's Village
-Idiot): when the village votes him out he reveals his card and survives, but from then
-on he has no vote. It works once: voted out again, he dies. A revealed Idiot still
-speaks. When the Elder's death takes the village's powers, a revealed Idiot dies with
-him (cause ``with_elder``); an Idiot not yet revealed simply loses his pardon.
+and says, right after the Elder's loss of the village's powers: "当长老不是被狼人杀死的
+（即死于女巫，猎人，村民投票）的时候，村里的特殊身份（猎人，守护者，女巫，先知）将全部失去他们
+的能力。白痴如果已经揭开身份，则将同长老一起死去。" -- an Idiot who has already revealed
+himself when the Elder dies that way dies together with him. His power is the common
+狼人杀 one (the issue's statement, also New Moon's Village Idiot): when the village
+votes him out he reveals his card and survives, but from then on he has no vote. It
+works once: voted out again, he dies. A revealed Idiot still speaks.
+
+The death with the Elder is tied to a moment, the Elder's death ("同长老一起", together
+with the Elder), not to the state it leaves: the batch hook acts only in the batch in
+which an Elder dies by the vote, the poison or the Hunter's shot, and kills the Idiots
+revealed by then (cause ``with_elder``). An Idiot revealed later (he kept his pardon
+under ``elder_loss_roles: listed``, whose list does not name him) lives on; one not
+yet revealed under ``all`` has simply lost his pardon (``Player.powerless``).
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from typing import TYPE_CHECKING
 from engine.events import PUBLIC, EventData, Name, RoleId, event
 from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_batch_hook, register_pardon, register_role
-from engine.roles.elder import PowersLost
+from engine.roles.elder import takes_the_powers
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
     from engine.game import Game, Player
@@ -69,8 +77,8 @@ def _revealed(p: Player) -> bool:
 
 
 def _with_elder(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
-    lost = game.memory.peek(PowersLost)
-    if lost is None or not lost.elder:
+    """In the Elder's own batch only: a later batch leaves a later-revealed Idiot alone."""
+    if not any(takes_the_powers(p, cause) for p, cause in fallen):
         return
     for p in game.players:
         if p.role == "idiot" and p.alive and _revealed(p) and (p.name, "with_elder") not in queue:

@@ -3,7 +3,8 @@ it is sure enough.
 
 Seat it with ``agent: py:examples.agents.cautious:CautiousAgent`` in a game file or a
 tournament (``options: {threshold: 0.6}``), ``--seat Alice=py:examples.agents.cautious:CautiousAgent``
-on the command line, or the start page's "Python class" choice. See docs/AGENTS.md.
+on the command line. The web server seats none: naming it imports this module, which
+runs its code (docs/AGENTS.md).
 """
 
 from __future__ import annotations
