@@ -75,7 +75,6 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
 
         games, behaviour = load_board(store, each)  # the seats: read only when computing
         try:
-            lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed,
             lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed, min_decided=min_decided,
                          outcome=outcome, persuasion=load_persuasion(store), anchor=pinned)  # fmt: skip
         except ValueError as e:  # an outcome the file names but this version does not know; an anchor without games
