@@ -21,7 +21,7 @@
 Every command runs from this checkout in a fresh interpreter. The machine is shared:
 wall-clock figures move with the load; instruction counts and win rates do not.
 
-Measured (session 17, 2026-12-07, commit after the merge of main; ``nice -n 5 python
+Measured (2026-12-07, on this branch after the merge of main; ``nice -n 5 python
 benchmarks/reasoner_strength.py --games 1000 --processes 2 --valgrind-games 10
 --timed-games 200``, 2 shared cores under a load of 8 to 12)::
 
