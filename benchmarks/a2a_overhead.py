@@ -123,27 +123,18 @@ async def floor(url: str, samples: list[dict[str, Any]], rounds: int) -> list[fl
 
 
 def serve_echo(port: int) -> None:
-    """An A2A agent that answers every message at once (the SDK's server, no game)."""
+    """An A2A agent that answers every message at once: the example agent's own server
+    (the SDK's routes, the same request handler), its mind replaced by a constant."""
     import uvicorn
-    from a2a.helpers import new_data_part, new_message
-    from a2a.server.agent_execution import AgentExecutor
-    from a2a.server.request_handlers import DefaultRequestHandler
-    from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-    from a2a.server.tasks import InMemoryTaskStore
-    from starlette.applications import Starlette
+    from a2a.helpers import new_data_part
 
-    from examples.remote_agent.__main__ import agent_card
+    from examples.remote_agent.__main__ import WerewolfAgent, app
 
-    class Echo(AgentExecutor):
-        async def execute(self, context: Any, event_queue: Any) -> None:
-            await event_queue.enqueue_event(new_message([new_data_part({"action": None})], context_id=context.context_id))
+    class Echo(WerewolfAgent):
+        def reply(self, context_id: str, data: dict[str, Any]) -> list[Any]:
+            return [new_data_part({"action": None})]
 
-        async def cancel(self, context: Any, event_queue: Any) -> None:
-            pass
-
-    card = agent_card(f"http://127.0.0.1:{port}")
-    handler = DefaultRequestHandler(agent_executor=Echo(), task_store=InMemoryTaskStore(), agent_card=card)
-    uvicorn.run(Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/")), host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(app("127.0.0.1", port, Echo), host="127.0.0.1", port=port, log_level="warning")
 
 
 def ms(xs: list[float]) -> str:
