@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.rule import Rule
 
 from agents.human_input import input_hint, numbered, pass_word
-from arena.narrate import Died, Narrator
+from prompts.narrate import Died, Narrator
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
 from engine.flow.day import Dawn

@@ -26,7 +26,7 @@ from rich.console import Console
 from transcript_tools import play_to_file
 
 from arena.gamefile import GameSpec, SeatSpec, default_names
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event, RawEvent
 from engine.flow.deaths import DeathEvent
 from engine.roles.witch import WitchPoisoned

@@ -25,40 +25,12 @@ import inspect
 import sys
 import importlib.util
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from agents.llm.backends.base import local_url
 from agents.llm.config import LLMOptions
+from transcripts.langchain_providers import PROVIDERS
 
-
-@dataclass(frozen=True)
-class Provider:
-    package: str  # what to pip install
-    module: str
-    cls: str
-
-
-PROVIDERS: dict[str, Provider] = {
-    "openai": Provider("langchain-openai", "langchain_openai", "ChatOpenAI"),
-    "azure_openai": Provider("langchain-openai", "langchain_openai", "AzureChatOpenAI"),
-    "anthropic": Provider("langchain-anthropic", "langchain_anthropic", "ChatAnthropic"),
-    "google_genai": Provider("langchain-google-genai", "langchain_google_genai", "ChatGoogleGenerativeAI"),
-    "google_vertexai": Provider("langchain-google-vertexai", "langchain_google_vertexai", "ChatVertexAI"),
-    "bedrock": Provider("langchain-aws", "langchain_aws", "ChatBedrock"),
-    "bedrock_converse": Provider("langchain-aws", "langchain_aws", "ChatBedrockConverse"),
-    "mistralai": Provider("langchain-mistralai", "langchain_mistralai", "ChatMistralAI"),
-    "groq": Provider("langchain-groq", "langchain_groq", "ChatGroq"),
-    "ollama": Provider("langchain-ollama", "langchain_ollama", "ChatOllama"),
-    "fireworks": Provider("langchain-fireworks", "langchain_fireworks", "ChatFireworks"),
-    "together": Provider("langchain-together", "langchain_together", "ChatTogether"),
-    "cohere": Provider("langchain-cohere", "langchain_cohere", "ChatCohere"),
-    "deepseek": Provider("langchain-deepseek", "langchain_deepseek", "ChatDeepSeek"),
-    "xai": Provider("langchain-xai", "langchain_xai", "ChatXAI"),
-    "perplexity": Provider("langchain-perplexity", "langchain_perplexity", "ChatPerplexity"),
-    "nvidia": Provider("langchain-nvidia-ai-endpoints", "langchain_nvidia_ai_endpoints", "ChatNVIDIA"),
-    "ibm": Provider("langchain-ibm", "langchain_ibm", "ChatWatsonx"),
-}
 
 # Each setting, under the names integrations give it (the first the class has wins).
 _NAMES: dict[str, tuple[str, ...]] = {
