@@ -25,7 +25,7 @@ from agents.base import Agent
 from agents.human import HumanLeft
 from agents.custom import is_custom_spec
 from agents.llm import is_model_spec
-from arena import patience
+import arena.patience as patience
 from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
 from arena.human_play import humans_at_terminal, show_humans
 from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line

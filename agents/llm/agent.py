@@ -40,7 +40,7 @@ from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Tu
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
-from agents.llm import witch
+import agents.llm.witch as witch
 from agents.llm.schema import (
     GAME_TOOL,
     GAME_TOOL_DESCRIPTION,

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from agents.base import SeatView
 from agents.llm.parse import NoAnswer, as_bool, is_pass_word, match_option, parse_reply
 from agents.llm.schema import SPEECH_KINDS, TARGETED_TEXT_KINDS, ActionReply, SpeechReply, WolfChatReply
-from engine import words
+import engine.words as words
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
 
 
