@@ -23,7 +23,7 @@ from prompts.narrate import Died, Narrator
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
 from engine.flow.day import Dawn
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import Role
 from engine.flow.night import NightStart
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor

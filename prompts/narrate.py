@@ -23,7 +23,7 @@ from rich.table import Table
 
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import GameStart
 from engine.flow.night import NightStart
 from engine.flow.protocols import Bids, DiscussionRound
