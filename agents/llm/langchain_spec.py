@@ -30,6 +30,7 @@ from typing import Any
 from agents.llm.backends.base import local_url
 from agents.llm.config import LLMOptions
 from transcripts.langchain_providers import PROVIDERS
+from agents.llm.backends.base import MissingKey
 
 
 # Each setting, under the names integrations give it (the first the class has wins).
@@ -129,7 +130,6 @@ def _settings(model: str | None, options: LLMOptions) -> dict[str, Any]:
     if options.api_key_env:
         key = os.environ.get(options.api_key_env)
         if not key:
-            from agents.llm.backends.base import MissingKey
 
             raise MissingKey(f"api_key_env names {options.api_key_env}, which is not set")
         values["api_key"] = key

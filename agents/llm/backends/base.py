@@ -37,6 +37,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
 from agents.llm.config import LLMOptions
 from agents.llm.limits import LIMITS, Limits
+import ipaddress
 
 log = logging.getLogger("werewolf.llm")
 
@@ -404,7 +405,6 @@ def local_url(url: str | None) -> bool:
     """Whether ``url`` names a server on this machine or a private network (llama.cpp,
     vLLM, Ollama, LM Studio...): such servers enforce a JSON schema as a grammar
     outside the prompt and bill no prompt cache, so the grammar layout suits them."""
-    import ipaddress
 
     if not url:
         return False
