@@ -19,11 +19,11 @@ from rich.panel import Panel
 from rich.rule import Rule
 
 from agents.human_input import input_hint, numbered, pass_word
-from arena.narrate import Died, Narrator
+from prompts.narrate import Died, Narrator
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
 from engine.flow.day import Dawn
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import Role
 from engine.flow.night import NightStart
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor

@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from agents.llm.langchain_spec import PROVIDERS
+from transcripts.langchain_providers import PROVIDERS
 from engine.decisions import TEXT, IllegalAnswer
 from transcripts.call_counts import OWN_AGENT_BACKEND, OWN_AGENT_PREFIX, is_own_agent
 from transcripts.values import jsonish, show

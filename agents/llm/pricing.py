@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agents.llm.litellm_prices import litellm_price
 from agents.llm.model_ids import entry_for
 
 
@@ -124,9 +125,8 @@ class PriceTable:
         if found is None and backend == "langchain" and ":" in model:
             found = self._lookup(model.split(":", 1)[1], backend)
         if found is None and backend == "litellm":
-            from agents.llm.litellm_prices import litellm_price
-
-            found = litellm_price(model)
+            listed = litellm_price(model)
+            found = None if listed is None else ModelPrice(**listed)
         return found
 
     def _lookup(self, model: str, backend: str | None) -> ModelPrice | None:

@@ -43,6 +43,7 @@ from arena.ratings.pairs import pair_table, separated
 from arena.ratings.sides import side_design, side_win_stats
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
 from arena.ratings.wilson import rate_with_interval
+from arena.persuasion.stats import group_estimate
 
 DEFAULT_BOOT = 200
 
@@ -185,7 +186,6 @@ def persuasion_of(
     """``persuasion``: the mean swing of the participant's measured speeches in the rated
     games, with its 95% interval by bootstrap over the speeches (``arena.persuasion``),
     and ``persuasion_speeches``: how many."""
-    from arena.persuasion.stats import group_estimate
 
     swings = [swing for g in games for who, swing in (measured or {}).get(g.id, ()) if who == participant]
     return {"persuasion": group_estimate(swings, seed=seed, n_boot=n_boot).to_json(), "persuasion_speeches": len(swings)}

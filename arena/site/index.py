@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.site import svg
+import arena.site.svg as svg
 from arena.site.frame import SIDES, Words, money, nav, num, opt, page, pct, table
 from arena.site.svg import esc
 

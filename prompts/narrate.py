@@ -21,10 +21,9 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 
-from arena.model_trouble import Notice, notice_line
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import GameStart
 from engine.flow.night import NightStart
 from engine.flow.protocols import Bids, DiscussionRound
@@ -164,11 +163,6 @@ class Narrator:
             self.console.print(f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]")
         else:
             self.console.print(text)
-
-    def model_notice(self, notice: Notice) -> None:
-        """A model seat that stopped answering, or answers again (``arena.model_trouble``):
-        the arena's news, told between the game's lines, never one of its events."""
-        self.console.print(notice_line(notice, self.term))
 
     # ------------------------------------------------------------------ layout
     def lay_out(self, e: Event) -> None:
