@@ -21,7 +21,7 @@ import random
 import numpy as np
 from typing import Any, Callable
 
-from agents import heuristic_roles as roles
+import agents.heuristic_roles as roles
 from agents.base import Agent, SeatView
 from agents.heuristic import POLICIES as HEURISTIC_POLICIES
 from agents.heuristic_lines import LANGUAGES

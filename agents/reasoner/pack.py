@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents import heuristic_votes
+import agents.heuristic_votes as heuristic_votes
 from agents.heuristic_night import kill_options
 from agents.reasoner.space import Space
 from agents.reasoner.village import first_best

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from agents import heuristic_votes
-from agents.reasoner import pack, talk, village
+import agents.heuristic_votes as heuristic_votes
+import agents.reasoner.pack as pack
+import agents.reasoner.talk as talk
+import agents.reasoner.village as village
 
 if TYPE_CHECKING:
     from agents.reasoner.agent import Mind

@@ -27,7 +27,7 @@ from agents.reasoner.space import INFORMED, TABLE_PARTICLES, Deck, Facts
 from agents.reasoner.tracker import Tracker
 from engine.events import PUBLIC, Event
 from engine.flow.day import Dawn
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import GameStart
 from engine.flow.sheriff import SheriffCandidates, SheriffElected, SheriffSuccessor
 from engine.flow.voting import SheriffVotes, VoteResult

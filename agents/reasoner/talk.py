@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agents import heuristic_talk
+import agents.heuristic_talk as heuristic_talk
 from agents.heuristic_memory import is_wolf_role
 from agents.heuristic_talk import GOOD, SEER, WOLF, Speech, heat, words
 from agents.reasoner.village import first_best
