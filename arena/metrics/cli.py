@@ -71,7 +71,7 @@ def measure(args: argparse.Namespace) -> int:
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
     skipped: list[str] = []
-    if path.is_file():
+    if not path.is_dir():  # a file, or what a file's name may point at (a device, a pipe): one transcript
         games = list(collect(path, skipped))
         if not games:
             raise CliError(skipped[0] if skipped else f"{path}: nothing to measure")

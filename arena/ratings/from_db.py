@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-from arena.fastjson import loads
 from arena.ratings.behaviour import SummaryTotals, behaviour, read_summary
 from arena.ratings.games import GameOutcome, SeatResult
-from arena.tournament.store import Store
+from arena.tournament.store import Store, StoreError
 
 OUTCOME_COLUMNS = "s.game_id, s.participant, s.side, s.initial_role, s.won, s.fallbacks, s.alive"
 
@@ -61,7 +59,7 @@ def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
     (each seat's metrics parsed once, by orjson where it can: the slow part of a cold leaderboard)."""
     acc = _Behaviour()
     for participant, side, metrics in store.seat_metrics():
-        acc.add(participant, side, loads(metrics or "{}"))
+        acc.add(participant, side, store.mapping(metrics, f"the metrics of a seat of {participant}'s"))
     return acc.result()
 
 
@@ -72,7 +70,7 @@ def load_board(store: Store, each: Callable[[dict[str, Any]], None] | None = Non
     acc = _Behaviour()
     seats = []
     for *outcome, metrics in store.seat_rows(f"{OUTCOME_COLUMNS}, s.metrics"):
-        m = loads(metrics or "{}")
+        m = store.mapping(metrics, f"the metrics of {outcome[1]}'s seat in game {outcome[0]}")
         acc.add(outcome[1], outcome[2], m)
         seats.append((*outcome, m.get("decisions_asked")))
         if each is not None:
@@ -83,10 +81,9 @@ def load_board(store: Store, each: Callable[[dict[str, Any]], None] | None = Non
 def rating_outcome(store: Store) -> str:
     """What the tournament file asked the ratings to read (``rating: {outcome: ...}``);
     ``win`` for a database written before the option existed."""
-    raw = store.meta("config")
     try:
-        cfg = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
+        cfg = store.mapping(store.meta("config"), "the tournament file it keeps")
+    except StoreError:
         return "win"
     rating = cfg.get("rating") if isinstance(cfg, dict) else None
     outcome = rating.get("outcome") if isinstance(rating, dict) else None
