@@ -18,11 +18,11 @@ so the price tables of ``agents`` and every reader of ``arena`` can use it.
 
 A file or a body is scanned for the two hazards above, then read by ``json``. The
 lines of a transcript and a database's stored metrics, the bulk of what is read, are
-decoded by orjson where it can (``fast``: about three times as fast as ``json``),
-which stops at 1,024 levels and at a number no float holds; what it refuses and
-``json`` reads (``NaN``, which ``json.dumps`` writes; an unpaired surrogate's escape,
-which ``engine.words`` then names) takes the careful way. orjson reads an integer of
-2**64 or more as the nearest float: this program writes none (a seed is below 2**63).
+decoded by orjson where it gives ``json``'s value (``fast``: about three times as
+fast), which stops at 1,024 levels and at a number no float holds; what it refuses
+and ``json`` reads (``NaN``, which ``json.dumps`` writes; an unpaired surrogate's
+escape, which ``engine.words`` then names) and a run of 20 digits (an integer of
+2**64 or more, which orjson reads as a float) take the careful way.
 """
 
 from __future__ import annotations
@@ -186,6 +186,10 @@ def read_lines(path: str | Path, bound: Bound = TRANSCRIPT) -> Iterator[Line]:
 # as tokens).
 _JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[{]|[\]}]|-?(?:Infinity|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|NaN', re.S)
 _DIGITS = re.compile(r"[0-9]+")
+# Every digit as 0, to find a run of 20 (2**64 has 20 digits) by a plain search: a
+# regular expression's repeat costs five times as much on a transcript's lines.
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_TWENTY_DIGITS = b"0" * 20
 
 
 def _within(value: Any, max_depth: int) -> bool:
@@ -242,16 +246,16 @@ def loads_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, first_line: int
 
     ``strict``: JSON as the standard has it, without ``NaN``, ``Infinity`` or a number
     no float holds (a request's body; what this program writes to files may hold NaN).
-    ``fast``: decoded by orjson where it can (a transcript's lines, a database's
-    stored metrics: the bulk of what is read), which reads an integer of 20 to 309
-    digits as the nearest float rather than refusing it, as no such number is
-    written by this program; a table, a key or a body is read exactly."""
+    ``fast``: decoded by orjson where it gives the same value (a transcript's lines,
+    a database's stored metrics: the bulk of what is read). orjson reads an integer
+    of 2**64 or more as the nearest float, so text with a run of 20 digits takes the
+    careful way, as does anything orjson refuses; the same value either way."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
             raise InputError(f"not UTF-8 text (byte {e.start})") from None
-    if fast:
+    if fast and _TWENTY_DIGITS not in text.encode("utf-8", "surrogatepass").translate(_ZEROS):
         try:
             value = orjson.loads(text)
         except orjson.JSONDecodeError:
