@@ -27,7 +27,7 @@ class ModelPrice(BaseModel):
     cache write (Anthropic bills it above the input price); each defaults to
     ``input`` when a vendor does not distinguish it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # ".inf" or "1e999": every cost would be one
 
     input: float = Field(ge=0)
     output: float = Field(ge=0)
