@@ -52,13 +52,13 @@ def refused(capsys, *argv, words: str | tuple[str, ...] = ()) -> str:
     return err
 
 
-def capped(*argv, seconds: float = 120) -> tuple[int, str]:
+def capped(*argv, seconds: float = 120, env: dict[str, str] | None = None) -> tuple[int, str]:
     """``werewolf argv`` in a process of its own, its address space capped at 3 GiB."""
 
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
     p = subprocess.run([sys.executable, "-m", "arena.cli", *map(str, argv)], cwd=ROOT, env=env, preexec_fn=cap,
                        capture_output=True, text=True, timeout=seconds)  # fmt: skip
     return p.returncode, p.stderr
