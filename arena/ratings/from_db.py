@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
@@ -76,6 +77,27 @@ def load_board(store: Store, each: Callable[[dict[str, Any]], None] | None = Non
         if each is not None:
             each(m)
     return _outcomes(store, seats), acc.result()
+
+
+def load_persuasion(store: Store) -> dict[str, list[tuple[str, float]]]:
+    """Per game: (participant, swing) of every measured speech its seats made (a
+    tournament's ``persuasion:``, ``arena.persuasion.tournament``); games measured
+    without it have none."""
+    out: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    try:
+        rows = store.seat_rows("s.game_id, s.participant, json_extract(NULLIF(s.metrics, ''), '$.persuasion')").fetchall()
+    except sqlite3.OperationalError:  # an SQLite built without its JSON functions
+        rows = [
+            (g, p, store.mapping(m, f"the metrics of {p}'s seat in game {g}").get("persuasion"))
+            for g, p, m in store.seat_rows("s.game_id, s.participant, s.metrics")
+        ]
+    for gid, participant, raw in rows:
+        # json_extract gives a list as JSON text (read within the bounds, as the rest is), a string as itself
+        speeches = store.stored(raw, f"the persuasion of {participant}'s seat in game {gid}") if isinstance(raw, str) and raw.startswith("[") else raw
+        for item in speeches if isinstance(speeches, list) else ():
+            if isinstance(item, list) and item and isinstance(item[0], (int, float)) and not isinstance(item[0], bool):
+                out[gid].append((participant, float(item[0])))
+    return dict(out)
 
 
 def rating_outcome(store: Store) -> str:
