@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from arena.cli import main
+from arena.persuasion.records import PersuasionFileError, read_records
 from arena.web.app import create_app
 from transcripts.bounded import MAX_DEPTH, MAX_DIGITS
 from web_tools import web_client
@@ -267,3 +268,14 @@ def test_a_huge_number_in_a_stored_metric(tmp_path, capsys):
     with sqlite3.connect(db) as con:
         con.execute("UPDATE seats SET metrics = ?", (json.dumps({"votes": 1}).replace("1", HUGE),))
     refused(capsys, "leaderboard", "--db", db, words=(str(db), f"more than {MAX_DIGITS} digits"))
+
+
+def test_a_persuasion_file_is_read_within_a_transcripts_bounds(tmp_path):
+    """A transcript's persuasion records (``werewolf persuasion``) are a file of lines
+    like the transcript: a line that never ends is refused, not read to the end."""
+    with pytest.raises(PersuasionFileError, match="line 1 is longer than 64 MiB"):
+        read_records(zero(tmp_path, "g.persuasion.ndjson"))
+    deep = tmp_path / "deep.persuasion.ndjson"
+    deep.write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    with pytest.raises(PersuasionFileError, match="line 1: not a persuasion record"):
+        read_records(deep)

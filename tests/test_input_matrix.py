@@ -50,6 +50,7 @@ READERS: dict[str, Reader] = {
     "export --html": Reader("jsonl", lambda p, f: ["export", "--html", f / "out.html", p]),
     "export --format csv": Reader("jsonl", lambda p, f: ["export", "--format", "csv", "--out", f / "csv", p]),
     "metrics": Reader("jsonl", lambda p, f: ["metrics", p, "--json"]),
+    "persuasion": Reader("jsonl", lambda p, f: ["persuasion", p, "--records", f / "records", "--json"]),
     "tournament CONFIG.yaml": Reader("yaml", lambda p, f: ["tournament", p, "--db", f / "t.db", "--plan"]),
     "tournament CONFIG.json": Reader("json", lambda p, f: ["tournament", p, "--db", f / "t.db", "--plan"]),
     "tournament sign_key": Reader("key", lambda p, f: ["tournament", f / "signed.yaml", "--db", f / "s.db", "--max-games", "1", "--quiet"]),
