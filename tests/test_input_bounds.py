@@ -279,3 +279,19 @@ def test_a_persuasion_file_is_read_within_a_transcripts_bounds(tmp_path):
     deep.write_text("[" * 200_000 + "]" * 200_000 + "\n")
     with pytest.raises(PersuasionFileError, match="line 1: not a persuasion record"):
         read_records(deep)
+
+
+def test_a_web_servers_folder_of_hostile_game_files(tmp_path, caplog):
+    """``serve --transcripts DIR`` reads every ``*.session.json`` there at start: one
+    that never ends, nests too deep or holds a huge number is skipped (counted as
+    unreadable), and the server starts and serves a game of its own."""
+    games = tmp_path / "games"
+    games.mkdir()
+    zero(games, "web-zero.session.json")
+    (games / "web-deep.session.json").write_text('{"format": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    (games / "web-huge.session.json").write_text('{"format": "werewolf-web-game", "seed": ' + HUGE + "}")
+    with web_client(create_app(games), raise_server_exceptions=False) as c:
+        assert c.app.state.store.index.count() == 0
+        body = {"seed": 3, "seats": SEATS[:5], "pace": 0, "options": {"sheriff": False, "discussion_rounds": 1}}
+        assert c.post("/api/games", json=body).status_code == 201
+    assert "Traceback" not in caplog.text
