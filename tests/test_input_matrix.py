@@ -68,6 +68,7 @@ KINDS: dict[str, dict[Fmt, str | bytes | None]] = {
     "empty": dict.fromkeys(("yaml", "json", "key", "jsonl"), b""),
     "NaN": {"yaml": "seed: .nan\n", "json": '{"seed": NaN}', "key": "NaN", "jsonl": "line 2: NaN"},
     "alias bomb": {"yaml": "name: " + BOMB + "\n", "json": None, "key": None, "jsonl": None},
+    "tag": {"yaml": "seed: !!python/object/apply:os.system ['echo no']\n", "json": None, "key": None, "jsonl": None},
     "wrong type": {"yaml": "- 1\n- 2\n", "json": "[1, 2]", "key": "[1, 2]", "jsonl": "line 2: [1, 2]"},
     "directory": dict.fromkeys(("yaml", "json", "key", "jsonl"), "DIR"),
     "missing": dict.fromkeys(("yaml", "json", "key", "jsonl"), "MISSING"),
