@@ -115,10 +115,9 @@ def rating_outcome(store: Store) -> str:
 def rating_anchor(store: Store) -> str | None:
     """The participant the tournament file pins at 0 (``anchor: NAME``); None when it
     names none (or for a database written before the key existed)."""
-    raw = store.meta("config")
     try:
-        cfg = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
+        cfg = store.mapping(store.meta("config"), "the tournament file it keeps")
+    except StoreError:
         return None
     anchor = cfg.get("anchor") if isinstance(cfg, dict) else None
     return anchor if isinstance(anchor, str) and anchor else None
