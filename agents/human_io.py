@@ -7,6 +7,13 @@ blocked in the default executor, swallow the answer to the *next* question, and 
 every line into a queue instead; a question that times out simply stops waiting.
 The thread reads the raw descriptor (``os.read``), not ``sys.stdin``, so it holds no
 interpreter lock on the stdin buffer that could hang the process at shutdown.
+
+A line is kept to ``LINE_CHARS`` characters, the rest of it dropped as it is read: a
+person's words are at most 2,000 characters (``engine.words``), and an input that
+never ends a line (``< /dev/zero``) must not grow the game without end. For the same
+reason the thread reads at most ``LINES_AHEAD`` lines ahead of the questions (``yes 1 |
+werewolf play``): it then waits for the game to take one, as a pipe's writer waits
+for its reader, and no line is lost.
 """
 
 from __future__ import annotations
@@ -17,6 +24,9 @@ import os
 import threading
 import time
 from collections import deque
+
+LINE_CHARS = 64 * 1024  # far above any answer; the words rule then says what is too long
+LINES_AHEAD = 1_000  # lines read before they are asked for: a script of a whole game's answers fits
 
 
 class EndOfInput(EOFError):
@@ -56,11 +66,14 @@ class LineReader:
                 return
             pending += decoder.decode(chunk)
             *complete, pending = pending.split("\n")
+            pending = pending[:LINE_CHARS]  # a line that does not end: its rest is dropped as it comes
             if complete:
-                self._push([line.rstrip("\r") for line in complete])
+                self._push([line.rstrip("\r")[:LINE_CHARS] for line in complete])
 
     def _push(self, lines: list[str], eof: bool = False) -> None:
         with self._cond:
+            while len(self._lines) >= LINES_AHEAD:  # until the game takes one (or drops those typed early)
+                self._cond.wait()
             self._lines.extend(lines)
             self._eof = self._eof or eof
             self._cond.notify_all()
@@ -78,12 +91,14 @@ class LineReader:
         with self._cond:
             stale = list(self._lines)
             self._lines.clear()
+            self._cond.notify_all()  # the thread may wait for room
         return stale
 
     def _take(self) -> str | None:
         """A line if one is ready; ``EndOfInput`` once the input is closed and read."""
         with self._cond:
             if self._lines:
+                self._cond.notify_all()  # the thread may wait for room
                 return self._lines.popleft()
             if self._eof:
                 raise EndOfInput()
@@ -128,6 +143,7 @@ class LineReader:
         with self._cond:
             while True:
                 if self._lines:
+                    self._cond.notify_all()  # the thread may wait for room
                     return self._lines.popleft()
                 if self._eof:
                     raise EndOfInput()

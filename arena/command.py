@@ -49,10 +49,10 @@ def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> d
     """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
     if not pairs:
         return {}
-    # yaml and asyncio (agents.llm.limits) load here, not at the top: every subcommand imports
-    # this module, and they cost a tenth of a second of each start (python -X importtime);
-    # a command given no pair loads no parser.
-    import yaml
+    # The YAML parser (transcripts.bounded loads it on first use) and asyncio
+    # (agents.llm.limits) load only when used: every subcommand imports this module, and they
+    # cost a tenth of a second of each start (python -X importtime).
+    import transcripts.bounded as bounded
 
     out: dict[str, Any] = {}
     for pair in pairs or ():
@@ -60,8 +60,10 @@ def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> d
         if not sep or not key.strip():
             raise CliError(f"{flag} needs KEY=VALUE, got '{pair}'")
         try:
-            out[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError:
+            out[key.strip()] = bounded.loads_yaml(value)
+        except bounded.InputError as e:
+            if not e.syntax:  # YAML, but nested too deep or a number too long
+                raise CliError(f"{flag} {key.strip()}=...: {e.problem}") from None
             out[key.strip()] = value
     return out
 

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from agents.a2a.spec import agent_url, is_a2a_spec, is_loopback
 from agents.llm.config import endpoint_fields
 from arena.errors import GameFileError
+import transcripts.bounded as bounded
 
 
 class TrustedEndpoint(BaseModel):
@@ -75,13 +76,13 @@ def trusted_pairs() -> frozenset[tuple[str | None, str | None]]:
 @lru_cache(maxsize=4)
 def _pairs(path: str, stamp: int) -> frozenset[tuple[str | None, str | None]]:
     """The pairs of ``path`` as it was at ``stamp`` (its modification time)."""
-    import yaml  # only a user with a config file pays for the parser
-
     p = Path(path)
     try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        raw = bounded.loads_yaml(bounded.read_text(p, bounded.USER_CONFIG)) or {}
         cfg = UserConfig.model_validate(raw)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValidationError) as e:
+    except OSError as e:
+        raise GameFileError(f"your config file {p} cannot be read: {e.strerror or e}") from None
+    except (UnicodeDecodeError, bounded.InputError, ValidationError) as e:
         first = " ".join(str(e).split())[:160]
         raise GameFileError(f"your config file {p} cannot be read: {first}") from None
     return frozenset((t.base_url, t.api_key_env) for t in cfg.trusted_endpoints)

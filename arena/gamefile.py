@@ -10,7 +10,6 @@ engine stays the single authority on what a playable table is.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +33,7 @@ from engine.presets import get_preset
 from engine.roles import DECISION_KINDS
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
+import transcripts.bounded as bounded
 
 if TYPE_CHECKING:
     from transcripts.schema import HeaderRecord
@@ -413,13 +413,15 @@ def load_game_file(path: str | Path, *, trust_endpoints: bool = False) -> GameSp
     A seat's ``base_url``/``api_key_env`` is refused unless ``trust_endpoints``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = bounded.read_text(p, bounded.GAME_FILE)
     except FileNotFoundError:
         raise GameFileError(f"game file not found: {p}") from None
     except IsADirectoryError:
         raise GameFileError(f"game file is a directory: {p}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise GameFileError(f"cannot read game file {p}: {getattr(e, 'strerror', None) or e}") from None
+    except UnicodeDecodeError as e:
+        raise GameFileError(f"cannot read game file {p}: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise GameFileError(f"cannot read game file {p}: {e.strerror or e}") from None
     raw = parse_text(text, p.suffix.lower(), str(p))
     try:
         spec = spec_from_data(raw)
@@ -433,48 +435,28 @@ def load_game_file(path: str | Path, *, trust_endpoints: bool = False) -> GameSp
     return spec
 
 
-MAX_NODES = 100_000  # values in one parsed file, aliases expanded: far above any table
+MAX_NODES = bounded.MAX_VALUES  # values in one parsed file, aliases expanded: far above any table
 
 
 def check_size(data: Any, where: str, limit: int = MAX_NODES) -> Any:
     """``data`` unless it holds more than ``limit`` values once YAML's aliases are
-    expanded (a few lines of ``&a [*b, *b, ...]`` hold billions, and every later step,
-    validation, the transcript header, would walk them all); ``GameFileError`` then."""
-    seen, stack = 0, [data]
-    while stack:
-        item = stack.pop()
-        seen += 1
-        if seen > limit:
-            raise GameFileError(f"{where}: holds more than {limit:,} values (YAML aliases expanded); a table needs far fewer")
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return data
+    expanded (``transcripts.bounded.count_values``); ``GameFileError`` then."""
+    try:
+        return bounded.count_values(data, limit)
+    except bounded.InputError as e:
+        raise GameFileError(f"{where}: {e}") from None
 
 
 def parse_text(text: str, suffix: str, where: str = "game file") -> Any:
-    return check_size(_parse(text, suffix, where), where)
-
-
-def _parse(text: str, suffix: str, where: str) -> Any:
-    if suffix == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as e:
-            raise GameFileError(f"{where}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    if suffix in (".yaml", ".yml"):
-        import yaml  # only a file in YAML needs the parser
-
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-            raise GameFileError(f"{where}: invalid YAML{at}: {problem}") from None
-    raise GameFileError(f"{where}: a game file ends in .yaml, .yml or .json")
+    """A game file's text as data, within the bounds every file is read in
+    (``transcripts.bounded``: nesting, numbers' digits, values); ``GameFileError``
+    naming ``where``, the line and the column otherwise."""
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise GameFileError(f"{where}: a game file ends in .yaml, .yml or .json")
+    try:
+        return check_size(bounded.loads(text, "JSON" if suffix == ".json" else "YAML"), where)
+    except bounded.InputError as e:
+        raise GameFileError(f"{where}: {e}") from None
 
 
 def spec_from_data(raw: Any, *, import_classes: bool = True) -> GameSpec:

@@ -46,11 +46,20 @@ def checked_for_resume(path: str) -> Verification:
 
 
 def cut_partial_line(path: Path) -> None:
-    """Drop a last line cut off mid-write, so appended lines start on their own."""
-    data = path.read_bytes()
-    end = data.rfind(b"\n") + 1
-    if end < len(data):
-        with path.open("r+b") as f:
+    """Drop a last line cut off mid-write, so appended lines start on their own. Reads
+    the file backwards from its end to its last line break, never the whole of it."""
+    with path.open("r+b") as f:
+        size = pos = f.seek(0, os.SEEK_END)
+        end = 0
+        while pos > 0:
+            step = min(64 * 1024, pos)
+            pos -= step
+            f.seek(pos)
+            found = f.read(step).rfind(b"\n")
+            if found >= 0:
+                end = pos + found + 1
+                break
+        if end < size:
             f.truncate(end)
             f.flush()
             os.fsync(f.fileno())

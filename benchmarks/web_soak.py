@@ -1,5 +1,6 @@
 """A long-running ``werewolf serve`` on loopback: its resident memory over many
-finished games, and after a restart on the same folder.
+finished games, and after a restart on the same folder; or (``--connections N``)
+over many spectators' sockets opened and closed on one finished game.
 
 The server is the real command (``python -m arena.cli serve --port 0``) in a process
 of its own, started from a source tree, so its memory is what an operator's process
@@ -16,6 +17,38 @@ game has been opened.
 
 ``--against`` runs another source tree the same way, side by side (say main's
 checkout, for before and after a change). Prints figures; asserts nothing about them.
+
+    python benchmarks/web_soak.py --connections 5000 [--every 1000] [--against TREE]
+
+plays one game of bots to its end, opens its spectators' socket a few times (the
+finished game read from disk, the caches warm), then opens and closes ``N`` more, a
+few at a time, each reading its first message (the snapshot) as a page does; the
+server's memory is read after each ``--every`` and once more after an idle second
+(its collector has run). A closed socket should leave nothing behind: the growth is
+what the sockets kept.
+
+2026-12-07 (issue 45; main 78bde82 before, branch i45-input after; one run, side by
+side, ``nice -n 5 python benchmarks/web_soak.py --connections 5000 --every 1000
+--against MAIN_TREE``, load average 15 on 2 cores; RSS in MiB):
+
+    sockets closed              before     after
+    20 (warm)                     62.2      62.3
+    1,000                         80.4      65.9
+    2,000                         97.4      66.0
+    3,000                        112.5      66.9
+    4,000                        128.0      67.9
+    5,000                        143.1      69.2
+    idle 1.5 s later             143.1      69.2
+    growth after warm-up          81.0       6.8
+    KiB kept per socket          16.59      1.40
+    server CPU ms per socket      4.17      3.52
+
+Before, each socket stayed in its game's record with every message sent on it. After,
+what is left is the allocator settling, not sockets kept: the same tree alone over
+``--connections 10000 --every 2000`` read 60.4, 63.6, 64.7, 66.0, 65.5, 65.7 MiB
+(flat from 6,000 on: 5.3 MiB in all, 1.0 from 4,000 to 10,000), and Python's own heap
+(``tracemalloc``, the server in-process, after ``gc.collect()``) grew 29 KiB over
+1,000 sockets, most of it the time zone's cache.
 
 2026-12-07 (issue 48; main 0dfd2bc before, branch i48-web after; one run, side by
 side, ``--games 1000 --every 100 --against /work/main``; RSS in MB):
@@ -56,6 +89,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from websockets.sync.client import connect
 
 HERE = Path(__file__).resolve().parent
 SERVING = re.compile(r"serving on (http://\S+?)/\?key=(\S+)")
@@ -180,13 +214,70 @@ def soak(label: str, tree: Path, games: int, every: int, concurrency: int) -> Ru
     return run
 
 
+def spectate(base: str, watch: str) -> None:
+    """One spectator's page: open the socket, read the snapshot, close."""
+    with connect("ws" + base.removeprefix("http") + "/ws" + watch, open_timeout=60) as ws:
+        ws.recv(timeout=60)
+
+
+def connection_soak(label: str, tree: Path, connections: int, every: int, concurrency: int) -> Run:
+    run = Run(label)
+    with tempfile.TemporaryDirectory(prefix="web-soak-") as tmp:
+        server = Server(tree, Path(tmp) / "games")
+        try:
+            with httpx.Client(base_url=server.base, headers={"X-Werewolf-Key": server.key}, timeout=60) as client:
+                status, watch = play(client, 1)
+                run.statuses[status] = 1
+            for _ in range(20):  # the finished game read from disk, every cache warm
+                spectate(server.base, watch)
+            run.rows.append(("after 20 (warm)", server.rss))
+            cpu0 = server.cpu
+            done = 0
+            with ThreadPoolExecutor(concurrency) as pool:
+                for end in sorted({*range(every, connections + 1, every), connections}):
+                    list(pool.map(lambda _: spectate(server.base, watch), range(done, end)))
+                    done = end
+                    run.rows.append((f"{done:,} closed", server.rss))
+                    print(f"  {label}: {done} connections, {server.rss:.1f} MB", file=sys.stderr, flush=True)
+            run.cpu_per_game = (server.cpu - cpu0) / connections
+            time.sleep(1.5)
+            run.rows.append(("idle 1.5 s later", server.rss))
+        finally:
+            server.stop()
+    return run
+
+
+def main_connections(args: argparse.Namespace) -> int:
+    runs = []
+    if args.against:
+        runs.append(connection_soak(f"against ({args.against})", Path(args.against).resolve(), args.connections, args.every, args.concurrency))
+    runs.append(connection_soak(f"this tree ({HERE.parent})", HERE.parent, args.connections, args.every, args.concurrency))
+    print(f"{args.connections:,} spectators' sockets opened and closed on one finished game, {args.concurrency} at a time; resident memory (MB)")
+    print(f"{'':28}" + "".join(f"{r.label[:30]:>32}" for r in runs))
+    for i, (when, _) in enumerate(runs[0].rows):
+        print(f"{when:28}" + "".join(f"{r.rows[i][1]:32.1f}" for r in runs))
+    print()
+    for label, pick in (
+        ("growth after warm-up (MB)", lambda r: r.rows[-1][1] - r.rows[0][1]),
+        ("KiB kept per socket", lambda r: (r.rows[-1][1] - r.rows[0][1]) * 1024 / args.connections),
+        ("server CPU ms per socket", lambda r: 1000 * r.cpu_per_game),
+    ):
+        print(f"{label:28}" + "".join(f"{pick(r):32.2f}" for r in runs))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--every", type=int, default=100, help="measure every N games (default 100)")
     ap.add_argument("--concurrency", type=int, default=4, help="games in flight at once (default 4)")
     ap.add_argument("--against", metavar="TREE", help="another source tree, run the same way first (say /work/main)")
+    ap.add_argument("--connections", type=int, metavar="N", help="instead of games: N spectators' sockets opened and closed on one finished game")
     args = ap.parse_args()
+    if args.connections:
+        if args.every == 100:  # the games' default: a reading every thousand sockets instead
+            args.every = 1000
+        return main_connections(args)
     runs = []
     if args.against:
         runs.append(soak(f"against ({args.against})", Path(args.against).resolve(), args.games, args.every, args.concurrency))

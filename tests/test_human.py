@@ -9,6 +9,8 @@ import json
 import os
 import re
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from agents.base import SeatView
 from agents.heuristic import HeuristicAgent
 from agents.human import HumanAgent, HumanLeft
 from agents.human_input import BadInput, input_hint, numbered, parse_answer
-from agents.human_io import LineReader
+from agents.human_io import LINE_CHARS, LINES_AHEAD, EndOfInput, LineReader
 from agents.human_view import SeatScreen
 from arena.cli import main
 from arena.gamefile import GameFileError, spec_from_data
@@ -223,6 +225,39 @@ def test_the_sync_runner_can_seat_a_person_too():
     os.write(w, b"1\n")
     game, view = a_game()
     assert agent.decide(view, game.waiting[0]) == game.waiting[0].options[0]
+
+
+def test_an_input_that_never_ends_a_line_keeps_a_bounded_part_of_it():
+    """``< /dev/zero``: the reader keeps ``LINE_CHARS`` of a line, not the whole of it
+    (issue 45); the words rule then says what is too long."""
+    read_fd, w = os.pipe()
+    reader = LineReader(read_fd)
+    writer = threading.Thread(target=lambda: (os.write(w, b"x" * (LINE_CHARS * 16) + b"\n2\n"), os.close(w)))
+    writer.start()
+    assert reader.readline_blocking(30) == "x" * LINE_CHARS
+    assert reader.readline_blocking(30) == "2"
+    writer.join(30)
+    assert not writer.is_alive()
+
+
+def test_the_reader_reads_a_bounded_number_of_lines_ahead_and_loses_none():
+    """``yes 1 | werewolf play``: lines not yet asked for wait in the pipe, not in memory."""
+    read_fd, w = os.pipe()
+    reader = LineReader(read_fd)
+    count = LINES_AHEAD * 20
+    writer = threading.Thread(target=lambda: (os.write(w, b"".join(b"%d\n" % i for i in range(count))), os.close(w)))
+    writer.start()
+    reader.start()
+    deadline = time.monotonic() + 30
+    while len(reader._lines) < LINES_AHEAD and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)  # time to read on, if it would
+    assert LINES_AHEAD <= len(reader._lines) < LINES_AHEAD + 4096  # one read of 4 KiB past the bound, at most
+    assert writer.is_alive()  # the writer waits for room, as a pipe's writer does
+    assert [reader.readline_blocking(30) for _ in range(count)] == [str(i) for i in range(count)]
+    with pytest.raises(EndOfInput):
+        reader.readline_blocking(30)
+    writer.join(30)
 
 
 def test_a_non_positive_time_limit_is_refused():

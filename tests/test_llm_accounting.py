@@ -69,6 +69,17 @@ def test_user_price_file_overrides_and_errors(tmp_path):
         load_prices(tmp_path / "missing.yaml")
 
 
+
+@pytest.mark.parametrize("name, text", [("p.yaml", "m: {input: .inf, output: 1}"), ("p.yaml", "m: {input: '1e999', output: 1}"),
+                                        ("p.json", '{"m": {"input": 1, "output": 1e999}}'), ("p.json", '{"m": {"input": NaN, "output": 1}}')])  # fmt: skip
+def test_a_price_no_cost_can_be_figured_from_is_refused(tmp_path, name, text):
+    """An infinite or NaN price made every cost in the transcript NaN or infinite,
+    which JSON cannot write (issue 45)."""
+    f = tmp_path / name
+    f.write_text(text)
+    with pytest.raises(PriceError, match="model 'm' field (input|output): Input should be a finite number"):
+        load_prices(f)
+
 # ---------------------------------------------------------------------- records
 def rec(**kw) -> CallRecord:
     base = dict(seat="Alice", decision=1, kind="vote", backend="openai", model="gpt-5.4-mini", messages=[{"role": "user", "content": "x"}])

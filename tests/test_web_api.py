@@ -26,7 +26,7 @@ def table(humans=("Alice",), roles=None, **extra: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def client(tmp_path):
-    app = create_app(tmp_path / "games")
+    app = create_app(tmp_path / "games", audit=True)  # the channels and what they were sent, kept to be checked
     with web_client(app) as c:
         yield c
 

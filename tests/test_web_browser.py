@@ -67,7 +67,7 @@ def run_server(folder: Path, port: int = 0):
     from arena.web.app import create_app
     from arena.web.serve import address, bind
 
-    app = create_app(folder)
+    app = create_app(folder, audit=True)  # what each page was sent, kept to be checked
     sock = bind("127.0.0.1", port)
     srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)

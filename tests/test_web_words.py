@@ -17,7 +17,7 @@ from web_tools import web_client
 
 @pytest.fixture
 def client(tmp_path):
-    with web_client(create_app(tmp_path / "games")) as c:
+    with web_client(create_app(tmp_path / "games", audit=True)) as c:  # what each page was sent, kept to be checked
         yield c
 
 

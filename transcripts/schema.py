@@ -10,7 +10,6 @@ whose every complete line parses.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, Union
 
@@ -20,6 +19,7 @@ from engine.events import Event, EventData, audience_from_json
 from engine.options import RuleOptions, coerce_options
 from engine.setup import GameSetup
 from engine.words import unencodable
+import transcripts.bounded as bounded
 from transcripts.payloads import declared_payload as declared_payload  # where it lives: readers of events alone load no pydantic
 
 FORMAT: Final = "werewolf-transcript"
@@ -316,16 +316,28 @@ class Transcript(BaseModel):
         return self.result is not None
 
 
-def parse_record(line: str) -> Record:
-    """One line to its record; raises ``TranscriptError``.
+def parse_record(line: str, number: int | None = None) -> Record:
+    """One line to its record; raises ``TranscriptError`` (naming the line, given its ``number``).
 
-    A line whose JSON escapes an unpaired surrogate (``\\ud800``) is refused: no
-    writer of this program makes one (``engine.words``), and the record could not be
-    written again (a resumed game's copy, a fork, an export)."""
+    The line is read within the bounds of every input (``transcripts.bounded``:
+    nesting, a number's digits). A line whose JSON escapes an unpaired surrogate
+    (``\\ud800``) is refused: no writer of this program makes one (``engine.words``),
+    and the record could not be written again (a resumed game's copy, a fork, an export)."""
+    at = f"line {number}: " if number else ""
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise TranscriptError(f"not JSON: {e.msg}; a transcript has one JSON record a line") from None
+        data = bounded.loads_json(line, max_depth=bounded.RECORD_DEPTH, first_line=number or 1, fast=True)
+    except bounded.InputError as e:
+        if e.syntax:
+            raise TranscriptError(f"{at}not JSON: {e.problem}; a transcript has one JSON record a line") from None
+        raise TranscriptError(str(e) if number else f"column {e.column}: {e.problem}") from None
+    try:
+        return _record(line, data)
+    except TranscriptError as e:
+        raise TranscriptError(f"{at}{e}") from None
+
+
+def _record(line: str, data: Any) -> Record:
+    """The record ``data`` (parsed from ``line``) is, checked."""
     if "\\ud" in line or "\\uD" in line:  # only an escape can make one: a file that is UTF-8 holds none as written
         bad = unencodable(data)
         if bad is not None:
@@ -349,29 +361,26 @@ def read_transcript(path: str | Path) -> Transcript:
 
     A last line without its newline is what a killed writer can leave behind; it is
     dropped (``truncated``) when it does not parse, so a partial game stays readable.
-    Any other bad line is an error naming its line number.
+    Any other bad line is an error naming its line number. The file is read a line at
+    a time within its bounds (``transcripts.bounded.TRANSCRIPT``): one that never ends
+    is refused at the first line longer than a record may be.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise TranscriptError(f"cannot read {p}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise TranscriptError(f"cannot read {p}: not a transcript (not UTF-8 text at byte {e.start})") from None
-    lines = text.split("\n")
-    tail_cut = lines[-1] != ""  # the file does not end with a newline
-    if not tail_cut:
-        lines.pop()
     records: list[Any] = []
     truncated = False
-    for i, line in enumerate(lines, start=1):
-        try:
-            records.append(parse_record(line))
-        except TranscriptError as e:
-            if tail_cut and i == len(lines):
-                truncated = True
-                break
-            raise TranscriptError(f"{p}: line {i}: {e}") from None
+    try:
+        for line in bounded.read_lines(p, bounded.TRANSCRIPT):
+            try:
+                records.append(parse_record(line.text, line.number))
+            except TranscriptError as e:
+                if not line.ended:  # the last line (only it lacks its line break), cut off
+                    truncated = True
+                    break
+                raise TranscriptError(f"{p}: {e}") from None
+    except OSError as e:
+        raise TranscriptError(f"cannot read {p}: {e.strerror or e}") from None
+    except bounded.InputError as e:
+        raise TranscriptError(f"cannot read {p}: not a transcript (line {e.line}: {e.problem})") from None
     if not records or not isinstance(records[0], HeaderRecord):
         raise TranscriptError(f"{p}: the first line must be a header record")
     for i, r in enumerate(records[1:], start=2):

@@ -27,6 +27,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+import transcripts.bounded as bounded
 from transcripts.schema import SignerRecord
 
 ENV_VAR = "WEREWOLF_SIGNING_KEY"
@@ -123,7 +124,7 @@ def load_signer(path: str | None = None, *, environ: dict[str, str] | None = Non
     env = os.environ if environ is None else environ
     if path:
         try:
-            data = Path(path).read_bytes()
+            data = bounded.read_bytes(path, bounded.KEY_FILE)
         except OSError as e:
             raise SigningKeyError(f"cannot read the signing key {path}: {e.strerror or e}") from None
         return Signer(_private_from_bytes(data, path))
@@ -154,7 +155,7 @@ def load_public_key(path: str) -> Ed25519PublicKey:
     """A trusted public key from a file: PEM (``OUT.pub`` of keygen), OpenSSH
     (``ssh-ed25519 AAAA...``), or the base64 of its 32 bytes (the header's form)."""
     try:
-        data = Path(path).read_bytes().strip()
+        data = bounded.read_bytes(path, bounded.KEY_FILE).strip()
     except OSError as e:
         raise SigningKeyError(f"cannot read the public key {path}: {e.strerror or e}") from None
     try:

@@ -17,6 +17,7 @@ killed process leaves no signature, and ``play --resume`` signs the file's new e
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -26,6 +27,7 @@ from transcripts.result import result_of
 from engine.decisions import Decision
 from engine.game import Game
 from engine.words import encodable, storable
+import transcripts.bounded as bounded
 from transcripts.chain import HEAD_START, canonical_of_dump, dumps, floats_in, head, head_link, link
 from transcripts.schema import (
     BeliefRecord,
@@ -38,6 +40,8 @@ from transcripts.schema import (
     read_transcript,
 )
 from transcripts.signing import require_same_signer
+
+log = logging.getLogger("werewolf.transcripts")
 
 
 @cache
@@ -143,9 +147,21 @@ class TranscriptWriter:
     def call(self, record: CallRecord) -> None:
         """Record one model call. Calls are written when they end, so those of a batch
         interleave by finishing time and precede the batch's answers; readers match
-        them to decisions by ``decision``, never by position."""
-        if not self._file.closed:
-            self._write(record)
+        them to decisions by ``decision``, never by position.
+
+        What a model server sent (its reply as parsed, a count of tokens) is kept
+        within the bounds every transcript is read in (``transcripts.bounded``): a
+        value nested deeper, or a number of more digits, is recorded as a sentence
+        saying so (or ``None``), and the log says which call; the rest of the call is
+        kept, and the file can be read again."""
+        if self._file.closed:
+            return
+        data = record.model_dump()
+        why = bounded.beyond(data, bounded.RECORD_DEPTH)
+        if why is not None:
+            log.warning("%s: the call of %s for decision %s holds %s; recorded without it", self.path, record.seat, record.decision, why)
+            record = CallRecord.model_validate(bounded.tame(data, bounded.RECORD_DEPTH))
+        self._write(record)
 
     def belief(self, record: BeliefRecord) -> None:
         """Record one seat's private beliefs (``arena.beliefs``): written as the seat

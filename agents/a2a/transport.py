@@ -36,6 +36,7 @@ from google.protobuf.json_format import MessageToDict  # noqa: E402
 
 from agents.a2a.spec import same_origin  # noqa: E402
 from agents.a2a.wire import reply_text, whole_numbers  # noqa: E402
+from transcripts import bounded  # noqa: E402
 
 CARD_PATH = "/.well-known/agent-card.json"
 JSON = "application/json"
@@ -231,8 +232,8 @@ def _answer(parts: Any, context_id: str) -> Answer:
             texts.append(p.text)
             if p.media_type.split(";")[0].strip().lower() == JSON:
                 try:
-                    data.append(json.loads(p.text))
-                except json.JSONDecodeError:
+                    data.append(bounded.loads_json(p.text))
+                except bounded.InputError:
                     pass  # read as text, by the tolerant reader
     return Answer(texts, data, context_id)
 

@@ -122,7 +122,7 @@ def whole_numbers(value: Any) -> Any:
     """A reply's data with whole floats made ints: A2A carries data as protobuf
     ``Value``s, whose numbers are all doubles, so a bid of 3 arrives as 3.0 and must be
     recorded as the 3 the engine offered."""
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:  # beyond, a float is no count
         return int(value)
     if isinstance(value, dict):
         return {k: whole_numbers(v) for k, v in value.items()}

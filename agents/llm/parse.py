@@ -10,12 +10,12 @@ caller, which can then tell the model precisely what was wrong.
 from __future__ import annotations
 
 import ast
-import json
 import re
 import unicodedata
 from typing import Any, Iterable
 
 from engine.decisions import BOOL, MULTI, TEXT, Decision
+import transcripts.bounded as bounded
 
 _FENCE = re.compile(r"```(?:json|JSON|javascript|js|python)?\s*\n?(.*?)```", re.S)
 _SMART = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "：": ":", "，": ","})
@@ -39,29 +39,35 @@ def strip_thinking(text: str) -> str:
 
 
 def _loads(s: str) -> Any:
+    """``s`` as JSON, or as what a model meant by it; ``ValueError`` when it is neither,
+    or when it nests deeper or holds a longer number than any input may
+    (``transcripts.bounded``: the reply is recorded, and its record must read back)."""
     s = s.strip()
     if not s:
         raise ValueError("empty")
-    try:
-        return json.loads(s)
-    except json.JSONDecodeError:
-        pass
     s2 = s.translate(_SMART)
-    try:
-        return json.loads(s2)
-    except json.JSONDecodeError:
-        pass
+    for text in (s, s2):
+        try:
+            return bounded.loads_json(text)
+        except bounded.InputError as e:
+            if not e.syntax:
+                raise ValueError(e.problem) from None
     # Python literals: single quotes, True/False/None. Also the JSON words, which
     # literal_eval does not know.
     py = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", s2)))
     try:
-        return ast.literal_eval(py)
+        value = ast.literal_eval(py)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         pass
+    else:
+        why = bounded.beyond(value)
+        if why is not None:
+            raise ValueError(why)
+        return value
     # Trailing commas, the last common slip.
     try:
-        return json.loads(re.sub(r",\s*([}\]])", r"\1", s2))
-    except json.JSONDecodeError as e:
+        return bounded.loads_json(re.sub(r",\s*([}\]])", r"\1", s2))
+    except bounded.InputError as e:
         raise ValueError(str(e)) from None
 
 

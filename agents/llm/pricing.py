@@ -9,7 +9,6 @@ unknown, so a leaderboard never shows a made-up figure as a real one.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.llm.litellm_prices import litellm_price
 from agents.llm.model_ids import entry_for
+import transcripts.bounded as bounded
 
 
 class PriceError(ValueError):
@@ -28,7 +28,7 @@ class ModelPrice(BaseModel):
     cache write (Anthropic bills it above the input price); each defaults to
     ``input`` when a vendor does not distinguish it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # ".inf" or "1e999": every cost would be one
 
     input: float = Field(ge=0)
     output: float = Field(ge=0)
@@ -152,17 +152,15 @@ def load_prices(path: str | Path) -> dict[str, ModelPrice]:
     """A YAML or JSON mapping of model id -> ``{input, output, cached_input?, cache_write?}``."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = bounded.read_text(p, bounded.PRICE_TABLE)
     except OSError as e:
         raise PriceError(f"cannot read price file {p}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise PriceError(f"cannot read price file {p}: not UTF-8 text (byte {e.start})") from None
-    import yaml  # a price file is rare: a process that reads none never loads the parser
-
     try:
-        raw: Any = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as e:
-        raise PriceError(f"price file {p} is not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {e}") from None
+        raw: Any = bounded.loads(text, bounded.format_of(p))
+    except bounded.InputError as e:
+        raise PriceError(f"price file {p}: {e}") from None
     if isinstance(raw, dict) and set(raw) == {"models"} and isinstance(raw["models"], dict):
         raw = raw["models"]
     if not isinstance(raw, dict):

@@ -60,6 +60,8 @@ from arena.ratings.cli import compute_leaderboard, leaderboard_json  # noqa: E40
 from arena.tournament.config import ConfigError, TournamentConfig  # noqa: E402
 from arena.tournament.run import run_tournament, transcripts_dir  # noqa: E402
 from arena.tournament.store import Store, StoreError  # noqa: E402
+from arena.a2a.body import BoundedBody  # noqa: E402
+from transcripts import bounded  # noqa: E402
 from transcripts import read_transcript  # noqa: E402
 from transcripts.schema import TranscriptError  # noqa: E402
 
@@ -260,7 +262,7 @@ def _result(db: Path, report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _transcripts(folder: Path) -> list[tuple[str, str]]:
-    return [(path.name, path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.jsonl"))]
+    return [(path.name, bounded.read_text(path, bounded.TRANSCRIPT)) for path in sorted(folder.glob("*.jsonl"))]
 
 
 def _leaderboard(db: Path, seed: int) -> dict[str, Any]:
@@ -314,4 +316,6 @@ def assessor_app(url: str, out: Path, *, max_tasks: int = 2, local_agents: bool 
     """The assessor's ASGI application, its card advertising ``url``."""
     card = assessor_card(url)
     handler = AssessorHandler(Assessor(out, max_tasks=max_tasks, local_agents=local_agents), card)
-    return Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/"))
+    app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/"))
+    app.add_middleware(BoundedBody)  # every body read within bounds before the SDK parses it
+    return app

@@ -18,7 +18,6 @@ a tournament file (``arena.tournament.config``).
 from __future__ import annotations
 
 import ipaddress
-import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 
 from agents.a2a.spec import agent_url, is_a2a_spec, is_loopback
 from arena.tournament.config import BOT_AGENTS, ConfigError, TournamentConfig, config_from_data, describe
+import transcripts.bounded as bounded
 
 MAX_GAMES = 200  # games in one task: an assessment, not a season
 MAX_PARTICIPANTS = 20
@@ -84,8 +84,10 @@ def parse_request(data: Any, *, local_agents: bool = False, name: str = "assessm
     asks for; ``RequestError`` with a sentence a requester can act on."""
     if isinstance(data, str):
         try:
-            data = json.loads(data)
-        except json.JSONDecodeError:
+            data = bounded.loads_json(data)
+        except bounded.InputError as e:
+            if not e.syntax:
+                raise RequestError(f"the request's text, {e}") from None
             raise RequestError(f"send the request as a data part (or JSON text): {EXAMPLE}") from None
     if not isinstance(data, dict):
         raise RequestError(f"the request must be a JSON object: {EXAMPLE}")

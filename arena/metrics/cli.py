@@ -72,7 +72,7 @@ def measure(args: argparse.Namespace) -> int:
         raise CliError(f"no such file or folder: {path}")
     skipped: list[str] = []
     heard: list[Any] = []  # the measured speeches of games with a persuasion record (``werewolf persuasion``)
-    if path.is_file():
+    if not path.is_dir():  # a file, or what a file's name may point at (a device, a pipe): one transcript
         games = list(with_persuasion(collect(path, skipped), path, heard))
         if not games:
             raise CliError(skipped[0] if skipped else f"{path}: nothing to measure")

@@ -14,12 +14,10 @@ rather than a miscount.
 
 from __future__ import annotations
 
-import json
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Iterator, NamedTuple, Sequence, TypeGuard, TypeVar, overload
 
-from arena.fastjson import loads as _loads
 from engine.events import Event, audience_from_json
 from engine.flow.leaving import DeathEvent
 from engine.flow.main import Role
@@ -29,6 +27,7 @@ from engine.roles.infect_father import Infected
 from engine.roles.priest import Revived
 from engine.roles.wild_child import WildChildTurned
 from engine.roles.wolf_hound import WolfHoundSide
+import transcripts.bounded as bounded
 from transcripts.payloads import declared_payload
 
 
@@ -344,18 +343,25 @@ def camp_of(role: str) -> str:
 def records_from_lines(lines: Iterable[str], where: str = "transcript") -> list[dict[str, Any]]:
     """Parse JSON lines; a last line that does not parse is a cut-off write and is dropped."""
     lines = list(lines)
+    return _records((bounded.Line(i, line, i < len(lines)) for i, line in enumerate(lines, start=1)), where)
+
+
+def _records(lines: Iterable[bounded.Line], where: str) -> list[dict[str, Any]]:
+    """The records of ``lines``, each read within the bounds of any input
+    (``transcripts.bounded``); a last line without its line break that does not parse
+    was cut off mid-write, and is dropped."""
     out: list[dict[str, Any]] = []
-    for i, line in enumerate(lines, start=1):
-        if not line.strip():
+    for line in lines:
+        if not line.text.strip():
             continue
         try:
-            rec = _loads(line)
-        except json.JSONDecodeError as e:
-            if i == len(lines):
+            rec = bounded.loads_json(line.text, max_depth=bounded.RECORD_DEPTH, first_line=line.number, fast=True)
+        except bounded.InputError as e:
+            if not line.ended:
                 break
-            raise MetricsError(f"{where}: line {i}: not JSON: {e.msg}") from None
+            raise MetricsError(f"{where}: line {line.number}: not JSON: {e.problem}" if e.syntax else f"{where}: {e}") from None
         if not isinstance(rec, dict):
-            raise MetricsError(f"{where}: line {i}: not a JSON object")
+            raise MetricsError(f"{where}: line {line.number}: not a JSON object")
         out.append(rec)
     return out
 
@@ -373,9 +379,9 @@ def load_transcript(path: str | Path, played: Sequence[Event] | None = None) -> 
     the file just written from them: ``GameRecord.played``)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        records = _records(bounded.read_lines(p, bounded.TRANSCRIPT), str(p))
     except OSError as e:
         raise MetricsError(f"cannot read {p}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise MetricsError(f"cannot read {p}: not a transcript (not UTF-8 text at byte {e.start})") from None
-    return from_records(records_from_lines(text.split("\n"), str(p)), str(p), played)
+    except bounded.InputError as e:  # the file's bytes: the records' own problems are MetricsError
+        raise MetricsError(f"cannot read {p}: not a transcript (line {e.line}: {e.problem})") from None
+    return from_records(records, str(p), played)

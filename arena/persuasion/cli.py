@@ -60,7 +60,7 @@ def games_under(path: Path) -> list[tuple[Path, str]]:
     """The transcripts to measure, each with its label (its path inside the folder)."""
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
-    if path.is_file():
+    if not path.is_dir():  # a file, or what a file's name may point at (a device, a pipe): one transcript
         return [(path, path.name)]
     files = sorted(path.rglob("*.jsonl"))
     if not files:

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from arena.persuasion.paths import SUFFIX as SUFFIX
 from arena.persuasion.paths import sidecar_for as sidecar_for
+import transcripts.bounded as bounded
 from transcripts.schema import CallRecord
 
 FORMAT: Final = "werewolf-persuasion"
@@ -152,21 +153,19 @@ def read_records(path: str | Path) -> Recorded:
     """Every record of a persuasion file; a last line cut off mid-write is dropped,
     any other bad line is a ``PersuasionFileError`` naming it."""
     p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PersuasionFileError(f"cannot read {p}: {getattr(e, 'strerror', None) or e}") from None
-    cut = lines[-1] != ""
-    if not cut:
-        lines.pop()
     out = Recorded()
-    for i, line in enumerate(lines, start=1):
-        try:
-            out.add(_RECORD.validate_json(line))
-        except ValidationError as e:
-            if cut and i == len(lines):
-                break
-            raise PersuasionFileError(f"{p}: line {i}: not a persuasion record ({e.errors()[0]['msg']})") from None
+    try:
+        for line in bounded.read_lines(p):  # a transcript's bounds: its sidecar holds no more
+            try:
+                out.add(_RECORD.validate_json(line.text))
+            except ValidationError as e:
+                if not line.ended:
+                    break
+                raise PersuasionFileError(f"{p}: line {line.number}: not a persuasion record ({e.errors()[0]['msg']})") from None
+    except OSError as e:
+        raise PersuasionFileError(f"cannot read {p}: {e.strerror or e}") from None
+    except bounded.InputError as e:
+        raise PersuasionFileError(f"cannot read {p}: {e}") from None
     return out
 
 

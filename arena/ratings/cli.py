@@ -66,7 +66,11 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         )
         hit = store.cached(key)
         if hit is not None:
-            return Leaderboard(**json.loads(hit))
+            try:
+                return Leaderboard(**store.mapping(hit, "the leaderboard it keeps"))
+            except (StoreError, TypeError):
+                pass  # a cache this version cannot read: computed again
+
         # The fits' matrices are small (participants x games): OpenBLAS's extra threads
         # only spin, costing CPU the other cores' work needs, and give the same numbers.
         # Set before numpy's first import in this process; a user's own setting wins.
@@ -81,6 +85,8 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
             raise CliError(str(e)) from None
         store.cache(key, json.dumps(lb.__dict__))
         return lb
+    except StoreError as e:  # what it keeps cannot be read (a database from elsewhere)
+        raise CliError(str(e)) from None
     finally:
         store.close()
 
@@ -91,11 +97,13 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
     ``counts``: the seats' ``arena.site.data.seat_counts``, when the leaderboard was just
     computed (it parsed every seat's metrics; the site's figures need not again)."""
     from arena.site.data import site_extras
-    from arena.tournament.store import Store
+    from arena.tournament.store import Store, StoreError
 
     store = Store.open_existing(db)
     try:
         return {**lb.to_json(), **site_extras(store, counts)}
+    except StoreError as e:  # what it keeps cannot be read (a database from elsewhere)
+        raise CliError(str(e)) from None
     finally:
         store.close()
 

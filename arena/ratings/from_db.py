@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-from arena.fastjson import loads
 from arena.ratings.behaviour import SummaryTotals, behaviour, read_summary
 from arena.ratings.games import GameOutcome, SeatResult
-from arena.tournament.store import Store
+from arena.tournament.store import Store, StoreError
 
 OUTCOME_COLUMNS = "s.game_id, s.participant, s.side, s.initial_role, s.won, s.fallbacks, s.alive"
 
@@ -62,7 +60,7 @@ def load_behaviour(store: Store) -> dict[str, dict[str, Any]]:
     (each seat's metrics parsed once, by orjson where it can: the slow part of a cold leaderboard)."""
     acc = _Behaviour()
     for participant, side, metrics in store.seat_metrics():
-        acc.add(participant, side, loads(metrics or "{}"))
+        acc.add(participant, side, store.mapping(metrics, f"the metrics of a seat of {participant}'s"))
     return acc.result()
 
 
@@ -73,7 +71,7 @@ def load_board(store: Store, each: Callable[[dict[str, Any]], None] | None = Non
     acc = _Behaviour()
     seats = []
     for *outcome, metrics in store.seat_rows(f"{OUTCOME_COLUMNS}, s.metrics"):
-        m = loads(metrics or "{}")
+        m = store.mapping(metrics, f"the metrics of {outcome[1]}'s seat in game {outcome[0]}")
         acc.add(outcome[1], outcome[2], m)
         seats.append((*outcome, m.get("decisions_asked")))
         if each is not None:
@@ -89,9 +87,13 @@ def load_persuasion(store: Store) -> dict[str, list[tuple[str, float]]]:
     try:
         rows = store.seat_rows("s.game_id, s.participant, json_extract(NULLIF(s.metrics, ''), '$.persuasion')").fetchall()
     except sqlite3.OperationalError:  # an SQLite built without its JSON functions
-        rows = [(g, p, json.dumps(loads(m or "{}").get("persuasion"))) for g, p, m in store.seat_rows("s.game_id, s.participant, s.metrics")]
+        rows = [
+            (g, p, store.mapping(m, f"the metrics of {p}'s seat in game {g}").get("persuasion"))
+            for g, p, m in store.seat_rows("s.game_id, s.participant, s.metrics")
+        ]
     for gid, participant, raw in rows:
-        speeches = json.loads(raw) if raw else None
+        # json_extract gives a list as JSON text (read within the bounds, as the rest is), a string as itself
+        speeches = store.stored(raw, f"the persuasion of {participant}'s seat in game {gid}") if isinstance(raw, str) and raw.startswith("[") else raw
         for item in speeches if isinstance(speeches, list) else ():
             if isinstance(item, list) and item and isinstance(item[0], (int, float)) and not isinstance(item[0], bool):
                 out[gid].append((participant, float(item[0])))
@@ -101,10 +103,9 @@ def load_persuasion(store: Store) -> dict[str, list[tuple[str, float]]]:
 def rating_outcome(store: Store) -> str:
     """What the tournament file asked the ratings to read (``rating: {outcome: ...}``);
     ``win`` for a database written before the option existed."""
-    raw = store.meta("config")
     try:
-        cfg = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
+        cfg = store.mapping(store.meta("config"), "the tournament file it keeps")
+    except StoreError:
         return "win"
     rating = cfg.get("rating") if isinstance(cfg, dict) else None
     outcome = rating.get("outcome") if isinstance(rating, dict) else None
@@ -114,10 +115,9 @@ def rating_outcome(store: Store) -> str:
 def rating_anchor(store: Store) -> str | None:
     """The participant the tournament file pins at 0 (``anchor: NAME``); None when it
     names none (or for a database written before the key existed)."""
-    raw = store.meta("config")
     try:
-        cfg = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
+        cfg = store.mapping(store.meta("config"), "the tournament file it keeps")
+    except StoreError:
         return None
     anchor = cfg.get("anchor") if isinstance(cfg, dict) else None
     return anchor if isinstance(anchor, str) and anchor else None

@@ -19,6 +19,7 @@ from arena.site.frame import LANGUAGES, Words, suffix
 from arena.site.games import games_page
 from arena.site.index import index_page
 from arena.site.replays import stamp, replay
+import transcripts.bounded as bounded
 
 
 @dataclass
@@ -46,8 +47,10 @@ def build(data: dict[str, Any], db: str, out_dir: str | Path, language: str = "e
     back = Words(language)("back")
     manifest_path = out / "games" / "built.json"
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest = bounded.loads_json(bounded.read_bytes(manifest_path, bounded.SESSION_FILE))
     except (OSError, ValueError):
+        manifest = {}
+    if not isinstance(manifest, dict):  # not what this version writes: every page again
         manifest = {}
     fresh: dict[str, Any] = {}
     for g in data.get("game_list") or []:

@@ -5,8 +5,8 @@ Why here and not in the page: the page is built from ``--json``'s own dictionary
 a number on the page is a number a script can read, and the two never disagree.
 Everything is read from the database and the transcripts' first lines (their headers):
 cheap next to the bootstrap, so it is not cached. The seats are read once, as plain
-rows, for both the game list and the efficiency, and JSON is parsed by orjson (the
-standard parser only where orjson refuses: the same values either way). A leaderboard
+rows, for both the game list and the efficiency, and JSON is parsed within the bounds
+of any input (``transcripts.bounded``, by orjson where it can). A leaderboard
 just computed has parsed every seat's metrics already: it hands over what the
 efficiency reads of them (``seat_counts``), and the seats' metrics are not read again.
 """
@@ -18,15 +18,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
-from arena.fastjson import loads as _loads
 from arena.tournament.store import Store
+import transcripts.bounded as bounded
 
 
 def _header(path: Path) -> dict[str, Any] | None:
     """A transcript's header line, or ``None`` when the file is missing or unreadable."""
     try:
-        with path.open("rb") as f:
-            head = _loads(f.readline().decode("utf-8"))
+        first = next(bounded.read_lines(path, bounded.TRANSCRIPT), None)
+        head = bounded.loads_json(first.text, max_depth=bounded.RECORD_DEPTH, fast=True) if first is not None else None
     except (OSError, ValueError):
         return None
     return head if isinstance(head, dict) and head.get("type") == "header" else None
@@ -75,7 +75,7 @@ def identical_groups(store: Store) -> list[list[str]]:
     game they fill alone is self-play."""
     by_kind: dict[tuple[str, str], list[str]] = defaultdict(list)
     for name, agent, options in store.db.execute("SELECT name, agent, options FROM participants ORDER BY name"):
-        by_kind[(agent, json.dumps(json.loads(options or "null"), sort_keys=True))].append(name)
+        by_kind[(agent, json.dumps(store.stored(options, f"participant {name}'s options"), sort_keys=True))].append(name)
     return [sorted(g) for g in by_kind.values() if len(g) > 1]
 
 
@@ -112,16 +112,14 @@ def game_list(store: Store, groups: list[list[str]], stored: list[_Seat]) -> tup
     return out, software
 
 
-def efficiency(stored: list[_Seat], counts: Sequence[tuple[Any, ...]] | None = None) -> dict[str, dict[str, Any]]:
+def efficiency(stored: list[_Seat], counts: Sequence[tuple[Any, ...]]) -> dict[str, dict[str, Any]]:
     """Per participant, summed over its seats: calls, tokens (cached and not), dollars
     per game and per game won, mean latency per call, fallbacks and violations per
     decision. Dollars are ``None`` when a seat's model has no known price (never 0).
-    ``counts``: each seat's ``seat_counts``, in ``stored``'s order, when already read."""
+    ``counts``: each seat's ``seat_counts``, in ``stored``'s order."""
     acc: dict[str, dict[str, Any]] = {}
     games: dict[str, set[str]] = defaultdict(set)
     won: dict[str, set[str]] = defaultdict(set)
-    if counts is None:
-        counts = [seat_counts(_loads(s.metrics or "{}")) for s in stored]
     for s, (cached_tokens, latency_s, decisions_asked, errors) in zip(stored, counts, strict=True):
         p = s.participant
         a = acc.setdefault(p, {"seats": 0, "calls": 0, "input_tokens": 0, "cached_tokens": 0, "output_tokens": 0,
@@ -171,13 +169,14 @@ def site_extras(store: Store, counts: Sequence[tuple[Any, ...]] | None = None) -
     seat's ``seat_counts`` in seat order, when the caller has read them already."""
     groups = identical_groups(store)
     stored = _seats(store, metrics=counts is None)
+    if counts is None:
+        counts = [seat_counts(store.mapping(s.metrics, f"the metrics of {s.participant}'s seat in game {s.game_id}")) for s in stored]
     games, software = game_list(store, groups, stored)
-    config = store.meta("config")
     totals = store.totals()
     return {
         "tournament": {
             "name": store.meta("name"),
-            "config": json.loads(config) if config else None,
+            "config": store.stored(store.meta("config"), "the tournament file it keeps"),
             "software": software,
             "games_stored": len(games),
             "calls": totals["calls"], "input_tokens": totals["input_tokens"], "output_tokens": totals["output_tokens"],

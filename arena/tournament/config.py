@@ -7,11 +7,9 @@ deck the rules cannot play fails before the first game, not in the middle of the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from agents.a2a.spec import A2AOptions, agent_url
@@ -27,6 +25,7 @@ from engine.options import coerce_options
 from engine.presets import get_preset
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
+import transcripts.bounded as bounded
 
 BOT_AGENTS = ("heuristic", "reasoner", "random")
 # Why bounded: the plan is built (and balanced) in full before the first game, at about
@@ -285,17 +284,16 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
     (they choose where an API key is sent; ``agents.llm.config``)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = bounded.read_text(p, bounded.TOURNAMENT_FILE)
     except OSError as e:
         raise ConfigError(f"cannot read tournament file {p}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"cannot read tournament file {p}: not UTF-8 text (byte {e.start})") from None
     try:
-        raw = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as e:
-        raise ConfigError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {str(e).splitlines()[0]}") from None
-    try:
+        raw = bounded.loads(text, bounded.format_of(p))
         check_size(raw, str(p))
+    except bounded.InputError as e:
+        raise ConfigError(f"{p}: {e}") from None
     except GameFileError as e:
         raise ConfigError(str(e)) from None
     cfg = config_from_data(raw, where=str(p))

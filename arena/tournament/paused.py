@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agents.llm.accounting import redact
-from arena.fastjson import loads
 from arena.tournament.trial import TRIAL_DECISIONS, Verdict
+import transcripts.bounded as bounded
 
 ERROR_CHARS = 200  # of the last error, on one line
 
@@ -82,19 +82,18 @@ def last_error(transcripts: Iterable[Path], participant: str) -> str | None:
 def _last_in(path: Path, participant: str) -> str | None:
     found = None
     try:
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                if '"fallback":true' not in line and '"fallback": true' not in line:
-                    continue
-                try:
-                    rec = loads(line)
-                except ValueError:
-                    continue
-                if rec.get("type") == "call" and rec.get("display_name") == participant and rec.get("fallback"):
-                    text = rec.get("error") or rec.get("violation")
-                    if isinstance(text, str) and text.strip():
-                        found = text
-    except OSError:
+        for line in bounded.read_lines(path, bounded.TRANSCRIPT):
+            if '"fallback":true' not in line.text and '"fallback": true' not in line.text:
+                continue
+            try:
+                rec = bounded.loads_json(line.text, max_depth=bounded.RECORD_DEPTH, fast=True)
+            except bounded.InputError:
+                continue
+            if isinstance(rec, dict) and rec.get("type") == "call" and rec.get("display_name") == participant and rec.get("fallback"):
+                text = rec.get("error") or rec.get("violation")
+                if isinstance(text, str) and text.strip():
+                    found = text
+    except (OSError, bounded.InputError):  # a file that cannot be read says nothing of the pause
         return None
     if found is None:
         return None

@@ -234,8 +234,8 @@ def stored_choices(store: Store) -> dict[int, tuple[str, str]]:
     if not raw:
         return {}
     try:
-        return {int(d): (str(p[0]), str(p[1])) for d, p in json.loads(raw).items()}
-    except (ValueError, TypeError, IndexError, AttributeError):
+        return {int(d): (str(p[0]), str(p[1])) for d, p in store.mapping(raw, "the adaptive plan").items()}
+    except (StoreError, ValueError, TypeError, IndexError, AttributeError):
         log.warning("the stored adaptive plan cannot be read; it is chosen again from the finished games")
         return {}
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterator
 
+import transcripts.bounded as bounded
+
 SCHEMA_VERSION = "1"
 
 SCHEMA = """
@@ -202,6 +204,9 @@ class Store:
         existed = self.path.exists()
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder; --db names the database file")
+        if existed and not self.path.is_file():
+            # A device or a pipe: SQLite would read /dev/zero as an empty database and wait on a pipe.
+            raise StoreError(f"{self.path} is not a regular file (a device, a pipe or a socket); --db names the database file")
         if existed and self.path.stat().st_size == 0:
             # SQLite would take an empty file as a new database; an existing empty file is
             # more likely a database lost to a bad copy than a wish to start again.
@@ -335,9 +340,27 @@ class Store:
             return self.seat_rows(f"{cols}, json_extract(NULLIF(s.metrics, ''), '$.decisions_asked')").fetchall()
         except sqlite3.OperationalError:  # an SQLite built without its JSON functions
             rows = self.seat_rows(f"{cols}, s.metrics").fetchall()
-            return [(*r[:-1], json.loads(r[-1] or "{}").get("decisions_asked")) for r in rows]
+            return [(*r[:-1], self.mapping(r[-1], f"game {r[0]}'s seat metrics").get("decisions_asked")) for r in rows]
 
     # ------------------------------------------------------------------ cache
+    def stored(self, text: str | None, where: str) -> Any:
+        """Stored JSON ``text`` as data (``None`` for none), read within the bounds of
+        any input (``transcripts.bounded``: a database may come from elsewhere);
+        ``StoreError`` naming the database and ``where`` otherwise."""
+        try:
+            return bounded.loads_json(text, fast=True) if text else None
+        except bounded.InputError as e:
+            raise StoreError(f"{self.path}: {where}: {e}") from None
+
+    def mapping(self, text: str | None, where: str) -> dict[str, Any]:
+        """``stored``, a mapping (``{}`` for none); ``StoreError`` for anything else."""
+        data = self.stored(text, where)
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise StoreError(f"{self.path}: {where}: not a JSON object")
+        return data
+
     def cached(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None

@@ -33,7 +33,7 @@ from arena.ratings.from_db import load_games
 from arena.tournament.config import TournamentConfig
 from arena.tournament.paused import PausedParticipant, last_error
 from arena.tournament.play import GameJob
-from arena.tournament.store import FinishedGame, PackedGame, Store
+from arena.tournament.store import FinishedGame, PackedGame, Store, StoreError
 from arena.tournament.trial import Admission, Tally, Trials, below
 
 PASSED_OVER_KEY = "trial_passed_over"  # meta: participant -> the games its abandoned trials read (--retry-paused)
@@ -108,9 +108,9 @@ class Watch:
     def _read_passed_over(self) -> dict[str, list[str]]:
         raw = self.store.meta(PASSED_OVER_KEY)
         try:
-            data = json.loads(raw) if raw else {}
+            data = self.store.mapping(raw, "the record of abandoned trials")
             return {str(p): [str(g) for g in ids] for p, ids in data.items()}
-        except (ValueError, TypeError, AttributeError):
+        except (StoreError, ValueError, TypeError, AttributeError):
             log.warning("the stored record of abandoned trials cannot be read; every game is judged")
             return {}
 

@@ -11,7 +11,6 @@ decided here, per request, per connection.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from pathlib import Path
 from typing import Any, Callable
@@ -34,6 +33,7 @@ from arena.web.session import GameSession, SessionStore
 from arena.web.table_form import MAX_RUNNING, setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
 import engine.words as words
+import transcripts.bounded as bounded
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("werewolf.web")
@@ -143,7 +143,7 @@ async def api_setup(request: Request) -> Response:
     return JSONResponse(setup_choices())
 
 
-MAX_BODY = 256 * 1024  # a table, or one answer with its speech: far less than this
+MAX_BODY = bounded.REQUEST_BODY.size  # a table, or one answer with its speech: far less than this
 
 
 class _BodyError(Exception):
@@ -152,10 +152,12 @@ class _BodyError(Exception):
 
 
 async def _json_body(request: Request) -> Any:
-    """The request's JSON, read up to ``MAX_BODY`` bytes; ``_BodyError`` otherwise.
-    JSON may write an unpaired surrogate (``"\\ud800"``), which no transcript and no
-    response can store: a body holding one is refused, naming where, before any of it
-    reaches a game (a table's names, an answer's words)."""
+    """The request's JSON, read up to ``MAX_BODY`` bytes and within the bounds of any
+    input (``transcripts.bounded``: nesting, a number's digits); ``_BodyError`` naming
+    the line and column otherwise. JSON may write an unpaired surrogate
+    (``"\\ud800"``), which no transcript and no response can store: a body holding one
+    is refused, naming where, before any of it reaches a game (a table's names, an
+    answer's words)."""
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -163,9 +165,9 @@ async def _json_body(request: Request) -> Any:
             raise _BodyError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
         chunks.append(chunk)
     try:
-        data = json.loads(b"".join(chunks))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise _BodyError(400, "the request body must be JSON") from None
+        data = bounded.loads_json(b"".join(chunks), strict=True)
+    except bounded.InputError as e:
+        raise _BodyError(400, f"the request body must be JSON: {e}" if e.syntax or not e.line else f"the request body, {e}") from None
     bad = words.unencodable(data)
     if bad is not None:
         where, why = bad
@@ -271,7 +273,7 @@ def _stream(view: str):
                     except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away mid-send
                         tg.cancel_scope.cancel()
                         break
-                    channel.sent.append(message)
+                    channel.delivered(message)
         finally:
             session.unsubscribe(channel)
 
@@ -297,14 +299,18 @@ def create_app(
     say: Callable[[str], None] | None = None,
     policy: Policy | None = None,
     max_running: int = MAX_RUNNING,
+    audit: bool = False,
 ) -> Starlette:
     """The application; ``transcripts_dir`` receives one transcript per game (and its
     small ``.session.json``). On start the games found there are taken up again
     (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each.
     ``policy`` (``arena.web.guard``): the bound address, the extra host names and the
     host key; by default loopback, no extra name and a fresh key (``app.state.policy``).
-    ``max_running``: games played at once; one more is refused with 429."""
-    store = SessionStore(Path(transcripts_dir), max_running=max_running)
+    ``max_running``: games played at once; one more is refused with 429. ``audit``:
+    keep every connection and what it was sent (``GameSession.history``; the tests'
+    check of what a browser received), which a served app never does: a closed
+    connection then leaves nothing behind."""
+    store = SessionStore(Path(transcripts_dir), max_running=max_running, audit=audit)
     policy = policy or Policy()
 
     @contextlib.asynccontextmanager

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import transcripts.bounded as bounded
+
 FORMAT = 1
 SUFFIX = ".session.json"
 
@@ -113,7 +115,7 @@ def load(path: Path) -> tuple[Path, dict[str, Any]] | None:
     """One game file and its transcript's path (beside it, whatever folder it was
     written in); ``None`` when it cannot be read or is not this format."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = bounded.loads_json(bounded.read_bytes(path, bounded.SESSION_FILE))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             return None
         Keys.from_json(data["keys"])

@@ -6,8 +6,10 @@ answer while the person thinks, and the person's answer is just a future the pag
 POST resolves. Why every page gets a full snapshot on (re)connection and then only
 updates: a reload or a dropped socket must lose nothing, and the server, not the
 page, is where the game's state lives. Each connection's lens filters what it is
-sent, and every message sent on it is kept (``Channel.sent``) so what a browser
-received can be audited.
+sent. A closed connection leaves nothing behind (a long-running server stays the size
+it was over thousands of them): only a server made to audit (``create_app(audit=True)``,
+the tests) keeps every connection and every message sent on it (``GameSession.history``,
+``Channel.sent``), to check what a browser received.
 """
 
 from __future__ import annotations
@@ -52,18 +54,23 @@ INTERRUPTED = "interrupted: the server stopped (it plays the game on when it sta
 
 
 class Channel:
-    """One open connection: its lens, its outbox, and everything it was sent."""
+    """One open connection: its lens, its outbox, and, when audited, everything it was sent."""
 
-    def __init__(self, lens: Lens):
+    def __init__(self, lens: Lens, *, audited: bool = False):
         self.lens = lens
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] | None = [] if audited else None
 
     def push(self, message: dict[str, Any]) -> None:
         self.queue.put_nowait(message)
 
     async def next(self) -> dict[str, Any]:
         return await self.queue.get()
+
+    def delivered(self, message: dict[str, Any]) -> None:
+        """``message`` went out on the connection: kept when audited."""
+        if self.sent is not None:
+            self.sent.append(message)
 
 
 class Paced(Agent):
@@ -152,7 +159,7 @@ class GameSession:
         self.error: str | None = None
         self.interrupted = False  # the server is stopping: the game resumes when it starts again
         self.channels: set[Channel] = set()
-        self.history: list[Channel] = []  # every channel ever opened, for audits and tests
+        self.history: list[Channel] | None = None  # every channel ever opened, when audited (SessionStore's audit)
         self._published = 0
         self.task: asyncio.Task | None = None
 
@@ -443,10 +450,11 @@ class GameSession:
 
     def subscribe(self, lens: Lens) -> Channel:
         """A new connection: it gets the snapshot first, then every later update."""
-        ch = Channel(lens)
+        ch = Channel(lens, audited=self.history is not None)
         ch.push(self.snapshot(lens))
         self.channels.add(ch)
-        self.history.append(ch)
+        if self.history is not None:
+            self.history.append(ch)
         return ch
 
     def unsubscribe(self, ch: Channel) -> None:
@@ -486,10 +494,11 @@ class SessionStore:
     opened last stay at hand, since a page that opens one asks again at once (its
     state, its socket, the replay)."""
 
-    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED):
+    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED, audit: bool = False):
         self.transcripts_dir = transcripts_dir
         self.max_running = max_running
         self.keep_finished = keep_finished
+        self.audit = audit  # keep every connection of every game held, and what it was sent (tests)
         self.index = GameIndex(transcripts_dir)
         self.sessions: dict[str, GameSession] = {}  # the games being played, by id
         self._seat: dict[str, tuple[GameSession, str]] = {}
@@ -513,8 +522,14 @@ class SessionStore:
         """How many games are in memory: those being played and the finished ones at hand."""
         return len(self.sessions) + len(self._finished)
 
+    def _audited(self, session: GameSession) -> GameSession:
+        if self.audit and session.history is None:
+            session.history = []
+        return session
+
     def _play(self, session: GameSession) -> None:
         """Hold ``session`` while it is played, and let it go when it ends."""
+        self._audited(session)
         self.sessions[session.id] = session
         keys = session.keys
         for d, name in keys.seats.items():
@@ -561,7 +576,7 @@ class SessionStore:
         session = GameSession.finished(transcript, data, self._unresumable.get(meta.name))
         if session is None:
             return None
-        self._finished[meta.name] = session
+        self._finished[meta.name] = self._audited(session)
         while len(self._finished) > self.keep_finished:
             self._finished.popitem(last=False)
         return session

@@ -28,7 +28,6 @@ into each seat's slot before its first request (``backends.prefix``).
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,6 +39,7 @@ import agents.llm.backends.prefix as prefix
 import agents.llm.backends.slots as slots
 from agents.llm.backends.base import CUT_REASONS, PING, CallResult, CutAnswer, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
+import transcripts.bounded as bounded
 
 OPENAI_HOSTS = ("api.openai.com",)
 
@@ -230,8 +230,10 @@ def _reply(resp: Any, mode: str) -> Reply:
 
 
 def _object(text: str) -> dict[str, Any] | None:
+    """The reply's JSON object, read within the bounds of any input (``transcripts.bounded``);
+    ``None`` otherwise (the tolerant reader then reads the text)."""
     try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
+        value = bounded.loads_json(text)
+    except (bounded.InputError, TypeError):
         return None
     return value if isinstance(value, dict) else None
