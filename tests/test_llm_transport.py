@@ -200,3 +200,4 @@ class _Game:
 
     def __init__(self, calls: list[dict[str, Any]]):
         self.calls = calls
+        self.answers: list[dict[str, Any]] = []  # no agent of one's own at this table
