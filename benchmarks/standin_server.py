@@ -32,7 +32,10 @@ own time and no route overflows.
 A request with ``"stream": true`` on ``/v1/chat/completions`` is answered as OpenAI
 streams (server-sent events of ``chat.completion.chunk`` objects, the finish reason
 on the last one, usage after it when ``stream_options.include_usage`` asks, then
-``data: [DONE]``), over chunked transfer encoding.
+``data: [DONE]``), and on ``/v1/messages`` as Anthropic streams (named events,
+``message_start`` to ``message_stop``: ``anthropic_events``), over chunked transfer
+encoding; ``stream_delay`` seconds pass between two events, so a page shows a speech
+growing as a model's would.
 
 ``push(Fault.X, ...)`` makes the next answers go wrong on the wire after the server
 said 200, each in one of the ways a server, proxy or network really cuts an answer
@@ -178,8 +181,10 @@ class StandInServer:
         port: int = 0,
         vendor_latency: float | None = None,
         known: set[str] | None = None,
+        stream_delay: float = 0.0,
     ):
         self.latency = latency
+        self.stream_delay = stream_delay
         # The models this server has (None: any name asked for); another is a 404 on the
         # model lookup and on every completion, as the vendors answer an unknown model.
         self.known = known
@@ -373,7 +378,7 @@ class StandInServer:
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
 
-            def _stream(self, events: list[str], fault: Fault | None) -> None:
+            def _stream(self, events: list[str] | list[tuple[str, str]], fault: Fault | None) -> None:
                 """Server-sent events over chunked transfer encoding: ``events`` whole, or
                 none (``EMPTY``), or the first half, ended cleanly (``CUT``) or never ended
                 (``SHORT``: no last chunk, the connection closed)."""
@@ -386,8 +391,12 @@ class StandInServer:
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 for event in events:
-                    data = f"data: {event}\n\n".encode()
+                    named = f"event: {event[0]}\ndata: {event[1]}\n\n" if isinstance(event, tuple) else f"data: {event}\n\n"
+                    data = named.encode()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    if server.stream_delay:
+                        self.wfile.flush()
+                        time.sleep(server.stream_delay)
                 if fault is Fault.SHORT:
                     self._drop()
                     return
@@ -446,6 +455,8 @@ class StandInServer:
                 fault = server._fault()
                 if vendor == "openai" and body.get("stream"):
                     self._stream(sse_chunks(reply, include_usage=bool((body.get("stream_options") or {}).get("include_usage"))), fault)
+                elif body.get("stream"):
+                    self._stream(anthropic_events(reply), fault)
                 else:
                     self._send(200, reply, fault)
 
@@ -483,3 +494,38 @@ def sse_chunks(completion: dict[str, Any], *, include_usage: bool = False) -> li
     if include_usage:
         out.append(json.dumps({**head, "choices": [], "usage": completion["usage"]}))
     return out + ["[DONE]"]
+
+
+def anthropic_events(message: dict[str, Any]) -> list[tuple[str, str]]:
+    """A message as Anthropic streams it (``stream: true``): (event name, data) pairs,
+    ``message_start`` (the message with no content, its input usage), per content
+    block ``content_block_start``, ``content_block_delta`` events (``text_delta``, or
+    ``input_json_delta`` pieces of a tool's input as JSON text), ``content_block_stop``,
+    then ``message_delta`` (``stop_reason``, output usage) and ``message_stop``
+    (https://docs.anthropic.com/en/docs/build-with-claude/streaming). Pieces of
+    ``PIECE`` characters, as ``sse_chunks``."""
+
+    def event(kind: str, data: dict[str, Any]) -> tuple[str, str]:
+        return kind, json.dumps({"type": kind, **data})
+
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "usage": {**usage, "output_tokens": 1}}
+    out = [event("message_start", {"message": start})]
+    for i, block in enumerate(message["content"]):
+        if block["type"] == "tool_use":
+            out.append(event("content_block_start", {"index": i, "content_block": {**block, "input": {}}}))
+            text = json.dumps(block["input"])
+            out += [event("content_block_delta", {"index": i, "delta": {"type": "input_json_delta", "partial_json": text[j : j + PIECE]}}) for j in range(0, len(text), PIECE)]
+        else:
+            out.append(event("content_block_start", {"index": i, "content_block": {"type": "text", "text": ""}}))
+            text = block["text"]
+            out += [event("content_block_delta", {"index": i, "delta": {"type": "text_delta", "text": text[j : j + PIECE]}}) for j in range(0, len(text), PIECE)]
+        out.append(event("content_block_stop", {"index": i}))
+    out.append(event("message_delta", {"delta": {"stop_reason": message["stop_reason"], "stop_sequence": None}, "usage": {"output_tokens": usage["output_tokens"]}}))
+    out.append(event("message_stop", {}))
+    return out
+
+
+def sse_body(events: list[str] | list[tuple[str, str]]) -> bytes:
+    """Server-sent events as one body (``data:`` lines, named with ``event:`` when given)."""
+    return "".join(f"event: {e[0]}\ndata: {e[1]}\n\n" if isinstance(e, tuple) else f"data: {e}\n\n" for e in events).encode()

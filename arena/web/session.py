@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
+from agents.llm.streaming import Draft
 from arena.beliefs import BeliefPoll, poll_for
 from arena.catchup import spec_from_header
 from arena.command import CliError
@@ -127,6 +128,14 @@ class GameSession:
             elif pace > 0 and not seat.is_remote and seat.name in agents:
                 agents[seat.name] = Paced(agents[seat.name], pace)
         self.agents: dict[str, Agent] = agents
+        # Model seats' speeches as they are written (``agents.llm.streaming``): the
+        # draft of each seat speaking now, and the seats whose server cannot stream.
+        self.live: dict[str, dict[str, Any]] = {}
+        self._unstreamed: set[str] = set()
+        for agent in agents.values():
+            inner = getattr(agent, "inner", agent)
+            if hasattr(inner, "drafts"):
+                inner.drafts = self._on_draft
         self.thoughts: list[dict[str, Any]] = []
         self.beliefs: list[dict[str, Any]] = []
         self.troubles: list[dict[str, Any]] = []  # model seats that stopped answering: the host's news
@@ -347,6 +356,23 @@ class GameSession:
         belief = self._belief(record, self._published)
         self._push({"type": "belief", "belief": belief}, lambda lens: lens.full or lens.seat == record.seat)
 
+    def _on_draft(self, draft: Draft) -> None:
+        """A speech being written, to every page (a speech in turn is public); why a
+        draft was withdrawn, and that a seat's server cannot stream, to the host's view
+        only (the reasons quote the model's reply and name its server)."""
+        message = {"seat": draft.seat, "decision": draft.decision, "state": draft.state, "text": draft.text, "replaced": draft.replaced}
+        if draft.state == "unstreamed":
+            if draft.seat not in self._unstreamed:
+                self._unstreamed.add(draft.seat)
+                self._push({"type": "draft", "draft": {**message, "note": draft.note}}, lambda lens: lens.full)
+            return
+        if draft.state == "speaking":
+            self.live[draft.seat] = message
+        else:
+            self.live.pop(draft.seat, None)
+        for ch in list(self.channels):
+            ch.push({"type": "draft", "draft": {**message, "note": draft.note} if ch.lens.full else message})
+
     def _push(self, message: dict[str, Any], to: Callable[[Lens], bool]) -> None:
         for ch in list(self.channels):
             if to(ch.lens):
@@ -384,6 +410,7 @@ class GameSession:
         }
         if kind == "snapshot":
             out["roles"] = role_names(self.spec.language)
+            out["drafts"] = list(self.live.values())
             if lens.full or lens.seat is not None:  # a seat's own beliefs, never another's
                 out["beliefs"] = [b for b in self.beliefs if lens.full or b["seat"] == lens.seat]
         if lens.seat is not None:
