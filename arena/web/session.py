@@ -132,8 +132,8 @@ class GameSession:
         # draft of each seat speaking now, and the seats whose server cannot stream.
         self.live: dict[str, dict[str, Any]] = {}
         self._unstreamed: set[str] = set()
-        for agent in agents.values():
-            inner = getattr(agent, "inner", agent)
+        for seated in agents.values():
+            inner = getattr(seated, "inner", seated)
             if hasattr(inner, "drafts"):
                 inner.drafts = self._on_draft
         self.thoughts: list[dict[str, Any]] = []
