@@ -158,3 +158,26 @@ async def test_a_parallel_round_is_not_streamed():
             agent.drafts = drafts.append
         await run_async(game, agents)
     assert game.over and not drafts and not any(b.get("stream") for b in api.requests)
+
+
+async def test_the_terminal_writes_the_speech_out_as_it_grows_and_says_when_it_is_withdrawn():
+    import io
+
+    from rich.console import Console
+
+    from arena.terminal_drafts import TerminalDrafts
+
+    def bad_first_speech(api):
+        api.push(Reply(REFUSED, as_tool=False), when=lambda body: bool(body.get("stream")))
+
+    game, log, api, drafts = await play(OpenAIStandIn, "openai:stand-in", None, setup=bad_first_speech)
+    out = io.StringIO()
+    screen = TerminalDrafts(Console(file=out, width=100_000, color_system=None))
+    for d in drafts:
+        screen(d)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("🗣 ") and "(speaking): Hugo is the wolf, I know it, vote Hugo today" in lines[0]
+    assert "withdrew a reply that failed the checks" in lines[1]
+    written = [line.split("(speaking): ", 1)[1] for line in lines if "(speaking): " in line]
+    assert written[1:] == [t for t in speeches(game).values()][: len(written) - 1]
+    assert SECRET not in out.getvalue()
