@@ -69,6 +69,13 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     add_limit_flags(p)
     p.add_argument("--human", action="append", metavar="NAME", help="you play seat NAME at this terminal (one seat; not with --god)")
     p.add_argument(
+        "--models",
+        action="append",
+        metavar="SPEC",
+        help="with --human NAME and no game file: half the other seats played by this model (repeatable: in turn), "
+        "the rest by the reference bot; the cost is shown at the end",
+    )
+    p.add_argument(
         "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"
     )
     add_output_flags(p)
@@ -110,6 +117,8 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
                 agent=args.agents or DEFAULT_AGENT,
                 options=extra,
             )
+        if getattr(args, "models", None):
+            spec = _against_models(spec, args)
         spec = _model_overrides(spec, args)
         if getattr(args, "beliefs", False):
             spec = spec.model_copy(update={"beliefs": True})
@@ -131,6 +140,17 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
     if drawn is not None:
         print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
     return spec, game, agents, calls
+
+
+def _against_models(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
+    """``--human NAME --models SPEC``: the person and the models at a table of bots."""
+    from arena.against_models import against_models
+
+    if args.game_file or args.agents is not None:
+        raise CliError("--models builds the table around --human NAME: give no game file and no --agents (a file seats models itself)")
+    if len(args.human or []) != 1:
+        raise CliError("--models needs exactly one --human NAME: the person the models play against")
+    return against_models(spec, args.human[0], args.models)
 
 
 def fresh_seed() -> int:
