@@ -297,14 +297,16 @@ def create_app(
     say: Callable[[str], None] | None = None,
     policy: Policy | None = None,
     max_running: int = MAX_RUNNING,
+    people_db: str | Path | None = None,
 ) -> Starlette:
     """The application; ``transcripts_dir`` receives one transcript per game (and its
     small ``.session.json``). On start the games found there are taken up again
     (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each.
     ``policy`` (``arena.web.guard``): the bound address, the extra host names and the
     host key; by default loopback, no extra name and a fresh key (``app.state.policy``).
-    ``max_running``: games played at once; one more is refused with 429."""
-    store = SessionStore(Path(transcripts_dir), max_running=max_running)
+    ``max_running``: games played at once; one more is refused with 429. ``people_db``:
+    the tournament database people's games are recorded in (``arena.people_games``)."""
+    store = SessionStore(Path(transcripts_dir), max_running=max_running, people_db=Path(people_db) if people_db else None)
     policy = policy or Policy()
 
     @contextlib.asynccontextmanager

@@ -164,6 +164,8 @@ class GameSession:
         self.history: list[Channel] = []  # every channel ever opened, for audits and tests
         self._published = 0
         self.task: asyncio.Task | None = None
+        self.people_db: Path | None = None  # set by the store: record the game there when it ends
+        self.clock = time.monotonic()
 
     # ------------------------------------------------------------------ three ways in
     @classmethod
@@ -282,7 +284,25 @@ class GameSession:
                     log.debug("closing %s failed", agent.name, exc_info=True)
             if not self.interrupted:
                 self._save_quietly()
+                self._to_people_db()
             self.publish()
+
+    def _to_people_db(self) -> None:
+        """A game with a person, recorded for the ratings: finished, or abandoned
+        (stopped by the host, failed), never rated (``arena.people_games``)."""
+        if self.people_db is None or not any(s.agent == HUMAN for s in self.spec.seats):
+            return
+        from arena import people_games
+        from arena.tournament.store import StoreError
+
+        try:
+            if self.status == "over":
+                started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created))
+                people_games.record_finished(self.people_db, self.spec, self.game, self.transcript, started=started, seconds=time.monotonic() - self.clock)
+            else:
+                people_games.record_abandoned(self.people_db, self.spec, self.transcript, self.error or self.status)
+        except (StoreError, OSError, sqlite3.Error):
+            log.warning("game %s: cannot be recorded in %s", self.id, self.people_db, exc_info=True)
 
     def _save_quietly(self) -> None:
         try:
@@ -499,6 +519,21 @@ class GameSession:
         }
 
 
+def _rotated(db: Path, spec: GameSpec) -> GameSpec:
+    """``spec`` with each person's card the next of their rotation (``people_games``);
+    as it was when the deck cannot be known or the database read (logged)."""
+    from arena import people_games
+    from arena.tournament.store import StoreError
+    from engine.presets import get_preset
+
+    try:
+        deck = list(spec.roles or get_preset(spec.preset).deck(len(spec.seats)))
+        return people_games.rotate_roles(db, spec, deck)
+    except (ValueError, StoreError, sqlite3.Error):
+        log.warning("the people's cards cannot be rotated from %s; dealt at random", db, exc_info=True)
+        return spec
+
+
 class TooManyGames(RuntimeError):
     """The server already plays as many games as it may (``--max-running``): HTTP 429."""
 
@@ -513,8 +548,9 @@ class SessionStore:
     opened last stay at hand, since a page that opens one asks again at once (its
     state, its socket, the replay)."""
 
-    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED):
+    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED, people_db: Path | None = None):
         self.transcripts_dir = transcripts_dir
+        self.people_db = people_db  # where people's games are recorded and rated (``arena.people_games``)
         self.max_running = max_running
         self.keep_finished = keep_finished
         self.index = GameIndex(transcripts_dir)
@@ -532,6 +568,8 @@ class SessionStore:
                 f"this server already plays {n} game{'s' if n != 1 else ''} at once; wait for one to end or stop one "
                 "(werewolf serve --max-running sets the limit)"
             )
+        if self.people_db is not None and any(s.agent == HUMAN for s in spec.seats):
+            spec = _rotated(self.people_db, spec)
         session = GameSession.new(spec, transcripts_dir=self.transcripts_dir, pace=pace)
         self._play(session)
         return session
@@ -543,6 +581,7 @@ class SessionStore:
     def _play(self, session: GameSession) -> None:
         """Hold ``session`` while it is played, and let it go when it ends."""
         self.sessions[session.id] = session
+        session.people_db = self.people_db
         keys = session.keys
         for d, name in keys.seats.items():
             self._seat[d] = (session, name)
