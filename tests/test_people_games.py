@@ -82,3 +82,22 @@ def test_finished_games_are_rated_under_the_persons_name_and_an_abandoned_one_is
     rating = names["Alice"]["rating"]
     assert rating["low"] <= rating["value"] <= rating["high"] and rating["low"] < rating["high"]
     assert names["Alice"]["games"] == 7 and names["Alice"]["agent"] == "human"
+
+    # The site says how many games a person needs before the interval means something.
+    site = tmp_path / "site"
+    capsys.readouterr()
+    assert main(["leaderboard", "--db", str(db), "--bootstrap", "40", "--html", str(site)]) == 0
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert "Alice (a person) has played 7 games, at least one rotation of the deck at their table (7 games" in page
+
+
+def test_the_site_counts_the_games_a_person_still_needs():
+    from arena.site.index import people_note
+    from arena.site.frame import Words
+
+    seats = [{"participant": "Zoe"}, {"participant": "heuristic"}]
+    d = {"participants": [{"participant": "Zoe", "agent": "human", "games": 3}, {"participant": "heuristic", "agent": "heuristic", "games": 3}],
+         "game_list": [{"players": 8, "seats": seats}] * 3}  # fmt: skip
+    note = people_note(d, Words("en"))
+    assert "Zoe (a person) has played 3 games" in note and "8 games (each card once): 5 more." in note
+    assert "heuristic" not in note

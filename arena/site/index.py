@@ -44,8 +44,27 @@ def ranking(d: dict[str, Any], w: Words) -> str:
     pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.p", "col.separated")], pairs, "pairs")
     method = d.get("rating_method", {}).get("outcome")
     note = f'<p class="note">{esc(w("method.margin"))}</p>' if method == "margin" else ""
+    note += people_note(d, w)
     return (f'<h2 id="ranking">{esc(w("ranking"))}</h2>{note}{t}<figure><figcaption>{esc(w("chart.rating"))}</figcaption>{chart}</figure>'
             f'<h3>{esc(w("pairs"))}</h3>{pt}')  # fmt: skip
+
+
+def people_note(d: dict[str, Any], w: Words) -> str:
+    """How many games each person needs before their interval means something: one
+    rotation of the deck at their table (``arena.people_games`` deals a person each
+    card once per rotation), so their rating is not the luck of the cards drawn."""
+    from collections import Counter
+
+    lines = []
+    for r in d["participants"]:
+        if r.get("agent") != "human":
+            continue
+        sizes = Counter(g["players"] for g in d.get("game_list", []) if any(s["participant"] == r["participant"] for s in g.get("seats", [])))
+        need = sizes.most_common(1)[0][0] if sizes else 0
+        left = max(0, need - r["games"])
+        key = "people.more" if left else "people.enough"
+        lines.append(esc(w(key, name=r["participant"], games=r["games"], need=need, left=left)))
+    return f'<p class="note people">{"<br>".join(lines)}</p>' if lines else ""
 
 
 def head_to_head(d: dict[str, Any], w: Words) -> str:
