@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import sqlite3
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
@@ -76,6 +79,12 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
         "the rest by the reference bot; the cost is shown at the end",
     )
     p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="with --human: record the game in this tournament database, rated with the models by werewolf leaderboard "
+        "--db PATH (a game left before its end is kept as abandoned, never rated); the person's card follows their rotation",
+    )
+    p.add_argument(
         "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"
     )
     add_output_flags(p)
@@ -124,6 +133,8 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
             spec = spec.model_copy(update={"beliefs": True})
         if getattr(args, "human", None) or getattr(args, "human_timeout", None) is not None:
             spec = seat_humans(spec, args.human or [], args.human_timeout)
+        if getattr(args, "db", None):
+            spec = _people_rotation(spec, args.db)
     except GameFileError as e:
         raise CliError(str(e)) from None
     prices = None
@@ -151,6 +162,22 @@ def _against_models(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
     if len(args.human or []) != 1:
         raise CliError("--models needs exactly one --human NAME: the person the models play against")
     return against_models(spec, args.human[0], args.models)
+
+
+def _people_rotation(spec: GameSpec, db: str) -> GameSpec:
+    """``--db``: the person's card the next of their rotation (``arena.people_games``)."""
+    from arena.gamefile import HUMAN
+    from arena.people_games import rotate_roles
+    from arena.tournament.store import StoreError
+    from engine.presets import get_preset
+
+    if not any(s.agent == HUMAN for s in spec.seats):
+        raise CliError("--db records a person's game for the ratings: give --human NAME too")
+    try:
+        deck = list(spec.roles or get_preset(spec.preset).deck(len(spec.seats)))
+        return rotate_roles(db, spec, deck)
+    except StoreError as e:
+        raise CliError(f"--db {db}: {e}") from None
 
 
 def fresh_seed() -> int:
@@ -209,9 +236,36 @@ def run_play(args: argparse.Namespace) -> int:
         if path != args.transcript:
             screen.console.print(f"[dim]This game is recorded in {path} (--transcript PATH to choose the file).[/dim]")
     beliefs = poll_for(spec.beliefs, writer)
-    return play_to_end(
-        game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents), beliefs=beliefs
-    )
+    if getattr(args, "db", None):
+        from arena import people_games  # here: only a person's game for the ratings needs it
+    started, clock = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.monotonic()
+    try:
+        code = play_to_end(
+            game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents), beliefs=beliefs
+        )
+    except CliError as e:
+        if getattr(args, "db", None) and path:
+            why = str(e)
+            _to_people_db(args.db, lambda: people_games.record_abandoned(args.db, spec, Path(path), why), screen)
+        raise
+    if getattr(args, "db", None) and path:
+        _to_people_db(
+            args.db, lambda: people_games.record_finished(args.db, spec, game, Path(path), started=started, seconds=time.monotonic() - clock), screen
+        )
+    return code
+
+
+def _to_people_db(db: str, record: Any, screen: Any) -> None:
+    """Record the person's game in ``db``; a failure is said, never loses the game
+    (its transcript is whole)."""
+    from arena.tournament.store import StoreError
+
+    try:
+        record()
+    except (StoreError, OSError, sqlite3.Error) as e:
+        screen.console.print(f"[yellow]warning: the game could not be recorded in {db}: {e}[/yellow]")
+    else:
+        screen.console.print(f"[dim]Recorded in {db}: werewolf leaderboard --db {db} rates it.[/dim]")
 
 
 COMMANDS = [Command("play", "play one game (from a game file, or a table of bots)", _configure_play, run_play)]

@@ -71,7 +71,7 @@ def test_a_whole_game_against_a_model_with_its_speech_streamed_and_the_cost_at_t
             "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         }  # fmt: skip
         args = ["-m", "arena.cli", "play", "--human", "Zoe", "--models", "openai:standin", "--seed", "7", "--players", "6"]
-        args += ["--human-timeout", "0.3", "--transcript", str(tmp_path / "t.jsonl")]
+        args += ["--human-timeout", "0.3", "--transcript", str(tmp_path / "t.jsonl"), "--db", str(tmp_path / "people.sqlite")]
         child = pexpect.spawn(sys.executable, args, cwd=str(ROOT), env=env, encoding="utf-8", timeout=240, dimensions=(60, 400))
         import io
 
@@ -83,3 +83,31 @@ def test_a_whole_game_against_a_model_with_its_speech_streamed_and_the_cost_at_t
     assert "Your card, Zoe" in text
     assert "(speaking): " + SPEECH[:40] in text.replace("\r", "")
     assert "Estimated cost: $" in text
+    # The person's game is in the store, under the person's name, beside the model.
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "people.sqlite") as con:
+        seats = con.execute("SELECT participant, agent FROM seats").fetchall()
+    assert ("Zoe", "human") in seats and ("openai:standin", "openai:standin") in seats and ("heuristic", "heuristic") in seats
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_terminal_game_the_person_leaves_is_kept_as_abandoned_and_not_rated(tmp_path):
+    from test_human import PROMPT, spawn
+
+    from arena.people_games import abandoned
+
+    db = tmp_path / "people.sqlite"
+    child = spawn("--human", "Alice", "--seed", "3", "--db", str(db), "--transcript", str(tmp_path / "t.jsonl"))
+    child.expect("Your card, Alice")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(__import__("pexpect").EOF)
+    child.close()
+    assert child.exitstatus != 0
+    (left,) = abandoned(db)
+    assert left["people"] == "Alice" and (db.parent / left["transcript"]).exists()
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
