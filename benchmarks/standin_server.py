@@ -79,6 +79,10 @@ SPEECH = (
     "to hide; let us vote with our heads, not our fears."
 )
 REASONING = "Nothing certain yet; I follow the votes and the silences, and keep my role to myself."
+# A speech the checks refuse: the private reasoning first, then public words that
+# would be quite wrong to publish, then JSON that breaks (no answer can be read).
+WITHDRAWN = "Hugo is surely the wolf, I am certain, vote Hugo"
+BROKEN_SPEECH = '{"reasoning": "SECRET PLAN: %s", "text": "%s", "claims": {"role": }}' % ("I am the wolf, blame Hugo", WITHDRAWN)
 PACK_TALK = "Let us pick someone who talks a lot and looks trusted; stay calm by day."
 
 
@@ -196,6 +200,9 @@ class StandInServer:
         self.openai_cache = OpenAIPromptCache(**clock, overflow_rate=OPENAI_OVERFLOW_RATE if self.vendor_clock else None)
         self.anthropic_cache = AnthropicPromptCache(**clock)
         self.faults: deque[Fault] = deque()  # what the next answers suffer, in order
+        # The next N public speeches are replies the checks refuse: private reasoning,
+        # then words, then JSON that breaks (``BROKEN_SPEECH``); the re-ask is answered well.
+        self.broken_speeches = 0
         self.faulted: list[Fault] = []  # the faults served so far
         self._httpd = _Server((host, port), self._handler())
         self._thread: threading.Thread | None = None
@@ -275,6 +282,8 @@ class StandInServer:
             schema = tool["parameters"]
         value = answer(schema, user_text(body.get("messages") or []), self._rng(body)) if schema else {"action": None}
         content = json.dumps(value)
+        if isinstance(value, dict) and value.get("text") == SPEECH and self._break_speech():
+            content = BROKEN_SPEECH
         stat = self._record("openai", body, started, cached.prompt_tokens, tokens(content), cached.cached_tokens, 0, cached.route, cached.machine, cached.text)
         message: dict[str, Any] = {"role": "assistant", "content": None if tool else content}
         if tool:
@@ -293,6 +302,13 @@ class StandInServer:
                 "completion_tokens_details": {"reasoning_tokens": 0},
             },
         }
+
+    def _break_speech(self) -> bool:
+        with self._lock:
+            if self.broken_speeches <= 0:
+                return False
+            self.broken_speeches -= 1
+            return True
 
     # ------------------------------------------------------------------ Anthropic
     def anthropic_lookup(self, body: dict[str, Any]) -> Any:
