@@ -35,7 +35,8 @@ on the last one, usage after it when ``stream_options.include_usage`` asks, then
 ``data: [DONE]``), and on ``/v1/messages`` as Anthropic streams (named events,
 ``message_start`` to ``message_stop``: ``anthropic_events``), over chunked transfer
 encoding; ``stream_delay`` seconds pass between two events, so a page shows a speech
-growing as a model's would.
+growing as a model's would (an unstreamed answer then takes as long, sent whole at the
+end, as a model writing at that pace).
 
 ``push(Fault.X, ...)`` makes the next answers go wrong on the wire after the server
 said 200, each in one of the ways a server, proxy or network really cuts an answer
@@ -474,6 +475,9 @@ class StandInServer:
                 elif body.get("stream"):
                     self._stream(anthropic_events(reply), fault)
                 else:
+                    if server.stream_delay:  # the model writes as slowly unstreamed: the whole reply comes at the end
+                        events = sse_chunks(reply) if vendor == "openai" else anthropic_events(reply)
+                        time.sleep(server.stream_delay * len(events))
                     self._send(200, reply, fault)
 
         return Handler
