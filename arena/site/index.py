@@ -44,7 +44,6 @@ def ranking(d: dict[str, Any], w: Words) -> str:
     pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.p", "col.separated")], pairs, "pairs")
     method = d.get("rating_method", {}).get("outcome")
     note = f'<p class="note">{esc(w("method.margin"))}</p>' if method == "margin" else ""
-    note += people_note(d, w)
     return (f'<h2 id="ranking">{esc(w("ranking"))}</h2>{note}{t}<figure><figcaption>{esc(w("chart.rating"))}</figcaption>{chart}</figure>'
             f'<h3>{esc(w("pairs"))}</h3>{pt}')  # fmt: skip
 
@@ -226,7 +225,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
+            + ranking(d, w) + people_note(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)
