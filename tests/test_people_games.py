@@ -101,3 +101,8 @@ def test_the_site_counts_the_games_a_person_still_needs():
     note = people_note(d, Words("en"))
     assert "Zoe (a person) has played 3 games" in note and "8 games (each card once): 5 more." in note
     assert "heuristic" not in note
+
+
+def test_serve_refuses_a_db_that_is_a_folder(tmp_path, capsys):
+    assert main(["serve", "--db", str(tmp_path), "--port", "0"]) == 2
+    assert "--db names the database file" in capsys.readouterr().err

@@ -51,6 +51,7 @@ def test_a_bot_is_not_a_model():
     [
         (["--models", "openai:m"], "exactly one --human NAME"),
         (["--human", "Zoe", "--models", "openai:m", "--agents", "random"], "no game file and no --agents"),
+        (["--db", "people.sqlite"], "--db records a person's game for the ratings: give --human NAME too"),
     ],
 )
 def test_refused_flags(capsys, args, message):
