@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import sqlite3
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
@@ -48,6 +51,8 @@ from arena.resume import run_resume
 from arena.signing_cli import add_sign_key_flag, signer_for
 from engine.game import Game
 from transcripts.writer import TranscriptWriter
+from engine.presets import get_preset
+from arena.gamefile import HUMAN
 
 def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("game_file", nargs="?", metavar="GAME_FILE", help="a .yaml/.yml/.json game file (default: a table of bots)")
@@ -68,6 +73,19 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prices", metavar="PATH", help="a YAML/JSON price table (USD per 1M tokens) overriding the built-in one")
     add_limit_flags(p)
     p.add_argument("--human", action="append", metavar="NAME", help="you play seat NAME at this terminal (one seat; not with --god)")
+    p.add_argument(
+        "--models",
+        action="append",
+        metavar="SPEC",
+        help="with --human NAME and no game file: half the other seats played by this model (repeatable: in turn), "
+        "the rest by the reference bot; the cost is shown at the end",
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="with --human: record the game in this tournament database, rated with the models by werewolf leaderboard "
+        "--db PATH (a game left before its end is kept as abandoned, never rated); the person's card follows their rotation",
+    )
     p.add_argument(
         "--human-timeout", type=float, metavar="SECONDS", help="time limit per decision for the human seat; then a safe default is played"
     )
@@ -110,11 +128,15 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
                 agent=args.agents or DEFAULT_AGENT,
                 options=extra,
             )
+        if getattr(args, "models", None):
+            spec = _against_models(spec, args)
         spec = _model_overrides(spec, args)
         if getattr(args, "beliefs", False):
             spec = spec.model_copy(update={"beliefs": True})
         if getattr(args, "human", None) or getattr(args, "human_timeout", None) is not None:
             spec = seat_humans(spec, args.human or [], args.human_timeout)
+        if getattr(args, "db", None):
+            spec = _people_rotation(spec, args.db)
     except GameFileError as e:
         raise CliError(str(e)) from None
     prices = None
@@ -131,6 +153,33 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
     if drawn is not None:
         print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
     return spec, game, agents, calls
+
+
+def _against_models(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
+    """``--human NAME --models SPEC``: the person and the models at a table of bots."""
+    # here, not at the top: only --models needs the table builder
+    from arena.against_models import against_models
+
+    if args.game_file or args.agents is not None:
+        raise CliError("--models builds the table around --human NAME: give no game file and no --agents (a file seats models itself)")
+    if len(args.human or []) != 1:
+        raise CliError("--models needs exactly one --human NAME: the person the models play against")
+    return against_models(spec, args.human[0], args.models)
+
+
+def _people_rotation(spec: GameSpec, db: str) -> GameSpec:
+    """``--db``: the person's card the next of their rotation (``arena.people_games``)."""
+    # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
+    from arena.people_games import rotate_roles
+    from arena.tournament.store import StoreError
+
+    if not any(s.agent == HUMAN for s in spec.seats):
+        raise CliError("--db records a person's game for the ratings: give --human NAME too")
+    try:
+        deck = list(spec.roles or get_preset(spec.preset).deck(len(spec.seats)))
+        return rotate_roles(db, spec, deck)
+    except StoreError as e:
+        raise CliError(f"--db {db}: {e}") from None
 
 
 def fresh_seed() -> int:
@@ -189,9 +238,37 @@ def run_play(args: argparse.Namespace) -> int:
         if path != args.transcript:
             screen.console.print(f"[dim]This game is recorded in {path} (--transcript PATH to choose the file).[/dim]")
     beliefs = poll_for(spec.beliefs, writer)
-    return play_to_end(
-        game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents), beliefs=beliefs
-    )
+    if getattr(args, "db", None):
+        import arena.people_games as people_games  # here: only a person's game for the ratings needs it
+    started, clock = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.monotonic()
+    try:
+        code = play_to_end(
+            game, agents, screen, writer=writer, calls=calls, json_out=args.json, quiet=args.quiet, order=list(agents), beliefs=beliefs
+        )
+    except CliError as e:
+        if getattr(args, "db", None) and path:
+            why = str(e)
+            _to_people_db(args.db, lambda: people_games.record_abandoned(args.db, spec, Path(path), why), screen)
+        raise
+    if getattr(args, "db", None) and path:
+        _to_people_db(
+            args.db, lambda: people_games.record_finished(args.db, spec, game, Path(path), started=started, seconds=time.monotonic() - clock), screen
+        )
+    return code
+
+
+def _to_people_db(db: str, record: Any, screen: Any) -> None:
+    """Record the person's game in ``db``; a failure is said, never loses the game
+    (its transcript is whole)."""
+    # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
+    from arena.tournament.store import StoreError
+
+    try:
+        record()
+    except (StoreError, OSError, sqlite3.Error) as e:
+        screen.console.print(f"[yellow]warning: the game could not be recorded in {db}: {e}[/yellow]")
+    else:
+        screen.console.print(f"[dim]Recorded in {db}: werewolf leaderboard --db {db} rates it.[/dim]")
 
 
 COMMANDS = [Command("play", "play one game (from a game file, or a table of bots)", _configure_play, run_play)]

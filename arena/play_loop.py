@@ -190,6 +190,11 @@ def play_to_end(
     seats' usage (``calls``) is printed with the seats in ``order`` (else as they
     first called)."""
     narrator = screen.narrator
+    if not quiet and not json_out and (screen.humans or screen.console.is_terminal):
+        # A person at the table, or a terminal watching: speeches as they are written.
+        from arena import terminal_drafts
+
+        terminal_drafts.attach(agents, screen.console)
     watch = failure_watch(agents, screen)
     if watch is not None and calls is not None:
         calls.subscribe(watch)

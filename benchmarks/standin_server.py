@@ -32,7 +32,11 @@ own time and no route overflows.
 A request with ``"stream": true`` on ``/v1/chat/completions`` is answered as OpenAI
 streams (server-sent events of ``chat.completion.chunk`` objects, the finish reason
 on the last one, usage after it when ``stream_options.include_usage`` asks, then
-``data: [DONE]``), over chunked transfer encoding.
+``data: [DONE]``), and on ``/v1/messages`` as Anthropic streams (named events,
+``message_start`` to ``message_stop``: ``anthropic_events``), over chunked transfer
+encoding; ``stream_delay`` seconds pass between two events, so a page shows a speech
+growing as a model's would (an unstreamed answer then takes as long, sent whole at the
+end, as a model writing at that pace).
 
 ``push(Fault.X, ...)`` makes the next answers go wrong on the wire after the server
 said 200, each in one of the ways a server, proxy or network really cuts an answer
@@ -76,6 +80,10 @@ SPEECH = (
     "to hide; let us vote with our heads, not our fears."
 )
 REASONING = "Nothing certain yet; I follow the votes and the silences, and keep my role to myself."
+# A speech the checks refuse: the private reasoning first, then public words that
+# would be quite wrong to publish, then JSON that breaks (no answer can be read).
+WITHDRAWN = "Hugo is surely the wolf, I am certain, vote Hugo"
+BROKEN_SPEECH = '{"reasoning": "SECRET PLAN: %s", "text": "%s", "claims": {"role": }}' % ("I am the wolf, blame Hugo", WITHDRAWN)
 PACK_TALK = "Let us pick someone who talks a lot and looks trusted; stay calm by day."
 
 
@@ -178,8 +186,10 @@ class StandInServer:
         port: int = 0,
         vendor_latency: float | None = None,
         known: set[str] | None = None,
+        stream_delay: float = 0.0,
     ):
         self.latency = latency
+        self.stream_delay = stream_delay
         # The models this server has (None: any name asked for); another is a 404 on the
         # model lookup and on every completion, as the vendors answer an unknown model.
         self.known = known
@@ -191,6 +201,9 @@ class StandInServer:
         self.openai_cache = OpenAIPromptCache(**clock, overflow_rate=OPENAI_OVERFLOW_RATE if self.vendor_clock else None)
         self.anthropic_cache = AnthropicPromptCache(**clock)
         self.faults: deque[Fault] = deque()  # what the next answers suffer, in order
+        # The next N public speeches are replies the checks refuse: private reasoning,
+        # then words, then JSON that breaks (``BROKEN_SPEECH``); the re-ask is answered well.
+        self.broken_speeches = 0
         self.faulted: list[Fault] = []  # the faults served so far
         self._httpd = _Server((host, port), self._handler())
         self._thread: threading.Thread | None = None
@@ -270,6 +283,8 @@ class StandInServer:
             schema = tool["parameters"]
         value = answer(schema, user_text(body.get("messages") or []), self._rng(body)) if schema else {"action": None}
         content = json.dumps(value)
+        if isinstance(value, dict) and value.get("text") == SPEECH and self._break_speech():
+            content = BROKEN_SPEECH
         stat = self._record("openai", body, started, cached.prompt_tokens, tokens(content), cached.cached_tokens, 0, cached.route, cached.machine, cached.text)
         message: dict[str, Any] = {"role": "assistant", "content": None if tool else content}
         if tool:
@@ -288,6 +303,13 @@ class StandInServer:
                 "completion_tokens_details": {"reasoning_tokens": 0},
             },
         }
+
+    def _break_speech(self) -> bool:
+        with self._lock:
+            if self.broken_speeches <= 0:
+                return False
+            self.broken_speeches -= 1
+            return True
 
     # ------------------------------------------------------------------ Anthropic
     def anthropic_lookup(self, body: dict[str, Any]) -> Any:
@@ -373,7 +395,7 @@ class StandInServer:
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
 
-            def _stream(self, events: list[str], fault: Fault | None) -> None:
+            def _stream(self, events: list[str] | list[tuple[str, str]], fault: Fault | None) -> None:
                 """Server-sent events over chunked transfer encoding: ``events`` whole, or
                 none (``EMPTY``), or the first half, ended cleanly (``CUT``) or never ended
                 (``SHORT``: no last chunk, the connection closed)."""
@@ -386,8 +408,12 @@ class StandInServer:
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 for event in events:
-                    data = f"data: {event}\n\n".encode()
+                    named = f"event: {event[0]}\ndata: {event[1]}\n\n" if isinstance(event, tuple) else f"data: {event}\n\n"
+                    data = named.encode()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    if server.stream_delay:
+                        self.wfile.flush()
+                        time.sleep(server.stream_delay)
                 if fault is Fault.SHORT:
                     self._drop()
                     return
@@ -446,7 +472,12 @@ class StandInServer:
                 fault = server._fault()
                 if vendor == "openai" and body.get("stream"):
                     self._stream(sse_chunks(reply, include_usage=bool((body.get("stream_options") or {}).get("include_usage"))), fault)
+                elif body.get("stream"):
+                    self._stream(anthropic_events(reply), fault)
                 else:
+                    if server.stream_delay:  # the model writes as slowly unstreamed: the whole reply comes at the end
+                        events = sse_chunks(reply) if vendor == "openai" else anthropic_events(reply)
+                        time.sleep(server.stream_delay * len(events))
                     self._send(200, reply, fault)
 
         return Handler
@@ -483,3 +514,38 @@ def sse_chunks(completion: dict[str, Any], *, include_usage: bool = False) -> li
     if include_usage:
         out.append(json.dumps({**head, "choices": [], "usage": completion["usage"]}))
     return out + ["[DONE]"]
+
+
+def anthropic_events(message: dict[str, Any]) -> list[tuple[str, str]]:
+    """A message as Anthropic streams it (``stream: true``): (event name, data) pairs,
+    ``message_start`` (the message with no content, its input usage), per content
+    block ``content_block_start``, ``content_block_delta`` events (``text_delta``, or
+    ``input_json_delta`` pieces of a tool's input as JSON text), ``content_block_stop``,
+    then ``message_delta`` (``stop_reason``, output usage) and ``message_stop``
+    (https://docs.anthropic.com/en/docs/build-with-claude/streaming). Pieces of
+    ``PIECE`` characters, as ``sse_chunks``."""
+
+    def event(kind: str, data: dict[str, Any]) -> tuple[str, str]:
+        return kind, json.dumps({"type": kind, **data})
+
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "usage": {**usage, "output_tokens": 1}}
+    out = [event("message_start", {"message": start})]
+    for i, block in enumerate(message["content"]):
+        if block["type"] == "tool_use":
+            out.append(event("content_block_start", {"index": i, "content_block": {**block, "input": {}}}))
+            text = json.dumps(block["input"])
+            out += [event("content_block_delta", {"index": i, "delta": {"type": "input_json_delta", "partial_json": text[j : j + PIECE]}}) for j in range(0, len(text), PIECE)]
+        else:
+            out.append(event("content_block_start", {"index": i, "content_block": {"type": "text", "text": ""}}))
+            text = block["text"]
+            out += [event("content_block_delta", {"index": i, "delta": {"type": "text_delta", "text": text[j : j + PIECE]}}) for j in range(0, len(text), PIECE)]
+        out.append(event("content_block_stop", {"index": i}))
+    out.append(event("message_delta", {"delta": {"stop_reason": message["stop_reason"], "stop_sequence": None}, "usage": {"output_tokens": usage["output_tokens"]}}))
+    out.append(event("message_stop", {}))
+    return out
+
+
+def sse_body(events: list[str] | list[tuple[str, str]]) -> bytes:
+    """Server-sent events as one body (``data:`` lines, named with ``event:`` when given)."""
+    return "".join(f"event: {e[0]}\ndata: {e[1]}\n\n" if isinstance(e, tuple) else f"data: {e}\n\n" for e in events).encode()

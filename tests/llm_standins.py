@@ -36,6 +36,12 @@ without the single-model lookup (llama.cpp's, vLLM's: a plain 404), ``listed`` t
 its list names; ``push_lookup`` queues misbehaviours for the model routes alone, and
 ``lookups`` logs every path they were asked.
 
+A request with ``"stream": true`` is answered as each vendor streams (OpenAI's
+``chat.completion.chunk`` events, Anthropic's named events: ``sse_chunks`` and
+``anthropic_events`` of ``benchmarks/standin_server.py``, which cite the vendors'
+documentation), the same answer in pieces; ``refuse_stream`` makes a streamed request
+a 400, as a grammar server that cannot stream a constrained reply answers.
+
 Two more ways to misbehave, for the tests of what a reply may publish: ``say`` (the
 public words the "model" speaks, in turn: injection payloads) and cutting replies the
 way a server does at ``max_tokens`` (``honour_max_tokens``: a reply longer than the
@@ -52,7 +58,9 @@ import asyncio
 import json
 import random
 import re
+import sys
 from contextlib import contextmanager
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -61,6 +69,9 @@ import httpx2
 import respx
 from respx.mocks import AbstractRequestMocker
 from gbnf_check import Grammar
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from standin_server import anthropic_events, sse_body, sse_chunks  # noqa: E402
 
 from agents.llm.vendor_cache import (
     AnthropicPromptCache,
@@ -287,6 +298,7 @@ class _StandIn:
         self.reject_json_schema = False  # a server without structured outputs (400)
         self.reject_tools = False  # a server without tool calling (400)
         self.reject_when: Predicate | None = None  # any other refusal (400) of a request body
+        self.refuse_stream = False  # a streamed request is a 400 (a server that cannot stream a schema)
         self.in_flight = 0
         self.peak_in_flight = 0
         self.say: list[str] = []  # public words spoken in turn, in place of the made-up ones
@@ -386,6 +398,8 @@ class _StandIn:
             if self.known is not None and body.get("model") not in self.known:
                 return self._unknown(str(body.get("model")))
             rejected = self._rejects(body)
+            if self.refuse_stream and body.get("stream"):
+                rejected = "streaming is not supported with a response format on this server"
             if rejected:
                 return self._error(Status(400, message=rejected))
             try:
@@ -397,12 +411,18 @@ class _StandIn:
             out = self._answer(body, b if isinstance(b, Reply) else None, cached)
             self._commit(cached)  # readable by the requests that arrive from now on
             self.responses.append(out)
+            if body.get("stream"):
+                return httpx.Response(200, content=sse_body(self._events(out, body)), headers={"content-type": "text/event-stream"})
             return _json_response(out)
         finally:
             self.in_flight -= 1
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
         return None
+
+    def _events(self, out: dict[str, Any], body: dict[str, Any]) -> list[str] | list[tuple[str, str]]:
+        """``out`` as the vendor streams it."""
+        raise NotImplementedError
 
     def _made_up(self, schema: dict[str, Any], question: str = "") -> str:
         """A legal answer under ``schema`` as the question narrows it, its words
@@ -470,6 +490,9 @@ class OpenAIStandIn(_StandIn):
 
     def _error(self, s: Status) -> httpx.Response:
         return httpx.Response(s.code, headers=s.headers, json={"error": {"message": s.message, "type": "stand_in", "code": s.code}})
+
+    def _events(self, out: dict[str, Any], body: dict[str, Any]) -> list[str] | list[tuple[str, str]]:
+        return sse_chunks(out, include_usage=bool((body.get("stream_options") or {}).get("include_usage")))
 
     prompt_text = staticmethod(openai_prompt_text)
 
@@ -550,6 +573,9 @@ class AnthropicStandIn(_StandIn):
             s.code, "api_error"
         )
         return httpx.Response(s.code, headers=s.headers, json={"type": "error", "error": {"type": kind, "message": s.message}})
+
+    def _events(self, out: dict[str, Any], body: dict[str, Any]) -> list[str] | list[tuple[str, str]]:
+        return anthropic_events(out)
 
     @staticmethod
     def blocks(body: dict[str, Any]) -> list[dict[str, Any]]:

@@ -6,7 +6,8 @@ the reason and a larger budget (up to ``max_tokens_cap``), then falls back to th
 heuristic bot, a recorded violation. These games play on stand-ins that cut replies
 exactly as the vendors do (``finish_reason: "length"``, ``stop_reason: "max_tokens"``)
 and check every place a seat's words can reach: every other seat's prompt (as sent on
-the wire), the events a transcript records, and the terminal narration.
+the wire), the events a transcript records, the terminal narration, and every draft
+of a speech streamed to the people watching (``agents.llm.streaming``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from llm_standins import (
 
 from agents.llm import make_llm_agent
 from agents.llm.accounting import CallLog
+from agents.llm.streaming import Draft
 from arena.runner import run_async
 from engine import Game, GameSetup
 from engine.presets import get_preset
@@ -82,6 +84,7 @@ async def play_cut_game(standin, spec: str, mode: str | None, *, seed: int = 3, 
     options = get_preset("millers_hollow").options({"last_words": "all"})
     game = Game(GameSetup(names=list(NAMES), seed=seed, options=options))
     log = CallLog()
+    drafts: list[Draft] = []
     with standin_router() as router:
         api = standin(router, seed=seed)
         for k, v in cutting.items():
@@ -90,14 +93,18 @@ async def play_cut_game(standin, spec: str, mode: str | None, *, seed: int = 3, 
             n: make_llm_agent(spec, n, log=log, seed=i, sleep=SleepRecorder(), **{**FAST, **({"mode": mode} if mode else {}), **seat})
             for i, n in enumerate(NAMES)
         }
+        for agent in agents.values():
+            agent.drafts = drafts.append  # every speech streamed, as a web table follows it
         await run_async(game, agents)
+    api.drafts = drafts
     return game, log, api
 
 
 def leaks(game: Game, api) -> dict[str, int]:
     """Private text found where others read: in words made public, in what seats were
-    sent to read, in the narration."""
+    sent to read, in the narration, in every streamed draft of a speech."""
     return {
+        "drafts": sum(1 for d in getattr(api, "drafts", []) if PRIVATE.search(d.text) or PRIVATE.search(d.note)),
         "speeches": sum(1 for t in _said(game) if PRIVATE.search(t)),
         "prompts": sum(1 for t in _read_by_seats(api) if "stand-in reas" in t),
         "narration": len(re.findall(r"stand-in reas|\"reasoning\"", _narration(game))),
@@ -118,7 +125,7 @@ async def test_cut_replies_are_reasked_with_a_larger_budget_and_never_published(
         seat={"max_tokens": 16, "max_tokens_cap": 32, "max_reasks": 2, "prompt_layout": "grammar"},
     )
     assert game.over and api.cuts > 0
-    assert leaks(game, api) == {"speeches": 0, "prompts": 0, "narration": 0}
+    assert leaks(game, api) == {"drafts": 0, "speeches": 0, "prompts": 0, "narration": 0}
     cut = [r for r in log.records if r.violation and "cut off at the length limit" in r.violation]
     assert cut and all(not r.accepted for r in cut)
     # Each re-ask after a cut doubles the budget, up to the cap.
@@ -138,7 +145,7 @@ async def test_cut_replies_are_reasked_with_a_larger_budget_and_never_published(
 async def test_a_model_that_is_always_cut_is_played_by_the_fallback(standin, spec, mode):
     game, log, api = await play_cut_game(standin, spec, mode, cut_at=120, seat={"max_reasks": 1})
     assert game.over
-    assert leaks(game, api) == {"speeches": 0, "prompts": 0, "narration": 0}
+    assert leaks(game, api) == {"drafts": 0, "speeches": 0, "prompts": 0, "narration": 0}
     decisions = {r.decision for r in log.records}
     # Choices short enough to fit may pass; no speech does (its JSON is longer), so
     # every speech is the fallback bot's, each counted as a violation.

@@ -39,6 +39,7 @@ from agents.llm.beliefs import belief_fields, belief_schema, read_beliefs
 from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Turn
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
+from agents.llm.streaming import DraftSink, SpeechStream
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
 import agents.llm.witch as witch
 from agents.llm.schema import (
@@ -85,6 +86,7 @@ class _Asking:
     attempt: int = 0
     call_started: float = 0.0
     pending: CallRecord | None = None  # held back until the decision's outcome is known
+    stream: SpeechStream | None = None  # a public speech's drafts, for the people watching
 
 
 class LLMAgent(Agent):
@@ -126,6 +128,9 @@ class LLMAgent(Agent):
         self._cuts: list[int] = []  # history lengths (entries) at this seat's earlier requests
         self._kept_poison: witch.KeptPoison | None = None  # answered with tonight's heal
         self.beliefs_expected = False  # the game asks beliefs: the cache layout's schema holds their field
+        # Who is shown this seat's public speeches as they are written (the web table,
+        # a terminal game with a person: ``agents.llm.streaming``); None: nobody.
+        self.drafts: DraftSink | None = None
 
     @property
     def display_name(self) -> str:
@@ -167,11 +172,21 @@ class LLMAgent(Agent):
         except asyncio.CancelledError:
             raise
         except TimeoutError:
-            return self._fallback(state, error=f"decision time limit ({self.options.decision_timeout:g}s) reached", cut_off=True)
+            why = f"decision time limit ({self.options.decision_timeout:g}s) reached"
+            return self._ended_stream(state, self._fallback(state, error=why, cut_off=True), why)
         except Exception as e:  # never let a model seat crash the game
             # The decision's id, not its kind: a kind (seer_check) would tell the seat's role.
             log.warning("%s: %s on decision %d: %r", self.name, type(e).__name__, decision.id, e)
-            return self._fallback(state, error=f"internal error: {type(e).__name__}: {e}")
+            why = f"internal error: {type(e).__name__}: {e}"
+            return self._ended_stream(state, self._fallback(state, error=why), why)
+
+    @staticmethod
+    def _ended_stream(state: _Asking, answer: Any, why: str) -> Any:
+        """A speech whose asking was cut short: its draft withdrawn, ``answer`` stands."""
+        if state.stream is not None:
+            state.stream.withdraw(why)
+            state.stream.done(_spoken(answer))
+        return answer
 
     async def aclose(self) -> None:
         """Close the connections opened in the running loop; call it in the loop that
@@ -224,10 +239,23 @@ class LLMAgent(Agent):
         if self.combines_witch and witch.combinable(view, d):
             return await self._ask_witch(state)
         state.prompt = self.prompt(view, d)
+        state.stream = self._speech_stream(d)
         try:
-            return await self._attempts(state, lambda reply: self.read(reply, d, view), "illegal answer")
+            answer = await self._attempts(state, lambda reply: self.read(reply, d, view), "illegal answer")
         except _Unanswered:
-            return self._fallback(state)
+            answer = self._fallback(state)
+        if state.stream is not None:
+            state.stream.done(_spoken(answer))
+        return answer
+
+    def _speech_stream(self, d: Decision) -> SpeechStream | None:
+        """Drafts of a public speech given in turn; not of a round where everybody
+        speaks at once (its speeches are heard together), nor of any private words."""
+        from engine.speech import SPEAK
+
+        if self.drafts is None or d.kind != SPEAK or (d.context or {}).get("protocol") == "parallel":
+            return None
+        return SpeechStream(self.drafts, self.name, d.id)
 
     def read(self, reply: Any, d: Decision, view: SeatView) -> Reading:
         """What one reply to ``d`` makes: the answer, or why it is refused."""
@@ -284,8 +312,10 @@ class LLMAgent(Agent):
             state.call_started = time.monotonic()
             self._flush(state)
             try:
-                result = await self.backend.call(state.prompt, state.turns)
+                result = await self.backend.call(state.prompt, state.turns, state.stream)
             except CallFailed as e:
+                if state.stream is not None:
+                    state.stream.withdraw(f"the model's answer did not arrive: {e}")
                 if e.disable:
                     self.disabled = str(e)
                 state.pending = self._record(state, messages=e.messages, error=str(e), retries=e.retries, latency=time.monotonic() - state.call_started)
@@ -301,6 +331,8 @@ class LLMAgent(Agent):
                 self._flush(state)
                 return reading.answer
             reason = reading.reason or refused
+            if state.stream is not None:
+                state.stream.withdraw(f"the reply failed the checks ({reason}); the checked speech replaces it")
             state.turns.append(Turn(result.reply, reason))
             if cut:
                 state.prompt = dataclasses.replace(state.prompt, max_tokens=self._larger_budget(state.prompt))
@@ -650,6 +682,13 @@ def _only_answer(d: Decision) -> Any:
     if d.shape == BOOL and not d.allow_pass and len(set(d.options)) == 1:
         return d.options[0]
     return _MANY
+
+
+def _spoken(answer: Any) -> str:
+    """The words of a speech answer (plain words, or ``engine.speech.check_speech``'s dict)."""
+    if isinstance(answer, dict):
+        return str(answer.get("text", ""))
+    return answer if isinstance(answer, str) else ""
 
 
 def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:

@@ -99,6 +99,11 @@ class LLMOptions(BaseModel):
     retry_total: float = Field(default=120.0, gt=0, le=86400, description="cap on the time spent retrying one call")
     decision_timeout: float = Field(default=300.0, gt=0, le=86400, description="seconds for one decision, re-asks included")
     max_reasks: int = Field(default=2, ge=0, le=10, description="re-asks after a malformed or illegal answer")
+    stream: bool = Field(
+        default=True,
+        description="stream a speech's public words to the people watching while the model writes them (where a table "
+        "shows them: the web table, a terminal game with a person); the game records only the checked speech",
+    )
     # --- structured output ---------------------------------------------------------------
     mode: str | None = Field(
         default=None,

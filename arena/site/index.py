@@ -11,6 +11,7 @@ from typing import Any
 import arena.site.svg as svg
 from arena.site.frame import SIDES, Words, money, nav, num, opt, page, pct, table
 from arena.site.svg import esc
+from collections import Counter
 
 
 def headline(d: dict[str, Any], w: Words) -> str:
@@ -49,6 +50,23 @@ def ranking(d: dict[str, Any], w: Words) -> str:
     title = w("ranking.anchor", anchor=anchor) if anchor else w("ranking")
     return (f'<h2 id="ranking">{esc(title)}</h2>{note}{t}<figure><figcaption>{esc(chart_label)}</figcaption>{chart}</figure>'
             f'<h3>{esc(w("pairs"))}</h3>{pt}')  # fmt: skip
+
+
+def people_note(d: dict[str, Any], w: Words) -> str:
+    """How many games each person needs before their interval means something: one
+    rotation of the deck at their table (``arena.people_games`` deals a person each
+    card once per rotation), so their rating is not the luck of the cards drawn."""
+
+    lines = []
+    for r in d["participants"]:
+        if r.get("agent") != "human":
+            continue
+        sizes = Counter(g["players"] for g in d.get("game_list", []) if any(s["participant"] == r["participant"] for s in g.get("seats", [])))
+        need = sizes.most_common(1)[0][0] if sizes else 0
+        left = max(0, need - r["games"])
+        key = "people.more" if left else "people.enough"
+        lines.append(esc(w(key, name=r["participant"], games=r["games"], need=need, left=left)))
+    return f'<p class="note people">{"<br>".join(lines)}</p>' if lines else ""
 
 
 def head_to_head(d: dict[str, Any], w: Words) -> str:
@@ -211,7 +229,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
+            + ranking(d, w) + people_note(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)

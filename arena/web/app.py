@@ -300,6 +300,7 @@ def create_app(
     policy: Policy | None = None,
     max_running: int = MAX_RUNNING,
     audit: bool = False,
+    people_db: str | Path | None = None,
 ) -> Starlette:
     """The application; ``transcripts_dir`` receives one transcript per game (and its
     small ``.session.json``). On start the games found there are taken up again
@@ -309,8 +310,9 @@ def create_app(
     ``max_running``: games played at once; one more is refused with 429. ``audit``:
     keep every connection and what it was sent (``GameSession.history``; the tests'
     check of what a browser received), which a served app never does: a closed
-    connection then leaves nothing behind."""
-    store = SessionStore(Path(transcripts_dir), max_running=max_running, audit=audit)
+    connection then leaves nothing behind. ``people_db``: the tournament database
+    people's games are recorded in (``arena.people_games``)."""
+    store = SessionStore(Path(transcripts_dir), max_running=max_running, audit=audit, people_db=Path(people_db) if people_db else None)
     policy = policy or Policy()
 
     @contextlib.asynccontextmanager

@@ -40,6 +40,12 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help=f"games played at once (default {MAX_RUNNING}, at most {MAX_RUNNING_LIMIT}); one more is refused with HTTP 429 until one ends",
     )
     p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="record every finished game with a person in this tournament database (SQLite), rated with the models by "
+        "werewolf leaderboard --db PATH; a game stopped before its end is kept as abandoned, never rated",
+    )
+    p.add_argument(
         "--allow-host",
         action="append",
         metavar="NAME",
@@ -93,9 +99,18 @@ def run_serve(args: argparse.Namespace) -> int:
     for name in args.allow_host:
         if not name.strip() or any(c in name for c in "/ @?#"):
             raise CliError(f"--allow-host takes a host name such as arena.example.org, got '{name}'")
+    if args.db:
+        # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
+        from arena.people_games import open_store
+        from arena.tournament.store import StoreError
+
+        try:
+            open_store(args.db).close()
+        except StoreError as e:
+            raise CliError(f"--db {args.db}: {e}") from None
     sock = bind(args.host, args.port)
     policy = Policy(bind_host=args.host, allow_hosts=tuple(args.allow_host))
-    app = create_app(args.transcripts, say=lambda line: print(line, flush=True), policy=policy, max_running=args.max_running)
+    app = create_app(args.transcripts, say=lambda line: print(line, flush=True), policy=policy, max_running=args.max_running, people_db=args.db)
     print(f"Werewolf Arena is serving on {address(sock)}?key={policy.key}  (Ctrl-C stops it)", flush=True)
     print(
         "Open that address to start games: the key in it lets your browser start them"
@@ -104,6 +119,8 @@ def run_serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     print(f"Transcripts are written to {args.transcripts}/", flush=True)
+    if args.db:
+        print(f"People's finished games are recorded in {args.db}: werewolf leaderboard --db {args.db} rates them", flush=True)
     if not policy.loopback:
         print(
             f"warning: listening on {args.host}: other machines can reach it; starting a game (on this machine's model keys) "

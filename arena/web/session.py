@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
+from agents.llm.streaming import Draft
 from arena.beliefs import BeliefPoll, poll_for
 from arena.catchup import spec_from_header
 from arena.command import CliError
@@ -46,6 +47,7 @@ from transcripts.schema import BeliefRecord, CallRecord, ErrorRecord, EventRecor
 from transcripts.verify import Status, verify_file
 from transcripts.views import reasoning_of
 from transcripts.writer import TranscriptWriter
+from engine.presets import get_preset
 
 log = logging.getLogger("werewolf.web")
 
@@ -134,6 +136,14 @@ class GameSession:
             elif pace > 0 and not seat.is_remote and seat.name in agents:
                 agents[seat.name] = Paced(agents[seat.name], pace)
         self.agents: dict[str, Agent] = agents
+        # Model seats' speeches as they are written (``agents.llm.streaming``): the
+        # draft of each seat speaking now, and the seats whose server cannot stream.
+        self.live: dict[str, dict[str, Any]] = {}
+        self._unstreamed: set[str] = set()
+        for seated in agents.values():
+            inner = getattr(seated, "inner", seated)
+            if hasattr(inner, "drafts"):
+                inner.drafts = self._on_draft
         self.thoughts: list[dict[str, Any]] = []
         self.beliefs: list[dict[str, Any]] = []
         self.troubles: list[dict[str, Any]] = []  # model seats that stopped answering: the host's news
@@ -162,6 +172,8 @@ class GameSession:
         self.history: list[Channel] | None = None  # every channel ever opened, when audited (SessionStore's audit)
         self._published = 0
         self.task: asyncio.Task | None = None
+        self.people_db: Path | None = None  # set by the store: record the game there when it ends
+        self.clock = time.monotonic()
 
     # ------------------------------------------------------------------ three ways in
     @classmethod
@@ -280,7 +292,26 @@ class GameSession:
                     log.debug("closing %s failed", agent.name, exc_info=True)
             if not self.interrupted:
                 self._save_quietly()
+                self._to_people_db()
             self.publish()
+
+    def _to_people_db(self) -> None:
+        """A game with a person, recorded for the ratings: finished, or abandoned
+        (stopped by the host, failed), never rated (``arena.people_games``)."""
+        if self.people_db is None or not any(s.agent == HUMAN for s in self.spec.seats):
+            return
+        # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
+        import arena.people_games as people_games
+        from arena.tournament.store import StoreError
+
+        try:
+            if self.status == "over":
+                started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created))
+                people_games.record_finished(self.people_db, self.spec, self.game, self.transcript, started=started, seconds=time.monotonic() - self.clock)
+            else:
+                people_games.record_abandoned(self.people_db, self.spec, self.transcript, self.error or self.status)
+        except (StoreError, OSError, sqlite3.Error):
+            log.warning("game %s: cannot be recorded in %s", self.id, self.people_db, exc_info=True)
 
     def _save_quietly(self) -> None:
         try:
@@ -354,6 +385,23 @@ class GameSession:
         belief = self._belief(record, self._published)
         self._push({"type": "belief", "belief": belief}, lambda lens: lens.full or lens.seat == record.seat)
 
+    def _on_draft(self, draft: Draft) -> None:
+        """A speech being written, to every page (a speech in turn is public); why a
+        draft was withdrawn, and that a seat's server cannot stream, to the host's view
+        only (the reasons quote the model's reply and name its server)."""
+        message = {"seat": draft.seat, "decision": draft.decision, "state": draft.state, "text": draft.text, "replaced": draft.replaced}
+        if draft.state == "unstreamed":
+            if draft.seat not in self._unstreamed:
+                self._unstreamed.add(draft.seat)
+                self._push({"type": "draft", "draft": {**message, "note": draft.note}}, lambda lens: lens.full)
+            return
+        if draft.state == "speaking":
+            self.live[draft.seat] = message
+        else:
+            self.live.pop(draft.seat, None)
+        for ch in list(self.channels):
+            ch.push({"type": "draft", "draft": {**message, "note": draft.note} if ch.lens.full else message})
+
     def _push(self, message: dict[str, Any], to: Callable[[Lens], bool]) -> None:
         for ch in list(self.channels):
             if to(ch.lens):
@@ -391,6 +439,7 @@ class GameSession:
         }
         if kind == "snapshot":
             out["roles"] = role_names(self.spec.language)
+            out["drafts"] = list(self.live.values())
             if lens.full or lens.seat is not None:  # a seat's own beliefs, never another's
                 out["beliefs"] = [b for b in self.beliefs if lens.full or b["seat"] == lens.seat]
         if lens.seat is not None:
@@ -480,6 +529,21 @@ class GameSession:
         }
 
 
+def _rotated(db: Path, spec: GameSpec) -> GameSpec:
+    """``spec`` with each person's card the next of their rotation (``people_games``);
+    as it was when the deck cannot be known or the database read (logged)."""
+    # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
+    import arena.people_games as people_games
+    from arena.tournament.store import StoreError
+
+    try:
+        deck = list(spec.roles or get_preset(spec.preset).deck(len(spec.seats)))
+        return people_games.rotate_roles(db, spec, deck)
+    except (ValueError, StoreError, sqlite3.Error):
+        log.warning("the people's cards cannot be rotated from %s; dealt at random", db, exc_info=True)
+        return spec
+
+
 class TooManyGames(RuntimeError):
     """The server already plays as many games as it may (``--max-running``): HTTP 429."""
 
@@ -494,8 +558,9 @@ class SessionStore:
     opened last stay at hand, since a page that opens one asks again at once (its
     state, its socket, the replay)."""
 
-    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED, audit: bool = False):
+    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED, audit: bool = False, people_db: Path | None = None):
         self.transcripts_dir = transcripts_dir
+        self.people_db = people_db  # where people's games are recorded and rated (``arena.people_games``)
         self.max_running = max_running
         self.keep_finished = keep_finished
         self.audit = audit  # keep every connection of every game held, and what it was sent (tests)
@@ -514,6 +579,8 @@ class SessionStore:
                 f"this server already plays {n} game{'s' if n != 1 else ''} at once; wait for one to end or stop one "
                 "(werewolf serve --max-running sets the limit)"
             )
+        if self.people_db is not None and any(s.agent == HUMAN for s in spec.seats):
+            spec = _rotated(self.people_db, spec)
         session = GameSession.new(spec, transcripts_dir=self.transcripts_dir, pace=pace)
         self._play(session)
         return session
@@ -531,6 +598,7 @@ class SessionStore:
         """Hold ``session`` while it is played, and let it go when it ends."""
         self._audited(session)
         self.sessions[session.id] = session
+        session.people_db = self.people_db
         keys = session.keys
         for d, name in keys.seats.items():
             self._seat[d] = (session, name)

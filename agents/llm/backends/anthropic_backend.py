@@ -28,12 +28,25 @@ from typing import Any
 
 import anthropic
 
-from agents.llm.backends.base import CUT_REASONS, PING, CutAnswer, Prompt, Reply, Turn, Usage, breakpoint_blocks, correction_text, question_text
+from agents.llm.backends.base import (
+    CUT_REASONS,
+    PING,
+    CutAnswer,
+    Listener,
+    Prompt,
+    Reply,
+    Turn,
+    Usage,
+    breakpoint_blocks,
+    correction_text,
+    question_text,
+)
 from agents.llm.backends.sdk import SDKBackend
 
 class AnthropicBackend(SDKBackend):
     name = "anthropic"
     modes = ("tool", "text")
+    streams = True
     sdk = anthropic
     sdk_error = anthropic.AnthropicError
 
@@ -53,6 +66,28 @@ class AnthropicBackend(SDKBackend):
 
     def reply(self, response: Any, mode: str) -> Reply:
         return _reply(response, mode)
+
+    async def stream(self, client: anthropic.AsyncAnthropic, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        """Messages with ``stream: true``: ``message_start``, then per content block
+        ``content_block_start``, its ``content_block_delta`` events (``text_delta`` for
+        text, ``input_json_delta`` pieces of a tool's input JSON), ``content_block_stop``,
+        then ``message_delta`` with the ``stop_reason`` and usage, and ``message_stop``
+        (https://docs.anthropic.com/en/docs/build-with-claude/streaming). The SDK's
+        ``messages.stream`` joins them into the message ``_reply`` reads; a stream
+        without a stop reason was cut on the way."""
+        pieces: list[str] = []
+        async with client.messages.stream(**request) as events:
+            async for event in events:
+                if event.type == "content_block_delta":
+                    delta = event.delta
+                    piece = getattr(delta, "text", None) if delta.type == "text_delta" else getattr(delta, "partial_json", None) if delta.type == "input_json_delta" else None
+                    if piece:
+                        pieces.append(piece)
+                        listener.raw("".join(pieces))
+            message = await events.get_final_message()
+        if getattr(message, "stop_reason", None) is None:
+            raise CutAnswer("the stream ended before its last event (no stop_reason)")
+        return _reply(message, mode)
 
     # ------------------------------------------------------------------ request
     def default_layout(self) -> str:

@@ -30,7 +30,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, ClassVar
+from typing import Any, Awaitable, Callable, ClassVar, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
@@ -194,6 +194,23 @@ class ModeRejected(Exception):
     """The server refused the way the answer format was requested (a 400)."""
 
 
+class StreamRefused(Exception):
+    """The server refused a streamed request (a 400) that it may take unstreamed."""
+
+
+class Listener(Protocol):
+    """Who follows a reply as it streams (``agents.llm.streaming.SpeechStream``)."""
+
+    def begin(self) -> None:
+        """A streamed request starts: a retry starts the reply afresh."""
+
+    def raw(self, text: str) -> None:
+        """The reply's raw text so far (message text, or a tool call's arguments)."""
+
+    def unstreamed(self, why: str) -> None:
+        """This request goes unstreamed: the server cannot stream it."""
+
+
 class Inconclusive(Exception):
     """A model lookup the server answered without saying whether the model is there
     (no such route on that server, the model absent from a list that may not hold
@@ -205,9 +222,15 @@ class Inconclusive(Exception):
 _LEARNED: dict[tuple[str, str, str, str], str] = {}
 
 
+# Servers that refused to stream a format, per (back end, server, model, schema shape,
+# format): why, told to the viewers of every later call instead of a draft.
+_UNSTREAMED: dict[tuple[str, str, str, str, str], str] = {}
+
+
 def forget_learned_modes() -> None:
     """Start over (tests; a server upgraded mid-process)."""
     _LEARNED.clear()
+    _UNSTREAMED.clear()
 
 
 class Backend(ABC):
@@ -215,6 +238,7 @@ class Backend(ABC):
 
     name: ClassVar[str] = "backend"
     modes: ClassVar[tuple[str, ...]] = ("text",)
+    streams: ClassVar[bool] = False  # whether ``send_stream`` is implemented
 
     def __init__(self, model: str, options: LLMOptions | None = None, *, limits: Limits | None = None, sleep: Sleep | None = None):
         self.model = model
@@ -270,6 +294,11 @@ class Backend(ABC):
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
         """Make one request; raise ``Transient``, ``ModeRejected`` or ``CallFailed``."""
 
+    async def send_stream(self, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        """``send``, the reply streamed to ``listener`` as it arrives; raises as ``send``
+        does, and ``StreamRefused`` when the server refuses to stream the request."""
+        raise NotImplementedError
+
     @abstractmethod
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         """The messages of ``request`` as JSON, system part first, for the record."""
@@ -307,8 +336,9 @@ class Backend(ABC):
         return False
 
     # ------------------------------------------------------------------ the call
-    async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
-        """One model call with transient retries; raises ``CallFailed``."""
+    async def call(self, prompt: Prompt, turns: list[Turn], listener: Listener | None = None) -> CallResult:
+        """One model call with transient retries; raises ``CallFailed``. With
+        ``listener``, the reply is streamed to it where the server can stream."""
         retries = 0
         started = time.monotonic()
         last_messages: list[dict[str, Any]] = []
@@ -322,7 +352,7 @@ class Backend(ABC):
         try:
             async for attempt in self.retrying(before_sleep):
                 with attempt:
-                    reply, last_messages = await self._attempt(prompt, turns)
+                    reply, last_messages = await self._attempt(prompt, turns, listener)
         except Transient as e:
             raise CallFailed(f"gave up after {retries + 1} attempts: {e}", retries=retries, messages=last_messages) from None
         except CallFailed as e:
@@ -344,7 +374,7 @@ class Backend(ABC):
             reraise=True,
         )
 
-    async def _attempt(self, prompt: Prompt, turns: list[Turn]) -> tuple[Reply, list[dict[str, Any]]]:
+    async def _attempt(self, prompt: Prompt, turns: list[Turn], listener: Listener | None = None) -> tuple[Reply, list[dict[str, Any]]]:
         """One request, downgrading the answer format on a refusal of it."""
         first = self.mode_for(prompt.family)
         order = [first] if self.options.mode else [m for m in self.modes[self.modes.index(first) :]]
@@ -355,7 +385,7 @@ class Backend(ABC):
             messages = self.sent_messages(request)
             try:
                 async with self.limits.slot(self.limit_key):
-                    reply = await self.send(request, mode)
+                    reply = await self._send(request, mode, prompt.family, listener)
             except ModeRejected as e:
                 rejection = rejection or e
                 continue
@@ -366,6 +396,33 @@ class Backend(ABC):
                 self._learn(mode, prompt.family)
             return reply, messages
         raise CallFailed(f"the server refused the request: {rejection}", messages=messages)
+
+    async def _send(self, request: dict[str, Any], mode: str, family: str, listener: Listener | None) -> Reply:
+        """``send``, streamed to ``listener`` when there is one and the server streams.
+        A server that refuses the streamed request (some grammar servers cannot stream
+        a constrained reply) is asked unstreamed; when that works, its refusal is
+        remembered and every later call is unstreamed, the listener told why."""
+        if listener is None:
+            return await self.send(request, mode)
+        key = (self.name, self.endpoint, self.model, family, mode)
+        why = _UNSTREAMED.get(key)
+        if why is None and not self.streams:
+            why = f"the {self.name} back end does not stream replies"
+        elif why is None and not self.options.stream:
+            why = "streaming is switched off for this seat (stream: false)"
+        if why is not None:
+            listener.unstreamed(why)
+            return await self.send(request, mode)
+        listener.begin()
+        try:
+            return await self.send_stream(request, mode, listener)
+        except StreamRefused as e:
+            reply = await self.send(request, mode)  # refused again: the format, not streaming
+            why = f"the server at {self.address or self.name} cannot stream a {mode} reply ({e})"
+            _UNSTREAMED[key] = why
+            log.info("%s:%s: %s", self.name, self.model, why)
+            listener.unstreamed(why)
+            return reply
 
     def _wait(self, state: RetryCallState) -> float:
         """Full-jitter exponential backoff; a server's Retry-After is a floor (plus a

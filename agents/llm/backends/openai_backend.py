@@ -29,6 +29,7 @@ into each seat's slot before its first request (``backends.prefix``).
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,7 +38,19 @@ import openai
 import agents.llm.backends.gbnf as gbnf
 import agents.llm.backends.prefix as prefix
 import agents.llm.backends.slots as slots
-from agents.llm.backends.base import CUT_REASONS, PING, CallResult, CutAnswer, Prompt, Reply, Turn, Usage, correction_text, user_content
+from agents.llm.backends.base import (
+    CUT_REASONS,
+    PING,
+    CallResult,
+    CutAnswer,
+    Listener,
+    Prompt,
+    Reply,
+    Turn,
+    Usage,
+    correction_text,
+    user_content,
+)
 from agents.llm.backends.sdk import SDKBackend
 import transcripts.bounded as bounded
 
@@ -49,6 +62,7 @@ log = logging.getLogger(__name__)
 class OpenAIBackend(SDKBackend):
     name = "openai"
     modes = ("json_schema", "tool", "text")
+    streams = True
     sdk = openai
     sdk_error = openai.OpenAIError
 
@@ -65,6 +79,51 @@ class OpenAIBackend(SDKBackend):
     def reply(self, response: Any, mode: str) -> Reply:
         return _reply(response, mode)
 
+    async def stream(self, client: openai.AsyncOpenAI, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        """Chat Completions with ``stream: true``: server-sent ``chat.completion.chunk``
+        objects, each choice's ``delta`` holding the next piece of ``content`` or of a
+        tool call's ``arguments``, ``finish_reason`` on the choice's last chunk, and,
+        with ``stream_options.include_usage``, a last chunk with no choice carrying the
+        ``usage`` (https://platform.openai.com/docs/api-reference/chat-streaming,
+        https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options).
+        The pieces are joined into the completion ``_reply`` reads; a stream without a
+        finish reason was cut on the way."""
+        content: list[str] = []
+        refusal: list[str] = []
+        args: list[str] = []
+        call: dict[str, str] = {}
+        finish: str | None = None
+        usage: Any = None
+        stream = await client.chat.completions.create(**request, stream=True, stream_options={"include_usage": True})
+        async for chunk in stream:
+            usage = getattr(chunk, "usage", None) or usage
+            for choice in getattr(chunk, "choices", None) or []:
+                if choice.index != 0:
+                    continue
+                delta = choice.delta
+                if delta is not None and delta.content:
+                    content.append(delta.content)
+                    listener.raw("".join(content))
+                if delta is not None and getattr(delta, "refusal", None):
+                    refusal.append(delta.refusal)
+                for piece in (delta.tool_calls if delta is not None else None) or []:
+                    if piece.index != 0:
+                        continue
+                    if piece.id:
+                        call["id"] = piece.id
+                    fn = piece.function
+                    if fn is not None and fn.name:
+                        call["name"] = fn.name
+                    if fn is not None and fn.arguments:
+                        args.append(fn.arguments)
+                        listener.raw("".join(args))
+                finish = choice.finish_reason or finish
+        if finish is None:
+            raise CutAnswer("the stream ended before its last chunk (no finish_reason)")
+        calls = [SimpleNamespace(id=call.get("id", ""), function=SimpleNamespace(name=call.get("name", ""), arguments="".join(args)))] if call else []
+        message = SimpleNamespace(content="".join(content) or None, refusal="".join(refusal) or None, tool_calls=calls)
+        return _reply(SimpleNamespace(usage=usage, choices=[SimpleNamespace(message=message, finish_reason=finish)]), mode)
+
     @property
     def _is_openai(self) -> bool:
         return urlsplit(self.endpoint).hostname in OPENAI_HOSTS
@@ -73,7 +132,7 @@ class OpenAIBackend(SDKBackend):
         return "cache" if self._is_openai else "grammar"
 
     # ------------------------------------------------------------------ slots
-    async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
+    async def call(self, prompt: Prompt, turns: list[Turn], listener: Listener | None = None) -> CallResult:
         if self.layout() == "grammar" and not self._is_openai:
             if not slots.known(self.endpoint):
                 await slots.learn(self.endpoint, self._slot_count)
@@ -82,7 +141,7 @@ class OpenAIBackend(SDKBackend):
                 shared = prompt.system_parts[0]
                 name = prefix.filename(self.model, shared)
                 await prefix.share(self.endpoint, slot, name, self._slot_action, lambda at: self._prime(at, shared))
-        return await super().call(prompt, turns)
+        return await super().call(prompt, turns, listener)
 
     async def _slot_count(self) -> int | None:
         """The server's slots (llama.cpp's ``/props``), asked once per endpoint with the

@@ -25,9 +25,11 @@ from agents.llm.backends.base import (
     CallFailed,
     CutAnswer,
     Inconclusive,
+    Listener,
     MissingKey,
     Reply,
     ServerBusy,
+    StreamRefused,
     Transient,
     retry_after,
     safe_url,
@@ -90,6 +92,11 @@ class SDKBackend(Backend):
     @abstractmethod
     def reply(self, response: Any, mode: str) -> Reply:
         """The SDK's response as a ``Reply``."""
+
+    async def stream(self, client: Any, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        """The SDK's streamed request, each piece's text so far given to ``listener``,
+        read into a ``Reply`` (``CutAnswer`` when the stream ends before its last event)."""
+        raise NotImplementedError
 
     @abstractmethod
     def ping_request(self) -> dict[str, Any]:
@@ -243,6 +250,31 @@ class SDKBackend(Backend):
             # The SDK's answer to a body that does not say it is JSON: the body as text.
             raise CutAnswer(f"the body is not an API answer ({len(resp)} characters of text)")
         return self.reply(resp, mode)
+
+
+    async def send_stream(self, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        """``send`` over the vendor's streaming API, its failures sorted the same way; a
+        400 or 422 is ``StreamRefused`` (the server may take the request unstreamed),
+        and a connection that breaks mid-stream a ``CutAnswer``, retried."""
+        import httpx2
+
+        sdk = self.sdk
+        try:
+            return await self.stream(self.client(), {**request, "timeout": self.options.call_timeout(self.layout())}, mode, listener)
+        except sdk.APITimeoutError as e:
+            raise Transient(f"timeout: {e}") from None
+        except sdk.APIConnectionError as e:
+            raise Transient(f"connection error: {e}") from None
+        except sdk.APIStatusError as e:
+            if e.status_code == 200:  # an ``error`` event after the 200: the server's fault, retried
+                raise CutAnswer(f"the stream ended with an error event: {error_message(e)}") from None
+            if e.status_code in (400, 422):
+                raise StreamRefused(f"HTTP {e.status_code}: {error_message(e)}") from None
+            raise status_failure(e.status_code, error_message(e), e.response.headers, mode) from None
+        except (json.JSONDecodeError, httpx2.TransportError) as e:
+            raise CutAnswer(f"the stream broke off ({type(e).__name__}: {e})") from None
+        except self.sdk_error as e:
+            raise CallFailed(f"{type(e).__name__}: {e}") from None
 
 
 def error_message(e: Any) -> str:

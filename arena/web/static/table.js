@@ -127,6 +127,10 @@ function apply(msg) {
     if (S.replayStep === null) appendItems([{ belief: msg.belief }]);
     return;
   }
+  if (msg.type === "draft") {
+    showDraft(msg.draft);
+    return;
+  }
   if (msg.type === "trouble") {
     S.troubles.push(msg.trouble);
     if (S.replayStep === null) appendItems([{ trouble: msg.trouble }]);
@@ -157,11 +161,62 @@ function apply(msg) {
   if (msg.me !== undefined) S.me = msg.me;
   if (msg.type === "snapshot") renderTimeline();
   else if (S.replayStep === null) appendItems(fresh.map((e) => ({ event: e })));
+  if (fresh.length) settleDrafts();
+  if (msg.type === "snapshot") (msg.drafts || []).forEach(showDraft);
   renderSide();
   renderAction();
   renderReveal();
   renderReplayBar();
   renderPhase();
+}
+
+// ------------------------------------------------------------------ speeches being written
+// A model seat's speech grows here while the model writes it (only its public words);
+// the speech event that follows is what the game recorded. A draft the checks refused
+// is withdrawn, and the viewer is told so.
+function draftBox() {
+  let box = $("drafts");
+  if (!box) {
+    box = el("section", { id: "drafts", class: "drafts", "aria-live": "polite" });
+    $("timeline").after(box);
+  }
+  return box;
+}
+
+function draftNode(seat) {
+  const box = draftBox();
+  let node = [...box.children].find((n) => n.dataset.seat === seat);
+  if (!node) {
+    node = el("div", { class: "item speech draft", "data-seat": seat, "data-steps": "0" });
+    box.append(node);
+  }
+  return node;
+}
+
+function showDraft(d) {
+  if (S.replayStep !== null) return;
+  if (d.state === "unstreamed") {
+    draftBox().append(el("div", { class: "item trouble small muted", text: T("draft.unstreamed", { name: d.seat, why: d.note || "" }) }));
+    return;
+  }
+  const node = draftNode(d.seat);
+  if (d.state === "speaking") {
+    node.classList.remove("withdrawn");
+    node.dataset.steps = String(Number(node.dataset.steps) + 1);
+    node.replaceChildren(el("b", { text: who(d.seat) }), " ", el("span", { class: "mark speaking", text: T("draft.speaking") }), " ", el("span", { class: "words", text: d.text }));
+  } else if (d.state === "withdrawn") {
+    node.classList.add("withdrawn");
+    node.replaceChildren(el("b", { text: who(d.seat) }), " ", el("span", { class: "note", text: T("draft.withdrawn") + (d.note ? " (" + d.note + ")" : "") }));
+  } else if (d.state === "done") {
+    node.dataset.done = "1";
+    if (d.replaced) node.append(" ", el("span", { class: "note", text: T("draft.replaced") }));
+  }
+}
+
+function settleDrafts() {
+  const box = $("drafts");
+  if (!box) return;
+  for (const n of [...box.children]) if (n.dataset.done === "1" || !n.dataset.seat) n.remove();
 }
 
 // ------------------------------------------------------------------ the timeline
