@@ -62,8 +62,11 @@ def head_to_head(d: dict[str, Any], w: Words) -> str:
 
 
 def sides(d: dict[str, Any], w: Words) -> str:
+    """Deceiver against detector under any seating (the additive per-side fit), then the
+    figures per whole side: Bradley-Terry by side where the seating identifies it, else
+    each side's win rate against the pooled field."""
     rows = d["participants"]
-    out = f'<h2 id="sides">{esc(w("sides"))}</h2>'
+    out = f'<h2 id="sides">{esc(w("sides"))}</h2>' + skills_map(d, w) + f'<h3>{esc(w("sides.teams"))}</h3>'
     sr = d.get("side_ratings") or {}
     why = w("why.yes" if sr.get("identified") else "why.no", share=f"{100 * sr.get('single_participant_sides', 0):.0f}")
     if (d.get("side_ratings") or {}).get("identified"):
@@ -79,6 +82,31 @@ def sides(d: dict[str, Any], w: Words) -> str:
     else:
         out += f'<p class="note nothing">{esc(w("sides.none", why=why))}</p>'
     return out
+
+
+def skills_map(d: dict[str, Any], w: Words) -> str:
+    """Each participant's skill per village seat (x) and per wolf seat (y), fitted
+    additively under any seating, and which fit predicts held-out games better."""
+    ss = d.get("side_skills") or {}
+    pts = [(r["participant"], r.get("detector") or {}, r.get("deceiver") or {}) for r in d["participants"]]
+    shown = [p for p in pts if p[1].get("value") is not None and p[2].get("value") is not None]
+    if not shown:
+        return f'<p class="note nothing">{esc(w("skills.none", why=ss.get("why") or ""))}</p>'
+    chart = svg.scatter(shown, label=w("skills"), x_label=w("skills.x"), y_label=w("skills.y"))
+    t = table([esc(w(k)) for k in ("col.participant", "col.detector", "col.deceiver")], [[esc(n), num(x), num(y)] for n, x, y in pts], "skills")
+    return (f'<p class="note">{esc(w("skills.note"))}</p><p class="note cv">{esc(cv_words(ss.get("cross_validation"), w))}</p>'
+            f'<figure><figcaption>{esc(w("skills"))}</figcaption>{chart}</figure>{t}')  # fmt: skip
+
+
+def cv_words(cv: dict[str, Any] | None, w: Words) -> str:
+    """The cross-validation of both fits on held-out games, and which predicts better."""
+    if not cv or not cv.get("available"):
+        return w("skills.cv.none", why=(cv or {}).get("why") or "")
+    a, p = cv["additive"], cv["plain"]
+    head = w("skills.cv", folds=cv["folds"], games=cv["games"], a_ll=f"{a['log_loss']:.3f}", p_ll=f"{p['log_loss']:.3f}",
+             a_br=f"{a['brier']:.3f}", p_br=f"{p['brier']:.3f}")  # fmt: skip
+    verdict = w(f"skills.better.{cv.get('better') or 'none'}", diff=num(cv["difference"]["log_loss"], 4, signed=True))
+    return f"{head} {verdict}"
 
 
 def roles(d: dict[str, Any], w: Words) -> str:
