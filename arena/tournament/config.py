@@ -176,6 +176,11 @@ class TournamentConfig(_Strict):
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # Seat names: ``shuffled`` draws each game's from the documented pool
+    # (``arena.gamefile.NAMES``, 30 names, then "Player 31" on), so a name effect cannot
+    # follow a participant; ``fixed`` gives seat k the pool's k-th name every game (a
+    # name then goes with a position); a list is a pool of one's own, drawn per game.
+    names: Literal["shuffled", "fixed"] | list[str] = "shuffled"
     # Start even when a model's endpoint does not answer the check before the first game
     # (``arena.preflight``): a warning, and the games ask that model as usual, its
     # fallback bot playing each decision the model does not answer.
@@ -190,6 +195,25 @@ class TournamentConfig(_Strict):
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
         return v
+
+    @field_validator("names")
+    @classmethod
+    def _names(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            bad = [n for n in v if not n.strip() or n != n.strip()]
+            if bad:
+                raise ValueError(f"names: {bad[0]!r} is not a name (no blank or padded names)")
+            if len(set(v)) != len(v):
+                raise ValueError("names: the pool names someone twice")
+        return v
+
+    @model_validator(mode="after")
+    def _pool_fits(self) -> "TournamentConfig":
+        if isinstance(self.names, list):
+            most = max(t.players for t in self.tables)
+            if len(self.names) < most:
+                raise ValueError(f"names: a pool of {len(self.names)} cannot name the {most} seats of the largest table")
+        return self
 
     @field_validator("language")
     @classmethod
