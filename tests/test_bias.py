@@ -17,6 +17,8 @@ from arena.metrics.bias import POSITIONS, GameBias, bias_report, seat_days
 from arena.tournament.config import ConfigError, config_from_data
 from arena.tournament.schedule import build_schedule
 from arena.gamefile import NAMES
+from arena.site.bias import store_bias
+from arena.site.frame import num
 
 TABLE = {"preset": "millers_hollow", "players": 8, "options": {"sheriff": False}}  # no Sheriff: the order rotates by day
 
@@ -72,6 +74,15 @@ def test_a_planted_last_speaker_bias_is_found(tmp_path, capsys):
     assert main(["metrics", str(folder)]) == 0
     text = capsys.readouterr().out
     assert "Votes by speaking position" in text and "Votes and survival by seat name" in text
+    # The site shows the same report, read from the store's transcripts and then kept in its cache.
+    db = tmp_path / "t.sqlite"
+    assert main(["leaderboard", "--db", str(db), "--html", str(tmp_path / "site"), "--bootstrap", "20"]) == 0
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    section = page.split('id="bias"')[1].split("<h2")[0]
+    assert "chart points" in section and "By seat name" in section
+    shown = num(last["vote_share_excess"], 1, 100.0, signed=True)
+    assert f'<td class="name">last</td><td class="name">{last["seat_days"]:,}</td>' in section and shown in section
+    assert store_bias(str(db)) == store_bias(str(db))  # the second from the cache
 
 
 def test_no_bias_is_shown_where_none_was_planted(tmp_path, capsys):

@@ -118,7 +118,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {path}", file=sys.stderr)
     data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
     if args.html:
+        from arena.site.bias import store_bias
         from arena.site.build import build
+
+        data["bias"] = store_bias(args.db, seed=args.seed)  # the site's only: it reads every transcript (cached)
 
         report = build(data, args.db, args.html, language=args.language)
         print(report.summary(), file=sys.stderr)

@@ -155,6 +155,32 @@ def persuasion(d: dict[str, Any], w: Words) -> str:
             f'<figure><figcaption>{esc(w("col.swing"))}</figcaption>{chart}</figure>{t}')  # fmt: skip
 
 
+def bias(d: dict[str, Any], w: Words) -> str:
+    """Votes and survival by speaking position and by seat name (``arena.metrics.bias``),
+    when the site was built with the transcripts at hand (empty otherwise)."""
+    b = d.get("bias")
+    if not b:
+        return ""
+    pos = {r["position"]: r for r in b["by_position"]}
+    chart = svg.interval_chart([(w(f"bias.{p}"), pos[p]["vote_share_excess"]) for p in pos], label=w("bias.chart"), digits=1,
+                               scale=100.0, kind="points")  # fmt: skip
+    head = [esc(w(k)) for k in ("bias.col.position", "bias.col.seat_days", "bias.col.share", "bias.col.share_x", "bias.col.out_x")]
+    rows = [[esc(w(f"bias.{p}")), f"{r['seat_days']:,}", num(r["vote_share"], 1, 100.0), num(r["vote_share_excess"], 1, 100.0, signed=True),
+             num(r["voted_out_excess"], 1, 100.0, signed=True)] for p, r in pos.items()]  # fmt: skip
+    sl, ne = b["slope"], b["name_effect"]
+    slope = w("bias.slope", share=num(sl["vote_share"], 1, 100.0, signed=True), out=num(sl["voted_out"], 1, 100.0, signed=True))
+    names_head = [esc(w(k)) for k in ("bias.col.name", "bias.col.seats", "bias.col.share_x", "bias.col.out_x", "bias.col.alive_x")]
+    names = [[esc(r["name"]), f"{r['seats']:,}", num(r["vote_share_excess"], 1, 100.0, signed=True), num(r["voted_out_excess"], 1, 100.0, signed=True),
+              num(r["survived_excess"], 1, 100.0, signed=True)] for r in b["by_name"]]  # fmt: skip
+    p_values = w("bias.names.test", n=f"{ne['permutations']:,}", share=f"{ne['vote_share_excess']['p_value']:.3f}",
+                 out=f"{ne['voted_out_excess']['p_value']:.3f}", alive=f"{ne['survived_excess']['p_value']:.3f}")  # fmt: skip
+    note = w("bias.note", games=f"{b['games']:,}", days=f"{b['seat_days']:,}")
+    return (f'<h2 id="bias">{esc(w("bias"))}</h2><p class="note">{esc(note)}</p>'
+            f'<figure><figcaption>{esc(w("bias.chart"))}</figcaption>{chart}</figure>' + table(head, rows, "bias")
+            + f'<p class="note">{esc(slope)}</p><h3>{esc(w("bias.names"))}</h3><p class="note">{esc(p_values)}</p>'
+            + table(names_head, names, "bias-names"))  # fmt: skip
+
+
 def belief_cell(b: dict[str, Any]) -> str:
     """Brier against the constant answer's, the skill score, AUC and the answers scored."""
     if not b.get("belief_ratings"):
@@ -235,7 +261,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
+            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + bias(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)
