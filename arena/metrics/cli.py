@@ -15,6 +15,7 @@ from arena.gc_tuning import many_games
 from arena.metrics.bias import GameBias, bias_report
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
+from arena.metrics.self_incrimination import WolfSeat, self_incrimination, wolf_seats
 from arena.persuasion.paths import sidecar_for
 
 
@@ -98,12 +99,14 @@ def measure(args: argparse.Namespace) -> int:
         per_game.append(json.dumps(game, ensure_ascii=False))
 
     seen: list[GameBias] = []  # each game's speaking-position and name sums (``arena.metrics.bias``)
-    agg = aggregate(with_bias(with_persuasion(collect(path, skipped), path, heard), seen), keep if args.json else None)
+    wolves: list[list[WolfSeat]] = []  # each game's wolf seats and what their claims gave away
+    agg = aggregate(with_bias(with_persuasion(collect(path, skipped), path, heard), seen, wolves), keep if args.json else None)
     if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
     if heard:
         agg["persuasion"] = persuasion_summary(heard)
     agg["bias"] = bias_report(seen)
+    agg["self_incrimination"] = self_incrimination(wolves)
     if args.json:
         head = json.dumps({"aggregate": agg}, ensure_ascii=False)[:-1]
         print(f'{head}, "games": [{", ".join(per_game)}], "skipped": {json.dumps(skipped, ensure_ascii=False)}}}')
@@ -111,15 +114,28 @@ def measure(args: argparse.Namespace) -> int:
         print_aggregate(agg, skipped)
         print_persuasion(agg.get("persuasion"), seats=False)
         print_bias(agg.get("bias"))
+        print_self_incrimination(agg.get("self_incrimination"))
     return 0
 
 
-def with_bias(games: Iterable[Any], seen: list[GameBias]) -> Iterator[Any]:
-    """``games``, each game's bias sums appended to ``seen`` (a few numbers per game:
-    the games themselves are not kept)."""
+def with_bias(games: Iterable[Any], seen: list[GameBias], wolves: list[list[WolfSeat]]) -> Iterator[Any]:
+    """``games``, each game's bias sums appended to ``seen`` and its wolf seats'
+    self-incrimination to ``wolves`` (a few numbers per game: the games themselves are
+    not kept)."""
     for g in games:
         seen.append(GameBias.of(g))
+        wolves.append(wolf_seats(g))
         yield g
+
+
+def print_self_incrimination(s: dict[str, Any] | None) -> None:
+    if not s:
+        return
+    console_for(False).print(_table(
+        "Self-incrimination: werewolf seats whose own claims revealed (95% Wilson intervals)",
+        ("who", "wolf seats", "their card", "a packmate", "either"),
+        ((r["agent"], f"{r['wolf_seats']:,}", *(_wilson(r[k]) for k in ("card", "pack", "either"))) for r in s["by_agent"]),
+    ))  # fmt: skip
 
 
 def print_bias(b: dict[str, Any] | None) -> None:
@@ -147,6 +163,11 @@ def print_bias(b: dict[str, Any] | None) -> None:
     console.print(f"Do names matter at all ({ne['test']}, {ne['permutations']:,} shuffles): p = "
                   f"{ne['vote_share_excess']['p_value']:.3f} for vote share, {ne['voted_out_excess']['p_value']:.3f} for voted out, "
                   f"{ne['survived_excess']['p_value']:.3f} for survival (per-name intervals are not corrected for the many names)")  # fmt: skip
+
+
+def _wilson(r: dict[str, Any]) -> str:
+    """A Wilson rate, narrow (the count is in the table's seats column)."""
+    return "—" if r.get("rate") is None else f"{100 * r['rate']:.1f}% [{100 * r['low']:.1f},{100 * r['high']:.1f}]"
 
 
 def _share(e: dict[str, Any]) -> str:
