@@ -63,6 +63,14 @@ def test_a_random_model_monitor_is_at_chance_and_its_calls_are_kept_apart(games,
     kept = [json.loads(line) for line in calls.read_text(encoding="utf-8").splitlines()]
     assert len(kept) == out["calls"] and all(0 <= c["probability"] <= 1 for c in kept)
     assert out["cost_usd"] == pytest.approx(sum(c["cost_usd"] for c in kept)) and out["cost_usd"] > 0
+    # A second run appends its calls (the first run's were paid for too), and the
+    # default file is not a transcript the folder's readers would try.
+    again = _run(capsys, str(games), "--agent", "openai:gpt-5.4-mini", "--calls", str(calls))
+    assert len(calls.read_text(encoding="utf-8").splitlines()) == out["calls"] + again["calls"]
+    default = _run(capsys, str(games), "--agent", "openai:gpt-5.4-mini")
+    assert default["calls_file"] == str(games / "monitor_calls.ndjson") and (games / "monitor_calls.ndjson").exists()
+    assert main(["metrics", str(games), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["skipped"] == []
     (row,) = out["by_agent"]
     pub = row["public_auroc"]
     assert pub["low"] <= 0.5 <= pub["high"] and pub["high"] - pub["low"] < 0.2

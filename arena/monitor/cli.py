@@ -16,7 +16,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="TRANSCRIPT_OR_DIR", help="one transcript, or a folder of them (searched recursively for *.jsonl)")
     p.add_argument("--agent", required=True, metavar="SPEC", help="the monitor: words (the built-in baseline) or a model spec (openai:MODEL, ...)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--calls", metavar="PATH", help="where a model monitor's calls are written (default: monitor_calls.jsonl beside the games)")
+    p.add_argument("--calls", metavar="PATH", help="where a model monitor's calls are appended (default: monitor_calls.ndjson beside the games)")
     p.add_argument("--prices", metavar="PATH", help="a price table (USD per 1M tokens) for the monitor's model")
     p.add_argument("--concurrency", type=int, default=8, metavar="N", help="model monitor calls in flight at once (default 8)")
     p.add_argument("--seed", type=int, default=0, help="the bootstrap's seed")
@@ -55,8 +55,11 @@ def run(args: argparse.Namespace) -> int:
     calls = [c.to_json() for c in monitor.calls]
     calls_file = None
     if calls:
-        calls_file = Path(args.calls) if args.calls else (path if path.is_dir() else path.parent) / "monitor_calls.jsonl"
-        calls_file.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in calls), encoding="utf-8")
+        calls_file = Path(args.calls) if args.calls else (path if path.is_dir() else path.parent) / "monitor_calls.ndjson"
+        # appended: an earlier run's calls were paid for too. ``.ndjson``, not ``.jsonl``:
+        # a folder's ``*.jsonl`` are its transcripts (``werewolf metrics DIR``).
+        with calls_file.open("a", encoding="utf-8") as f:
+            f.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in calls)
     costs = [c["cost_usd"] for c in calls if c["cost_usd"] is not None]
     out = {
         "monitor": args.agent, "games": games, "seat_days": len(shown), "calls": len(calls),
