@@ -63,12 +63,14 @@ def test_a_random_model_monitor_is_at_chance_and_its_calls_are_kept_apart(games,
     kept = [json.loads(line) for line in calls.read_text(encoding="utf-8").splitlines()]
     assert len(kept) == out["calls"] and all(0 <= c["probability"] <= 1 for c in kept)
     assert out["cost_usd"] == pytest.approx(sum(c["cost_usd"] for c in kept)) and out["cost_usd"] > 0
-    # A second run appends its calls (the first run's were paid for too), and the
-    # default file is not a transcript the folder's readers would try.
+    # Run again: every rating is read back from beside its game, nothing is asked or paid twice.
     again = _run(capsys, str(games), "--agent", "openai:gpt-5.4-mini", "--calls", str(calls))
-    assert len(calls.read_text(encoding="utf-8").splitlines()) == out["calls"] + again["calls"]
-    default = _run(capsys, str(games), "--agent", "openai:gpt-5.4-mini")
-    assert default["calls_file"] == str(games / "monitor_calls.ndjson") and (games / "monitor_calls.ndjson").exists()
+    assert again["calls"] == 0 and again["reused"] == out["calls"] and again["by_agent"] == out["by_agent"]
+    assert len(api.requests) == out["calls"] + 2  # the second run's one-token check only
+    # Another monitor asks its own, and appends its calls to the default file, which the
+    # folder's readers do not take for a transcript.
+    other = _run(capsys, str(games), "--agent", "openai:gpt-5.4-nano")
+    assert other["calls"] == out["calls"] and other["calls_file"] == str(games / "monitor_calls.ndjson")
     assert main(["metrics", str(games), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["skipped"] == []
     (row,) = out["by_agent"]
@@ -127,3 +129,28 @@ def test_a_monitor_model_that_does_not_answer_stops_before_any_rating(games, api
     err = capsys.readouterr().err
     assert "gpt-5.4-mini" in err and "does not answer" in err and "api.openai.com" in err
     assert not (tmp_path / "c.jsonl").exists()
+
+
+def test_a_tournament_with_a_monitor_rates_its_games_once(tmp_path, capsys):
+    two = [{"name": "H", "agent": "heuristic"}, {"name": "H-50", "agent": "heuristic", "options": {"noise": 0.5}}]  # one agent, two participants
+    cfg = {"name": "mt", "seed": 4, "games": 6, "tables": [TABLE], "participants": two, "monitor": "words"}
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    argv = ["tournament", str(tmp_path / "t.yaml"), "--db", str(tmp_path / "t.sqlite"), "--quiet", "--json"]
+    capsys.readouterr()
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)["monitor"]
+    assert first["games"] == 6 and first["seat_days"] > 0 and first["reused"] == 0
+    assert [r["agent"] for r in first["by_agent"]] == ["H", "H-50"]  # by participant, not by agent
+    assert len(list((tmp_path / "t_transcripts").glob("*.monitor.ndjson"))) == 6
+    assert main(argv) == 0  # nothing left to play: the ratings are read back, not made again
+    again = json.loads(capsys.readouterr().out)["monitor"]
+    assert again["reused"] == sum(r["rated"]["public"] for r in first["by_agent"]) and again["by_agent"] == first["by_agent"]
+
+
+def test_a_tournament_file_names_a_monitor_it_can_make():
+    from arena.tournament.config import ConfigError, config_from_data
+
+    base = {"name": "mt", "games": 2, "tables": [TABLE], "participants": [{"name": "H", "agent": "heuristic"}]}
+    assert config_from_data(base | {"monitor": "openai:gpt-5.4-mini"}).monitor == "openai:gpt-5.4-mini"
+    with pytest.raises(ConfigError, match="monitor: 'nope' is not a model spec"):
+        config_from_data(base | {"monitor": "nope"})

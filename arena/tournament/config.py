@@ -176,6 +176,9 @@ class TournamentConfig(_Strict):
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # A monitor (``words`` or a model spec) rates every seat-day's private reasoning and
+    # public words once the run's games are played (``arena.monitor``, docs/TOURNAMENTS.md).
+    monitor: str | None = None
     # Seat names: ``shuffled`` draws each game's from the documented pool
     # (``arena.gamefile.NAMES``, 30 names, then "Player 31" on), so a name effect cannot
     # follow a participant; ``fixed`` gives seat k the pool's k-th name every game (a
@@ -194,6 +197,18 @@ class TournamentConfig(_Strict):
             if p.name in seen:
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
+        return v
+
+    @field_validator("monitor")
+    @classmethod
+    def _monitor(cls, v: str | None) -> str | None:
+        from arena.monitor.monitors import BUILTIN
+
+        if v is not None and v not in BUILTIN:
+            try:
+                split_spec(v)
+            except ValueError as e:
+                raise ValueError(f"monitor: {e} (or words, the built-in baseline)") from None
         return v
 
     @field_validator("names")
