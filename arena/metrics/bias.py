@@ -166,13 +166,16 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 def _resampled(sums: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
     """[resamples, ...]: ``sums`` ([games, ...]) added up over resamples of the games
-    with replacement, drawn in chunks (a resample is a vector of counts)."""
+    with replacement, drawn in chunks (a resample is a vector of counts: one
+    ``bincount`` of the draws for a whole chunk)."""
     games = sums.shape[0]
     rng = np.random.default_rng([seed, 52, 2])
     flat = sums.reshape(games, -1)
     out = []
     for start in range(0, n_boot, 100):
-        counts = rng.multinomial(games, np.full(games, 1.0 / games), size=min(100, n_boot - start))
+        k = min(100, n_boot - start)
+        draws = rng.integers(0, games, size=(k, games)) + games * np.arange(k)[:, None]
+        counts = np.bincount(draws.ravel(), minlength=k * games).reshape(k, games).astype(float)
         out.append(counts @ flat)
     return np.concatenate(out).reshape((n_boot, *sums.shape[1:]))
 
@@ -216,13 +219,16 @@ PERMUTATIONS = 1000
 
 
 def _between(rows: np.ndarray, groups: np.ndarray, k: int) -> np.ndarray:
-    """Per measure, the between-names sum of squares: Σ over names of (Σ excess)² / n."""
+    """[labellings, measures]: the between-names sum of squares, Σ over names of
+    (Σ excess)² / n, for each row of ``groups`` ([labellings, seats]: each seat's name)."""
+    m = groups.shape[0]
+    flat = (groups + k * np.arange(m)[:, None]).ravel()
     out = []
     for _, num, den in NAME_MEASURES:
-        s = np.bincount(groups, weights=rows[:, num], minlength=k)
-        n = np.bincount(groups, weights=rows[:, den], minlength=k)
-        out.append(float(np.sum(np.where(n > 0, s * s / np.where(n > 0, n, 1), 0.0))))
-    return np.array(out)
+        s = np.bincount(flat, weights=np.tile(rows[:, num], m), minlength=m * k).reshape(m, k)
+        n = np.bincount(flat, weights=np.tile(rows[:, den], m), minlength=m * k).reshape(m, k)
+        out.append(np.where(n > 0, s * s / np.where(n > 0, n, 1), 0.0).sum(axis=1))
+    return np.stack(out, axis=1)
 
 
 def name_effect(kept: list[GameBias], names: list[str], permutations: int, seed: int) -> dict[str, Any]:
@@ -239,15 +245,16 @@ def name_effect(kept: list[GameBias], names: list[str], permutations: int, seed:
     rows = np.array([sums for g in kept for sums in g.name.values()])
     group = np.array([index[n] for g in kept for n in g.name], dtype=np.int64)
     game = np.repeat(np.arange(len(kept)), [len(g.name) for g in kept])
-    observed = _between(rows, group, len(names))
+    observed = _between(rows, group[None, :], len(names))[0]
     rng = np.random.default_rng([seed, 52, 3])
     base = np.argsort(game, kind="stable")
     hits = np.zeros(len(NAME_MEASURES))
-    for _ in range(permutations):
-        order = np.lexsort((rng.random(len(game)), game))  # each game's seats in a random order
-        shuffled = np.empty_like(group)
-        shuffled[base] = group[order]
-        hits += _between(rows, shuffled, len(names)) >= observed - 1e-12
+    for start in range(0, permutations, 50):
+        m = min(50, permutations - start)
+        order = np.argsort(game[None, :] + rng.random((m, len(game))), axis=1)  # each game's seats in a random order
+        shuffled = np.empty((m, len(game)), dtype=np.int64)
+        shuffled[:, base] = group[order]
+        hits += (_between(rows, shuffled, len(names)) >= observed - 1e-12).sum(axis=0)
     return {
         "test": "permutation of names among each game's seats",
         "permutations": permutations,
