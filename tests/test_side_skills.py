@@ -199,3 +199,14 @@ def test_skills_are_withheld_when_the_seats_never_vary():
     assert lb.side_skills["identified"] is False and "do not separate" in lb.side_skills["why"]
     assert all(r["deceiver"]["value"] is None and r["detector"]["value"] is None for r in lb.rows)
     assert all(r["bradley_terry"]["value"] is not None for r in lb.rows)  # the plain fit is
+
+
+def test_an_anchor_pins_deceiver_and_detector_too():
+    games = planted_mixed(1000)[:400]
+    free, pinned = compute(games, n_boot=30, seed=0), compute(games, n_boot=30, seed=0, anchor="H")
+    rows = {r["participant"]: r for r in free.rows}
+    for r in pinned.rows:
+        for key in ("deceiver", "detector"):
+            want = rows[r["participant"]][key]["value"] - rows["H"][key]["value"]
+            assert r[key]["value"] == pytest.approx(want, abs=1e-9)
+    assert all(r[k]["value"] == 0 for r in pinned.rows if r["participant"] == "H" for k in ("deceiver", "detector"))

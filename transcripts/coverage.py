@@ -40,7 +40,7 @@ from transcripts.values import jsonish, show
 # an agent (``openai:...``, ``anthropic:...``, ``langchain:...``, or a name this
 # version does not know) must show its calls: deny by default, so a made-up spec
 # cannot excuse an answer from the check.
-NON_MODEL_AGENTS = frozenset({"heuristic", "random", "scripted", "human"})
+NON_MODEL_AGENTS = frozenset({"heuristic", "reasoner", "random", "scripted", "human"})
 # An agent of one's own (``py:MODULE:CLASS``, ``agents.custom``) makes no calls: credited
 # to one, an answer claims no model, so it excuses nothing; only its fallbacks have a
 # record (``OWN_AGENT_BACKEND``, ``is_own_agent``).

@@ -254,7 +254,8 @@ def _run(
     )  # fmt: skip
     log.info("tournament %s: %d games planned, %d stored already, %d to play now", cfg.name, report.planned, report.already, len(todo))
     store.set_meta("name", cfg.name)
-    store.set_meta("config", cfg.model_dump_json())
+    # Without an anchor the key is left out: a tournament's stored config reads as before it existed.
+    store.set_meta("config", cfg.model_dump_json(exclude={"anchor"} if cfg.anchor is None else None))
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
     # Before the preflight: a participant paused by an earlier run is said to be so first.

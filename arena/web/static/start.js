@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = ["human", "heuristic", "random", "model", "remote"]; // labels: start.agent.<id>
+const AGENTS = ["human", "heuristic", "reasoner", "random", "model", "remote"]; // labels: start.agent.<id>
 // Agents named by a spec typed beside the menu: a model, or an agent over A2A (a2a:URL;
 // the example address comes from /api/setup, the page itself names no address). A class
 // of one's own (py:MODULE:CLASS) is never offered: seating one runs its module's code,
