@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping  # typing's alias costs ~30x more per isinstance (once per seat)
 from typing import Any, Callable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 import agents.heuristic_forum as forum
 import agents.heuristic_night as night
@@ -63,14 +63,54 @@ POLICIES.update(forum.POLICIES)  # message-board Werewolf (004)
 POLICIES.update(village.POLICIES)  # The Village (000)
 
 
+class SideNoise(BaseModel):
+    """``noise`` split by side: the share of random moves while the bot is a villager
+    (any seat outside the pack) and while it is a werewolf (in the pack, converted
+    ones included). Two strengths in one bot, for testing ratings that tell a
+    participant's play on each side apart (``arena.ratings.side_skills``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    village: float = Field(default=0.0, ge=0.0, le=1.0)
+    werewolves: float = Field(default=0.0, ge=0.0, le=1.0)
+
+    def at(self, wolf: bool) -> float:
+        return self.werewolves if wolf else self.village
+
+
+Noise = float | SideNoise
+
+
+def _one_share(v: Any) -> float:
+    """One share of random moves, from 0 to 1 (a bool is not one, though Python counts it a number)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+        raise ValueError(f"noise is a share from 0 to 1 (or {{village: P, werewolves: Q}}), not {v!r}")
+    return float(v)
+
+
 class HeuristicOptions(BaseModel):
     """The heuristic bot's ``options:``. ``noise`` builds a ladder of known strengths
     from one bot: with probability ``noise`` each decision is a uniformly random legal
-    move (``agents.heuristic_noise``) instead of the policy's."""
+    move (``agents.heuristic_noise``) instead of the policy's; ``{village: P,
+    werewolves: Q}`` gives each side its own share (``SideNoise``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)  # frozen: the defaults are one shared instance
 
-    noise: float = Field(default=0.0, ge=0.0, le=1.0)
+    noise: Noise = 0.0
+
+    @field_validator("noise", mode="before")
+    @classmethod
+    def _share(cls, v: Any) -> Noise:
+        """A share from 0 to 1, or one per side; said plainly (a union's own errors
+        name its members' internals)."""
+        if isinstance(v, SideNoise):
+            return v
+        if isinstance(v, Mapping):
+            unknown = [k for k in v if k not in SideNoise.model_fields]
+            if unknown:
+                raise ValueError(f"noise by side takes village and werewolves, not {unknown[0]!r}")
+            return SideNoise(**{k: _one_share(x) for k, x in v.items()})
+        return _one_share(v)
 
     @classmethod
     def parse(cls, raw: Any) -> "HeuristicOptions":
@@ -87,7 +127,7 @@ class HeuristicOptions(BaseModel):
             key = ".".join(str(x) for x in first["loc"])
             if first["type"] == "extra_forbidden":
                 raise ValueError(f"the heuristic bot has no option '{key}' (it takes: noise; only model seats take model settings)") from None
-            raise ValueError(f"heuristic option {key}: {first['msg']}") from None
+            raise ValueError(f"heuristic option {key}: {first['msg'].removeprefix('Value error, ')}") from None
 
 
 _DEFAULT_OPTIONS = HeuristicOptions.model_construct()
@@ -98,15 +138,16 @@ class HeuristicAgent(Agent):
     # Tests set this to surface a policy's bug instead of covering it with a random answer.
     strict: bool = False
 
-    def __init__(self, name: str, seed: int = 0, language: str | None = None, noise: float = 0.0):
+    def __init__(self, name: str, seed: int = 0, language: str | None = None, noise: Noise | Mapping[str, float] = 0.0):
         super().__init__(name)
         self.seed = seed
         self.rng = random.Random(f"{seed}:{name}")
         # Its own generator, so that noise 0 plays exactly the noiseless bot's game and
         # the coin never shifts the policy's draws; seeded only when there is noise
         # (seeding costs as much as a few decisions, and a simulation seats thousands).
-        self.noise = 0.0 if noise == 0.0 else HeuristicOptions(noise=noise).noise
-        self.noise_rng = random.Random(f"{seed}:{name}:noise") if self.noise else None
+        self.noise: Noise = 0.0 if noise == 0.0 else HeuristicOptions.model_validate({"noise": noise}).noise
+        noisy = self.noise.village or self.noise.werewolves if isinstance(self.noise, SideNoise) else self.noise
+        self.noise_rng = random.Random(f"{seed}:{name}:noise") if noisy else None
         self.memory = Memory(name)
         self.plan: dict[str, Any] = {}
         # The language of the bot's speech (``prompts/bot_lines/<language>.yaml``): the
@@ -120,7 +161,7 @@ class HeuristicAgent(Agent):
 
     def decide(self, view: SeatView, decision: Decision) -> Any:
         self._remember(view)
-        if self.noise_rng is not None and self.noise_rng.random() < self.noise:
+        if self.noise_rng is not None and self.noise_rng.random() < self._noise():
             sit = Situation(self.memory, self.noise_rng, decision, self.plan, self.lang, self.seed)
             return self._legal(decision, noisy_answer(sit, view))
         policy = POLICIES.get(decision.kind) or roles.ROLE_POLICIES.get(decision.kind)
@@ -135,6 +176,12 @@ class HeuristicAgent(Agent):
                 raise
             return random_answer(self.rng, decision)
         return self._legal(decision, answer)
+
+    def _noise(self) -> float:
+        """The share of random moves for this decision: the side's, when split by side
+        (the side the bot is on now: a villager bitten into the pack plays as a wolf)."""
+        noise = self.noise
+        return noise.at(self.memory.is_wolf) if isinstance(noise, SideNoise) else noise
 
     def _remember(self, view: SeatView) -> None:
         if self.memory.update(view):

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from arena.ratings.leaderboard import Leaderboard  # noqa: E402
-from arena.ratings.plots import pair_matrix, plots, ratings_figure, reliability_plot, win_rate_figure  # noqa: E402
+from arena.ratings.plots import deceiver_plot, pair_matrix, plots, ratings_figure, reliability_plot, win_rate_figure  # noqa: E402
 
 
 def _est(value: float, half: float) -> dict[str, float]:
@@ -101,3 +101,16 @@ def test_plots_writes_every_file(tmp_path: Any) -> None:
     written = plots(_board(), tmp_path)
     assert [p.name for p in written] == ["ratings.png", "pairs.png", "win_rates.png", "beliefs.png"]
     assert all(p.read_bytes()[:4] == b"\x89PNG" for p in written)
+
+
+def test_deceivers_against_detectors_is_drawn_when_the_fit_gives_them(tmp_path: Any) -> None:
+    lb = _board(identified=False)
+    for r, (det, dec) in zip(lb.rows, ((30.0, -120.0), (-30.0, 120.0))):
+        r["detector"], r["deceiver"] = _est(det, 20), _est(dec, 60)
+    lb.side_skills = {"cross_validation": {"available": False, "why": "fewer than two decided deals"}}
+    written = plots(lb, tmp_path)
+    assert [p.name for p in written][-1] == "deceivers.png"
+    assert (tmp_path / "deceivers.png").read_bytes()[:4] == b"\x89PNG"
+    lb.rows[0]["detector"] = {"value": None, "low": None, "high": None}
+    lb.rows[1]["detector"] = {"value": None, "low": None, "high": None}
+    assert deceiver_plot(lb, tmp_path / "none.png", plt) is None and not (tmp_path / "none.png").exists()

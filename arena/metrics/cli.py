@@ -11,8 +11,10 @@ from typing import Any, Iterable, Iterator, Sequence
 from arena.command import CliError, Command, console_for
 from arena.report_table import report_table
 from arena.gc_tuning import many_games
+from arena.metrics.bias import GameBias, bias_report
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
+from arena.metrics.self_incrimination import WolfSeat, self_incrimination, wolf_seats
 from arena.persuasion.paths import sidecar_for
 
 
@@ -95,18 +97,89 @@ def measure(args: argparse.Namespace) -> int:
         game = {k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]}
         per_game.append(json.dumps(game, ensure_ascii=False))
 
-    agg = aggregate(with_persuasion(collect(path, skipped), path, heard), keep if args.json else None)
+    seen: list[GameBias] = []  # each game's speaking-position and name sums (``arena.metrics.bias``)
+    wolves: list[list[WolfSeat]] = []  # each game's wolf seats and what their claims gave away
+    agg = aggregate(with_bias(with_persuasion(collect(path, skipped), path, heard), seen, wolves), keep if args.json else None)
     if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
     if heard:
         agg["persuasion"] = persuasion_summary(heard)
+    agg["bias"] = bias_report(seen)
+    agg["self_incrimination"] = self_incrimination(wolves)
     if args.json:
         head = json.dumps({"aggregate": agg}, ensure_ascii=False)[:-1]
         print(f'{head}, "games": [{", ".join(per_game)}], "skipped": {json.dumps(skipped, ensure_ascii=False)}}}')
     else:
         print_aggregate(agg, skipped)
         print_persuasion(agg.get("persuasion"), seats=False)
+        print_bias(agg.get("bias"))
+        print_self_incrimination(agg.get("self_incrimination"))
     return 0
+
+
+def with_bias(games: Iterable[Any], seen: list[GameBias], wolves: list[list[WolfSeat]]) -> Iterator[Any]:
+    """``games``, each game's bias sums appended to ``seen`` and its wolf seats'
+    self-incrimination to ``wolves`` (a few numbers per game: the games themselves are
+    not kept)."""
+    for g in games:
+        seen.append(GameBias.of(g))
+        wolves.append(wolf_seats(g))
+        yield g
+
+
+def print_self_incrimination(s: dict[str, Any] | None) -> None:
+    if not s:
+        return
+    console_for(False).print(report_table(
+        "Self-incrimination: werewolf seats whose own claims revealed (95% Wilson intervals)",
+        ("who", "wolf seats", "their card", "a packmate", "either"),
+        ((r["agent"], f"{r['wolf_seats']:,}", *(_wilson(r[k]) for k in ("card", "pack", "either"))) for r in s["by_agent"]),
+    ))  # fmt: skip
+
+
+def print_bias(b: dict[str, Any] | None) -> None:
+    """The bias tables: by speaking position, then by seat name."""
+    if not b:
+        return
+    console = console_for(False)
+    console.print(report_table(
+        f"Votes by speaking position over {b['seat_days']:,} seat-days (95% bootstrap over {b['games']:,} games; "
+        "excess: minus the same day's average speaker, 0 without a bias)",
+        ("position", "seat-days", "vote share", "share excess", "out excess"),
+        ((r["position"], f"{r['seat_days']:,}", _share(r["vote_share"]), _excess(r["vote_share_excess"]), _excess(r["voted_out_excess"]))
+         for r in b["by_position"]),
+    ))  # fmt: skip
+    sl = b["slope"]
+    console.print(f"From the first speaker to the last: vote share {_excess(sl['vote_share'])} points, "
+                  f"voted out {_excess(sl['voted_out'])} points (least squares over positions)")  # fmt: skip
+    console.print(report_table(
+        "Votes and survival by seat name (95% bootstrap over games; excess: minus the same day's, or game's, other seats)",
+        ("name", "seats", "share excess", "out excess", "survival excess"),
+        ((r["name"], f"{r['seats']:,}", _excess(r["vote_share_excess"]), _excess(r["voted_out_excess"]), _excess(r["survived_excess"]))
+         for r in b["by_name"]),
+    ))  # fmt: skip
+    ne = b["name_effect"]
+    console.print(f"Do names matter at all ({ne['test']}, {ne['permutations']:,} shuffles): p = "
+                  f"{ne['vote_share_excess']['p_value']:.3f} for vote share, {ne['voted_out_excess']['p_value']:.3f} for voted out, "
+                  f"{ne['survived_excess']['p_value']:.3f} for survival (per-name intervals are not corrected for the many names)")  # fmt: skip
+
+
+def _wilson(r: dict[str, Any]) -> str:
+    """A Wilson rate, narrow (the count is in the table's seats column)."""
+    return "—" if r.get("rate") is None else f"{100 * r['rate']:.1f}% [{100 * r['low']:.1f},{100 * r['high']:.1f}]"
+
+
+def _share(e: dict[str, Any]) -> str:
+    return "—" if e.get("value") is None else f"{100 * e['value']:.1f}%"
+
+
+def _excess(e: dict[str, Any]) -> str:
+    """Percentage points with the interval: ``+3.2 [+1.0,+5.1]`` (narrow: three fit 80 columns)."""
+    if e.get("value") is None:
+        return "—"
+    if e.get("low") is None:
+        return f"{100 * e['value']:+.1f}"
+    return f"{100 * e['value']:+.1f} [{100 * e['low']:+.1f},{100 * e['high']:+.1f}]"
 
 
 def with_persuasion(games: Iterable[Any], root: Path, heard: list[Any]) -> Iterator[Any]:

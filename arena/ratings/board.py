@@ -36,6 +36,7 @@ class Leaderboard:
     unit: str = "game"  # what the bootstrap resamples: game, or deal (mirrored tournaments)
     field_rates: dict[str, float | None] = field(default_factory=dict)  # each side's pooled win rate
     outcome: str = "win"  # what the primary Bradley-Terry fit reads: win, or margin (arena.ratings.margin)
+    side_skills: dict[str, Any] = field(default_factory=dict)  # deceiver and detector: the fit, and its cross-validation (arena.ratings.side_skills)
     anchor: str | None = None  # the participant pinned at 0, every rating relative to it (None: to the average participant)
 
     @property
@@ -58,10 +59,15 @@ class Leaderboard:
                 "that side), a sequential update averaged over random orders",
                 "vs_field": "a side's win rate in games where the participant holds seats on it minus in games where it "
                 "holds none (the pooled field); withheld when either hand has fewer than 5 games",
+                "deceiver": "Elo per seat as a werewolf, relative to the average participant's wolf seat (or the anchor's): the additive "
+                "per-side fit under any seating (side_skills)",
+                "detector": "Elo per seat as a villager, relative to the average participant's village seat (or the anchor's): the "
+                "additive per-side fit under any seating (side_skills)",
             },
             "winners": self.winners,
             "village_advantage_elo": self.village_advantage,
             "side_ratings": self.sides,
+            "side_skills": self.side_skills,
             "excluded": self.excluded,
             "side_field_win_rate": self.field_rates,
             "participants": self.rows,

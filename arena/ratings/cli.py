@@ -22,7 +22,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
-    p.add_argument("--plot", metavar="DIR", help="also write ratings.png, pairs.png and win_rates.png into DIR")
+    p.add_argument("--plot", metavar="DIR", help="also write ratings.png, pairs.png, win_rates.png and deceivers.png (deceiver against detector) into DIR")
     p.add_argument("--html", metavar="OUT_DIR", help="also write a self-contained static site (index.html, games.html, games/<id>.html)")
     p.add_argument("--language", choices=("en", "zh"), default="en", help="the site's main language (index.html); the other gets index.<lang>.html")
     p.add_argument(
@@ -43,6 +43,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 PERSUASION_VERSION = "1"  # part of the cache key too: bump when the persuasion column's computation changes
+SIDE_SKILLS_VERSION = "1"  # and the deceiver and detector's (arena.ratings.side_skills)
 
 
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None,
@@ -61,7 +62,7 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
     try:
         outcome = outcome or rating_outcome(store)
         pinned = rating_anchor(store) if anchor is None else (anchor or None)
-        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}|p{PERSUASION_VERSION}" + (
+        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}|p{PERSUASION_VERSION}|d{SIDE_SKILLS_VERSION}" + (
             f"|anchor:{pinned}" if pinned else ""
         )
         hit = store.cached(key)
@@ -134,7 +135,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {path}", file=sys.stderr)
     data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
     if args.html:
+        from arena.site.bias import store_bias
         from arena.site.build import build
+
+        data["bias"] = store_bias(args.db, seed=args.seed)  # the site's only: it reads every transcript (cached)
 
         report = build(data, args.db, args.html, language=args.language)
         print(report.summary(), file=sys.stderr)

@@ -16,7 +16,10 @@ Figures (all per participant):
   result depends on the order of the games;
 - ratings per side only where the design identifies them (``side_design``): with mixed
   seating one participant holds the whole pack in most games, and a village-side
-  rating's interval is then the schedule's, not the participant's.
+  rating's interval is then the schedule's, not the participant's;
+- deceiver and detector under any seating (``side_skills``): each participant's skill
+  as a werewolf and as a villager, fitted additively over the seats of each side, with
+  a bootstrap interval, and both fits' cross-validated log-loss and Brier score.
 
 Games in which a participant's own agent decided less than ``min_decided`` of its
 decisions (a model whose calls failed, played by the heuristic bot) are left out of
@@ -40,6 +43,9 @@ from arena.ratings.fallbacks import MIN_DECIDED, keep_decided
 from arena.ratings.games import SIDES, GameOutcome, participants_of
 from arena.ratings.margin import design_for
 from arena.ratings.pairs import pair_table, separated
+from arena.ratings.side_skills import PREFIX as SKILL
+from arena.ratings.side_skills import side_skill_stats
+from arena.ratings.side_skills import summary as side_skills_summary
 from arena.ratings.sides import side_design, side_win_stats
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
 from arena.ratings.wilson import rate_with_interval
@@ -143,6 +149,9 @@ def all_stats(
             fits = design.fit_many(rows)
             for k in {k for f in fits for k in f}:
                 reps[f"{prefix}:{k}"] = np.array([f.get(k, np.nan) for f in fits], dtype=float)
+    p, r = side_skill_stats(games, participants, rows)
+    point.update(p)
+    reps.update(r)
     counts = resample_counts(rows, len(games)) if rows else None  # both win rates' replicates read them
     for stats in (win_stats, side_win_stats):
         p, r = stats(games, participants, rows, counts)
@@ -154,7 +163,7 @@ def all_stats(
 # The ratings an anchor pins (``pin``): the overall ones by participant, the side ones by
 # participant and side (each side's read against the anchor on the same side).
 PINNED = ("bt", "bt_win", "os")
-PINNED_BY_SIDE = ("bt_side", "os_side")
+PINNED_BY_SIDE = ("bt_side", "os_side", SKILL)  # SKILL: deceiver and detector (``side_skills``)
 
 
 def pin(point: dict[str, float], reps: dict[str, np.ndarray], participants: Sequence[str], anchor: str) -> None:
@@ -263,6 +272,8 @@ def compute(
                 "openskill": est(f"os:{p}"),
                 "openskill_by_side": {s: est(f"os_side:{p}@{s}") for s in SIDES},
                 "bradley_terry_by_side": {s: est(f"bt_side:{p}@{s}") for s in SIDES},
+                "deceiver": est(f"{SKILL}:{p}@werewolves"),
+                "detector": est(f"{SKILL}:{p}@village"),
                 "behaviour": (behaviour or {}).get(p),
                 **persuasion_of(p, games, persuasion, n_boot, seed),
             }
@@ -294,5 +305,6 @@ def compute(
         unit="deal" if multi else "game",
         field_rates=field_rates,
         outcome=outcome,
+        side_skills=side_skills_summary(games, participants, n_boot=n_boot, seed=seed),
         anchor=anchor,
     )

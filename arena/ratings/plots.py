@@ -14,7 +14,9 @@ from arena.ratings.render import SIDE_LABEL
 def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     """``ratings.png`` (both ratings, overall and, where identified, per side, with
     intervals), ``pairs.png`` (the matrix of Bradley-Terry differences with P(row
-    better than column)) and ``win_rates.png`` (win rate by role dealt, Wilson)."""
+    better than column)), ``win_rates.png`` (win rate by role dealt, Wilson) and,
+    when the games give them, ``beliefs.png`` (reliability diagrams) and
+    ``deceivers.png`` (deceiver against detector, ``deceiver_plot``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -30,7 +32,8 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
         written.append(out_dir / name)
     p3 = pair_matrix(lb, out_dir / "pairs.png", plt)
     p4 = reliability_plot(lb, out_dir / "beliefs.png", plt)
-    return [written[0], p3, written[1]] + ([p4] if p4 else [])
+    p5 = deceiver_plot(lb, out_dir / "deceivers.png", plt)
+    return [written[0], p3, written[1]] + ([p4] if p4 else []) + ([p5] if p5 else [])
 
 
 def _percent(axis: Any) -> None:
@@ -142,6 +145,43 @@ def reliability_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def deceiver_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
+    """Deceiver against detector, as on the site: x each participant's skill per
+    village seat, y per wolf seat (the additive per-side fit, any seating), each with
+    its 95% interval as a cross; the lines at 0 are each side's average participant.
+    ``None`` when the games give no per-side skill."""
+    from arena.ratings.render import cv_sentence
+
+    pts = [(r["participant"], r.get("detector") or {}, r.get("deceiver") or {}) for r in lb.rows]
+    pts = [p for p in pts if p[1].get("value") is not None and p[2].get("value") is not None]
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 6.0))
+    for i, (name, x, y) in enumerate(pts):
+        vx, vy = x["value"], y["value"]
+        xerr = [[vx - x["low"]], [x["high"] - vx]] if x.get("low") is not None else None
+        yerr = [[vy - y["low"]], [y["high"] - vy]] if y.get("low") is not None else None
+        ax.errorbar(vx, vy, xerr=xerr, yerr=yerr, fmt="o", capsize=3, color=f"C{i % 10}", label=name)
+        ax.annotate(name, (vx, vy), textcoords="offset points", xytext=(6, 6), fontsize=8)
+    ax.axvline(0, color="grey", lw=1, zorder=0)
+    ax.axhline(0, color="grey", lw=1, zorder=0)
+    ax.set_xlabel("detector: Elo per village seat (better →)")
+    ax.set_ylabel("deceiver: Elo per wolf seat (better ↑)")
+    cv = cv_sentence((lb.side_skills or {}).get("cross_validation"))
+    ax.set_title("Deceiver against detector (additive per-side fit, 95% intervals)\n" + _wrapped(cv, 90), fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _wrapped(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
 
 
 def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:

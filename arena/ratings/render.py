@@ -127,6 +127,13 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
             ["participant", "village vs field" + fld.get("village", ""), "wolves vs field" + fld.get("werewolves", "")],
             [[r["participant"], *(signed_pct(r["win_rate_vs_field"][s]) for s in SIDES)] for r in rows],
         ))
+    if any(r.get("detector", {}).get("value") is not None for r in rows):
+        tables.append((
+            "Deceiver and detector (each side's skill fitted additively over its seats, under any seating: Elo per seat, "
+            "relative to the side's average participant; 95% bootstrap intervals; " + cv_sentence((lb.side_skills or {}).get("cross_validation")) + ")",
+            ["participant", "detector (village)", "deceiver (wolves)"],
+            [[r["participant"], num(r.get("detector"), 0), num(r.get("deceiver"), 0)] for r in rows],
+        ))
     tables += [
         (
             "Win rates (95% intervals: bootstrap overall, Wilson per side over games)",
@@ -171,6 +178,19 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
             [[r["participant"], str(r.get("persuasion_speeches", 0)), points(r.get("persuasion"))] for r in rows],
         ))  # fmt: skip
     return tables
+
+
+def cv_sentence(cv: dict[str, Any] | None) -> str:
+    """Which fit predicts held-out games better (``side_skills.cross_validated``), in words."""
+    if not cv or not cv.get("available"):
+        return "not cross-validated: " + ((cv or {}).get("why") or "no games")
+    a, p, d = cv["additive"], cv["plain"], cv["difference"]["log_loss"]
+    verdict = {"additive": "the per-side fit predicts better", "plain": "the one-number fit predicts better"}.get(
+        cv.get("better") or "", "neither fit predicts better within the noise"
+    )
+    return (f"{cv['folds']}-fold cross-validation over {cv['games']} decided games: log-loss {a['log_loss']:.3f} per side vs "
+            f"{p['log_loss']:.3f} one number, Brier {a['brier']:.3f} vs {p['brier']:.3f}; {verdict} (log-loss difference "
+            f"{num(d, 4)})")  # fmt: skip
 
 
 def points(e: dict[str, Any] | None) -> str:

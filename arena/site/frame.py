@@ -143,7 +143,7 @@ def suffix(language: str, main: str) -> str:
 
 def nav(words: Words, sfx: str) -> str:
     items = [("ranking", "nav.ranking"), ("h2h", "nav.h2h"), ("sides", "nav.sides"), ("roles", "nav.roles"),
-             ("behaviour", "nav.behaviour"), ("cost", "nav.cost"), ("identical", "nav.identical")]  # fmt: skip
+             ("behaviour", "nav.behaviour"), ("bias", "nav.bias"), ("cost", "nav.cost"), ("identical", "nav.identical")]  # fmt: skip
     links = " ".join(f'<a href="index{sfx}.html#{a}">{esc(words(k))}</a>' for a, k in items)
     return f'<nav class="sections">{links} <a href="games{sfx}.html">{esc(words("nav.games"))}</a></nav>'
 

@@ -83,8 +83,11 @@ def head_to_head(d: dict[str, Any], w: Words) -> str:
 
 
 def sides(d: dict[str, Any], w: Words) -> str:
+    """Deceiver against detector under any seating (the additive per-side fit), then the
+    figures per whole side: Bradley-Terry by side where the seating identifies it, else
+    each side's win rate against the pooled field."""
     rows = d["participants"]
-    out = f'<h2 id="sides">{esc(w("sides"))}</h2>'
+    out = f'<h2 id="sides">{esc(w("sides"))}</h2>' + skills_map(d, w) + f'<h3>{esc(w("sides.teams"))}</h3>'
     sr = d.get("side_ratings") or {}
     why = w("why.yes" if sr.get("identified") else "why.no", share=f"{100 * sr.get('single_participant_sides', 0):.0f}")
     if (d.get("side_ratings") or {}).get("identified"):
@@ -101,6 +104,31 @@ def sides(d: dict[str, Any], w: Words) -> str:
     else:
         out += f'<p class="note nothing">{esc(w("sides.none", why=why))}</p>'
     return out
+
+
+def skills_map(d: dict[str, Any], w: Words) -> str:
+    """Each participant's skill per village seat (x) and per wolf seat (y), fitted
+    additively under any seating, and which fit predicts held-out games better."""
+    ss = d.get("side_skills") or {}
+    pts = [(r["participant"], r.get("detector") or {}, r.get("deceiver") or {}) for r in d["participants"]]
+    shown = [p for p in pts if p[1].get("value") is not None and p[2].get("value") is not None]
+    if not shown:
+        return f'<p class="note nothing">{esc(w("skills.none", why=ss.get("why") or ""))}</p>'
+    chart = svg.scatter(shown, label=w("skills"), x_label=w("skills.x"), y_label=w("skills.y"))
+    t = table([esc(w(k)) for k in ("col.participant", "col.detector", "col.deceiver")], [[esc(n), num(x), num(y)] for n, x, y in pts], "skills")
+    return (f'<p class="note">{esc(w("skills.note"))}</p><p class="note cv">{esc(cv_words(ss.get("cross_validation"), w))}</p>'
+            f'<figure><figcaption>{esc(w("skills"))}</figcaption>{chart}</figure>{t}')  # fmt: skip
+
+
+def cv_words(cv: dict[str, Any] | None, w: Words) -> str:
+    """The cross-validation of both fits on held-out games, and which predicts better."""
+    if not cv or not cv.get("available"):
+        return w("skills.cv.none", why=(cv or {}).get("why") or "")
+    a, p = cv["additive"], cv["plain"]
+    head = w("skills.cv", folds=cv["folds"], games=cv["games"], a_ll=f"{a['log_loss']:.3f}", p_ll=f"{p['log_loss']:.3f}",
+             a_br=f"{a['brier']:.3f}", p_br=f"{p['brier']:.3f}")  # fmt: skip
+    verdict = w(f"skills.better.{cv.get('better') or 'none'}", diff=num(cv["difference"]["log_loss"], 4, signed=True))
+    return f"{head} {verdict}"
 
 
 def roles(d: dict[str, Any], w: Words) -> str:
@@ -147,6 +175,32 @@ def persuasion(d: dict[str, Any], w: Words) -> str:
     t = table([esc(w(k)) for k in ("col.participant", "col.speeches", "col.swing")], body, "persuasion")
     return (f'<h2 id="persuasion">{esc(w("persuasion"))}</h2><p class="note">{esc(w("persuasion.note"))}</p>'
             f'<figure><figcaption>{esc(w("col.swing"))}</figcaption>{chart}</figure>{t}')  # fmt: skip
+
+
+def bias(d: dict[str, Any], w: Words) -> str:
+    """Votes and survival by speaking position and by seat name (``arena.metrics.bias``),
+    when the site was built with the transcripts at hand (empty otherwise)."""
+    b = d.get("bias")
+    if not b:
+        return ""
+    pos = {r["position"]: r for r in b["by_position"]}
+    chart = svg.interval_chart([(w(f"bias.{p}"), pos[p]["vote_share_excess"]) for p in pos], label=w("bias.chart"), digits=1,
+                               scale=100.0, kind="points")  # fmt: skip
+    head = [esc(w(k)) for k in ("bias.col.position", "bias.col.seat_days", "bias.col.share", "bias.col.share_x", "bias.col.out_x")]
+    rows = [[esc(w(f"bias.{p}")), f"{r['seat_days']:,}", num(r["vote_share"], 1, 100.0), num(r["vote_share_excess"], 1, 100.0, signed=True),
+             num(r["voted_out_excess"], 1, 100.0, signed=True)] for p, r in pos.items()]  # fmt: skip
+    sl, ne = b["slope"], b["name_effect"]
+    slope = w("bias.slope", share=num(sl["vote_share"], 1, 100.0, signed=True), out=num(sl["voted_out"], 1, 100.0, signed=True))
+    names_head = [esc(w(k)) for k in ("bias.col.name", "bias.col.seats", "bias.col.share_x", "bias.col.out_x", "bias.col.alive_x")]
+    names = [[esc(r["name"]), f"{r['seats']:,}", num(r["vote_share_excess"], 1, 100.0, signed=True), num(r["voted_out_excess"], 1, 100.0, signed=True),
+              num(r["survived_excess"], 1, 100.0, signed=True)] for r in b["by_name"]]  # fmt: skip
+    p_values = w("bias.names.test", n=f"{ne['permutations']:,}", share=f"{ne['vote_share_excess']['p_value']:.3f}",
+                 out=f"{ne['voted_out_excess']['p_value']:.3f}", alive=f"{ne['survived_excess']['p_value']:.3f}")  # fmt: skip
+    note = w("bias.note", games=f"{b['games']:,}", days=f"{b['seat_days']:,}")
+    return (f'<h2 id="bias">{esc(w("bias"))}</h2><p class="note">{esc(note)}</p>'
+            f'<figure><figcaption>{esc(w("bias.chart"))}</figcaption>{chart}</figure>' + table(head, rows, "bias")
+            + f'<p class="note">{esc(slope)}</p><h3>{esc(w("bias.names"))}</h3><p class="note">{esc(p_values)}</p>'
+            + table(names_head, names, "bias-names"))  # fmt: skip
 
 
 def belief_cell(b: dict[str, Any]) -> str:
@@ -229,7 +283,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + people_note(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
+            + ranking(d, w) + people_note(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + bias(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)

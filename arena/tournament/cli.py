@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
+from typing import Any
 from collections import Counter
 
 from rich.markup import escape
@@ -17,6 +19,8 @@ from arena.tournament.paused import PausedParticipant
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import build_schedule, planned_games
 from arena.tournament.store import StoreError
+from arena.monitor.run import monitor_path
+from arena.tournament.store import Store
 
 EXIT_GAMES_FAILED = 1
 EXIT_PAUSED = 3  # a participant was paused for falling back: games seating it were left unplayed
@@ -65,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     except (ConfigError, StoreError) as e:
         raise CliError(str(e)) from None
+    monitored = monitor_games(cfg, report, quiet=args.json)
     if args.json:
-        print(json.dumps(report.to_json()))
+        print(json.dumps(report.to_json() | ({"monitor": monitored} if cfg.monitor else {})))
     else:
         out = console_for(False)
         rate = report.played / report.seconds if report.seconds > 0 else 0.0
@@ -104,6 +109,40 @@ def run(args: argparse.Namespace) -> int:
     if report.failed and report.remaining:
         return EXIT_GAMES_FAILED
     return 0
+
+
+def monitor_games(cfg: Any, report: Any, *, quiet: bool) -> dict[str, Any] | None:
+    """``monitor:``: the played games' seat-days rated (those rated by an earlier run are
+    read back), the summary printed on stderr. A monitor that fails is said, and the
+    games are kept: ``werewolf monitor`` can rate them later."""
+    if not cfg.monitor:
+        return None
+
+    err = console_for(to_stderr=True)
+    try:
+        out = monitor_path(Path(report.transcripts), cfg.monitor, prices=cfg.prices, who=participants_by_file(report.db))
+    except (ValueError, FileNotFoundError) as e:
+        err.print(f"[yellow]monitor {escape(cfg.monitor)}: not run: {escape(str(e))}[/yellow]")
+        return {"error": str(e)}
+    if not quiet:
+        cost = "unknown" if out["cost_usd"] is None else f"${out['cost_usd']:.4f}"
+        err.print(f"monitor {escape(cfg.monitor)}: {out['seat_days']:,} seat-days · {out['calls']:,} calls ({out['reused']:,} ratings "
+                  f"reused) · cost {cost} · werewolf monitor {report.transcripts} --agent {escape(cfg.monitor)} for the AUROC table")  # fmt: skip
+    return out
+
+
+def participants_by_file(db: str) -> dict[str, dict[str, str]]:
+    """Per transcript file name, each seat's participant: the monitor reports by
+    participant (two participants may play the same agent)."""
+
+    store = Store.open_existing(db)
+    try:
+        out: dict[str, dict[str, str]] = {}
+        for transcript, seat, participant in store.db.execute("SELECT g.transcript, s.name, s.participant FROM seats s JOIN games g ON g.id = s.game_id"):
+            out.setdefault(Path(transcript).name, {})[seat] = participant
+        return out
+    finally:
+        store.close()
 
 
 def fallback_note(f: dict) -> str:

@@ -26,6 +26,7 @@ from engine.presets import get_preset
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
 import transcripts.bounded as bounded
+from arena.monitor.monitors import BUILTIN
 
 BOT_AGENTS = ("heuristic", "reasoner", "random")
 # Why bounded: the plan is built (and balanced) in full before the first game, at about
@@ -175,6 +176,14 @@ class TournamentConfig(_Strict):
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # A monitor (``words`` or a model spec) rates every seat-day's private reasoning and
+    # public words once the run's games are played (``arena.monitor``, docs/TOURNAMENTS.md).
+    monitor: str | None = None
+    # Seat names: ``shuffled`` draws each game's from the documented pool
+    # (``arena.gamefile.NAMES``, 30 names, then "Player 31" on), so a name effect cannot
+    # follow a participant; ``fixed`` gives seat k the pool's k-th name every game (a
+    # name then goes with a position); a list is a pool of one's own, drawn per game.
+    names: Literal["shuffled", "fixed"] | list[str] = "shuffled"
     # A participant whose rating the leaderboard pins at 0, every other rating then read
     # relative to it (docs/RATINGS.md, "An anchor"): tournaments sharing the anchor compare.
     anchor: str | None = None
@@ -192,6 +201,36 @@ class TournamentConfig(_Strict):
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
         return v
+
+    @field_validator("monitor")
+    @classmethod
+    def _monitor(cls, v: str | None) -> str | None:
+
+        if v is not None and v not in BUILTIN:
+            try:
+                split_spec(v)
+            except ValueError as e:
+                raise ValueError(f"monitor: {e} (or words, the built-in baseline)") from None
+        return v
+
+    @field_validator("names")
+    @classmethod
+    def _names(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            bad = [n for n in v if not n.strip() or n != n.strip()]
+            if bad:
+                raise ValueError(f"names: {bad[0]!r} is not a name (no blank or padded names)")
+            if len(set(v)) != len(v):
+                raise ValueError("names: the pool names someone twice")
+        return v
+
+    @model_validator(mode="after")
+    def _pool_fits(self) -> "TournamentConfig":
+        if isinstance(self.names, list):
+            most = max(t.players for t in self.tables)
+            if len(self.names) < most:
+                raise ValueError(f"names: a pool of {len(self.names)} cannot name the {most} seats of the largest table")
+        return self
 
     @model_validator(mode="after")
     def _anchor(self) -> "TournamentConfig":

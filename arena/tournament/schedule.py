@@ -30,8 +30,9 @@ game of it. Ties are broken by the tournament's seeded generator.
   whom), so seat positions are balanced, not left to chance: the positions of a game
   are filled in a seeded random order, each by the seat whose participant is furthest
   below its fair share of that position, on that seat's side and overall. A participant's fair share of a position is, over its seats so far, one
-  table-size-th of a seat per position of that table. Player names are shuffled for
-  every game (name effects), and participants never see each other's display names.
+  table-size-th of a seat per position of that table. Player names are drawn for
+  every game from a pool (``names: shuffled``, the default: name effects cannot follow a
+  participant; see ``table_names``), and participants never see each other's display names.
 - Mirrors. With ``mirror: true`` each deal is replayed once per rotation of its
   participants (the same seats, names, roles and seed, each participant taking the
   next one's seats), so deal luck cancels within the set. ``games`` then counts deals.
@@ -52,7 +53,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Mapping
 
-from arena.gamefile import NAMES
+from arena.gamefile import NAMES, default_names
 from arena.tournament.adaptive import batches, choose_pairs
 from arena.tournament.config import TournamentConfig
 from engine.roles import ROLES
@@ -267,9 +268,13 @@ def seat_cards(deck: list[str], players: int, rng: random.Random) -> list[str]:
     return list(deck)
 
 
-def table_names(n: int, rng: random.Random) -> list[str]:
-    pool = list(NAMES) + [f"Player {i}" for i in range(len(NAMES) + 1, n + 1)]
-    return rng.sample(pool, n)
+def table_names(n: int, rng: random.Random, rule: str | list[str] = "shuffled") -> list[str]:
+    """A game's seat names (the tournament's ``names:``): drawn from the pool, or the
+    default pool's first ``n`` in seat order (``fixed``). The draw is made whatever the
+    rule, so the deal's later draws are the same under every rule."""
+    pool = list(rule) if isinstance(rule, list) else list(NAMES) + [f"Player {i}" for i in range(len(NAMES) + 1, n + 1)]
+    drawn = rng.sample(pool, n)
+    return default_names(n) if rule == "fixed" else drawn
 
 
 def build_schedule(
@@ -333,7 +338,7 @@ def _deal_games(
         slots = pick_participants(names, table.players, bal, rng)
         roles = deal_mixed(slots, cards_for_seats, bal, rng)
     order = place_seats(slots, roles, bal, rng)
-    seat_names = table_names(table.players, rng)
+    seat_names = table_names(table.players, rng, cfg.names)
     seed = derive_seed(cfg.seed, "game", d)
     base = [(slots[i], roles[i]) for i in order]  # seat position k holds slot order[k]
 
@@ -387,7 +392,7 @@ def _duplicate_games(
     wolf, village = (fixed, first) if fixed_side == "werewolves" else (first, fixed)
     slots, roles = deal_teams(wolf, village, cards, bal)
     order = place_seats(slots, roles, bal, rng)
-    seat_names = table_names(len(slots), rng)
+    seat_names = table_names(len(slots), rng, cfg.names)
     seed = derive_seed(cfg.seed, "game", d)
     base = [(slots[i], roles[i]) for i in order]
     rotating = [first] + [p for p in others if p != first]
