@@ -36,6 +36,7 @@ class Leaderboard:
     unit: str = "game"  # what the bootstrap resamples: game, or deal (mirrored tournaments)
     field_rates: dict[str, float | None] = field(default_factory=dict)  # each side's pooled win rate
     outcome: str = "win"  # what the primary Bradley-Terry fit reads: win, or margin (arena.ratings.margin)
+    simultaneous: dict[str, Any] = field(default_factory=dict)  # the pairs' family-wise intervals (arena.ratings.pairs)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,4 +60,5 @@ class Leaderboard:
             "side_field_win_rate": self.field_rates,
             "participants": self.rows,
             "pairs": self.pairs,
+            "simultaneous": self.simultaneous,
         }

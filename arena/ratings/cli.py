@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from arena.cli import CliError, Command, console_for
 
-RATINGS_VERSION = "4"  # part of the cache key: bump when a figure's computation changes
+RATINGS_VERSION = "5"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
