@@ -27,6 +27,9 @@ docs/RATINGS.md reports and refuses):
    anytime-valid normal-mixture boundary (Robbins; Howard et al. 2021, two-sided,
    tuned to the information 300 games give), from the margin fit's sandwich
    standard errors.
+4. **The signals' calibration**: five identical copies of the heuristic bot (teams
+   seating, through the runner); the share of pairs each fit separates by its own 95%
+   interval (about 5% if calibrated), and of tournaments with any pair separated.
 
 Teams tournaments are played through the tournament runner (seat metrics need the
 transcripts) into ``--cache`` and kept as outcomes and per-seat counts.
@@ -70,16 +73,16 @@ SIGNALS = ("majority", "votes", "powers")
 FITS = (("win", ()), ("margin", ()), ("margin+votes", ("votes",)), ("margin+powers", ("powers",)), ("margin+majority", ("majority",)))
 
 
-def played_with_metrics(cache: rr.Cache, seed: int, games: int) -> dict[str, Any]:
-    """A teams ladder tournament through the runner: outcomes and each game's village
-    counts (summed over its village seats)."""
-    key = ("levers", seed, games)
+def played_with_metrics(cache: rr.Cache, seed: int, games: int, field=rr.LADDER) -> dict[str, Any]:
+    """A teams tournament of ``field`` (the ladder unless told) through the runner:
+    outcomes and each game's village counts (summed over its village seats)."""
+    key: tuple = ("levers", seed, games) if field is rr.LADDER else ("levers", seed, games, [f[0] for f in field])
     hit = cache.get(*key)
     if hit is not None:
         return hit
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "t.sqlite"
-        run_tournament(rr.config("teams", games, seed), db, progress=False)
+        run_tournament(rr.config("teams", games, seed, field), db, progress=False)
         store = Store.open_existing(db)
         outcomes = load_games(store)
         village: dict[str, dict[str, float]] = {}
@@ -115,14 +118,14 @@ class SignalFit:
     participant's: ``logit P(cut j) = t_j + gV_j * s[village] - gW_j * s[wolf]``, the
     win's cut with gV = gW = 1. Fisher scoring with step halving."""
 
-    def __init__(self, vp: np.ndarray, wp: np.ndarray, Y: np.ndarray, fixed: np.ndarray):
-        self.vp, self.wp, self.Y = vp, wp, Y
+    def __init__(self, vp: np.ndarray, wp: np.ndarray, Y: np.ndarray, fixed: np.ndarray, participants: int = len(NAMES)):
+        self.vp, self.wp, self.Y, self.N = vp, wp, Y, participants
         self.C = Y.shape[1]
         self.free = np.flatnonzero(~fixed)
         self.F = len(self.free)
-        self.P = self.C + 2 * self.F + len(NAMES)
-        self.prior = np.concatenate([np.full(self.C, 1e-6), np.full(2 * self.F, 0.25), np.full(len(NAMES), 0.1)])
-        self.centre = np.concatenate([np.zeros(self.C), np.ones(2 * self.F), np.zeros(len(NAMES))])
+        self.P = self.C + 2 * self.F + participants
+        self.prior = np.concatenate([np.full(self.C, 1e-6), np.full(2 * self.F, 0.25), np.full(participants, 0.1)])
+        self.centre = np.concatenate([np.zeros(self.C), np.ones(2 * self.F), np.zeros(participants)])
 
     def unpack(self, th: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         C, F = self.C, self.F
@@ -183,9 +186,9 @@ def quartile_cuts(values: np.ndarray) -> np.ndarray:
     return (values[:, None] > qs[None, :]).astype(float)
 
 
-def signal_fit(games: list, village: list, signals: tuple[str, ...], outcome: str) -> SignalFit:
-    vp = np.array([NAMES.index(g.team("village")[0].participant) for g in games])
-    wp = np.array([NAMES.index(g.team("werewolves")[0].participant) for g in games])
+def signal_fit(games: list, village: list, signals: tuple[str, ...], outcome: str, names: list[str] = NAMES) -> SignalFit:
+    vp = np.array([names.index(g.team("village")[0].participant) for g in games])
+    wp = np.array([names.index(g.team("werewolves")[0].participant) for g in games])
     if outcome == "win":
         Y, fixed = np.array([[g.village_won or 0.0] for g in games]), np.array([True])
     else:
@@ -197,21 +200,21 @@ def signal_fit(games: list, village: list, signals: tuple[str, ...], outcome: st
     for s in signals:
         M = quartile_cuts(values[s])
         Y, fixed = np.hstack([Y, M]), np.concatenate([fixed, np.zeros(M.shape[1], dtype=bool)])
-    return SignalFit(vp, wp, Y, fixed)
+    return SignalFit(vp, wp, Y, fixed, len(names))
 
 
 def neighbours(s: np.ndarray) -> np.ndarray:
     return s[:-1] - s[1:]
 
 
-def signals_section(cache: rr.Cache, seeds: int, n_boot: int) -> None:
+def signals_section(cache: rr.Cache, seeds: int, n_boot: int, fits: list[str]) -> None:
     print("1. within-game signals (teams seating, 8 seats): at 300 games over the seeds, and the bias on each seed's 1,000 games")
     print("| fit | tau (mean) | tau = 1 | neighbours separated (of 4, mean) | mean 95% width (Elo) | bootstrap sd per neighbour pair (Elo) | "
           "information over the margin's | 1,000 games: neighbour differences minus the win fit's (mean ± se over seeds) |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|")
     data = [played_with_metrics(cache, s, 1000) for s in range(1, seeds + 1)]
     sds: dict[str, np.ndarray] = {}
-    for name, sig in FITS:
+    for name, sig in ((n, dict(FITS)[n]) for n in fits):  # margin before the signals: their information is over the margin's
         outcome = "win" if name == "win" else "margin"
         taus, seps, widths, sd = [], [], [], []
         bias = []
@@ -335,18 +338,58 @@ def sequential_section(cache: rr.Cache, seeds: int, critical: float) -> None:
         print(f"| {seed} | {first['fixed'] or '—'} | {first['sim'] or '—'} | {first['any'] or '—'} | {at300} |", flush=True)
 
 
+def copies_section(cache: rr.Cache, tournaments: int, games: int, n_boot: int) -> None:
+    """The signals' calibration: five identical copies of the heuristic bot, teams
+    seating through the runner; each fit's pairs separated by their own 95% percentile
+    intervals (about 5% expected)."""
+    names = [c[0] for c in rr.COPIES]
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    print()
+    print(f"4. calibration: five identical copies of the heuristic bot, {tournaments} teams tournaments of {games} games, {n_boot} resamples")
+    print("| fit | pairs separated, own intervals | tournaments with a pair separated |")
+    print("|---|---|---|")
+    for name, sig in FITS[1:]:
+        own, anyp = 0, 0
+        for s in range(tournaments):
+            key = ("levers-copies", name, s, games, n_boot)
+            hit = cache.get(*key)
+            if hit is None:
+                d = played_with_metrics(cache, 10_000 + s, games, rr.COPIES)
+                model = signal_fit(d["games"], d["village"], sig, "margin", names)
+                th = model.fit(np.ones(len(d["games"])))
+                rng = np.random.default_rng(s)
+                n = len(d["games"])
+                reps = np.array([model.strengths(model.fit(np.bincount(rng.integers(0, n, n), minlength=n).astype(float), th)) for _ in range(n_boot)])
+                D = np.array([reps[:, i] - reps[:, j] for i, j in pairs]).T
+                lo, hi = np.quantile(D, [0.025, 0.975], axis=0)
+                hit = cache.put(int(np.sum((lo > 0) | (hi < 0))), *key)
+            own += hit
+            anyp += hit > 0
+        print(f"| {name} | {100 * own / (tournaments * len(pairs)):.1f}% | {100 * anyp / tournaments:.0f}% |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--bootstrap", type=int, default=200)
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "werewolf-rating-recovery"), help="shared with rating_recovery.py")
+    ap.add_argument("--fits", nargs="+", default=[f for f, _ in FITS], choices=[f for f, _ in FITS], help="the signal fits to print, in this order")
+    ap.add_argument("--copies", type=int, default=40, help="identical-copies tournaments for the signals' calibration (0: none)")
+    ap.add_argument("--copies-games", type=int, default=300)
+    ap.add_argument("--only", nargs="+", choices=("signals", "covariates", "sequential", "copies"), help="print only these sections")
     ap.add_argument("--critical", type=float, default=2.75, help="the simultaneous critical value for five participants (rating_recovery.py prints it)")
     args = ap.parse_args(argv)
     cache = rr.Cache(Path(args.cache), False)
     t0 = time.perf_counter()
-    signals_section(cache, args.seeds, args.bootstrap)
-    covariates_section(cache, args.seeds)
-    sequential_section(cache, args.seeds, args.critical)
+    only = set(args.only or ("signals", "covariates", "sequential", "copies"))
+    if "signals" in only:
+        signals_section(cache, args.seeds, args.bootstrap, args.fits)
+    if "covariates" in only:
+        covariates_section(cache, args.seeds)
+    if "sequential" in only:
+        sequential_section(cache, args.seeds, args.critical)
+    if "copies" in only and args.copies:
+        copies_section(cache, args.copies, args.copies_games, args.bootstrap)
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     return 0
 
