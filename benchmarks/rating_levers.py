@@ -245,11 +245,11 @@ def signals_section(cache: rr.Cache, seeds: int, n_boot: int, fits: list[str]) -
             sd.append(hit["sd"])
             bias.append(hit["bias"])
         sds[name] = np.mean(sd, axis=0)
-        gain = (sds["margin"] / sds[name]) ** 2 if "margin" in sds else np.full(4, np.nan)
+        gain = " ".join(f"{x:.2f}" for x in (sds["margin"] / sds[name]) ** 2) if "margin" in sds else "—"
         b = np.array(bias)
         cells = " ".join(f"{m:+.0f}±{e:.0f}" for m, e in zip(b.mean(axis=0), b.std(axis=0, ddof=1) / math.sqrt(len(b))))
         print(f"| {name} | {np.mean(taus):.2f} | {sum(t == 1 for t in taus)} of {len(taus)} | {np.mean(seps):.1f} | {np.mean(widths):.0f} | "
-              f"{' '.join(f'{x:.0f}' for x in sds[name])} | {' '.join(f'{x:.2f}' for x in gain)} | {cells} |", flush=True)  # fmt: skip
+              f"{' '.join(f'{x:.0f}' for x in sds[name])} | {gain} | {cells} |", flush=True)  # fmt: skip
 
 
 def deal_covariates(games: list) -> np.ndarray:
@@ -338,19 +338,19 @@ def sequential_section(cache: rr.Cache, seeds: int, critical: float) -> None:
         print(f"| {seed} | {first['fixed'] or '—'} | {first['sim'] or '—'} | {first['any'] or '—'} | {at300} |", flush=True)
 
 
-def copies_section(cache: rr.Cache, tournaments: int, games: int, n_boot: int) -> None:
+def copies_section(cache: rr.Cache, tournaments: int, games: int, n_boot: int, fits: list[str]) -> None:
     """The signals' calibration: five identical copies of the heuristic bot, teams
     seating through the runner; each fit's pairs separated by their own 95% percentile
     intervals (about 5% expected)."""
     names = [c[0] for c in rr.COPIES]
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    chosen = [(n, s) for n, s in FITS if n in fits and n != "win"]
     print()
     print(f"4. calibration: five identical copies of the heuristic bot, {tournaments} teams tournaments of {games} games, {n_boot} resamples")
-    print("| fit | pairs separated, own intervals | tournaments with a pair separated |")
-    print("|---|---|---|")
-    for name, sig in FITS[1:]:
-        own, anyp = 0, 0
-        for s in range(tournaments):
+    own = dict.fromkeys((n for n, _ in chosen), 0)
+    anyp = dict.fromkeys((n for n, _ in chosen), 0)
+    for s in range(tournaments):  # tournaments outside: an interrupted run keeps whole tournaments in the cache
+        for name, sig in chosen:
             key = ("levers-copies", name, s, games, n_boot)
             hit = cache.get(*key)
             if hit is None:
@@ -363,9 +363,13 @@ def copies_section(cache: rr.Cache, tournaments: int, games: int, n_boot: int) -
                 D = np.array([reps[:, i] - reps[:, j] for i, j in pairs]).T
                 lo, hi = np.quantile(D, [0.025, 0.975], axis=0)
                 hit = cache.put(int(np.sum((lo > 0) | (hi < 0))), *key)
-            own += hit
-            anyp += hit > 0
-        print(f"| {name} | {100 * own / (tournaments * len(pairs)):.1f}% | {100 * anyp / tournaments:.0f}% |", flush=True)
+            own[name] += hit
+            anyp[name] += hit > 0
+        print(f"  {s + 1}/{tournaments}", file=sys.stderr, flush=True)
+    print("| fit | pairs separated, own intervals | tournaments with a pair separated |")
+    print("|---|---|---|")
+    for name, _ in chosen:
+        print(f"| {name} | {100 * own[name] / (tournaments * len(pairs)):.1f}% | {100 * anyp[name] / tournaments:.0f}% |", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -389,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     if "sequential" in only:
         sequential_section(cache, args.seeds, args.critical)
     if "copies" in only and args.copies:
-        copies_section(cache, args.copies, args.copies_games, args.bootstrap)
+        copies_section(cache, args.copies, args.copies_games, args.bootstrap, args.fits)
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     return 0
 
