@@ -24,6 +24,8 @@ from arena.tournament.config import ConfigError, config_from_data
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import build_schedule
 
+# CONTRACT.md section 5's keys of a pair, and issue 40's simultaneous interval beside them
+PAIR_KEYS = {"a", "b", "diff", "low", "high", "p_better", "simultaneous", "separated", "separated_per_pair"}
 TRUE = {"Strong": 0.6, "Good": 0.2, "Weak": -0.2, "Poor": -0.6}  # log-odds of winning, mean zero
 ALPHA = -0.3
 # The village's survivors at a village win (of 6 seats) and the wolves' at a wolf win
@@ -132,7 +134,7 @@ def test_leaderboard_on_the_margin_keeps_the_contract_and_shows_the_win_only_fit
     for r in doc["participants"]:
         assert r["rating"] == r["bradley_terry"] and r["bradley_terry_win"]["value"] is not None
         assert set(r["rating"]) == {"value", "low", "high"}
-    assert len(doc["pairs"]) == 6 and all(set(q) == {"a", "b", "diff", "low", "high", "p_better"} for q in doc["pairs"])
+    assert len(doc["pairs"]) == 6 and all(set(q) == PAIR_KEYS for q in doc["pairs"])
     with pytest.raises(ValueError, match="outcome"):
         compute(synthetic(10), n_boot=0, outcome="points")
 

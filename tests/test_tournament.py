@@ -387,7 +387,9 @@ def test_tournament_and_leaderboard_commands(tmp_path, capsys):
     order = [r["participant"] for r in lb["participants"]]
     assert [(q["a"], q["b"]) for q in lb["pairs"]] == [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
     for q in lb["pairs"]:
-        assert set(q) == {"a", "b", "diff", "low", "high", "p_better"} and q["low"] <= q["diff"] <= q["high"]
+        # the contract's keys, and the simultaneous interval beside them (issue 40)
+        assert set(q) == {"a", "b", "diff", "low", "high", "p_better", "simultaneous", "separated", "separated_per_pair"}
+        assert q["low"] <= q["diff"] <= q["high"]
         assert 0 <= q["p_better"] <= 1
     assert lb["side_ratings"]["identified"] is False  # mixed seating
     assert all(r["bradley_terry_by_side"]["village"]["value"] is None for r in lb["participants"])

@@ -43,6 +43,7 @@ class Leaderboard:
     def zero(self) -> str:
         """What a rating of 0 is: the anchor, or the average participant."""
         return f"the anchor {self.anchor} (pinned at 0)" if self.anchor else "the average participant"
+    simultaneous: dict[str, Any] = field(default_factory=dict)  # the pairs' family-wise intervals (arena.ratings.pairs)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,4 +73,5 @@ class Leaderboard:
             "side_field_win_rate": self.field_rates,
             "participants": self.rows,
             "pairs": self.pairs,
+            "simultaneous": self.simultaneous,
         }

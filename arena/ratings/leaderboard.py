@@ -280,10 +280,11 @@ def compute(
         )
     rows.sort(key=lambda r: -(r["rating"]["value"] if r["rating"]["value"] is not None else -1e9))
     order = [r["participant"] for r in rows]
-    pairs = pair_table(order, point, reps)
+    pairs, family = pair_table(order, point, reps)
     for r, nxt in zip(rows, rows[1:] + [None]):
         pair = next((q for q in pairs if q["a"] == r["participant"] and nxt and q["b"] == nxt["participant"]), None)
-        r["separated_from_next"] = None if pair is None or pair["low"] is None else separated(pair)
+        r["separated_from_next"] = None if pair is None or pair["separated"] is None else separated(pair)
+        r["separated_from_next_per_pair"] = None if pair is None else pair["separated_per_pair"]
     n = len(games)
     field_rates = {}
     for side in SIDES:
@@ -307,4 +308,5 @@ def compute(
         outcome=outcome,
         side_skills=side_skills_summary(games, participants, n_boot=n_boot, seed=seed),
         anchor=anchor,
+        simultaneous=family,
     )

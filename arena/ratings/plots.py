@@ -186,7 +186,8 @@ def _wrapped(text: str, width: int) -> str:
 
 def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
     """Row minus column in Bradley-Terry Elo, coloured by P(row better than column);
-    a bold cell is a separated pair (its 95% interval excludes zero)."""
+    a bold cell is a separated pair (its simultaneous interval, family-wise 95% over
+    the table's pairs, excludes zero; the interval printed is the pair's own)."""
     import numpy as np
 
     names = [r["participant"] for r in lb.rows]
@@ -199,7 +200,7 @@ def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
         i, j = pos[q["a"]], pos[q["b"]]
         if q["diff"] is None:
             continue
-        sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
+        sep = bool(q.get("separated"))
         for a, b, sign in ((i, j, 1), (j, i, -1)):
             p = q["p_better"]
             prob[a, b] = p if sign > 0 or p is None else 1 - p
@@ -217,7 +218,7 @@ def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
     ax.set_xticklabels(names, rotation=30, ha="right")
     ax.set_yticks(range(k))
     ax.set_yticklabels(names)
-    ax.set_title("Row − column, Bradley-Terry Elo [95% interval]; colour: P(row better)\nbold: separated", fontsize=9)
+    ax.set_title("Row − column, Bradley-Terry Elo [95% interval]; colour: P(row better)\nbold: separated (simultaneous 95% over all pairs)", fontsize=9)
     bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="P(row better than column)")
     _percent(bar.ax.yaxis)
     fig.tight_layout()

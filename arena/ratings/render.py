@@ -75,9 +75,26 @@ def headline(lb: Leaderboard) -> str:
 
 
 def mark(r: dict[str, Any]) -> str:
-    """Whether a row is told apart from the next one down (95% interval of the difference)."""
+    """Whether a row is told apart from the next one down: its simultaneous interval
+    (family-wise 95% over the table's pairs) excludes 0."""
     sep = r.get("separated_from_next")
     return "" if sep is None else ("> next" if sep else "≈ next")
+
+
+def separation(q: dict[str, Any]) -> str:
+    """``yes`` when the simultaneous interval excludes 0, ``pair only`` when only the
+    pair's own does (right for that pair alone, not for a table scanned whole)."""
+    if q.get("separated") is None and q.get("separated_per_pair") is None:
+        return ""
+    if q.get("separated"):
+        return "yes"
+    return "pair only" if q.get("separated_per_pair") else "no"
+
+
+def interval(e: dict[str, Any] | None) -> str:
+    if not e or e.get("low") is None or e.get("high") is None:
+        return "—"
+    return f"[{e['low']:.0f}, {e['high']:.0f}]"
 
 
 def pair_rows(lb: Leaderboard) -> list[list[str]]:
@@ -85,9 +102,17 @@ def pair_rows(lb: Leaderboard) -> list[list[str]]:
     for q in lb.pairs:
         diff = num({"value": q["diff"], "low": q["low"], "high": q["high"]}, 0)
         p = "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%"
-        sep = "" if q["low"] is None else ("yes" if q["low"] > 0 or q["high"] < 0 else "no")
-        out.append([f"{q['a']} − {q['b']}", diff, p, sep])
+        out.append([f"{q['a']} − {q['b']}", diff, interval(q.get("simultaneous")), p, separation(q)])
     return out
+
+
+def family_note(lb: Leaderboard) -> str:
+    """What the marks' intervals are: the family and its critical value."""
+    fam = lb.simultaneous or {}
+    if fam.get("critical") is None:
+        return "simultaneous intervals: none (no resamples)"
+    return (f"simultaneous: family-wise 95% over the {fam['pairs']} pairs (max-t bootstrap, ± {fam['critical']:.2f} "
+            "bootstrap standard deviations)")
 
 
 def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -101,15 +126,18 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
         (
             "Ratings (sorted by Bradley-Terry Elo, the primary rating"
             + (", fitted on the winner and the margin; win only: the same fit on the winner alone" if margin else "")
-            + f"; OpenSkill μ secondary, order-dependent; 95% bootstrap intervals, relative to {lb.zero})",
+            + f"; OpenSkill μ secondary, order-dependent; 95% bootstrap intervals, relative to {lb.zero}; "
+            "vs next: the difference with the next row, separated by its simultaneous interval, family-wise over the pairs below)",
             ["#", "participant", "agent", "games", "Bradley-Terry Elo", "vs next", *(["win only"] if margin else []), "OpenSkill μ"],
             [[str(i), r["participant"], r["agent"] or "", str(r["games"]) + (f" (−{r['excluded_games']})" if r.get("excluded_games") else ""),
               num(r["bradley_terry"], 0), mark(r), *([num(r.get("bradley_terry_win"), 0)] if margin else []), num(r["openskill"])]
              for i, r in enumerate(rows, start=1)],
         ),
         (
-            "Pairs (Bradley-Terry difference a − b in Elo, 95% interval; P(a better) = share of resamples rating a above b)",
-            ["pair", "difference", "P(a better)", "separated"],
+            "Pairs (Bradley-Terry difference a − b in Elo with the pair's own 95% interval, and the simultaneous one; "
+            + family_note(lb) + "; separated: the simultaneous interval excludes 0, pair only: only the pair's own does; "
+            "P(a better) = share of resamples rating a above b)",
+            ["pair", "difference", "simultaneous", "P(a better)", "separated"],
             pair_rows(lb),
         ),
     ]

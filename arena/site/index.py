@@ -42,9 +42,9 @@ def ranking(d: dict[str, Any], w: Words) -> str:
     chart_label = w("chart.rating.anchor", anchor=anchor) if anchor else w("chart.rating")
     chart = svg.interval_chart([(r["participant"], r["rating"]) for r in d["participants"]], label=chart_label, kind="rating")
     pairs = [[esc(f"{q['a']} − {q['b']}"), num({"value": q["diff"], "low": q["low"], "high": q["high"]}, signed=True),
-              "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%",
-              "" if q["low"] is None else esc(w("yes" if q["low"] > 0 or q["high"] < 0 else "no"))] for q in d["pairs"]]  # fmt: skip
-    pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.p", "col.separated")], pairs, "pairs")
+              _interval(q.get("simultaneous")), "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%",
+              esc(_separation(q, w))] for q in d["pairs"]]  # fmt: skip
+    pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.simultaneous", "col.p", "col.separated")], pairs, "pairs")
     method = d.get("rating_method", {}).get("outcome")
     note = f'<p class="note">{esc(w("method.margin"))}</p>' if method == "margin" else ""
     title = w("ranking.anchor", anchor=anchor) if anchor else w("ranking")
@@ -69,13 +69,27 @@ def people_note(d: dict[str, Any], w: Words) -> str:
     return f'<p class="note people">{"<br>".join(lines)}</p>' if lines else ""
 
 
+def _interval(e: dict[str, Any] | None) -> str:
+    if not e or e.get("low") is None or e.get("high") is None:
+        return "—"
+    return f"[{e['low']:+.0f}, {e['high']:+.0f}]"
+
+
+def _separation(q: dict[str, Any], w: Words) -> str:
+    """yes (the simultaneous interval excludes 0), pair only (only the pair's own
+    does) or no; blank without resamples."""
+    if q.get("separated") is None and q.get("separated_per_pair") is None:
+        return ""
+    return w("yes") if q.get("separated") else w("pair_only") if q.get("separated_per_pair") else w("no")
+
+
 def head_to_head(d: dict[str, Any], w: Words) -> str:
     names = [r["participant"] for r in d["participants"]]
     cell: dict[tuple[str, str], dict[str, Any]] = {}
     for q in d["pairs"]:
         if q["p_better"] is None or q["diff"] is None:
             continue
-        sep = q["low"] is not None and (q["low"] > 0 or q["high"] < 0)
+        sep = bool(q.get("separated"))
         cell[(q["a"], q["b"])] = {"p": q["p_better"], "diff": q["diff"], "low": q["low"], "high": q["high"], "separated": sep}
         cell[(q["b"], q["a"])] = {"p": 1 - q["p_better"], "diff": -q["diff"], "low": None if q["high"] is None else -q["high"],
                                   "high": None if q["low"] is None else -q["low"], "separated": sep}  # fmt: skip

@@ -159,7 +159,8 @@ def _mix(p: float) -> str:
 
 def grid(names: Sequence[str], cell: dict[tuple[str, str], dict[str, Any]], *, label: str) -> str:
     """The head-to-head grid: P(row better than column) in each cell, coloured; a bold
-    cell is a separated pair (the difference's 95% interval excludes 0)."""
+    cell is a separated pair (the difference's simultaneous interval, family-wise 95%
+    over the table's pairs, excludes 0)."""
     k = len(names)
     head, c = 96, 64
     w = h = head + c * k + 4
