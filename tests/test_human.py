@@ -127,10 +127,24 @@ class TestParse:
         d = decision(kind="wolf_chat", shape=TEXT, options=())
         assert parse_answer(d, "Let's take Bob. /target bob", NAMES, ["Bob", "Chloe"]) == {"text": "Let's take Bob.", "target": "Bob"}
         assert parse_answer(d, "no idea yet", NAMES, ["Bob"]) == "no idea yet"
-        with pytest.raises(BadInput, match="'David' is not a living player"):
+        with pytest.raises(BadInput, match="'David' is not a victim the pack may take tonight: Bob, Chloe"):
             parse_answer(d, "/target David", NAMES, ["Bob", "Chloe"])
         with pytest.raises(BadInput, match="/role is for a speech"):
             parse_answer(d, "/role seer", NAMES, ["Bob"])
+
+    def test_the_packs_talk_proposes_only_the_engines_legal_victims(self):
+        """Alice once proposed herself (``[proposes you]``): a wolf may propose exactly
+        the victims his ``wolf_kill`` will offer, as the engine lists them."""
+        from helpers import pending, start
+
+        roles = {"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer", "David": "villager", "Emma": "villager"}
+        game, _, d = start(roles, {"Chloe": {"seer_check": ["David"]}}, until=pending("wolf_chat", "Alice"))
+        alive = [p.name for p in game.players if p.alive]
+        for mine in ("Alice", "bob"):
+            with pytest.raises(BadInput, match=f"'{mine}' is not a victim the pack may take tonight: Chloe, David, Emma"):
+                parse_answer(d, f"Let's go. /target {mine}", list(roles), alive)
+        assert parse_answer(d, "/target chloe", list(roles), alive) == {"text": "", "target": "Chloe"}
+        assert "/target Chloe" in input_hint(d, alive)
 
     def test_the_packs_example_victim_is_never_a_packmate(self):
         d = Decision(id=1, seat="Alice", kind="wolf_chat", shape=TEXT, context={"round": 1, "wolves": ["Alice", "Bob"]})
