@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
+from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label, proposable
 from arena.web.web_agent import Given, Question, WebAgent
 from arena.web.words import pass_label, say, words
 from engine.decisions import BOOL, TEXT, Decision
@@ -53,9 +53,12 @@ def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
 
 
 def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
-    """What a speech may carry besides its words, as the page offers it (``engine.speech``):
-    claims for a speech (a role among the ones in play, Seer results, accusations), a
-    proposed victim for the pack's talk. Only what the seat was shown is listed."""
+    """What a speech may carry besides its words (``engine.speech``), for the page's
+    helper that writes it into the speech box in the terminal's syntax (``/role``,
+    ``/check``, ``/accuse``, ``/target``): a role among the ones in play, Seer results
+    and accusations for a speech; for the pack's talk, exactly the victims the engine
+    lets this wolf propose (his ``wolf_kill``'s options). Only what the seat was shown
+    is listed."""
     if d.kind in SPEECH_KINDS:
         cat = catalog(language)
         deck: list[str] = []
@@ -68,7 +71,7 @@ def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
             "players": [p for p in view.players if p != view.name],
         }
     if d.kind in TARGETED_KINDS:
-        return {"kind": "target", "players": list(view.alive)}
+        return {"kind": "target", "players": proposable(d, list(view.alive))}
     return None
 
 
