@@ -32,7 +32,7 @@ from arena.command import (
     seat_pair,
 )
 from arena.gamefile import (
-    DEFAULT_AGENT,
+    TABLE_OPPONENT,
     GameFileError,
     GameSpec,
     apply_model_options,
@@ -56,7 +56,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
     p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
     p.add_argument(
-        "--agents", help="agent for every seat when no game file is given: heuristic, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default heuristic)"
+        "--agents", help="agent for every seat when no game file is given: heuristic, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default " + TABLE_OPPONENT + ")"
     )
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-5.4-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
@@ -107,7 +107,7 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
                 players=players,
                 preset=args.preset or "millers_hollow",
                 seed=(drawn := fresh_seed()) if args.seed is None else args.seed,
-                agent=args.agents or DEFAULT_AGENT,
+                agent=args.agents or TABLE_OPPONENT,
                 options=extra,
             )
         spec = _model_overrides(spec, args)

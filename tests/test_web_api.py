@@ -382,3 +382,27 @@ def test_the_pack_talk_proposes_a_victim_from_the_seat(client):
     talk = next(e for e in state["events"] if e["kind"] == "wolf_chat" and e["data"]["speaker"] == "Alice")
     assert talk["data"]["text"] == "Let's take Chloe." and talk["data"]["target"] == "Chloe"
     assert not any(e["kind"] == "wolf_chat" for e in client.get("/api" + links["watch"] + "/state").json()["events"])
+
+
+def test_the_tables_default_opponent_is_one_constant(client, monkeypatch, tmp_path):
+    """The bot a person's table gets when nothing else is named is ``TABLE_OPPONENT``,
+    read by the terminal's default table, the web form and the start page alike, so
+    that switching it (to the reference player, once it ships) is one line."""
+    from arena import gamefile, play_command
+    from arena.cli import build_parser
+    from arena.gamefile import TABLE_OPPONENT
+
+    choices = client.get("/api/setup").json()
+    assert choices["opponent"] == TABLE_OPPONENT and choices["bots"][0] == TABLE_OPPONENT
+    script = (STATIC / "start.js").read_text(encoding="utf-8")
+    assert '"heuristic"' not in script and "choices.opponent" in script  # the page names no bot of its own
+    table = {"seed": 1, "seats": [{"name": "Alice", "agent": "human"}, {"name": "Bob"}, {"name": "Chloe"}, {"name": "David"}, {"name": "Emma"}]}
+    from arena.web.table_form import table_spec
+
+    spec, _ = table_spec(table)
+    assert [s.agent for s in spec.seats[1:]] == [TABLE_OPPONENT] * 4
+    monkeypatch.setattr(play_command, "TABLE_OPPONENT", "random")  # the terminal's default table reads it
+    args = build_parser().parse_args(["play", "--human", "Alice", "--seed", "3", "--transcript", str(tmp_path / "t.jsonl")])
+    spec, _, agents, _ = play_command._play_spec(args)
+    assert [s.agent for s in spec.seats] == ["human"] + ["random"] * 7
+    assert gamefile.DEFAULT_AGENT == "heuristic"  # a game file's seat without an agent is another matter: the contract's
