@@ -22,6 +22,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from arena.model_trouble import Notice, notice_line
+from arena.text_wrap import paragraph
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart
 from engine.flow.deaths import DeathEvent
@@ -160,10 +161,11 @@ class Narrator:
         return self.words.term(f"narration.{path}", **values)
 
     def say(self, text: str, *, secret: bool = False) -> None:
+        """One line of the story (rich markup); Chinese is broken between characters as
+        a terminal reader expects (``arena.text_wrap``), not only at spaces."""
         if secret:
-            self.console.print(f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]")
-        else:
-            self.console.print(text)
+            text = f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]"
+        self.console.print(paragraph(self.console, text))
 
     def model_notice(self, notice: Notice) -> None:
         """A model seat that stopped answering, or answers again (``arena.model_trouble``):

@@ -275,6 +275,8 @@ def run(args: argparse.Namespace) -> int:
 def print_report(report: SimulationReport) -> None:
     from rich.table import Table  # the printed report only: a --json run never loads rich
 
+    from arena.table_fit import fitted  # rich too, for the same reason
+
     console = console_for(False)
     last = report.seed + max(report.games - 1, 0)
     console.print(
@@ -287,7 +289,7 @@ def print_report(report: SimulationReport) -> None:
         table.add_column(col, justify=justify)
     for camp, r in sorted(report.win_rates().items(), key=lambda kv: -kv[1]["rate"]):
         table.add_row(camp, str(report.wins[camp]), f"{r['rate']:.1%}", f"{r['low']:.1%} – {r['high']:.1%}")
-    console.print(table)
+    console.print(fitted(table))
     rate = report.games / report.seconds if report.seconds > 0 else float("inf")
     console.print(f"mean length: {report.mean_days:.2f} days · {report.seconds:.2f} s · {rate:.1f} games/s")
 

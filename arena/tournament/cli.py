@@ -13,6 +13,7 @@ from arena.command import CliError, Command, add_fallbacks_flag, add_trust_flag,
 from arena.progress import wanted
 from arena.ratings.fallbacks import MIN_DECIDED
 from arena.signing_cli import add_sign_key_flag, signer_for
+from arena.table_fit import fitted
 from arena.tournament.config import ConfigError, load_config
 from arena.tournament.paused import PausedParticipant
 from arena.tournament.run import run_tournament
@@ -161,7 +162,7 @@ def print_plan(cfg, as_json: bool) -> int:
             _position_gap(fair.get(row["participant"], Counter()), row["positions"]),
         )  # fmt: skip
     console = console_for(False)
-    console.print(t)
+    console.print(fitted(t))
     console.print("[dim]per position: the largest gap, over the seat positions, between the seats a participant "
                   "holds there and its fair share of them (--json lists every position).[/dim]")
     return 0
