@@ -14,7 +14,7 @@ from typing import Any
 
 from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label, proposable
 from arena.web.web_agent import Given, Question, WebAgent
-from arena.web.words import pass_label, say, words
+from arena.web.words import pass_label, say
 from engine.decisions import BOOL, TEXT, Decision
 from engine.flow.main import GameStart
 from engine.words import MAX_CHARS
@@ -23,9 +23,12 @@ from prompts.decisions_text import situation
 
 
 def title(decision: Decision, language: str = "en") -> str:
-    """The question's heading in the page's words (``q.<kind>``), else its kind."""
-    found = words(language).get(f"q.{decision.kind}")
-    return found or decision.kind.replace("_", " ").capitalize()
+    """The question's heading: the kind's name in the prompts' words (``terms.kinds``,
+    which a replay names it by too), else its kind."""
+    cat = catalog(language)
+    if cat.has(f"terms.kinds.{decision.kind}"):
+        return cat.word("kinds", decision.kind)
+    return decision.kind.replace("_", " ").capitalize()
 
 
 def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
