@@ -159,12 +159,15 @@ def catch_up(
     *,
     writer: Any = None,
     on_replayed: Callable[[Any], None] | None = None,
+    before: Callable[[Any, AnswerRecord], None] | None = None,
 ) -> CatchUp:
     """Re-submit the answers among ``records`` (already verified) in order.
 
     With a ``writer``, the replayed part is written again as it goes (a fork, or a
     resume into a new file): each answer with the agent that gave it, the events it
-    caused, and the model calls made for it, in their places.
+    caused, and the model calls made for it, in their places. ``before`` sees each
+    recorded decision (the engine's, pending) with its answer before its agent is put
+    it again: the moment its seat was asked (``arena.persuasion`` asks twins there).
     """
     done = CatchUp()
     calls: list[Any] = []  # model calls wait for their batch's answers, as when played
@@ -192,6 +195,8 @@ def catch_up(
             continue
         pending = {d.id: d for d in game.waiting}
         d = pending[r.decision]
+        if before is not None:
+            before(d, r)
         agent = agents[r.seat]
         spec = getattr(agent, "spec", "")
         if spec in REPLAYABLE and spec == r.agent:

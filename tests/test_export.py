@@ -85,7 +85,7 @@ def test_claims_are_the_deception_metrics_verdicts(tournament):
 def test_the_command_and_its_errors(tournament, tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["export", str(tournament), "--format", "csv", "--out", str(out)]) == 0
-    assert "wrote 8 tables" in capsys.readouterr().out
+    assert "wrote 9 tables" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == sorted(f"{n}.csv" for n in TABLES)
     assert main(["export", str(tmp_path / "none"), "--format", "csv", "--out", str(out)]) == 2
     assert "no such database, folder or transcript" in capsys.readouterr().err
@@ -122,6 +122,8 @@ def test_a_model_seats_calls_are_exported_without_prompts(tmp_path, monkeypatch)
     assert "messages" not in calls.columns
     mini = t["seats"][t["seats"].participant == "Mini"]
     assert mini.calls.sum() == len(calls[calls.input_tokens.notna()]) and (mini.model == "gpt-5.4-mini").all()
+    # A call, in every table, is a row with ``request``: a request sent (``transcripts.call_counts``).
+    assert mini.calls.sum() == calls.request.sum() == t["games"].calls.sum() and str(calls.request.dtype) == "boolean"
     assert "sk-" not in json.dumps(t["calls"].astype(str).to_dict())
 
 

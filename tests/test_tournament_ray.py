@@ -157,7 +157,8 @@ def test_a_dead_model_on_the_actor_is_paused_after_one_game(cluster, tmp_path, m
     monkeypatch.setenv(KEY_ENV, KEY)
     model = {"name": "M", "agent": "openai:standin", "options": {"base_url": f"http://127.0.0.1:{port}/v1", "api_key_env": KEY_ENV, "max_retries": 0, "timeout": 5}}
     data = {"name": "d", "seed": 3, "games": 6, "seating": "teams", "tables": [{"players": 5, "options": {"sheriff": False}}],
-            "participants": [model, BOTS[0]], "concurrency": {"games": 3, "backend": "ray"}}  # fmt: skip
+            "participants": [model, BOTS[0]], "concurrency": {"games": 3, "backend": "ray"},
+            "allow_fallbacks": True}  # past the check before the first game, to the trial  # fmt: skip
     report = run_tournament(config_from_data(data), tmp_path / "ray.sqlite", progress=False)
     assert (report.played, report.failed, report.stopped) == (1, 0, "paused")
     (paused,) = report.paused

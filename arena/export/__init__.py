@@ -1,6 +1,7 @@
 """Tidy tables out of played games: ``werewolf export DB_OR_DIR --format csv|parquet --out DIR``.
 
-One file per table (games, seats, decisions, votes, claims, beliefs, calls, deaths),
+One file per table (games, seats, decisions, votes, claims, beliefs, calls, deaths,
+persuasion),
 one row per observation, typed as ``arena.export.schema`` says and documented in
 docs/EXPORT.md. CSV is written with the standard library (``arena.export.csv_files``):
 the Quick start's install exports it. Parquet, and ``tables(source)`` (the same tables

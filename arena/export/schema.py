@@ -43,12 +43,17 @@ TABLES: dict[str, dict[str, str]] = {
         "probability": F, "target_wolf": B, "missing": B,
     },
     "calls": {
-        "game_id": S, "seat": S, "participant": S, "decision": N, "kind": S, "day": N, "attempt": N,
+        "game_id": S, "seat": S, "participant": S, "decision": N, "kind": S, "day": N, "attempt": N, "request": B,
         "backend": S, "model": S, "mode": S, "started": S, "accepted": B, "violation": S, "error": S,
         "fallback": B, "retries": N, "latency_s": F, "input_tokens": N, "output_tokens": N, "cached_tokens": N,
         "cache_write_tokens": N, "reasoning_tokens": N, "cost_usd": F, "price_known": B, "reply": S,
     },
     "deaths": {"game_id": S, "seq": N, "day": N, "phase": S, "player": S, "role": S, "cause": S},
+    "persuasion": {
+        "game_id": S, "seq": N, "day": N, "speaker": S, "speaker_participant": S, "speaker_side": S, "speaker_wolf": B,
+        "accused": S, "accused_wolf": B, "sampled": B, "listener": S, "listener_participant": S, "listener_side": S,
+        "arm": S, "repeat": N, "decision": N, "vote": S, "for_accused": B, "against_speaker": B, "fallback": B, "error": S,
+    },
 }  # fmt: skip
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)

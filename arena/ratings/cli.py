@@ -37,11 +37,14 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+PERSUASION_VERSION = "1"  # part of the cache key too: bump when the persuasion column's computation changes
+
+
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None,
                         each: Callable[[dict[str, Any]], None] | None = None):  # fmt: skip
     """The leaderboard of ``db``, from its cache when nothing changed; when computed,
     ``each`` sees every seat's parsed metrics in seat order (``load_board``)."""
-    from arena.ratings.from_db import load_board, rating_outcome, stored_key
+    from arena.ratings.from_db import load_board, load_persuasion, rating_outcome, stored_key
     from arena.ratings.board import Leaderboard
     from arena.tournament.store import Store, StoreError
 
@@ -51,7 +54,7 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         raise CliError(str(e)) from None
     try:
         outcome = outcome or rating_outcome(store)
-        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}"
+        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}|p{PERSUASION_VERSION}"
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
@@ -64,7 +67,7 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         games, behaviour = load_board(store, each)  # the seats: read only when computing
         try:
             lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed,
-                         min_decided=min_decided, outcome=outcome)  # fmt: skip
+                         min_decided=min_decided, outcome=outcome, persuasion=load_persuasion(store))  # fmt: skip
         except ValueError as e:  # an outcome the file names but this version does not know
             raise CliError(str(e)) from None
         store.cache(key, json.dumps(lb.__dict__))

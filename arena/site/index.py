@@ -114,6 +114,19 @@ def behaviour(d: dict[str, Any], w: Words) -> str:
     return out + f'<div class="charts">{figs}</div>' + behaviour_table(rows, w)
 
 
+def persuasion(d: dict[str, Any], w: Words) -> str:
+    """A tournament measured with ``persuasion:``: each participant's swing (empty otherwise)."""
+    rows = [r for r in d["participants"] if (r.get("persuasion") or {}).get("value") is not None]
+    if not rows:
+        return ""
+    pts = [(r["participant"], r["persuasion"]) for r in rows]
+    chart = svg.interval_chart(pts, label=w("col.swing"), digits=1, zero=0.0, scale=100.0, kind="behaviour")
+    body = [[esc(r["participant"]), str(r.get("persuasion_speeches", 0)), num(r["persuasion"], 1, scale=100.0, signed=True)] for r in rows]
+    t = table([esc(w(k)) for k in ("col.participant", "col.speeches", "col.swing")], body, "persuasion")
+    return (f'<h2 id="persuasion">{esc(w("persuasion"))}</h2><p class="note">{esc(w("persuasion.note"))}</p>'
+            f'<figure><figcaption>{esc(w("col.swing"))}</figcaption>{chart}</figure>{t}')  # fmt: skip
+
+
 def belief_cell(b: dict[str, Any]) -> str:
     """Brier against the constant answer's, the skill score, AUC and the answers scored."""
     if not b.get("belief_ratings"):
@@ -158,7 +171,7 @@ def cost(d: dict[str, Any], w: Words) -> str:
     head = [esc(w(k)) for k in ("col.participant", "col.games", "col.calls", "col.in", "col.cached", "col.out", "col.usd",
                                  "col.usd_game", "col.usd_win", "col.latency", "col.decisions", "col.fallbacks", "col.violations")]  # fmt: skip
     t = d.get("tournament") or {}
-    note = f'<p class="note">{esc(w("cost.none"))}</p>' if not t.get("calls") else ""
+    note = f'<p class="note">{esc(w("cost.none" if not t.get("calls") else "cost.calls"))}</p>'
     return f'<h2 id="cost">{esc(w("cost"))}</h2>{note}' + table(head, rows, "cost")
 
 
@@ -194,7 +207,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + cost(d, w)
+            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)

@@ -151,6 +151,14 @@ class Adaptive(_Strict):
     resolution: float = Field(default=75.0, gt=0, description="Elo: a pair whose 95% interval is narrower than ± this is settled")
 
 
+class Persuasion(_Strict):
+    """``persuasion:``: after each game, a share of its accusing speeches is measured by
+    re-asking their listeners without them (``arena.persuasion``, docs/PERSUASION.md)."""
+
+    speeches: float = Field(default=0.25, gt=0, le=1, description="the share of the measurable speeches measured")
+    repeats: int = Field(default=3, ge=1, le=100, description="asks per arm of each model listener (a bot is asked once)")
+
+
 class TournamentConfig(_Strict):
     name: str = "tournament"
     seed: int = 0
@@ -164,6 +172,7 @@ class TournamentConfig(_Strict):
     language: str = "en"
     prices: str | None = None  # a YAML/JSON price table (USD per 1M tokens), relative to the file
     beliefs: bool = False  # seats privately rate each other's P(wolf) as each vote opens (arena.beliefs)
+    persuasion: Persuasion | None = None  # measure what speeches cause, after each game (arena.persuasion)
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front

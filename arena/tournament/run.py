@@ -104,6 +104,7 @@ def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path)
             plan=g, digest=g.digest(cfg), players=len(g.seats), table_options=dict(cfg.tables[g.table].options),
             agents=agents, language=cfg.language, prices=cfg.prices, folder=str(db.parent.resolve()),
             transcript=f"{folder}/{g.id}.jsonl", beliefs=cfg.beliefs, sign_key=cfg.sign_key,
+            persuasion=(cfg.persuasion.speeches, cfg.persuasion.repeats) if cfg.persuasion is not None else None,
         )
         for g in plans
     ]  # fmt: skip
