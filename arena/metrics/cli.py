@@ -112,8 +112,8 @@ def measure(args: argparse.Namespace) -> int:
 
     files = transcripts(path)
     with Bar("transcripts", len(files), enabled=wanted(json=args.json)) as bar:
-        games = collect(path, skipped, bar.advance if bar.enabled else None, files)
-        agg = aggregate(with_persuasion(games, path, heard), keep if args.json else None)
+        read = collect(path, skipped, bar.advance if bar.enabled else None, files)
+        agg = aggregate(with_persuasion(read, path, heard), keep if args.json else None)
     if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
     if heard:
