@@ -41,7 +41,7 @@ from arena.gamefile import (
     load_game_file,
     spec_from_data,
 )
-from arena.human_play import seat_humans
+from arena.human_play import humans_at_terminal, seat_humans
 from arena.play_loop import play_to_end, save_path, screen_for
 from arena.preflight import before_play
 from arena.resume import run_resume
@@ -128,6 +128,10 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
         game, agents = spec.build(calls=calls, prices=prices)
     except GameFileError as e:
         raise CliError(f"{args.game_file}: {e}" if args.game_file else str(e)) from None
+    try:
+        humans_at_terminal(agents, god=args.god)  # refused before the seed line of a game never played
+    except ValueError as e:
+        raise CliError(str(e)) from None
     if drawn is not None:
         print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
     return spec, game, agents, calls

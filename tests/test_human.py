@@ -311,7 +311,9 @@ def test_a_timeout_on_a_bot_seat_is_refused():
 )
 def test_refused_flags(capsys, args, message):
     assert main(["play", *args]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Seed" not in err  # a refused table is refused first: no seed line for a game never played
 
 
 # ---------------------------------------------------------------------- a real terminal
