@@ -108,6 +108,13 @@ def pass_word(decision: Decision) -> str:
     return "pass"
 
 
+def looks_typed_ahead(decision: Decision, raw: str) -> bool:
+    """A speech of one character, or a bare number: most likely a menu's choice typed
+    for the question before (or ahead of this one), which would otherwise be said
+    aloud to the whole table; the terminal asks before saying it."""
+    return decision.shape == TEXT and (len(raw) == 1 or (raw.isdigit() and len(raw) <= 3))
+
+
 def parse_answer(decision: Decision, line: str, players: list[str] | None = None, alive: list[str] | None = None) -> Any:
     """The answer ``line`` stands for, checked by the engine's own rules; ``BadInput``.
     ``players`` (everyone at the table) and ``alive`` are what a speech's claims and

@@ -194,6 +194,23 @@ async def test_wrong_input_is_explained_and_asked_again():
     assert "Your card, Alice" in text and "Seer" in text  # the role card came first
 
 
+@pytest.mark.parametrize(
+    "typed, said",
+    [(b"2\ny\n", "2"), (b"2\n2\n", "2"), (b"2\nI suspect Bob.\n", "I suspect Bob."), (b"I suspect Bob.\n", "I suspect Bob.")],
+)
+async def test_a_speech_that_looks_like_a_menu_number_is_confirmed_first(typed, said):
+    """A number typed ahead for a menu once became a public speech: a one-character
+    speech (or a bare number) is said only once confirmed, and other words replace it."""
+    agent, w, out = piped_agent()
+    d = Decision(1, "Alice", "speak", TEXT)
+    os.write(w, typed)
+    view = SeatView("Alice", a_game()[0].observation("Alice"))
+    answer = await agent.adecide(view, d)
+    assert (answer["text"] if isinstance(answer, dict) else answer) == said
+    asked = 'Say only "2" aloud to everyone?' in out.getvalue()
+    assert asked == typed.startswith(b"2")
+
+
 async def test_the_loop_keeps_running_while_the_person_thinks():
     agent, w, _ = piped_agent()
     game, view = a_game()
