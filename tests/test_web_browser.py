@@ -483,3 +483,55 @@ def test_the_start_form_offers_every_table_size_a_preset_plays(server, page):
     page.fill("#players", "40")
     page.dispatch_event("#players", "change")
     assert page.locator("#seat-rows tr").count() == 28
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_start_page_fits_a_phone_and_a_desktop(server, browser, width):
+    """On a 390-pixel phone the start page was 759 pixels wide, its fields off the
+    screen; every field now fits the width there is."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-rows tr")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"start-page-{width}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    beyond = page.evaluate(
+        """(w) => [...document.querySelectorAll('input, select, button')]
+            .filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => e.id || e.className)""",
+        width,
+    )
+    assert not beyond, f"fields past the screen's edge: {beyond}"
+    context.close()
+
+
+@pytest.mark.parametrize("locale, title", [("en-US", "No game at this address"), ("zh-CN", "这个地址没有对局")])
+def test_a_mistyped_seat_link_says_what_may_be_wrong(server, browser, locale, title):
+    """A mistyped seat link answered a bare ``404: Not Found``."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    res = page.goto(base + "/play/not-a-seat-token")
+    assert res is not None and res.status == 404
+    assert page.inner_text("h1") == title
+    page.screenshot(path=str(SHOTS / f"missing-{locale}.png"), full_page=False)
+    page.click("a.button")
+    page.wait_for_selector("#seat-rows tr")  # the way on: the start page
+    assert page.url == base + "/"
+    context.close()
+
+
+def test_the_spectators_badge_leaves_live_when_the_game_ends(server, page):
+    """The public page kept its green "live" badge after the game ended."""
+    base, _ = server
+    waiting = create(base, **table({}, seed=5))  # Alice, a person who has not answered: still running
+    page.goto(base + waiting["watch"])
+    page.wait_for_selector("#conn.live")
+    assert page.inner_text("#conn") == "● live"
+    over = create(base, **table({}, seed=5, human="nobody"))  # five bots at pace 0: over at once
+    page.goto(base + over["watch"])
+    page.wait_for_selector("#reveal:not([hidden])")
+    page.wait_for_selector("#conn.ended")
+    assert page.inner_text("#conn") == "game over" and "live" not in (page.get_attribute("#conn", "class") or "")
+    shoot(page, "spectator-ended")

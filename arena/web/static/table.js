@@ -82,7 +82,7 @@ function connect() {
   socket = new WebSocket(WS_URL);
   socket.onopen = () => {
     retry = 500;
-    setConn("conn.live", "live");
+    showConnected();
   };
   socket.onmessage = (m) => {
     const msg = JSON.parse(m.data);
@@ -106,6 +106,13 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
+}
+
+// Connected: "live" while the game is played; once it is over nothing more will come,
+// and a green "live" badge over a finished game read as if it were still going.
+function showConnected() {
+  if (S.status && S.status !== "running") setConn("conn.ended", "ended");
+  else setConn("conn.live", "live");
 }
 
 function goneForGood(message) {
@@ -155,6 +162,7 @@ function apply(msg) {
     if (k in msg) S[k] = msg[k];
   }
   if (msg.me !== undefined) S.me = msg.me;
+  if (connKey === "conn.live" || connKey === "conn.ended") showConnected();
   if (msg.type === "snapshot") renderTimeline();
   else if (S.replayStep === null) appendItems(fresh.map((e) => ({ event: e })));
   renderSide();
