@@ -101,3 +101,20 @@ def test_plots_writes_every_file(tmp_path: Any) -> None:
     written = plots(_board(), tmp_path)
     assert [p.name for p in written] == ["ratings.png", "pairs.png", "win_rates.png", "beliefs.png"]
     assert all(p.read_bytes()[:4] == b"\x89PNG" for p in written)
+
+
+@pytest.mark.parametrize("identified", [True, False])
+@pytest.mark.parametrize("figure", [ratings_figure, win_rate_figure])
+def test_every_title_fits_in_its_figure(identified: bool, figure: Any) -> None:
+    """``ratings.png``'s title was clipped on both sides (a narrow figure, one long line)."""
+    fig = figure(_board(identified), plt)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    titles = [t for t in fig.texts if t.get_text()] + [ax.title for ax in fig.axes if ax.get_title()]
+    assert titles
+    for t in titles:
+        extent = t.get_window_extent(renderer)
+        assert extent.x0 >= box.x0 - 0.5 and extent.x1 <= box.x1 + 0.5, (t.get_text(), extent, box)
+        assert extent.y1 <= box.y1 + 0.5, t.get_text()
+    plt.close(fig)
