@@ -1,4 +1,4 @@
-"""One interface for every seat: bots, scripts, people and (later) language models."""
+"""One interface for every seat: bots, scripts, people, language models and remote agents."""
 
 from agents.base import Agent, SeatView
 from agents.registry import make_agent

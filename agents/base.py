@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from engine.decisions import Decision, IllegalAnswer
 from engine.events import Event
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import GameStart, Role
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor
 from engine.roles.cupid import Lovers

@@ -17,12 +17,12 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agents import heuristic_forum as forum
-from agents import heuristic_night as night
-from agents import heuristic_roles as roles
-from agents import heuristic_talk as talk
-from agents import heuristic_village as village
-from agents import heuristic_votes as votes
+import agents.heuristic_forum as forum
+import agents.heuristic_night as night
+import agents.heuristic_roles as roles
+import agents.heuristic_talk as talk
+import agents.heuristic_village as village
+import agents.heuristic_votes as votes
 from agents.base import Agent, SeatView
 from agents.heuristic_lines import LANGUAGES
 from agents.heuristic_memory import Memory

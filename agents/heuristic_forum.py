@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents import heuristic_votes as votes
+import agents.heuristic_votes as votes
 from agents.heuristic_memory import _HANDLERS, _SEAT_ONLY, Accusation, Memory, is_wolf_role, learn_role
 from agents.heuristic_situation import Situation
 from agents.heuristic_talk import CHARACTER_SPEECHES, GOOD, WOLF, Speech

@@ -17,7 +17,7 @@ from agents.base import SeatView
 from agents.heuristic_lines import language_of
 from engine.events import PUBLIC, Event, EventData
 from engine.flow.day import NoDeath
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import GameStart, Role
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor
 from engine.flow.voting import SheriffVotes, VoteResult

@@ -19,12 +19,12 @@ from rich.panel import Panel
 from rich.rule import Rule
 
 from agents.human_input import input_hint, numbered, pass_word
-from arena.narrate import Died, Narrator
-from arena.text_wrap import paragraph
+from prompts.narrate import Died, Narrator
+from prompts.text_wrap import paragraph
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
 from engine.flow.day import Dawn
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import Role
 from engine.flow.night import NightStart
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor
@@ -91,7 +91,7 @@ class SeatScreen:
             words = self._words()
             mark = self.term("seat_screen.secret_with", others=words.join(words.text(o) for o in others)) if others else self.term("seat_screen.secret")
             line = f"[magenta]{mark}[/magenta] [italic]{text}[/italic]"
-        self.console.print(paragraph(self.console, line))  # Chinese broken between characters (arena.text_wrap)
+        self.console.print(paragraph(self.console, line))  # Chinese broken between characters (prompts.text_wrap)
 
     def _words(self) -> Reader:
         return Reader(catalog(self.language), self.seat, RICH, narrator=True)

@@ -1,4 +1,4 @@
-"""Agent specs (CONTRACT.md 3b): ``heuristic``, ``random``, ``scripted``, ``human``,
+"""Agent specs (CONTRACT.md 3b, 6): ``heuristic``, ``reasoner``, ``random``, ``scripted``, ``human``,
 ``openai:MODEL``, ``anthropic:MODEL``, ``langchain:PROVIDER:MODEL``,
 ``langchain:MODULE:FACTORY``, ``litellm:MODEL`` (all model specs go to
 ``agents.llm.make_llm_agent``), ``py:MODULE:CLASS`` (an agent of one's own,
@@ -26,7 +26,7 @@ from agents.scripted import ScriptedAgent
 AgentMaker = Callable[[int], Agent]  # a seat's agent from its seed: ``agent_maker``'s dispatch done
 
 KNOWN = (
-    "heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
+    "heuristic", "reasoner", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
     "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL", "py:MODULE:CLASS", "a2a:URL",
 )  # fmt: skip
 
@@ -79,7 +79,8 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
     URL, time limits, plus wiring such as a shared call log); bots ignore them, so a
     caller may pass the same wiring to every seat. A human seat reads ``timeout`` and
     ``language`` (its screen's and questions' words); the
-    heuristic bot reads ``language``, the game's, to speak it, and ``options`` (a
+    heuristic bot and the reasoner read ``language``, the game's, to speak it; the
+    heuristic bot reads ``options`` (a
     mapping: ``noise``, the share of its decisions played as a uniformly random legal
     move). A ``py:MODULE:CLASS`` seat is built with its ``options`` mapping
     (``agents.custom``), and records its fallbacks in ``log``, the game's call log,
@@ -99,6 +100,11 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
         noise = HeuristicOptions.parse(options.get("options") or {}).noise
         language = options.get("language")  # the game's language, if told
         return lambda seed: HeuristicAgent(name, seed=seed, language=language, noise=noise)
+    if spec == "reasoner":
+        from agents.reasoner.agent import ReasonerAgent  # loaded by the spec that needs it (numpy, the belief)
+
+        language = options.get("language")
+        return lambda seed: ReasonerAgent(name, seed=seed, language=language)
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision, in the game's language
         from agents.human import HumanAgent  # the terminal's asyncio, for a human seat only
 

@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.command import CliError, Command, console_for
-from arena.narrate import deck_words
 from arena.table_fit import fitted
+from prompts.narrate import deck_words
 from engine.options import RuleOptions
 from engine.presets import PRESETS, get_preset
 from engine.roles import ROLES

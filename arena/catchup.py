@@ -40,7 +40,7 @@ from transcripts.verify import Status, Verification, build_game, verify_file
 from transcripts.writer import TranscriptWriter
 
 # Agents whose next answer depends only on their seed and the decisions put to them.
-REPLAYABLE = frozenset({"heuristic", "random", "scripted"})
+REPLAYABLE = frozenset({"heuristic", "reasoner", "random", "scripted"})
 TRUST_CODE_HINT = "pass --trust-code if you know that module (your own game, say)"
 
 

@@ -49,7 +49,7 @@ def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> d
     """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
     if not pairs:
         return {}
-    # yaml and asyncio (arena.limits) load here, not at the top: every subcommand imports
+    # yaml and asyncio (agents.llm.limits) load here, not at the top: every subcommand imports
     # this module, and they cost a tenth of a second of each start (python -X importtime);
     # a command given no pair loads no parser.
     import yaml
@@ -143,8 +143,8 @@ def apply_limits(args: argparse.Namespace) -> None:
                 raise CliError(f"{flag} needs a positive number, at most 1024; got {value}")
             caps[cap] = value
     if caps:
-        # asyncio loads with arena.limits: only a command with model seats needs it (see parse_option_pairs)
-        from arena.limits import configure as configure_limits
+        # asyncio loads with agents.llm.limits: only a command with model seats needs it (see parse_option_pairs)
+        from agents.llm.limits import configure as configure_limits
 
         configure_limits(global_limit=caps.get("global_limit"), default_per_model=caps.get("default_per_model"))
 

@@ -25,7 +25,7 @@ from agents.llm.pricing import PriceError, table_from
 from agents.registry import AgentMaker, agent_maker, check_bot_options, is_remote_spec
 from arena.endpoints import refuse_endpoints
 from arena.errors import GameFileError
-from engine import words
+import engine.words as words
 from engine.decisions import TEXT
 from engine.game import Game
 from engine.names import check_names, name_problem

@@ -56,7 +56,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
     p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
     p.add_argument(
-        "--agents", help="agent for every seat when no game file is given: heuristic, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default " + TABLE_OPPONENT + ")"
+        "--agents", help="agent for every seat when no game file is given: heuristic, reasoner, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default " + TABLE_OPPONENT + ")"
     )
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-5.4-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")

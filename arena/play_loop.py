@@ -25,12 +25,13 @@ from agents.base import Agent
 from agents.human import HumanLeft
 from agents.custom import is_custom_spec
 from agents.llm import is_model_spec
-from arena import patience
+import arena.patience as patience
 from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
 from arena.human_play import humans_at_terminal, show_humans
 from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line
-from arena.narrate import Narrator
-from arena.result import model_seats, own_seats, result_of
+from prompts.narrate import Narrator
+from arena.result import model_seats, own_seats
+from transcripts.result import result_of
 from arena.runner import run_async
 from transcripts.call_counts import whose
 from engine.decisions import GameError, IllegalAnswer
@@ -124,7 +125,8 @@ def failure_watch(agents: Mapping[str, Agent], screen: Screen) -> FailureWatch |
         nonlocal narrator
         if narrator is None:  # a quiet run: made at the first notice, most runs never need it
             narrator = Narrator(console_for(to_stderr=True), language=screen.language)
-        narrator.model_notice(notice)
+        # the arena's news, told between the game's lines, never one of its events
+        narrator.say(notice_line(notice, narrator.term))
 
     watch.subscribe(tell)
     return watch
@@ -208,7 +210,7 @@ def play_to_end(
         follow(game)
         try:
             # Every pending decision of a batch is asked at once: a table of model
-            # seats votes in one round trip (arena.limits caps the calls in flight).
+            # seats votes in one round trip (agents.llm.limits caps the calls in flight).
             console = None if quiet else screen.console
             asyncio.run(run_game(game, agents, on_answer, beliefs, console=console, calls=calls, discreet=bool(screen.humans)))
         except HumanLeft as e:  # Ctrl-D: not a failure; the game is kept to be resumed

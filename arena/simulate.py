@@ -235,7 +235,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=8, help="table size (default 8)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i (default 0)")
-    p.add_argument("--agents", default="heuristic", choices=("heuristic", "random"), help="bot for every seat (default heuristic)")
+    p.add_argument("--agents", default="heuristic", choices=("heuristic", "reasoner", "random"), help="bot for every seat (default heuristic)")
     p.add_argument("--roles", help="the deck as comma-separated role ids (default: the preset's recommended deck)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
     p.add_argument("--processes", type=int, default=None, metavar="N", help="worker processes (default: every core); the results are the same for any N")

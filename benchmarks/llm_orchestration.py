@@ -91,7 +91,7 @@ from agents.llm.config import LLMOptions  # noqa: E402
 from agents.llm.pricing import DEFAULT_TABLE  # noqa: E402
 from agents.llm.vendor_cache import CHARS_PER_TOKEN, OPENAI_OVERFLOW_RATE, common_prefix, openai_billed_cached  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from arena import limits as arena_limits  # noqa: E402
+from agents.llm import limits as arena_limits  # noqa: E402
 from arena.runner import run_async  # noqa: E402
 from engine import Game, GameSetup  # noqa: E402
 

@@ -140,7 +140,7 @@ for e in sample_events():
 # speaks English).
 from rich.console import Console
 import inspect
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 takes_language = "language" in inspect.signature(Narrator.__init__).parameters
 zh = catalog("zh")
 narrated = {{"zh games": 0, "zh narration lines": 0, "English words": 0, "lines with English": 0}}
@@ -182,8 +182,8 @@ except ImportError:  # before issue 15: three renderers, and the export's own wo
     from prompts.history import RENDERERS
     add(RENDERERS, "prompts/history.py")
     add(["speech", "vote_result", "sheriff_votes", "game_end"], "transcripts/export_html.py")  # _event_item, _chart_for, _reveal_table
-from arena.narrate import Narrator
-add([a[4:] for a in dir(Narrator) if a.startswith("_on_")], "arena/narrate.py")
+from prompts.narrate import Narrator
+add([a[4:] for a in dir(Narrator) if a.startswith("_on_")], "prompts/narrate.py")
 try:
     from transcripts.describe import SENTENCES
     add(SENTENCES, "transcripts/describe.py")

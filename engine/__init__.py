@@ -6,11 +6,13 @@ Start from ``Game(GameSetup(...))``; answer ``game.waiting`` decisions with
 
 from engine.decisions import Decision, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Event
-from engine.game import Game, Player
-from engine.flow import main as _flow  # noqa: F401,E402  (declares the flow's decision and event kinds)
 from engine.options import RuleOptions
+
+import engine.catalogue  # noqa: F401,E402,I001  (every role and building registers, in the books' order)
+import engine.flow.main  # noqa: F401,E402  (declares the flow's decision and event kinds)
+from engine.game import Game, Player
 from engine.presets import PRESETS, get_preset
-from engine.roles import ROLES
+from engine.roles.base import ROLES
 from engine.setup import GameSetup, SetupError
 
 __all__ = [

@@ -19,11 +19,11 @@ from typing import Any, Generator, Mapping
 from engine.decisions import CHOICE, TEXT, Decision, DecisionKind, GameError, IllegalAnswer
 from engine.events import NARRATOR, PUBLIC, Audience, Event, EventData
 from engine.options import RuleOptions
-from engine.roles import ROLES, rules_for
+from engine.roles.base import ROLES, rules_for
 from engine.presets import get_preset
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
-from engine.state import Night, Parts
+from engine.state import Death, Night, Parts
 from engine.words import MAX_CHARS, problem as words_problem
 
 # The rules' entry point. The flow imports this module back (engine.flow.deaths, as
@@ -69,13 +69,6 @@ class Player:
         """Change camp, keeping the card (infection, the Wild Child, the Wolf-Hound)."""
         self.camp = camp
         self.is_wolf = is_wolf
-
-
-@dataclass(slots=True)
-class Death:
-    name: str
-    day: int
-    cause: str
 
 
 _ID = attrgetter("id")

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from engine import names
+import engine.names as names
 
 # The time labels of the history (terms.when), with any number in place of ``$n``.
 _LABELS_EN = (

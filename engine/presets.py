@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
-from engine import night_order
+import engine.night_order as night_order
 from engine.night_order import NightOrder
 from engine.options import RuleOptions
 

@@ -15,7 +15,7 @@ from engine.buildings.base import BUILDINGS
 from engine.names import check_names
 from engine.options import RuleOptions
 from engine.presets import get_preset
-from engine.roles import ROLES
+from engine.roles.base import ROLES
 
 
 class SetupError(ValueError):

@@ -10,6 +10,7 @@ a renamed field is a type error rather than a silently missing key.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -61,3 +62,13 @@ class Night(Parts):
         self.kills: list[tuple[str, str]] = []
         self.attacked: list[str] = []
         self.wolf_victim: str | None = None
+
+
+@dataclass(slots=True)
+class Death:
+    """One death of the game's record (``Game.deaths``), made by the flow when a player
+    leaves play; kept here, below the game and its flow, because both need it."""
+
+    name: str
+    day: int
+    cause: str

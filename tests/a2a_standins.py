@@ -130,6 +130,7 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
     import uvicorn
     from a2a.helpers import new_data_part, new_message, new_text_part
     from google.protobuf.json_format import MessageToDict
+    from a2a.server.agent_execution import AgentExecutor
     from a2a.server.request_handlers import DefaultRequestHandler
     from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
     from a2a.server.tasks import InMemoryTaskStore
@@ -141,7 +142,17 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
     replies = {"n": 0}
     log = open(record, "a", encoding="utf-8") if record else None
 
-    class Standin(WerewolfAgent):
+    class Standin(AgentExecutor):
+        """The SDK's task-keeping server (``DefaultRequestHandler``), unlike the example's
+        message-only one: a failing agent here answers with a failed task. Its seats are
+        kept and played as the example agent keeps and plays them."""
+
+        def __init__(self, card: Any) -> None:
+            self.table = WerewolfAgent(card)
+
+        async def cancel(self, context: Any, event_queue: Any) -> None:
+            pass
+
         async def execute(self, context: Any, event_queue: Any) -> None:
             message = context.message
             data = decision_data(message)
@@ -163,7 +174,7 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
             elif mode == "big":
                 reply = [new_text_part("x" * 200_000)]
             else:
-                answer = self.seat(context.context_id or "", data).answer(data)
+                answer = self.table.seat(context.context_id or "", data).answer(data)
                 if log is not None:  # a private note no other seat may ever be shown
                     answer["reasoning"] = f"private note of {seat} number {replies['n']}"
                 if mode == "impostor":
@@ -177,7 +188,7 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
 
     url = f"http://127.0.0.1:{port}"
     card = agent_card(url)
-    handler = DefaultRequestHandler(agent_executor=Standin(), task_store=InMemoryTaskStore(), agent_card=card)
+    handler = DefaultRequestHandler(agent_executor=Standin(card), task_store=InMemoryTaskStore(), agent_card=card)
     app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/"))
 
     async def guarded(scope: Any, receive: Any, send: Any) -> None:

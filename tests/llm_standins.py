@@ -776,7 +776,7 @@ def reset_llm_state() -> None:
     """Process-wide state the tests must not leak into each other."""
     from agents.llm.backends import prefix, slots
     from agents.llm.backends.base import forget_learned_modes
-    from arena.limits import configure
+    from agents.llm.limits import configure
 
     forget_learned_modes()
     slots.forget()

@@ -256,3 +256,32 @@ def test_the_start_form_seats_a_remote_agent(example, tmp_path, monkeypatch):
     (transcript,) = (tmp_path / "games").glob("*.jsonl")
     bob = [r for r in calls(transcript) if r.seat == "Bob"]
     assert bob and all(r.backend == "a2a" and r.accepted for r in bob)
+
+
+def test_the_example_agent_answers_the_rest_of_the_protocol_with_a2a_errors(example):
+    """The example agent keeps no tasks (each message is answered by a message): every
+    other method gets the protocol's error for it, never a traceback or a hang."""
+    import httpx
+
+    def rpc(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        r = httpx.post(example + "/", json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params}, headers={"A2A-Version": "1.0"}, timeout=10)
+        assert r.status_code == 200, (method, r.text)
+        return r.json()
+
+    hello = {"message": {"messageId": "m1", "role": "ROLE_USER", "contextId": "c1", "parts": [{"text": "hello"}]}}
+    reply = rpc("SendMessage", hello)["result"]["message"]
+    assert reply["contextId"] == "c1" and reply["role"] == "ROLE_AGENT" and "decision@1" in reply["parts"][0]["text"]
+    continued = {"message": {**hello["message"], "taskId": "t1"}}
+    expected: list[tuple[str, dict[str, Any], int]] = [  # the A2A spec's JSON-RPC error codes
+        ("SendMessage", continued, -32001),  # TaskNotFoundError
+        ("SendMessage", {"message": {"role": "ROLE_USER", "parts": []}}, -32602),  # invalid params
+        ("GetTask", {"id": "t1"}, -32001),
+        ("CancelTask", {"id": "t1"}, -32001),
+        ("SendStreamingMessage", hello, -32004),  # UnsupportedOperationError
+        ("SubscribeToTask", {"id": "t1"}, -32001),
+        ("CreateTaskPushNotificationConfig", {"taskId": "t1", "config": {"url": "http://127.0.0.1:1/"}}, -32003),
+        ("GetExtendedAgentCard", {}, -32007),
+    ]
+    for method, params, code in expected:
+        assert rpc(method, params)["error"]["code"] == code, method
+    assert rpc("ListTasks", {})["result"]["tasks"] == []

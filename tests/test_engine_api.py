@@ -17,7 +17,7 @@ from engine import Game, GameSetup
 from engine.events import EVENT_KINDS, PUBLIC, EventData, RawEvent, event, payload, private
 from engine.decisions import BOOL, CHOICE
 from engine.flow.day_powers import HeldPowers, powers_of
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.voting import VOTE
 from engine.roles.witch import WITCH_HEAL
 from engine.speech import Speech

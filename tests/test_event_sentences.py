@@ -24,7 +24,7 @@ import pytest
 from rich.console import Console
 
 import prompts.events_text.registry
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 from engine import Game, GameSetup, get_preset
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event
 from event_samples import play_random

@@ -1,10 +1,25 @@
-"""Imports sit at the top of a module (issue 15): an import inside a function hides a
-cycle or a cost, so the few that remain say why in a comment just above them."""
+"""The import graph tells the truth (issues 15 and 44).
+
+- Imports sit at the top of a module: an import inside a function hides a cycle or a
+  cost, so the few that remain say why in a comment just above them.
+- The layers hold: engine < prompts < transcripts < agents < arena, each importing
+  only the ones below it (the import-linter contract in pyproject.toml; imports in
+  functions and under TYPE_CHECKING count too).
+- No import cycle between modules. An import under ``if TYPE_CHECKING:`` is not run
+  and is left out: the rules engine's types are mutually referential (a game holds its
+  rules' hooks, a hook takes the game), which the type checker needs and the program
+  does not. ``from package import module`` counts as importing the package's face too,
+  as Python runs it: a face that its own modules import back is a cycle.
+"""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parent.parent
 PACKAGES = ("engine", "agents", "arena", "prompts", "transcripts")
@@ -51,3 +66,135 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     sample.write_text("import os\n\n\ndef f():\n    import json\n    return json\n\n\ndef g():\n    # optional: heavy\n    import csv\n    return csv\n")
     assert [n for n, _ in local_imports(sample)] == [5, 11]
     assert not explained(sample, 5) and explained(sample, 11)
+
+
+# ---------------------------------------------------------------------- the layers
+def test_the_layers_hold():
+    pytest.importorskip("importlinter")
+    # In a process of its own: import-linter configures logging with dictConfig, which
+    # would disable every logger already made in this one (and later tests read them).
+    run = subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True, no_logo=True))"],
+        cwd=ROOT,  # the packages are read from this checkout, not an installed copy
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+# ---------------------------------------------------------------------- cycles
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the five packages by dotted name (a package by its face)."""
+    found = {}
+    for package in PACKAGES:
+        for path in (root / package).rglob("*.py"):
+            parts = path.relative_to(root).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _type_checking(node: ast.If) -> bool:
+    return "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def imported_by(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The project's modules ``name`` imports when it runs (at the top or in a function,
+    not under ``TYPE_CHECKING``)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+    def resolve(dotted: str) -> str | None:
+        while dotted and dotted not in known:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    out: set[str] = set()
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                for other in child.orelse:
+                    walk(other)
+                continue
+            if isinstance(child, ast.Import):
+                out.update(filter(None, (resolve(a.name) for a in child.names)))
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    up = package.split(".")[: len(package.split(".")) - child.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                face = resolve(base)
+                if face:
+                    out.add(face)
+                out.update(f"{base}.{a.name}" for a in child.names if f"{base}.{a.name}" in known)
+            walk(child)
+
+    walk(ast.parse(path.read_text(encoding="utf-8")))
+    out.discard(name)
+    return out
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, edges = work[-1]
+            for w in edges:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_no_module_is_part_of_an_import_cycle():
+    known = modules()
+    graph = {name: imported_by(name, path, known) for name, path in known.items()}
+    found = cycles(graph)
+    assert not found, "import cycles (break each one: move the shared piece below both):\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_cycle_check_sees_a_cycle_through_a_face_and_ignores_type_checking(tmp_path):
+    pkg = tmp_path / "engine"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from engine.a import A\n")
+    (pkg / "a.py").write_text("from engine import b\nA = 1\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.a import A\n")
+    for other in PACKAGES[1:]:
+        (tmp_path / other).mkdir()
+    known = modules(tmp_path)
+    graph = {name: imported_by(name, path, known) for name, path in known.items()}
+    assert graph["engine.b"] == set()  # the type-only import is not run
+    assert cycles(graph) == [["engine", "engine.a"]]  # a imports b through the face
+    (pkg / "b.py").write_text("def f():\n    # a cycle hidden in a function is still one\n    from engine.a import A\n    return A\n")
+    graph = {name: imported_by(name, path, known) for name, path in known.items()}
+    assert cycles(graph) == [["engine", "engine.a", "engine.b"]]

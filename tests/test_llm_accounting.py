@@ -100,6 +100,30 @@ def test_redaction_of_env_secrets_and_key_shapes(monkeypatch):
     assert '"b": 3' in out
 
 
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"messages": [{"text": "a clean message", "data": {"events": [{"seq": 1, "text": "Alice speaks."}], "n": 3.5}}]},
+        {"reply": "Bearer\tabcdefgh12345"},  # a key shape across a character JSON escapes
+        {"reply": "sk-ab***wxyz"},
+        {"reply": "\ud800 an unpaired surrogate"},
+        {"reply": "tok\nwith a line break"},  # a secret JSON escapes
+        [("a tuple", "tok_abcdefgh12345")],
+        {"reply": "written as task-1"},  # looks like a key's start, is none
+    ],
+)
+def test_redaction_reads_whole_records_as_it_reads_each_string(monkeypatch, value):
+    """``redact``'s shortcut (the record read as one JSON text, returned untouched when
+    nothing in it can change) gives what the string-by-string walk gives."""
+    from agents.llm.accounting import _redact, secret_values
+
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok_abcdefgh12345")
+    monkeypatch.setenv("OTHER_SECRET", "tok\nwith a line")
+    secrets = secret_values()
+    assert json.dumps(redact(value)) == json.dumps(_redact(value, secrets))
+
+
 def test_call_log_scrubs_and_notifies():
     log = CallLog()
     seen = []

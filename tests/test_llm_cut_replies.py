@@ -68,7 +68,7 @@ def _read_by_seats(api) -> list[str]:
 def _narration(game: Game) -> str:
     from rich.console import Console
 
-    from arena.narrate import Narrator
+    from prompts.narrate import Narrator
 
     buf = io.StringIO()
     Narrator(Console(file=buf, width=200, color_system=None), god=True).feed(game.events)

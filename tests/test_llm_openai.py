@@ -323,7 +323,7 @@ async def test_full_game_of_eight_openai_seats_with_failures_finishes(api):
 
 
 async def test_a_batch_is_asked_concurrently_within_the_limits():
-    from arena.limits import configure
+    from agents.llm.limits import configure
 
     limits = configure(global_limit=3)
     with standin_router() as router:
@@ -333,7 +333,7 @@ async def test_a_batch_is_asked_concurrently_within_the_limits():
 
 
 async def test_per_model_limit(api):
-    from arena.limits import configure
+    from agents.llm.limits import configure
 
     configure(global_limit=10, per_model={"openai:gpt-5.4-mini": 2})
     api.latency = 0.02

@@ -29,7 +29,7 @@ from agents.human_view import SeatScreen
 from agents.llm.accounting import CallLog
 from arena.gamefile import header_for, spec_from_data
 from arena.model_trouble import OPEN_KINDS, FailureWatch, ModelFailing, ModelRecovered, notice_line
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 from arena.play_loop import Screen, failure_watch, play_to_end
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.session import GameSession
@@ -135,8 +135,8 @@ def test_the_error_is_one_short_line_and_keys_stay_scrubbed():
 def test_the_notice_is_in_the_games_language_and_its_error_cannot_be_markup(language, words):
     out = io.StringIO()
     narrator = Narrator(Console(file=out, width=400, color_system=None), language=language)
-    narrator.model_notice(ModelFailing("Bob", "openai:m", 3, "HTTP 500: [bold]oops[/bold]"))
-    narrator.model_notice(ModelRecovered("Bob", "openai:m", 3))
+    narrator.say(notice_line(ModelFailing("Bob", "openai:m", 3, "HTTP 500: [bold]oops[/bold]"), narrator.term))
+    narrator.say(notice_line(ModelRecovered("Bob", "openai:m", 3), narrator.term))
     text = out.getvalue()
     assert words in text and "[bold]oops[/bold]" in text
     assert ("answers again" if language == "en" else "恢复回答") in text

@@ -21,7 +21,7 @@ from arena.gamefile import header_for, spec_from_data
 from arena.metrics.game import game_metrics
 from arena.metrics.load import load_transcript
 from arena.model_trouble import OPEN_KINDS, AnswerReplaced, FailureWatch, notice_line
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 from arena.runner import run_sync
 from arena.tournament.config import config_from_data
 from arena.tournament.run import run_tournament

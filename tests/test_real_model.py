@@ -46,7 +46,7 @@ def server(request):
 def _fresh_llm_state():
     """Process-wide state other tests may have changed: learned answer modes, limits."""
     from agents.llm.backends.base import forget_learned_modes
-    from arena.limits import configure
+    from agents.llm.limits import configure
 
     forget_learned_modes()
     configure(global_limit=SLOTS, per_model={}, default_per_model=SLOTS)

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from arena.cli import main
 from arena.table_fit import fitted
-from arena.text_wrap import breaks
+from prompts.text_wrap import breaks
 from arena.tournament.config import config_from_data
 from arena.tournament.run import run_tournament
 

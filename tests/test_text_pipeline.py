@@ -26,9 +26,9 @@ from rich.console import Console
 from transcript_tools import play_to_file
 
 from arena.gamefile import GameSpec, SeatSpec, default_names
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 from engine.events import EVENT_KINDS, NARRATOR, PUBLIC, Event, RawEvent
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.roles.witch import WitchPoisoned
 from engine.presets import PRESETS, get_preset
 from prompts.catalog import LANGUAGES, Catalog, _tree, catalog

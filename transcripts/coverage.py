@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from agents.llm.langchain_spec import PROVIDERS
+from transcripts.langchain_providers import PROVIDERS
 from engine.decisions import TEXT, IllegalAnswer
 from transcripts.call_counts import OWN_AGENT_BACKEND, OWN_AGENT_PREFIX, is_own_agent
 from transcripts.values import jsonish, show
@@ -40,7 +40,7 @@ from transcripts.values import jsonish, show
 # an agent (``openai:...``, ``anthropic:...``, ``langchain:...``, or a name this
 # version does not know) must show its calls: deny by default, so a made-up spec
 # cannot excuse an answer from the check.
-NON_MODEL_AGENTS = frozenset({"heuristic", "random", "scripted", "human"})
+NON_MODEL_AGENTS = frozenset({"heuristic", "reasoner", "random", "scripted", "human"})
 # An agent of one's own (``py:MODULE:CLASS``, ``agents.custom``) makes no calls: credited
 # to one, an answer claims no model, so it excuses nothing; only its fallbacks have a
 # record (``OWN_AGENT_BACKEND``, ``is_own_agent``).

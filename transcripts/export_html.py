@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.events import EventData
 from engine.flow.day import Dawn
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.night import NightStart
 from engine.flow.protocols import DiscussionRound
 from engine.flow.victory import GameEnd

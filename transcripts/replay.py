@@ -1,6 +1,6 @@
 """Telling a recorded game again, through a chosen pair of eyes.
 
-The narration is the live game's (``arena.narrate``): the same words whether a game
+The narration is the live game's (``prompts.narrate``): the same words whether a game
 is played or re-read, in the game's language (or ``--language``). What changes is the lens (``transcripts.views``): the records
 are filtered by their recorded audience before the narrator sees them, so a replay
 ``--as`` a seat is built from that seat's observation alone and cannot leak what it
@@ -18,7 +18,7 @@ from typing import Any, Callable
 from rich.console import Console
 from rich.markup import escape
 
-from arena.narrate import Narrator
+from prompts.narrate import Narrator
 from engine.flow.main import Role
 from transcripts.describe import Words
 from transcripts.schema import AnswerRecord, EventRecord, Transcript

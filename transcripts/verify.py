@@ -20,7 +20,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from arena.result import result_of
+from transcripts.result import result_of
 from engine.decisions import IllegalAnswer
 from engine.flow.voting import VOTE
 from engine.game import Game

@@ -22,7 +22,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
-from arena.result import result_of
+from transcripts.result import result_of
 from engine.decisions import Decision
 from engine.game import Game
 from engine.words import encodable, storable

@@ -28,7 +28,7 @@ from typing import Any, Awaitable, Callable, ClassVar
 import httpx
 from a2a.client import A2AClientTimeoutError
 
-from agents.a2a import transport
+import agents.a2a.transport as transport
 from agents.a2a.spec import A2AOptions
 from agents.a2a.wire import PROTOCOL, DecisionData, decision_json, events_json
 from agents.base import SeatView

@@ -17,6 +17,7 @@ engine took them (``agents.llm.interpret``).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any, Callable, Iterable
@@ -44,11 +45,36 @@ def secret_values(extra: Iterable[str] = ()) -> list[str]:
     return sorted(vals, key=len, reverse=True)
 
 
+# What every match of ``_KEY_SHAPE`` starts with: text holding none of these holds no key shape.
+_KEY_STARTS = ("sk-", "Bearer", "x-api-key")
+# Characters JSON writes escaped: a secret holding one is not found as-is in JSON text.
+_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
 def redact(value: Any, secrets: Iterable[str] | None = None) -> Any:
     """``value`` with every secret replaced, and every string made storable
-    (``engine.words.encodable``), recursively through dicts and lists."""
+    (``engine.words.encodable``), recursively through dicts and lists.
+
+    A dict or list is first read whole, as one JSON text: when that holds no secret,
+    nothing a key shape starts with, and no unpaired surrogate, no string in it can
+    change and it is returned as it is. A record is mostly a message whose every
+    event and schema node is a string; walking them one by one (a regular expression
+    each) was most of what recording a remote seat's call cost."""
     secrets = secret_values() if secrets is None else list(secrets)
+    if isinstance(value, (dict, list)) and _nothing_to_redact(value, secrets):
+        return value
     return _redact(value, secrets)
+
+
+def _nothing_to_redact(value: dict[str, Any] | list[Any], secrets: list[str]) -> bool:
+    if any(_JSON_ESCAPED.search(s) for s in secrets):
+        return False  # (never in practice: such a secret is looked for string by string)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        text.encode("utf-8")  # an unpaired surrogate cannot be encoded
+    except (ValueError, TypeError, UnicodeEncodeError):  # a cycle, a key JSON cannot hold, a surrogate
+        return False
+    return not any(s in text for s in _KEY_STARTS) and not any(s in text for s in secrets)
 
 
 def _redact(value: Any, secrets: list[str]) -> Any:

@@ -40,7 +40,7 @@ from agents.llm.backends.base import Backend, CallFailed, CallResult, Prompt, Tu
 from agents.llm.config import LLMOptions
 from agents.llm.interpret import Reading, read_reply
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
-from agents.llm import witch
+import agents.llm.witch as witch
 from agents.llm.schema import (
     GAME_TOOL,
     GAME_TOOL_DESCRIPTION,
@@ -53,6 +53,17 @@ from agents.llm.schema import (
 )
 from engine.decisions import Decision, IllegalAnswer
 from engine.flow.main import GameStart, Role
+from agents.heuristic import HeuristicAgent
+from prompts.render import decision_prompt
+from prompts.render import history_entries
+from prompts.render import system_parts
+from engine.presets import get_preset
+from prompts.beliefs_text import beliefs_prompt
+from agents.random_agent import random_answer
+from engine.decisions import BOOL, CHOICE
+from agents.llm.parse import NoAnswer, parse_reply
+import hashlib
+from engine.roles import ROLES
 
 log = logging.getLogger("werewolf.llm")
 
@@ -97,7 +108,6 @@ class LLMAgent(Agent):
         log: CallLog | None = None,
         prices: PriceTable | None = None,
     ):
-        from agents.heuristic import HeuristicAgent
 
         super().__init__(name)
         self.backend = backend
@@ -315,7 +325,6 @@ class LLMAgent(Agent):
         cache layout the schema is the game's (the same bytes in every request of the
         seat) and the question names its fields and legal answers; in the grammar
         layout it is the decision's own, which a local server enforces exactly."""
-        from prompts.render import decision_prompt
 
         players = list(view.players)
         roles = _claimable_roles(view)
@@ -376,7 +385,6 @@ class LLMAgent(Agent):
     def _request(self, view: SeatView, **question: Any) -> Prompt:
         """The seat's system part and append-only history, then ``question`` (the
         ``Prompt`` fields of the question asked)."""
-        from prompts.render import history_entries
 
         entries = [e for e in history_entries(view.events, self.name, language=self.language) if e]
         parts = self._system_for(view)
@@ -391,7 +399,6 @@ class LLMAgent(Agent):
         )
 
     def _system_for(self, view: SeatView) -> tuple[str, str]:
-        from prompts.render import system_parts
 
         if self._system is None:
             # Rendered once: the role card is the deal's (a later change, the Thief's,
@@ -445,7 +452,6 @@ class LLMAgent(Agent):
         """The options the engine runs, as given by the game's builder; when nobody
         gave them (plain Python use), the preset's defaults."""
         if self.rules is None:
-            from engine.presets import get_preset
 
             self.rules = get_preset(self._preset(view)).options()
         return self.rules
@@ -498,7 +504,6 @@ class LLMAgent(Agent):
         cached prefix. In the cache layout it is one more question of the game's schema
         (its ``probabilities``), so the request's first bytes stay the seat's own.
         ``asked``: the question as a decision (kind ``beliefs``, the vote's id)."""
-        from prompts.beliefs_text import beliefs_prompt
 
         exact = belief_schema(players, reasoning_chars=self._limits().reasoning)
         budget = self.options.budget("beliefs", language=self.language, players=len(players), layout=self.backend.layout())
@@ -556,7 +561,6 @@ class LLMAgent(Agent):
         return answer
 
     def _fallback_answer(self, view: SeatView, d: Decision) -> Any:
-        from agents.random_agent import random_answer
 
         try:
             answer = self.fallback_agent.decide(view, d)
@@ -641,7 +645,6 @@ _MANY = object()  # more than one legal answer
 
 def _only_answer(d: Decision) -> Any:
     """The one legal answer of ``d``, or ``_MANY``."""
-    from engine.decisions import BOOL, CHOICE
 
     if d.shape == CHOICE and not d.options and d.allow_pass:
         return None
@@ -651,7 +654,6 @@ def _only_answer(d: Decision) -> Any:
 
 
 def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:
-    from agents.llm.parse import NoAnswer, parse_reply
 
     try:
         data = parse_reply(text, d)
@@ -663,13 +665,11 @@ def _loose_object(text: str, d: Decision) -> dict[str, Any] | None:
 def _cache_key(text: str) -> str:
     """A stable routing key (OpenAI ``prompt_cache_key``): a digest, the same for every
     call of the game and revealing nothing of what it digests."""
-    import hashlib
 
     return "werewolf-" + hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _role_ids() -> list[str]:
-    from engine.roles import ROLES
 
     return sorted(ROLES)
 

@@ -18,8 +18,10 @@ from pydantic import ValidationError
 from agents.base import SeatView
 from agents.llm.parse import NoAnswer, as_bool, is_pass_word, match_option, parse_reply
 from agents.llm.schema import SPEECH_KINDS, TARGETED_TEXT_KINDS, ActionReply, SpeechReply, WolfChatReply
-from engine import words
+import engine.words as words
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
+from prompts.quoting import quote
+from engine.roles import ROLES
 
 
 @dataclass(slots=True)
@@ -69,7 +71,6 @@ class _Refused(ValueError):
 def _shown(value: Any) -> str:
     """A model's own value quoted back to it in a correction: as in its history, one
     JSON literal on one line, so the correction cannot be made to say more."""
-    from prompts.quoting import quote
 
     if isinstance(value, str):
         return quote(value)
@@ -191,7 +192,6 @@ def _coerce_text(data: dict[str, Any]) -> dict[str, Any]:
 def _claims(reply: SpeechReply, view: SeatView) -> dict[str, Any]:
     """Claims kept only where they name real players and real role ids: a claim is a
     measurement of what the speaker said, so a garbled one is dropped, not guessed."""
-    from engine.roles import ROLES
 
     roles = list(ROLES)
     c = reply.claims

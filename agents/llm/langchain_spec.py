@@ -25,40 +25,13 @@ import inspect
 import sys
 import importlib.util
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from agents.llm.backends.base import local_url
 from agents.llm.config import LLMOptions
+from transcripts.langchain_providers import PROVIDERS
+from agents.llm.backends.base import MissingKey
 
-
-@dataclass(frozen=True)
-class Provider:
-    package: str  # what to pip install
-    module: str
-    cls: str
-
-
-PROVIDERS: dict[str, Provider] = {
-    "openai": Provider("langchain-openai", "langchain_openai", "ChatOpenAI"),
-    "azure_openai": Provider("langchain-openai", "langchain_openai", "AzureChatOpenAI"),
-    "anthropic": Provider("langchain-anthropic", "langchain_anthropic", "ChatAnthropic"),
-    "google_genai": Provider("langchain-google-genai", "langchain_google_genai", "ChatGoogleGenerativeAI"),
-    "google_vertexai": Provider("langchain-google-vertexai", "langchain_google_vertexai", "ChatVertexAI"),
-    "bedrock": Provider("langchain-aws", "langchain_aws", "ChatBedrock"),
-    "bedrock_converse": Provider("langchain-aws", "langchain_aws", "ChatBedrockConverse"),
-    "mistralai": Provider("langchain-mistralai", "langchain_mistralai", "ChatMistralAI"),
-    "groq": Provider("langchain-groq", "langchain_groq", "ChatGroq"),
-    "ollama": Provider("langchain-ollama", "langchain_ollama", "ChatOllama"),
-    "fireworks": Provider("langchain-fireworks", "langchain_fireworks", "ChatFireworks"),
-    "together": Provider("langchain-together", "langchain_together", "ChatTogether"),
-    "cohere": Provider("langchain-cohere", "langchain_cohere", "ChatCohere"),
-    "deepseek": Provider("langchain-deepseek", "langchain_deepseek", "ChatDeepSeek"),
-    "xai": Provider("langchain-xai", "langchain_xai", "ChatXAI"),
-    "perplexity": Provider("langchain-perplexity", "langchain_perplexity", "ChatPerplexity"),
-    "nvidia": Provider("langchain-nvidia-ai-endpoints", "langchain_nvidia_ai_endpoints", "ChatNVIDIA"),
-    "ibm": Provider("langchain-ibm", "langchain_ibm", "ChatWatsonx"),
-}
 
 # Each setting, under the names integrations give it (the first the class has wins).
 _NAMES: dict[str, tuple[str, ...]] = {
@@ -157,7 +130,6 @@ def _settings(model: str | None, options: LLMOptions) -> dict[str, Any]:
     if options.api_key_env:
         key = os.environ.get(options.api_key_env)
         if not key:
-            from agents.llm.backends.base import MissingKey
 
             raise MissingKey(f"api_key_env names {options.api_key_env}, which is not set")
         values["api_key"] = key

@@ -39,11 +39,11 @@ def _number(v: Any) -> float | None:
     return float(v) * PER_MILLION if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 else None
 
 
-def litellm_price(model: str) -> Any:
-    """A ``ModelPrice`` from LiteLLM's map (``groq/openai/gpt-oss-20b``, then without
-    its provider prefix), or ``None``."""
-    from agents.llm.pricing import ModelPrice
-
+def litellm_price(model: str) -> dict[str, float | None] | None:
+    """The prices of ``model`` in LiteLLM's map (``groq/openai/gpt-oss-20b``, then
+    without its provider prefix), in USD per million tokens as ``ModelPrice``'s
+    fields name them (``agents.llm.pricing`` builds one: this module is the table's
+    source, not its user), or ``None``."""
     table = cost_map()
     for key in (model, model.split("/", 1)[1] if "/" in model else None):
         entry = table.get(key) if key else None
@@ -52,12 +52,12 @@ def litellm_price(model: str) -> Any:
         i, o = _number(entry.get("input_cost_per_token")), _number(entry.get("output_cost_per_token"))
         if i is None or o is None:
             continue
-        return ModelPrice(
-            input=round(i, 6),
-            output=round(o, 6),
-            cached_input=_round(_number(entry.get("cache_read_input_token_cost"))),
-            cache_write=_round(_number(entry.get("cache_creation_input_token_cost"))),
-        )
+        return {
+            "input": round(i, 6),
+            "output": round(o, 6),
+            "cached_input": _round(_number(entry.get("cache_read_input_token_cost"))),
+            "cache_write": _round(_number(entry.get("cache_creation_input_token_cost"))),
+        }
     return None
 
 

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agents.llm.litellm_prices import litellm_price
 from agents.llm.model_ids import entry_for
 
 
@@ -148,9 +149,8 @@ class PriceTable:
         if found is None and backend == "langchain" and ":" in model:
             found = self._lookup(model.split(":", 1)[1], backend)
         if found is None and backend == "litellm":
-            from agents.llm.litellm_prices import litellm_price
-
-            found = litellm_price(model)
+            listed = litellm_price(model)
+            found = None if listed is None else ModelPrice(**listed)
         if found is None and on_this_machine(endpoint):
             found = ON_THIS_MACHINE
         return found

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from rich import box
-from rich.table import Table
 
 from arena.command import CliError, Command, console_for
+from arena.report_table import report_table
 from arena.gc_tuning import many_games
 from arena.progress import Bar, wanted
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
@@ -150,7 +149,8 @@ def persuasion_summary(heard: list[Any]) -> dict[str, Any]:
 def print_persuasion(s: dict[str, Any] | None, *, seats: bool) -> None:
     """The persuasion tables (``seats``: one game's, per seat too)."""
     if s:
-        # here, not at the top: arena.persuasion.cli imports this module
+        # here, not at the top: arena.persuasion.cli loads the measuring command (model
+        # seats and all), which ``werewolf metrics`` needs only for measured games
         from arena.persuasion.cli import print_summary
 
         console = console_for(False)
@@ -174,33 +174,19 @@ def _f(v: Any, digits: int = 3) -> str:
     return "—" if v is None else f"{v:.{digits}f}"
 
 
-def _table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *, left: int = 1) -> Any:
-    """A rich table: the first ``left`` columns are text, aligned left; the others, numbers."""
-    # Light rules and no edge padding leave an 80-column terminal room for every
-    # column, each as wide as its longest word.
-    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
-    for i, c in enumerate(columns):
-        # The leading names (a seat, an agent, a role) are never cut; the other columns
-        # give way, their headers wrapping at spaces.
-        t.add_column(c, justify="left" if i < left else "right", no_wrap=i < min(left, 3))
-    for row in rows:
-        t.add_row(*row)
-    return t
-
-
 def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
     console = console_for(False)
     winners = ", ".join(f"{k} {v}" for k, v in agg["winners"].items())
     console.print(f"[bold]{agg['games']} games[/bold] · winners: {winners}" + (f" · {len(skipped)} skipped" if skipped else ""))
     groups = (("agent", "by_label"), ("agent and side", "by_label_side"), ("role dealt", "by_role"))
     for title, key in groups:
-        console.print(_table(
+        console.print(report_table(
             f"Votes and survival by {title} (95% Wilson intervals)",
             ("who", "seats", "votes on wolves vs chance", "voted with majority", "survived"),
             ((who, str(b["seats"]), _x(b["ratio_to_chance"]), _pct(b["majority_agreement"]), _pct(b["survival"])) for who, b in agg[key].items()),
         ))  # fmt: skip
     for title, key in groups[:2]:
-        console.print(_table(
+        console.print(report_table(
             f"Claims by {title} (95% Wilson intervals)",
             ("who", "lie rate", "false claims", "liar survived day", "innocent voted out"),
             ((who, _pct(b["lie_rate"]), _pct(b["false_claim_rate"]), _pct(b["lies_survived"]), _pct(b["innocents_voted_out_after_lie"]))
@@ -213,7 +199,7 @@ def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
     models = {who: b for who, b in agg["by_label"].items() if b.get("calls") or b.get("belief_ratings")}
     if models:
         reasoning = any(b.get("reasoning_tokens") for b in models.values())  # a column only where a model reasoned
-        console.print(_table(
+        console.print(report_table(
             "Model seats: beliefs, rule-following, cost",
             ("who", "Brier", "AUC", "violations / decision", "fallbacks / decision", "calls", *(("reasoning tokens",) if reasoning else ()),
              "cost (USD)"),
@@ -227,7 +213,7 @@ def print_aggregate(agg: dict[str, Any], skipped: list[str]) -> None:
 def _power_table(title: str, first: Sequence[str], groups: dict[str, Any]) -> Any:
     """One row per group; a key "a / b" fills the ``first`` columns (the label, the side);
     the first column is never cut (a power's id must stay readable)."""
-    t = _table(
+    t = report_table(
         title,
         (*first, "uses", "good uses", "chance", "good vs chance", "target a wolf"),
         ((*key.rsplit(" / ", len(first) - 1), str(b["uses"]), _pct(b["good_rate"]), _pct1(b["chance_rate"]), _x(b["ratio_to_chance"]),
@@ -260,7 +246,7 @@ def _usd(cost: float | None) -> str:
 def print_game(m: dict[str, Any]) -> None:
     console = console_for(False)
     console.print(f"[bold]{m['transcript']}[/bold] · {m['preset']} · seed {m['seed']} · {m['winner']} won after day {m['days']}")
-    console.print(_table(
+    console.print(report_table(
         "Seats: votes and claims",
         ("seat", "agent", "role", "alive", "on wolves", "chance", "with majority", "lies", "lies survived"),
         ((name, s["label"], s["role"] or "?", "yes" if s["survived"] else "no",
@@ -277,7 +263,7 @@ def print_game(m: dict[str, Any]) -> None:
     models = {n: s for n, s in m["seats"].items() if s["belief_n"] or s["calls"] or s["decisions_asked"]}
     if models:
         reasoning = any(s.get("reasoning_tokens") for s in models.values())  # a column only where a model reasoned
-        console.print(_table(
+        console.print(report_table(
             "Model seats: beliefs, rule-following, cost",
             ("seat", "Brier", "AUC", "decisions", "violations", "fallbacks", "calls", "tokens", *(("reasoning",) if reasoning else ()),
              "latency (s)", "cost (USD)"),
@@ -291,7 +277,7 @@ def print_game(m: dict[str, Any]) -> None:
     uses = m["powers"]["uses"]
     if uses:
         columns: tuple[str, ...] = ("day", "seat", "power", "target", "wolf", "good", "chance")
-        t = _table(
+        t = report_table(
             "Targeted powers (good: for the user's side when used, (wolf): a werewolf's use; chance: good targets among the options)",
             columns,
             ((str(u["day"]), u["seat"] + (" (wolf)" if u["side"] == "werewolves" else ""), u["kind"], _target(u),
@@ -314,7 +300,7 @@ def print_game(m: dict[str, Any]) -> None:
     lies = [c for c in m["deception"]["claims"] if c["lie"]]
     if lies:
         columns = ("day", "seat", "role", "claim", "target", "liar survived day", "village votes on innocent", "innocent voted out")
-        console.print(_table(
+        console.print(report_table(
             "Lies",
             columns,
             ((str(c["day"]), c["seat"], c["role"] or "?", _claim(c), c["target"] or "",

@@ -21,7 +21,7 @@ from typing import Any, Hashable, Iterable, Iterator, NamedTuple, Sequence, Type
 
 from arena.fastjson import loads as _loads
 from engine.events import Event, audience_from_json
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import Role
 from engine.flow.victory import GameEnd
 from engine.roles import ROLES

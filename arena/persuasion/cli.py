@@ -22,7 +22,7 @@ from arena.command import (
     parse_option_pairs,
 )
 from arena.gc_tuning import many_games
-from arena.metrics.cli import _table
+from arena.report_table import report_table
 from arena.persuasion.probe import Settings
 from arena.persuasion.report import summary
 from arena.persuasion.run import measure
@@ -171,11 +171,11 @@ def print_summary(console: Any, s: dict[str, Any], *, seats: bool = True) -> Non
     if not s["speeches"]:
         return
     columns = ("speeches", "swing toward the accused", "accused a wolf", "accused innocent", "against the speaker")
-    console.print(_table("Persuasion by the speaker's agent (swing in points; 95% bootstrap over speeches)", ("agent", *columns), _rows(s["by_agent"], ("agent",))))
-    console.print(_table("Persuasion by the speaker's side", ("side", *columns), _rows(s["by_side"], ("side",))))
+    console.print(report_table("Persuasion by the speaker's agent (swing in points; 95% bootstrap over speeches)", ("agent", *columns), _rows(s["by_agent"], ("agent",))))
+    console.print(report_table("Persuasion by the speaker's side", ("side", *columns), _rows(s["by_side"], ("side",))))
     if seats:
-        console.print(_table("Persuasion by seat", ("seat", "agent", *columns), _rows(s["by_seat"], ("name", "agent")), left=2))
-    console.print(_table(
+        console.print(report_table("Persuasion by seat", ("seat", "agent", *columns), _rows(s["by_seat"], ("name", "agent")), left=2))
+    console.print(report_table(
         "Susceptibility: how far each listener agent is moved",
         ("listener agent", "by wolves' speeches", "n", "by the others'", "n"),
         [(x["agent"], _est(x["from_wolves"]["swing"]), str(x["from_wolves"]["n"]), _est(x["from_village"]["swing"]), str(x["from_village"]["n"]))

@@ -3,7 +3,7 @@
 Games are measured one after another; within a game the bots' asks are made during
 the replay, and the model seats' asks afterwards, a speech at a time with all of its
 asks in flight together (each call under the process's concurrency limits,
-``arena.limits``, like any model call). With a budget, a speech's asks start only if
+``agents.llm.limits``, like any model call). With a budget, a speech's asks start only if
 what was spent so far plus what they would cost at the dearest ask so far stays
 within it (the very first ask is made alone, to learn that price); a budget reached stops the
 run cleanly: every ask made is recorded with its calls and cost, the figures cover

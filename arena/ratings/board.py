@@ -36,6 +36,12 @@ class Leaderboard:
     unit: str = "game"  # what the bootstrap resamples: game, or deal (mirrored tournaments)
     field_rates: dict[str, float | None] = field(default_factory=dict)  # each side's pooled win rate
     outcome: str = "win"  # what the primary Bradley-Terry fit reads: win, or margin (arena.ratings.margin)
+    anchor: str | None = None  # the participant pinned at 0, every rating relative to it (None: to the average participant)
+
+    @property
+    def zero(self) -> str:
+        """What a rating of 0 is: the anchor, or the average participant."""
+        return f"the anchor {self.anchor} (pinned at 0)" if self.anchor else "the average participant"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,10 +50,11 @@ class Leaderboard:
             "primary": self.primary,
             "bootstrap": {"resamples": self.n_boot, "seed": self.seed, "level": 0.95, "unit": self.unit},
             "rating_method": {"model": self.primary, "outcome": self.outcome, "description": OUTCOMES[self.outcome]},
+            "anchor": self.anchor,
             "scales": {
-                "bradley_terry": "primary: Elo points relative to the average participant (400 per factor 10 in odds), "
+                "bradley_terry": f"primary: Elo points relative to {self.zero} (400 per factor 10 in odds), "
                 "a batch fit of the games",
-                "openskill": "secondary: Plackett-Luce mean skill (mu) relative to the average participant (per side: of "
+                "openskill": f"secondary: Plackett-Luce mean skill (mu) relative to {self.zero} (per side: on "
                 "that side), a sequential update averaged over random orders",
                 "vs_field": "a side's win rate in games where the participant holds seats on it minus in games where it "
                 "holds none (the pooled field); withheld when either hand has fewer than 5 games",

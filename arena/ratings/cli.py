@@ -35,16 +35,22 @@ def _configure(p: argparse.ArgumentParser) -> None:
         "--outcome", choices=("win", "margin"),
         help="what the Bradley-Terry fit reads: the winner only, or the winner and the margin (default: the tournament file's rating.outcome, else win)",
     )  # fmt: skip
+    p.add_argument(
+        "--anchor", metavar="NAME",
+        help="pin this participant's rating at 0, every rating relative to it (default: the tournament file's anchor; "
+        "--anchor '' for none: ratings relative to the average participant)",
+    )  # fmt: skip
 
 
 PERSUASION_VERSION = "1"  # part of the cache key too: bump when the persuasion column's computation changes
 
 
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None,
-                        each: Callable[[dict[str, Any]], None] | None = None):  # fmt: skip
+                        each: Callable[[dict[str, Any]], None] | None = None, anchor: str | None = None):  # fmt: skip
     """The leaderboard of ``db``, from its cache when nothing changed; when computed,
-    ``each`` sees every seat's parsed metrics in seat order (``load_board``)."""
-    from arena.ratings.from_db import load_board, load_persuasion, rating_outcome, stored_key
+    ``each`` sees every seat's parsed metrics in seat order (``load_board``).
+    ``anchor``: the participant pinned at 0 (None: the tournament file's; "": none)."""
+    from arena.ratings.from_db import load_board, load_persuasion, rating_anchor, rating_outcome, stored_key
     from arena.ratings.board import Leaderboard
     from arena.tournament.store import Store, StoreError
 
@@ -54,7 +60,10 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         raise CliError(str(e)) from None
     try:
         outcome = outcome or rating_outcome(store)
-        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}|p{PERSUASION_VERSION}"
+        pinned = rating_anchor(store) if anchor is None else (anchor or None)
+        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}|p{PERSUASION_VERSION}" + (
+            f"|anchor:{pinned}" if pinned else ""
+        )
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
@@ -66,9 +75,9 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
 
         games, behaviour = load_board(store, each)  # the seats: read only when computing
         try:
-            lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed,
-                         min_decided=min_decided, outcome=outcome, persuasion=load_persuasion(store))  # fmt: skip
-        except ValueError as e:  # an outcome the file names but this version does not know
+            lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed, min_decided=min_decided,
+                         outcome=outcome, persuasion=load_persuasion(store), anchor=pinned)  # fmt: skip
+        except ValueError as e:  # an outcome the file names but this version does not know; an anchor without games
             raise CliError(str(e)) from None
         store.cache(key, json.dumps(lb.__dict__))
         return lb
@@ -109,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         def each(m: dict[str, Any]) -> None:
             counts.append(seat_counts(m))
 
-    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome, each)
+    lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome, each, args.anchor)
     if args.plot:
         if lb.games == 0:
             raise CliError(f"{nothing_rated(lb.excluded)}: nothing to plot")

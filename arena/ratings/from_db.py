@@ -111,6 +111,18 @@ def rating_outcome(store: Store) -> str:
     return outcome if isinstance(outcome, str) else "win"
 
 
+def rating_anchor(store: Store) -> str | None:
+    """The participant the tournament file pins at 0 (``anchor: NAME``); None when it
+    names none (or for a database written before the key existed)."""
+    raw = store.meta("config")
+    try:
+        cfg = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        return None
+    anchor = cfg.get("anchor") if isinstance(cfg, dict) else None
+    return anchor if isinstance(anchor, str) and anchor else None
+
+
 def ids_key(ids: Iterable[str]) -> str:
     """Identifies a set of games (their ids in plan order) a cached leaderboard was computed from."""
     h = hashlib.sha256()

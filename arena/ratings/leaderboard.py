@@ -43,6 +43,7 @@ from arena.ratings.pairs import pair_table, separated
 from arena.ratings.sides import side_design, side_win_stats
 from arena.ratings.plackett_luce import overall_identity, replicate_mu, side_identity
 from arena.ratings.wilson import rate_with_interval
+from arena.persuasion.stats import group_estimate
 
 DEFAULT_BOOT = 200
 
@@ -150,13 +151,41 @@ def all_stats(
     return point, reps
 
 
+# The ratings an anchor pins (``pin``): the overall ones by participant, the side ones by
+# participant and side (each side's read against the anchor on the same side).
+PINNED = ("bt", "bt_win", "os")
+PINNED_BY_SIDE = ("bt_side", "os_side")
+
+
+def pin(point: dict[str, float], reps: dict[str, np.ndarray], participants: Sequence[str], anchor: str) -> None:
+    """Every rating made relative to the anchor's, in place: the anchor's becomes 0 and
+    each other participant's its difference with the anchor, point and bootstrap
+    replicate alike (a replicate in which the anchor has no rating has no relative
+    rating either: NaN, left out of the interval). Differences between participants,
+    the pairs, and the village advantage are unchanged."""
+    for prefix in PINNED:
+        _shift(point, reps, [f"{prefix}:{p}" for p in participants], f"{prefix}:{anchor}")
+    for prefix in PINNED_BY_SIDE:
+        for side in SIDES:
+            _shift(point, reps, [f"{prefix}:{p}@{side}" for p in participants], f"{prefix}:{anchor}@{side}")
+
+
+def _shift(point: dict[str, float], reps: dict[str, np.ndarray], keys: list[str], base: str) -> None:
+    v = point.get(base)
+    r = reps.get(base)
+    for k in keys:
+        if k in point:
+            point[k] = point[k] - v if v is not None else float("nan")
+        if k in reps:
+            reps[k] = reps[k] - r if r is not None else np.full_like(reps[k], np.nan)
+
+
 def persuasion_of(
     participant: str, games: Sequence[GameOutcome], measured: dict[str, list[tuple[str, float]]] | None, n_boot: int, seed: int
 ) -> dict[str, Any]:
     """``persuasion``: the mean swing of the participant's measured speeches in the rated
     games, with its 95% interval by bootstrap over the speeches (``arena.persuasion``),
     and ``persuasion_speeches``: how many."""
-    from arena.persuasion.stats import group_estimate
 
     swings = [swing for g in games for who, swing in (measured or {}).get(g.id, ()) if who == participant]
     return {"persuasion": group_estimate(swings, seed=seed, n_boot=n_boot).to_json(), "persuasion_speeches": len(swings)}
@@ -170,17 +199,24 @@ def compute(
     seed: int = 0,
     min_decided: float = MIN_DECIDED,
     outcome: str = "win",
+    anchor: str | None = None,
     persuasion: dict[str, list[tuple[str, float]]] | None = None,
 ) -> Leaderboard:
-    """``persuasion``: per game, (participant, swing) of each speech measured
+    """The leaderboard of ``games``; with ``anchor`` (a participant), every rating is
+    relative to that participant's, pinned at 0 (``ValueError`` when it has no rated game).
+    ``persuasion``: per game, (participant, swing) of each speech measured
     (``arena.ratings.from_db.load_persuasion``)."""
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown rating outcome '{outcome}' (one of: {', '.join(OUTCOMES)})")
     everyone = participants_of(list(games))
     games, excluded = keep_decided(games, min_decided)
     participants = [p for p in everyone if any(s.participant == p for g in games for s in g.seats)]
+    if anchor is not None and anchor not in participants:
+        raise ValueError(f"the anchor '{anchor}' has no rated game: no rating to pin at 0")
     sides = side_design(games)
     point, reps = all_stats(games, participants, n_boot, seed, by_side=sides["identified"], outcome=outcome)
+    if anchor is not None:
+        pin(point, reps, participants, anchor)
     winners: dict[str, int] = defaultdict(int)
     for g in games:
         winners[g.winner] += 1
@@ -258,4 +294,5 @@ def compute(
         unit="deal" if multi else "game",
         field_rates=field_rates,
         outcome=outcome,
+        anchor=anchor,
     )

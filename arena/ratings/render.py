@@ -66,7 +66,9 @@ def headline(lb: Leaderboard) -> str:
     winners = ", ".join(f"{w} {pct(r)}" for w, r in lb.winners.items())
     dropped = left_out(lb.excluded or {})
     return (
-        f"{lb.games} games rated ({lb.decided} decided) · winners: {winners} · village advantage "
+        f"{lb.games} games rated ({lb.decided} decided) · winners: {winners} · "
+        + (f"ratings relative to the anchor {lb.anchor} (pinned at 0) · " if lb.anchor else "")
+        + "village advantage "
         f"{num(lb.village_advantage, 0)} Elo · sorted by Bradley-Terry{' on the margin' if lb.outcome == 'margin' else ''} "
         "(primary; OpenSkill secondary) · 95% intervals: "
         f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{' · ' + dropped if dropped else ''}"
@@ -100,7 +102,7 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
         (
             "Ratings (sorted by Bradley-Terry Elo, the primary rating"
             + (", fitted on the winner and the margin; win only: the same fit on the winner alone" if margin else "")
-            + "; OpenSkill μ secondary, order-dependent; 95% bootstrap intervals, relative to the average participant)",
+            + f"; OpenSkill μ secondary, order-dependent; 95% bootstrap intervals, relative to {lb.zero})",
             ["#", "participant", "agent", "games", "Bradley-Terry Elo", "vs next", *(["win only"] if margin else []), "OpenSkill μ"],
             [[str(i), r["participant"], r["agent"] or "", str(r["games"]) + (f" (−{r['excluded_games']})" if r.get("excluded_games") else ""),
               num(r["bradley_terry"], 0), mark(r), *([num(r.get("bradley_terry_win"), 0)] if margin else []), num(r["openskill"])]
@@ -114,7 +116,7 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
     ]
     if lb.sides.get("identified", True):
         tables.append((
-            "Ratings by side (95% bootstrap intervals; " + lb.sides.get("why", "") + ")",
+            "Ratings by side (95% bootstrap intervals; " + lb.sides.get("why", "") + (f"; relative to {lb.anchor} on the same side" if lb.anchor else "") + ")",
             ["participant", "BT village", "BT wolves", "OS village", "OS wolves"],
             [[r["participant"], *(num(r["bradley_terry_by_side"][s], 0) for s in SIDES), *(num(r["openskill_by_side"][s]) for s in SIDES)]
              for r in rows],

@@ -14,6 +14,7 @@ from arena.ratings.games import GameOutcome, SeatResult
 from arena.tournament.config import TournamentConfig, config_from_data
 from arena.tournament.play import GameJob, game_spec
 from arena.tournament.schedule import build_schedule, side_of
+from arena.runner import run_sync
 
 LADDER = (
     ("H", "heuristic", None),
@@ -42,7 +43,6 @@ def play_games(cfg: TournamentConfig) -> Iterator[GameOutcome]:
     """Every scheduled game, played in plan order, as the ratings read it. An
     adaptive plan is rebuilt after each batch from the games played so far, as
     ``arena.tournament.run`` does."""
-    from arena.runner import run_sync
 
     agents: dict[str, tuple[str, Any]] = {p.name: (p.agent, p.options) for p in cfg.participants}
     outcomes: dict[str, GameOutcome] = {}

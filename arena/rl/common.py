@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.rl import spaces as sp
+import arena.rl.spaces as sp
 from arena.rl.table import Table
 from prompts.catalog import catalog
 from prompts.history import told_entry

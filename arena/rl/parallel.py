@@ -14,7 +14,7 @@ from typing import Any
 
 from pettingzoo import ParallelEnv
 
-from arena.rl import spaces as sp
+import arena.rl.spaces as sp
 from arena.rl.common import RENDER_MODES, TableEnv
 from arena.rl.table import IllegalAction
 

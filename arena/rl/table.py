@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import SeatView
-from arena.rl import spaces as sp
+import arena.rl.spaces as sp
 from arena.runner import view_for
 from engine.decisions import BOOL, MULTI, TEXT, Decision
 from engine.flow.main import GameStart, Role

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.site import svg
+import arena.site.svg as svg
 from arena.site.frame import SIDES, Words, money, nav, num, opt, page, pct, table
 from arena.site.svg import esc
 
@@ -37,14 +37,17 @@ def ranking(d: dict[str, Any], w: Words) -> str:
                      f'<span class="elo">{num(r["rating"])}</span>', esc(mark), games, pct(r["win_rate"]), num(r["openskill"], 1)])  # fmt: skip
         cls.append("sep" if sep else "")
     t = table([esc(w(k)) for k in ("col.participant", "col.agent", "col.rating", "col.next", "col.games", "col.win", "col.openskill")], rows, "ranking", cls)
-    chart = svg.interval_chart([(r["participant"], r["rating"]) for r in d["participants"]], label=w("chart.rating"), kind="rating")
+    anchor = d.get("anchor")
+    chart_label = w("chart.rating.anchor", anchor=anchor) if anchor else w("chart.rating")
+    chart = svg.interval_chart([(r["participant"], r["rating"]) for r in d["participants"]], label=chart_label, kind="rating")
     pairs = [[esc(f"{q['a']} − {q['b']}"), num({"value": q["diff"], "low": q["low"], "high": q["high"]}, signed=True),
               "—" if q["p_better"] is None else f"{100 * q['p_better']:.1f}%",
               "" if q["low"] is None else esc(w("yes" if q["low"] > 0 or q["high"] < 0 else "no"))] for q in d["pairs"]]  # fmt: skip
     pt = table([esc(w(k)) for k in ("col.pair", "col.diff", "col.p", "col.separated")], pairs, "pairs")
     method = d.get("rating_method", {}).get("outcome")
     note = f'<p class="note">{esc(w("method.margin"))}</p>' if method == "margin" else ""
-    return (f'<h2 id="ranking">{esc(w("ranking"))}</h2>{note}{t}<figure><figcaption>{esc(w("chart.rating"))}</figcaption>{chart}</figure>'
+    title = w("ranking.anchor", anchor=anchor) if anchor else w("ranking")
+    return (f'<h2 id="ranking">{esc(title)}</h2>{note}{t}<figure><figcaption>{esc(chart_label)}</figcaption>{chart}</figure>'
             f'<h3>{esc(w("pairs"))}</h3>{pt}')  # fmt: skip
 
 
@@ -68,7 +71,8 @@ def sides(d: dict[str, Any], w: Words) -> str:
     why = w("why.yes" if sr.get("identified") else "why.no", share=f"{100 * sr.get('single_participant_sides', 0):.0f}")
     if (d.get("side_ratings") or {}).get("identified"):
         pts = [(r["participant"], r["bradley_terry_by_side"]["village"], r["bradley_terry_by_side"]["werewolves"]) for r in rows]
-        note, scale, digits, fmt = w("sides.bt"), 1.0, 0, lambda e: num(e)
+        note = w("sides.bt.anchor", anchor=d["anchor"]) if d.get("anchor") else w("sides.bt")
+        scale, digits, fmt = 1.0, 0, lambda e: num(e)
     else:
         pts = [(r["participant"], r["win_rate_vs_field"]["village"], r["win_rate_vs_field"]["werewolves"]) for r in rows]
         note, scale, digits, fmt = w("sides.field"), 100.0, 1, lambda e: num(e, 1, 100.0, signed=True)

@@ -28,7 +28,7 @@ from engine.presets import get_preset
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
 
-BOT_AGENTS = ("heuristic", "random")
+BOT_AGENTS = ("heuristic", "reasoner", "random")
 # Why bounded: the plan is built (and balanced) in full before the first game, at about
 # 0.4 ms a game, so 20,000 games plan in seconds and ``games: 1e11`` is refused at once.
 MAX_GAMES = 20_000  # games in one tournament, mirrors included
@@ -66,7 +66,7 @@ class Participant(_Strict):
     @model_validator(mode="after")
     def _check(self) -> "Participant":
         if self.agent in ("scripted", "human"):
-            raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, random or a model spec)")
+            raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, reasoner, random or a model spec)")
         if self.is_remote:
             if self.is_model:
                 split_spec(self.agent)
@@ -80,7 +80,7 @@ class Participant(_Strict):
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS and not is_custom_spec(self.agent):
             raise ValueError(
-                f"participant {self.name}: unknown agent '{self.agent}'{near_miss(self.agent)} (heuristic, random, py:MODULE:CLASS, a2a:URL, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
+                f"participant {self.name}: unknown agent '{self.agent}'{near_miss(self.agent)} (heuristic, reasoner, random, py:MODULE:CLASS, a2a:URL, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
             )
         else:
             try:
@@ -176,6 +176,9 @@ class TournamentConfig(_Strict):
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # A participant whose rating the leaderboard pins at 0, every other rating then read
+    # relative to it (docs/RATINGS.md, "An anchor"): tournaments sharing the anchor compare.
+    anchor: str | None = None
     # Start even when a model's endpoint does not answer the check before the first game
     # (``arena.preflight``): a warning, and the games ask that model as usual, its
     # fallback bot playing each decision the model does not answer.
@@ -190,6 +193,13 @@ class TournamentConfig(_Strict):
                 raise ValueError(f"two participants are named '{p.name}'")
             seen.add(p.name)
         return v
+
+    @model_validator(mode="after")
+    def _anchor(self) -> "TournamentConfig":
+        if self.anchor is not None and self.anchor not in {p.name for p in self.participants}:
+            names = ", ".join(p.name for p in self.participants)
+            raise ValueError(f"anchor '{self.anchor}' is not a participant (participants: {names})")
+        return self
 
     @field_validator("language")
     @classmethod

@@ -12,7 +12,7 @@ driver killed mid-run leaves exactly the games it stored; running the command ag
 plays the others (the tasks of a killed driver die with its job).
 
 Games with model seats go to one Ray actor (``ModelGames``) that holds the model
-clients and ``arena.limits`` configured as a local run's (``calls``, ``per_model``),
+clients and ``agents.llm.limits`` configured as a local run's (``calls``, ``per_model``),
 so every model game of the run shares the same caps; it streams each call record back
 as the call ends, so the driver's budget and progress count calls in flight exactly
 as locally, then the finished game with its transcript, written by the driver. The
@@ -36,7 +36,7 @@ import threading
 from typing import Any, Callable
 
 from agents.llm.accounting import CallRecord
-from arena.limits import configure
+from agents.llm.limits import configure
 from arena.persuasion.paths import sidecar_for
 from arena.tournament.config import ConfigError
 from arena.tournament.play import GameFailed, GameJob, play_async, play_sync

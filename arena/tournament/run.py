@@ -10,7 +10,7 @@ Bot-only games are played synchronously, in a worker thread or, with
 ``concurrency.processes`` > 1, in worker processes (a bot game is pure CPU), or with
 ``concurrency.backend: ray`` as tasks on a Ray cluster (``ray_backend``). Games with
 model seats are coroutines on one event loop, at most ``concurrency.games`` at a time,
-their calls capped by ``arena.limits`` globally and per model. A budget cap is checked
+their calls capped by ``agents.llm.limits`` globally and per model. A budget cap is checked
 before each game starts, counting what the games in flight will still cost: a game
 starts only if the spending so far, plus what each game in flight is expected to cost
 beyond what it has spent, plus the new game's expected cost stay within the budget.
@@ -44,7 +44,7 @@ from rich.console import Console
 from agents.llm.config import LLMOptions
 from agents.registry import make_agent
 from arena.gc_tuning import many_games, tune_bot_worker
-from arena.limits import configure
+from agents.llm.limits import configure
 from arena.preflight import ALLOW_FLAG, refusal, run_check, warning
 from arena.ratings.fallbacks import MIN_DECIDED
 from arena.ratings.from_db import load_games
@@ -254,7 +254,8 @@ def _run(
     )  # fmt: skip
     log.info("tournament %s: %d games planned, %d stored already, %d to play now", cfg.name, report.planned, report.already, len(todo))
     store.set_meta("name", cfg.name)
-    store.set_meta("config", cfg.model_dump_json())
+    # Without an anchor the key is left out: a tournament's stored config reads as before it existed.
+    store.set_meta("config", cfg.model_dump_json(exclude={"anchor"} if cfg.anchor is None else None))
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
     # Before the preflight: a participant paused by an earlier run is said to be so first.

@@ -34,7 +34,7 @@ from arena.web.missing import missing_page
 from arena.web.session import GameSession, SessionStore
 from arena.web.table_form import MAX_RUNNING, setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
-from engine import words
+import engine.words as words
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("werewolf.web")

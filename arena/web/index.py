@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from arena.web import persist
+import arena.web.persist as persist
 from arena.web.persist import SUFFIX, Keys
 
 log = logging.getLogger("werewolf.web")

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from agents.human_view import _win_line
 from engine.events import Event
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import Role
 from engine.flow.sheriff import SheriffElected, SheriffSuccessor
 from engine.flow.victory import GameEnd

@@ -30,7 +30,7 @@ from arena.gamefile import HUMAN, GameSpec, header_for, seat_seed
 from arena.model_trouble import FailureWatch, Notice, words
 from arena.resume import prepare_resume
 from arena.runner import run_async
-from arena.web import persist
+import arena.web.persist as persist
 from arena.web.index import GameIndex
 from arena.web.lens import FULL_LENS, Lens
 from arena.web.persist import Keys, digest

@@ -27,7 +27,7 @@ from engine.presets import PRESETS
 from engine.roles import ROLES
 from prompts.catalog import LANGUAGES
 
-BOTS = tuple(dict.fromkeys((TABLE_OPPONENT, "heuristic", "random")))  # the table's opponent first
+BOTS = tuple(dict.fromkeys((TABLE_OPPONENT, "heuristic", "reasoner", "random")))  # the table's opponent first
 MODEL_EXAMPLES = ("openai:gpt-5.4-mini", "anthropic:claude-haiku-4-5", "langchain:google_genai:gemini-3.1-flash-lite", "litellm:groq/openai/gpt-oss-20b")
 REMOTE_EXAMPLE = "a2a:http://127.0.0.1:9100"  # python -m examples.remote_agent --port 9100
 MAX_RUNNING = 20  # games one server plays at once: a local server, not a hosting service

@@ -19,7 +19,7 @@ from agents.base import SeatView
 from agents.human import HumanAgent
 from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, BadInput, parse_answer, proposal_problem
 from arena.web.words import pass_phrase, say
-from engine import words
+import engine.words as words
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
 from engine.roles import ROLES
 from engine.speech import check_speech

@@ -15,49 +15,14 @@ on, a dead Sheriff names his successor.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import engine.game
-from engine.events import OMIT, PUBLIC, EventData, Name, RoleId, event
 from engine.flow.common import Script
+from engine.flow.leaving import OutOfPlay, record_death
 from engine.flow.victory import check_victory
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.game import Game, Player
-
-
-@event("death")
-class DeathEvent(EventData):
-    """A player dies. ``cause`` is the death's cause id (``werewolves``, ``vote``,
-    ``poison``...); ``role`` is the card, shown unless ``reveal_role_on_death`` is off
-    (then the key is absent from the record)."""
-
-    player: Name
-    cause: str
-    role: Annotated[RoleId | None, OMIT] = None
-
-
-@dataclass(slots=True)
-class OutOfPlay:
-    """A player's part while he is out of play but his death not yet told (the Rusty
-    Knight's wolf, taken at the start of the night, ``engine.roles.rusty_knight``)."""
-
-
-@dataclass(slots=True)
-class ToldAtDawn:
-    """The night's part: the deaths of players already out of play, (name, cause) in
-    order, told at dawn with the night's other deaths, or at once if the game ends
-    first (``engine.flow.victory.end_game``)."""
-
-    deaths: list[tuple[str, str]] = field(default_factory=list)
-
-
-def record_death(game: Game, p: Player, cause: str) -> None:
-    # ``engine.game.Death`` read at the call: the flow is imported while ``engine.game``
-    # is (a role module declares its events with the flow's, ``engine.flow.main.Role``).
-    game.deaths.append(engine.game.Death(p.name, game.day, cause))
-    game.emit(DeathEvent(p.name, cause, p.role if game.options.reveal_role_on_death else None), PUBLIC)
 
 
 def kill_batch(game: Game, deaths: list[tuple[str, str]]) -> Script:

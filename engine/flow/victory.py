@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, Names, event
+from engine.flow.leaving import OutOfPlay, ToldAtDawn, record_death
 from engine.roles.base import ROLES, WEREWOLVES, register_victory
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
@@ -130,8 +131,6 @@ def _side_cleared(game: Game, alive: list[Player]) -> bool:
 def end_game(game: Game, winner: str, reason: str) -> bool:
     # Players taken out of play earlier in the night (the Rusty Knight's victim) whose
     # death was to be told at dawn: the game ends first, so it is told now.
-    from engine.flow.deaths import OutOfPlay, ToldAtDawn, record_death  # a cycle: a death checks victory
-
     due = game.night.peek(ToldAtDawn)
     if due is not None:
         for name, cause in due.deaths:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from engine.events import NARRATOR, EventData, Name, event
 from engine.flow.common import Script
-from engine.flow.deaths import OutOfPlay, ToldAtDawn
+from engine.flow.leaving import OutOfPlay, ToldAtDawn
 from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_death_hook, register_role, register_step
 
 if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)

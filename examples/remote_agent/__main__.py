@@ -22,20 +22,33 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import uuid
 import zlib
 from collections import OrderedDict
-from typing import Any
+from typing import Any, AsyncGenerator
 
 os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")  # no tracing nobody collects
 
 import uvicorn  # noqa: E402
 from a2a.helpers import new_data_part, new_message, new_text_part  # noqa: E402
-from a2a.server.agent_execution import AgentExecutor, RequestContext  # noqa: E402
-from a2a.server.events import EventQueue  # noqa: E402
-from a2a.server.request_handlers import DefaultRequestHandler  # noqa: E402
+from a2a.server.request_handlers import RequestHandler, validate_request_params  # noqa: E402
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes  # noqa: E402
-from a2a.server.tasks import InMemoryTaskStore  # noqa: E402
-from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, UnsupportedOperationError  # noqa: E402
+from a2a.types import (  # noqa: E402
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentSkill,
+    ListTasksResponse,
+    Message,
+    Part,
+    SendMessageRequest,
+)
+from a2a.utils.errors import (  # noqa: E402
+    ExtendedAgentCardNotConfiguredError,
+    PushNotificationNotSupportedError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
 from starlette.applications import Starlette  # noqa: E402
 
 from agents.base import SeatView  # noqa: E402
@@ -77,19 +90,35 @@ class Seat:
         return {"action": move}
 
 
-class WerewolfAgent(AgentExecutor):
-    """The A2A side: one reply message per message, each seat kept by its context."""
+class WerewolfAgent(RequestHandler):
+    """The A2A side: every message answered at once by one reply message, each seat
+    kept by its context.
 
-    def __init__(self) -> None:
+    Why a request handler of its own rather than the SDK's ``DefaultRequestHandler``
+    and an ``AgentExecutor``: that pair runs every message as a task (a task record, an
+    event queue, a producer in the background), for work that may outlive the request;
+    a decision is answered while the request is open, and the task machinery was about
+    60% of this agent's CPU per message (benchmarks/a2a_overhead.py). The protocol lets
+    an agent answer ``SendMessage`` with a message and no task; such an agent has no
+    task to get, cancel or subscribe to, which is what the other methods answer."""
+
+    def __init__(self, card: AgentCard) -> None:
+        self.card = card
         self.seats: OrderedDict[str, Seat] = OrderedDict()
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        data = decision_data(context.message)
+    @validate_request_params  # the SDK's own check of the message's required fields
+    async def on_message_send(self, params: SendMessageRequest, context: Any) -> Message:
+        message = params.message
+        if message.task_id:
+            raise TaskNotFoundError(message=f"task {message.task_id[:60]} does not exist: this agent answers messages, it keeps no tasks")
+        context_id = message.context_id or uuid.uuid4().hex
+        return new_message(self.reply(context_id, decision_data(message)), context_id=context_id)
+
+    def reply(self, context_id: str, data: dict[str, Any]) -> list[Part]:
+        """The reply's parts for one message's JSON part."""
         if data.get("protocol") != PROTOCOL:
-            reply = [new_text_part(f"I play Werewolf seats for the Werewolf Arena: send its {PROTOCOL} messages.")]
-        else:
-            reply = [new_data_part(self.seat(context.context_id or "", data).answer(data))]
-        await event_queue.enqueue_event(new_message(reply, context_id=context.context_id))
+            return [new_text_part(f"I play Werewolf seats for the Werewolf Arena: send its {PROTOCOL} messages.")]
+        return [new_data_part(self.seat(context_id, data).answer(data))]
 
     def seat(self, context_id: str, data: dict[str, Any]) -> Seat:
         seat = self.seats.get(context_id)
@@ -100,8 +129,38 @@ class WerewolfAgent(AgentExecutor):
         self.seats.move_to_end(context_id)
         return seat
 
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        raise UnsupportedOperationError(message="a decision is answered at once; there is nothing to cancel")
+    # What an agent without tasks answers to the rest of the protocol.
+    async def on_message_send_stream(self, params: Any, context: Any) -> AsyncGenerator[Any]:
+        raise UnsupportedOperationError(message="streaming is not offered (the agent card says so): use SendMessage")
+        yield
+
+    async def on_get_task(self, params: Any, context: Any) -> Any:
+        raise TaskNotFoundError(message="this agent answers messages; it keeps no tasks")
+
+    async def on_cancel_task(self, params: Any, context: Any) -> Any:
+        raise TaskNotFoundError(message="this agent answers messages; it keeps no tasks")
+
+    async def on_subscribe_to_task(self, params: Any, context: Any) -> AsyncGenerator[Any]:
+        raise TaskNotFoundError(message="this agent answers messages; it keeps no tasks")
+        yield
+
+    async def on_list_tasks(self, params: Any, context: Any) -> ListTasksResponse:
+        return ListTasksResponse()
+
+    async def on_create_task_push_notification_config(self, params: Any, context: Any) -> Any:
+        raise PushNotificationNotSupportedError()
+
+    async def on_get_task_push_notification_config(self, params: Any, context: Any) -> Any:
+        raise PushNotificationNotSupportedError()
+
+    async def on_list_task_push_notification_configs(self, params: Any, context: Any) -> Any:
+        raise PushNotificationNotSupportedError()
+
+    async def on_delete_task_push_notification_config(self, params: Any, context: Any) -> None:
+        raise PushNotificationNotSupportedError()
+
+    async def on_get_extended_agent_card(self, params: Any, context: Any) -> AgentCard:
+        raise ExtendedAgentCardNotConfiguredError()
 
 
 def decision_data(message: Any) -> dict[str, Any]:
@@ -136,10 +195,9 @@ def agent_card(url: str) -> AgentCard:
     )
 
 
-def app(host: str, port: int) -> Starlette:
+def app(host: str, port: int, handler: type[WerewolfAgent] = WerewolfAgent) -> Starlette:
     card = agent_card(f"http://{host}:{port}")
-    handler = DefaultRequestHandler(agent_executor=WerewolfAgent(), task_store=InMemoryTaskStore(), agent_card=card)
-    return Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/"))
+    return Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler(card), "/"))
 
 
 def main(argv: list[str] | None = None) -> None:

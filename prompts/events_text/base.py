@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart, NoDeath
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import Center, GameStart, Role
 from engine.flow.night import NightStart
 from engine.flow.protocols import Bids, DiscussionRound

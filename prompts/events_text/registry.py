@@ -4,7 +4,7 @@ A renderer turns one event into its sentence for one ``Reader`` (a seat or the
 narrator, in a language and a style). Every reader of events calls ``tell``: a
 model seat's history (``prompts.history``), a person's terminal
 (``agents.human_view``), the narrator of ``werewolf play`` and ``replay``
-(``arena.narrate``), the HTML export (``transcripts.export_html``) and the web pages
+(``prompts.narrate``), the HTML export (``transcripts.export_html``) and the web pages
 (``arena.web.render``). Those only lay the words out (rules, tables, elements).
 
 The registry is keyed by the engine's payload classes, the ``@renders(WitchVictim)``

@@ -11,7 +11,7 @@ arrived cut or empty: ``CutAnswer``) are retried here with
 tenacity: exponential backoff with full jitter, Retry-After honoured up to a cap, a
 cap on attempts and on the total time. The SDKs' own retry loops are switched off
 (``max_retries=0``) so that every attempt is seen, counted and limited here. A
-concurrency slot (``arena.limits``) is held per attempt, never across a backoff.
+concurrency slot (``agents.llm.limits``) is held per attempt, never across a backoff.
 
 How the answer format is requested (native JSON schema, tool calling, plain text) is
 negotiated per server: when a server refuses a format with a 400, the next one is
@@ -36,7 +36,8 @@ from urllib.parse import urlsplit, urlunsplit
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
 from agents.llm.config import LLMOptions
-from arena.limits import LIMITS, Limits
+from agents.llm.limits import LIMITS, Limits
+import ipaddress
 
 log = logging.getLogger("werewolf.llm")
 
@@ -404,7 +405,6 @@ def local_url(url: str | None) -> bool:
     """Whether ``url`` names a server on this machine or a private network (llama.cpp,
     vLLM, Ollama, LM Studio...): such servers enforce a JSON schema as a grammar
     outside the prompt and bill no prompt cache, so the grammar layout suits them."""
-    import ipaddress
 
     if not url:
         return False

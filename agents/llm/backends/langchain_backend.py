@@ -57,7 +57,7 @@ from agents.llm.backends.base import (
     transient_status,
 )
 from agents.llm.config import LLMOptions
-from arena.limits import Limits
+from agents.llm.limits import Limits
 
 _TRANSIENT_NAMES = ("RateLimit", "Timeout", "Connection", "Overloaded", "ServiceUnavailable", "InternalServer")
 # How an answer that did not arrive whole surfaces through LangChain (``CutAnswer``):

@@ -31,6 +31,7 @@ from typing import Any, Awaitable, Callable
 
 from agents.llm.backends.base import Prompt, Reply, Turn, breakpoint_blocks, local_url, question_text
 from agents.llm.backends.openai_backend import OpenAIBackend, _reply
+from agents.llm.backends.base import safe_url
 
 # LiteLLM's providers that are servers of one's own: they enforce a schema as a grammar.
 LOCAL_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "vllm", "llamafile", "lm_studio", "xinference", "triton"})
@@ -94,7 +95,6 @@ class LiteLLMBackend(OpenAIBackend):
 
     @property
     def endpoint(self) -> str:
-        from agents.llm.backends.base import safe_url
 
         route = self._spare or next(iter(self._clients.values()), None)
         if route is not None and route.base_url:

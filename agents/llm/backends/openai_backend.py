@@ -35,7 +35,9 @@ from urllib.parse import urlsplit
 
 import openai
 
-from agents.llm.backends import gbnf, prefix, slots
+import agents.llm.backends.gbnf as gbnf
+import agents.llm.backends.prefix as prefix
+import agents.llm.backends.slots as slots
 from agents.llm.backends.base import CUT_REASONS, PING, CallResult, CutAnswer, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
 

@@ -36,7 +36,7 @@ import hashlib
 import logging
 from typing import Awaitable, Callable
 
-from agents.llm.backends import slots
+import agents.llm.backends.slots as slots
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ from agents.llm.backends.base import (
 )
 from agents.llm.backends.clients import POOL, pool_key
 from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
-from arena.limits import Limits
+from agents.llm.limits import Limits
 
 # Seconds a model lookup may take: no inference runs behind it, so the seat's own call
 # time limit (on a server of one's own, a whole decision's) is far more than it needs.

@@ -21,11 +21,10 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 
-from arena.model_trouble import Notice, notice_line
-from arena.text_wrap import paragraph
+from prompts.text_wrap import paragraph
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart
-from engine.flow.deaths import DeathEvent
+from engine.flow.leaving import DeathEvent
 from engine.flow.main import GameStart
 from engine.flow.night import NightStart
 from engine.flow.protocols import Bids, DiscussionRound
@@ -162,15 +161,10 @@ class Narrator:
 
     def say(self, text: str, *, secret: bool = False) -> None:
         """One line of the story (rich markup); Chinese is broken between characters as
-        a terminal reader expects (``arena.text_wrap``), not only at spaces."""
+        a terminal reader expects (``prompts.text_wrap``), not only at spaces."""
         if secret:
             text = f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]"
         self.console.print(paragraph(self.console, text))
-
-    def model_notice(self, notice: Notice) -> None:
-        """A model seat that stopped answering, or answers again (``arena.model_trouble``):
-        the arena's news, told between the game's lines, never one of its events."""
-        self.console.print(notice_line(notice, self.term))
 
     # ------------------------------------------------------------------ layout
     def lay_out(self, e: Event) -> None:
