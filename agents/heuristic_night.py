@@ -20,9 +20,13 @@ THIEF_WOLF_CHANCE = 0.3
 POWER_ORDER = ("seer", "witch", "hunter", "little_girl", "cupid")
 
 
-def kill_options(mem: Memory) -> list[str]:
-    """Whom the pack may devour as this wolf sees it (the engine's own rule: living,
-    not a wolf, not the wolf's beloved)."""
+def kill_options(mem: Memory, victims: list[str] | None = None) -> list[str]:
+    """Whom the pack may devour as this wolf sees it: the engine's list when the
+    question gives one (``wolf_chat``'s ``victims``: it knows the Tavernkeeper's
+    shelter), else its rule as the memory reads it (living, not a wolf); never the
+    wolf's beloved, whose death would take him too."""
+    if victims is not None:
+        return [n for n in victims if n != mem.beloved]
     return [n for n in mem.alive if n not in mem.pack and n != mem.beloved]
 
 

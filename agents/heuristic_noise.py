@@ -29,7 +29,7 @@ def noisy_answer(sit: Situation, view: SeatView) -> Any:
     if d.shape != TEXT:
         return random_answer(sit.rng, d)
     if d.kind == WOLF_CHAT:
-        legal = kill_options(sit.mem)
+        legal = kill_options(sit.mem, d.context.get("victims"))
         target = sit.rng.choice(legal) if legal else None
         return {"text": sit.say("wolf_chat.propose", target=target), "target": target} if target else {"text": ""}
     others = [n for n in view.alive if n != sit.me]

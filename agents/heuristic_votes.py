@@ -2,12 +2,14 @@
 
 Villagers vote their beliefs. Wolves vote with the village's mood against a villager
 (a bandwagon hides them best), spread their votes a little so the pack does not vote
-as one block, and vote a mate only when the village has already doomed him.
+as one block, and vote a mate only when the village has already doomed him, which it
+cannot once the pack holds the vote: then the pack votes as one block against a
+villager (a wolf once voted out his own partner at two wolves against one villager).
 """
 
 from __future__ import annotations
 
-from agents.heuristic_memory import is_wolf_role
+from agents.heuristic_memory import Memory, is_wolf_role
 from agents.heuristic_situation import Situation, as_rounded
 
 SPLIT_CHANCE = 0.4  # one wolf of a pack votes elsewhere
@@ -71,7 +73,8 @@ def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
         a = appeal[n]
         if a > top or (a == top and n > leader):
             leader, top = n, a
-    if leader in mem.pack and leader != mem.me and pub.of(leader) >= DOOMED and rng.random() < BUS_VOTE_CHANCE:
+    holds = pack_holds_the_vote(mem)
+    if leader in mem.pack and leader != mem.me and not holds and pub.of(leader) >= DOOMED and rng.random() < BUS_VOTE_CHANCE:
         return leader
     # The two villagers ranked first: the highest appeal, ties to the first name.
     first: str | None = None
@@ -82,9 +85,25 @@ def _wolf_vote(sit: Situation, options: list[str]) -> str | None:
         elif second is None or _ranks_above(n, second, appeal):
             second = n
     pack = mem.pack_alive
-    if second is not None and len(pack) >= 2 and pack[-1] == mem.me and rng.random() < SPLIT_CHANCE:
+    if second is not None and len(pack) >= 2 and pack[-1] == mem.me and not holds and rng.random() < SPLIT_CHANCE:
         return second
     return first
+
+
+def pack_holds_the_vote(mem: Memory) -> bool:
+    """Whether the living wolves cast at least as many votes as everybody else (the
+    Sheriff's counting twice): then a mate is eliminated only if the pack lets him be,
+    so no wolf votes against one, and the pack does not split its votes."""
+    alive = mem.alive
+    pack = set(mem.pack_alive)
+    wolves = others = 0
+    for n in alive:
+        weight = 2 if n == mem.sheriff else 1
+        if n in pack:
+            wolves += weight
+        else:
+            others += weight
+    return bool(pack) and wolves >= others
 
 
 def _ranks_above(n: str, m: str, appeal: dict[str, float]) -> bool:

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from agents.base import Agent, SeatView
 from agents.heuristic import HeuristicAgent
-from agents.human_input import BadInput, option_label, parse_answer, pass_word
+from agents.human_input import BadInput, looks_typed_ahead, option_label, parse_answer, pass_word
 from agents.human_io import EndOfInput, LineReader, reader_for
 from agents.human_view import SeatScreen
 from engine.decisions import BOOL, MULTI, TEXT, Decision, GameError, IllegalAnswer
@@ -80,6 +80,7 @@ class HumanAgent(Agent):
         loop = asyncio.get_running_loop()
         deadline = None if self.timeout is None else loop.time() + self.timeout
         self.screen.question(decision, self.timeout, self._default_text(decision) if self.timeout is not None else None, view.alive)
+        doubt: str | None = None  # a speech that looks like a menu's number: said once confirmed
         while True:
             self.screen.prompt(decision)
             left = None if deadline is None else max(0.0, deadline - loop.time())
@@ -98,10 +99,20 @@ class HumanAgent(Agent):
                 raise
             finally:
                 self.screen.closed()
+            raw = line.strip()
+            if doubt is not None and raw.lower() in ("y", "yes", doubt.lower()):
+                return parse_answer(decision, doubt, view.players, view.alive)
+            doubt = None
             try:
-                return parse_answer(decision, line, view.players, view.alive)
+                answer = parse_answer(decision, line, view.players, view.alive)
             except BadInput as e:
                 self.screen.problem(f"{e}. Try again.")
+                continue
+            if looks_typed_ahead(decision, raw):
+                doubt = raw
+                self.screen.problem(f"Say only \"{raw}\" aloud to everyone? Type y (or {raw} again) to say it, or type your words.")
+                continue
+            return answer
 
     def _reader(self) -> LineReader:
         if self.reader is None:

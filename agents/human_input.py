@@ -70,16 +70,15 @@ def numbered(decision: Decision, language: str = "en") -> list[tuple[int, str]]:
 
 def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
     """What to type, said in the prompt itself so nobody has to guess the format. The
-    pack's example victim is a living player outside the pack (``alive``), never one
-    of the reader's own packmates."""
+    pack's example victim is one the reader may propose (``proposable``), never one of
+    his own packmates."""
     n = len(decision.options)
     if decision.shape == TEXT:
         said = f"type your words (at most {MAX_CHARS:,} characters) and press Enter; an empty line = say nothing"
         if decision.kind in SPEECH_KINDS:
             return said + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I know what Bob is. /check Bob werewolf /accuse Bob)"
         if decision.kind in TARGETED_KINDS:
-            pack = set(decision.context.get("wolves") or ()) | {decision.seat}
-            prey = next((a for a in alive or () if a not in pack), None)
+            prey = next(iter(proposable(decision, alive or [])), None)
             example = f" (e.g. Let's take {prey}. /target {prey})" if prey else ""
             return said + "; add /target NAME to propose the victim" + example
         return said
@@ -107,6 +106,13 @@ def pass_word(decision: Decision) -> str:
     except Exception:  # the words are a nicety: a missing catalog must not stop a game
         pass
     return "pass"
+
+
+def looks_typed_ahead(decision: Decision, raw: str) -> bool:
+    """A speech of one character, or a bare number: most likely a menu's choice typed
+    for the question before (or ahead of this one), which would otherwise be said
+    aloud to the whole table; the terminal asks before saying it."""
+    return decision.shape == TEXT and (len(raw) == 1 or (raw.isdigit() and len(raw) <= 3))
 
 
 def parse_answer(decision: Decision, line: str, players: list[str] | None = None, alive: list[str] | None = None) -> Any:
@@ -231,13 +237,44 @@ def _text(decision: Decision, raw: str, players: list[str], alive: list[str]) ->
         elif name == "/target":
             if target is not None:
                 raise BadInput("one /target per message")
-            target = _player(arg, alive, "/target NAME", living=True)
+            target = _victim(arg, decision, alive)
     text = _LITERAL.sub("/", text.strip())
     if len(parts) == 1:
         return text
     if decision.kind in TARGETED_KINDS:
         return {"text": text, "target": target}
     return {"text": text, "claims": claims}
+
+
+def proposable(decision: Decision, alive: list[str]) -> list[str]:
+    """Whom the pack's talk may propose: the engine's legal victims for this wolf
+    (``WolfChatContext.victims``, the names his ``wolf_kill`` will offer), or, from a
+    caller that sends no such list, the living players outside the pack."""
+    victims = decision.context.get("victims")
+    if victims is not None:
+        return list(victims)
+    pack = set(decision.context.get("wolves") or ()) | {decision.seat}
+    return [a for a in alive if a not in pack]
+
+
+def proposal_problem(decision: Decision, target: Any, alive: list[str]) -> str | None:
+    """Why ``target`` may not be the pack's proposed victim (``None``: it may)."""
+    names = proposable(decision, alive)
+    if target in names:
+        return None
+    if not names:
+        return "the pack may take nobody tonight: say your words without /target"
+    return f"'{target}' is not a victim the pack may take tonight: {', '.join(names)}"
+
+
+def _victim(text: str, decision: Decision, alive: list[str]) -> str:
+    if not text:
+        raise BadInput("type /target NAME")
+    match = next((n for n in proposable(decision, alive) if n.casefold() == text.casefold()), text)
+    why = proposal_problem(decision, match, alive)
+    if why is not None:
+        raise BadInput(why)
+    return match
 
 
 def _fold(text: str) -> str:
@@ -255,14 +292,13 @@ def _role(text: str, usage: str) -> str:
     raise BadInput(f"'{text}' is not a role (for example: werewolf, seer, witch, villager)")
 
 
-def _player(text: str, names: list[str], usage: str, living: bool = False) -> str:
+def _player(text: str, names: list[str], usage: str) -> str:
     if not text:
         raise BadInput(f"type {usage}")
     for n in names:
         if n.casefold() == text.casefold():
             return n
-    who = "a living player" if living else "a player at this table"
-    raise BadInput(f"'{text}' is not {who}: {', '.join(names)}")
+    raise BadInput(f"'{text}' is not a player at this table: {', '.join(names)}")
 
 
 def _names(text: str, players: list[str], usage: str) -> list[str]:

@@ -20,6 +20,7 @@ from rich.rule import Rule
 
 from agents.human_input import input_hint, numbered, pass_word
 from prompts.narrate import Died, Narrator
+from prompts.text_wrap import paragraph
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import Event
 from engine.flow.day import Dawn
@@ -80,16 +81,17 @@ class SeatScreen:
         if not text:
             return
         if isinstance(d, Speech):
-            self.console.print(f"[cyan]💬[/cyan] {text}")
+            line = f"[cyan]💬[/cyan] {text}"
         elif isinstance(d, DeathEvent):
-            self.console.print(f"[red]✝[/red] {text}")
+            line = f"[red]✝[/red] {text}"
         elif e.is_public:
-            self.console.print(text)
+            line = text
         else:
             others = sorted(a for a in e.audience if a != self.seat) if isinstance(e.audience, frozenset) else []
             words = self._words()
             mark = self.term("seat_screen.secret_with", others=words.join(words.text(o) for o in others)) if others else self.term("seat_screen.secret")
-            self.console.print(f"[magenta]{mark}[/magenta] [italic]{text}[/italic]")
+            line = f"[magenta]{mark}[/magenta] [italic]{text}[/italic]"
+        self.console.print(paragraph(self.console, line))  # Chinese broken between characters (prompts.text_wrap)
 
     def _words(self) -> Reader:
         return Reader(catalog(self.language), self.seat, RICH, narrator=True)

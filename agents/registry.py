@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from difflib import get_close_matches
 from functools import partial
 from typing import Any
 
@@ -28,6 +29,19 @@ KNOWN = (
     "heuristic", "reasoner", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
     "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL", "py:MODULE:CLASS", "a2a:URL",
 )  # fmt: skip
+
+
+def near_miss(spec: str) -> str:
+    """``"; did you mean 'heuristic'?"`` when ``spec`` is a typo of a known agent (its
+    name, or a spec's prefix such as ``openai:``), else ``""``: a newcomer's
+    ``--agents huristic`` is told the spelling rather than left to read the list."""
+    head, colon, rest = spec.partition(":")
+    if colon:
+        prefixes = sorted({k.split(":", 1)[0] for k in KNOWN if ":" in k})
+        close = get_close_matches(head.lower(), prefixes, n=1, cutoff=0.6)
+        return f"; did you mean '{close[0]}:{rest}'?" if close and close[0] != head else ""
+    close = get_close_matches(spec.lower(), [k for k in KNOWN if ":" not in k], n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def is_remote_spec(spec: str) -> bool:
@@ -102,4 +116,4 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
         from agents.a2a import make_a2a_agent
 
         return lambda seed: make_a2a_agent(spec, name, seed=seed, **options)
-    raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")
+    raise ValueError(f"unknown agent '{spec}' for {name}{near_miss(spec)} (known: {', '.join(KNOWN)})")

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.command import CliError, Command, console_for
+from arena.table_fit import fitted
 from prompts.narrate import deck_words
 from engine.options import RuleOptions
 from engine.presets import PRESETS, get_preset
@@ -42,7 +43,7 @@ def run_roles(args: argparse.Namespace) -> int:
         table.add_column(col, overflow="fold")
     for r in roles:
         table.add_row(r.id, r.camp, r.summary)
-    console_for(False).print(table)
+    console_for(False).print(fitted(table))
     return 0
 
 
@@ -84,7 +85,7 @@ def run_presets(args: argparse.Namespace) -> int:
         lines += [escape(f"{k}={option_text(v)}") for k, v in r["overrides"].items()]
         table.add_row(r["id"], "\n".join(lines))
     console = console_for(False)
-    console.print(table)
+    console.print(fitted(table))
     console.print("Default rule options: " + escape(", ".join(f"{k}={option_text(v)}" for k, v in base.items())))
     return 0
 

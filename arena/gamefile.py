@@ -41,6 +41,11 @@ if TYPE_CHECKING:
 SCRIPTED = "scripted"
 HUMAN = "human"
 DEFAULT_AGENT = "heuristic"
+# The bot that fills a person's table when nothing else is named: ``werewolf play``'s
+# default table (and so ``--human``'s) and the web start page's seats. It should be the
+# strongest bot the project ships that plays a game within a second; switching to the
+# reference player (``reasoner``) once it ships is this one line.
+TABLE_OPPONENT = "heuristic"
 
 
 class SeatSpec(BaseModel):

@@ -35,7 +35,7 @@ from arena.command import (
     seat_pair,
 )
 from arena.gamefile import (
-    DEFAULT_AGENT,
+    TABLE_OPPONENT,
     GameFileError,
     GameSpec,
     apply_model_options,
@@ -44,7 +44,7 @@ from arena.gamefile import (
     load_game_file,
     spec_from_data,
 )
-from arena.human_play import seat_humans
+from arena.human_play import humans_at_terminal, seat_humans
 from arena.play_loop import play_to_end, save_path, screen_for
 from arena.preflight import before_play
 from arena.resume import run_resume
@@ -61,7 +61,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="table size when no game file is given (default 8)")
     p.add_argument("--preset", help="rule set (default: the file's, or millers_hollow)")
     p.add_argument(
-        "--agents", help="agent for every seat when no game file is given: heuristic, reasoner, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default heuristic)"
+        "--agents", help="agent for every seat when no game file is given: heuristic, reasoner, random, py:MODULE:CLASS, or a model spec (openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL; default " + TABLE_OPPONENT + ")"
     )
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-5.4-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
@@ -125,7 +125,7 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
                 players=players,
                 preset=args.preset or "millers_hollow",
                 seed=(drawn := fresh_seed()) if args.seed is None else args.seed,
-                agent=args.agents or DEFAULT_AGENT,
+                agent=args.agents or TABLE_OPPONENT,
                 options=extra,
             )
         if getattr(args, "models", None):
@@ -150,6 +150,10 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
         game, agents = spec.build(calls=calls, prices=prices)
     except GameFileError as e:
         raise CliError(f"{args.game_file}: {e}" if args.game_file else str(e)) from None
+    try:
+        humans_at_terminal(agents, god=args.god)  # refused before the seed line of a game never played
+    except ValueError as e:
+        raise CliError(str(e)) from None
     if drawn is not None:
         print(f"Seed {drawn}: --seed {drawn} plays this game again.", file=sys.stderr)
     return spec, game, agents, calls

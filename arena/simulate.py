@@ -15,12 +15,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
 from agents.registry import AgentMaker
 from arena.gamefile import GameFileError, GameSpec, default_game
 from arena.gc_tuning import many_games, tune_bot_worker
+from arena.progress import Bar, wanted
 from arena.runner import run_sync
 from engine.decisions import GameError, IllegalAnswer
 from engine.setup import GameSetup
@@ -91,6 +92,7 @@ def simulate(
     roles: list[str] | None = None,
     options: dict[str, Any] | None = None,
     processes: int = 1,
+    done: Callable[[int], None] | None = None,
 ) -> SimulationReport:
     """Play ``games`` bot games with the sync runner, on ``processes`` worker processes
     (1: in this process). Game ``i`` has seed ``seed + i`` wherever it is played, and
@@ -98,7 +100,8 @@ def simulate(
     of processes.
 
     The collector is tuned for bot games while they are played (``arena.gc_tuning``)
-    and put back as it was before this returns.
+    and put back as it was before this returns. ``done(n)`` is told each time ``n``
+    more games have been played (a progress bar).
 
     Raises ``GameFileError`` for a table that cannot be dealt, and ``GameError`` /
     ``IllegalAnswer`` (annotated with the seed) if a bot breaks a game.
@@ -107,7 +110,12 @@ def simulate(
     start = time.perf_counter()
     with many_games():
         # The first game here: a table the rules refuse fails at once, before any worker starts.
-        outcomes = [table.play(seed)] + _play_all(table, seed + 1, games - 1, max(1, processes)) if games > 0 else []
+        outcomes = []
+        if games > 0:
+            outcomes.append(table.play(seed))
+            if done is not None:
+                done(1)
+            outcomes += _play_all(table, seed + 1, games - 1, max(1, processes), done)
     seconds = time.perf_counter() - start
     wins: Counter[str] = Counter({camp: 0 for camp in MAIN_CAMPS})
     for winner, _ in outcomes:
@@ -177,15 +185,26 @@ def chunks(games: int, processes: int) -> list[tuple[int, int]]:
     return out
 
 
-def _play_all(table: _Table, seed: int, games: int, processes: int) -> list[tuple[str, int]]:
+def _play_all(table: _Table, seed: int, games: int, processes: int, done: Callable[[int], None] | None = None) -> list[tuple[str, int]]:
     """Every game's (winner, days) in game order. Workers get contiguous chunks and
-    the parent only concatenates: nothing is copied per seat or per event."""
+    the parent only concatenates: nothing is copied per seat or per event. ``done`` is
+    told of each game here, of each chunk from the workers (as they come, in order)."""
     if processes == 1 or games <= CHUNK:
-        return [table.play(seed + i) for i in range(games)]
+        if done is None:
+            return [table.play(seed + i) for i in range(games)]
+        out = []
+        for i in range(games):
+            out.append(table.play(seed + i))
+            done(1)
+        return out
     tasks = chunks(games, processes)
+    outcomes: list[tuple[str, int]] = []
     with _workers(processes) as pool:
-        results = pool.map(table.play_range, [seed + first for first, _ in tasks], [count for _, count in tasks])
-        return [o for chunk in results for o in chunk]
+        for chunk in pool.map(table.play_range, [seed + first for first, _ in tasks], [count for _, count in tasks]):
+            outcomes += chunk
+            if done is not None:
+                done(len(chunk))
+    return outcomes
 
 
 def _workers(processes: int) -> ProcessPoolExecutor:
@@ -230,16 +249,18 @@ def run(args: argparse.Namespace) -> int:
     if processes < 1:
         raise CliError("--processes must be at least 1")
     try:
-        report = simulate(
-            preset=args.preset,
-            players=args.players,
-            games=args.games,
-            seed=args.seed,
-            agents=args.agents,
-            roles=parse_roles(args.roles),
-            options=parse_option_pairs(args.option),
-            processes=processes,
-        )
+        with Bar("games", args.games, enabled=wanted(json=args.json)) as bar:
+            report = simulate(
+                preset=args.preset,
+                players=args.players,
+                games=args.games,
+                seed=args.seed,
+                agents=args.agents,
+                roles=parse_roles(args.roles),
+                options=parse_option_pairs(args.option),
+                processes=processes,
+                done=bar.advance if bar.enabled else None,
+            )
     except GameFileError as e:
         raise CliError(str(e)) from None
     except (GameError, IllegalAnswer) as e:
@@ -254,6 +275,8 @@ def run(args: argparse.Namespace) -> int:
 def print_report(report: SimulationReport) -> None:
     from rich.table import Table  # the printed report only: a --json run never loads rich
 
+    from arena.table_fit import fitted  # rich too, for the same reason
+
     console = console_for(False)
     last = report.seed + max(report.games - 1, 0)
     console.print(
@@ -266,7 +289,7 @@ def print_report(report: SimulationReport) -> None:
         table.add_column(col, justify=justify)
     for camp, r in sorted(report.win_rates().items(), key=lambda kv: -kv[1]["rate"]):
         table.add_row(camp, str(report.wins[camp]), f"{r['rate']:.1%}", f"{r['low']:.1%} – {r['high']:.1%}")
-    console.print(table)
+    console.print(fitted(table))
     rate = report.games / report.seconds if report.seconds > 0 else float("inf")
     console.print(f"mean length: {report.mean_days:.2f} days · {report.seconds:.2f} s · {rate:.1f} games/s")
 

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError, Command, console_for
-from arena.export import ExportError, export
+from arena.export import ExportError, count, export
+from arena.progress import Bar, wanted
 from transcripts.export_html import render_html
 from transcripts.replay import ReplayOptions, last_day, replay, terminal_pause
 from transcripts.signing import SigningKeyError, load_public_key
@@ -165,7 +166,9 @@ def _export_tables(args: argparse.Namespace) -> int:
     if not args.format or not args.out:
         raise CliError("export: tables need both --format csv|parquet and --out DIR")
     try:
-        counts = export(args.transcript, args.format, args.out)
+        games = count(args.transcript)
+        with Bar("games", games.total, enabled=wanted()) as bar:
+            counts = export(games, args.format, args.out, bar.advance if bar.enabled else None)
     except ExportError as e:
         raise CliError(str(e)) from None
     print(f"wrote {len(counts)} tables to {args.out}: " + ", ".join(f"{name} {n}" for name, n in counts.items()))

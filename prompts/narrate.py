@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 
+from prompts.text_wrap import paragraph
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart
 from engine.flow.leaving import DeathEvent
@@ -159,10 +160,11 @@ class Narrator:
         return self.words.term(f"narration.{path}", **values)
 
     def say(self, text: str, *, secret: bool = False) -> None:
+        """One line of the story (rich markup); Chinese is broken between characters as
+        a terminal reader expects (``prompts.text_wrap``), not only at spaces."""
         if secret:
-            self.console.print(f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]")
-        else:
-            self.console.print(text)
+            text = f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]"
+        self.console.print(paragraph(self.console, text))
 
     # ------------------------------------------------------------------ layout
     def lay_out(self, e: Event) -> None:

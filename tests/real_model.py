@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from arena.local_model import LocalModelServer, ModelUnavailable, fetch_model, inference_threads
+from arena.local_model import GGUF_SIZE, LocalModelServer, ModelUnavailable, fetch_model, inference_threads
 
 MODEL = "smollm2"
 SPEC = f"openai:{MODEL}"
@@ -62,14 +62,38 @@ def model_file() -> str:
         )
 
 
-def serve(**overrides: Any) -> Iterator[LocalModelServer]:
-    """A started server (for a fixture); stopped afterwards whatever happens."""
+def tell(request: pytest.FixtureRequest | None, line: str) -> None:
+    """Say on the terminal, as it happens, what a slow test is waiting for: pytest
+    captures a test's output, so a test that starts a server and plays a game of model
+    seats once sat for minutes at one dot. Written with pytest's own terminal writer,
+    its capture suspended for the line; without a terminal reporter nothing is said."""
+    if request is None:
+        return
+    plugins = request.config.pluginmanager
+    reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin("capturemanager")
+    if reporter is None:
+        return
+    if capture is None:
+        reporter.write_line(f"[real model] {line}")
+        return
+    with capture.global_and_fixture_disabled():  # pytest's own way past its capture
+        reporter.write_line(f"[real model] {line}")
+        reporter.flush()
+
+
+def serve(request: pytest.FixtureRequest | None = None, **overrides: Any) -> Iterator[LocalModelServer]:
+    """A started server (for a fixture); stopped afterwards whatever happens. With the
+    fixture's ``request``, the waits are told (``tell``)."""
     kw: dict[str, Any] = {"n_parallel": SLOTS, "n_ctx": SLOT_CONTEXT, "threads": inference_threads(), "startup_timeout": 180.0}
     kw.update(overrides)
-    server = LocalModelServer(model_file(), **kw)
+    tell(request, f"finding the model file (fetched once into the cache, {GGUF_SIZE / 1e6:.0f} MB)")
+    path = model_file()
+    tell(request, f"starting the llama.cpp server: {SLOTS} slots, {kw['threads']} threads (up to {kw['startup_timeout']:g} s)")
+    server = LocalModelServer(path, **kw)
     started = time.monotonic()
     server.start()
     server.startup_s = time.monotonic() - started  # type: ignore[attr-defined]
+    tell(request, f"server ready in {server.startup_s:.1f} s at {server.base_url}")  # type: ignore[attr-defined]
     try:
         yield server
     finally:

@@ -405,3 +405,15 @@ def test_the_forums_opening_day_has_a_heading(capsys):
     assert code == 0
     heading = out.index("Day 0: the opening day")
     assert heading < out.index("Debate") < out.index("Night 1")
+
+
+@pytest.mark.parametrize(
+    "spec, hint",
+    [("huristic", "did you mean 'heuristic'?"), ("Random", "did you mean 'random'?"), ("opnai:gpt-5.4-mini", "did you mean 'openai:gpt-5.4-mini'?"), ("robot", None)],
+)
+def test_a_mistyped_agent_is_told_the_spelling(capsys, spec, hint):
+    """``--agents huristic`` named the known agents and left the reader to spot the typo."""
+    assert main(["play", "--agents", spec, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"unknown agent '{spec}'" in err
+    assert (hint in err) if hint else ("did you mean" not in err)

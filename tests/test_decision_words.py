@@ -34,27 +34,46 @@ def test_the_registry_is_loaded() -> None:
 
 
 @pytest.mark.parametrize("language", PAGE_LANGUAGES)
-def test_every_decision_kind_has_its_heading_on_the_page(language: str) -> None:
-    table = _page_words()[language]
-    missing = sorted(k for k in DECISION_KINDS if not table.get(f"q.{k}", "").strip())
-    assert not missing, f"arena/web/static/i18n.json ({language}) lacks q.<kind> for {missing}"
+def test_every_decision_kind_has_its_name(language: str) -> None:
+    """``terms.kinds``: the question's heading on the web page and a replayed decision's
+    name (a replay once printed the engine's id, ``sheriff_vote``)."""
+    cat = Catalog(language)
+    missing = sorted(k for k in DECISION_KINDS if not cat.has(f"terms.kinds.{k}"))
+    assert not missing, f"prompts/{language}/terms.yaml lacks kinds.<kind> for {missing}"
     if language == "zh":
-        untranslated = sorted(k for k in DECISION_KINDS if not HAN.search(table[f"q.{k}"]))
-        assert not untranslated, f"headings copied, not translated: {untranslated}"
+        untranslated = sorted(k for k in DECISION_KINDS if not HAN.search(cat.word("kinds", k)))
+        assert not untranslated, f"names copied, not translated: {untranslated}"
 
 
-def test_no_heading_names_a_kind_the_engine_does_not_declare() -> None:
-    for language, table in _page_words().items():
-        orphans = sorted(k for k in table if k.startswith("q.") and k[2:] not in DECISION_KINDS)
-        assert not orphans, f"{language}: headings of undeclared kinds {orphans}"
+def test_no_name_is_for_a_kind_the_engine_does_not_declare() -> None:
+    for language in PAGE_LANGUAGES:
+        orphans = sorted(k for k in Catalog(language).get("terms.kinds") if k not in DECISION_KINDS)
+        assert not orphans, f"{language}: names of undeclared kinds {orphans}"
+    assert not any(k.startswith("q.") for table in _page_words().values() for k in table)  # one place for them
 
 
 @pytest.mark.parametrize("language", PAGE_LANGUAGES)
-def test_the_page_titles_every_question_with_its_heading(language: str) -> None:
-    table = _page_words()[language]
+def test_the_page_titles_every_question_with_its_name(language: str) -> None:
+    cat = Catalog(language)
     for kind in DECISION_KINDS.values():
         d = Decision(0, "Alice", kind, kind.shape, options=("Bob",) if kind.shape == CHOICE else ())
-        assert title(d, language) == table[f"q.{kind}"]
+        assert title(d, language) == cat.word("kinds", kind)
+
+
+def test_a_replay_names_each_decision_in_words(tmp_path, capsys) -> None:
+    """``werewolf replay --as`` and the HTML export say what a seat was asked, in the
+    game's words, not the engine's id (``▸ Alice decides sheriff_vote``)."""
+    from arena.cli import main
+
+    game = tmp_path / "g.jsonl"
+    assert main(["play", "--seed", "5", "--option", "sheriff=true", "--transcript", str(game), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(game), "--as", "Alice"]) == 0
+    told = capsys.readouterr().out
+    assert "▸ Alice — Elect the Sheriff (among " in told and "sheriff_vote" not in told
+    assert main(["export", str(game), "--html", str(tmp_path / "g.html")]) == 0
+    page = (tmp_path / "g.html").read_text(encoding="utf-8")
+    assert "Elect the Sheriff" in page and "decides sheriff_vote" not in page
 
 
 def test_the_text_tables_are_keyed_by_declared_kinds() -> None:

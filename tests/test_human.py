@@ -129,10 +129,24 @@ class TestParse:
         d = decision(kind="wolf_chat", shape=TEXT, options=())
         assert parse_answer(d, "Let's take Bob. /target bob", NAMES, ["Bob", "Chloe"]) == {"text": "Let's take Bob.", "target": "Bob"}
         assert parse_answer(d, "no idea yet", NAMES, ["Bob"]) == "no idea yet"
-        with pytest.raises(BadInput, match="'David' is not a living player"):
+        with pytest.raises(BadInput, match="'David' is not a victim the pack may take tonight: Bob, Chloe"):
             parse_answer(d, "/target David", NAMES, ["Bob", "Chloe"])
         with pytest.raises(BadInput, match="/role is for a speech"):
             parse_answer(d, "/role seer", NAMES, ["Bob"])
+
+    def test_the_packs_talk_proposes_only_the_engines_legal_victims(self):
+        """Alice once proposed herself (``[proposes you]``): a wolf may propose exactly
+        the victims his ``wolf_kill`` will offer, as the engine lists them."""
+        from helpers import pending, start
+
+        roles = {"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer", "David": "villager", "Emma": "villager"}
+        game, _, d = start(roles, {"Chloe": {"seer_check": ["David"]}}, until=pending("wolf_chat", "Alice"))
+        alive = [p.name for p in game.players if p.alive]
+        for mine in ("Alice", "bob"):
+            with pytest.raises(BadInput, match=f"'{mine}' is not a victim the pack may take tonight: Chloe, David, Emma"):
+                parse_answer(d, f"Let's go. /target {mine}", list(roles), alive)
+        assert parse_answer(d, "/target chloe", list(roles), alive) == {"text": "", "target": "Chloe"}
+        assert "/target Chloe" in input_hint(d, alive)
 
     def test_the_packs_example_victim_is_never_a_packmate(self):
         d = Decision(id=1, seat="Alice", kind="wolf_chat", shape=TEXT, context={"round": 1, "wolves": ["Alice", "Bob"]})
@@ -180,6 +194,23 @@ async def test_wrong_input_is_explained_and_asked_again():
     assert "'banana' is not a number on the list" in text and "9 is not on the list" in text
     assert text.count("Your choice ›") == 3
     assert "Your card, Alice" in text and "Seer" in text  # the role card came first
+
+
+@pytest.mark.parametrize(
+    "typed, said",
+    [(b"2\ny\n", "2"), (b"2\n2\n", "2"), (b"2\nI suspect Bob.\n", "I suspect Bob."), (b"I suspect Bob.\n", "I suspect Bob.")],
+)
+async def test_a_speech_that_looks_like_a_menu_number_is_confirmed_first(typed, said):
+    """A number typed ahead for a menu once became a public speech: a one-character
+    speech (or a bare number) is said only once confirmed, and other words replace it."""
+    agent, w, out = piped_agent()
+    d = Decision(1, "Alice", "speak", TEXT)
+    os.write(w, typed)
+    view = SeatView("Alice", a_game()[0].observation("Alice"))
+    answer = await agent.adecide(view, d)
+    assert (answer["text"] if isinstance(answer, dict) else answer) == said
+    asked = 'Say only "2" aloud to everyone?' in out.getvalue()
+    assert asked == typed.startswith(b"2")
 
 
 async def test_the_loop_keeps_running_while_the_person_thinks():
@@ -332,7 +363,9 @@ def test_a_timeout_on_a_bot_seat_is_refused():
 )
 def test_refused_flags(capsys, args, message):
     assert main(["play", *args]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Seed" not in err  # a refused table is refused first: no seed line for a game never played
 
 
 # ---------------------------------------------------------------------- a real terminal

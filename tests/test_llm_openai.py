@@ -274,6 +274,31 @@ async def test_forced_text_mode_and_per_seat_base_url():
     assert len(api.requests) == 1 and "response_format" not in api.requests[0]
 
 
+@pytest.mark.parametrize(
+    "spec, url, free",
+    [
+        ("openai:smollm2", "http://127.0.0.1:8080/v1", True),  # werewolf model serve: nobody bills it
+        ("openai:smollm2", "http://localhost:8080/v1", True),
+        ("openai:smollm2", "http://10.1.2.3:8080/v1", False),  # a private network's server may be a paid gateway
+        (MODEL, "http://127.0.0.1:4000/v1", False),  # a priced model keeps its price behind a local proxy
+    ],
+)
+async def test_a_model_served_on_this_machine_costs_nothing(spec, url, free):
+    """A local model's cost read "no price known" where a local server costs nothing."""
+    with standin_router() as router:
+        OpenAIStandIn(router, base_url=url)
+        game, d = game_at("vote", after_death=True)
+        log = CallLog()
+        await ask(model_seat(spec, d, log, base_url=url), game, d)
+    (rec,) = log.records
+    if free:
+        assert rec.cost_usd == 0.0 and rec.price_known
+    elif spec == MODEL:
+        assert rec.cost_usd and rec.cost_usd > 0 and rec.price_known
+    else:
+        assert rec.cost_usd is None and not rec.price_known
+
+
 # ---------------------------------------------------------------------- keys (and test_llm_backends)
 async def test_api_key_env_names_the_seats_own_key(monkeypatch, api):
     monkeypatch.setenv("MY_SERVER_KEY", "sk-other-server-key-123456")

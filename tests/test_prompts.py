@@ -639,3 +639,30 @@ def test_isolation_check_catches_a_leak() -> None:
     villager = next(p.name for p in game.players if p.role == "villager")
     leaked = "\n".join(history_entries(game.observation(wolf), villager))
     assert any(secret in leaked for secret in _secret_texts(game, villager, "en"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_silent_turn_at_night_reads_as_silence(language: str) -> None:
+    """A wolf or a Sister who says nothing reads as a day's silent speaker does
+    (``speech.silent``), never as an empty quotation (``You said: ""``)."""
+    cat = catalog(language)
+    pack = ev("wolf_chat", {"speaker": "Bob", "text": "", "round": 1, "target": "Chloe"}, audience=frozenset({"Bob", "Hugo"}))
+    sisters = ev("sister_chat", {"speaker": "Bob", "text": "  "}, audience=frozenset({"Bob", "Iris"}))
+    day = ev("speech", {"speaker": "Bob", "text": "", "round": 1}, day=2, phase="discussion")
+    for e in (pack, sisters, day):
+        for reader in ("Bob", "Hugo" if e is pack else "Iris"):
+            [line] = history_entries([e], reader, language=language)
+            assert '""' not in line and "“”" not in line, line
+            assert cat.text("events.speech.silent.self") in line if reader == "Bob" else "Bob" in line
+    [mine] = history_entries([pack], "Bob", language=language)
+    assert "Chloe" in mine  # the proposal still told
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_narrator_tells_a_silent_night_turn_as_silence(language: str) -> None:
+    from transcripts.describe import describe
+
+    for kind, data in (("wolf_chat", {"speaker": "Bob", "text": "", "round": 1}), ("sister_chat", {"speaker": "Bob", "text": ""})):
+        line = describe(kind, data, language=language, audience=["Bob"])
+        assert line.startswith("(") or line.startswith("（")
+        assert "Bob" in line and '""' not in line and "“”" not in line and line.rstrip("。.").endswith(("nothing", "没有发言")), line

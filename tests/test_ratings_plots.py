@@ -114,3 +114,20 @@ def test_deceivers_against_detectors_is_drawn_when_the_fit_gives_them(tmp_path: 
     lb.rows[0]["detector"] = {"value": None, "low": None, "high": None}
     lb.rows[1]["detector"] = {"value": None, "low": None, "high": None}
     assert deceiver_plot(lb, tmp_path / "none.png", plt) is None and not (tmp_path / "none.png").exists()
+
+
+@pytest.mark.parametrize("identified", [True, False])
+@pytest.mark.parametrize("figure", [ratings_figure, win_rate_figure])
+def test_every_title_fits_in_its_figure(identified: bool, figure: Any) -> None:
+    """``ratings.png``'s title was clipped on both sides (a narrow figure, one long line)."""
+    fig = figure(_board(identified), plt)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    titles = [t for t in fig.texts if t.get_text()] + [ax.title for ax in fig.axes if ax.get_title()]
+    assert titles
+    for t in titles:
+        extent = t.get_window_extent(renderer)
+        assert extent.x0 >= box.x0 - 0.5 and extent.x1 <= box.x1 + 0.5, (t.get_text(), extent, box)
+        assert extent.y1 <= box.y1 + 0.5, t.get_text()
+    plt.close(fig)

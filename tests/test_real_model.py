@@ -17,7 +17,7 @@ import subprocess
 import time
 
 import pytest
-from real_model import MODEL, NAMES, SEAT_OPTIONS, SLOTS, SPEC, point_openai_at, serve
+from real_model import MODEL, NAMES, SEAT_OPTIONS, SLOTS, SPEC, point_openai_at, serve, tell
 
 from agents.llm.accounting import CallLog
 from agents.registry import make_agent
@@ -38,8 +38,8 @@ def _raw_json(text: object) -> bool:
 
 
 @pytest.fixture(scope="module")
-def server():
-    yield from serve()
+def server(request):
+    yield from serve(request)
 
 
 @pytest.fixture(autouse=True)
@@ -192,7 +192,7 @@ def test_each_kinds_budget_holds_the_longest_reply_the_grammar_allows(server, la
 
 # ---------------------------------------------------------------------- a whole game
 @pytest.mark.slow
-async def test_full_game_of_eight_real_model_seats_ends(server, monkeypatch, tmp_path):
+async def test_full_game_of_eight_real_model_seats_ends(server, monkeypatch, tmp_path, request):
     point_openai_at(monkeypatch, server)
     # The recommended 8-player deck. No Sheriff and one debate round keep the game
     # short; a tied vote is settled by lot, nobody may abstain and the pack's plurality
@@ -208,8 +208,13 @@ async def test_full_game_of_eight_real_model_seats_ends(server, monkeypatch, tmp
         for i, n in enumerate(NAMES)
     }
     started = time.monotonic()
+    tell(request, f"playing a whole game of {len(NAMES)} model seats (at most {GAME_BUDGET_S:g} s, then the fallback bot finishes it)")
+    told = {"day": -1}
 
     def budget(game, decision, answer, agent):
+        if game.day != told["day"]:
+            told["day"] = game.day
+            tell(request, f"day {game.day}: {len(game.answer_log)} decisions answered, {time.monotonic() - started:.0f} s")
         if time.monotonic() - started > GAME_BUDGET_S:
             for a in agents.values():
                 a.disabled = a.disabled or f"the test's game budget ({GAME_BUDGET_S:g}s) is spent"

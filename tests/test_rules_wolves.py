@@ -172,3 +172,68 @@ def test_one_wolf_awake_is_enough_to_eat():
     answers = {"W1": {"wolf_kill": [None]}, "W2": {"wolf_kill": ["V1"]}}
     game = scripted_game(roles, answers, {"wolves_silent": "starve", "wolf_pack": "plurality", "max_days": 1})
     assert deaths(game) == [("V1", 1, "werewolves")]
+
+
+# ---------------------------------------------------------------------- the talk's proposals
+def _chats_and_kills(game):
+    """Each wolf's talk and kill questions of each night, played by the heuristic bots."""
+    from agents.base import SeatView
+    from helpers import bots
+
+    agents = bots(game, 3)
+    chats, kills = {}, {}
+    while not game.over and game.waiting:
+        d = game.waiting[0]
+        if d.kind == "wolf_chat":
+            chats[(game.day, d.seat)] = d.context.get("victims")
+        elif d.kind == "wolf_kill" and d.context.get("attempt") == 1 and not d.context.get("idle"):
+            kills[(game.day, d.seat)] = list(d.options)
+        game.submit(d.id, agents[d.seat].decide(SeatView(d.seat, game.observation(d.seat)), d))
+    return chats, kills
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"wolves_may_kill_wolf": True}, {"wolf_pack": "first_named"}],
+    ids=["pack off limits", "wolves_may_kill_wolf", "first_named"],
+)
+def test_the_packs_talk_may_propose_exactly_the_victims_its_kill_offers(options):
+    """A wolf proposes a victim in the pack's talk (``wolf_chat``'s ``target``): the
+    names he may propose are the engine's, the very options his ``wolf_kill`` offers
+    (never himself; a packmate only where a wolf may devour a wolf), so a person's seat
+    lists exactly the legal victims and no other."""
+    from engine import Game, GameSetup, get_preset
+
+    compared = 0
+    for seed in range(12):
+        deck = ["werewolf", "werewolf", "werewolf", "cupid", "seer", "witch", "villager", "villager", "villager"]
+        names = [f"P{i}" for i in range(len(deck))]
+        opts = get_preset("millers_hollow").options({"sheriff": False, **options})
+        chats, kills = _chats_and_kills(Game(GameSetup(names=names, seed=seed, options=opts, roles=deck)))
+        for key, offered in kills.items():
+            if key in chats:
+                day, wolf = key
+                assert chats[key] == offered, (seed, key)
+                assert wolf not in chats[key]
+                compared += 1
+    assert compared > 20
+
+
+def test_the_packs_talk_never_offers_the_tavernkeeper():
+    """The Village: "The Werewolves do not devour" the Tavernkeeper, so no wolf may propose him."""
+    from engine import Game, GameSetup, get_preset
+
+    found = False
+    for seed in range(30):
+        preset = get_preset("village")
+        names = [f"P{i}" for i in range(10)]
+        game = Game(GameSetup(names=names, seed=seed, preset="village", options=preset.options({"sheriff": False})))
+        keeper = [p.name for p in game.players if p.building == "tavernkeeper" and not p.is_wolf]
+        chats, kills = _chats_and_kills(game)
+        for key, victims in chats.items():
+            if key in kills:
+                assert victims == kills[key]
+            if keeper and key[0] == 1 and victims is not None:
+                assert keeper[0] not in victims
+                found = True
+    assert found, "no game put a Tavernkeeper beside a talking pack"

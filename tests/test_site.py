@@ -124,6 +124,15 @@ def test_no_network_and_both_languages(mixed):
     assert 'href="index.html"' in zh and 'href="index.zh.html"' in (out / "index.html").read_text(encoding="utf-8")
 
 
+def test_the_language_switch_reads_without_chinese_fonts(mixed):
+    """The English page's switch read "中文" alone: two empty boxes on a machine
+    without Chinese fonts. It names the language in Latin letters too, marked as Chinese."""
+    _, _, out = mixed
+    switch = re.search(r'<a class="lang"[^>]*>([^<]*)</a>', (out / "index.html").read_text(encoding="utf-8"))
+    assert switch and "Chinese" in switch.group(1) and "中文" in switch.group(1)
+    assert re.search(r'<a class="lang"[^>]*>English</a>', (out / "index.zh.html").read_text(encoding="utf-8"))
+
+
 def test_teams_seating_draws_deceiver_against_detector(tmp_path):
     data, _, out = make_site(tmp_path, games=12, seating="teams", beliefs=True)
     assert data["side_ratings"]["identified"] is True

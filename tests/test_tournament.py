@@ -41,6 +41,7 @@ def write_cfg(tmp_path: Path, **over) -> Path:
         ({"participants": [{"name": "A", "agent": "heuristic", "colour": "red"}]}, "unknown key 'colour'"),
         ({"participants": [{"name": "A", "agent": "heuristic"}, {"name": "A", "agent": "random"}]}, "two participants are named 'A'"),
         ({"participants": [{"name": "A", "agent": "robot"}]}, "unknown agent 'robot'"),
+        ({"participants": [{"name": "A", "agent": "huristic"}]}, "unknown agent 'huristic'; did you mean 'heuristic'?"),
         ({"participants": [{"name": "A", "agent": "human"}]}, "cannot play a tournament"),
         ({"participants": [{"name": "A", "agent": "random", "options": {"temperature": 1}}]}, "takes no options"),
         ({"participants": [{"name": "A", "agent": "heuristic", "options": {"noise": 2}}]}, "noise"),

@@ -175,7 +175,7 @@ def test_reasoning_is_the_seats_own(tmp_path, games):
     other = next(n for n in t2.header.names if n != seat)
     assert "SECRET-THOUGHT" not in _text(t2, Lens.of(other))
     assert "SECRET-THOUGHT" not in _text(t2, Lens.public())
-    assert "decides vote" in _text(t2, Lens.of(seat))  # its own decisions, with the options
+    assert f"▸ {seat} — Vote (among " in _text(t2, Lens.of(seat))  # its own decisions, with the options
 
 
 def test_visible_and_check_seat():

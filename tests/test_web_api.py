@@ -352,6 +352,10 @@ def test_a_speech_carries_claims_and_a_malformed_one_is_refused(client):
     bad = answer(client, links, q["id"], {"text": "Trust me.", "claims": {"checks": [{"target": "Bob"}]}})
     assert bad.status_code == 400 and "needs a target name and a role id" in bad.json()["error"]
     assert "takes text and claims only" in answer(client, links, q["id"], {"text": "x", "target": "Bob"}).json()["error"]
+    # Typed in the speech box, the README's syntax is read as the terminal reads it, with its sentences.
+    bad = answer(client, links, q["id"], "xxxxx /role dragon /accuse Nobody")
+    assert bad.status_code == 400 and bad.json()["error"] == "'dragon' is not a role (for example: werewolf, seer, witch, villager)"
+    assert "/rol is not a command" in answer(client, links, q["id"], "Trust me. /rol seer").json()["error"]
     assert client.get(seat_url(links)).json()["pending"][0]["id"] == q["id"]  # still open after the refusals
     claims = {"role": "seer", "checks": [{"target": "Bob", "role": "werewolf"}], "accuses": ["Bob"]}
     ok = answer(client, links, q["id"], {"text": "I am the Seer: Bob is a wolf.", "claims": claims})
@@ -366,12 +370,39 @@ def test_a_speech_carries_claims_and_a_malformed_one_is_refused(client):
 def test_the_pack_talk_proposes_a_victim_from_the_seat(client):
     links = start(client, roles={"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer"})
     q = play_until(client, links, "wolf_chat")
-    assert q["extras"]["kind"] == "target" and set(q["extras"]["players"]) == set(NAMES)
+    assert q["extras"]["kind"] == "target" and q["extras"]["players"] == ["Chloe", "David", "Emma"]  # the kill's options
     bad = answer(client, links, q["id"], {"text": "Let's go.", "target": "Zed"})
-    assert bad.status_code == 400 and bad.json()["error"] == "proposed target 'Zed' is not a living player"
+    assert bad.status_code == 400 and bad.json()["error"] == "'Zed' is not a victim the pack may take tonight: Chloe, David, Emma"
+    for mine in ("Alice", "Bob"):  # himself, his packmate: refused as typed and as sent by a program
+        assert "is not a victim the pack may take tonight" in answer(client, links, q["id"], {"text": "x", "target": mine}).json()["error"]
+        assert answer(client, links, q["id"], f"Let's take {mine}. /target {mine}").status_code == 400
     assert "takes text and target only" in answer(client, links, q["id"], {"text": "x", "claims": {}}).json()["error"]
     assert answer(client, links, q["id"], {"text": "Let's take Chloe.", "target": "Chloe"}).status_code == 200
     state = wait_for(client, seat_url(links), lambda s: any(e["kind"] == "wolf_chat" and e["data"]["speaker"] == "Alice" for e in s["events"]))
     talk = next(e for e in state["events"] if e["kind"] == "wolf_chat" and e["data"]["speaker"] == "Alice")
     assert talk["data"]["text"] == "Let's take Chloe." and talk["data"]["target"] == "Chloe"
     assert not any(e["kind"] == "wolf_chat" for e in client.get("/api" + links["watch"] + "/state").json()["events"])
+
+
+def test_the_tables_default_opponent_is_one_constant(client, monkeypatch, tmp_path):
+    """The bot a person's table gets when nothing else is named is ``TABLE_OPPONENT``,
+    read by the terminal's default table, the web form and the start page alike, so
+    that switching it (to the reference player, once it ships) is one line."""
+    from arena import gamefile, play_command
+    from arena.cli import build_parser
+    from arena.gamefile import TABLE_OPPONENT
+
+    choices = client.get("/api/setup").json()
+    assert choices["opponent"] == TABLE_OPPONENT and choices["bots"][0] == TABLE_OPPONENT
+    script = (STATIC / "start.js").read_text(encoding="utf-8")
+    assert '"heuristic"' not in script and "choices.opponent" in script  # the page names no bot of its own
+    table = {"seed": 1, "seats": [{"name": "Alice", "agent": "human"}, {"name": "Bob"}, {"name": "Chloe"}, {"name": "David"}, {"name": "Emma"}]}
+    from arena.web.table_form import table_spec
+
+    spec, _ = table_spec(table)
+    assert [s.agent for s in spec.seats[1:]] == [TABLE_OPPONENT] * 4
+    monkeypatch.setattr(play_command, "TABLE_OPPONENT", "random")  # the terminal's default table reads it
+    args = build_parser().parse_args(["play", "--human", "Alice", "--seed", "3", "--transcript", str(tmp_path / "t.jsonl")])
+    spec, _, agents, _ = play_command._play_spec(args)
+    assert [s.agent for s in spec.seats] == ["human"] + ["random"] * 7
+    assert gamefile.DEFAULT_AGENT == "heuristic"  # a game file's seat without an agent is another matter: the contract's

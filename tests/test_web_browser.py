@@ -402,9 +402,16 @@ def test_a_restart_keeps_the_seat_page_playing(tmp_path, page):
 
 
 def test_a_person_attaches_claims_and_proposes_the_victim(server, page):
+    """The speech box reads the README's claim syntax as the terminal does: a bad claim
+    is refused with the terminal's sentence and nothing is published; the helper under
+    the box writes the syntax into it; the pack's helper lists exactly the victims the
+    kill will offer (once "You" and the packmate were offered)."""
     base, app = server
-    links = create(base, **table({"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer"}, seed=7))
+    setup = table({"Alice": "werewolf", "Bob": "werewolf", "Chloe": "seer"}, seed=7)
+    setup["options"]["discussion_rounds"] = 2  # two speeches on the first day
+    links = create(base, **setup)
     page.goto(base + links["seats"]["Alice"])
+    session = session_of(app, links)
 
     def until(kind: str) -> None:
         while True:
@@ -414,29 +421,54 @@ def test_a_person_attaches_claims_and_proposes_the_victim(server, page):
             answer_next(page)
 
     until("wolf_chat")
+    assert "/target NAME" in page.inner_text("#speech-hint")
     page.click(".extras[data-extras='target'] summary")
-    page.select_option("#claim-target", "Chloe")
+    offered = page.eval_on_selector_all("#claim-target option", "os => os.map(o => o.value).filter(Boolean)")
+    (chat,) = [d for d in session.game.waiting if d.seat == "Alice"]
+    assert offered == list(chat.context["victims"]) == ["Chloe", "David", "Emma"]
+    page.fill("#speech", "Let us take Bob. /target Bob")  # a packmate: refused, as the kill would refuse him
+    page.click("#speak")
+    page.wait_for_selector(".qerror:has-text(\"'Bob' is not a victim the pack may take tonight: Chloe, David, Emma\")")
     page.fill("#speech", "Chloe smells like a Seer.")
+    page.select_option("#claim-target", "Chloe")
+    page.click("#claim-add-target")
+    assert page.input_value("#speech") == "Chloe smells like a Seer. /target Chloe"
     page.click("#speak")
     page.wait_for_selector(".question[data-kind='wolf_chat']", state="detached")
-    session = session_of(app, links)
     talk = [a[3] for a in session.game.answer_log if a[1] == "Alice" and a[2] == "wolf_chat"]
-    assert talk[0] == {"text": "Chloe smells like a Seer.", "target": "Chloe"}
+    assert talk == [{"text": "Chloe smells like a Seer.", "target": "Chloe"}]
 
     until("speak")
-    page.click(".extras[data-extras='claims'] summary")
-    page.select_option("#claim-role", "seer")
-    page.click("#claim-add-check")
-    page.select_option(".xcheck select >> nth=0", "David")  # no role picked: refused with the engine's reason
-    page.fill("#speech", "I am the Seer.")
+    qid = page.get_attribute(".question", "data-id")
+    published = len([e for e in session.game.events if e.kind == "speech"])
+    page.fill("#speech", "xxxxx /role dragon /accuse Nobody")  # the issue's line: once published word for word
     page.click("#speak")
-    page.wait_for_selector(".qerror:has-text('needs a target name and a role id')")
-    page.select_option(".xcheck select >> nth=1", "werewolf")
-    page.check(".xaccuse input[value='David']")
+    page.wait_for_selector(".qerror:has-text(\"'dragon' is not a role\")")
+    assert page.locator(".question[data-kind='speak']").count() == 1
+    assert len([e for e in session.game.events if e.kind == "speech"]) == published
+    page.fill("#speech", "I am the Seer. /check David werewolf /accuse David")  # typed, as the README says
     page.click("#speak")
-    page.wait_for_selector(".question[data-kind='speak']", state="detached")
+    page.wait_for_selector(f".question[data-id='{qid}']", state="detached")
     said = [a[3] for a in session.game.answer_log if a[1] == "Alice" and a[2] == "speak"]
-    assert said[0] == {"text": "I am the Seer.", "claims": {"role": "seer", "checks": [{"target": "David", "role": "werewolf"}], "accuses": ["David"]}}
+    assert said[0] == {"text": "I am the Seer.", "claims": {"role": None, "checks": [{"target": "David", "role": "werewolf"}], "accuses": ["David"]}}
+
+    until("speak")  # the helper writes the same syntax into the box
+    qid = page.get_attribute(".question", "data-id")
+    page.fill("#speech", "I am the Seer.")
+    page.click(".extras[data-extras='claims'] summary")
+    assert page.is_disabled("#claim-add-check")  # a check needs a player and a role
+    page.select_option("#claim-role", "seer")
+    page.click("#claim-add-role")
+    page.select_option("#claim-check-player", "David")
+    page.select_option("#claim-check-role", "werewolf")
+    page.click("#claim-add-check")
+    page.select_option("#claim-accuse", "David")
+    page.click("#claim-add-accuse")
+    assert page.input_value("#speech") == "I am the Seer. /role seer /check David werewolf /accuse David"
+    page.click("#speak")
+    page.wait_for_selector(f".question[data-id='{qid}']", state="detached")
+    said = [a[3] for a in session.game.answer_log if a[1] == "Alice" and a[2] == "speak"]
+    assert said[1] == {"text": "I am the Seer.", "claims": {"role": "seer", "checks": [{"target": "David", "role": "werewolf"}], "accuses": ["David"]}}
 
 
 def test_the_start_form_offers_every_table_size_a_preset_plays(server, page):
@@ -451,3 +483,55 @@ def test_the_start_form_offers_every_table_size_a_preset_plays(server, page):
     page.fill("#players", "40")
     page.dispatch_event("#players", "change")
     assert page.locator("#seat-rows tr").count() == 28
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_start_page_fits_a_phone_and_a_desktop(server, browser, width):
+    """On a 390-pixel phone the start page was 759 pixels wide, its fields off the
+    screen; every field now fits the width there is."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-rows tr")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"start-page-{width}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    beyond = page.evaluate(
+        """(w) => [...document.querySelectorAll('input, select, button')]
+            .filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => e.id || e.className)""",
+        width,
+    )
+    assert not beyond, f"fields past the screen's edge: {beyond}"
+    context.close()
+
+
+@pytest.mark.parametrize("locale, title", [("en-US", "No game at this address"), ("zh-CN", "这个地址没有对局")])
+def test_a_mistyped_seat_link_says_what_may_be_wrong(server, browser, locale, title):
+    """A mistyped seat link answered a bare ``404: Not Found``."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    res = page.goto(base + "/play/not-a-seat-token")
+    assert res is not None and res.status == 404
+    assert page.inner_text("h1") == title
+    page.screenshot(path=str(SHOTS / f"missing-{locale}.png"), full_page=False)
+    page.click("a.button")
+    page.wait_for_selector("#seat-rows tr")  # the way on: the start page
+    assert page.url == base + "/"
+    context.close()
+
+
+def test_the_spectators_badge_leaves_live_when_the_game_ends(server, page):
+    """The public page kept its green "live" badge after the game ended."""
+    base, _ = server
+    waiting = create(base, **table({}, seed=5))  # Alice, a person who has not answered: still running
+    page.goto(base + waiting["watch"])
+    page.wait_for_selector("#conn.live")
+    assert page.inner_text("#conn") == "● live"
+    over = create(base, **table({}, seed=5, human="nobody"))  # five bots at pace 0: over at once
+    page.goto(base + over["watch"])
+    page.wait_for_selector("#reveal:not([hidden])")
+    page.wait_for_selector("#conn.ended")
+    assert page.inner_text("#conn") == "game over" and "live" not in (page.get_attribute("#conn", "class") or "")
+    shoot(page, "spectator-ended")

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from arena.web.app import STATIC, create_app
-from arena.web.words import words
+from prompts.catalog import catalog
 from test_web_api import answer, play_until, seat_url, start, token, wait_for
 from web_tools import web_client
 
@@ -34,7 +34,7 @@ def test_every_word_the_pages_use_is_in_both_languages():
     used |= {f"start.agent.{a}" for a in ("human", "heuristic", "random", "model")}
     used |= {f"sub.{p}" for p in ("campaign", "sheriff_election", "discussion", "vote", "dusk", "last_words")}
     used |= {f"view.{v}" for v in ("seat", "public", "full")} | {f"win.{w}" for w in ("village", "werewolves", "lovers", "none")}
-    used |= {f"known.{k}" for k in ("card", "card.you", "pack", "seen", "revealed")} | {"q.vote", "a.time_up"}
+    used |= {f"known.{k}" for k in ("card", "card.you", "pack", "seen", "revealed")} | {"a.time_up"}
     assert used and not used - set(table["en"]), sorted(used - set(table["en"]))
     for key in ("won", "lost", "phase.over", "status.night"):
         assert re.search(r"[\u4e00-\u9fff]", table["zh"][key]), key  # translated, not copied
@@ -43,8 +43,7 @@ def test_every_word_the_pages_use_is_in_both_languages():
 def test_a_chinese_table_speaks_chinese(client):
     links = start(client, language="zh", timeout=30)
     q = play_until(client, links, "vote")
-    zh = words("zh")
-    assert q["title"] == zh["q.vote"] and q["pass_label"] == "弃票" and "你弃票" in q["default"]
+    assert q["title"] == catalog("zh").word("kinds", "vote") == "投票" and q["pass_label"] == "弃票" and "你弃票" in q["default"]
     assert re.search(r"[\u4e00-\u9fff]", " ".join(q["lines"]))  # the question itself: the prompts' words
     state = client.get(seat_url(links)).json()
     assert state["language"] == "zh" and re.search(r"[\u4e00-\u9fff]", state["card"]["name"])

@@ -157,7 +157,7 @@ def _answer_item(a: AnswerRecord, seats: _Seats, words: Words) -> str:
         "export.answer",
         seat=words.text(a.seat),
         agent=words.text(a.agent),
-        kind=words.text(a.kind),
+        kind=words.term("kinds", a.kind),
         offered=words.offered(a),
         answer=words.bold(words.answer(a.answer)),
     )
@@ -169,7 +169,7 @@ def _call_item(c: Any, seats: _Seats, words: Words) -> str:
     out = []
     thought = reasoning_of(c)
     if thought:
-        out.append(f'<div class="v {seats.of(c.seat)} think">{words.say("replay.thought", who=who, kind=words.text(c.kind))} {esc(thought)}</div>')
+        out.append(f'<div class="v {seats.of(c.seat)} think">{words.say("replay.thought", who=who, kind=words.term("kinds", c.kind))} {esc(thought)}</div>')
     refused = "replay.repaired" if getattr(c, "accepted", False) else "replay.refused"  # an accepted reply's violation: a repair
     for field, key in (("violation", refused), ("error", "replay.failed")):
         value = getattr(c, field, None)

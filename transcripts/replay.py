@@ -143,7 +143,7 @@ def tell_answer(console: Console, a: AnswerRecord, words: Words) -> None:
     if a.shape == "text":
         return  # the speech itself is told as it is heard
     answer = words.bold(words.answer(a.answer))
-    line = words.say("replay.answer", seat=words.text(a.seat), kind=words.text(a.kind), offered=words.offered(a), answer=answer)
+    line = words.say("replay.answer", seat=words.text(a.seat), kind=words.term("kinds", a.kind), offered=words.offered(a), answer=answer)
     console.print(f"[dim]{line}[/dim]")
 
 
@@ -153,7 +153,7 @@ def tell_call(console: Console, c: Any, words: Words) -> None:
     thought = reasoning_of(c)
     who = words.caller(c)
     if thought:
-        console.print(f"[magenta]{words.say('replay.thought', who=who, kind=words.text(c.kind))}[/magenta] [italic]{escape(thought)}[/italic]")
+        console.print(f"[magenta]{words.say('replay.thought', who=who, kind=words.term('kinds', c.kind))}[/magenta] [italic]{escape(thought)}[/italic]")
     if getattr(c, "violation", None):
         key = "replay.repaired" if getattr(c, "accepted", False) else "replay.refused"
         console.print(f"[yellow]{words.say(key, who=who, why=words.text(c.violation))}[/yellow]")

@@ -636,7 +636,7 @@ class LLMAgent(Agent):
             error=error,
             retries=retries,
             latency_s=round(latency, 6),
-            price_known=self.prices.lookup(self.backend.model, self.backend.name) is not None,
+            price_known=self.prices.lookup(self.backend.model, self.backend.name, self.backend.endpoint) is not None,
         )
         if result is not None:
             u = result.reply.usage
@@ -656,6 +656,7 @@ class LLMAgent(Agent):
                 rec["cost_usd"] = self.prices.cost(
                     self.backend.model,
                     self.backend.name,
+                    self.backend.endpoint,
                     input_tokens=u.input_tokens,
                     output_tokens=u.output_tokens,
                     cached_tokens=u.cached_tokens or 0,

@@ -4,13 +4,18 @@ Prices change more often than code, so the built-in table is only a starting poi
 (list prices as published by the vendors, checked 2026-12-01) and a user file overrides or extends
 it (``prices:`` in the game file, ``--prices`` on the command line). A model with no
 price is not guessed at: its cost is ``None`` and the record says the price was
-unknown, so a leaderboard never shows a made-up figure as a real one.
+unknown, so a leaderboard never shows a made-up figure as a real one. One exception
+is not a guess: a model the table does not price, served on this machine (a loopback
+address: ``werewolf model serve``, llama.cpp, Ollama), is billed by nobody and costs $0.
+A priced model keeps its price wherever it is reached (a local proxy to a paid API).
 """
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -46,6 +51,24 @@ class ModelPrice(BaseModel):
 
 def _p(i: float, o: float, c: float | None = None, w: float | None = None) -> ModelPrice:
     return ModelPrice(input=i, output=o, cached_input=c, cache_write=w)
+
+
+ON_THIS_MACHINE = _p(0, 0)  # an unpriced model served on a loopback address: nobody bills it
+
+
+def on_this_machine(url: str | None) -> bool:
+    """Whether ``url`` names a server on this machine (``localhost`` or a loopback IP);
+    a private network's server may be someone's paid gateway, so it is not one."""
+    try:
+        host = urlsplit(url or "").hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 # List prices, USD per 1M tokens, as of 2026-12-01. Keys match a model id exactly or
@@ -117,16 +140,19 @@ class PriceTable:
         self.prices: dict[str, ModelPrice] = dict(BUILTIN) if builtin else {}
         self.prices.update(overrides or {})
 
-    def lookup(self, model: str, backend: str | None = None) -> ModelPrice | None:
-        """The price of ``model`` served by ``backend``. A ``litellm`` model the table
-        lacks is priced from LiteLLM's own map (``agents.llm.litellm_prices``); a
-        ``langchain`` spec's ``PROVIDER:MODEL`` is priced as ``MODEL``."""
+    def lookup(self, model: str, backend: str | None = None, endpoint: str | None = None) -> ModelPrice | None:
+        """The price of ``model`` served by ``backend`` at ``endpoint``. A ``litellm``
+        model the table lacks is priced from LiteLLM's own map
+        (``agents.llm.litellm_prices``); a ``langchain`` spec's ``PROVIDER:MODEL`` is
+        priced as ``MODEL``; any other unpriced model on this machine costs nothing."""
         found = self._lookup(model, backend)
         if found is None and backend == "langchain" and ":" in model:
             found = self._lookup(model.split(":", 1)[1], backend)
         if found is None and backend == "litellm":
             listed = litellm_price(model)
             found = None if listed is None else ModelPrice(**listed)
+        if found is None and on_this_machine(endpoint):
+            found = ON_THIS_MACHINE
         return found
 
     def _lookup(self, model: str, backend: str | None) -> ModelPrice | None:
@@ -137,8 +163,8 @@ class PriceTable:
         best = entry_for(model, (k for k in self.prices if ":" not in k))
         return self.prices[best] if best is not None else None
 
-    def cost(self, model: str, backend: str | None, **tokens: int) -> float | None:
-        price = self.lookup(model, backend)
+    def cost(self, model: str, backend: str | None, endpoint: str | None = None, **tokens: int) -> float | None:
+        price = self.lookup(model, backend, endpoint)
         if price is None:
             return None
         return price.cost(**tokens)

@@ -38,16 +38,29 @@ def _is_sqlite(path: Path) -> bool:
         return False
 
 
-def games_from(source: str | Path) -> Iterator[SourceGame]:
+@dataclass
+class Games:
+    """A source's games, counted before any is read (so a long export can show how far
+    it is), then read one at a time."""
+
+    total: int
+    items: Iterator[SourceGame]
+    where: str = ""  # the source, as named
+
+    def __iter__(self) -> Iterator[SourceGame]:
+        return self.items
+
+
+def games_from(source: str | Path) -> Games:
+    """The games of ``source``; ``ExportError`` at once for a source that is not there."""
     p = Path(source)
     if not p.exists():
         raise ExportError(f"{p}: no such database, folder or transcript")
     if p.is_dir():
-        yield from _from_folder(p)
-    elif _is_sqlite(p):
-        yield from _from_database(p)
-    else:
-        yield SourceGame(p.stem, _load(p))
+        return _from_folder(p)
+    if _is_sqlite(p):
+        return _from_database(p)
+    return Games(1, iter([SourceGame(p.stem, _load(p))]), str(p))
 
 
 def _load(path: Path) -> GameRecord:
@@ -57,15 +70,14 @@ def _load(path: Path) -> GameRecord:
         raise ExportError(str(e)) from None
 
 
-def _from_folder(folder: Path) -> Iterator[SourceGame]:
+def _from_folder(folder: Path) -> Games:
     files = sorted(folder.rglob("*.jsonl"))
     if not files:
         raise ExportError(f"{folder}: no transcripts (*.jsonl) in this folder")
-    for f in files:
-        yield SourceGame(f.relative_to(folder).with_suffix("").as_posix(), _load(f))
+    return Games(len(files), (SourceGame(f.relative_to(folder).with_suffix("").as_posix(), _load(f)) for f in files), str(folder))
 
 
-def _from_database(path: Path) -> Iterator[SourceGame]:
+def _from_database(path: Path) -> Games:
     # Read-only, outside ``Store``: an export must never create tables or change the
     # schema marker of a database it reads (a running tournament may be writing it).
     try:
@@ -77,8 +89,12 @@ def _from_database(path: Path) -> Iterator[SourceGame]:
                 seats.setdefault(r["game_id"], {})[r["name"]] = dict(r)
     except sqlite3.DatabaseError as e:
         raise ExportError(f"{path}: not a tournament database ({e})") from None
-    for g in games:
-        transcript = path.parent / g["transcript"]
-        if not transcript.exists():
-            raise ExportError(f"{path}: game {g['id']}'s transcript {transcript} is missing")
-        yield SourceGame(g["id"], _load(transcript), g, seats.get(g["id"], {}))
+
+    def read() -> Iterator[SourceGame]:
+        for g in games:
+            transcript = path.parent / g["transcript"]
+            if not transcript.exists():
+                raise ExportError(f"{path}: game {g['id']}'s transcript {transcript} is missing")
+            yield SourceGame(g["id"], _load(transcript), g, seats.get(g["id"], {}))
+
+    return Games(len(games), read(), str(path))

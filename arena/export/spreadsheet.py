@@ -13,31 +13,19 @@ in front.
 
 So that the quote can always be taken off again, a cell that already begins with a
 quote gets one too: a reader drops the first character of every text cell that begins
-with ``'`` and has the exact text. Numbers and booleans are not touched (pandas writes
-them as numbers). Parquet files and ``arena.export.tables`` keep the exact text: they
+with ``'`` and has the exact text. Numbers and booleans are not touched. Parquet files and ``arena.export.tables`` keep the exact text: they
 are read by programs, not spreadsheets.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\0")
 QUOTE = "'"
 
 
-def neutralised(frame: Any) -> Any:
-    """A copy of the DataFrame ``frame`` whose text cells are safe to open in a
-    spreadsheet (the module's rule); the frame itself is left as it is."""
-    out = frame.copy(deep=False)
-    for name, dtype in frame.dtypes.items():
-        if str(dtype) != "string":
-            continue
-        column = frame[name]
-        hit = column.str.startswith((*TRIGGERS, QUOTE)).fillna(False).astype(bool)
-        if hit.any():
-            out[name] = column.where(~hit, QUOTE + column)
-    return out
+def neutral(cell: str) -> str:
+    """A text cell as it is safe to open in a spreadsheet (the module's rule)."""
+    return QUOTE + cell if cell.startswith((*TRIGGERS, QUOTE)) else cell
 
 
 def restored(cell: str) -> str:
@@ -45,4 +33,4 @@ def restored(cell: str) -> str:
     return cell[1:] if cell.startswith(QUOTE) else cell
 
 
-__all__ = ["QUOTE", "TRIGGERS", "neutralised", "restored"]
+__all__ = ["QUOTE", "TRIGGERS", "neutral", "restored"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 
 from arena.command import CliError, Command, console_for
 from arena.report_table import report_table
 from arena.gc_tuning import many_games
 from arena.metrics.bias import GameBias, bias_report
+from arena.progress import Bar, wanted
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
 from arena.metrics.self_incrimination import WolfSeat, self_incrimination, wolf_seats
@@ -23,25 +24,38 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def collect(path: Path, skipped: list[str]) -> Iterator[Any]:
+def transcripts(path: Path) -> list[Path]:
+    """The files ``collect`` reads: ``path``, or the ``*.jsonl`` under the folder ``path``."""
+    return sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+
+
+def collect(path: Path, skipped: list[str], done: Callable[[], None] | None = None, files: list[Path] | None = None) -> Iterator[Any]:
     """Finished games under ``path``, read one at a time (a folder of thousands of
     transcripts is measured in the memory of one); unfinished or unreadable files are
-    appended to ``skipped``."""
-    files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
-    for f in files:
-        try:
-            g = load_transcript(f)
-        except MetricsError as e:
-            skipped.append(f"{f}: {e}")
-            continue
-        if not g.complete:
-            skipped.append(f"{f}: the game has no end (no game_end record)")
-            continue
-        problem = malformed(g)
-        if problem:
-            skipped.append(f"{f}: {problem}")
-            continue
-        yield g
+    appended to ``skipped``. ``done()`` is told of every file read (a progress bar)."""
+    for f in transcripts(path) if files is None else files:
+        g = _finished(f, skipped)
+        if done is not None:
+            done()
+        if g is not None:
+            yield g
+
+
+def _finished(f: Path, skipped: list[str]) -> Any:
+    """The measured game of transcript ``f``, or None (and why, in ``skipped``)."""
+    try:
+        g = load_transcript(f)
+    except MetricsError as e:
+        skipped.append(f"{f}: {e}")
+        return None
+    if not g.complete:
+        skipped.append(f"{f}: the game has no end (no game_end record)")
+        return None
+    problem = malformed(g)
+    if problem:
+        skipped.append(f"{f}: {problem}")
+        return None
+    return g
 
 
 # What a record of the wrong shape raises inside a measure (a role that is null, a day
@@ -99,7 +113,10 @@ def measure(args: argparse.Namespace) -> int:
 
     seen: list[GameBias] = []  # each game's speaking-position and name sums (``arena.metrics.bias``)
     wolves: list[list[WolfSeat]] = []  # each game's wolf seats and what their claims gave away
-    agg = aggregate(with_bias(with_persuasion(collect(path, skipped), path, heard), seen, wolves), keep if args.json else None)
+    files = transcripts(path)
+    with Bar("transcripts", len(files), enabled=wanted(json=args.json)) as bar:
+        read = collect(path, skipped, bar.advance if bar.enabled else None, files)
+        agg = aggregate(with_bias(with_persuasion(read, path, heard), seen, wolves), keep if args.json else None)
     if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
     if heard:

@@ -203,7 +203,7 @@ def _check_prices(probe: GameProbe, label: str) -> None:
     for name, agent in probe.agents.items():
         backend = getattr(agent, "backend", None)
         prices = getattr(agent, "prices", None)
-        if backend is not None and prices is not None and prices.lookup(backend.model, backend.name) is None:
+        if backend is not None and prices is not None and prices.lookup(backend.model, backend.name, backend.endpoint) is None:
             raise CliError(
                 f"{label}: --budget-usd needs a price for every model asked, and {name}'s {backend.name}:{backend.model} has none "
                 "(give it one in a price table: docs/MODELS.md)"

@@ -76,9 +76,18 @@ def ratings_figure(lb: Leaderboard, plt: Any) -> Any:
         ax.set_yticklabels(names)
         ax.set_title(title, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"Ratings with 95% bootstrap intervals ({lb.games} games, {lb.n_boot} resamples); 0 = the average participant")
+    title = f"Ratings with 95% bootstrap intervals ({lb.games} games, {lb.n_boot} resamples); 0\u00a0=\u00a0the average participant"  # "0 =" kept whole
+    fig.suptitle(fitted(title, fig.get_figwidth(), 12))
     fig.tight_layout()
     return fig
+
+
+def fitted(title: str, inches: float, points: float) -> str:
+    """``title`` folded at words to lines the figure's width holds (a long title on a
+    narrow figure was clipped on both sides); a character is taken as 0.6 em wide."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(title, width=max(20, int(inches * 72 / (points * 0.6)))))
 
 
 def win_rate_figure(lb: Leaderboard, plt: Any) -> Any:

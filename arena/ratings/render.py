@@ -14,6 +14,7 @@ from rich.table import Table
 from arena.ratings.fallbacks import left_out
 from arena.ratings.games import SIDES
 from arena.ratings.board import Leaderboard
+from arena.table_fit import fitted
 
 SIDE_LABEL = {"village": "village", "werewolves": "wolves"}
 
@@ -242,7 +243,7 @@ def print_rich(lb: Leaderboard, console: Console) -> None:
             t.add_column(c, justify="left" if i < 3 and c in ("#", "participant", "agent") else "right", overflow="fold")
         for row in rows:
             t.add_row(*row)
-        console.print(t)
+        console.print(fitted(t))  # no word cut at 80 columns (arena.table_fit)
 
 
 def markdown(lb: Leaderboard) -> str:

@@ -12,8 +12,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.command import CliError, Command, add_fallbacks_flag, add_trust_flag, console_for
+from arena.progress import wanted
 from arena.ratings.fallbacks import MIN_DECIDED
 from arena.signing_cli import add_sign_key_flag, signer_for
+from arena.table_fit import fitted
 from arena.tournament.config import ConfigError, load_config
 from arena.tournament.paused import PausedParticipant
 from arena.tournament.run import run_tournament
@@ -31,7 +33,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="CONFIG", help="the tournament file (.yaml/.yml/.json)")
     p.add_argument("--db", required=True, metavar="PATH", help="the results database (created if missing; transcripts go in a folder beside it)")
     p.add_argument("--json", action="store_true", help="print a JSON summary of the run on stdout")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none with --json, nor when stderr is not a terminal)")
     p.add_argument("--max-games", type=int, metavar="N", help="play at most N more games this run (run again to continue)")
     p.add_argument("--plan", action="store_true", help="print the schedule's balance and play nothing")
     p.add_argument(
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     console = console_for(to_stderr=True)
     try:
         report = run_tournament(
-            cfg, args.db, console=console, progress=not args.quiet, max_games=args.max_games,
+            cfg, args.db, console=console, progress=wanted(json=args.json, quiet=args.quiet), max_games=args.max_games,
             min_decided=args.min_decided, retry_paused=args.retry_paused,
         )  # fmt: skip
     except (ConfigError, StoreError) as e:
@@ -199,7 +201,7 @@ def print_plan(cfg, as_json: bool) -> int:
             _position_gap(fair.get(row["participant"], Counter()), row["positions"]),
         )  # fmt: skip
     console = console_for(False)
-    console.print(t)
+    console.print(fitted(t))
     console.print("[dim]per position: the largest gap, over the seat positions, between the seats a participant "
                   "holds there and its fair share of them (--json lists every position).[/dim]")
     return 0

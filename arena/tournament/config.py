@@ -17,7 +17,7 @@ from agents.custom import is_custom_spec, load_class
 from agents.llm import is_model_spec, split_spec
 from agents.llm.config import LLMOptions, endpoint_fields
 from agents.llm.pricing import PriceError, table_from
-from agents.registry import check_bot_options, is_remote_spec
+from agents.registry import check_bot_options, is_remote_spec, near_miss
 from arena.endpoints import endpoint_refusal, remote_seat_refusal, trusted
 from arena.gamefile import GameFileError, check_size
 from engine.game import Game
@@ -80,7 +80,7 @@ class Participant(_Strict):
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS and not is_custom_spec(self.agent):
             raise ValueError(
-                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, reasoner, random, py:MODULE:CLASS, a2a:URL, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
+                f"participant {self.name}: unknown agent '{self.agent}'{near_miss(self.agent)} (heuristic, reasoner, random, py:MODULE:CLASS, a2a:URL, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
             )
         else:
             try:

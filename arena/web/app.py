@@ -29,6 +29,7 @@ from arena.gamefile import GameFileError
 from arena.preflight import check_spec, refusal
 from arena.web.guard import KEY_COOKIE, KEY_HEADER, Policy, RequestGuard, is_loopback
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
+from arena.web.missing import missing_page
 from arena.web.session import GameSession, SessionStore
 from arena.web.table_form import MAX_RUNNING, setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
@@ -285,6 +286,8 @@ async def not_found(request: Request, exc: Exception) -> Response:
     detail = getattr(exc, "detail", "") or ("not found" if status == 404 else "error")
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": detail}, status_code=status)
+    if status == 404 and not request.url.path.startswith("/static/"):  # a link to no game: say what may be wrong
+        return missing_page(request.headers.get("accept-language", ""))
     return PlainTextResponse(f"{status}: {detail}", status_code=status)
 
 

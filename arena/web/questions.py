@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label
+from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, option_label, proposable
 from arena.web.web_agent import Given, Question, WebAgent
-from arena.web.words import pass_label, say, words
+from arena.web.words import pass_label, say
 from engine.decisions import BOOL, TEXT, Decision
 from engine.flow.main import GameStart
 from engine.words import MAX_CHARS
@@ -23,9 +23,12 @@ from prompts.decisions_text import situation
 
 
 def title(decision: Decision, language: str = "en") -> str:
-    """The question's heading in the page's words (``q.<kind>``), else its kind."""
-    found = words(language).get(f"q.{decision.kind}")
-    return found or decision.kind.replace("_", " ").capitalize()
+    """The question's heading: the kind's name in the prompts' words (``terms.kinds``,
+    which a replay names it by too), else its kind."""
+    cat = catalog(language)
+    if cat.has(f"terms.kinds.{decision.kind}"):
+        return cat.word("kinds", decision.kind)
+    return decision.kind.replace("_", " ").capitalize()
 
 
 def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
@@ -53,9 +56,12 @@ def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
 
 
 def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
-    """What a speech may carry besides its words, as the page offers it (``engine.speech``):
-    claims for a speech (a role among the ones in play, Seer results, accusations), a
-    proposed victim for the pack's talk. Only what the seat was shown is listed."""
+    """What a speech may carry besides its words (``engine.speech``), for the page's
+    helper that writes it into the speech box in the terminal's syntax (``/role``,
+    ``/check``, ``/accuse``, ``/target``): a role among the ones in play, Seer results
+    and accusations for a speech; for the pack's talk, exactly the victims the engine
+    lets this wolf propose (his ``wolf_kill``'s options). Only what the seat was shown
+    is listed."""
     if d.kind in SPEECH_KINDS:
         cat = catalog(language)
         deck: list[str] = []
@@ -68,7 +74,7 @@ def _extras(d: Decision, view: Any, language: str) -> dict[str, Any] | None:
             "players": [p for p in view.players if p != view.name],
         }
     if d.kind in TARGETED_KINDS:
-        return {"kind": "target", "players": list(view.alive)}
+        return {"kind": "target", "players": proposable(d, list(view.alive))}
     return None
 
 

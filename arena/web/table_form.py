@@ -21,13 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from agents.custom import is_custom_spec
 from agents.a2a.spec import agent_url, is_a2a_spec
 from arena.endpoints import config_path, remote_trusted
-from arena.gamefile import HUMAN, GameFileError, GameSpec, default_names, describe_errors, spec_from_data
+from arena.gamefile import HUMAN, TABLE_OPPONENT, GameFileError, GameSpec, default_names, describe_errors, spec_from_data
 from arena.own_code import code_refusal
 from engine.presets import PRESETS
 from engine.roles import ROLES
 from prompts.catalog import LANGUAGES
 
-BOTS = ("heuristic", "reasoner", "random")
+BOTS = tuple(dict.fromkeys((TABLE_OPPONENT, "heuristic", "reasoner", "random")))  # the table's opponent first
 MODEL_EXAMPLES = ("openai:gpt-5.4-mini", "anthropic:claude-haiku-4-5", "langchain:google_genai:gemini-3.1-flash-lite", "litellm:groq/openai/gpt-oss-20b")
 REMOTE_EXAMPLE = "a2a:http://127.0.0.1:9100"  # python -m examples.remote_agent --port 9100
 MAX_RUNNING = 20  # games one server plays at once: a local server, not a hosting service
@@ -38,7 +38,7 @@ class SeatForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=40)
-    agent: str = Field(default="heuristic", max_length=100)
+    agent: str = Field(default=TABLE_OPPONENT, max_length=100)
     role: str | None = Field(default=None, max_length=40)  # a card dealt to this seat on purpose (practice a role)
 
 
@@ -135,6 +135,7 @@ def setup_choices() -> dict[str, Any]:
         "presets": presets,
         "names": default_names(max(p.max_players for p in PRESETS.values())),
         "bots": list(BOTS),
+        "opponent": TABLE_OPPONENT,  # the bot the page seats by default
         "models": list(MODEL_EXAMPLES),
         "remote": REMOTE_EXAMPLE,
         "languages": list(LANGUAGES),

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from agents.base import SeatView
 from agents.human import HumanAgent
-from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS
+from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS, BadInput, parse_answer, proposal_problem
 from arena.web.words import pass_phrase, say
 import engine.words as words
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
@@ -105,7 +105,7 @@ class WebAgent(HumanAgent):
         q = self.questions.get(decision_id)
         if q is None or q.future.done():
             raise AnswerRefused("this question is not open (the game has moved on)", 409)
-        value = self._check(q.decision, raw, players)
+        value = self._check(q.decision, raw, q.view, players)
         q.future.set_result(value)
         self._settle(q.decision, value)
         return value
@@ -120,18 +120,25 @@ class WebAgent(HumanAgent):
         self.on_change(self.name)
 
     @staticmethod
-    def _check(decision: Decision, raw: Any, players: dict | None = None) -> Any:
+    def _check(decision: Decision, raw: Any, view: SeatView, players: dict | None = None) -> Any:
         """The engine's ``validate`` is the last word; this only refuses what a page
-        should never send (a dict where plain words go, a number for a name). A speech
-        may carry claims and the pack's talk a proposed victim, as model seats send
-        them: those are checked here by the engine's own ``check_speech``, so a bad
-        claim is refused with its reason instead of failing the game later."""
+        should never send (a dict where plain words go, a number for a name). Words are
+        read as the terminal reads them (``agents.human_input.parse_answer``): a speech's
+        ``/role``, ``/check`` and ``/accuse`` claims and the pack's ``/target`` after the
+        words, refused with the same sentence when they are wrong, so what the README
+        says to type works in both places. A program may also send a speech's claims or
+        the proposed victim as a dict, as model seats do: checked by the engine's own
+        ``check_speech``, so a bad claim is refused with its reason instead of failing
+        the game later."""
         shape = decision.shape
         if shape == TEXT and isinstance(raw, dict):
-            return WebAgent._check_structured(decision, raw, players)
+            return WebAgent._check_structured(decision, raw, view, players)
         if shape == TEXT:
-            raw = WebAgent._words(raw)
-        elif shape == BOOL and not isinstance(raw, bool):
+            try:
+                return parse_answer(decision, WebAgent._words(raw), view.players, view.alive)
+            except BadInput as e:
+                raise AnswerRefused(str(e)) from None
+        if shape == BOOL and not isinstance(raw, bool):
             raise AnswerRefused("answer yes (true) or no (false)")
         elif shape == CHOICE and decision.kind in SCALE_OPTIONS:
             if type(raw) is not int:  # a bid is a number on the scale: not a word, not true
@@ -161,7 +168,7 @@ class WebAgent(HumanAgent):
         return raw
 
     @staticmethod
-    def _check_structured(decision: Decision, raw: dict, players: dict | None) -> Any:
+    def _check_structured(decision: Decision, raw: dict, view: SeatView, players: dict | None) -> Any:
         if decision.kind in SPEECH_KINDS:
             extra = "claims"
         elif decision.kind in TARGETED_KINDS:
@@ -172,10 +179,17 @@ class WebAgent(HumanAgent):
         if unknown:
             raise AnswerRefused(f"{decision.kind} takes text and {extra} only, not {', '.join(unknown)}")
         text = WebAgent._words(raw.get("text"))
-        if raw.get(extra) is None:  # words alone: a plain speech
-            return WebAgent._check(decision, text)
+        if raw.get(extra) is None:  # words alone: a plain speech, taken as written
+            try:
+                return decision.validate(text)
+            except IllegalAnswer as e:
+                raise AnswerRefused(str(e)) from None
         if players is None:
             raise AnswerRefused("claims cannot be checked here", 409)
+        if extra == "target":
+            why = proposal_problem(decision, raw[extra], view.alive)
+            if why is not None:
+                raise AnswerRefused(why)
         try:
             return check_speech(decision.kind, {"text": text, extra: raw[extra]}, players, ROLES)
         except IllegalAnswer as e:

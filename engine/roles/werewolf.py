@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle a
 class WolfChatContext(TypedDict, total=False):
     round: int  # which round of tonight's talk (``wolf_chat_rounds``)
     wolves: list[str]  # the pack tonight, in seat order
+    victims: list[str]  # whom this wolf may propose: tonight's legal victims, as his ``wolf_kill`` will offer them
     little_girl: bool  # the deck holds a Little Girl (public: ``game_start``), so a spy may read the talk
 
 
@@ -222,6 +223,15 @@ class _Hunt:
     spies: Audience | None  # the spying Little Girls' (None: nobody spies)
 
 
+def victims(game: Game, wolf: str, pack: list[str], shelter: tuple[str, ...]) -> tuple[str, ...]:
+    """Whom ``wolf`` may name as the pack's victim tonight: the living, never himself nor
+    his beloved (``Game.targets``), nor whom the wolves may not devour (``shelter``), nor
+    a packmate unless ``wolves_may_kill_wolf``. One rule for the kill's options and the
+    talk's proposals (``WolfChatContext.victims``), so a person is offered the same names
+    in both."""
+    return game.targets(wolf, exclude=shelter if game.options.wolves_may_kill_wolf else (*pack, *shelter))
+
+
 def _tell_votes(game: Game, hunt: _Hunt, votes: dict[str, str | None], attempt: int) -> None:
     """The picks to the pack, and their names without the wolves to the spies."""
     game.emit(WolfVotes(votes, attempt), hunt.audience)
@@ -241,18 +251,11 @@ def _together(game: Game, hunt: _Hunt) -> Script:
         decisions = []
         # Without Lovers (``game.spared``) and with the pack off limits, every wolf has
         # the same choice: it is worked out once for the pack.
-        shared = None
-        if pack and not opts.wolves_may_kill_wolf and not game.spared:
-            shared = game.targets(pack[0], False, tuple(pack) + shelter)
+        shared = victims(game, pack[0], pack, shelter) if pack and not opts.wolves_may_kill_wolf and not game.spared else None
         # One context an attempt (``Decision.context``); an idle wolf is told so in his own.
         context = {"attempt": attempt, "caught": caught, "rule": opts.wolf_pack, "attempts": attempts, "silent": opts.wolves_silent}
         for w in pack:
-            if shared is not None:
-                options = shared
-            elif opts.wolves_may_kill_wolf:
-                options = game.targets(w, exclude=shelter)
-            else:
-                options = game.targets(w, exclude=tuple(pack) + shelter)
+            options = shared if shared is not None else victims(game, w, pack, shelter)
             told = context
             if w in out_of_work:
                 options, told = (), {**context, "idle": True}
@@ -281,7 +284,7 @@ def _first_named(game: Game, hunt: _Hunt) -> Script:
     picks: dict[str, str | None] = {}
     victim, had_say = None, False
     for i, w in enumerate(order):
-        options = game.targets(w, exclude=shelter if opts.wolves_may_kill_wolf else tuple(pack) + shelter)
+        options = victims(game, w, pack, shelter)
         had_say = had_say or bool(options)
         last = i == len(order) - 1
         context = {"attempt": 1, "caught": hunt.caught, "turn": i + 1, "order": list(order), "rule": "first_named", "attempts": 1, "silent": opts.wolves_silent}
@@ -318,12 +321,17 @@ def _run(game: Game) -> Script:
     spies = spying.names if spying is not None else []
     spy_audience = private(*spies) if spies else None
 
+    # The Village: "The Werewolves do not devour" the Tavernkeeper.
+    shelter = tuple([n for hook in game.rules.shelters for n in hook(game)]) if game.rules.shelters else ()
     if len(pack) >= 2 and opts.wolf_chat_rounds:
         girl = _deck_has(game, "little_girl")
+        # Without Lovers and with the pack off limits every wolf may propose the same names.
+        shared = list(victims(game, pack[0], pack, shelter)) if not opts.wolves_may_kill_wolf and not game.spared else None
         for rnd in range(1, opts.wolf_chat_rounds + 1):
-            context = {"round": rnd, "wolves": list(pack), "little_girl": girl}  # one a round (``Decision.context``)
+            context = {"round": rnd, "wolves": list(pack), "little_girl": girl, "victims": shared}  # one a round (``Decision.context``)
             for w in pack:
-                d = game.ask(w, WOLF_CHAT, (), context)
+                mine = context if shared is not None else {**context, "victims": list(victims(game, w, pack, shelter))}
+                d = game.ask(w, WOLF_CHAT, (), mine)
                 said = (yield [d])[d.id]  # ``ask_one`` inlined: one round trip per wolf and night
                 if isinstance(said, dict):
                     text = said.get("text", "")
@@ -345,8 +353,6 @@ def _run(game: Game) -> Script:
             game.emit(WolfVictim(caught), pack_audience)
             return
 
-    # The Village: "The Werewolves do not devour" the Tavernkeeper.
-    shelter = tuple([n for hook in game.rules.shelters for n in hook(game)]) if game.rules.shelters else ()
     may_pass = opts.wolves_may_pass or opts.wolves_silent != "no_kill"
     pick_victim = _first_named if opts.wolf_pack == "first_named" else _together
     hunt = _Hunt(pack, shelter, caught, may_pass, pack_audience, spy_audience)

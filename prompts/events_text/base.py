@@ -112,6 +112,8 @@ def wolf_pack(r: Reader, e: Event, d: WolfPack) -> str:
 def wolf_chat(r: Reader, e: Event, d: WolfChat) -> str:
     target = r.t("wolf_chat.target", target=r.who(d.target)) if d.target else ""
     speaker = d.speaker
+    if not str(d.text or "").strip():  # a silent turn reads as silence, as a day's does (speech.silent)
+        return r.t(f"wolf_chat.silent.{r.side(speaker)}", speaker=r.who(speaker), target=target)
     return r.t(f"wolf_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(d.text), target=target)
 
 

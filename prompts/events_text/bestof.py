@@ -54,6 +54,8 @@ def sisters(r: Reader, e: Event, d: Sisters) -> str:
 @renders(SisterChat)
 def sister_chat(r: Reader, e: Event, d: SisterChat) -> str:
     speaker = d.speaker
+    if not str(d.text or "").strip():  # a silent turn reads as silence (speech.silent)
+        return r.t(f"sister_chat.silent.{r.side(speaker)}", speaker=r.who(speaker))
     return r.t(f"sister_chat.{r.side(speaker)}", speaker=r.who(speaker), text=r.said(d.text))
 
 

@@ -5,7 +5,9 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = ["human", "heuristic", "reasoner", "random", "model", "remote"]; // labels: start.agent.<id>
+// The menu's agents: a person, the bots /api/setup lists (its "opponent" first: the bot a
+// table gets by default, named once on the server), a model, a remote agent.
+let AGENTS = ["human", "model", "remote"]; // labels: start.agent.<id>
 // Agents named by a spec typed beside the menu: a model, or an agent over A2A (a2a:URL;
 // the example address comes from /api/setup, the page itself names no address). A class
 // of one's own (py:MODULE:CLASS) is never offered: seating one runs its module's code,
@@ -39,16 +41,22 @@ function deckText(cards) {
     .join(", ");
 }
 
+function agentLabel(v) {
+  const key = "start.agent." + v;
+  const text = T(key);
+  return text === key ? v : text; // a bot without words of its own reads as its spec
+}
+
 function agentSelect(value) {
   const sel = el("select", { class: "agent" });
-  for (const v of AGENTS) sel.append(el("option", { value: v, text: T("start.agent." + v) }));
+  for (const v of AGENTS) sel.append(el("option", { value: v, text: agentLabel(v) }));
   sel.value = value;
   return sel;
 }
 
 function seatRow(i, old) {
   const name = el("input", { class: "name", value: old ? old.name : choices.names[i] || "Player " + (i + 1), maxlength: 40 });
-  const agent = agentSelect(old ? old.agent : i === 0 ? "human" : "heuristic");
+  const agent = agentSelect(old ? old.agent : i === 0 ? "human" : choices.opponent);
   const model = el("input", { class: "model-spec", placeholder: TYPED[agent.value] || TYPED.model, value: old ? old.model : "" });
   model.hidden = !(agent.value in TYPED);
   agent.addEventListener("change", () => {
@@ -65,7 +73,7 @@ function seatRow(i, old) {
 function onlyOneHuman(keep) {
   for (const row of $("seat-rows").children) {
     const sel = row.querySelector(".agent");
-    if (row !== keep && sel.value === "human") sel.value = "heuristic";
+    if (row !== keep && sel.value === "human") sel.value = choices.opponent;
   }
 }
 
@@ -163,10 +171,10 @@ function relabel() {
   document.title = T("start.title");
   const bulk = $("bulk-agent");
   const chosen = bulk.value;
-  bulk.replaceChildren(...AGENTS.slice(1).map((v) => el("option", { value: v, text: T("start.agent." + v) })));
-  bulk.value = chosen || "heuristic";
+  bulk.replaceChildren(...AGENTS.slice(1).map((v) => el("option", { value: v, text: agentLabel(v) })));
+  bulk.value = chosen || choices.opponent;
   for (const sel of document.querySelectorAll("#seat-rows .agent")) {
-    for (const o of sel.options) o.textContent = T("start.agent." + o.value);
+    for (const o of sel.options) o.textContent = agentLabel(o.value);
   }
   rebuildSeats();
 }
@@ -174,12 +182,13 @@ function relabel() {
 async function init() {
   const [setup] = await Promise.all([fetch("/api/setup").then((r) => r.json()), loadWords()]);
   choices = setup;
+  AGENTS = ["human", ...choices.bots, "model", "remote"];
   if (choices.remote) TYPED.remote = choices.remote;
   if ((navigator.language || "").toLowerCase().startsWith("zh") && choices.languages.includes("zh")) $("language").value = "zh";
   setLanguage($("language").value);
   for (const p of choices.presets) $("preset").append(el("option", { value: p.id, text: p.title }));
   const bulk = $("bulk-agent");
-  for (const v of AGENTS.slice(1)) bulk.append(el("option", { value: v, text: T("start.agent." + v) }));
+  for (const v of AGENTS.slice(1)) bulk.append(el("option", { value: v, text: agentLabel(v) }));
   bulk.addEventListener("change", () => {
     $("bulk-model").hidden = !(bulk.value in TYPED);
     if (bulk.value in TYPED) $("bulk-model").placeholder = TYPED[bulk.value];

@@ -82,7 +82,7 @@ function connect() {
   socket = new WebSocket(WS_URL);
   socket.onopen = () => {
     retry = 500;
-    setConn("conn.live", "live");
+    showConnected();
   };
   socket.onmessage = (m) => {
     const msg = JSON.parse(m.data);
@@ -106,6 +106,13 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
+}
+
+// Connected: "live" while the game is played; once it is over nothing more will come,
+// and a green "live" badge over a finished game read as if it were still going.
+function showConnected() {
+  if (S.status && S.status !== "running") setConn("conn.ended", "ended");
+  else setConn("conn.live", "live");
 }
 
 function goneForGood(message) {
@@ -159,6 +166,7 @@ function apply(msg) {
     if (k in msg) S[k] = msg[k];
   }
   if (msg.me !== undefined) S.me = msg.me;
+  if (connKey === "conn.live" || connKey === "conn.ended") showConnected();
   if (msg.type === "snapshot") renderTimeline();
   else if (S.replayStep === null) appendItems(fresh.map((e) => ({ event: e })));
   if (fresh.length) settleDrafts();
@@ -635,13 +643,15 @@ function questionNode(q) {
     const speak = el("button", { type: "button", class: "primary", id: "speak", text: T("speak") });
     const silent = el("button", { type: "button", class: "secondary", id: "silent", text: T("silent") });
     buttons.push(speak, silent, area);
-    const extras = q.extras ? extrasForm(q.extras) : null;
-    speak.onclick = () => send(extras ? extras.answer(area.value) : area.value, buttons);
+    // The words go as typed: the server reads claims in them as the terminal does.
+    const extras = q.extras ? extrasForm(q.extras, area) : null;
+    const hint = q.extras ? el("div", { class: "muted small hint", id: "speech-hint", text: T(q.extras.kind === "target" ? "chat.hint" : "speech.hint") }) : null;
+    speak.onclick = () => send(area.value, buttons);
     silent.onclick = () => send("", buttons);
     area.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) speak.click();
     });
-    body.append(area, extras ? extras.node : null, el("div", { class: "row" }, speak, silent));
+    body.append(area, hint, extras, el("div", { class: "row" }, speak, silent));
   } else if (q.shape === "multi") {
     const picked = new Set();
     const confirm = el("button", { type: "button", class: "primary", text: T("confirm", { n: 0, count: q.count }), disabled: true });
@@ -678,52 +688,57 @@ function questionNode(q) {
   return el("div", { class: "question", "data-kind": q.kind, "data-id": String(q.id) }, head, ...lines, body, foot, error);
 }
 
-// What a speech may carry besides its words (the server lists the choices in
-// q.extras; it and the engine check them again): claims for a speech, a proposed
-// victim for the pack's talk. Nothing picked: the words go alone, as plain text.
+// What a speech may carry besides its words, written into the speech box in the
+// syntax the README gives and the terminal reads (/role ROLE, /check NAME ROLE,
+// /accuse NAME; /target NAME in the pack's talk): the box is the one place an answer
+// is read from, and the person sees, and learns, what will be said. The server lists
+// the choices in q.extras (for the pack, exactly tonight's legal victims).
 function choice(id, options, noneKey) {
   const sel = el("select", { id }, el("option", { value: "", text: T(noneKey) }));
   for (const o of options) sel.append(typeof o === "string" ? el("option", { value: o, text: who(o) }) : el("option", { value: o.value, text: o.label }));
   return sel;
 }
 
-function extrasForm(x) {
+function writeInto(area, words) {
+  const before = area.value.replace(/\s+$/, "");
+  area.value = before + (before ? " " : "") + words;
+  area.dispatchEvent(new Event("input")); // the draft keeps it
+  area.focus();
+}
+
+// One row of the helper: its label, its choices, and an Add button that writes the
+// command once every choice is made.
+function helperRow(id, label, selects, command) {
+  const add = el("button", { type: "button", class: "secondary small", id, text: T("claims.add"), disabled: true });
+  const ready = () => (add.disabled = selects.some((s) => !s.value));
+  selects.forEach((s) => s.addEventListener("change", ready));
+  add.onclick = () => {
+    command(...selects.map((s) => s.value));
+    selects.forEach((s) => (s.value = ""));
+    ready();
+  };
+  const parts = [];
+  selects.forEach((s, i) => parts.push(s, i < selects.length - 1 ? el("span", { text: T("claims.is") }) : null));
+  return el("div", { class: "xrow" }, el("span", { class: "xlabel", text: T(label) }), ...parts, add);
+}
+
+function extrasForm(x, area) {
   if (x.kind === "target") {
     const target = choice("claim-target", x.players, "claims.no_target");
-    const node = el("details", { class: "extras", "data-extras": "target" }, el("summary", { text: T("claims.target_more") }), el("label", { class: "xrow" }, el("span", { text: T("claims.target") }), target));
-    return { node, answer: (text) => (target.value ? { text, target: target.value } : text) };
+    return el("details", { class: "extras", "data-extras": "target" }, el("summary", { text: T("claims.target_more") }), helperRow("claim-add-target", "claims.target", [target], (n) => writeInto(area, `/target ${n}`)));
   }
-  const role = choice("claim-role", x.roles, "claims.none");
-  const checks = el("div", { class: "xchecks" });
-  const addCheck = () => {
-    const row = el("div", { class: "xrow xcheck" }, choice("", x.players, "claims.pick_player"), el("span", { text: T("claims.is") }), choice("", x.roles, "claims.pick_role"));
-    row.append(el("button", { type: "button", class: "secondary small", text: T("claims.remove"), onclick: () => row.remove() }));
-    checks.append(row);
-  };
-  const add = el("button", { type: "button", class: "secondary small", id: "claim-add-check", text: T("claims.add_check"), onclick: addCheck });
-  const accused = x.players.map((p) => el("input", { type: "checkbox", value: p }));
-  const accuses = el("div", { class: "xaccuse" }, ...accused.map((box) => el("label", { class: "xpick" }, box, " " + who(box.value))));
-  const node = el(
+  const role = choice("claim-role", x.roles, "claims.pick_role");
+  const checked = choice("claim-check-player", x.players, "claims.pick_player");
+  const found = choice("claim-check-role", x.roles, "claims.pick_role");
+  const accused = choice("claim-accuse", x.players, "claims.pick_player");
+  return el(
     "details",
     { class: "extras", "data-extras": "claims" },
     el("summary", { text: T("claims.more") }),
-    el("label", { class: "xrow" }, el("span", { text: T("claims.role") }), role),
-    el("div", { class: "xrow" }, el("span", { text: T("claims.checks") }), add),
-    checks,
-    el("div", { class: "xrow" }, el("span", { text: T("claims.accuses") })),
-    accuses
+    helperRow("claim-add-role", "claims.role", [role], (r) => writeInto(area, `/role ${r}`)),
+    helperRow("claim-add-check", "claims.checks", [checked, found], (n, r) => writeInto(area, `/check ${n} ${r}`)),
+    helperRow("claim-add-accuse", "claims.accuses", [accused], (n) => writeInto(area, `/accuse ${n}`))
   );
-  const answer = (text) => {
-    const found = [];
-    for (const row of checks.querySelectorAll(".xcheck")) {
-      const [target, what] = row.querySelectorAll("select");
-      if (target.value || what.value) found.push({ target: target.value || null, role: what.value || null }); // half-filled: the server says what is missing
-    }
-    const names = accused.filter((b) => b.checked).map((b) => b.value);
-    if (!role.value && !found.length && !names.length) return text;
-    return { text, claims: { role: role.value || null, checks: found, accuses: names } };
-  };
-  return { node, answer };
 }
 
 function startTimer() {
