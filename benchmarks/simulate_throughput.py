@@ -298,7 +298,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -328,11 +330,30 @@ PEER = """
 import json, sys, time
 sys.path.insert(0, {here!r})
 import reference_werewolf_engine as ref
+deck = getattr(ref, {deck!r})
 for s in range(20):
-    ref.play(10**6 + s)
+    ref.play(10**6 + s, deck)
 t0, c0 = time.perf_counter(), time.process_time()
 for s in range({games}):
-    ref.play(s)
+    ref.play(s, deck)
+print(json.dumps({{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}}))
+"""
+
+# Issue 42's like-for-like table: the peer's deck and rules played by ours (two wolves,
+# a Seer, a Protector for its Doctor, four villagers; no Sheriff, no speeches, no pack
+# talk, the first wolf to name a victim names the pack's), as
+# ``werewolf simulate --agents random --processes 1 --roles ... --option ...`` runs it.
+LIKE_ROLES = "werewolf,werewolf,seer,protector,villager,villager,villager,villager"
+LIKE_OPTIONS = ("sheriff=false", "discussion_rounds=0", "wolf_chat_rounds=0", "last_words=none", "wolf_pack=first_named")
+LIKE = """
+import json, sys, time
+sys.path.insert(0, {tree!r})
+from arena.command import parse_option_pairs, parse_roles
+from arena.simulate import simulate
+table = dict(agents="random", players=8, processes=1, roles=parse_roles({roles!r}), options=parse_option_pairs({options!r}))
+simulate(games=20, seed=10**6, **table)
+t0, c0 = time.perf_counter(), time.process_time()
+r = simulate(games={games}, **table) if {games} else None
 print(json.dumps({{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}}))
 """
 
@@ -428,7 +449,7 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
     best: dict[str, float] = {}
     for _ in range(repeat):  # in turns: a burst of load hits every contender alike
         for label, (code, tree, _kind) in table.items():
-            r = run(code.format(tree=str(tree), here=str(HERE), games=games, players=8, processes=1), tree)
+            r = run(code.format(tree=str(tree), here=str(HERE), games=games, players=8, processes=1, deck="WITCH"), tree)
             best[label] = min(best.get(label, float("inf")), r["cpu"])
     peer = best.get("werewolf-engine 0.1.0")
     print(f"one core, 8 players, random bots, {games} games, best CPU time of {repeat} turns (load {os.getloadavg()[0]:.1f})")
@@ -446,13 +467,45 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
     print(f"\nmachine instructions per 8-player game (valgrind, {n} games)")
     counts: dict[str, float] = {}
     for label, (code, tree, _kind) in table.items():
-        base = instructions(code.format(tree=str(tree), here=str(HERE), games=0, players=8, processes=1), tree)
-        full = instructions(code.format(tree=str(tree), here=str(HERE), games=n, players=8, processes=1), tree)
+        base = instructions(code.format(tree=str(tree), here=str(HERE), games=0, players=8, processes=1, deck="WITCH"), tree)
+        full = instructions(code.format(tree=str(tree), here=str(HERE), games=n, players=8, processes=1, deck="WITCH"), tree)
         counts[label] = (full - base) / n
     peer_count = counts.get("werewolf-engine 0.1.0")
     for label, c in counts.items():
         vs = f"   the peer's games/s at the same cost: {peer_count / c:.2f}x" if peer_count and not label.startswith("werewolf") else ""
         print(f"  {label:<42} {c / 1e6:8.2f} M{vs}")
+
+
+def like_for_like(trees: list[Path], games: int, repeat: int, count: bool) -> None:
+    """Issue 42's second goal: the peer's own deck and rules played by ours, one process
+    each, against the peer's games with its Doctor (the Protector's counterpart) and with
+    its Witch (the deck the benchmarks have always measured it on)."""
+    table: dict[str, tuple[Callable[[int], str], Path]] = {}
+    for t in trees:
+        table[f"simulate, like-for-like ({'this tree' if t == ROOT else t})"] = (
+            partial(LIKE.format, tree=str(t), roles=LIKE_ROLES, options=list(LIKE_OPTIONS)), t)
+    if peer_installed():
+        for deck in ("DOCTOR", "WITCH"):
+            table[f"werewolf-engine 0.1.0, {deck.lower()}"] = (partial(PEER.format, here=str(HERE), deck=deck), ROOT)
+    best: dict[str, float] = {}
+    for _ in range(repeat):
+        for label, (code, tree) in table.items():
+            r = run(code(games=games), tree)
+            best[label] = min(best.get(label, float("inf")), r["cpu"])
+    print(f"\nlike-for-like (issue 42), one core, {games} games, best CPU time of {repeat} (load {os.getloadavg()[0]:.1f})")
+    peers = {k: v for k, v in best.items() if k.startswith("werewolf-engine")}
+    for label, cpu in best.items():
+        vs = "" if label in peers else "   " + ", ".join(f"{p / cpu:.2f}x the {k.split(', ')[1]} peer's" for k, p in peers.items())
+        print(f"  {label:<52} {games / cpu:8.0f} games/s{vs}")
+    if not count or not shutil.which("valgrind"):
+        return
+    n = max(50, games // 10)
+    counts = {label: (instructions(code(games=n), tree) - instructions(code(games=0), tree)) / n for label, (code, tree) in table.items()}
+    print(f"  machine instructions a game (valgrind, {n} games)")
+    peer_counts = {k: v for k, v in counts.items() if k in peers}
+    for label, c in counts.items():
+        vs = "" if label in peers else "   " + ", ".join(f"{p / c:.2f}x the {k.split(', ')[1]} peer's" for k, p in peer_counts.items())
+        print(f"  {label:<52} {c / 1e6:8.3f} M{vs}")
 
 
 # What a game spends before its first decision, and its decisions: ``part`` is ``deal``
@@ -517,8 +570,8 @@ def budget(games: int) -> None:
 
     deal, seats, play = per_game("deal"), per_game("seats"), per_game("play")
     ours = run(PIECES.format(tree=str(ROOT), games=games, part="play"))["decisions"] / games
-    peer_code = PEER.format(here=str(HERE), games=games)
-    peer = (instructions(peer_code) - instructions(PEER.format(here=str(HERE), games=0))) / games
+    peer_code = PEER.format(here=str(HERE), games=games, deck="WITCH")
+    peer = (instructions(peer_code) - instructions(PEER.format(here=str(HERE), games=0, deck="WITCH"))) / games
     peer_decisions = run(PEER_DECISIONS.format(here=str(HERE), games=games))["decisions"] / games
     left = peer - seats
     print(f"\nthe peer's games/s as a budget (valgrind, {games} games, M instructions a game)")
@@ -683,11 +736,13 @@ def main() -> None:
     ap.add_argument("--sizes", default="8,12,18,24,30")
     ap.add_argument("--against", action="append", default=[], metavar="TREE", help="another checkout measured in the same run (repeatable)")
     ap.add_argument("--instructions", action="store_true", help="also count machine instructions (valgrind; minutes)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,whole,budget,sizes,cores")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,like,whole,budget,sizes,cores")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     if "one_core" not in skip:
         one_core([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
+    if "like" not in skip:
+        like_for_like([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "whole" not in skip:
         whole_process([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "budget" not in skip and args.instructions:
