@@ -576,7 +576,7 @@ def budget(games: int) -> None:
     left = peer - seats
     print(f"\nthe peer's games/s as a budget (valgrind, {games} games, M instructions a game)")
     print(f"  ours: {play / 1e6:.2f} M for {ours:.0f} decisions; before the first: the deal {deal / 1e6:.2f} M,")
-    print(f"  the seats' agents {(seats - deal) / 1e6:.2f} M (their generators seeded from the game's seed)")
+    print(f"  the seats' agents {(seats - deal) / 1e6:.2f} M (the random seats' one stream seeded from the game's seed)")
     print(f"  the peer: {peer / 1e6:.2f} M for {peer_decisions:.0f} decisions, {peer / peer_decisions / 1e3:.1f} K a decision all in")
     print(f"  a decision of ours, the play after the deal and seats: {(play - seats) / ours / 1e3:.1f} K")
     print(
