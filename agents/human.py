@@ -96,6 +96,8 @@ class HumanAgent(Agent):
             except asyncio.CancelledError:  # Ctrl-C: the error then starts on a line of its own
                 self.screen.console.print()
                 raise
+            finally:
+                self.screen.closed()
             try:
                 return parse_answer(decision, line, view.players, view.alive)
             except BadInput as e:

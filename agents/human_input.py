@@ -18,6 +18,7 @@ from engine.roles import ROLES
 from engine.roles.thief import THIEF_SWAP
 from engine.roles.werewolf import WOLF_CHAT
 from engine.speech import SPEAK
+from engine.words import MAX_CHARS, problem as words_problem
 from prompts.catalog import catalog
 from prompts.decisions_text import bid_level
 
@@ -73,15 +74,15 @@ def input_hint(decision: Decision, alive: list[str] | None = None) -> str:
     of the reader's own packmates."""
     n = len(decision.options)
     if decision.shape == TEXT:
-        words = "type your words and press Enter; an empty line = say nothing"
+        said = f"type your words (at most {MAX_CHARS:,} characters) and press Enter; an empty line = say nothing"
         if decision.kind in SPEECH_KINDS:
-            return words + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I know what Bob is. /check Bob werewolf /accuse Bob)"
+            return said + "; after your words you may add claims: /role ROLE, /check NAME ROLE, /accuse NAME (e.g. I know what Bob is. /check Bob werewolf /accuse Bob)"
         if decision.kind in TARGETED_KINDS:
             pack = set(decision.context.get("wolves") or ()) | {decision.seat}
             prey = next((a for a in alive or () if a not in pack), None)
             example = f" (e.g. Let's take {prey}. /target {prey})" if prey else ""
-            return words + "; add /target NAME to propose the victim" + example
-        return words
+            return said + "; add /target NAME to propose the victim" + example
+        return said
     if decision.shape == BOOL:
         if len(decision.options) == 1:
             only = "y" if decision.options[0] else "n"
@@ -116,6 +117,9 @@ def parse_answer(decision: Decision, line: str, players: list[str] | None = None
     shape = decision.shape
     if shape == TEXT:
         answer: Any = _text(decision, raw, list(players or ()), list(alive if alive is not None else players or ()))
+        why = words_problem(answer["text"] if isinstance(answer, dict) else answer)  # what the engine will refuse
+        if why is not None:
+            raise BadInput(why)
     elif shape == BOOL:
         answer = _yes_no(decision, raw)
     elif shape == MULTI:

@@ -46,6 +46,7 @@ class SeatScreen:
         self._shown = 0  # how many of the seat's events are on screen already
         self._dead: dict[str, Died] = {}
         self._sheriff: str | None = None
+        self.open: Decision | None = None  # the question waiting at the prompt, if any
 
     # ------------------------------------------------------------------ events
     def follow(self, events: list[Event]) -> None:
@@ -65,7 +66,7 @@ class SeatScreen:
         if isinstance(d, (NightStart, Dawn)):
             night = isinstance(d, NightStart)
             style = "bold blue" if night else "bold yellow"
-            heading = self._term("headings.night" if night else "headings.day", n=d.night if isinstance(d, NightStart) else d.day)
+            heading = self.term("headings.night" if night else "headings.day", n=d.night if isinstance(d, NightStart) else d.day)
             self.console.print()
             self.console.print(Rule(f"[{style}]{heading}[/{style}]"))
             return
@@ -87,13 +88,13 @@ class SeatScreen:
         else:
             others = sorted(a for a in e.audience if a != self.seat) if isinstance(e.audience, frozenset) else []
             words = self._words()
-            mark = self._term("seat_screen.secret_with", others=words.join(words.text(o) for o in others)) if others else self._term("seat_screen.secret")
+            mark = self.term("seat_screen.secret_with", others=words.join(words.text(o) for o in others)) if others else self.term("seat_screen.secret")
             self.console.print(f"[magenta]{mark}[/magenta] [italic]{text}[/italic]")
 
     def _words(self) -> Reader:
         return Reader(catalog(self.language), self.seat, RICH, narrator=True)
 
-    def _term(self, path: str, **values: Any) -> str:
+    def term(self, path: str, **values: Any) -> str:
         """The screen's own words (``narration.yaml``), in rich markup."""
         return self._words().term(f"narration.{path}", **values)
 
@@ -108,7 +109,7 @@ class SeatScreen:
         win = _win_line(cat, role)
         if win:
             lines.append(escape(win))
-        title = self._term("seat_screen.card" if e.phase == "setup" else "seat_screen.card_changed", seat=self.seat)
+        title = self.term("seat_screen.card" if e.phase == "setup" else "seat_screen.card_changed", seat=self.seat)
         self.console.print(Panel("\n".join(lines), title=title, border_style="magenta", expand=False))
 
     def _reveal(self, end: GameEnd) -> None:
@@ -138,6 +139,22 @@ class SeatScreen:
         label = {TEXT: "You say", BOOL: "Yes or no", MULTI: "Your picks"}.get(decision.shape, "Your choice")
         self.console.print(f"[bold green]{label}[/bold green] › ", end="")
         self.console.file.flush()
+        self.open = decision
+
+    def closed(self) -> None:
+        """The prompt got its line (or gave up waiting for one)."""
+        self.open = None
+
+    def news(self, markup: str) -> None:
+        """A line from outside the game (rich markup: a model seat that stopped
+        answering, ``arena.model_trouble``), printed between the game's lines; a
+        question open at the prompt is asked again below it."""
+        asking = self.open
+        if asking is not None:
+            self.console.print()
+        self.console.print(markup)
+        if asking is not None:
+            self.prompt(asking)
 
     def problem(self, message: str) -> None:
         self.console.print(f"[yellow]⚠ {escape(message)}[/yellow]")

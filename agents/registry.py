@@ -1,8 +1,9 @@
 """Agent specs (CONTRACT.md 3b): ``heuristic``, ``random``, ``scripted``, ``human``,
 ``openai:MODEL``, ``anthropic:MODEL``, ``langchain:PROVIDER:MODEL``,
 ``langchain:MODULE:FACTORY``, ``litellm:MODEL`` (all model specs go to
-``agents.llm.make_llm_agent``), and ``py:MODULE:CLASS`` (an agent of one's own,
-``agents.custom``). Unknown specs are an error naming the spec."""
+``agents.llm.make_llm_agent``), ``py:MODULE:CLASS`` (an agent of one's own,
+``agents.custom``) and ``a2a:URL`` (an agent elsewhere, over the A2A protocol,
+``agents.a2a``). Unknown specs are an error naming the spec."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from agents.a2a.spec import is_a2a_spec
 from agents.base import Agent
 from agents.custom import is_custom_spec, make_custom_agent
 from agents.llm import is_model_spec, make_llm_agent
@@ -24,8 +26,15 @@ AgentMaker = Callable[[int], Agent]  # a seat's agent from its seed: ``agent_mak
 
 KNOWN = (
     "heuristic", "random", "scripted", "human", "openai:MODEL", "anthropic:MODEL",
-    "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL", "py:MODULE:CLASS",
+    "langchain:PROVIDER:MODEL", "langchain:MODULE:FACTORY", "litellm:MODEL", "py:MODULE:CLASS", "a2a:URL",
 )  # fmt: skip
+
+
+def is_remote_spec(spec: str) -> bool:
+    """A seat whose answers come from outside this process (a model behind an API,
+    an agent over A2A): asked without blocking the table, its calls recorded, told
+    the rules the engine runs, and never played by the bots' synchronous runner."""
+    return is_model_spec(spec) or is_a2a_spec(spec)
 
 
 def check_bot_options(spec: str, options: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -59,7 +68,8 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
     heuristic bot reads ``language``, the game's, to speak it, and ``options`` (a
     mapping: ``noise``, the share of its decisions played as a uniformly random legal
     move). A ``py:MODULE:CLASS`` seat is built with its ``options`` mapping
-    (``agents.custom``).
+    (``agents.custom``); an ``a2a:URL`` seat with its ``A2AOptions`` and the same
+    wiring as a model seat.
     """
     if is_custom_spec(spec):
         return lambda seed: make_custom_agent(spec, name, seed=seed, options=options.get("options"))
@@ -80,4 +90,8 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
         return lambda seed: HumanAgent(name, seed=seed, timeout=timeout, language=language)
     if is_model_spec(spec):
         return lambda seed: make_llm_agent(spec, name, seed=seed, **options)
+    if is_a2a_spec(spec):  # a remote agent: the table's wiring and its A2AOptions
+        from agents.a2a import make_a2a_agent
+
+        return lambda seed: make_a2a_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name} (known: {', '.join(KNOWN)})")

@@ -32,6 +32,7 @@ from arena.endpoints import refuse_endpoints
 from arena.gamefile import HUMAN, RANDOM, GameFileError, GameSpec, apply_model_options, spec_from_data
 from arena.own_code import refuse_code
 from arena.play_loop import play_to_end, screen_for
+from arena.preflight import before_play
 from engine.decisions import IllegalAnswer
 from engine.game import Game
 from transcripts.schema import AnswerRecord, HeaderRecord, TimeLimitRecord
@@ -159,12 +160,15 @@ def catch_up(
     *,
     writer: Any = None,
     on_replayed: Callable[[Any], None] | None = None,
+    before: Callable[[Any, AnswerRecord], None] | None = None,
 ) -> CatchUp:
     """Re-submit the answers among ``records`` (already verified) in order.
 
     With a ``writer``, the replayed part is written again as it goes (a fork, or a
     resume into a new file): each answer with the agent that gave it, the events it
-    caused, and the model calls made for it, in their places.
+    caused, and the model calls made for it, in their places. ``before`` sees each
+    recorded decision (the engine's, pending) with its answer before its agent is put
+    it again: the moment its seat was asked (``arena.persuasion`` asks twins there).
     """
     done = CatchUp()
     calls: list[Any] = []  # model calls wait for their batch's answers, as when played
@@ -193,6 +197,8 @@ def catch_up(
             continue
         pending = {d.id: d for d in game.waiting}
         d = pending[r.decision]
+        if before is not None:
+            before(d, r)
         agent = agents[r.seat]
         spec = getattr(agent, "spec", "")
         if spec in REPLAYABLE and spec == r.agent:
@@ -220,7 +226,7 @@ def catch_up(
             for c in calls:
                 writer.call(c)
         calls.clear()
-        game.submit(d.id, r.answer)
+        game.submit_recorded(d.id, r.answer)
         done.answers += 1
         if writer is not None:
             writer.answer(game, d, r.agent)
@@ -266,8 +272,10 @@ class Continuation:
     verification: Verification
 
 
-def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str) -> int:
-    """Play the caught-up game to its end, as ``werewolf play`` plays a new one."""
+def play_on(cont: Continuation, *, json_out: bool, quiet: bool, god: bool, banner: str, allow_fallbacks: bool = False) -> int:
+    """Play the caught-up game to its end, as ``werewolf play`` plays a new one: its
+    model and remote seats checked first (``arena.preflight``)."""
+    before_play(cont.agents, allow_fallbacks=allow_fallbacks, writer=cont.writer)
     game = cont.game
     record = cont.verification.transcript
     language = record.header.language if record is not None else None

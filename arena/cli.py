@@ -54,8 +54,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("tournament", "arena.tournament.cli", "run or resume a tournament (results in SQLite)"),
     Entry("leaderboard", "arena.ratings.cli", "ratings with 95%% intervals from a tournament database"),
     Entry("metrics", "arena.metrics.cli", "measure votes, powers, deception, beliefs, rule-following and cost from transcripts"),
+    Entry("persuasion", "arena.persuasion.cli", "measure what each speech causes: listeners re-asked with the speech replaced by a neutral line"),
     Entry("serve", "arena.web.serve", "play in the browser: a local web server for a person among bots and models"),
     Entry("model", "arena.model_command", "fetch or serve the small model that ships with the arena (a real LLM on this machine)"),
+    Entry("a2a", "arena.a2a.command", "the arena over the A2A protocol (a2a serve: games and tournaments as tasks for other agents)"),
     Entry("keygen", "arena.signing_cli", "make an Ed25519 key pair for signing transcripts"),
 )
 

@@ -87,11 +87,24 @@ def add_model_option_flag(p: argparse.ArgumentParser) -> None:
 
 
 def add_trust_flag(p: argparse.ArgumentParser, what: str) -> None:
-    """``--trust-endpoints``: the only way a file's ``base_url``/``api_key_env`` is used."""
+    """``--trust-endpoints``: the only way a file's ``base_url``/``api_key_env``, or a
+    remote seat off this machine or with a ``token_env``, is used (``arena.endpoints``)."""
     p.add_argument(
         "--trust-endpoints",
         action="store_true",
-        help=f"use the base_url and api_key_env that {what} sets for a seat (refused otherwise: they choose where an API key is sent)",
+        help=f"use the base_url and api_key_env that {what} sets for a seat, and the remote agents (a2a:URL) it seats off this "
+        "machine or with a token_env (refused otherwise: they choose where an API key or a seat's view is sent)",
+    )
+
+
+def add_fallbacks_flag(p: argparse.ArgumentParser, what: str = "the game") -> None:
+    """``--allow-fallbacks``: play on when a model does not answer the check made before
+    the first decision (``arena.preflight``)."""
+    p.add_argument(
+        "--allow-fallbacks",
+        action="store_true",
+        help=f"start {what} even when a model seat's endpoint does not answer the check made before it (exit 2 otherwise); "
+        "the fallback bot then plays for that seat",
     )
 
 

@@ -18,6 +18,11 @@ shared game file aimed at the user's own local server plays without the flag::
 A seat's settings are accepted when the pair it sets (``base_url``, ``api_key_env``,
 either possibly unset) is one of the listed pairs, exactly: trusting a server is not
 trusting it with every variable, nor trusting a variable with every server.
+
+A remote seat (``a2a:URL``) sends the seat's view, and the token its ``token_env``
+names, to the agent's address: the same rule with the address as ``base_url`` and the
+token's variable as ``api_key_env``. An agent on this machine (loopback) needs no
+trust unless the file also names a token's variable.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from agents.a2a.spec import agent_url, is_a2a_spec, is_loopback
 from agents.llm.config import endpoint_fields
 from arena.errors import GameFileError
 
@@ -99,15 +105,58 @@ def endpoint_refusal(source: str, who: str, field: str, hint: str = "") -> str:
     )
 
 
+def remote_trusted(url: str, token_env: str | None) -> bool:
+    """Whether a file may seat the agent at ``url`` (its token read from ``token_env``):
+    an agent on this machine without a token, or a pair the user's config lists (the
+    address compared without a trailing slash)."""
+    if token_env is None and is_loopback(url):
+        return True
+    want = url.rstrip("/")
+    return any(base is not None and base.rstrip("/") == want and env == token_env for base, env in trusted_pairs())
+
+
+def remote_refusal(source: str, who: str, url: str, token_env: str | None) -> str:
+    """Why a file may not send a seat's view (and a token) to the agent at ``url``."""
+    token = f", with the token in ${token_env}," if token_env else ""
+    pair = f"base_url: {url}" + (f", api_key_env: {token_env}" if token_env else "")
+    return (
+        f"{source}: {who} sends its view{token} to the agent at {url}, "
+        + ("which is not on this machine" if not is_loopback(url) else "and names the token's variable")
+        + f"; refused from a file: pass --trust-endpoints if you trust it, or list it under trusted_endpoints ({pair}) in {config_path()}"
+    )
+
+
+def remote_seat_refusal(seat: Any, source: str, who: str) -> str | None:
+    """``remote_refusal`` for a seat or participant (``agent`` and ``options``) that
+    an untrusted file may not seat; None when it may (or is no remote seat)."""
+    agent = getattr(seat, "agent", "")
+    if not isinstance(agent, str) or not is_a2a_spec(agent):
+        return None
+    try:
+        url = agent_url(agent)
+    except ValueError as e:
+        return f"{source}: {who}: {e}"
+    options = getattr(seat, "options", None)
+    if isinstance(options, BaseModel):
+        options = options.model_dump(exclude_unset=True)
+    token_env = options.get("token_env") if isinstance(options, dict) else None
+    token_env = token_env if isinstance(token_env, str) else None
+    return None if remote_trusted(url, token_env) else remote_refusal(source, who, url, token_env)
+
+
 def refuse_endpoints(
     seats: list[Any], source: str, hint: str = "set it yourself with --model-option FIELD=VALUE", skip: Any = ()
 ) -> None:
     """``GameFileError`` for the first seat (``SeatSpec`` or ``SeatRecord``) of a file
-    whose options set ``base_url`` or ``api_key_env`` (``agents.llm.config``); seats
-    named in ``skip`` (given another agent) are not asked."""
+    whose options set ``base_url`` or ``api_key_env`` (``agents.llm.config``), or
+    that seats a remote agent the user does not trust (``remote_seat_refusal``);
+    seats named in ``skip`` (given another agent) are not asked."""
     for i, seat in enumerate(seats):
         if seat.name in skip:
             continue
+        refused = remote_seat_refusal(seat, source, f"seat {i + 1} ({seat.name})")
+        if refused is not None:
+            raise GameFileError(refused)
         options = getattr(seat, "options", None)
         fields = endpoint_fields(options)
         if fields and not trusted(options):

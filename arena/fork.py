@@ -22,6 +22,7 @@ from arena.catchup import Continuation, catch_up, play_on, seat_table, set_time_
 from arena.command import (
     CliError,
     Command,
+    add_fallbacks_flag,
     add_limit_flags,
     add_model_option_flag,
     add_output_flags,
@@ -137,6 +138,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--human-timeout", type=float, metavar="SECONDS",
                    help="time limit per decision for every human seat from the fork on (recorded in the new transcript); then a safe default is played")  # fmt: skip
     add_model_option_flag(p)
+    add_fallbacks_flag(p, "the fork")
     add_sign_key_flag(p)
     add_trust_flag(p, "the recorded transcript")
     add_trust_code_flag(p, "the recorded transcript")
@@ -185,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         banner += f"; recorded in {out}"
     if timeout is not None:
         banner += "; " + set_time_limit(cont, timeout)
-    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
+    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner, allow_fallbacks=args.allow_fallbacks)
 
 
 COMMANDS = [Command("fork", "replay a recorded game to the start of day N, then play on with other agents", _configure, run)]

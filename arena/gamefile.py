@@ -17,15 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from agents.a2a.spec import A2AOptions, agent_url, is_a2a_spec
 from agents.base import Agent
 from agents.custom import class_path, load_class
 from agents.llm import is_model_spec
 from agents.llm.config import LLMOptions
 from agents.llm.pricing import PriceError, table_from
 from agents.random_agent import RandomAgent
-from agents.registry import AgentMaker, agent_maker, check_bot_options
+from agents.registry import AgentMaker, agent_maker, check_bot_options, is_remote_spec
 from arena.endpoints import refuse_endpoints
 from arena.errors import GameFileError
+from engine import words
+from engine.decisions import TEXT
 from engine.game import Game
 from engine.names import check_names, name_problem
 from engine.options import RuleOptions, coerce_options
@@ -51,9 +54,10 @@ class SeatSpec(BaseModel):
     building: str | None = None  # The Village: the seat's building token (farmer, bailiff, vagabond...)
     agent: str = DEFAULT_AGENT
     answers: dict[str, list[Any]] | None = None
-    # Model seats: LLMOptions (sampling, base_url, time limits...); the heuristic bot:
-    # {noise: P}; a py:MODULE:CLASS seat: whatever mapping its class reads.
-    options: LLMOptions | dict[str, Any] | None = None
+    # Model seats: LLMOptions (sampling, base_url, time limits...); remote (a2a:) seats:
+    # A2AOptions (time limits, token_env...); the heuristic bot: {noise: P}; a
+    # py:MODULE:CLASS seat: whatever mapping its class reads.
+    options: LLMOptions | A2AOptions | dict[str, Any] | None = None
     timeout: float | None = Field(default=None, gt=0, le=86400)  # human seats only: seconds per decision (a day at most)
 
     @field_validator("name")
@@ -67,12 +71,16 @@ class SeatSpec(BaseModel):
     @field_validator("options", mode="before")
     @classmethod
     def _options_of_agent(cls, v: Any, info: ValidationInfo) -> Any:
-        """Model settings are checked as ``LLMOptions``; a bot's as that bot's (in
-        ``GameSpec.check``, which names the seat)."""
-        if v is None or isinstance(v, LLMOptions):
+        """Model settings are checked as ``LLMOptions``, a remote seat's as
+        ``A2AOptions``; a bot's as that bot's (in ``GameSpec.check``, which names the
+        seat)."""
+        agent = info.data.get("agent", DEFAULT_AGENT)
+        if v is None or isinstance(v, (LLMOptions, A2AOptions)):
             return v
-        if is_model_spec(info.data.get("agent", DEFAULT_AGENT)):
+        if is_model_spec(agent):
             return LLMOptions.model_validate(v)
+        if is_a2a_spec(agent):
+            return A2AOptions.model_validate(v)
         if not isinstance(v, dict):
             raise ValueError("options must be a mapping")
         return v
@@ -80,6 +88,11 @@ class SeatSpec(BaseModel):
     @property
     def is_model(self) -> bool:
         return is_model_spec(self.agent)
+
+    @property
+    def is_remote(self) -> bool:
+        """Played outside this process: a model, or an agent over A2A."""
+        return is_remote_spec(self.agent)
 
 
 class GameSpec(BaseModel):
@@ -129,12 +142,19 @@ class GameSpec(BaseModel):
                         f"seat {i + 1} ({seat.name}) has answers for unknown decision kind '{kind}' "
                         f"(known: {', '.join(sorted(DECISION_KINDS))})"
                     )
+                if DECISION_KINDS[kind].shape == TEXT:
+                    _check_words(i, seat, kind)
             if seat.timeout is not None and seat.agent != HUMAN:
                 raise GameFileError(
                     f"seat {i + 1} ({seat.name}) has a timeout but its agent is '{seat.agent}'; "
                     f"only '{HUMAN}' seats take a timeout (model seats set theirs in options)"
                 )
-            if seat.options is not None and not seat.is_model:
+            if is_a2a_spec(seat.agent):
+                try:
+                    agent_url(seat.agent)
+                except ValueError as e:
+                    raise GameFileError(f"seat {i + 1} ({seat.name}): {e}") from None
+            elif seat.options is not None and not seat.is_model:
                 try:
                     check_bot_options(seat.agent, dict(seat.options))
                 except ValueError as e:
@@ -213,7 +233,7 @@ class GameSpec(BaseModel):
         """What seats each seat's agent from its seed, for ``game`` dealt from this spec.
         Model seats are told the rules the engine actually runs (so their prompt cannot
         disagree with the game) and share ``calls`` when one is given."""
-        if not any(is_model_spec(seat.agent) for seat in self.seats):
+        if not any(is_remote_spec(seat.agent) for seat in self.seats):
             return self.bot_makers()
         wiring: dict[str, Any] = {
             "preset": self.preset,
@@ -228,6 +248,17 @@ class GameSpec(BaseModel):
     def bot_makers(self) -> list[AgentMaker]:
         """The seats' makers when no seat is a model's: they depend on the table alone."""
         return [seat_maker(seat, language=self.language) for seat in self.seats]  # bots speak the game's language too
+
+
+def _check_words(i: int, seat: SeatSpec, kind: str) -> None:
+    """A scripted seat's words for ``kind`` as the engine will take them
+    (``engine.words``): refused now, naming the seat and the answer, rather than when
+    the game reaches them, or as a transcript that cannot be written."""
+    for j, said in enumerate((seat.answers or {}).get(kind) or []):
+        text = said.get("text") if isinstance(said, dict) else said
+        why = words.problem(text) if isinstance(text, str) else None
+        if why is not None:
+            raise GameFileError(f"in seat {i + 1} ({seat.name}), at answers.{kind}.{j}: {why}")
 
 
 MAX_PLAYERS = 30  # no preset seats more; a bound for every table, before any name is made
@@ -285,6 +316,9 @@ def seat_maker(seat: SeatSpec, **wiring: Any) -> AgentMaker:
             return agent_maker(spec, seat.name, timeout=seat.timeout, language=wiring.get("language"))
         if is_model_spec(spec):
             return agent_maker(spec, seat.name, options=seat.options or LLMOptions(), **wiring)
+        if is_a2a_spec(spec):
+            remote = {k: v for k, v in wiring.items() if k != "prices"}  # nothing of it is priced
+            return agent_maker(spec, seat.name, options=seat.options or A2AOptions(), **remote)
         return agent_maker(spec, seat.name, language=wiring.get("language"), options=seat.options)
     except (ValueError, TypeError) as e:
         raise _seat_error(seat, e) from None
@@ -302,7 +336,7 @@ def _seat_error(seat: SeatSpec, e: Exception) -> GameFileError:
     spec = seat.agent
     if isinstance(e, ImportError):
         return GameFileError(f"agent '{spec}' for {seat.name} is not available: {e}")
-    prefix = f"{seat.name}: " if is_model_spec(spec) else ""
+    prefix = f"{seat.name}: " if is_remote_spec(spec) else ""
     return GameFileError(prefix + str(e))
 
 
@@ -361,7 +395,7 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
                 agent=s.agent,
                 role=s.role,
                 building=s.building,
-                options=(s.options.public() if isinstance(s.options, LLMOptions) else dict(s.options)) if s.options else None,
+                options=(s.options.public() if isinstance(s.options, (LLMOptions, A2AOptions)) else dict(s.options)) if s.options else None,
                 answers=s.answers,
                 timeout=s.timeout,
             )
@@ -377,12 +411,18 @@ def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
 
 def apply_model_options(seats: list[dict[str, Any]], options: dict[str, Any] | None) -> None:
     """Give every model seat among ``seats`` (as data) the ``options`` it does not set
-    itself (``--model-option``): a seat's own settings win."""
+    itself (``--model-option``): a seat's own settings win. Remote (``a2a:``) seats
+    take the settings they share with models (time limits, retries, re-asks); at a
+    table without models they take them all, so a key they do not know is refused."""
     if not options:
         return
+    models = [seat for seat in seats if is_model_spec(seat.get("agent", ""))]
+    for seat in models:
+        seat["options"] = {**options, **(seat.get("options") or {})}
+    shared = {k: v for k, v in options.items() if k in A2AOptions.model_fields} if models else options
     for seat in seats:
-        if is_model_spec(seat.get("agent", "")):
-            seat["options"] = {**options, **(seat.get("options") or {})}
+        if is_a2a_spec(seat.get("agent", "")) and shared:
+            seat["options"] = {**shared, **(seat.get("options") or {})}
 
 
 # ---------------------------------------------------------------------- parsing
@@ -461,6 +501,10 @@ def spec_from_data(raw: Any, *, import_classes: bool = True) -> GameSpec:
     if not isinstance(raw, dict):
         kind = "empty" if raw is None else f"a {type(raw).__name__}"
         raise GameFileError(f"the game file must be a mapping of keys (preset, seed, seats, ...), not {kind}")
+    bad = words.unencodable(raw)  # any text the transcript's header would copy (names, answers, options)
+    if bad is not None:
+        where, why = bad
+        raise GameFileError(f"{_where(where, raw)[0]}: {why}")
     try:
         spec = GameSpec.model_validate(raw)
     except ValidationError as e:
@@ -504,6 +548,9 @@ def _where(loc: tuple, raw: Any) -> tuple[str, type[BaseModel]]:
             name = repr(name)  # a message is one line, whatever the file holds
         label = f"seat {i + 1}" + (f" ({name})" if isinstance(name, str) else "")
         rest = ".".join(str(x) for x in loc[2:])
-        model: type[BaseModel] = LLMOptions if len(loc) >= 3 and loc[2] == "options" else SeatSpec
+        model: type[BaseModel] = SeatSpec
+        if len(loc) >= 3 and loc[2] == "options":
+            agent = seats[i].get("agent") if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict) else None
+            model = A2AOptions if isinstance(agent, str) and is_a2a_spec(agent) else LLMOptions
         return (f"in {label}" + (f", at {rest}" if rest else "")), model
     return "at " + ".".join(str(x) for x in loc), GameSpec

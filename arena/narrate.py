@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 
+from arena.model_trouble import Notice, notice_line
 from engine.events import Event
 from engine.flow.day import Dawn, DayStart
 from engine.flow.deaths import DeathEvent
@@ -163,6 +164,11 @@ class Narrator:
             self.console.print(f"[dim]{self.term('marks.secret')}[/dim] [italic]{text}[/italic]")
         else:
             self.console.print(text)
+
+    def model_notice(self, notice: Notice) -> None:
+        """A model seat that stopped answering, or answers again (``arena.model_trouble``):
+        the arena's news, told between the game's lines, never one of its events."""
+        self.console.print(notice_line(notice, self.term))
 
     # ------------------------------------------------------------------ layout
     def lay_out(self, e: Event) -> None:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 from rich.console import Console
 from rich.markup import escape
 
-from agents.llm import is_model_spec
+from agents.registry import is_remote_spec
 
 
 def waiting_line(waits: list[tuple[str, str, str, float]], calls: Any, *, discreet: bool = False) -> str:
@@ -61,7 +61,7 @@ async def watch(
     while True:
         await asyncio.sleep(tick)
         now = clock()
-        pending = [d for d in game.waiting if is_model_spec(getattr(agents.get(d.seat), "spec", "") or "")]
+        pending = [d for d in game.waiting if is_remote_spec(getattr(agents.get(d.seat), "spec", "") or "")]
         ids = {d.id for d in pending}
         for stale in set(first_seen) - ids:
             del first_seen[stale]

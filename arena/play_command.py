@@ -22,6 +22,7 @@ from arena.command import (
     CliError,
     Command,
     add_limit_flags,
+    add_fallbacks_flag,
     add_model_option_flag,
     add_output_flags,
     add_trust_code_flag,
@@ -42,6 +43,7 @@ from arena.gamefile import (
 )
 from arena.human_play import seat_humans
 from arena.play_loop import play_to_end, save_path, screen_for
+from arena.preflight import before_play
 from arena.resume import run_resume
 from arena.signing_cli import add_sign_key_flag, signer_for
 from engine.game import Game
@@ -59,6 +61,7 @@ def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", action="append", metavar="NAME=SPEC", help="seat NAME is played by SPEC, e.g. Alice=openai:gpt-5.4-mini (repeatable)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="override a rule option (repeatable)")
     add_model_option_flag(p)
+    add_fallbacks_flag(p)
     add_trust_flag(p, "the game file (or the --resume transcript)")
     add_trust_code_flag(p, "the --resume transcript")
     p.add_argument("--language", choices=("en", "zh"), help="language of the model seats' prompts (default: the file's, or en)")
@@ -169,6 +172,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise CliError("--trust-code is for --resume: the py:MODULE:CLASS seats of a game file or of --seat are seated anyway (they are yours)")
     apply_limits(args)
     spec, game, agents, calls = _play_spec(args)
+    before_play(agents, allow_fallbacks=args.allow_fallbacks)  # before anything is written or shown
     screen = screen_for(agents, json_out=args.json, quiet=args.quiet, god=args.god, language=spec.language)
     writer = None
     path = args.transcript

@@ -13,6 +13,7 @@ import asyncio
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -22,11 +23,13 @@ from rich.table import Table
 
 from agents.base import Agent
 from agents.human import HumanLeft
+from agents.llm import is_model_spec
 from arena import patience
 from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
 from arena.human_play import humans_at_terminal, show_humans
+from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line
 from arena.narrate import Narrator
-from arena.result import result_of
+from arena.result import model_seats, result_of
 from arena.runner import run_async
 from engine.decisions import GameError, IllegalAnswer
 
@@ -65,6 +68,7 @@ class Screen:
     console: Console
     narrator: Any = None
     humans: list[Any] = field(default_factory=list)
+    language: str = "en"
 
 
 def table_language(agents: Mapping[str, Agent]) -> str:
@@ -90,7 +94,42 @@ def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god:
     narrator = None if quiet or humans else Narrator(console, god=god, language=language or table_language(agents))
     for h in humans:
         h.attach(console)
-    return Screen(console, narrator, humans)
+    return Screen(console, narrator, humans, language or table_language(agents))
+
+
+def failure_watch(agents: Mapping[str, Agent], screen: Screen) -> FailureWatch | None:
+    """Who is told, once per streak, that a model seat stopped answering
+    (``arena.model_trouble``): the person at the table, counting only the decisions
+    asked in the open (so the news says nothing of who woke at night); else the
+    narrator, counting every decision; else, in a quiet run, standard error. A seat
+    the fallback bot plays is never silent. ``None`` for a table without model seats."""
+    if not any(is_model_spec(getattr(a, "spec", "") or "") for a in agents.values()):
+        return None
+
+    def disabled(seat: str) -> bool:
+        return bool(getattr(agents.get(seat), "disabled", None))
+
+    if screen.humans:
+        watch = FailureWatch(kinds=OPEN_KINDS, disabled=disabled)
+        for h in screen.humans:
+            watch.subscribe(partial(_news, h.screen))
+        return watch
+    watch = FailureWatch(disabled=disabled)
+    narrator: Narrator | None = screen.narrator
+
+    def tell(notice: Notice) -> None:
+        nonlocal narrator
+        if narrator is None:  # a quiet run: made at the first notice, most runs never need it
+            narrator = Narrator(console_for(to_stderr=True), language=screen.language)
+        narrator.model_notice(notice)
+
+    watch.subscribe(tell)
+    return watch
+
+
+def _news(screen: Any, notice: Notice) -> None:
+    """``notice`` on a person's screen (``agents.human_view.SeatScreen``), in its words."""
+    screen.news(notice_line(notice, screen.term))
 
 
 def failure_message(game: Any, exc: Exception) -> str:
@@ -146,6 +185,9 @@ def play_to_end(
     seats' usage (``calls``) is printed with the seats in ``order`` (else as they
     first called)."""
     narrator = screen.narrator
+    watch = failure_watch(agents, screen)
+    if watch is not None and calls is not None:
+        calls.subscribe(watch)
 
     def follow(g: Any) -> None:
         show_humans(screen.humans, g)
@@ -203,7 +245,7 @@ def play_to_end(
 
     result = result_of(game)
     if json_out:
-        print(result.to_json(), flush=True)
+        print(result.to_json(model_seats(agents, calls.records if calls is not None else ())), flush=True)
     elif quiet:
         winners = ", ".join(result.winners) or "nobody"
         print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
@@ -212,15 +254,16 @@ def play_to_end(
 
 def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
     """The closing table of model seats: what each cost and how well it kept the rules
-    (illegal: replies refused; fallback: decisions the bot played for the seat). Seats
-    come in table order; a model without a price shows "?" and the total says what it
-    leaves out rather than guessing."""
+    (illegal: replies refused; calls, fallbacks, errors: as ``play --json`` and
+    ``werewolf verify`` count them, ``transcripts.call_counts``). Seats come in table
+    order; a model without a price shows "?" and the total says what it leaves out
+    rather than guessing."""
     rank = {name: i for i, name in enumerate(order)}
     rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
     table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("seat / model", overflow="fold", min_width=10)
     reasoning = any(getattr(r, "reasoning_tokens", 0) for r in rows)
-    for col in ("calls", "in", "cached", "out", *(("reasoning",) if reasoning else ()), "USD", "illegal", "fallback"):
+    for col in ("calls", "in", "cached", "out", *(("reasoning",) if reasoning else ()), "USD", "illegal", "fallbacks", "errors"):
         table.add_column(col, justify="right", no_wrap=True)
     known, unpriced = 0.0, []
     for r in rows:
@@ -231,7 +274,7 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
         table.add_row(
             f"{r.seat}\n[dim]{r.model}[/dim]", str(r.calls), f"{r.input_tokens:,}", f"{r.cached_tokens:,}", f"{r.output_tokens:,}",
             *((f"{r.reasoning_tokens:,}",) if reasoning else ()),
-            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks),
+            "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks), str(r.errors),
         )  # fmt: skip
     console.print(table)
     note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
@@ -239,5 +282,10 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
     console.print(
         "in: prompt tokens (cached: read from the provider's cache); out: completion tokens"
         + ("; reasoning: the hidden reasoning within out, billed as output" if reasoning else ""),
+        style="dim",
+    )
+    console.print(
+        "calls: requests sent to the model; illegal: replies refused; fallbacks: decisions the fallback bot played; "
+        "errors: calls that failed after their retries, and decisions that ended with no reply",
         style="dim",
     )

@@ -1,17 +1,25 @@
 """The result of a finished game: the JSON object of CONTRACT.md section 3.
 
-It is what outside checks read, so its shape is fixed by the contract: exactly
-``winner``, ``winners``, ``deaths``, ``players`` and ``days``. Anything richer (the
-reason the game ended, who was the Sheriff) belongs in the transcript.
+It is what outside checks read, so its shape is fixed by the contract: ``winner``,
+``winners``, ``deaths``, ``players`` and ``days``, which the transcript's result record
+holds too. Keys may only be added: ``model_seats``, printed by ``werewolf play
+--json`` when the table has a model seat, says for each what its model did
+(``calls``, ``fallbacks``, ``errors``, counted as the closing table and ``werewolf
+verify`` count them: ``transcripts.call_counts``), so a game that no model played
+cannot pass for one that a model did. Anything richer (the reason the game ended, who
+was the Sheriff) belongs in the transcript.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any, Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.game import Game
+from transcripts.call_counts import by_seat
+from transcripts.schema import CallRecord
 
 
 class DeathOut(BaseModel):
@@ -29,6 +37,15 @@ class PlayerOut(BaseModel):
     alive: bool
 
 
+class ModelSeatOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    agent: str  # the seat's model spec, as in the game file
+    calls: int  # requests sent to the model
+    fallbacks: int  # decisions the fallback bot answered
+    errors: int  # calls that failed after their retries, decisions that ended with no reply
+
+
 class GameResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
     winner: str
@@ -37,9 +54,26 @@ class GameResult(BaseModel):
     players: list[PlayerOut]
     days: int
 
-    def to_json(self) -> str:
-        """One line, non-ASCII names kept readable."""
-        return json.dumps(self.model_dump(), ensure_ascii=False)
+    def to_json(self, model_seats: list[ModelSeatOut] | None = None) -> str:
+        """One line, non-ASCII names kept readable; ``model_seats`` added when given
+        (the transcript's result record keeps the contract's five keys)."""
+        out: dict[str, Any] = self.model_dump()
+        if model_seats:
+            out["model_seats"] = [m.model_dump() for m in model_seats]
+        return json.dumps(out, ensure_ascii=False)
+
+
+def model_seats(agents: Mapping[str, Any], records: Iterable[CallRecord]) -> list[ModelSeatOut]:
+    """Every model seat of the table (an agent with a model ``spec`` and a back end),
+    in seat order, with what its records count; a seat never asked counts zeros."""
+    counts = by_seat(records)
+    out = []
+    for name, agent in agents.items():
+        if getattr(agent, "backend", None) is None:
+            continue
+        c = counts.get(name)
+        out.append(ModelSeatOut(name=name, agent=str(agent.spec), calls=c.calls if c else 0, fallbacks=c.fallbacks if c else 0, errors=c.errors if c else 0))
+    return out
 
 
 class GameNotOver(RuntimeError):

@@ -172,7 +172,7 @@ def run_resume(args: argparse.Namespace) -> int:
     )
     if timeout is not None:
         banner += "; " + set_time_limit(cont, timeout)
-    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner)
+    return play_on(cont, json_out=args.json, quiet=args.quiet, god=args.god, banner=banner, allow_fallbacks=args.allow_fallbacks)
 
 
 def _needs_a_person(path: str) -> None:

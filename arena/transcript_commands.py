@@ -40,7 +40,9 @@ def _configure_verify(p: argparse.ArgumentParser) -> None:
 
 
 def verdict_json(v: Verification) -> dict:
-    out: dict = {"path": v.path, "status": v.status.value, "events": v.events, "answers": v.answers, "calls": v.calls, "beliefs": v.beliefs}
+    # calls, fallbacks, errors: as the closing table and ``play --json`` count them
+    # (``transcripts.call_counts``); call_records: every call record checked.
+    out: dict = {"path": v.path, "status": v.status.value, "events": v.events, "answers": v.answers, **v.usage.as_dict(), "call_records": v.calls, "beliefs": v.beliefs}
     if v.difference is not None:
         d = v.difference
         out["difference"] = {"line": d.line, "message": d.message, "expected": d.expected, "found": d.found}

@@ -28,6 +28,16 @@ own time and no route overflows.
     with StandInServer(latency=0.05) as api:
         seat = make_agent("openai:gpt-5.4-mini", "Alice", base_url=api.base_url, api_key="sk-bench")
         seat = make_agent("anthropic:claude-sonnet-4-6", "Bob", base_url=api.anthropic_url, api_key="sk-bench")
+
+A request with ``"stream": true`` on ``/v1/chat/completions`` is answered as OpenAI
+streams (server-sent events of ``chat.completion.chunk`` objects, the finish reason
+on the last one, usage after it when ``stream_options.include_usage`` asks, then
+``data: [DONE]``), over chunked transfer encoding.
+
+``push(Fault.X, ...)`` makes the next answers go wrong on the wire after the server
+said 200, each in one of the ways a server, proxy or network really cuts an answer
+(see ``Fault``); the answer that would have been sent is made (and counted) first,
+so what arrives is a cut piece of a real one.
 """
 
 from __future__ import annotations
@@ -35,10 +45,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import socket
 import sys
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
+from enum import Enum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -114,6 +127,22 @@ def answer(schema: dict[str, Any], question: str, rng: random.Random) -> Any:
     return value
 
 
+class Fault(str, Enum):
+    """How an answer goes wrong after the status line said 200 (``StandInServer.push``).
+
+    The vendors document these as server-side faults to retry, not answers: OpenAI's
+    error guide says of a server error "retry your request after a brief wait"
+    (https://developers.openai.com/api/docs/guides/error-codes), and its SDKs retry
+    connection errors (https://github.com/openai/openai-python#retries); Anthropic's
+    errors page warns that over a stream "an error can occur after returning a 200
+    response" and that networks may drop long idle connections
+    (https://platform.claude.com/docs/en/api/errors)."""
+
+    EMPTY = "empty"  # a whole HTTP message with no body (Content-Length: 0; a stream with no event)
+    CUT = "cut"  # a whole HTTP message holding half the JSON (a stream ending mid-answer, no [DONE])
+    SHORT = "short"  # Content-Length of the whole answer, half of it sent, the connection closed (a stream's chunks never ended)
+
+
 @dataclass
 class RequestStat:
     vendor: str  # openai | anthropic
@@ -129,9 +158,31 @@ class RequestStat:
     text: str = ""  # OpenAI: the prompt as its prefix cache sees it (``openai_prompt_text``)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up (a connection dropped on purpose, a pool closed at
+        the end of a game) is no error of the server's: say nothing of it."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class StandInServer:
-    def __init__(self, latency: float = 0.05, *, seed: int = 0, host: str = "127.0.0.1", port: int = 0, vendor_latency: float | None = None):
+    def __init__(
+        self,
+        latency: float = 0.05,
+        *,
+        seed: int = 0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        vendor_latency: float | None = None,
+        known: set[str] | None = None,
+    ):
         self.latency = latency
+        # The models this server has (None: any name asked for); another is a 404 on the
+        # model lookup and on every completion, as the vendors answer an unknown model.
+        self.known = known
         self.seed = seed
         self.requests: list[RequestStat] = []
         self._lock = threading.Lock()
@@ -139,8 +190,9 @@ class StandInServer:
         clock = {"clock": self.vendor_clock} if self.vendor_clock else {}
         self.openai_cache = OpenAIPromptCache(**clock, overflow_rate=OPENAI_OVERFLOW_RATE if self.vendor_clock else None)
         self.anthropic_cache = AnthropicPromptCache(**clock)
-        self._httpd = ThreadingHTTPServer((host, port), self._handler())
-        self._httpd.daemon_threads = True
+        self.faults: deque[Fault] = deque()  # what the next answers suffer, in order
+        self.faulted: list[Fault] = []  # the faults served so far
+        self._httpd = _Server((host, port), self._handler())
         self._thread: threading.Thread | None = None
 
     @property
@@ -166,6 +218,18 @@ class StandInServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def push(self, *faults: Fault) -> None:
+        """The next answers (one each, in order) suffer these faults."""
+        with self._lock:
+            self.faults.extend(faults)
+
+    def _fault(self) -> Fault | None:
+        with self._lock:
+            fault = self.faults.popleft() if self.faults else None
+            if fault is not None:
+                self.faulted.append(fault)
+            return fault
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the requests and the vendors' caches (between games)."""
@@ -277,6 +341,12 @@ class StandInServer:
             self.requests.append(stat)
         return stat
 
+    @staticmethod
+    def unknown(model: str) -> dict[str, Any]:
+        """OpenAI's answer to a model it does not have (``code: model_not_found``)."""
+        message = f"The model `{model}` does not exist or you do not have access to it."
+        return {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": "model_not_found"}}
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -286,17 +356,58 @@ class StandInServer:
             def log_message(self, *args: Any) -> None:  # quiet
                 pass
 
-            def _send(self, code: int, payload: dict[str, Any]) -> None:
+            def _send(self, code: int, payload: dict[str, Any], fault: Fault | None = None) -> None:
                 data = json.dumps(payload).encode()
+                sent = b"" if fault is Fault.EMPTY else data[: len(data) // 2] if fault in (Fault.CUT, Fault.SHORT) else data
                 self.send_response(code)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Length", str(len(data) if fault is Fault.SHORT else len(sent)))
                 self.end_headers()
-                self.wfile.write(data)
+                self.wfile.write(sent)
+                if fault is Fault.SHORT:
+                    self._drop()
+
+            def _drop(self) -> None:
+                """Close the connection at once, the way a dying server or a proxy does."""
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+
+            def _stream(self, events: list[str], fault: Fault | None) -> None:
+                """Server-sent events over chunked transfer encoding: ``events`` whole, or
+                none (``EMPTY``), or the first half, ended cleanly (``CUT``) or never ended
+                (``SHORT``: no last chunk, the connection closed)."""
+                if fault is Fault.EMPTY:
+                    events = []
+                elif fault in (Fault.CUT, Fault.SHORT):
+                    events = events[: max(1, len(events) // 2)]
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for event in events:
+                    data = f"data: {event}\n\n".encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                if fault is Fault.SHORT:
+                    self._drop()
+                    return
+                self.wfile.write(b"0\r\n\r\n")
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, {"object": "list", "data": [{"id": "standin", "object": "model", "owned_by": "bench"}]})
+                # The model routes, which the preflight asks (``agents.llm.probe``): the
+                # stand-in serves any model name, so a lookup finds any. One object fits
+                # both SDKs: OpenAI's model (id, object, created, owned_by) and
+                # Anthropic's (id, type, display_name, created_at).
+                path = self.path.split("?", 1)[0].rstrip("/")
+                _, sep, model = path.rpartition("/models/")
+                if path.endswith("/models"):
+                    names = sorted(server.known) if server.known is not None else ["standin"]
+                    self._send(200, {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "bench"} for m in names], "has_more": False})
+                elif sep and model and server.known is not None and model not in server.known:
+                    self._send(404, server.unknown(model))
+                elif sep and model:
+                    when = "2025-01-01T00:00:00Z"
+                    self._send(200, {"id": model, "object": "model", "created": 0, "owned_by": "bench", "type": "model", "display_name": model, "created_at": when})
                 else:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
@@ -314,6 +425,9 @@ class StandInServer:
                 except json.JSONDecodeError:
                     self._send(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
                     return
+                if server.known is not None and body.get("model") not in server.known:
+                    self._send(404, server.unknown(str(body.get("model"))))
+                    return
                 clock = server.vendor_clock
                 if clock:
                     clock.arrive()
@@ -329,6 +443,43 @@ class StandInServer:
                 finally:
                     if clock:
                         clock.leave()
-                self._send(200, reply)
+                fault = server._fault()
+                if vendor == "openai" and body.get("stream"):
+                    self._stream(sse_chunks(reply, include_usage=bool((body.get("stream_options") or {}).get("include_usage"))), fault)
+                else:
+                    self._send(200, reply, fault)
 
         return Handler
+
+
+PIECE = 4  # characters of content per streamed chunk
+
+
+def sse_chunks(completion: dict[str, Any], *, include_usage: bool = False) -> list[str]:
+    """A chat completion as OpenAI streams it (``stream: true``): the data lines of its
+    ``chat.completion.chunk`` events, ``[DONE]`` last
+    (https://developers.openai.com/api/reference/resources/chat/subresources/completions/streaming-events).
+    The content (or a tool call's arguments) comes in pieces of ``PIECE`` characters, so
+    a stream cut half-way is cut inside the answer; the finish reason on the last
+    chunk; usage on a chunk of its own with no choice, when asked."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+    head = {k: completion[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        return json.dumps({**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+    out = [chunk({"role": "assistant", "content": ""})]
+    calls = message.get("tool_calls") or []
+    if calls:
+        call = calls[0]
+        args = call["function"]["arguments"]
+        out.append(chunk({"tool_calls": [{"index": 0, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}]}))
+        out += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[i : i + PIECE]}}]}) for i in range(0, len(args), PIECE)]
+    else:
+        text = message.get("content") or ""
+        out += [chunk({"content": text[i : i + PIECE]}) for i in range(0, len(text), PIECE)]
+    out.append(chunk({}, choice["finish_reason"]))
+    if include_usage:
+        out.append(json.dumps({**head, "choices": [], "usage": completion["usage"]}))
+    return out + ["[DONE]"]

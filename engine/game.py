@@ -24,6 +24,7 @@ from engine.presets import get_preset
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Night, Parts
+from engine.words import MAX_CHARS, problem as words_problem
 
 # The rules' entry point. The flow imports this module back (engine.flow.deaths, as
 # ``import engine.game``, read at the call), so it must not need its names at import time.
@@ -100,7 +101,7 @@ class Game:
         "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
         "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "night", "memory", "winner",
         "over", "winners", "end_reason", "pending", "answers", "answer_log", "_next_decision", "_by_id",
-        "_batch_size", "_script", "_views",
+        "_batch_size", "_script", "_views", "_recorded",
     )  # fmt: skip
 
     def __init__(self, setup: GameSetup):
@@ -146,6 +147,7 @@ class Game:
         self._next_decision = 0
         self._by_id: dict[int, Decision] = {}
         self._batch_size = 0
+        self._recorded = False  # ``submit_recorded`` is submitting
         self._script: Generator[list[Decision], Any, None] = script(self)
         self._advance(None)
 
@@ -162,7 +164,8 @@ class Game:
         return [d for d in self.pending if d.id not in answers]
 
     def submit(self, decision_id: int, answer: Any) -> None:
-        """Answer one pending decision. Illegal answers raise ``IllegalAnswer``."""
+        """Answer one pending decision. Illegal answers raise ``IllegalAnswer``; words
+        (a ``TEXT`` answer) must be sayable (``engine.words``)."""
         d = self._by_id.get(decision_id)
         if d is None:
             raise IllegalAnswer(self._not_pending(decision_id))
@@ -170,17 +173,25 @@ class Game:
         if decision_id in answers:
             raise IllegalAnswer(f"decision {decision_id} ({d.kind} for {d.seat}) is already answered")
         shape = d.shape
-        # The two commonest answers, a name among the options and a plain speech, are
-        # accepted here as ``Decision.validate`` would accept them, saving it a call.
+        # The two commonest answers, a name among the options and a plain speech of one
+        # line, are accepted here as ``Decision.validate`` and ``words.problem`` would
+        # accept them, saving them a call (a printable line holds no surrogate and no
+        # control character).
         if shape == CHOICE and answer is not None and answer in d.options and answer.__class__ is not bool:
             value = answer
-        elif shape == TEXT and answer.__class__ is str:
+        elif shape == TEXT and answer.__class__ is str and len(answer) <= MAX_CHARS and answer.isprintable():
             value = answer
         else:
             try:
                 value = d.validate(answer)
-                if value.__class__ is dict and shape == TEXT:
-                    value = check_speech(d.kind, value, self.by_name, ROLES)
+                if shape == TEXT:
+                    if value.__class__ is dict:
+                        value = check_speech(d.kind, value, self.by_name, ROLES)
+                    said = value["text"] if value.__class__ is dict else value
+                    if not (self._recorded or (len(said) <= MAX_CHARS and said.isprintable())):  # as above
+                        why = words_problem(said)
+                        if why is not None:
+                            raise IllegalAnswer(f"{d.kind} for {d.seat}: {why}")
             except IllegalAnswer as e:
                 raise IllegalAnswer(self._explain(d, answer, str(e))) from None
         answers[decision_id] = value
@@ -188,6 +199,20 @@ class Game:
         if len(answers) == self._batch_size:
             self.answers = {}
             self._advance(answers)
+
+    def submit_recorded(self, decision_id: int, answer: Any) -> None:
+        """``submit`` an answer a transcript holds (a replay, a resumed game's catch-up):
+        accepted when it was said, it is taken as it was, words included, so a game
+        recorded before the bound on words (``engine.words``) replays as it was played.
+        A method of its own rather than a parameter of ``submit``, the engine's hottest
+        method, whose every call would pay for it (a keyword-only one would put every
+        call on CPython 3.11's general call path); the flag is read only where words
+        are checked."""
+        self._recorded = True
+        try:
+            self.submit(decision_id, answer)
+        finally:
+            self._recorded = False
 
     def observation(self, seat: str, since: int = 0) -> list[Event]:
         """Every event ``seat`` may see, in order (from ``events[since]`` on): derived

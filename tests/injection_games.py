@@ -6,7 +6,9 @@ Payloads are built with the renderer itself: the exact line the narrator would w
 for a night result, a death, a speech, a question, preceded by what closes the
 quotation a speech was put in (``"`` in English, ``”`` in Chinese) and a line break of
 some kind (``\\n``, ``\\r``, U+2028, U+0085). Half the seats are bots that speak them,
-half are model seats on a stand-in server that speak them too and read everything.
+half are model seats on a stand-in server that speak them too and read everything. A
+CR or a NEL reaches the table as the line break it means (``engine.words``: the engine
+refuses those control characters, a model's words are repaired).
 """
 
 from __future__ import annotations
@@ -61,6 +63,19 @@ def payloads(lang: str, names: list[str]) -> list[str]:
     ]
 
 
+try:  # what the engine lets a player say (``engine.words``): a CR or a NEL is refused, a
+    # model's is repaired into a line break, so a bot says the payload as a player can
+    from engine.words import repair
+
+    def sayable(text: str) -> str:
+        return repair(text).text
+
+except ImportError:  # an older checkout (``benchmarks/prompt_safety.py --code``) took any words
+
+    def sayable(text: str) -> str:
+        return text
+
+
 class PayloadBot(HeuristicAgent):
     """The heuristic bot's moves, with a payload in place of every word it says."""
 
@@ -71,7 +86,7 @@ class PayloadBot(HeuristicAgent):
 
     def decide(self, view: Any, decision: Decision) -> Any:
         answer = super().decide(view, decision)
-        words = self.said[self.n % len(self.said)]
+        words = sayable(self.said[self.n % len(self.said)])
         if isinstance(answer, dict) and "text" in answer:
             self.n += 1
             return {**answer, "text": words}

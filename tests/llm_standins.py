@@ -27,6 +27,15 @@ Use::
         ... play ...
         api.requests                           # every request body received
 
+The model routes answer as the vendors document them: OpenAI's ``GET /models/{model}``
+and ``GET /models`` (https://platform.openai.com/docs/api-reference/models), Anthropic's
+``GET /v1/models/{model_id}`` and ``GET /v1/models`` (https://docs.anthropic.com/en/api/models),
+an unknown model a 404 there and on every completion (``known``: the models the server
+has; None, any model asked for). ``lookup_route = False`` is a server of one's own
+without the single-model lookup (llama.cpp's, vLLM's: a plain 404), ``listed`` the ids
+its list names; ``push_lookup`` queues misbehaviours for the model routes alone, and
+``lookups`` logs every path they were asked.
+
 Two more ways to misbehave, for the tests of what a reply may publish: ``say`` (the
 public words the "model" speaks, in turn: injection payloads) and cutting replies the
 way a server does at ``max_tokens`` (``honour_max_tokens``: a reply longer than the
@@ -252,6 +261,17 @@ def asks_a_move(body: dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------------- the stand-ins
+def _json_response(out: dict[str, Any]) -> httpx.Response:
+    """A 200 with ``out`` as its JSON body, as a server writes it: UTF-8, and any text
+    UTF-8 cannot carry (an unpaired surrogate a model wrote) as JSON's ``\\uXXXX``
+    escape, which RFC 8259 (section 8.2) allows in a string and a client's parser
+    reads back as that lone surrogate; Python's ``json.dumps`` writes it so by default."""
+    try:
+        return httpx.Response(200, json=out)
+    except UnicodeEncodeError:
+        return httpx.Response(200, content=json.dumps(out).encode("ascii"), headers={"content-type": "application/json"})
+
+
 class _StandIn:
     """What both APIs share: the queue of misbehaviours, the request log, the rng."""
 
@@ -274,6 +294,67 @@ class _StandIn:
         self.honour_max_tokens = False  # cut a reply at the request's budget, as a server does
         self.cut_at: int | None = None  # cut every reply after this many characters
         self.cuts = 0  # replies cut so far
+        self.known: set[str] | None = None  # the models this server has (None: any model asked for)
+        self.lookup_route = True  # GET .../models/{model} exists (False: llama.cpp, vLLM)
+        self.listed: list[str] | None = None  # what GET .../models names (None: ``known``, sorted)
+        self.lookup_queue: list[Behaviour] = []
+        self.lookups: list[str] = []  # the paths of every model-route request
+        self.lookups_in_flight = 0
+        self.lookups_peak = 0  # most model-route requests held at once (by a ``Sleep``)
+
+    def push_lookup(self, *behaviours: Behaviour) -> None:
+        """Queue behaviours for the next requests to the model routes, in order."""
+        self.lookup_queue.extend(behaviours)
+
+    def _model_routes(self, router: respx.MockRouter, models_url: str) -> None:
+        router.get(url__regex=rf"^{re.escape(models_url)}/(?P<model>[^?]+)").mock(side_effect=self._lookup_model)
+        router.get(url__regex=rf"^{re.escape(models_url)}/?(\?.*)?$").mock(side_effect=self._list_models)
+
+    async def _lookup_behaviour(self, request: httpx.Request) -> httpx.Response | None:
+        self.lookups.append(request.url.path)
+        b = self.lookup_queue.pop(0) if self.lookup_queue else None
+        self.lookups_in_flight += 1
+        self.lookups_peak = max(self.lookups_peak, self.lookups_in_flight)
+        try:
+            while isinstance(b, Sleep):
+                await asyncio.sleep(b.seconds)
+                b = self.lookup_queue.pop(0) if self.lookup_queue else None
+        finally:
+            self.lookups_in_flight -= 1
+        if isinstance(b, Status):
+            return self._error(b)
+        if isinstance(b, Raise):
+            raise b.error("stand-in transport failure", request=request)
+        return None
+
+    async def _lookup_model(self, request: httpx.Request, model: str) -> httpx.Response:
+        from urllib.parse import unquote
+
+        failed = await self._lookup_behaviour(request)
+        if failed is not None:
+            return failed
+        model = unquote(model)
+        if not self.lookup_route:
+            return httpx.Response(404, json={"error": {"code": 404, "message": "File Not Found", "type": "not_found_error"}})
+        if self.known is not None and model not in self.known:
+            return self._unknown(model)
+        return httpx.Response(200, json=self._model_object(model))
+
+    async def _list_models(self, request: httpx.Request) -> httpx.Response:
+        failed = await self._lookup_behaviour(request)
+        if failed is not None:
+            return failed
+        ids = self.listed if self.listed is not None else sorted(self.known or ())
+        return httpx.Response(200, json=self._model_list([self._model_object(m) for m in ids]))
+
+    def _model_object(self, model: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _model_list(self, objects: list[dict[str, Any]]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _unknown(self, model: str) -> httpx.Response:
+        raise NotImplementedError
 
     def push(self, *behaviours: Behaviour, when: Predicate | None = None) -> None:
         """Queue behaviours for the next requests (matching ``when``), in order."""
@@ -302,6 +383,8 @@ class _StandIn:
                 return self._error(b)
             if isinstance(b, Raise):
                 raise b.error("stand-in transport failure", request=request)
+            if self.known is not None and body.get("model") not in self.known:
+                return self._unknown(str(body.get("model")))
             rejected = self._rejects(body)
             if rejected:
                 return self._error(Status(400, message=rejected))
@@ -314,7 +397,7 @@ class _StandIn:
             out = self._answer(body, b if isinstance(b, Reply) else None, cached)
             self._commit(cached)  # readable by the requests that arrive from now on
             self.responses.append(out)
-            return httpx.Response(200, json=out)
+            return _json_response(out)
         finally:
             self.in_flight -= 1
 
@@ -362,6 +445,19 @@ class OpenAIStandIn(_StandIn):
         self.cache = OpenAIPromptCache(**({"minimum": self.cache_min} if self.cache_min is not None else {}))
         self.reasoning_tokens = 0  # hidden reasoning reported (and counted in completion_tokens)
         router.post(f"{self.base_url}/chat/completions").mock(side_effect=self._handle)
+        self._model_routes(router, f"{self.base_url}/models")
+
+    def _model_object(self, model: str) -> dict[str, Any]:
+        return {"id": model, "object": "model", "created": 0, "owned_by": "stand-in"}
+
+    def _model_list(self, objects: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"object": "list", "data": objects}
+
+    def _unknown(self, model: str) -> httpx.Response:
+        return httpx.Response(
+            404,
+            json={"error": {"message": f"The model `{model}` does not exist or you do not have access to it.", "type": "invalid_request_error", "param": None, "code": "model_not_found"}},
+        )
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
         if self.reject_when is not None and self.reject_when(body):
@@ -432,6 +528,17 @@ class AnthropicStandIn(_StandIn):
         super().__init__(router, base_url, **kw)
         self.cache = AnthropicPromptCache(minimum=self.cache_min)
         router.post(f"{self.base_url}/v1/messages").mock(side_effect=self._handle)
+        self._model_routes(router, f"{self.base_url}/v1/models")
+
+    def _model_object(self, model: str) -> dict[str, Any]:
+        return {"id": model, "type": "model", "display_name": model, "created_at": "2025-01-01T00:00:00Z"}
+
+    def _model_list(self, objects: list[dict[str, Any]]) -> dict[str, Any]:
+        ids = [o["id"] for o in objects]
+        return {"data": objects, "has_more": False, "first_id": ids[0] if ids else None, "last_id": ids[-1] if ids else None}
+
+    def _unknown(self, model: str) -> httpx.Response:
+        return self._error(Status(404, message=f"model: {model}"))
 
     def _rejects(self, body: dict[str, Any]) -> str | None:
         if self.reject_tools and body.get("tools"):
@@ -439,7 +546,7 @@ class AnthropicStandIn(_StandIn):
         return None
 
     def _error(self, s: Status) -> httpx.Response:
-        kind = {429: "rate_limit_error", 529: "overloaded_error", 400: "invalid_request_error", 401: "authentication_error"}.get(
+        kind = {429: "rate_limit_error", 529: "overloaded_error", 400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error"}.get(
             s.code, "api_error"
         )
         return httpx.Response(s.code, headers=s.headers, json={"type": "error", "error": {"type": kind, "message": s.message}})

@@ -85,7 +85,7 @@ def test_claims_are_the_deception_metrics_verdicts(tournament):
 def test_the_command_and_its_errors(tournament, tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["export", str(tournament), "--format", "csv", "--out", str(out)]) == 0
-    assert "wrote 8 tables" in capsys.readouterr().out
+    assert "wrote 9 tables" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == sorted(f"{n}.csv" for n in TABLES)
     assert main(["export", str(tmp_path / "none"), "--format", "csv", "--out", str(out)]) == 2
     assert "no such database, folder or transcript" in capsys.readouterr().err

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from agents.llm import make_llm_agent, split_spec
+from agents.llm.backends.base import PING
 from agents.llm.langchain_spec import PROVIDERS, chat_model_from_spec
 from agents.llm.config import LLMOptions
 from agents.llm.pricing import DEFAULT_TABLE, PriceTable
@@ -120,7 +121,10 @@ def test_a_provider_package_at_the_local_stand_in(tmp_path):
     import sqlite3
 
     calls, cost = sqlite3.connect(db).execute("SELECT SUM(calls), SUM(cost_usd) FROM seats WHERE participant = 'LC'").fetchone()
-    assert calls == len(api.requests) and cost > 0  # priced from the built-in table as gpt-5.4-mini
+    # Besides the games' calls, the check before the run: one short call (LangChain has no model lookup).
+    checks = [r for r in api.requests if r["messages"] == [{"role": "user", "content": PING}]]
+    assert len(checks) == 1 and api.requests[0] is checks[0]
+    assert calls == len(api.requests) - 1 and cost > 0  # priced from the built-in table as gpt-5.4-mini
     model = chat_model_from_spec("openai:smollm2", LLMOptions(timeout=7, temperature=0.2, max_tokens=99))
     assert (model.max_retries, model.request_timeout, model.temperature, model.max_tokens) == (0, 7, 0.2, 99)
     # langchain-openai drops a temperature other than 1 for gpt-5 models, which accept
@@ -177,7 +181,9 @@ def test_litellm_plays_against_the_local_server_with_its_prices(tmp_path, monkey
         out = tmp_path / "g.jsonl"
         assert main(["play", str(game), "--transcript", str(out), "--json", "--trust-endpoints"]) == 0  # the test's own file: trusted on purpose
     calls = _calls(out)
-    assert calls and len(calls) == len(api.requests) and all(c["accepted"] for c in calls)
+    # Besides the game's calls, the check before it: one one-token call (LiteLLM has no model lookup).
+    assert PING in api.requests[0].text and not any(PING in r.text for r in api.requests[1:])
+    assert calls and len(calls) == len(api.requests) - 1 and all(c["accepted"] for c in calls)
     price = DEFAULT_TABLE.lookup(model, "litellm")
     c = calls[0]
     assert c["backend"] == "litellm" and c["price_known"] and c["cost_usd"] == pytest.approx(

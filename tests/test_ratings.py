@@ -11,6 +11,7 @@ from fit_checks import assert_batched_fits_agree
 
 from arena.ratings.bootstrap import bootstrap, percentile_interval
 from arena.ratings.bradley_terry import ELO, bradley_terry
+from arena.ratings.fallbacks import keep_decided, left_out, nothing_rated
 from arena.ratings.games import GameOutcome, SeatResult
 from arena.ratings.leaderboard import compute
 from arena.ratings.plackett_luce import TeamRater, overall_identity, replicate_mu, side_identity
@@ -278,6 +279,25 @@ def test_games_with_fallback_moves_are_left_out_and_counted():
     from arena.ratings.render import headline
 
     assert f"{weak_games} games left out (Weak {weak_games})" in headline(lb)
+
+
+def _fallback_game(gid: str, fell: int) -> GameOutcome:
+    return GameOutcome(gid, "village", (SeatResult("Dead", "village", "villager", True, decisions=10, fallbacks=fell),
+                                        SeatResult("H", "werewolves", "werewolf", False)))  # fmt: skip
+
+
+def test_the_leaderboard_says_what_it_left_out_for_whom_and_the_flag_that_includes_it():
+    kept, ex = keep_decided([_fallback_game("a", 10), _fallback_game("b", 3), _fallback_game("c", 0)], 0.9)
+    assert [g.id for g in kept] == ["c"]
+    assert ex["by_participant"] == {"Dead": 2} and ex["decisions"] == {"Dead": {"asked": 20, "decided": 7}}
+    assert ex["include_with"] == "--min-decided 0"
+    assert keep_decided([_fallback_game("b", 3)], 0.9)[1]["include_with"] == "--min-decided 0.7"
+    assert keep_decided([_fallback_game("b", 3)], 0.7)[1]["games"] == 0  # the flag it names includes the game
+    text = left_out(ex)
+    assert text.startswith("2 games left out (Dead 2): a participant's own agent decided less than 90%")
+    assert "Dead decided 7 of its 20 decisions" in text and text.endswith("--min-decided 0 includes them")
+    assert nothing_rated(ex).startswith("no game rated: 2 of 2 finished games left out (Dead 2)")
+    assert nothing_rated(keep_decided([], 0.9)[1]) == "no finished game in the database yet"
 
 
 def test_mirrored_deals_are_resampled_together():

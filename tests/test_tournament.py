@@ -16,6 +16,7 @@ from arena.tournament.config import ConfigError, config_from_data, load_config
 from arena.tournament.run import MAX_BATCH, bot_batches, run_tournament, transcripts_dir
 from arena.tournament.schedule import build_schedule, side_of
 from arena.tournament.store import Store, StoreError
+from arena.tournament.trial import FIRST_LOOK
 
 BOTS = [{"name": "Heuristic", "agent": "heuristic"}, {"name": "Heuristic-B", "agent": "heuristic"}, {"name": "Random", "agent": "random"}]
 
@@ -338,18 +339,24 @@ def test_the_budget_counts_what_games_in_flight_will_cost(tmp_path, monkeypatch,
     try:
         with standin_router() as router:
             OpenAIStandIn(router)
-            first = run_tournament(config_from_data(data), db, progress=False, max_games=1)
-            assert first.played == 1
-            (cost,) = sqlite3.connect(db).execute("SELECT cost_usd FROM games").fetchone()
-            assert cost > 0
-            cfg = write_cfg(tmp_path, **{**data, "budget_usd": 2.5 * cost})  # room for one more game, not three
+            # Two games first: a model's first games are played one at a time until they
+            # hold FIRST_LOOK of its decisions (arena.tournament.trial); after that its
+            # games run three at once, which is what the budget must account for.
+            first = run_tournament(config_from_data(data), db, progress=False, max_games=2)
+            assert first.played == 2
+            con = sqlite3.connect(db)
+            costs = [c for (c,) in con.execute("SELECT cost_usd FROM games")]
+            asked = con.execute("SELECT SUM(json_extract(metrics, '$.decisions_asked')) FROM seats WHERE participant = 'Mini'").fetchone()[0]
+            assert min(costs) > 0 and asked >= FIRST_LOOK
+            cost = sum(costs) / 2  # what a game is expected to cost
+            cfg = write_cfg(tmp_path, **{**data, "budget_usd": sum(costs) + 1.5 * cost})  # room for one more game, not three
             assert main(["tournament", str(cfg), "--db", str(db), "--quiet", "--json"]) == 0
             report = json.loads(capsys.readouterr().out)
             assert main(["tournament", str(cfg), "--db", str(db), "--quiet"]) == 0
             text = capsys.readouterr().out
     finally:
         reset_llm_state()
-    assert report["stopped"] == "budget" and report["played"] == 1 and report["remaining"] == 4
+    assert report["stopped"] == "budget" and report["played"] == 1 and report["remaining"] == 3
     b = report["budget"]
     assert b["in_flight"] == 1 and b["expected_per_game_usd"] == pytest.approx(cost, rel=1e-3)
     assert b["spent_usd"] + b["in_flight_expected_usd"] + b["expected_per_game_usd"] > b["budget_usd"]

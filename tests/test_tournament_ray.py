@@ -145,6 +145,26 @@ def test_model_games_play_on_the_actor_under_the_same_limits(cluster, tmp_path, 
     assert KEY not in "".join(p.read_text() for p in transcripts_dir(tmp_path / "ray.sqlite").glob("*.jsonl"))
 
 
+def test_a_dead_model_on_the_actor_is_paused_after_one_game(cluster, tmp_path, monkeypatch):
+    """Three model games at once on the actor: a participant's first look holds its
+    games to one at a time in the driver, so a model whose address refuses every
+    connection plays one game, is paused, and no other game of it starts."""
+    import socket
+
+    with socket.socket() as s:  # a local port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv(KEY_ENV, KEY)
+    model = {"name": "M", "agent": "openai:standin", "options": {"base_url": f"http://127.0.0.1:{port}/v1", "api_key_env": KEY_ENV, "max_retries": 0, "timeout": 5}}
+    data = {"name": "d", "seed": 3, "games": 6, "seating": "teams", "tables": [{"players": 5, "options": {"sheriff": False}}],
+            "participants": [model, BOTS[0]], "concurrency": {"games": 3, "backend": "ray"},
+            "allow_fallbacks": True}  # past the check before the first game, to the trial  # fmt: skip
+    report = run_tournament(config_from_data(data), tmp_path / "ray.sqlite", progress=False)
+    assert (report.played, report.failed, report.stopped) == (1, 0, "paused")
+    (paused,) = report.paused
+    assert (paused["participant"], paused["decided"], paused["unplayed"]) == ("M", 0, 5) and paused["last_error"]
+
+
 def test_config_and_cluster_errors_are_named(cluster):
     with pytest.raises(ValueError, match="need backend: ray"):
         config_from_data(cfg_data(address="auto"))

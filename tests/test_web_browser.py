@@ -255,8 +255,12 @@ def test_a_person_plays_a_whole_game_from_the_start_page(server, page):
 
     # The person's words reached the table, and the game left a transcript that verifies.
     assert page.locator(".speech.mine .words").first.inner_text().startswith("I am a simple villager")
-    session = next(iter(app.state.store.sessions.values()))
-    assert session.status == "over"
+    found = app.state.store.by_seat(page.url.rsplit("/", 1)[1])  # read again from disk: the game has ended
+    assert found is not None
+    session = found[0]
+    assert session.status == "over" and not app.state.store.sessions
+    assert str(session.transcript.parent) not in page.content()  # a download, never the server's path
+    assert page.locator(f"a[href='/api/watch/{session.keys.watch_token}/transcript']").count() == 1
     from arena.cli import main
 
     assert main(["verify", str(session.transcript)]) == 0
@@ -302,8 +306,8 @@ def test_the_page_never_receives_another_seats_secret(server, page):
     page.on("websocket", on_socket)
     page.on("response", lambda r: states.append(r.text()) if "/state" in r.url else None)
     page.goto(base + links["seats"]["Alice"])
+    session = session_of(app, links)  # the game being played: its record of what it sent
     play_to_end(page)
-    session = session_of(app, links)
     game = session.game
     assert frames, "the socket delivered nothing"
 

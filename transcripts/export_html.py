@@ -170,7 +170,8 @@ def _call_item(c: Any, seats: _Seats, words: Words) -> str:
     thought = reasoning_of(c)
     if thought:
         out.append(f'<div class="v {seats.of(c.seat)} think">{words.say("replay.thought", who=who, kind=words.text(c.kind))} {esc(thought)}</div>')
-    for field, key in (("violation", "replay.refused"), ("error", "replay.failed")):
+    refused = "replay.repaired" if getattr(c, "accepted", False) else "replay.refused"  # an accepted reply's violation: a repair
+    for field, key in (("violation", refused), ("error", "replay.failed")):
         value = getattr(c, field, None)
         if value:
             out.append(f'<div class="v {seats.of(c.seat)} warn">{words.say(key, who=who, why=words.text(value))}</div>')

@@ -148,13 +148,15 @@ def tell_answer(console: Console, a: AnswerRecord, words: Words) -> None:
 
 
 def tell_call(console: Console, c: Any, words: Words) -> None:
-    """A model's call: its private reasoning, and whether its reply was refused."""
+    """A model's call: its private reasoning, and whether its reply was refused (or
+    taken once its words were repaired)."""
     thought = reasoning_of(c)
     who = words.caller(c)
     if thought:
         console.print(f"[magenta]{words.say('replay.thought', who=who, kind=words.text(c.kind))}[/magenta] [italic]{escape(thought)}[/italic]")
     if getattr(c, "violation", None):
-        console.print(f"[yellow]{words.say('replay.refused', who=who, why=words.text(c.violation))}[/yellow]")
+        key = "replay.repaired" if getattr(c, "accepted", False) else "replay.refused"
+        console.print(f"[yellow]{words.say(key, who=who, why=words.text(c.violation))}[/yellow]")
     if getattr(c, "error", None):
         console.print(f"[yellow]{words.say('replay.failed', who=who, why=words.text(c.error))}[/yellow]")
     if getattr(c, "fallback", False):

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, Val
 from engine.events import Event, EventData, audience_from_json
 from engine.options import RuleOptions, coerce_options
 from engine.setup import GameSetup
+from engine.words import unencodable
 from transcripts.payloads import declared_payload as declared_payload  # where it lives: readers of events alone load no pydantic
 
 FORMAT: Final = "werewolf-transcript"
@@ -192,7 +193,7 @@ class CallRecord(_Line):
     reply: str | None = None  # the raw reply (text, or the tool's JSON arguments)
     parsed: Any = None  # the structured reply as read (reasoning included)
     accepted: bool = False  # the reply became the seat's answer
-    violation: str | None = None  # why the reply was refused (malformed or illegal)
+    violation: str | None = None  # why the reply was refused (malformed or illegal); on an accepted one, what was repaired in its words
     error: str | None = None  # the call failed (after its retries) or was cut off
     retries: int = 0  # transient failures retried within this call
     latency_s: float = 0.0  # from the first attempt to the reply, retries included
@@ -203,7 +204,7 @@ class CallRecord(_Line):
     reasoning_tokens: int | None = None
     cost_usd: float | None = None  # None when the model has no price (see price_known)
     price_known: bool = False
-    fallback: bool = False  # the decision ended in the fallback bot's answer (a violation)
+    fallback: bool = False  # the decision ended in the fallback bot's answer: after refused replies (``violation``) or a failed call (``error``)
     answer: Any = None  # on the decision's last record: what the seat played
 
 
@@ -312,11 +313,20 @@ class Transcript(BaseModel):
 
 
 def parse_record(line: str) -> Record:
-    """One line to its record; raises ``TranscriptError``."""
+    """One line to its record; raises ``TranscriptError``.
+
+    A line whose JSON escapes an unpaired surrogate (``\\ud800``) is refused: no
+    writer of this program makes one (``engine.words``), and the record could not be
+    written again (a resumed game's copy, a fork, an export)."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as e:
         raise TranscriptError(f"not JSON: {e.msg}; a transcript has one JSON record a line") from None
+    if "\\ud" in line or "\\uD" in line:  # only an escape can make one: a file that is UTF-8 holds none as written
+        bad = unencodable(data)
+        if bad is not None:
+            place, why = bad
+            raise TranscriptError(f"{'.'.join(map(str, place))} {why}")
     kinds = RECORD_TYPES
     if not isinstance(data, dict) or data.get("type") not in kinds:
         what = "a JSON object" if isinstance(data, dict) else f"a JSON {type(data).__name__}"

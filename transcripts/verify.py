@@ -24,6 +24,7 @@ from arena.result import result_of
 from engine.decisions import IllegalAnswer
 from engine.flow.voting import VOTE
 from engine.game import Game
+from transcripts.call_counts import CallCounts, count
 from transcripts.chain import first_break, forms
 from transcripts.coverage import check_backing
 from transcripts.schema import (
@@ -78,7 +79,8 @@ class Verification:
     status: Status
     events: int = 0  # events reproduced and matched
     answers: int = 0  # answers re-submitted and accepted
-    calls: int = 0  # model call records checked against the decisions asked
+    calls: int = 0  # model call records checked against the decisions asked (``usage.records``)
+    usage: CallCounts = field(default_factory=CallCounts)  # what those records count (``transcripts.call_counts``)
     beliefs: int = 0  # belief records checked against the moment they were given
     difference: Difference | None = None
     reason: str = ""  # for INCOMPLETE and UNREADABLE: why, in words
@@ -97,7 +99,8 @@ class Verification:
         return EXIT_CODES[self.status]
 
     def counts(self, verb: str) -> str:
-        calls = f", {self.calls} model calls checked" if self.calls else ""
+        # The closing table's and the result's words: calls, fallbacks, errors.
+        calls = f", model seats: {self.usage.words()} ({self.calls} call records checked)" if self.calls else ""
         beliefs = f", {self.beliefs} beliefs checked" if self.beliefs else ""
         return f"{self.events} events and {self.answers} answers {verb}{calls}{beliefs}"
 
@@ -303,7 +306,7 @@ class _Rerun:
                 Difference(line, f"the answer to {decision_label(d)} is not as the engine records it", show(canonical), show(r.answer))
             )
         try:
-            game.submit(d.id, r.answer)
+            game.submit_recorded(d.id, r.answer)
         except IllegalAnswer as e:
             raise _Stop(Difference(line, f"the rules refuse this answer to {decision_label(d)}: {e}", None, show(r.answer)))
         except Exception as e:  # the engine must never crash on a re-played answer; say so instead
@@ -395,6 +398,7 @@ def verify(transcript: Transcript, path: str = "transcript", *, allow_unchained:
         # a cut line after a complete game: the file was damaged after the end
         faults["replay"] = Difference(len(transcript.records) + 2, "a partial line after the result")
     out.events, out.answers, out.calls, out.beliefs = run.ev, run.answers, len(run.calls), run.beliefs
+    out.usage = count(r for _, r in run.calls)
     canon = forms(transcript.header, transcript.records)  # once, for the chain and the signatures
     chain = _chain_fault(transcript, allow_unchained, out, canon)
     if chain is not None:

@@ -25,6 +25,7 @@ from typing import IO, Any
 from arena.result import result_of
 from engine.decisions import Decision
 from engine.game import Game
+from engine.words import encodable, storable
 from transcripts.chain import HEAD_START, canonical_of_dump, dumps, floats_in, head, head_link, link
 from transcripts.schema import (
     BeliefRecord,
@@ -183,14 +184,30 @@ class TranscriptWriter:
         self._line(data, form, False)
 
     def _line(self, data: dict[str, Any], form: str, floats: bool) -> None:
-        """Chain a line by its canonical ``form`` and write it whole."""
-        if self._chained:
-            self._digest = data["digest"] = link(self._digest, None, form)  # last, so a line still opens with its type
-            self._head = head_link(self._head, None, form)
-        self._file.write(dumps(data, floats=floats) + "\n")
+        """Chain a line by its canonical ``form`` and write it whole.
+
+        Text no UTF-8 file can hold (an unpaired surrogate) does not come this far
+        from what players say (``engine.words``); should some come all the same (a
+        name on the command line that was not UTF-8, a caller of one's own), the line
+        is written with it replaced by U+FFFD rather than the game failing on its
+        record: the record then differs from what was played, and verify says where."""
+        try:
+            self._chain_and_write(data, form, floats)
+        except UnicodeEncodeError:
+            self._chain_and_write(storable(data), encodable(form), floats)
         if self._flush:
             self._file.flush()
         self._lines += 1
+
+    def _chain_and_write(self, data: dict[str, Any], form: str, floats: bool) -> None:
+        """The chain moves on only once the line is written (a line that cannot be
+        encoded leaves both as they were)."""
+        if self._chained:
+            digest = data["digest"] = link(self._digest, None, form)  # last, so a line still opens with its type
+            head = head_link(self._head, None, form)
+        self._file.write(dumps(data, floats=floats) + "\n")
+        if self._chained:
+            self._digest, self._head = digest, head
 
     def close(self) -> None:
         """Sign (with a signer) and close; closing again does nothing."""

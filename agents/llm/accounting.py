@@ -8,7 +8,11 @@ closing table.
 Secrets: a record holds messages, replies and error texts, and an SDK's error text
 can quote a key ("Incorrect API key provided: sk-...abcd"). Every string of a record
 is therefore scrubbed before it is stored: exact values of the environment's secret
-variables, and anything shaped like a vendor key.
+variables, and anything shaped like a vendor key. And every string is made one a
+transcript can store: a reply's ``\ud800`` (JSON's escape of an unpaired surrogate)
+reads as a character no UTF-8 file holds, and is written as U+FFFD
+(``engine.words.encodable``); the words the seat played were repaired before the
+engine took them (``agents.llm.interpret``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel
 
+from transcripts.call_counts import CallCounts, made_request
+from engine.words import encodable
 from transcripts.schema import CallRecord
 
 __all__ = ["CallLog", "CallRecord", "SeatUsage", "redact", "secret_values"]
@@ -39,13 +45,15 @@ def secret_values(extra: Iterable[str] = ()) -> list[str]:
 
 
 def redact(value: Any, secrets: Iterable[str] | None = None) -> Any:
-    """``value`` with every secret replaced, recursively through dicts and lists."""
+    """``value`` with every secret replaced, and every string made storable
+    (``engine.words.encodable``), recursively through dicts and lists."""
     secrets = secret_values() if secrets is None else list(secrets)
     return _redact(value, secrets)
 
 
 def _redact(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, str):
+        value = encodable(value)
         for s in secrets:
             if s in value:
                 value = value.replace(s, REDACTED)
@@ -70,7 +78,7 @@ class SeatUsage(BaseModel):
     cost_usd: float | None = 0.0  # None once any call had no known price
     violations: int = 0  # replies refused as malformed or illegal
     fallbacks: int = 0  # decisions the fallback bot answered
-    errors: int = 0  # calls that failed after their retries
+    errors: int = 0  # calls that failed after their retries, decisions that ended with no reply
     retries: int = 0
     latency_s: float = 0.0
 
@@ -109,25 +117,28 @@ class CallLog:
 
 
 def summarize(records: Iterable[CallRecord]) -> list[SeatUsage]:
-    """Per-seat totals in order of first appearance. A record that made no request
-    (a decision cut off before any reply, a disabled seat's fallback) counts no call."""
+    """Per-seat totals in order of first appearance. ``calls``, ``fallbacks`` and
+    ``errors`` are counted by ``transcripts.call_counts`` (the words of the result,
+    the closing table and ``werewolf verify``): a record that made no request (a
+    decision answered without one, a seat no longer asked) counts no call, and costs
+    nothing."""
     rows: dict[str, SeatUsage] = {}
+    counts: dict[str, CallCounts] = {}
     for r in records:
         u = rows.setdefault(r.seat, SeatUsage(seat=r.seat, model=r.display_name or r.model))
-        made_request = bool(r.messages)
-        u.calls += 1 if made_request else 0
+        counts.setdefault(r.seat, CallCounts()).add(r)
         u.input_tokens += r.input_tokens or 0
         u.output_tokens += r.output_tokens or 0
         u.cached_tokens += r.cached_tokens or 0
         u.reasoning_tokens += r.reasoning_tokens or 0
-        if made_request and r.input_tokens is not None:
+        if made_request(r) and r.input_tokens is not None:
             if r.cost_usd is None or u.cost_usd is None:
                 u.cost_usd = None
             else:
                 u.cost_usd = round(u.cost_usd + r.cost_usd, 8)
         u.violations += 1 if r.violation else 0
-        u.fallbacks += 1 if r.fallback else 0
-        u.errors += 1 if r.error else 0
         u.retries += r.retries
         u.latency_s = round(u.latency_s + r.latency_s, 6)
+    for seat, u in rows.items():
+        u.calls, u.fallbacks, u.errors = counts[seat].calls, counts[seat].fallbacks, counts[seat].errors
     return list(rows.values())

@@ -5,8 +5,14 @@ the question), ask the back end for an answer shaped by the decision's schema, r
 it, and check it against the rules. A malformed or illegal reply is sent back with
 the reason, a bounded number of times; after that, or when the back end fails for
 good, or when the decision's time limit is reached, the heuristic bot answers for the
-seat, so a failing seat still plays sensibly and the game always finishes. That
-fallback is recorded as the seat's rule-following violation.
+seat, so a failing seat still plays sensibly and the game always finishes.
+
+The records keep the causes apart, so that only an answer the model did give counts
+against it: a refused reply is the model's ``violation``; a call that brought no
+reply (the server down or refusing, every attempt's answer cut on the way, the time
+limit) is an ``error``, and the fallback that follows it is the server's, not a
+violation. Transient faults never reach this far unless they outlast the seat's
+retries (``backends.base``).
 
 Nothing a model does may crash a game: every exception stops at ``adecide``, is
 recorded, and ends in the fallback. Only cancellation (the game itself being
@@ -72,6 +78,10 @@ class _Asking:
 
 class LLMAgent(Agent):
     """A seat played by a language model behind ``backend``."""
+
+    # The Witch's heal and tonight's poison asked in one call (``agents.llm.witch``):
+    # a saving for a model; a seat whose every message is one decision says False.
+    combines_witch = True
 
     def __init__(
         self,
@@ -201,13 +211,17 @@ class LLMAgent(Agent):
     # ------------------------------------------------------------------ asking
     async def _ask(self, state: _Asking) -> Any:
         d, view = state.decision, state.view
-        if witch.combinable(view, d):
+        if self.combines_witch and witch.combinable(view, d):
             return await self._ask_witch(state)
         state.prompt = self.prompt(view, d)
         try:
-            return await self._attempts(state, lambda reply: read_reply(reply.data, reply.text, d, view), "illegal answer")
+            return await self._attempts(state, lambda reply: self.read(reply, d, view), "illegal answer")
         except _Unanswered:
             return self._fallback(state)
+
+    def read(self, reply: Any, d: Decision, view: SeatView) -> Reading:
+        """What one reply to ``d`` makes: the answer, or why it is refused."""
+        return read_reply(reply.data, reply.text, d, view)
 
     async def _ask_witch(self, state: _Asking) -> Any:
         """The heal and tonight's poison in one call (see ``agents.llm.witch``)."""
@@ -471,18 +485,19 @@ class LLMAgent(Agent):
             raise BeliefFailed(why) from None
 
     async def _ask_beliefs(self, state: _Asking, players: list[str]) -> dict[str, float]:
-        state.prompt = self.belief_prompt(state.view, players)
+        state.prompt = self.belief_prompt(state.view, players, asked=state.decision)
         try:
             return await self._attempts(state, lambda reply: read_beliefs(reply.data, reply.text, players), "unreadable answer")
         except _Unanswered as e:
             self._flush(state)
             raise BeliefFailed(str(e)) from None
 
-    def belief_prompt(self, view: SeatView, players: list[str]) -> Prompt:
+    def belief_prompt(self, view: SeatView, players: list[str], *, asked: Decision | None = None) -> Prompt:
         """The beliefs question after the seat's own history: the same system part and
         history as its decisions, so it and the vote asked beside it read the same
         cached prefix. In the cache layout it is one more question of the game's schema
-        (its ``probabilities``), so the request's first bytes stay the seat's own."""
+        (its ``probabilities``), so the request's first bytes stay the seat's own.
+        ``asked``: the question as a decision (kind ``beliefs``, the vote's id)."""
         from prompts.beliefs_text import beliefs_prompt
 
         exact = belief_schema(players, reasoning_chars=self._limits().reasoning)
@@ -611,7 +626,7 @@ class LLMAgent(Agent):
                     cache_write_tokens=u.cache_write_tokens or 0,
                 )
         if reading is not None:
-            rec.update(parsed=reading.parsed, accepted=reading.ok, violation=reading.reason)
+            rec.update(parsed=reading.parsed, accepted=reading.ok, violation=reading.reason or reading.repaired)
         return CallRecord(**rec)
 
     def _flush(self, state: _Asking) -> None:

@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engine.words import MAX_CHARS
+
 # Where a back end's key comes from when ``api_key_env`` is not given: the SDKs' own.
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
@@ -66,9 +68,11 @@ class LLMOptions(BaseModel):
     text_chars: int | None = Field(
         default=None,
         ge=0,
-        le=100_000,
-        description="the longest speech or private talk, in characters (0: no limit); stated and enforced as reasoning_chars. "
-        f"Default: {DEFAULT_CHARS['cache'][1]} on the vendors' APIs, {DEFAULT_CHARS['grammar'][1]} on a server of one's own",
+        le=MAX_CHARS,
+        description="the longest speech or private talk, in characters, at most the engine's bound on every seat's words "
+        f"({MAX_CHARS:,}, engine.words; 0: that bound); stated and enforced as reasoning_chars, and longer words are cut to "
+        f"it and counted as a violation. Default: {DEFAULT_CHARS['cache'][1]} on the vendors' APIs, "
+        f"{DEFAULT_CHARS['grammar'][1]} on a server of one's own",
     )
     budgets: dict[Literal["choice", "words", "beliefs"], int] | None = Field(
         default=None,
@@ -161,7 +165,9 @@ class LLMOptions(BaseModel):
         else the defaults for the vendors' APIs (``cache``) or a server of one's own
         (``grammar``), where every token is a CPU's work."""
         reasoning, text = DEFAULT_CHARS["grammar" if layout == "grammar" else "cache"]
-        return (reasoning if self.reasoning_chars is None else self.reasoning_chars, text if self.text_chars is None else self.text_chars)
+        if self.text_chars is not None:
+            text = self.text_chars or MAX_CHARS  # words are never unbounded (``engine.words``)
+        return (reasoning if self.reasoning_chars is None else self.reasoning_chars, text)
 
     def call_timeout(self, layout: str = "cache") -> float:
         """Seconds for one HTTP call of a seat of ``layout``: the one set, else 60 on the

@@ -18,17 +18,21 @@ from pydantic import ValidationError
 from agents.base import SeatView
 from agents.llm.parse import NoAnswer, as_bool, is_pass_word, match_option, parse_reply
 from agents.llm.schema import SPEECH_KINDS, TARGETED_TEXT_KINDS, ActionReply, SpeechReply, WolfChatReply
+from engine import words
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
 
 
 @dataclass(slots=True)
 class Reading:
     """What was made of one reply: the engine answer (when legal), the structured
-    reply it came from (reasoning included) and, when refused, why."""
+    reply it came from (reasoning included) and, when refused, why; or, when taken
+    after a repair of its words (``engine.words.repair``), what was repaired: a
+    rule-following violation all the same."""
 
     answer: Any = None
     parsed: dict[str, Any] | None = None
     reason: str | None = None
+    repaired: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -43,9 +47,10 @@ def read_reply(data: Any, text: str, decision: Decision, view: SeatView) -> Read
             data = parse_reply(text, decision)
         except NoAnswer as e:
             return Reading(reason=f"could not read an answer ({e}); {_expected(decision)}")
+    repaired = None
     try:
         if decision.shape == TEXT:
-            answer, parsed = _text(data, decision, view)
+            answer, parsed, repaired = _text(data, decision, view)
         else:
             answer, parsed = _action(data, decision, view)
     except _Refused as e:
@@ -54,7 +59,7 @@ def read_reply(data: Any, text: str, decision: Decision, view: SeatView) -> Read
         answer = decision.validate(answer)
     except IllegalAnswer as e:
         return Reading(parsed=parsed, reason=_explain(e, decision))
-    return Reading(answer=answer, parsed=parsed)
+    return Reading(answer=answer, parsed=parsed, repaired=repaired)
 
 
 class _Refused(ValueError):
@@ -136,7 +141,12 @@ def _bad_target(value: Any, decision: Decision, view: SeatView) -> str:
 
 
 # ---------------------------------------------------------------------- text
-def _text(data: dict[str, Any], decision: Decision, view: SeatView) -> tuple[Any, dict[str, Any]]:
+def _text(data: dict[str, Any], decision: Decision, view: SeatView) -> tuple[Any, dict[str, Any], str | None]:
+    """The words and what they carry, the structured reply, and what had to be
+    repaired in the words (None: nothing). Words the engine would refuse (too long,
+    an unpaired surrogate, a control character: ``engine.words``) are repaired, not
+    asked again: a model that wrote 10,000 characters when told 600 would spend a
+    re-ask on another long speech, and it cannot mean a lone surrogate."""
     if decision.kind in TARGETED_TEXT_KINDS:
         reply = WolfChatReply.model_validate(_coerce_text(data))
         target = reply.target
@@ -146,17 +156,18 @@ def _text(data: dict[str, Any], decision: Decision, view: SeatView) -> tuple[Any
                 target = None  # a proposal naming nobody alive is just talk, not a move
         else:
             target = None
-        answer: dict[str, Any] = {"text": reply.text.strip()}
+        said = words.repair(reply.text.strip())
+        answer: dict[str, Any] = {"text": said.text}
         if target:
             answer["target"] = target
-        return answer, {**answer, "reasoning": reply.reasoning}
+        return answer, {**answer, "reasoning": reply.reasoning}, said.summary() if said.changed else None
     reply = SpeechReply.model_validate(_coerce_text(data))
-    text = reply.text.strip()
-    if not text and decision.kind in SPEECH_KINDS:  # the question says so (``decisions.pass.speech``)
+    said = words.repair(reply.text.strip())
+    if not said.text and decision.kind in SPEECH_KINDS:  # the question says so (``decisions.pass.speech``)
         raise _Refused("the speech is empty; say something to the table in 'text'")
     claims = _claims(reply, view)
-    answer = {"text": text, "claims": claims}
-    return answer, {**answer, "reasoning": reply.reasoning}
+    answer = {"text": said.text, "claims": claims}
+    return answer, {**answer, "reasoning": reply.reasoning}, said.summary() if said.changed else None
 
 
 def _coerce_text(data: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Tidy tables out of played games: ``werewolf export DB_OR_DIR --format csv|parquet --out DIR``.
 
-One file per table (games, seats, decisions, votes, claims, beliefs, calls, deaths),
+One file per table (games, seats, decisions, votes, claims, beliefs, calls, deaths,
+persuasion),
 one row per observation, typed as ``arena.export.schema`` says and documented in
 docs/EXPORT.md. ``tables(source)`` gives the same tables as pandas DataFrames for a
 notebook. Needs the ``data`` extra (pandas, pyarrow). In CSV files a text cell that a

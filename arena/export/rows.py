@@ -21,6 +21,7 @@ from arena.metrics.cost import cost_metrics
 from arena.metrics.deception import claims as judged_claims
 from arena.metrics.load import GameRecord, Truth, camp_of
 from arena.metrics.rule_following import rule_metrics
+from arena.persuasion.export import persuasion_rows
 
 VOTE_KINDS = ("vote", "sheriff_vote", "vote_change")
 
@@ -58,6 +59,7 @@ def game_rows(g: GameRecord, game_id: str, db_game: dict[str, Any] | None = None
          "role": d.role or g.roles.get(d.player), "cause": d.cause}  # fmt: skip
         for d in g.deaths()
     ]
+    out["persuasion"] = persuasion_rows(g.path, game_id, label)
     return out
 
 

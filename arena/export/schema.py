@@ -49,6 +49,11 @@ TABLES: dict[str, dict[str, str]] = {
         "cache_write_tokens": N, "reasoning_tokens": N, "cost_usd": F, "price_known": B, "reply": S,
     },
     "deaths": {"game_id": S, "seq": N, "day": N, "phase": S, "player": S, "role": S, "cause": S},
+    "persuasion": {
+        "game_id": S, "seq": N, "day": N, "speaker": S, "speaker_participant": S, "speaker_side": S, "speaker_wolf": B,
+        "accused": S, "accused_wolf": B, "sampled": B, "listener": S, "listener_participant": S, "listener_side": S,
+        "arm": S, "repeat": N, "decision": N, "vote": S, "for_accused": B, "against_speaker": B, "fallback": B, "error": S,
+    },
 }  # fmt: skip
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)

@@ -14,6 +14,7 @@ from arena.command import CliError, Command, console_for
 from arena.gc_tuning import many_games
 from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
+from arena.persuasion.paths import sidecar_for
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -71,15 +72,19 @@ def measure(args: argparse.Namespace) -> int:
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
     skipped: list[str] = []
+    heard: list[Any] = []  # the measured speeches of games with a persuasion record (``werewolf persuasion``)
     if path.is_file():
-        games = list(collect(path, skipped))
+        games = list(with_persuasion(collect(path, skipped), path, heard))
         if not games:
             raise CliError(skipped[0] if skipped else f"{path}: nothing to measure")
         m = games[0].measured
+        if heard:
+            m = {**m, "persuasion": persuasion_summary(heard)}
         if args.json:
             print(json.dumps(m, ensure_ascii=False))
         else:
             print_game(m)
+            print_persuasion(m.get("persuasion"), seats=True)
         return 0
     # Each game is serialised as it is measured (a short string instead of its nested
     # dicts kept until the end): the output is the same bytes as one json.dumps of the
@@ -91,15 +96,49 @@ def measure(args: argparse.Namespace) -> int:
         game = {k: m[k] for k in ("transcript", "seed", "winner", "days", "votes", "powers", "key_roles", "cost")} | {"seats": m["seats"]}
         per_game.append(json.dumps(game, ensure_ascii=False))
 
-    agg = aggregate(collect(path, skipped), keep if args.json else None)
+    agg = aggregate(with_persuasion(collect(path, skipped), path, heard), keep if args.json else None)
     if not agg["games"]:
         raise CliError(f"{path}: no finished transcript found" + (f" ({len(skipped)} skipped)" if skipped else ""))
+    if heard:
+        agg["persuasion"] = persuasion_summary(heard)
     if args.json:
         head = json.dumps({"aggregate": agg}, ensure_ascii=False)[:-1]
         print(f'{head}, "games": [{", ".join(per_game)}], "skipped": {json.dumps(skipped, ensure_ascii=False)}}}')
     else:
         print_aggregate(agg, skipped)
+        print_persuasion(agg.get("persuasion"), seats=False)
     return 0
+
+
+def with_persuasion(games: Iterable[Any], root: Path, heard: list[Any]) -> Iterator[Any]:
+    """``games``, each game's measured speeches (its persuasion record, when it has one:
+    ``werewolf persuasion``; nothing is asked here) appended to ``heard``."""
+    for g in games:
+        if g.path is not None and sidecar_for(g.path).exists():
+            # here, not at the top: the records' models and the intervals (numpy) load only for a measured game
+            from arena.persuasion.report import recorded_outcomes
+
+            label = Path(g.path).relative_to(root).as_posix() if root.is_dir() else Path(g.path).name
+            heard.extend(recorded_outcomes(g.path, label))
+        yield g
+
+
+def persuasion_summary(heard: list[Any]) -> dict[str, Any]:
+    # here, not at the top: see ``with_persuasion`` (called only when a game was measured)
+    from arena.persuasion.report import summary
+
+    return summary(heard, per_speech=False)
+
+
+def print_persuasion(s: dict[str, Any] | None, *, seats: bool) -> None:
+    """The persuasion tables (``seats``: one game's, per seat too)."""
+    if s:
+        # here, not at the top: arena.persuasion.cli imports this module
+        from arena.persuasion.cli import print_summary
+
+        console = console_for(False)
+        console.print(f"[bold]Persuasion[/bold]: {s['speeches']} speeches measured (werewolf persuasion; the records beside the transcripts)")
+        print_summary(console, s, seats=seats)
 
 
 def _pct(r: dict[str, Any] | None) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from arena.cli import CliError, Command, console_for
 
-RATINGS_VERSION = "4"  # part of the cache key: bump when a figure's computation changes
+RATINGS_VERSION = "5"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
@@ -37,11 +37,14 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+PERSUASION_VERSION = "1"  # part of the cache key too: bump when the persuasion column's computation changes
+
+
 def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.9, outcome: str | None = None,
                         each: Callable[[dict[str, Any]], None] | None = None):  # fmt: skip
     """The leaderboard of ``db``, from its cache when nothing changed; when computed,
     ``each`` sees every seat's parsed metrics in seat order (``load_board``)."""
-    from arena.ratings.from_db import load_board, rating_outcome, stored_key
+    from arena.ratings.from_db import load_board, load_persuasion, rating_outcome, stored_key
     from arena.ratings.board import Leaderboard
     from arena.tournament.store import Store, StoreError
 
@@ -51,7 +54,7 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         raise CliError(str(e)) from None
     try:
         outcome = outcome or rating_outcome(store)
-        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}"
+        key = f"leaderboard|{RATINGS_VERSION}|{stored_key(store)}|{n_boot}|{seed}|{min_decided}|{outcome}|p{PERSUASION_VERSION}"
         hit = store.cached(key)
         if hit is not None:
             return Leaderboard(**json.loads(hit))
@@ -64,7 +67,7 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
         games, behaviour = load_board(store, each)  # the seats: read only when computing
         try:
             lb = compute(games, agents=store.participants(), behaviour=behaviour, n_boot=n_boot, seed=seed,
-                         min_decided=min_decided, outcome=outcome)  # fmt: skip
+                         min_decided=min_decided, outcome=outcome, persuasion=load_persuasion(store))  # fmt: skip
         except ValueError as e:  # an outcome the file names but this version does not know
             raise CliError(str(e)) from None
         store.cache(key, json.dumps(lb.__dict__))
@@ -89,6 +92,7 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from arena.ratings.fallbacks import nothing_rated
     from arena.ratings.plots import plots
     from arena.ratings.render import markdown, print_rich
 
@@ -108,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     lb = compute_leaderboard(args.db, args.bootstrap, args.seed, args.min_decided, args.outcome, each)
     if args.plot:
         if lb.games == 0:
-            raise CliError("no finished game in the database yet: nothing to plot")
+            raise CliError(f"{nothing_rated(lb.excluded)}: nothing to plot")
         for path in plots(lb, args.plot):
             print(f"wrote {path}", file=sys.stderr)
     data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
@@ -123,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         print(markdown(lb))
     else:
         if lb.games == 0:
-            console_for(False).print("no finished game in the database yet")
+            console_for(False).print(nothing_rated(lb.excluded), markup=False, highlight=False)
             return 0
         print_rich(lb, console_for(False))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
@@ -78,6 +79,23 @@ def load_board(store: Store, each: Callable[[dict[str, Any]], None] | None = Non
         if each is not None:
             each(m)
     return _outcomes(store, seats), acc.result()
+
+
+def load_persuasion(store: Store) -> dict[str, list[tuple[str, float]]]:
+    """Per game: (participant, swing) of every measured speech its seats made (a
+    tournament's ``persuasion:``, ``arena.persuasion.tournament``); games measured
+    without it have none."""
+    out: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    try:
+        rows = store.seat_rows("s.game_id, s.participant, json_extract(NULLIF(s.metrics, ''), '$.persuasion')").fetchall()
+    except sqlite3.OperationalError:  # an SQLite built without its JSON functions
+        rows = [(g, p, json.dumps(loads(m or "{}").get("persuasion"))) for g, p, m in store.seat_rows("s.game_id, s.participant, s.metrics")]
+    for gid, participant, raw in rows:
+        speeches = json.loads(raw) if raw else None
+        for item in speeches if isinstance(speeches, list) else ():
+            if isinstance(item, list) and item and isinstance(item[0], (int, float)) and not isinstance(item[0], bool):
+                out[gid].append((participant, float(item[0])))
+    return dict(out)
 
 
 def rating_outcome(store: Store) -> str:

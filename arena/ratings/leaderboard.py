@@ -150,6 +150,18 @@ def all_stats(
     return point, reps
 
 
+def persuasion_of(
+    participant: str, games: Sequence[GameOutcome], measured: dict[str, list[tuple[str, float]]] | None, n_boot: int, seed: int
+) -> dict[str, Any]:
+    """``persuasion``: the mean swing of the participant's measured speeches in the rated
+    games, with its 95% interval by bootstrap over the speeches (``arena.persuasion``),
+    and ``persuasion_speeches``: how many."""
+    from arena.persuasion.stats import group_estimate
+
+    swings = [swing for g in games for who, swing in (measured or {}).get(g.id, ()) if who == participant]
+    return {"persuasion": group_estimate(swings, seed=seed, n_boot=n_boot).to_json(), "persuasion_speeches": len(swings)}
+
+
 def compute(
     games: Sequence[GameOutcome],
     agents: dict[str, str] | None = None,
@@ -158,7 +170,10 @@ def compute(
     seed: int = 0,
     min_decided: float = MIN_DECIDED,
     outcome: str = "win",
+    persuasion: dict[str, list[tuple[str, float]]] | None = None,
 ) -> Leaderboard:
+    """``persuasion``: per game, (participant, swing) of each speech measured
+    (``arena.ratings.from_db.load_persuasion``)."""
     if outcome not in OUTCOMES:
         raise ValueError(f"unknown rating outcome '{outcome}' (one of: {', '.join(OUTCOMES)})")
     everyone = participants_of(list(games))
@@ -213,6 +228,7 @@ def compute(
                 "openskill_by_side": {s: est(f"os_side:{p}@{s}") for s in SIDES},
                 "bradley_terry_by_side": {s: est(f"bt_side:{p}@{s}") for s in SIDES},
                 "behaviour": (behaviour or {}).get(p),
+                **persuasion_of(p, games, persuasion, n_boot, seed),
             }
         )
     rows.sort(key=lambda r: -(r["rating"]["value"] if r["rating"]["value"] is not None else -1e9))

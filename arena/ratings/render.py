@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from arena.ratings.fallbacks import left_out
 from arena.ratings.games import SIDES
 from arena.ratings.board import Leaderboard
 
@@ -62,16 +63,12 @@ def ratio(e: dict[str, Any] | None) -> str:
 
 def headline(lb: Leaderboard) -> str:
     winners = ", ".join(f"{w} {pct(r)}" for w, r in lb.winners.items())
-    ex = lb.excluded or {}
-    left_out = ""
-    if ex.get("games"):
-        who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
-        left_out = f" · {ex['games']} games left out ({who}): {ex['reason']}"
+    dropped = left_out(lb.excluded or {})
     return (
         f"{lb.games} games rated ({lb.decided} decided) · winners: {winners} · village advantage "
         f"{num(lb.village_advantage, 0)} Elo · sorted by Bradley-Terry{' on the margin' if lb.outcome == 'margin' else ''} "
         "(primary; OpenSkill secondary) · 95% intervals: "
-        f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{left_out}"
+        f"{lb.n_boot} bootstrap resamples of {lb.unit}s (seed {lb.seed}), Wilson for rates{' · ' + dropped if dropped else ''}"
     )
 
 
@@ -164,7 +161,27 @@ def _tables(lb: Leaderboard) -> list[tuple[str, list[str], list[list[str]]]]:
                        ["participant", "on wolves vs chance", "wolf-vote rate", "voted with majority"], votes))  # fmt: skip
         tables.append(("Claims, rules and cost (from transcripts; Wilson)",
                        ["participant", "lie rate", "liar survived day", "violations / decision", "cost (USD)"], claims))  # fmt: skip
+    if any((r.get("persuasion") or {}).get("value") is not None for r in rows):
+        tables.append((
+            "Persuasion (a speech's listeners re-asked without it: the change in the share voting for the accused, in "
+            "points; 95% bootstrap over speeches; docs/PERSUASION.md)",
+            ["participant", "speeches", "swing toward the accused"],
+            [[r["participant"], str(r.get("persuasion_speeches", 0)), points(r.get("persuasion"))] for r in rows],
+        ))  # fmt: skip
     return tables
+
+
+def points(e: dict[str, Any] | None) -> str:
+    """A swing (a share) in percentage points, with its interval when there is one."""
+    if not e or e.get("value") is None:
+        return "—"
+    lo, hi = e.get("low"), e.get("high")
+
+    def one(x: float) -> str:
+        text = f"{100 * x:+.1f}"
+        return "+0.0" if text == "-0.0" else text
+
+    return one(e["value"]) + (f" [{one(lo)}, {one(hi)}]" if lo is not None and hi is not None else "")
 
 
 def print_rich(lb: Leaderboard, console: Console) -> None:

@@ -23,6 +23,7 @@ from engine.buildings.base import BUILDINGS
 from engine.flow.ghost_notes import DELIVERIES
 from engine.roles import ROLES
 from engine.roles.base import VILLAGE, WEREWOLVES
+from engine.words import MAX_CHARS, repair
 
 # The first indices of every table's vocabulary.
 WAIT = 0  # nothing to decide now (a parallel step in which this seat is not asked)
@@ -33,8 +34,8 @@ SPEAK = 4  # a speech: the words are the action's ``text``
 PLAYER = 5  # PLAYER + k: the player in seat k
 SPECIALS = ("wait", "pass", "yes", "no", "speak")
 
-# Longest speech, in characters (the web seat's limit: every seat reads a speech).
-MAX_SPEECH = 2000
+# Longest speech, in characters: the engine's bound on every seat's words (``engine.words``).
+MAX_SPEECH = MAX_CHARS
 # Longest observation text: a forum game of many days stays far below it.
 MAX_TEXT = 10_000_000
 # Length of the lines a random policy speaks (``SeatActionSpace.sample``).
@@ -86,11 +87,12 @@ def language_chars(language: str) -> tuple[str, ...]:
 
 
 def clean_speech(text: str) -> str:
-    """A speech as the other seats will read it: at most ``MAX_SPEECH`` characters, and
-    characters outside ``charset`` (control characters, astral emoji) replaced by
-    U+FFFD, so every observation stays inside its space."""
+    """A speech as the other seats will read it: sayable (``engine.words.repair``: at
+    most ``MAX_SPEECH`` characters, no surrogate, no control character), and the
+    characters outside ``charset`` (astral emoji) replaced by U+FFFD, so every
+    observation stays inside its space."""
     allowed = _char_set()
-    text = text[:MAX_SPEECH]
+    text = repair(text).text
     if allowed.issuperset(text):  # the common case, checked in C
         return text
     return "".join(c if c in allowed else "\ufffd" for c in text)

@@ -22,7 +22,8 @@ def headline(d: dict[str, Any], w: Words) -> str:
     if ex.get("games"):
         who = ", ".join(f"{p} {n}" for p, n in sorted(ex.get("by_participant", {}).items()))
         reason = w("excluded.reason", share=f"{100 * ex['min_decided']:g}")
-        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=reason))}</p>'
+        include = f' {esc(w("excluded.include", flag=ex["include_with"]))}' if ex.get("include_with") else ""
+        out += f'<p class="note">{esc(w("excluded", n=ex["games"], who=who, reason=reason))}{include}</p>'
     return out
 
 
@@ -113,6 +114,19 @@ def behaviour(d: dict[str, Any], w: Words) -> str:
     return out + f'<div class="charts">{figs}</div>' + behaviour_table(rows, w)
 
 
+def persuasion(d: dict[str, Any], w: Words) -> str:
+    """A tournament measured with ``persuasion:``: each participant's swing (empty otherwise)."""
+    rows = [r for r in d["participants"] if (r.get("persuasion") or {}).get("value") is not None]
+    if not rows:
+        return ""
+    pts = [(r["participant"], r["persuasion"]) for r in rows]
+    chart = svg.interval_chart(pts, label=w("col.swing"), digits=1, zero=0.0, scale=100.0, kind="behaviour")
+    body = [[esc(r["participant"]), str(r.get("persuasion_speeches", 0)), num(r["persuasion"], 1, scale=100.0, signed=True)] for r in rows]
+    t = table([esc(w(k)) for k in ("col.participant", "col.speeches", "col.swing")], body, "persuasion")
+    return (f'<h2 id="persuasion">{esc(w("persuasion"))}</h2><p class="note">{esc(w("persuasion.note"))}</p>'
+            f'<figure><figcaption>{esc(w("col.swing"))}</figcaption>{chart}</figure>{t}')  # fmt: skip
+
+
 def belief_cell(b: dict[str, Any]) -> str:
     """Brier against the constant answer's, the skill score, AUC and the answers scored."""
     if not b.get("belief_ratings"):
@@ -193,7 +207,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + cost(d, w)
+            + ranking(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)

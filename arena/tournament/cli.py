@@ -6,16 +6,20 @@ import argparse
 import json
 from collections import Counter
 
+from rich.markup import escape
 from rich.table import Table
 
-from arena.command import CliError, Command, add_trust_flag, console_for
+from arena.command import CliError, Command, add_fallbacks_flag, add_trust_flag, console_for
+from arena.ratings.fallbacks import MIN_DECIDED
 from arena.signing_cli import add_sign_key_flag, signer_for
 from arena.tournament.config import ConfigError, load_config
+from arena.tournament.paused import PausedParticipant
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import build_schedule, planned_games
 from arena.tournament.store import StoreError
 
 EXIT_GAMES_FAILED = 1
+EXIT_PAUSED = 3  # a participant was paused for falling back: games seating it were left unplayed
 EXIT_INTERRUPTED = 130
 
 
@@ -26,8 +30,15 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--max-games", type=int, metavar="N", help="play at most N more games this run (run again to continue)")
     p.add_argument("--plan", action="store_true", help="print the schedule's balance and play nothing")
+    p.add_argument(
+        "--min-decided", type=float, default=MIN_DECIDED, metavar="SHARE",
+        help="pause a model participant whose own agent decides less than this share of its decisions in its first games, "
+        "the bar the leaderboard rates games by (default 0.9; 0 pauses nobody)",
+    )
+    p.add_argument("--retry-paused", action="store_true", help="give the participants paused for falling back a new trial from their next game")
     add_sign_key_flag(p)  # overrides the file's sign_key
     add_trust_flag(p, "the tournament file")
+    add_fallbacks_flag(p, "the run")  # or allow_fallbacks: true in the file
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,12 +50,19 @@ def run(args: argparse.Namespace) -> int:
         return print_plan(cfg, args.json)
     if args.sign_key:
         cfg = cfg.model_copy(update={"sign_key": args.sign_key})
+    if args.allow_fallbacks:
+        cfg = cfg.model_copy(update={"allow_fallbacks": True})
     signer_for(cfg.sign_key)  # a key that cannot be used stops the run before any game
     if args.max_games is not None and args.max_games < 0:
         raise CliError("--max-games must not be negative")
+    if not 0.0 <= args.min_decided <= 1.0:
+        raise CliError("--min-decided must be a share between 0 and 1")
     console = console_for(to_stderr=True)
     try:
-        report = run_tournament(cfg, args.db, console=console, progress=not args.quiet, max_games=args.max_games)
+        report = run_tournament(
+            cfg, args.db, console=console, progress=not args.quiet, max_games=args.max_games,
+            min_decided=args.min_decided, retry_paused=args.retry_paused,
+        )  # fmt: skip
     except (ConfigError, StoreError) as e:
         raise CliError(str(e)) from None
     if args.json:
@@ -53,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
         out = console_for(False)
         rate = report.played / report.seconds if report.seconds > 0 else 0.0
         out.print(
-            f"[bold]{cfg.name}[/bold]: {report.planned} games planned · {report.already} already played · "
-            f"{report.played} played now · {report.failed} failed · {report.remaining} remaining · "
+            f"[bold]{escape(cfg.name)}[/bold]: {report.planned} games planned · {report.already} already played · "
+            f"{report.played} played now{escape(fallback_note(report.fallbacks))} · {report.failed} failed · {report.remaining} remaining · "
             f"{report.seconds:.1f} s ({rate:.1f} games/s)"
         )
         t = report.totals
@@ -76,12 +94,33 @@ def run(args: argparse.Namespace) -> int:
             out.print("stopped: too many games failed in a row (see above); fix the cause and run again")
         elif report.stopped == "interrupted":
             out.print("interrupted: finished games are kept; run the same command again to continue")
+        for p in report.paused:
+            out.print(f"[red]{escape(paused_lines(p))}[/red]", highlight=False)
         out.print(f"results: {report.db} · transcripts: {report.transcripts}/ · next: werewolf leaderboard --db {args.db}")
     if report.stopped == "interrupted":
         return EXIT_INTERRUPTED
+    if report.paused and report.remaining:
+        return EXIT_PAUSED
     if report.failed and report.remaining:
         return EXIT_GAMES_FAILED
     return 0
+
+
+def fallback_note(f: dict) -> str:
+    """`` (3 with fallback moves: Dead 3; 3 below --min-decided 0.9, left out by the leaderboard)``, or nothing."""
+    if not f.get("games"):
+        return ""
+    who = ", ".join(f"{p} {n}" for p, n in f["by_participant"].items())
+    note = f" ({f['games']} with fallback moves: {who}"
+    if f.get("below_min_decided"):
+        low = ", ".join(f"{p} {n}" for p, n in f["below_by_participant"].items())
+        note += f"; {f['below_min_decided']} below --min-decided {f['min_decided']:g}, left out by the leaderboard: {low}"
+    return note + ")"
+
+
+def paused_lines(p: dict) -> str:
+    record = PausedParticipant(**{k: v for k, v in p.items() if k != "share"})
+    return f"{record.sentence()}\n  {record.advice()}"
 
 
 def print_plan(cfg, as_json: bool) -> int:

@@ -14,12 +14,13 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from agents.a2a.spec import A2AOptions, agent_url
 from agents.custom import is_custom_spec, load_class
 from agents.llm import is_model_spec, split_spec
 from agents.llm.config import LLMOptions, endpoint_fields
 from agents.llm.pricing import PriceError, table_from
-from agents.registry import check_bot_options
-from arena.endpoints import endpoint_refusal, trusted
+from agents.registry import check_bot_options, is_remote_spec
+from arena.endpoints import endpoint_refusal, remote_seat_refusal, trusted
 from arena.gamefile import GameFileError, check_size
 from engine.game import Game
 from engine.options import coerce_options
@@ -47,29 +48,39 @@ class Participant(_Strict):
 
     name: str = Field(min_length=1)
     agent: str
-    # model seats: LLMOptions (temperature, base_url, ...); heuristic: {noise: P};
-    # py:MODULE:CLASS: the mapping its class reads
+    # model seats: LLMOptions (temperature, base_url, ...); a2a:URL: A2AOptions
+    # (time limits, token_env, ...); heuristic: {noise: P}; py:MODULE:CLASS: the
+    # mapping its class reads
     options: dict[str, Any] | None = None
 
     @property
     def is_model(self) -> bool:
         return is_model_spec(self.agent)
 
+    @property
+    def is_remote(self) -> bool:
+        """Played outside this process (a model, an agent over A2A): in games on the
+        event loop, with its calls recorded."""
+        return is_remote_spec(self.agent)
+
     @model_validator(mode="after")
     def _check(self) -> "Participant":
         if self.agent in ("scripted", "human"):
             raise ValueError(f"participant {self.name}: agent '{self.agent}' cannot play a tournament (heuristic, random or a model spec)")
-        if self.is_model:
-            split_spec(self.agent)
+        if self.is_remote:
+            if self.is_model:
+                split_spec(self.agent)
+            else:
+                agent_url(self.agent)
             try:
-                LLMOptions.model_validate(self.options or {})
+                (LLMOptions if self.is_model else A2AOptions).model_validate(self.options or {})
             except ValidationError as e:
                 first = e.errors()[0]
                 where = ".".join(str(x) for x in first["loc"])
                 raise ValueError(f"participant {self.name}: options.{where}: {first['msg']}") from None
         elif self.agent not in BOT_AGENTS and not is_custom_spec(self.agent):
             raise ValueError(
-                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
+                f"participant {self.name}: unknown agent '{self.agent}' (heuristic, random, py:MODULE:CLASS, a2a:URL, or a model spec: openai:MODEL, anthropic:MODEL, langchain:PROVIDER:MODEL, litellm:MODEL)"
             )
         else:
             try:
@@ -81,7 +92,8 @@ class Participant(_Strict):
         return self
 
     def llm_options(self) -> dict[str, Any]:
-        """The seat options, named after the participant in transcripts and summaries."""
+        """The seat options of a model or remote participant, named after the
+        participant in transcripts and summaries."""
         return {"display_name": self.name, **(self.options or {})}
 
 
@@ -139,6 +151,14 @@ class Adaptive(_Strict):
     resolution: float = Field(default=75.0, gt=0, description="Elo: a pair whose 95% interval is narrower than ± this is settled")
 
 
+class Persuasion(_Strict):
+    """``persuasion:``: after each game, a share of its accusing speeches is measured by
+    re-asking their listeners without them (``arena.persuasion``, docs/PERSUASION.md)."""
+
+    speeches: float = Field(default=0.25, gt=0, le=1, description="the share of the measurable speeches measured")
+    repeats: int = Field(default=3, ge=1, le=100, description="asks per arm of each model listener (a bot is asked once)")
+
+
 class TournamentConfig(_Strict):
     name: str = "tournament"
     seed: int = 0
@@ -152,9 +172,14 @@ class TournamentConfig(_Strict):
     language: str = "en"
     prices: str | None = None  # a YAML/JSON price table (USD per 1M tokens), relative to the file
     beliefs: bool = False  # seats privately rate each other's P(wolf) as each vote opens (arena.beliefs)
+    persuasion: Persuasion | None = None  # measure what speeches cause, after each game (arena.persuasion)
     sign_key: str | None = None  # an Ed25519 private key file signing every game's transcript, relative to the file
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
+    # Start even when a model's endpoint does not answer the check before the first game
+    # (``arena.preflight``): a warning, and the games ask that model as usual, its
+    # fallback bot playing each decision the model does not answer.
+    allow_fallbacks: bool = False
 
     @field_validator("participants")
     @classmethod
@@ -204,7 +229,8 @@ class TournamentConfig(_Strict):
 
     @property
     def has_models(self) -> bool:
-        return any(p.is_model for p in self.participants)
+        """Any participant played outside this process (a model, a remote agent)."""
+        return any(p.is_remote for p in self.participants)
 
     def participant(self, name: str) -> Participant:
         return next(p for p in self.participants if p.name == name)
@@ -265,6 +291,12 @@ def load_config(path: str | Path, *, trust_endpoints: bool = False) -> Tournamen
     cfg = config_from_data(raw, where=str(p))
     if not trust_endpoints:
         for part in cfg.participants:
+            try:
+                refused = remote_seat_refusal(part, str(p), f"participant {part.name}")
+            except GameFileError as e:  # the user's own config file cannot be read
+                raise ConfigError(str(e)) from None
+            if refused is not None:
+                raise ConfigError(refused)
             fields = endpoint_fields(part.options)
             try:
                 ok = not fields or trusted(part.options)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.llm import is_model_spec
+from agents.registry import is_remote_spec
 from agents.llm.accounting import CallLog
 from arena.beliefs import poll_for
 from arena.gamefile import GameFileError, GameSpec, SeatSpec, header_for
@@ -48,10 +48,11 @@ class GameJob:
     transcript: str  # relative path of the final transcript
     beliefs: bool = False  # the beliefs option: seats' private P(wolf) in the transcript
     sign_key: str | None = None  # the signing key's file (None: $WEREWOLF_SIGNING_KEY, if set); the key itself never travels
+    persuasion: tuple[float, int] | None = None  # (speeches, repeats): measured after the game (arena.persuasion.tournament)
 
     @property
     def bots_only(self) -> bool:
-        return not any(is_model_spec(self.agents[s.participant][0]) for s in self.plan.seats)
+        return not any(is_remote_spec(self.agents[s.participant][0]) for s in self.plan.seats)
 
     @property
     def final_path(self) -> Path:
@@ -125,9 +126,15 @@ def play_sync(job: GameJob) -> FinishedGame:
             run_sync(table.game, table.agents, on_answer=table.writer.on_answer, beliefs=table.beliefs)
         except (GameError, IllegalAnswer) as e:
             raise table.fail(str(e)) from None
-        return table.finish()
+        fin = table.finish()
     finally:
         table.close()
+    if job.persuasion is not None:
+        # here, not at the top: a tournament without persuasion: never loads its machinery (numpy among it)
+        from arena.persuasion.tournament import measured_sync
+
+        fin = measured_sync(job, fin)
+    return fin
 
 
 def play_packed(job: GameJob) -> PackedGame:
@@ -169,13 +176,19 @@ async def play_async(job: GameJob, on_call=None) -> FinishedGame:
         except BaseException as e:  # cancelled, interrupted, or a bug: keep the reason in the part file
             table.writer.error(table.game, f"interrupted: {e!r}")
             raise
-        return table.finish()
+        fin = table.finish()
     finally:
         for agent in table.agents.values():
             aclose = getattr(agent, "aclose", None)
             if aclose is not None:
                 await aclose()  # connections belong to this loop: close them in it
         table.close()
+    if job.persuasion is not None:
+        # here, not at the top: a tournament without persuasion: never loads its machinery (numpy among it)
+        from arena.persuasion.tournament import measured
+
+        fin = await measured(job, fin, on_call)
+    return fin
 
 
 def finished_game(job: GameJob, game, started: str, seconds: float) -> FinishedGame:

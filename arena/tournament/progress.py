@@ -1,7 +1,8 @@
 """The progress bar: games done, time left, and what the models have cost so far.
 
 Tokens and money move with every model call (not only when a game ends), because a
-slow table of twelve model seats can spend for minutes before its game is over.
+slow table of twelve model seats can spend for minutes before its game is over. The
+games in which the fallback bot moved for a model seat are counted as they land.
 Drawn on stderr so that ``--json`` output stays clean; silent when disabled.
 """
 
@@ -19,6 +20,7 @@ class TournamentProgress:
         self.tokens = int(spent.get("input_tokens", 0)) + int(spent.get("output_tokens", 0))
         self.cost = float(spent.get("cost_usd", 0.0) or 0.0)
         self.failed = 0
+        self.with_fallbacks = 0  # games played now in which the fallback bot moved for a model seat
         self._progress: Progress | None = None
         if enabled:
             self._progress = Progress(
@@ -37,7 +39,8 @@ class TournamentProgress:
 
     def _spend(self) -> str:
         fail = f" · [red]{self.failed} failed[/red]" if self.failed else ""
-        return f"{self.tokens:,} tokens · ${self.cost:.4f}{fail}"
+        fell = f" · [yellow]{self.with_fallbacks} with fallback moves[/yellow]" if self.with_fallbacks else ""
+        return f"{self.tokens:,} tokens · ${self.cost:.4f}{fell}{fail}"
 
     def __enter__(self) -> "TournamentProgress":
         if self._progress is not None:
@@ -57,6 +60,10 @@ class TournamentProgress:
     def game_done(self) -> None:
         if self._progress is not None:
             self._progress.advance(self._task)
+        self._refresh()
+
+    def game_with_fallbacks(self) -> None:
+        self.with_fallbacks += 1
         self._refresh()
 
     def game_failed(self) -> None:

@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from agents.llm.accounting import CallRecord
 from arena.limits import configure
+from arena.persuasion.paths import sidecar_for
 from arena.tournament.config import ConfigError
 from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
 from arena.tournament.store import FinishedGame
@@ -81,17 +82,26 @@ def cluster_cpus() -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def play_remote(job: GameJob) -> tuple[FinishedGame, bytes]:
+def play_remote(job: GameJob) -> tuple[FinishedGame, bytes, bytes | None]:
     """On a worker: the game played into a private folder, and what the driver stores."""
     with tempfile.TemporaryDirectory(prefix="werewolf-") as tmp:
         local = dataclasses.replace(job, folder=tmp)
         finished = play_sync(local)
-        return finished, local.final_path.read_bytes()
+        return finished, local.final_path.read_bytes(), _records(local)
 
 
-def store_transcript(job: GameJob, data: bytes) -> None:
-    """The driver's write, as a local run makes it: whole under the final name or not at all."""
+def _records(job: GameJob) -> bytes | None:
+    """The game's persuasion record (``persuasion:``), if it has one."""
+    path = sidecar_for(job.final_path)
+    return path.read_bytes() if path.exists() else None
+
+
+def store_transcript(job: GameJob, data: bytes, records: bytes | None = None) -> None:
+    """The driver's write, as a local run makes it: whole under the final name or not at
+    all; the persuasion record (``records``) beside it first."""
     job.part_path.parent.mkdir(parents=True, exist_ok=True)
+    if records is not None:
+        sidecar_for(job.final_path).write_bytes(records)
     with open(job.part_path, "wb") as f:
         f.write(data)
         f.flush()
@@ -124,12 +134,12 @@ class RayExecutor(cf.Executor):
             with self._lock:
                 self._refs.discard(ref)
             try:
-                finished, data = f.result()
+                finished, data, records = f.result()
             except BaseException as e:  # noqa: BLE001 - every failure becomes the game's
                 out.set_exception(_reason(job, e))
                 return
             try:
-                store_transcript(job, data)
+                store_transcript(job, data, records)
             except OSError as e:
                 out.set_exception(GameFailed(f"{job.plan.id}: cannot write its transcript: {e.strerror or e}"))
                 return
@@ -175,7 +185,7 @@ class ModelGames:
                 with tempfile.TemporaryDirectory(prefix="werewolf-") as tmp:
                     local = dataclasses.replace(job, folder=tmp)
                     finished = await play_async(local, on_call=lambda r: queue.put_nowait(("call", r.model_dump())))
-                    queue.put_nowait(("done", (finished, local.final_path.read_bytes())))
+                    queue.put_nowait(("done", (finished, local.final_path.read_bytes(), _records(local))))
             except BaseException as e:  # noqa: BLE001 - handed to the driver below
                 queue.put_nowait(("error", e))
 
@@ -210,9 +220,9 @@ class ModelPlayer:
                     if on_call is not None:
                         on_call(CallRecord.model_validate(value))
                     continue
-                finished, data = value
+                finished, data, records = value
                 try:
-                    store_transcript(job, data)
+                    store_transcript(job, data, records)
                 except OSError as e:
                     raise GameFailed(f"{job.plan.id}: cannot write its transcript: {e.strerror or e}") from None
                 return finished

@@ -19,6 +19,9 @@ has finished, at least what the dearest game in flight has spent so far); bot ga
 cost nothing. The report says what was spent and expected when the budget stopped the
 run. Five failed games in a row
 stop the run too (a missing key or a dead server fails every game the same way).
+A model participant whose own agent decides less than the leaderboard's
+``--min-decided`` of its moves in its first games is paused (``watch``, ``trial``):
+its games are left unplayed, the others go on, and the report says why.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ from agents.llm.config import LLMOptions
 from agents.registry import make_agent
 from arena.gc_tuning import many_games, tune_bot_worker
 from arena.limits import configure
+from arena.preflight import ALLOW_FLAG, refusal, run_check, warning
+from arena.ratings.fallbacks import MIN_DECIDED
 from arena.ratings.from_db import load_games
 from arena.tournament.config import ConfigError, TournamentConfig
 from arena.tournament.play import GameFailed, GameJob, play_async, play_batch, play_sync
@@ -49,6 +54,8 @@ from arena.tournament.progress import TournamentProgress
 from arena.tournament.ray_backend import ModelPlayer, RayExecutor, cluster_cpus, connect, disconnect
 from arena.tournament.schedule import GamePlan, build_schedule, planned_games
 from arena.tournament.store import FinishedGame, PackedGame, Store, StoreError
+from arena.tournament.trial import Admission
+from arena.tournament.watch import Watch
 
 MAX_FAILURES_IN_A_ROW = 5
 BATCHES_PER_WORKER = 2  # batches of bot games in flight per worker process (``_bot_executor``)
@@ -64,11 +71,13 @@ class RunReport:
     played: int = 0
     failed: int = 0
     seconds: float = 0.0
-    stopped: str | None = None  # budget | failing | interrupted | limit
+    stopped: str | None = None  # budget | failing | interrupted | limit | paused
     failures: list[str] = field(default_factory=list)
     extra: int = 0  # finished games in the database that this plan does not contain
     budget: dict[str, Any] | None = None  # when the budget stopped the run: what was spent and expected then
     totals: dict[str, Any] = field(default_factory=dict)
+    fallbacks: dict[str, Any] = field(default_factory=dict)  # the games played now with fallback moves, and for whom (``Watch.summary``)
+    paused: list[dict[str, Any]] = field(default_factory=list)  # participants paused for falling below --min-decided (``PausedParticipant``)
     db: str = ""
     transcripts: str = ""
 
@@ -89,28 +98,47 @@ def transcripts_dir(db_path: str | Path) -> Path:
 def make_jobs(cfg: TournamentConfig, plans: list[GamePlan], db_path: str | Path) -> list[GameJob]:
     db = Path(db_path)
     folder = transcripts_dir(db).name
-    agents = {p.name: (p.agent, p.llm_options() if p.is_model else p.options) for p in cfg.participants}
+    agents = {p.name: (p.agent, p.llm_options() if p.is_remote else p.options) for p in cfg.participants}
     return [
         GameJob(
             plan=g, digest=g.digest(cfg), players=len(g.seats), table_options=dict(cfg.tables[g.table].options),
             agents=agents, language=cfg.language, prices=cfg.prices, folder=str(db.parent.resolve()),
             transcript=f"{folder}/{g.id}.jsonl", beliefs=cfg.beliefs, sign_key=cfg.sign_key,
+            persuasion=(cfg.persuasion.speeches, cfg.persuasion.repeats) if cfg.persuasion is not None else None,
         )
         for g in plans
     ]  # fmt: skip
 
 
-def preflight(cfg: TournamentConfig) -> None:
-    """Seat each model participant once, so a missing key or a bad option stops the
-    run before the first game instead of failing every game."""
+def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
+    """Seat each model or remote participant once, so a missing key, a bad option or a
+    token's unset variable stops the run before the first game instead of failing
+    every game; then check that each distinct endpoint answers, a model's or an A2A
+    agent's card (``arena.preflight``): one that does not stops the run too, unless the
+    file says ``allow_fallbacks: true`` (or ``--allow-fallbacks``), when it is a
+    warning and the games ask it as usual (a server that comes back later in a long
+    run is used)."""
+    agents = {}
     for p in cfg.participants:
-        if not p.is_model:
+        if not p.is_remote:
             continue
         try:
-            agent = make_agent(p.agent, "probe", options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            if p.is_model:
+                agents[p.name] = make_agent(p.agent, p.name, options=LLMOptions(**p.llm_options()), prices=cfg.price_table())
+            else:
+                agents[p.name] = make_agent(p.agent, p.name, options=p.llm_options())
         except (ValueError, ImportError) as e:
             raise ConfigError(f"participant {p.name} ({p.agent}) cannot play: {e}") from None
+    failures = run_check(agents, say=None if console is None else lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
+    for agent in agents.values():
         agent.close()
+    what = "the tournament"
+    if failures and not cfg.allow_fallbacks:
+        raise ConfigError(refusal(failures, flag=f"{ALLOW_FLAG} (allow_fallbacks: true in the file)", noun="participant", what=what))
+    if failures and console is not None:
+        console.print(f"warning: {warning(failures, noun='participant', what=what)}", style="yellow", markup=False, highlight=False, soft_wrap=True)
+    elif failures:
+        log.warning("%s", warning(failures, noun="participant", what=what))
 
 
 def _watch_parent(parent: int) -> None:
@@ -167,11 +195,16 @@ def run_tournament(
     console: Console | None = None,
     progress: bool = True,
     max_games: int | None = None,
+    min_decided: float = MIN_DECIDED,
+    retry_paused: bool = False,
 ) -> RunReport:
-    """Play every planned game the database does not hold yet (at most ``max_games``)."""
+    """Play every planned game the database does not hold yet (at most ``max_games``),
+    but none seating a participant paused for falling below ``min_decided`` (the
+    leaderboard's bar; 0 pauses nobody). ``retry_paused``: the paused participants get
+    a new trial from their next game."""
     store = Store(db_path)
     try:
-        return _run(cfg, store, Path(db_path), console, progress, max_games)
+        return _run(cfg, store, Path(db_path), console, progress, max_games, min_decided, retry_paused)
     finally:
         store.close()
 
@@ -207,7 +240,9 @@ def stored_choices(store: Store) -> dict[int, tuple[str, str]]:
         return {}
 
 
-def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: bool, max_games: int | None) -> RunReport:
+def _run(
+    cfg: TournamentConfig, store: Store, db_path: Path, console, progress: bool, max_games: int | None, min_decided: float, retry_paused: bool
+) -> RunReport:
     chosen = stored_choices(store) if cfg.adaptive is not None else {}
     jobs, done = _planned_jobs(cfg, store, db_path, chosen)
     todo = [j for j in jobs if j.plan.id not in done]
@@ -222,8 +257,10 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
     store.set_meta("config", cfg.model_dump_json())
     store.set_participants([(p.name, p.agent, p.options) for p in cfg.participants])
     transcripts_dir(db_path).mkdir(parents=True, exist_ok=True)
+    # Before the preflight: a participant paused by an earlier run is said to be so first.
+    watch = Watch(cfg, store, jobs, todo, min_decided, retry=retry_paused, console=console)
     if todo and (any(not j.bots_only for j in todo) or (cfg.adaptive is not None and cfg.has_models)):
-        preflight(cfg)
+        preflight(cfg, console)
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
     started_ray = False
@@ -232,20 +269,23 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
     run_id = store.start_run(planned)
     t0 = time.perf_counter()
     bar = TournamentProgress(planned, report.already, store.totals(), console=console, enabled=progress)
-    runner = _Runner(cfg, store, report, bar)
+    runner = _Runner(cfg, store, report, bar, watch)
     try:
         with bar:
             while todo:
-                failed = report.failed
+                failed, skipped = report.failed, watch.skipped
                 asyncio.run(runner.run_all(todo))
-                if cfg.adaptive is None or runner.stop or report.failed > failed:
-                    break  # an adaptive batch waits for every game before it: a failed one is played by the next run
+                if cfg.adaptive is None or runner.stop or report.failed > failed or watch.skipped > skipped:
+                    break  # an adaptive batch waits for every game before it: a failed or skipped one holds the plan
                 if max_games is not None and report.played >= max_games:
                     break
                 jobs, done = _planned_jobs(cfg, store, db_path, chosen)  # the next batch, chosen from the games so far
                 todo = [j for j in jobs if j.plan.id not in done]
                 if max_games is not None:
                     todo = todo[: max_games - report.played]
+                watch.add(todo)
+        if report.stopped is None and watch.skipped:
+            report.stopped = "paused"
         if max_games is not None and report.remaining > 0 and report.stopped is None:
             report.stopped = "limit"
     except KeyboardInterrupt:
@@ -254,6 +294,8 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
         report.extra = len(set(store.finished()) - {j.plan.id for j in jobs})
         report.seconds = round(time.perf_counter() - t0, 3)
         report.totals = store.totals()
+        report.fallbacks = watch.summary()
+        report.paused = watch.paused_report()
         store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)
         log.info("tournament %s: %d played, %d failed in %.1f s%s", cfg.name, report.played, report.failed, report.seconds,
                  f" (stopped: {report.stopped})" if report.stopped else "")  # fmt: skip
@@ -263,11 +305,12 @@ def _run(cfg: TournamentConfig, store: Store, db_path: Path, console, progress: 
 
 
 class _Runner:
-    def __init__(self, cfg: TournamentConfig, store: Store, report: RunReport, bar: TournamentProgress):
+    def __init__(self, cfg: TournamentConfig, store: Store, report: RunReport, bar: TournamentProgress, watch: Watch):
         self.cfg = cfg
         self.store = store
         self.report = report
         self.bar = bar
+        self.watch = watch
         self.spent = float(store.totals()["cost_usd"] or 0.0)
         # What finished model games cost, each: the estimate of what a game will cost.
         self.game_costs = [float(g["cost_usd"]) for g in store.games() if g["calls"] and g["cost_usd"] is not None]
@@ -301,6 +344,7 @@ class _Runner:
                 "expected_per_game_usd": round(each, 6),
             }
             self.stop = True
+            self.watch.notify()  # the games a trial holds back wake, and end too
         return not self.stop
 
     def _on_call(self, record: Any, game_id: str | None = None) -> None:
@@ -316,6 +360,8 @@ class _Runner:
         self.report.played += 1
         self.failures_in_a_row = 0
         self.bar.game_done()
+        if self.watch.landed(fin):
+            self.bar.game_with_fallbacks()
 
     def _failed(self, job: GameJob, message: str) -> None:
         self.store.record_failure(job.plan.id, message)
@@ -328,6 +374,7 @@ class _Runner:
         if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
             self.report.stopped = "failing"
             self.stop = True
+        self.watch.dropped(job)
 
     async def run_all(self, todo: list[GameJob]) -> None:
         c = self.cfg.concurrency
@@ -342,34 +389,49 @@ class _Runner:
             limits = {"global_limit": c.calls, "per_model": c.per_model, "default_per_model": c.default_per_model}
             play_model = ModelPlayer(limits, c.games)
         loop = asyncio.get_running_loop()
+        self.watch.begin()
 
         async def one(job: GameJob) -> None:
-            slots = bot_slots if job.bots_only else model_slots
-            async with slots:
-                if not self._may_start(job):
+            if job.bots_only:
+                async with bot_slots:
+                    if self._may_start(job):
+                        await play(job)
+                return
+            # A model game waits for its participants' trials (``Watch``) without a slot,
+            # then looks again once it has one: a trial may have moved meanwhile.
+            while await self.watch.admit(job, lambda: self.stop):
+                async with model_slots:
+                    got = self.watch.admission(job)
+                    if got is Admission.WAIT:
+                        continue
+                    if got is Admission.START and self._may_start(job):
+                        self.watch.started(job)
+                        await play(job)
                     return
-                gid = job.plan.id
-                try:
-                    if job.bots_only:
-                        fin = await loop.run_in_executor(executor, play_sync, job)
-                    else:
-                        self.in_flight[gid] = 0.0
-                        fin = await play_model(job, on_call=lambda record: self._on_call(record, gid))
-                        if fin.cost_usd is not None:
-                            self.game_costs.append(float(fin.cost_usd))
-                except GameFailed as e:
-                    self._failed(job, str(e))
-                    return
-                except BrokenProcessPool as e:
-                    self._failed(job, f"{job.plan.id}: worker process died: {e}")
-                    self.stop = True
-                    return
-                except Exception as e:  # a bug in a seat or the engine: keep the tournament going
-                    self._failed(job, f"{job.plan.id}: internal error: {e!r}")
-                    return
-                finally:
-                    self.in_flight.pop(gid, None)
-                self._stored(fin)
+
+        async def play(job: GameJob) -> None:
+            gid = job.plan.id
+            try:
+                if job.bots_only:
+                    fin = await loop.run_in_executor(executor, play_sync, job)
+                else:
+                    self.in_flight[gid] = 0.0
+                    fin = await play_model(job, on_call=lambda record: self._on_call(record, gid))
+                    if fin.cost_usd is not None:
+                        self.game_costs.append(float(fin.cost_usd))
+            except GameFailed as e:
+                self._failed(job, str(e))
+                return
+            except BrokenProcessPool as e:
+                self._failed(job, f"{job.plan.id}: worker process died: {e}")
+                self.stop = True
+                return
+            except Exception as e:  # a bug in a seat or the engine: keep the tournament going
+                self._failed(job, f"{job.plan.id}: internal error: {e!r}")
+                return
+            finally:
+                self.in_flight.pop(gid, None)
+            self._stored(fin)
 
         async def batch(jobs: list[GameJob]) -> None:
             async with bot_slots:

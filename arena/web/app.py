@@ -27,11 +27,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.gamefile import GameFileError
+from arena.preflight import check_spec, refusal
 from arena.web.guard import KEY_COOKIE, KEY_HEADER, Policy, RequestGuard, is_loopback
 from arena.web.lens import FULL_LENS, PUBLIC_LENS, Lens
 from arena.web.session import GameSession, SessionStore
-from arena.web.table_form import setup_choices, table_spec
+from arena.web.table_form import MAX_RUNNING, setup_choices, table_spec
 from arena.web.web_agent import AnswerRefused
+from engine import words
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("werewolf.web")
@@ -150,7 +152,10 @@ class _BodyError(Exception):
 
 
 async def _json_body(request: Request) -> Any:
-    """The request's JSON, read up to ``MAX_BODY`` bytes; ``_BodyError`` otherwise."""
+    """The request's JSON, read up to ``MAX_BODY`` bytes; ``_BodyError`` otherwise.
+    JSON may write an unpaired surrogate (``"\\ud800"``), which no transcript and no
+    response can store: a body holding one is refused, naming where, before any of it
+    reaches a game (a table's names, an answer's words)."""
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -158,9 +163,14 @@ async def _json_body(request: Request) -> Any:
             raise _BodyError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
         chunks.append(chunk)
     try:
-        return json.loads(b"".join(chunks))
+        data = json.loads(b"".join(chunks))
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise _BodyError(400, "the request body must be JSON") from None
+    bad = words.unencodable(data)
+    if bad is not None:
+        where, why = bad
+        raise _BodyError(400, f"the request's {'.'.join(map(str, where)) or 'body'} {why}")
+    return data
 
 
 def _has_key(request: Request) -> bool:
@@ -183,6 +193,10 @@ async def api_create(request: Request) -> Response:
         return JSONResponse({"error": e.message}, status_code=e.status)
     try:
         spec, pace = table_spec(raw)
+        # Before the game exists: a model or remote agent that does not answer starts nothing (arena.preflight).
+        failures = await check_spec(spec)
+        if failures:
+            return JSONResponse({"error": refusal(failures, flag=None)}, status_code=400)
         session = _store(request).create(spec, pace)
     except GameFileError as e:
         return JSONResponse({"error": str(e)}, status_code=400)
@@ -282,13 +296,15 @@ def create_app(
     restore: bool = True,
     say: Callable[[str], None] | None = None,
     policy: Policy | None = None,
+    max_running: int = MAX_RUNNING,
 ) -> Starlette:
     """The application; ``transcripts_dir`` receives one transcript per game (and its
     small ``.session.json``). On start the games found there are taken up again
     (``SessionStore.restore``) unless ``restore`` is false; ``say`` is told of each.
     ``policy`` (``arena.web.guard``): the bound address, the extra host names and the
-    host key; by default loopback, no extra name and a fresh key (``app.state.policy``)."""
-    store = SessionStore(Path(transcripts_dir))
+    host key; by default loopback, no extra name and a fresh key (``app.state.policy``).
+    ``max_running``: games played at once; one more is refused with 429."""
+    store = SessionStore(Path(transcripts_dir), max_running=max_running)
     policy = policy or Policy()
 
     @contextlib.asynccontextmanager

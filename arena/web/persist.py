@@ -109,19 +109,14 @@ def save(transcript: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def saved_games(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
-    """Every game file in ``folder`` with its transcript's path, oldest first; files that
-    cannot be read are skipped (the caller is told by the missing game, not a crash)."""
-    out = []
-    for path in sorted(folder.glob("*" + SUFFIX)) if folder.is_dir() else []:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != FORMAT:
-                continue
-            Keys.from_json(data["keys"])
-            transcript = path.with_name(Path(str(data["transcript"])).name)
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        out.append((transcript, data))
-    out.sort(key=lambda item: item[1].get("created") or 0)
-    return out
+def load(path: Path) -> tuple[Path, dict[str, Any]] | None:
+    """One game file and its transcript's path (beside it, whatever folder it was
+    written in); ``None`` when it cannot be read or is not this format."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return None
+        Keys.from_json(data["keys"])
+        return path.with_name(Path(str(data["transcript"])).name), data
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None

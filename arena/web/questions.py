@@ -17,6 +17,7 @@ from arena.web.web_agent import Given, Question, WebAgent
 from arena.web.words import pass_label, say, words
 from engine.decisions import BOOL, TEXT, Decision
 from engine.flow.main import GameStart
+from engine.words import MAX_CHARS
 from prompts.catalog import catalog
 from prompts.decisions_text import situation
 
@@ -43,6 +44,8 @@ def question(agent: WebAgent, q: Question, language: str) -> dict[str, Any]:
         "timeout": agent.timeout,
         "default": agent.default_text(d) if agent.timeout is not None else None,
     }
+    if d.shape == TEXT:
+        out["max_chars"] = MAX_CHARS  # the engine's bound on words (``engine.words``): the text box's too
     extras = _extras(d, q.view, language)
     if extras:
         out["extras"] = extras

@@ -20,14 +20,25 @@ import uvicorn
 from arena.command import CliError, Command
 from arena.web.app import create_app
 from arena.web.guard import Policy
+from arena.web.table_form import MAX_RUNNING
 
 DEFAULT_PORT = 8000
+# Each game being played holds its agents, its model connections and its engine state: a
+# local server for a few tables, not a hosting service.
+MAX_RUNNING_LIMIT = 100
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     p.add_argument("--transcripts", metavar="DIR", default="out/web", help="where each game's transcript is written (default out/web)")
+    p.add_argument(
+        "--max-running",
+        type=int,
+        metavar="N",
+        default=MAX_RUNNING,
+        help=f"games played at once (default {MAX_RUNNING}, at most {MAX_RUNNING_LIMIT}); one more is refused with HTTP 429 until one ends",
+    )
     p.add_argument(
         "--allow-host",
         action="append",
@@ -76,13 +87,15 @@ def transcripts_folder(path: str) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port must be between 0 and 65535, got {args.port}")
+    if not 1 <= args.max_running <= MAX_RUNNING_LIMIT:
+        raise CliError(f"--max-running must be between 1 and {MAX_RUNNING_LIMIT}, got {args.max_running}")
     transcripts_folder(args.transcripts)
     for name in args.allow_host:
         if not name.strip() or any(c in name for c in "/ @?#"):
             raise CliError(f"--allow-host takes a host name such as arena.example.org, got '{name}'")
     sock = bind(args.host, args.port)
     policy = Policy(bind_host=args.host, allow_hosts=tuple(args.allow_host))
-    app = create_app(args.transcripts, say=lambda line: print(f"Earlier game {line}", flush=True), policy=policy)
+    app = create_app(args.transcripts, say=lambda line: print(line, flush=True), policy=policy, max_running=args.max_running)
     print(f"Werewolf Arena is serving on {address(sock)}?key={policy.key}  (Ctrl-C stops it)", flush=True)
     print(
         "Open that address to start games: the key in it lets your browser start them"

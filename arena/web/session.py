@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sqlite3
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -25,9 +27,11 @@ from arena.beliefs import BeliefPoll, poll_for
 from arena.catchup import spec_from_header
 from arena.command import CliError
 from arena.gamefile import HUMAN, GameSpec, header_for, seat_seed
+from arena.model_trouble import FailureWatch, Notice, words
 from arena.resume import prepare_resume
 from arena.runner import run_async
 from arena.web import persist
+from arena.web.index import GameIndex
 from arena.web.lens import FULL_LENS, Lens
 from arena.web.persist import Keys, digest
 from arena.web.questions import given, question
@@ -43,6 +47,7 @@ from transcripts.writer import TranscriptWriter
 
 log = logging.getLogger("werewolf.web")
 
+KEEP_FINISHED = 8  # finished games kept in memory after a page opened them (about 0.2 MB each)
 INTERRUPTED = "interrupted: the server stopped (it plays the game on when it starts again)"
 
 
@@ -119,11 +124,13 @@ class GameSession:
                 agent = WebAgent(seat.name, seed=seat_seed(spec.seed, i), timeout=timeout, language=spec.language)
                 agent.on_change = self._seat_changed
                 agents[seat.name] = self.web_seats[seat.name] = agent
-            elif pace > 0 and not seat.is_model and seat.name in agents:
+            elif pace > 0 and not seat.is_remote and seat.name in agents:
                 agents[seat.name] = Paced(agents[seat.name], pace)
         self.agents: dict[str, Agent] = agents
         self.thoughts: list[dict[str, Any]] = []
         self.beliefs: list[dict[str, Any]] = []
+        self.troubles: list[dict[str, Any]] = []  # model seats that stopped answering: the host's news
+        self.failures: FailureWatch | None = None  # reads the calls of a game being played
         seen = 0
         for r in records:
             if isinstance(r, EventRecord):
@@ -136,6 +143,9 @@ class GameSession:
             if writer is not None:
                 calls.subscribe(writer.call)
             calls.subscribe(self._on_call)
+            self.failures = FailureWatch(disabled=lambda seat: bool(getattr(self.agents.get(seat), "disabled", None)))
+            self.failures.subscribe(self._on_trouble)
+            calls.subscribe(self.failures)
         if beliefs is not None:
             beliefs.subscribe(self._on_belief)
         self.status = "running"  # running | over | failed | stopped
@@ -324,6 +334,14 @@ class GameSession:
         if thought is not None:
             self._push({"type": "thought", "thought": thought}, lambda lens: lens.full)
 
+    def _on_trouble(self, notice: Notice) -> None:
+        """A model seat that stopped answering, or answers again (``arena.model_trouble``):
+        to the host's view only, once, in its place among the events. The arena's news,
+        not the game's: no seat and no spectator is told who was asked what."""
+        trouble = {"kind": notice.kind, **words(notice), "after": self._published}
+        self.troubles.append(trouble)
+        self._push({"type": "trouble", "trouble": trouble}, lambda lens: lens.full)
+
     def _on_belief(self, record: BeliefRecord) -> None:
         """A seat's private beliefs: to that seat's pages and the full view, nobody else."""
         belief = self._belief(record, self._published)
@@ -379,6 +397,7 @@ class GameSession:
             out["waiting"] = [{"seat": d.seat, "kind": d.kind} for d in self.game.waiting] if not self.over else []
             if kind == "snapshot":
                 out["thoughts"] = list(self.thoughts)
+                out["troubles"] = list(self.troubles)
         return out
 
     def snapshot(self, lens: Lens) -> dict[str, Any]:
@@ -407,11 +426,13 @@ class GameSession:
 
     def links(self, lens: Lens) -> dict[str, Any]:
         """The addresses this lens may follow; after a restart the server knows a token
-        only once a page has shown it (``persist.Keys.learn``)."""
+        only once a page has shown it (``persist.Keys.learn``). The transcript is a
+        download, never a path: where the server keeps its files is the server's own
+        business (``file`` is only the name it is saved and downloaded as)."""
         watch, host = self.keys.watch_token, self.keys.host_token
         out: dict[str, Any] = {"watch": f"/watch/{watch}"} if watch else {}
         if self.over or lens.full:
-            out["transcript"] = str(self.transcript)
+            out["file"] = self.transcript.name
             if watch:
                 out["full"] = f"/watch/{watch}/full"
             if self.over and watch:
@@ -444,82 +465,172 @@ class GameSession:
             "seats": {name: f"/play/{token}" for name, token in self.keys.seat_tokens.items()},
             "watch": f"/watch/{self.keys.watch_token}",
             "host": f"/host/{self.keys.host_token}",
+            # The creator holds the host key (the server's operator): the file as the
+            # operator's --transcripts names it, and the download any program can use.
             "transcript": str(self.transcript),
+            "download": f"/api/host/{self.keys.host_token}/transcript",
         }
 
 
-class SessionStore:
-    """Every game of this server, found by its tokens' digests only."""
+class TooManyGames(RuntimeError):
+    """The server already plays as many games as it may (``--max-running``): HTTP 429."""
 
-    def __init__(self, transcripts_dir: Path):
+
+class SessionStore:
+    """Every game of this server, found by its tokens' digests only.
+
+    Why only the games being played are held: a game that has ended changes no more,
+    and its transcript says all a page is shown of it, so it leaves memory as it ends
+    and is read again (``GameSession.finished``) when a page asks for it; the index
+    on disk (``arena.web.index``) says which game a token opens. The few finished games
+    opened last stay at hand, since a page that opens one asks again at once (its
+    state, its socket, the replay)."""
+
+    def __init__(self, transcripts_dir: Path, *, max_running: int = MAX_RUNNING, keep_finished: int = KEEP_FINISHED):
         self.transcripts_dir = transcripts_dir
-        self.sessions: dict[str, GameSession] = {}
+        self.max_running = max_running
+        self.keep_finished = keep_finished
+        self.index = GameIndex(transcripts_dir)
+        self.sessions: dict[str, GameSession] = {}  # the games being played, by id
         self._seat: dict[str, tuple[GameSession, str]] = {}
         self._watch: dict[str, GameSession] = {}
         self._host: dict[str, GameSession] = {}
+        self._finished: OrderedDict[str, GameSession] = OrderedDict()  # game file name -> game, last opened last
+        self._unresumable: dict[str, str] = {}  # game file name -> why it was not played on at this start
 
     def create(self, spec: GameSpec, pace: float = 0.0) -> GameSession:
-        if sum(1 for s in self.sessions.values() if not s.over) >= MAX_RUNNING:
-            raise RuntimeError(f"this server already plays {MAX_RUNNING} games; stop one first")
+        if sum(1 for s in self.sessions.values() if not s.over) >= self.max_running:
+            n = self.max_running
+            raise TooManyGames(
+                f"this server already plays {n} game{'s' if n != 1 else ''} at once; wait for one to end or stop one "
+                "(werewolf serve --max-running sets the limit)"
+            )
         session = GameSession.new(spec, transcripts_dir=self.transcripts_dir, pace=pace)
-        self._add(session)
-        session.start()
+        self._play(session)
         return session
 
-    def _add(self, session: GameSession) -> None:
+    def held(self) -> int:
+        """How many games are in memory: those being played and the finished ones at hand."""
+        return len(self.sessions) + len(self._finished)
+
+    def _play(self, session: GameSession) -> None:
+        """Hold ``session`` while it is played, and let it go when it ends."""
         self.sessions[session.id] = session
         keys = session.keys
         for d, name in keys.seats.items():
             self._seat[d] = (session, name)
         self._watch[keys.watch] = session
         self._host[keys.host] = session
+        self._record(session)
+        session.start()
+        assert session.task is not None
+        session.task.add_done_callback(lambda _: self._ended(session))
+
+    def _record(self, session: GameSession) -> bool:
+        try:
+            self.index.record(persist.meta_path(session.transcript))
+        except (OSError, sqlite3.Error):
+            log.warning("game %s: the index of %s cannot be written", session.id, self.transcripts_dir, exc_info=True)
+            return False
+        return True
+
+    def _ended(self, session: GameSession) -> None:
+        """A game's task is over: its transcript and its file are written, so it leaves
+        memory, unless the server is stopping (it is played on at the next start) or the
+        index cannot say where it is (then it stays, and the log says why)."""
+        if session.interrupted or not self._record(session):
+            return
+        self.sessions.pop(session.id, None)
+        keys = session.keys
+        for d in keys.seats:
+            self._seat.pop(d, None)
+        self._watch.pop(keys.watch, None)
+        self._host.pop(keys.host, None)
+
+    def _finished_game(self, meta: Path) -> GameSession | None:
+        """The game of file ``meta`` as it ended, read from its transcript (``None``
+        when it cannot be read); the last ``keep_finished`` opened are kept."""
+        session = self._finished.get(meta.name)
+        if session is not None:
+            self._finished.move_to_end(meta.name)
+            return session
+        loaded = persist.load(meta)
+        if loaded is None or not loaded[0].is_file():
+            return None
+        transcript, data = loaded
+        session = GameSession.finished(transcript, data, self._unresumable.get(meta.name))
+        if session is None:
+            return None
+        self._finished[meta.name] = session
+        while len(self._finished) > self.keep_finished:
+            self._finished.popitem(last=False)
+        return session
+
+    def _lookup(self, token: str, view: str) -> tuple[GameSession, str] | None:
+        """A game that is not being played, by the index, with the seat a seat's token
+        opens ('' for the other views)."""
+        found = self.index.find(digest(token))
+        if found is None or found.view != view:
+            return None
+        session = self._finished_game(found.meta)
+        return None if session is None else (session, found.seat or "")
 
     def restore(self) -> list[str]:
         """Take up the games this server's folder holds (a restart): the ones still
-        being played are caught up with their transcripts and played on, the others
-        open as they ended. Returns one line per game, for the log."""
+        being played are caught up with their transcripts and played on; the others
+        are only indexed, and read when a page asks for them. Returns what the log is
+        told, one line per game taken up and one for all the others."""
+        self.index.sync()
         told = []
-        for transcript, meta in persist.saved_games(self.transcripts_dir):
-            if str(meta.get("id")) in self.sessions or not transcript.is_file():
+        for meta in self.index.running():
+            loaded = persist.load(meta)
+            if loaded is None or not loaded[0].is_file():
                 continue
-            session = None
-            if meta.get("status") == "running":
-                try:
-                    session = GameSession.resumed(transcript, meta)
-                except CliError as e:
-                    ended = "already ended" in str(e)
-                    session = GameSession.finished(transcript, meta, None if ended else f"cannot be resumed after a restart: {e}")
-                except Exception as e:  # a bug must not keep the server from starting
-                    log.exception("game %s cannot be resumed", meta.get("id"))
-                    session = GameSession.finished(transcript, meta, f"cannot be resumed after a restart: {e!r}")
-                else:
-                    self._add(session)
-                    session.start()
-                    told.append(f"{transcript.name}: played on from day {session.game.day}")
-                    continue
+            transcript, data = loaded
+            if str(data.get("id")) in self.sessions:
+                continue
+            try:
+                session = GameSession.resumed(transcript, data)
+            except CliError as e:
+                if "already ended" not in str(e):
+                    self._unresumable[meta.name] = f"cannot be resumed after a restart: {e}"
+            except Exception as e:  # a bug must not keep the server from starting
+                log.exception("game %s cannot be resumed", data.get("id"))
+                self._unresumable[meta.name] = f"cannot be resumed after a restart: {e!r}"
             else:
-                session = GameSession.finished(transcript, meta)
-            if session is None:
-                told.append(f"{transcript.name}: cannot be read, skipped")
+                self._play(session)
+                told.append(f"Earlier game {transcript.name}: played on from day {session.game.day}")
                 continue
-            self._add(session)
-            told.append(f"{transcript.name}: {session.status}" + (f" ({session.error})" if session.error else ""))
+            ended = self._finished_game(meta)
+            if ended is None:
+                told.append(f"Earlier game {transcript.name}: cannot be read, skipped")
+            else:
+                told.append(f"Earlier game {transcript.name}: {ended.status}" + (f" ({ended.error})" if ended.error else ""))
+        others = self.index.count() - len(self.sessions)
+        if others:
+            told.append(f"{others} earlier game{'s' if others != 1 else ''} of {self.transcripts_dir} open when a page asks for them")
         return told
 
     def by_seat(self, token: str) -> tuple[GameSession, str] | None:
-        found = self._seat.get(digest(token))
+        found = self._seat.get(digest(token)) or self._lookup(token, "play")
         if found is not None:
             found[0].keys.learn("play", token)
         return found
 
     def by_watch(self, token: str) -> GameSession | None:
         session = self._watch.get(digest(token))
+        if session is None:
+            ended = self._lookup(token, "watch")
+            session = ended[0] if ended else None
         if session is not None:
             session.keys.learn("watch", token)
         return session
 
     def by_host(self, token: str) -> GameSession | None:
         session = self._host.get(digest(token))
+        if session is None:
+            ended = self._lookup(token, "host")
+            session = ended[0] if ended else None
         if session is not None:
             session.keys.learn("host", token)
         return session
@@ -535,6 +646,7 @@ class SessionStore:
                 tasks.append(s.task)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        self.index.close()
 
 
-__all__ = ["Channel", "GameSession", "SessionStore", "FULL_LENS"]
+__all__ = ["Channel", "GameSession", "SessionStore", "TooManyGames", "FULL_LENS"]

@@ -19,6 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.custom import is_custom_spec
+from agents.a2a.spec import agent_url, is_a2a_spec
+from arena.endpoints import config_path, remote_trusted
 from arena.gamefile import HUMAN, GameFileError, GameSpec, default_names, describe_errors, spec_from_data
 from arena.own_code import code_refusal
 from engine.presets import PRESETS
@@ -27,6 +29,7 @@ from prompts.catalog import LANGUAGES
 
 BOTS = ("heuristic", "random")
 MODEL_EXAMPLES = ("openai:gpt-5.4-mini", "anthropic:claude-haiku-4-5", "langchain:google_genai:gemini-3.1-flash-lite", "litellm:groq/openai/gpt-oss-20b")
+REMOTE_EXAMPLE = "a2a:http://127.0.0.1:9100"  # python -m examples.remote_agent --port 9100
 MAX_RUNNING = 20  # games one server plays at once: a local server, not a hosting service
 WEB_CODE_HINT = "the web server seats none; play it with werewolf play or in a tournament (docs/AGENTS.md)"
 
@@ -74,6 +77,8 @@ def table_spec(raw: Any) -> tuple[GameSpec, float]:
             seat["role"] = s.role
         if agent == HUMAN and form.timeout is not None:
             seat["timeout"] = form.timeout
+        if is_a2a_spec(agent):
+            _check_remote(s.name.strip(), agent)
         seats.append(seat)
     data: dict[str, Any] = {
         "preset": form.preset,
@@ -85,6 +90,22 @@ def table_spec(raw: Any) -> tuple[GameSpec, float]:
     }
     spec = spec_from_data(data)
     return spec, form.pace
+
+
+def _check_remote(name: str, agent: str) -> None:
+    """A remote seat from the start page: an agent on this machine, or one the user's
+    config trusts (``trusted_endpoints``, without a token: the page names none). The
+    page is the host's, but it may be open to more than this machine, and a seat's
+    view is every secret its card holds."""
+    try:
+        url = agent_url(agent)
+    except ValueError as e:
+        raise GameFileError(f"{name}: {e}") from None
+    if not remote_trusted(url, None):
+        raise GameFileError(
+            f"{name}: the agent at {url} is not on this machine; a web table seats it only when it is listed "
+            f"under trusted_endpoints (base_url: {url}) in {config_path()}"
+        )
 
 
 def setup_choices() -> dict[str, Any]:
@@ -115,6 +136,7 @@ def setup_choices() -> dict[str, Any]:
         "names": default_names(max(p.max_players for p in PRESETS.values())),
         "bots": list(BOTS),
         "models": list(MODEL_EXAMPLES),
+        "remote": REMOTE_EXAMPLE,
         "languages": list(LANGUAGES),
         "roles": {r.id: r.name for r in ROLES.values()},
     }

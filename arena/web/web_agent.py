@@ -19,13 +19,11 @@ from agents.base import SeatView
 from agents.human import HumanAgent
 from agents.human_input import ROLE_OPTIONS, SCALE_OPTIONS, SPEECH_KINDS, TARGETED_KINDS
 from arena.web.words import pass_phrase, say
+from engine import words
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, GameError, IllegalAnswer
 from engine.roles import ROLES
 from engine.speech import check_speech
 from prompts.catalog import catalog
-
-MAX_SPEECH = 2000  # characters: a speech is read by every seat, models included
-
 
 class AnswerRefused(ValueError):
     """An answer the seat cannot take; ``status`` is the HTTP status to reply with."""
@@ -149,14 +147,17 @@ class WebAgent(HumanAgent):
 
     @staticmethod
     def _words(raw: Any) -> str:
-        """A speech's words: text (null is silence), trimmed, not too long."""
+        """A speech's words: text (null is silence), trimmed, and sayable as the engine
+        will check them (``engine.words``: its length, no control character): refused
+        here with the reason, so the person writes them again and the game goes on."""
         if raw is None:
             return ""
         if not isinstance(raw, str):
             raise AnswerRefused("a speech is text")
         raw = raw.strip()
-        if len(raw) > MAX_SPEECH:
-            raise AnswerRefused(f"a speech is at most {MAX_SPEECH} characters (this one has {len(raw)})")
+        why = words.problem(raw)
+        if why is not None:
+            raise AnswerRefused(why)
         return raw
 
     @staticmethod

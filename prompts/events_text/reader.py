@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from engine.events import Event
+from engine.words import harmless
 from prompts.catalog import Catalog, _key
 from prompts.events_text.style import MODEL, Style, Written
 
@@ -106,8 +107,14 @@ class Reader:
         return self._mark(self.style.escape(self.cat.word(group, key)))
 
     def said(self, text: Any) -> str:
-        """A player's words (a speech, night talk, a note), quoted as the style quotes."""
+        """A player's words (a speech, night talk, a note), quoted as the style quotes.
+        People's screens get them ``harmless`` (``engine.words``): words taken since
+        the engine's rule on words are so already, and a transcript written before it
+        (or by hand) cannot send a terminal its escape sequences; a model's prompt
+        escapes every such character (``prompts.quoting``)."""
         words = "" if text is None else str(text)
+        if self.style is not MODEL:
+            words = harmless(words)
         quoted = words if self.style is MODEL else self.cat.text("terms.display_quote", text=words)
         return self._mark(self.style.said(words, quoted))
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import anthropic
 
-from agents.llm.backends.base import CUT_REASONS, Prompt, Reply, Turn, Usage, breakpoint_blocks, correction_text, question_text
+from agents.llm.backends.base import CUT_REASONS, PING, CutAnswer, Prompt, Reply, Turn, Usage, breakpoint_blocks, correction_text, question_text
 from agents.llm.backends.sdk import SDKBackend
 
 class AnthropicBackend(SDKBackend):
@@ -107,8 +107,17 @@ class AnthropicBackend(SDKBackend):
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"role": "system", "content": request["system"]}] + list(request["messages"])
 
+    def ping_request(self) -> dict[str, Any]:
+        """A one-token Messages request (``POST /v1/messages`` with ``max_tokens: 1``),
+        for a proxy that lacks the model lookup."""
+        return {"model": self.model, "max_tokens": 1, "messages": [{"role": "user", "content": PING}]}
+
 
 def _reply(resp: Any, mode: str) -> Reply:
+    if getattr(resp, "content", None) is None:
+        # A message always holds its content list, empty when the model said nothing:
+        # a body without one is not a message (a 200 carrying an error object).
+        raise CutAnswer("no content in the message")
     u = getattr(resp, "usage", None)
     usage = Usage()
     if u is not None:

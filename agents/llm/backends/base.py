@@ -6,7 +6,8 @@ and its answer schema) plus the refused replies so far (``Turn``) into one reque
 its vendor's wire format, and the response back into a ``Reply``. It does not judge
 answers: that is the agent's job, the same for every vendor.
 
-Transient failures (429, 5xx, timeouts, dropped connections) are retried here with
+Transient failures (429, 5xx, timeouts, dropped connections, a 200 whose answer
+arrived cut or empty: ``CutAnswer``) are retried here with
 tenacity: exponential backoff with full jitter, Retry-After honoured up to a cap, a
 cap on attempts and on the total time. The SDKs' own retry loops are switched off
 (``max_retries=0``) so that every attempt is seen, counted and limited here. A
@@ -131,6 +132,8 @@ class Reply:
 # compatible servers, Anthropic, Google through LangChain).
 CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
 
+PING = "Reply OK."  # what the preflight's one-token call says to a model (``Backend.ping``)
+
 
 @dataclass(slots=True)
 class Turn:
@@ -161,8 +164,39 @@ class Transient(Exception):
         self.retry_after = retry_after
 
 
+class CutAnswer(Transient):
+    """A 200 whose answer did not arrive whole: no body, JSON cut short, a body that
+    is not the API's answer object, a stream that ended before its last event.
+
+    The model gave no answer here: the server or the network lost it on the way, so
+    it is retried like a dropped connection or a 5xx, within the seat's retry budget,
+    and never read as the model's reply (a cut body read as a reply would be charged
+    to the model as a malformed answer, and a body the SDK could not decode ended the
+    decision at once in the fallback bot). Both vendors document a fault after the
+    status line as theirs: Anthropic, that "an error can occur after returning a 200
+    response" over a stream and that networks drop long connections
+    (https://platform.claude.com/docs/en/api/errors); OpenAI, that a server-side
+    failure is to be met by "retry your request after a brief wait"
+    (https://developers.openai.com/api/docs/guides/error-codes), its SDK retrying
+    every connection error (https://github.com/openai/openai-python#retries)."""
+
+    def __init__(self, what: str):
+        super().__init__(f"answer cut after HTTP 200: {what}")
+
+
+class ServerBusy(Transient):
+    """A transient failure the server itself answered (429, a 5xx): it is up, though
+    this route of it may not work (``agents.llm.probe`` then asks another way)."""
+
+
 class ModeRejected(Exception):
     """The server refused the way the answer format was requested (a 400)."""
+
+
+class Inconclusive(Exception):
+    """A model lookup the server answered without saying whether the model is there
+    (no such route on that server, the model absent from a list that may not hold
+    every name it serves): the preflight asks the next way (``agents.llm.probe``)."""
 
 
 # Formats that worked per (back end, server, model, schema shape): shared by every seat
@@ -239,6 +273,30 @@ class Backend(ABC):
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         """The messages of ``request`` as JSON, system part first, for the record."""
 
+    # ------------------------------------------------------------------ the preflight
+    @property
+    def address(self) -> str:
+        """Where this seat's requests go, for a message to the user (no credentials),
+        as it would be typed (the SDKs keep a base URL with a trailing slash)."""
+        return self.endpoint.rstrip("/")
+
+    @property
+    def probe_key(self) -> tuple[Any, ...]:
+        """Seats with equal keys reach the same model the same way: one preflight
+        request serves them all (``arena.preflight``)."""
+        return (self.name, self.endpoint, self.model)
+
+    def lookups(self) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
+        """The vendor's model lookups, cheapest first, each named: return when the
+        model is there, raise ``Inconclusive`` when the answer does not say, else
+        ``Transient`` or ``CallFailed`` (``agents.llm.probe``). None by default."""
+        return []
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """The one-token call: the cheapest request that makes the model itself answer,
+        under the seat's own call time limit; raises as ``send`` does."""
+
     async def aclose(self) -> None:
         """Release connections."""
 
@@ -250,7 +308,6 @@ class Backend(ABC):
     # ------------------------------------------------------------------ the call
     async def call(self, prompt: Prompt, turns: list[Turn]) -> CallResult:
         """One model call with transient retries; raises ``CallFailed``."""
-        o = self.options
         retries = 0
         started = time.monotonic()
         last_messages: list[dict[str, Any]] = []
@@ -261,16 +318,8 @@ class Backend(ABC):
             exc = state.outcome.exception() if state.outcome is not None else None
             log.info("%s:%s: transient failure, retry %d: %s", self.name, self.model, retries, str(exc)[:300])
 
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(o.max_retries + 1) | _stop_delay(o.retry_total),
-            wait=self._wait,
-            retry=retry_if_exception(lambda e: isinstance(e, Transient)),
-            before_sleep=before_sleep,
-            sleep=self.sleep,
-            reraise=True,
-        )
         try:
-            async for attempt in retrying:
+            async for attempt in self.retrying(before_sleep):
                 with attempt:
                     reply, last_messages = await self._attempt(prompt, turns)
         except Transient as e:
@@ -280,6 +329,19 @@ class Backend(ABC):
             e.messages = e.messages or last_messages
             raise
         return CallResult(reply=reply, messages=last_messages, retries=retries, latency_s=round(time.monotonic() - started, 6))
+
+    def retrying(self, before_sleep: Callable[[RetryCallState], None], worth_retry: Callable[[BaseException], bool] | None = None) -> AsyncRetrying:
+        """The seat's retry policy (``LLMOptions``: attempts, backoff, total time) over
+        ``Transient`` failures, or those ``worth_retry`` accepts; the last one re-raised."""
+        o = self.options
+        return AsyncRetrying(
+            stop=stop_after_attempt(o.max_retries + 1) | _stop_delay(o.retry_total),
+            wait=self._wait,
+            retry=retry_if_exception(worth_retry or (lambda e: isinstance(e, Transient))),
+            before_sleep=before_sleep,
+            sleep=self.sleep,
+            reraise=True,
+        )
 
     async def _attempt(self, prompt: Prompt, turns: list[Turn]) -> tuple[Reply, list[dict[str, Any]]]:
         """One request, downgrading the answer format on a refusal of it."""

@@ -19,14 +19,18 @@ blocks, which it passes on.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from types import TracebackType
 from typing import Any
 
 from agents.llm.backends.base import (
     CUT_REASONS,
     DISABLING_STATUS,
+    PING,
     Backend,
     CallFailed,
+    CutAnswer,
     ModeRejected,
     Prompt,
     Reply,
@@ -38,12 +42,25 @@ from agents.llm.backends.base import (
     local_url,
     question_text,
     retry_after,
+    safe_url,
     transient_status,
 )
 from agents.llm.config import LLMOptions
 from arena.limits import Limits
 
 _TRANSIENT_NAMES = ("RateLimit", "Timeout", "Connection", "Overloaded", "ServiceUnavailable", "InternalServer")
+# How an answer that did not arrive whole surfaces through LangChain (``CutAnswer``):
+# langchain-core's words for a stream that ended before its first chunk
+# (``generate_from_stream``), and the modules whose stream accumulators assert that a
+# chunk came before the final answer is asked for (the ``openai`` SDK's, under
+# ``with_structured_output`` on a streaming ``ChatOpenAI``).
+EMPTY_STREAM = "No generations found in stream."
+STREAM_ACCUMULATORS = ("openai.lib.streaming",)
+# Providers whose LangChain messages always say why the answer ended, streamed or not
+# (``response_metadata``): a message without it is a stream cut before its last chunk
+# (OpenAI sends ``finish_reason`` on a stream's last choice chunk,
+# https://developers.openai.com/api/reference/resources/chat/subresources/completions/streaming-events).
+FINISH_KEYS = {"openai": "finish_reason"}
 # Models of one's own, which enforce a schema as a grammar: their integrations' modules
 # and classes, and the fields where a model keeps its server's URL.
 LOCAL_MODULES = ("langchain_ollama", "langchain_community.chat_models.llamacpp", "langchain_community.chat_models.ollama")
@@ -108,6 +125,27 @@ class LangChainBackend(Backend):
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"role": m.type, "content": m.content} for m in request["messages"]]
 
+    # ------------------------------------------------------------------ the preflight
+    @property
+    def address(self) -> str:
+        """The server the chat model is configured with, else its class."""
+        url = next((getattr(self.chat_model, a) for a in _URL_FIELDS if isinstance(getattr(self.chat_model, a, None), str)), None)
+        return safe_url(url) if url else type(self.chat_model).__qualname__
+
+    async def ping(self) -> None:
+        """One short plain-text call through the chat model (``ainvoke``): LangChain has
+        no model lookup common to its integrations, nor one way to cap the reply at a
+        token (the limit's name differs by integration), so the prompt asks for one
+        word. Errors are sorted as a decision's call sorts them (``send``)."""
+        from langchain_core.messages import HumanMessage
+
+        request = {"messages": [HumanMessage(content=PING)], "schema": {}, "name": "ping", "description": ""}
+        limit = self.options.call_timeout(self.layout())
+        try:
+            await asyncio.wait_for(self.send(request, "text"), timeout=limit)
+        except TimeoutError:
+            raise Transient(f"no answer within {limit:g} s") from None
+
     # ------------------------------------------------------------------ response
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
         schema = {"title": request["name"], "description": request["description"], **request["schema"]}
@@ -127,6 +165,9 @@ class LangChainBackend(Backend):
         except NotImplementedError as e:
             raise ModeRejected(str(e) or "not implemented") from None
         except Exception as e:  # any provider's errors: classify by shape, not by class
+            cut = cut_answer(e)
+            if cut is not None:
+                raise CutAnswer(cut) from None
             status = getattr(e, "status_code", None) or getattr(getattr(e, "response", None), "status_code", None)
             transient = isinstance(e, (TimeoutError, ConnectionError)) or any(n in type(e).__name__ for n in _TRANSIENT_NAMES)
             if transient or transient_status(status):
@@ -135,15 +176,41 @@ class LangChainBackend(Backend):
             raise CallFailed(f"{type(e).__name__}: {e}", disable=status in DISABLING_STATUS) from None
 
 
+def cut_answer(e: BaseException) -> str | None:
+    """What was lost, when ``e`` says the answer did not arrive whole (a body the
+    provider's SDK could not decode, a stream with no chunk); ``None`` otherwise."""
+    if isinstance(e, json.JSONDecodeError):  # requests' own JSONDecodeError is one too
+        return f"the body is not whole JSON ({e})"
+    if isinstance(e, ValueError) and str(e) == EMPTY_STREAM:
+        return "the stream ended before its first chunk"
+    if isinstance(e, AssertionError) and _raised_in(e.__traceback__, STREAM_ACCUMULATORS):
+        return "the stream ended before its first chunk"
+    return None
+
+
+def _raised_in(tb: TracebackType | None, modules: tuple[str, ...]) -> bool:
+    """Whether the innermost frame of ``tb`` is in one of ``modules`` (or below them)."""
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    name = str(tb.tb_frame.f_globals.get("__name__", ""))
+    return any(name == m or name.startswith(m + ".") for m in modules)
+
+
 def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:
+    meta = getattr(msg, "response_metadata", None) or {}
+    finish = FINISH_KEYS.get(meta.get("model_provider", ""))
+    if finish is not None and meta.get(finish) is None:
+        raise CutAnswer(f"the stream ended before its last chunk (no {finish})")
     usage = Usage()
-    meta = getattr(msg, "usage_metadata", None)
-    if meta:
-        details = meta.get("input_token_details") or {}
-        done = meta.get("output_token_details") or {}
+    counted = getattr(msg, "usage_metadata", None)
+    if counted:
+        details = counted.get("input_token_details") or {}
+        done = counted.get("output_token_details") or {}
         usage = Usage(
-            input_tokens=meta.get("input_tokens"),
-            output_tokens=meta.get("output_tokens"),  # reasoning included, as LangChain counts it
+            input_tokens=counted.get("input_tokens"),
+            output_tokens=counted.get("output_tokens"),  # reasoning included, as LangChain counts it
             cached_tokens=details.get("cache_read"),
             cache_write_tokens=details.get("cache_creation"),
             reasoning_tokens=done.get("reasoning"),
@@ -157,7 +224,6 @@ def _reply(msg: Any, parsed: dict[str, Any] | None, mode: str) -> Reply:
             parsed = calls[0]["args"]
     elif parsed is not None and not text:
         text = json.dumps(parsed, ensure_ascii=False)
-    meta = getattr(msg, "response_metadata", None) or {}
     cut = meta.get("finish_reason") in CUT_REASONS or meta.get("stop_reason") in CUT_REASONS
     return Reply(text=text, data=parsed, mode=mode, usage=usage, cut=cut)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from agents.llm.backends.base import Prompt, Reply, Turn, breakpoint_blocks, local_url, question_text
 from agents.llm.backends.openai_backend import OpenAIBackend, _reply
@@ -131,3 +131,21 @@ class LiteLLMBackend(OpenAIBackend):
 
     def reply(self, response: Any, mode: str) -> Reply:
         return _reply(response, mode)
+
+    def lookups(self) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
+        """None: LiteLLM offers no model lookup that reaches every provider it routes
+        to (``litellm.get_model_info`` reads its own price map, not the provider), so
+        the preflight makes the one-token call (``ping_request``, through
+        ``litellm.acompletion`` like every call: https://docs.litellm.ai/docs/completion/input)."""
+        return []
+
+    @property
+    def address(self) -> str:
+        if self.options.base_url:
+            return super().address
+        return f"{provider(self.model) or 'its provider'}, through LiteLLM"
+
+    @property
+    def probe_key(self) -> tuple[Any, ...]:
+        # LiteLLM reads each provider's own key variable; a seat may name another.
+        return (self.name, self.endpoint, self.model, self.options.api_key_env)

@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 import openai
 
 from agents.llm.backends import gbnf, prefix, slots
-from agents.llm.backends.base import CUT_REASONS, CallResult, Prompt, Reply, Turn, Usage, correction_text, user_content
+from agents.llm.backends.base import CUT_REASONS, PING, CallResult, CutAnswer, Prompt, Reply, Turn, Usage, correction_text, user_content
 from agents.llm.backends.sdk import SDKBackend
 
 OPENAI_HOSTS = ("api.openai.com",)
@@ -187,6 +187,13 @@ class OpenAIBackend(SDKBackend):
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return list(request["messages"])
 
+    def ping_request(self) -> dict[str, Any]:
+        """A one-token Chat Completions request (``POST /v1/chat/completions``): what
+        every compatible server answers, where a model lookup proved nothing. The
+        completion limit goes under the name the server knows (see ``build``)."""
+        limit = "max_completion_tokens" if self._is_openai else "max_tokens"
+        return {"model": self.model, "messages": [{"role": "user", "content": PING}], limit: 1}
+
 
 def _reply(resp: Any, mode: str) -> Reply:
     usage = Usage()
@@ -202,7 +209,11 @@ def _reply(resp: Any, mode: str) -> Reply:
         )
     choices = getattr(resp, "choices", None) or []
     if not choices:
-        return Reply(text="", data=None, mode=mode, usage=usage)
+        # A chat completion always holds its choice (``n`` is 1), even an empty or
+        # refused answer: a body without one is not the model's answer but a proxy's
+        # or a server's fault (a 200 carrying an error object, JSON that was not a
+        # completion).
+        raise CutAnswer("no choice in the completion")
     msg = choices[0].message
     cut = getattr(choices[0], "finish_reason", None) in CUT_REASONS
     calls = getattr(msg, "tool_calls", None) or []

@@ -12,16 +12,38 @@ its wire format: how a client is made, the request, the reply.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import weakref
 from abc import abstractmethod
+from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, Awaitable, Callable, ClassVar, Iterator
 
-from agents.llm.backends.base import Backend, CallFailed, MissingKey, Reply, Transient, safe_url, status_failure
+from agents.llm.backends.base import (
+    Backend,
+    CallFailed,
+    CutAnswer,
+    Inconclusive,
+    MissingKey,
+    Reply,
+    ServerBusy,
+    Transient,
+    retry_after,
+    safe_url,
+    status_failure,
+    transient_status,
+)
 from agents.llm.backends.clients import POOL, pool_key
 from agents.llm.config import DEFAULT_BASE_URL_ENV, DEFAULT_KEY_ENV, LLMOptions
 from arena.limits import Limits
+
+# Seconds a model lookup may take: no inference runs behind it, so the seat's own call
+# time limit (on a server of one's own, a whole decision's) is far more than it needs.
+LOOKUP_TIMEOUT = 10.0
+# The statuses a lookup answers when the key is refused: the seat's calls would be too.
+REFUSED_KEY = frozenset({401, 403})
+NOT_IMPLEMENTED = 501  # a route the server does not have, said outright
 
 
 class SDKBackend(Backend):
@@ -68,6 +90,10 @@ class SDKBackend(Backend):
     @abstractmethod
     def reply(self, response: Any, mode: str) -> Reply:
         """The SDK's response as a ``Reply``."""
+
+    @abstractmethod
+    def ping_request(self) -> dict[str, Any]:
+        """The one-token call's request, in the vendor's format (``ping``)."""
 
     # ------------------------------------------------------------------ client
     def missing_key(self, env: str, hint: str = "") -> MissingKey:
@@ -133,6 +159,66 @@ class SDKBackend(Backend):
                 pass
         self._clients.clear()
 
+    # ------------------------------------------------------------------ the preflight
+    @property
+    def probe_key(self) -> tuple[Any, ...]:
+        # The key's digest, as the shared client's: seats on one server with different
+        # keys are checked apart (one key may be revoked).
+        return (*super().probe_key, self._pool[2] if self._pool is not None else self.options.api_key_env)
+
+    def lookups(self) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
+        """Both SDKs' ``models.retrieve`` and ``models.list``: OpenAI's ``GET
+        /v1/models/{model}`` and ``GET /v1/models``
+        (https://platform.openai.com/docs/api-reference/models), Anthropic's ``GET
+        /v1/models/{model_id}`` (which resolves an alias) and ``GET /v1/models``
+        (https://docs.anthropic.com/en/api/models). Servers of one's own differ: the
+        llama.cpp server documents the list and not the single lookup, Ollama both
+        (https://github.com/ollama/ollama/blob/main/docs/openai.md), vLLM the list; so a
+        route the server lacks is ``Inconclusive`` and the next way is tried."""
+        return [("model lookup", self._retrieve), ("model list", self._listed)]
+
+    def _lookup_timeout(self) -> float:
+        return min(self.options.call_timeout(self.layout()), LOOKUP_TIMEOUT)
+
+    async def _retrieve(self) -> None:
+        with self._lookup_errors():
+            await self.client().models.retrieve(self.model, timeout=self._lookup_timeout())
+
+    async def _listed(self) -> None:
+        with self._lookup_errors():
+            page = await self.client().models.list(timeout=self._lookup_timeout())
+        ids = {getattr(m, "id", None) for m in getattr(page, "data", None) or []}
+        if self.model not in ids:
+            # A list need not name every model a server answers to (llama.cpp lists its
+            # alias and serves any name; an alias is not in Anthropic's list).
+            raise Inconclusive(f"{self.model} is not among the {len(ids)} model(s) listed")
+
+    @contextmanager
+    def _lookup_errors(self) -> Iterator[None]:
+        """A lookup's failure sorted as a call's (``send``), except that a status other
+        than a refused key or a transient one says nothing about the model."""
+        sdk = self.sdk
+        try:
+            yield
+        except sdk.APITimeoutError:
+            raise Transient(f"no answer within {self._lookup_timeout():g} s") from None
+        except sdk.APIConnectionError as e:
+            raise Transient(f"connection error: {e}") from e
+        except sdk.APIStatusError as e:
+            text = f"HTTP {e.status_code}: {error_message(e)}"
+            if e.status_code == NOT_IMPLEMENTED:
+                raise Inconclusive(text) from None
+            if transient_status(e.status_code):
+                raise ServerBusy(text, retry_after(e.response.headers)) from None
+            if e.status_code in REFUSED_KEY:
+                raise CallFailed(text, disable=True) from None
+            raise Inconclusive(text) from None
+        except self.sdk_error as e:  # an answer the SDK could not read
+            raise Inconclusive(f"{type(e).__name__}: {e}") from None
+
+    async def ping(self) -> None:
+        await self.send(self.ping_request(), "text")
+
     # ------------------------------------------------------------------ the request
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
         sdk = self.sdk
@@ -146,8 +232,16 @@ class SDKBackend(Backend):
             raise Transient(f"connection error: {e}") from None
         except sdk.APIStatusError as e:
             raise status_failure(e.status_code, error_message(e), e.response.headers, mode) from None
+        except json.JSONDecodeError as e:
+            # The SDK decodes the body inside the call: after a 200 with no body, or
+            # with its JSON cut short (a Content-Length that was honest about a cut
+            # body; a dishonest one is a dropped connection, above).
+            raise CutAnswer(f"the body is not whole JSON ({e})") from None
         except self.sdk_error as e:
             raise CallFailed(f"{type(e).__name__}: {e}") from None
+        if isinstance(resp, (str, bytes)):
+            # The SDK's answer to a body that does not say it is JSON: the body as text.
+            raise CutAnswer(f"the body is not an API answer ({len(resp)} characters of text)")
         return self.reply(resp, mode)
 
 

@@ -5,11 +5,12 @@
 const $ = (id) => document.getElementById(id);
 let choices = null;
 
-const AGENTS = ["human", "heuristic", "random", "model"]; // labels: start.agent.<id>
-// Agents named by a spec typed beside the menu: a model. A class of one's own
-// (py:MODULE:CLASS) is never offered: seating one runs its module's code, and the
-// server refuses it (docs/SECURITY.md).
-const TYPED = { model: "openai:gpt-5.4-mini" };
+const AGENTS = ["human", "heuristic", "random", "model", "remote"]; // labels: start.agent.<id>
+// Agents named by a spec typed beside the menu: a model, or an agent over A2A (a2a:URL;
+// the example address comes from /api/setup, the page itself names no address). A class
+// of one's own (py:MODULE:CLASS) is never offered: seating one runs its module's code,
+// and the server refuses it (docs/SECURITY.md).
+const TYPED = { model: "openai:gpt-5.4-mini", remote: "a2a:URL" };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -173,6 +174,7 @@ function relabel() {
 async function init() {
   const [setup] = await Promise.all([fetch("/api/setup").then((r) => r.json()), loadWords()]);
   choices = setup;
+  if (choices.remote) TYPED.remote = choices.remote;
   if ((navigator.language || "").toLowerCase().startsWith("zh") && choices.languages.includes("zh")) $("language").value = "zh";
   setLanguage($("language").value);
   for (const p of choices.presets) $("preset").append(el("option", { value: p.id, text: p.title }));

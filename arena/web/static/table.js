@@ -19,6 +19,7 @@ const S = {
   seqs: new Set(),
   thoughts: [],
   beliefs: [],
+  troubles: [], // model seats that stopped answering, or answer again (the host's view only)
   players: [],
   roles: {},
   card: null,
@@ -126,6 +127,11 @@ function apply(msg) {
     if (S.replayStep === null) appendItems([{ belief: msg.belief }]);
     return;
   }
+  if (msg.type === "trouble") {
+    S.troubles.push(msg.trouble);
+    if (S.replayStep === null) appendItems([{ trouble: msg.trouble }]);
+    return;
+  }
   if (msg.language && setLanguage(msg.language)) {
     $("conn").textContent = T(connKey);
     renderTimeline();
@@ -135,6 +141,7 @@ function apply(msg) {
     S.seqs = new Set();
     S.thoughts = msg.thoughts || S.thoughts;
     S.beliefs = msg.beliefs || S.beliefs;
+    S.troubles = msg.troubles || S.troubles;
     if (msg.roles) S.roles = msg.roles;
   }
   const fresh = [];
@@ -164,6 +171,7 @@ function items() {
   const out = S.events.map((e) => ({ key: [e.seq, 0], event: e }));
   S.thoughts.forEach((t, i) => out.push({ key: [(t.after || 0) - 1, 1 + i], thought: t }));
   S.beliefs.forEach((b, i) => out.push({ key: [(b.after || 0) - 1, 1 + S.thoughts.length + i], belief: b }));
+  S.troubles.forEach((t, i) => out.push({ key: [(t.after || 0) - 1, 1 + S.thoughts.length + S.beliefs.length + i], trouble: t }));
   out.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1]);
   return out;
 }
@@ -180,7 +188,7 @@ function renderTimeline() {
   const box = $("timeline");
   box.replaceChildren();
   cursor = { sub: null };
-  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought || it.belief)));
+  const list = items().filter((it) => (it.event ? replayVisible(it.event) : thoughtVisible(it.thought || it.belief || it.trouble)));
   appendItems(list, true);
 }
 
@@ -193,7 +201,7 @@ function appendItems(list, rebuilding) {
   const box = $("timeline");
   const atBottom = rebuilding || window.innerHeight + window.scrollY >= document.body.scrollHeight - 160;
   for (const it of list) {
-    for (const node of it.event ? eventNodes(it.event) : [it.belief ? beliefNode(it.belief) : thoughtNode(it.thought)]) box.append(node);
+    for (const node of it.event ? eventNodes(it.event) : [it.belief ? beliefNode(it.belief) : it.trouble ? troubleNode(it.trouble) : thoughtNode(it.thought)]) box.append(node);
   }
   if (atBottom && list.length) window.scrollTo(0, document.body.scrollHeight);
 }
@@ -301,6 +309,13 @@ function thoughtNode(t) {
   );
 }
 
+// A model seat that stopped answering, or answers again: the arena's news, not an
+// event of the game, sent to the host's view only (arena/model_trouble.py).
+function troubleNode(t) {
+  const text = T("trouble." + t.kind, { seat: t.seat, model: t.model, count: t.count, error: t.error || "" });
+  return el("div", { class: "trouble " + t.kind, "data-kind": "trouble", "data-seat": t.seat, role: "status", text });
+}
+
 // A seat's private beliefs (the beliefs option): the server sends a seat its own only.
 function beliefNode(b) {
   const whose = b.seat === S.me ? T("beliefs.mine", { day: b.day }) : T("beliefs.of", { seat: b.seat, day: b.day });
@@ -380,8 +395,8 @@ function renderLinks() {
   if (S.view !== "public" && L.watch) box.append(el("p", {}, el("a", { href: L.watch, target: "_blank", rel: "noopener noreferrer", text: T("link.watch") })));
   if (S.view !== "full" && L.full) box.append(el("p", {}, el("a", { id: "full-link", href: L.full, text: T("link.full") })));
   if (L.download) box.append(el("p", {}, el("a", { href: L.download, text: T("link.download") })));
-  if (L.transcript && S.status !== "running")
-    box.append(el("p", { class: "muted small" }, T("link.saved"), el("code", { text: L.transcript }), el("br"), T("link.tools")));
+  if (L.file && S.status !== "running")
+    box.append(el("p", { class: "muted small" }, T("link.saved"), el("code", { text: L.file }), el("br"), T("link.tools")));
   if (VIEW === "host" && S.status === "running") {
     box.append(
       el("button", {
@@ -559,7 +574,7 @@ function questionNode(q) {
   const body = el("div", { class: "qbody" });
   const buttons = [];
   if (q.shape === "text") {
-    const area = el("textarea", { id: "speech", maxlength: 2000, rows: 3, placeholder: T("speech.placeholder") });
+    const area = el("textarea", { id: "speech", maxlength: q.max_chars, rows: 3, placeholder: T("speech.placeholder") });
     area.value = sessionStorage.getItem(draftKey) || "";
     area.addEventListener("input", () => sessionStorage.setItem(draftKey, area.value));
     const speak = el("button", { type: "button", class: "primary", id: "speak", text: T("speak") });

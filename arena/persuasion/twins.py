@@ -1,0 +1,114 @@
+"""A listener's twin: a copy of its agent, asked in one arm of the comparison.
+
+Each arm asks its own twin, made the moment the listener's vote is asked (before its
+own agent answers it in the replay), so the arms cannot see each other's question and
+the game's agents are left exactly as the replay needs them. What a twin keeps and
+what it forgets is the agent's business:
+
+- **the heuristic bot** forgets what it digested from its view and reads the view it
+  is handed from the start (its memory is a digest of the view, nothing else); it
+  keeps its own state: its random streams *at their current position* (so both arms
+  draw the same numbers: the only difference between them is the speech) and its
+  plans (what it has said is in the record, identical in both arms). It reads alone,
+  never through the game's shared table of public facts, which a view with another
+  speech in it would corrupt.
+- **the random bot** and **scripted seats** never read their view: copied as they are,
+  they answer both arms alike (nobody can move them, and the measure says so).
+- **a model seat** rebuilds its context from the view at every call: the twin is the
+  seat with a call log of its own (its calls are the persuasion record's, never the
+  game's) and a twin of its fallback bot.
+- **any other agent** (an agent of one's own, ``py:MODULE:CLASS``) is seated afresh
+  with the seat's seed, as ``play --resume`` seats it, and handed the arm's view: it
+  knows nothing but that view, in either arm.
+
+A person is never asked again (``twin`` returns ``None``).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+from functools import singledispatch
+from typing import Any, Callable
+
+from agents.base import Agent
+from agents.heuristic import HeuristicAgent
+from agents.heuristic_memory import Memory
+from agents.llm.accounting import CallLog
+from agents.random_agent import RandomAgent
+from agents.scripted import ScriptedAgent
+
+Fresh = Callable[[], Agent]  # the seat's agent made anew, as ``play --resume`` seats it
+
+
+def _rng(r: random.Random | None) -> random.Random | None:
+    """A generator at ``r``'s position (made without seeding: ``setstate`` sets it all)."""
+    if r is None:
+        return None
+    out = random.Random.__new__(random.Random)
+    out.setstate(r.getstate())
+    return out
+
+
+@singledispatch
+def own_twin(agent: Agent) -> Agent | None:
+    """The twin an agent class knows how to make; ``None`` for a class that has none
+    registered (seated afresh instead, ``twin``)."""
+    return None
+
+
+@own_twin.register
+def _(agent: HeuristicAgent) -> Agent:
+    t = copy.copy(agent)
+    t.rng = _rng(agent.rng)  # type: ignore[assignment]
+    t.noise_rng = _rng(agent.noise_rng)
+    t.plan = copy.deepcopy(agent.plan)
+    memory = Memory(agent.name)
+    memory._solo = True  # reads every event itself: a table is shared by the game's seats
+    t.memory = memory
+    return t
+
+
+@own_twin.register
+def _(agent: RandomAgent) -> Agent:
+    t = copy.copy(agent)
+    t.rng = _rng(agent.rng)  # type: ignore[assignment]
+    return t
+
+
+@own_twin.register
+def _(agent: ScriptedAgent) -> Agent:
+    return copy.deepcopy(agent)
+
+
+def _model_twin(agent: Any) -> Agent:
+    """A model seat (``agents.llm.agent.LLMAgent``) with a call log of its own."""
+    t = copy.copy(agent)
+    t.calls = CallLog()
+    t._cuts = list(agent._cuts)
+    t._kept_poison = None
+    t.rng = _rng(agent.rng)
+    t.fallback_agent = own_twin(agent.fallback_agent)
+    return t
+
+
+def _register_models() -> None:
+    """Model seats' twins, registered once their module is loaded (a bot table never
+    loads it)."""
+    module = sys.modules.get("agents.llm.agent")
+    if module is not None and module.LLMAgent not in own_twin.registry:
+        own_twin.register(module.LLMAgent, _model_twin)
+
+
+def twin(agent: Agent, fresh: Fresh | None = None) -> Agent | None:
+    """``agent``'s twin for one arm (see the module docstring); ``fresh`` seats the
+    seat's agent anew, for a class with no twin of its own. ``None`` for a person, or
+    when there is no way to make one."""
+    if getattr(agent, "spec", None) == "human":
+        return None
+    _register_models()
+    made = own_twin(agent)
+    if made is not None:
+        return made
+    return fresh() if fresh is not None else None

@@ -1,0 +1,213 @@
+"""A long-running ``werewolf serve`` on loopback: its resident memory over many
+finished games, and after a restart on the same folder.
+
+The server is the real command (``python -m arena.cli serve --port 0``) in a process
+of its own, started from a source tree, so its memory is what an operator's process
+holds (``VmRSS`` of ``/proc/PID/status``; Linux only). Games are started as programs
+start them: ``POST /api/games`` with the host key in ``X-Werewolf-Key``, five
+heuristic bots at pace 0, no Sheriff, one debate round. Each is followed by its host
+state until it ends; then its spectators' page is opened once, as a page would open
+a finished game. A few games are in flight at a time (``--concurrency``), under the
+server's cap. After the last game the server is stopped (SIGINT, as Ctrl-C) and
+started again on the same folder: its memory once it serves, and once a finished
+game has been opened.
+
+    python benchmarks/web_soak.py [--games 1000] [--every 100] [--against /work/main]
+
+``--against`` runs another source tree the same way, side by side (say main's
+checkout, for before and after a change). Prints figures; asserts nothing about them.
+
+2026-12-07 (issue 48; main 0dfd2bc before, branch i48-web after; one run, side by
+side, ``--games 1000 --every 100 --against /work/main``; RSS in MB):
+
+    after games                 before     after
+    0 (at start)                  55.5      57.0
+    1                             56.2      58.0
+    100                           63.9      60.6
+    500                           94.7      62.0
+    1000                         133.4      63.8
+    restarted, serving            92.1      57.8
+    restarted, 1 game opened      92.2      58.6
+    growth over 1,000 games       77.9       6.8
+    server CPU ms per game        14.6      26.5
+    restart: seconds to serve     22.8       2.4   (a loaded machine: load average 8)
+
+Before, every finished game stayed in memory (about 78 KB for these short games) and
+a restart verified and loaded all of them. After, a finished game is read again from
+its transcript when a page opens it (here once per game: the 12 ms of CPU more per
+game), and the restart reads only the index. Of what is left of the growth, about
+2.5 KB a game is the engine's cache of game rules (``engine.roles.base._BY_GAME``,
+which keeps each game's own ``RuleOptions`` up to 4,096 entries, then starts again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+SERVING = re.compile(r"serving on (http://\S+?)/\?key=(\S+)")
+BOTS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+
+
+def rss_mb(pid: int) -> float:
+    """The process's resident memory (VmRSS), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+class Server:
+    """``werewolf serve`` from ``tree`` on a free loopback port, writing to ``folder``."""
+
+    def __init__(self, tree: Path, folder: Path):
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONUNBUFFERED": "1"}
+        cmd = [sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--transcripts", str(folder)]
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self.base = self.key = ""
+        threading.Thread(target=self._drain, daemon=True).start()  # a server that prints a line per game must never block
+        if not self.ready.wait(600) or not self.base:
+            self.proc.kill()
+            raise RuntimeError("the server did not start:\n" + "\n".join(self.lines[-20:]))
+        # The address is printed before the server takes up its folder's games: it
+        # serves (answers a request) once that is done.
+        httpx.get(self.base + "/api/setup", timeout=600).raise_for_status()
+        self.start_seconds = time.perf_counter() - self.started
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip())
+            m = SERVING.search(line)
+            if m:
+                self.base, self.key = m.group(1), m.group(2)
+                self.ready.set()
+        self.ready.set()
+
+    @property
+    def rss(self) -> float:
+        return rss_mb(self.proc.pid)
+
+    @property
+    def cpu(self) -> float:
+        """Seconds of CPU the server has used (user and system): unlike the wall
+        clock, not disturbed by what else the machine runs."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def play(client: httpx.Client, seed: int) -> tuple[str, str]:
+    """One game of bots to its end: its final status and its spectators' address."""
+    body = {"seed": seed, "seats": [{"name": n, "agent": "heuristic"} for n in BOTS], "pace": 0, "options": {"sheriff": False, "discussion_rounds": 1}}
+    r = client.post("/api/games", json=body)
+    r.raise_for_status()
+    links = r.json()
+    while True:
+        status = client.get("/api" + links["host"] + "/state").json()["status"]
+        if status != "running":
+            break
+        time.sleep(0.02)
+    client.get("/api" + links["watch"] + "/state").raise_for_status()  # a page opens the finished game
+    return str(status), links["watch"]
+
+
+@dataclass
+class Run:
+    label: str
+    rows: list[tuple[str, float]] = field(default_factory=list)  # (when, RSS MB)
+    statuses: dict[str, int] = field(default_factory=dict)
+    cpu_per_game: float = 0.0  # seconds
+    restart_seconds: float = 0.0
+    restart_cpu: float = 0.0
+
+
+def soak(label: str, tree: Path, games: int, every: int, concurrency: int) -> Run:
+    run = Run(label)
+    with tempfile.TemporaryDirectory(prefix="web-soak-") as tmp:
+        folder = Path(tmp) / "games"
+        server = Server(tree, folder)
+        try:
+            headers = {"X-Werewolf-Key": server.key}
+            with httpx.Client(base_url=server.base, headers=headers, timeout=60) as client:
+                run.rows.append(("at start", server.rss))
+                cpu0 = server.cpu
+                with ThreadPoolExecutor(concurrency) as pool:
+                    done, watch = 0, ""
+                    checkpoints = sorted({1, *range(every, games + 1, every), games})
+                    for end in checkpoints:
+                        for status, watch in pool.map(lambda seed: play(client, seed), range(done + 1, end + 1)):
+                            run.statuses[status] = run.statuses.get(status, 0) + 1
+                        done = end
+                        run.rows.append((f"{done} games", server.rss))
+                        print(f"  {label}: {done} games, {server.rss:.1f} MB", file=sys.stderr, flush=True)
+                run.cpu_per_game = (server.cpu - cpu0) / games
+        finally:
+            server.stop()
+        server = Server(tree, folder)
+        try:
+            run.restart_seconds, run.restart_cpu = server.start_seconds, server.cpu
+            run.rows.append(("restarted", server.rss))
+            with httpx.Client(base_url=server.base, timeout=60) as client:
+                # The last game's spectators' page, as a page reopened after the restart.
+                client.get("/api" + watch + "/state").raise_for_status()
+            run.rows.append(("restarted, 1 game opened", server.rss))
+        finally:
+            server.stop()
+    return run
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--every", type=int, default=100, help="measure every N games (default 100)")
+    ap.add_argument("--concurrency", type=int, default=4, help="games in flight at once (default 4)")
+    ap.add_argument("--against", metavar="TREE", help="another source tree, run the same way first (say /work/main)")
+    args = ap.parse_args()
+    runs = []
+    if args.against:
+        runs.append(soak(f"against ({args.against})", Path(args.against).resolve(), args.games, args.every, args.concurrency))
+    runs.append(soak(f"this tree ({HERE.parent})", HERE.parent, args.games, args.every, args.concurrency))
+    print(f"{args.games} games of 5 heuristic bots, pace 0, {args.concurrency} at a time; resident memory (MB)")
+    print(f"{'':28}" + "".join(f"{r.label[:30]:>32}" for r in runs))
+    for i, (when, _) in enumerate(runs[0].rows):
+        print(f"{when:28}" + "".join(f"{r.rows[i][1]:32.1f}" for r in runs))
+    print()
+    for label, pick in (
+        ("growth over the games", lambda r: r.rows[-3][1] - r.rows[0][1]),
+        ("growth after the first game", lambda r: r.rows[-3][1] - r.rows[1][1]),
+        ("server CPU ms per game", lambda r: 1000 * r.cpu_per_game),
+        ("restart: seconds to serve", lambda r: r.restart_seconds),
+        ("restart: CPU seconds", lambda r: r.restart_cpu),
+    ):
+        print(f"{label:28}" + "".join(f"{pick(r):32.1f}" for r in runs))
+    for r in runs:
+        print(f"{r.label}: statuses {r.statuses}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
