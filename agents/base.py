@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable
 
-from engine.decisions import Decision
+from engine.decisions import Decision, IllegalAnswer
 from engine.events import Event
 from engine.flow.deaths import DeathEvent
 from engine.flow.main import GameStart, Role
@@ -157,6 +157,14 @@ class Agent(ABC):
 
     async def adecide(self, view: SeatView, decision: Decision) -> Any:
         return self.decide(view, decision)
+
+    def refused(self, view: SeatView, decision: Decision, answer: Any, why: str) -> Any:
+        """What the seat plays instead of ``answer``, which the engine refused (``why``:
+        ``Game.submit``'s reason, the last word on what is legal). By default nothing:
+        the refusal stands and stops the game, as the contract asks of a scripted seat
+        (an answer the rules do not allow fails the game, never silently replaced).
+        An agent of one's own plays a logged fallback instead (``agents.own_seat``)."""
+        raise IllegalAnswer(why)
 
     def beliefs(self, view: SeatView, moment: int | None = None) -> dict[str, float] | None:
         """The seat's private probability that each other living player is a werewolf

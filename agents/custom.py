@@ -9,7 +9,9 @@ constructor takes the seat's name, then ``seed`` and ``options`` as keywords::
 
 ``options`` is the seat's (or tournament participant's) ``options:`` mapping as
 written, so a class reads its own settings and refuses what it does not know. The
-class is looked up when a file is checked, so a typo fails before the first game.
+class is looked up when a file is checked, so a typo fails before the first game. It
+is seated through ``agents.own_seat``: a move of its that the game cannot take (or a
+``decide`` that raises) is the fallback bot's, recorded and told, never a lost game.
 
 Looking a class up imports its module, and importing a module runs its top-level code
 before the class can even be checked: naming ``py:MODULE:CLASS`` runs code. So the
@@ -24,6 +26,8 @@ import importlib
 from typing import Any, Callable
 
 from agents.base import Agent
+from agents.llm.accounting import CallLog
+from agents.own_seat import OwnSeat
 
 PREFIX = "py:"
 
@@ -59,9 +63,13 @@ def load_class(spec: str) -> type[Agent]:
     return cls
 
 
-def make_custom_agent(spec: str, name: str, *, seed: int = 0, options: dict[str, Any] | None = None) -> Agent:
-    """Construct the named class for one seat; a constructor that refuses its options
-    (``TypeError``/``ValueError``) is reported with the spec and the seat."""
+def make_custom_agent(
+    spec: str, name: str, *, seed: int = 0, options: dict[str, Any] | None = None, log: CallLog | None = None, language: str | None = None
+) -> OwnSeat:
+    """Construct the named class for one seat, seated so that every move it makes is
+    one the game can take (``agents.own_seat``: its fallbacks recorded in ``log``, the
+    game's call log, and played in ``language``); a constructor that refuses its
+    options (``TypeError``/``ValueError``) is reported with the spec and the seat."""
     # The contract of a class of one's own (docs): ``Cls(name, *, seed, options)``,
     # which ``Agent`` itself need not take.
     build: Callable[..., Any] = load_class(spec)
@@ -71,4 +79,4 @@ def make_custom_agent(spec: str, name: str, *, seed: int = 0, options: dict[str,
         raise ValueError(f"agent '{spec}' for {name}: {e}") from None
     if not isinstance(agent, Agent):
         raise ValueError(f"agent '{spec}' for {name}: the class did not build an Agent")
-    return agent
+    return OwnSeat(agent, spec, seed=seed, log=log, language=language)

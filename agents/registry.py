@@ -68,11 +68,13 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
     heuristic bot reads ``language``, the game's, to speak it, and ``options`` (a
     mapping: ``noise``, the share of its decisions played as a uniformly random legal
     move). A ``py:MODULE:CLASS`` seat is built with its ``options`` mapping
-    (``agents.custom``); an ``a2a:URL`` seat with its ``A2AOptions`` and the same
+    (``agents.custom``), and records its fallbacks in ``log``, the game's call log,
+    when one is given (``agents.own_seat``); an ``a2a:URL`` seat with its ``A2AOptions`` and the same
     wiring as a model seat.
     """
     if is_custom_spec(spec):
-        return lambda seed: make_custom_agent(spec, name, seed=seed, options=options.get("options"))
+        own, log, language = options.get("options"), options.get("log"), options.get("language")
+        return lambda seed: make_custom_agent(spec, name, seed=seed, options=own, log=log, language=language)
     if spec == "random":
         return partial(RandomAgent, name)
     if spec == "scripted":

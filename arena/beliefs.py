@@ -22,6 +22,7 @@ import asyncio
 from typing import Any, Callable, Iterable, Mapping
 
 from agents.base import Agent, BeliefFailed, SeatView
+from agents.own_seat import OwnSeat
 from transcripts.schema import BeliefRecord
 
 Listener = Callable[[BeliefRecord], None]
@@ -30,8 +31,9 @@ VOTE = "vote"
 
 
 def gives_beliefs(agent: Agent) -> bool:
-    """Whether ``agent`` answers the beliefs question (overrides ``Agent.beliefs``)."""
-    cls = type(agent)
+    """Whether ``agent`` answers the beliefs question (overrides ``Agent.beliefs``); a
+    ``py:`` seat when its own class does (``agents.own_seat``)."""
+    cls = type(agent.own if isinstance(agent, OwnSeat) else agent)
     return cls.beliefs is not Agent.beliefs or cls.abeliefs is not Agent.abeliefs
 
 

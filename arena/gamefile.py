@@ -234,7 +234,7 @@ class GameSpec(BaseModel):
         Model seats are told the rules the engine actually runs (so their prompt cannot
         disagree with the game) and share ``calls`` when one is given."""
         if not any(is_remote_spec(seat.agent) for seat in self.seats):
-            return self.bot_makers()
+            return self.bot_makers(calls=calls)
         wiring: dict[str, Any] = {
             "preset": self.preset,
             "rules": game.options,
@@ -245,9 +245,14 @@ class GameSpec(BaseModel):
             wiring["log"] = calls
         return [seat_maker(seat, **wiring) for seat in self.seats]
 
-    def bot_makers(self) -> list[AgentMaker]:
-        """The seats' makers when no seat is a model's: they depend on the table alone."""
-        return [seat_maker(seat, language=self.language) for seat in self.seats]  # bots speak the game's language too
+    def bot_makers(self, *, calls: Any = None) -> list[AgentMaker]:
+        """The seats' makers when no seat is a model's: they depend on the table alone,
+        and on ``calls``, where an agent of one's own records its fallbacks (else in a
+        log of its own: a table dealt under many seeds shares no log between games)."""
+        wiring: dict[str, Any] = {"language": self.language}  # bots speak the game's language too
+        if calls is not None:
+            wiring["log"] = calls
+        return [seat_maker(seat, **wiring) for seat in self.seats]
 
 
 def _check_words(i: int, seat: SeatSpec, kind: str) -> None:
@@ -319,7 +324,7 @@ def seat_maker(seat: SeatSpec, **wiring: Any) -> AgentMaker:
         if is_a2a_spec(spec):
             remote = {k: v for k, v in wiring.items() if k != "prices"}  # nothing of it is priced
             return agent_maker(spec, seat.name, options=seat.options or A2AOptions(), **remote)
-        return agent_maker(spec, seat.name, language=wiring.get("language"), options=seat.options)
+        return agent_maker(spec, seat.name, language=wiring.get("language"), options=seat.options, log=wiring.get("log"))
     except (ValueError, TypeError) as e:
         raise _seat_error(seat, e) from None
 

@@ -22,6 +22,16 @@ model answered, badly: that is its violation), and ends a streak like any answer
 decision settled without a call (the only legal answer) says nothing either way; the
 private beliefs question is not a decision.
 
+An agent of one's own (``py:MODULE:CLASS``) has no model to stop answering: a record
+of one is a move of its that the game could not take (or a ``decide`` that raised),
+which the fallback bot played (``agents.own_seat``). The first in a game is told at
+once (``AnswerReplaced``), the later ones are counted by the closing table, since a
+fault in a class's code recurs and a notice per decision would drown the game. The
+notice says whether the move was refused or ``decide`` raised, never the engine's
+reason: a refusal names the legal answers and why another is not one ("Bob is
+Alice's beloved"), hidden information a person at the table or a spectator must not
+read; the transcript's call record keeps it.
+
 The notice is arena information, not a game event: nothing of it reaches the engine,
 a transcript's events or any seat's prompt. Whoever shows it chooses the decisions
 that count (``kinds``): a person at the table must not learn who was woken at night,
@@ -40,6 +50,7 @@ from engine.flow.protocols import BID
 from engine.flow.sheriff import SHERIFF_RUN
 from engine.flow.voting import SHERIFF_VOTE, VOTE
 from engine.speech import SPEAK
+from transcripts.call_counts import is_own
 
 if TYPE_CHECKING:  # the records are read, never built: the narrator need not load pydantic
     from transcripts.schema import CallRecord
@@ -80,7 +91,21 @@ class ModelRecovered:
     kind = "recovered"
 
 
-Notice = ModelFailing | ModelRecovered
+@dataclass(frozen=True, slots=True)
+class AnswerReplaced:
+    """``seat``'s agent of one's own made a move the game could not take (``raised``:
+    its ``decide`` raised instead), and the fallback bot played that decision."""
+
+    seat: str
+    model: str
+    raised: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "raised" if self.raised else "replaced"
+
+
+Notice = ModelFailing | ModelRecovered | AnswerReplaced
 Listener = Callable[[Notice], None]
 
 
@@ -105,7 +130,7 @@ def notice_line(notice: Notice, term: Callable[..., str]) -> str:
 
 def words(notice: Notice) -> dict[str, str | int]:
     """What a notice's sentence names: ``seat``, ``model``, ``count`` and ``error``."""
-    return {"seat": notice.seat, "model": notice.model, "count": notice.decisions, "error": getattr(notice, "error", "")}
+    return {"seat": notice.seat, "model": notice.model, "count": getattr(notice, "decisions", 1), "error": getattr(notice, "error", "")}
 
 
 @dataclass
@@ -135,6 +160,7 @@ class FailureWatch:
         self.kinds = None if kinds is None else frozenset(kinds)
         self.disabled = disabled or (lambda seat: False)
         self.streaks: dict[str, _Streak] = {}
+        self.replaced: set[str] = set()  # agents of one's own told of, once per game
         self.told: list[Notice] = []
         self._listeners: list[Listener] = []
 
@@ -144,6 +170,9 @@ class FailureWatch:
     def __call__(self, record: CallRecord) -> None:
         """Read one call record (``CallLog.subscribe(watch)``)."""
         if record.kind == BELIEFS or (self.kinds is not None and record.kind not in self.kinds):
+            return
+        if is_own(record):
+            self._replaced(record)
             return
         if not (record.accepted or record.fallback):
             return  # a refused reply, re-asked: the decision goes on
@@ -161,6 +190,13 @@ class FailureWatch:
         if streak.told:
             self._tell(ModelRecovered(record.seat, model_of(record), streak.failed))
         self.streaks[record.seat] = _Streak()
+
+    def _replaced(self, record: CallRecord) -> None:
+        """An agent of one's own's fallback: told the first time in the game."""
+        if not record.fallback or record.seat in self.replaced:
+            return
+        self.replaced.add(record.seat)
+        self._tell(AnswerReplaced(record.seat, model_of(record), raised=record.error is not None))
 
     def _tell(self, notice: Notice) -> None:
         self.told.append(notice)

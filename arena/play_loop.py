@@ -23,14 +23,16 @@ from rich.table import Table
 
 from agents.base import Agent
 from agents.human import HumanLeft
+from agents.custom import is_custom_spec
 from agents.llm import is_model_spec
 from arena import patience
 from arena.command import EXIT_GAME_FAILED, EXIT_PERSON_LEFT, CliError, console_for
 from arena.human_play import humans_at_terminal, show_humans
 from arena.model_trouble import OPEN_KINDS, FailureWatch, Notice, notice_line
 from arena.narrate import Narrator
-from arena.result import model_seats, result_of
+from arena.result import model_seats, own_seats, result_of
 from arena.runner import run_async
+from transcripts.call_counts import whose
 from engine.decisions import GameError, IllegalAnswer
 
 SAVE_DIR = Path("out") / "play"  # where a person's game goes when no --transcript is given
@@ -98,12 +100,13 @@ def screen_for(agents: Mapping[str, Agent], *, json_out: bool, quiet: bool, god:
 
 
 def failure_watch(agents: Mapping[str, Agent], screen: Screen) -> FailureWatch | None:
-    """Who is told, once per streak, that a model seat stopped answering
+    """Who is told, once per streak, that a model seat stopped answering, and once a
+    game that an agent of one's own made a move the game could not take
     (``arena.model_trouble``): the person at the table, counting only the decisions
     asked in the open (so the news says nothing of who woke at night); else the
     narrator, counting every decision; else, in a quiet run, standard error. A seat
-    the fallback bot plays is never silent. ``None`` for a table without model seats."""
-    if not any(is_model_spec(getattr(a, "spec", "") or "") for a in agents.values()):
+    the fallback bot plays is never silent. ``None`` for a table with neither."""
+    if not any(is_model_spec(spec) or is_custom_spec(spec) for spec in (str(getattr(a, "spec", "") or "") for a in agents.values())):
         return None
 
     def disabled(seat: str) -> bool:
@@ -245,7 +248,8 @@ def play_to_end(
 
     result = result_of(game)
     if json_out:
-        print(result.to_json(model_seats(agents, calls.records if calls is not None else ())), flush=True)
+        records = calls.records if calls is not None else []
+        print(result.to_json(model_seats(agents, records), own_seats(agents, records)), flush=True)
     elif quiet:
         winners = ", ".join(result.winners) or "nobody"
         print(f"winner: {result.winner} ({winners}) after {result.days} day(s)")
@@ -253,14 +257,17 @@ def play_to_end(
 
 
 def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
-    """The closing table of model seats: what each cost and how well it kept the rules
-    (illegal: replies refused; calls, fallbacks, errors: as ``play --json`` and
-    ``werewolf verify`` count them, ``transcripts.call_counts``). Seats come in table
-    order; a model without a price shows "?" and the total says what it leaves out
-    rather than guessing."""
+    """The closing table of model seats (and of agents of one's own the fallback bot
+    played for): what each cost and how well it kept the rules (illegal: replies or
+    moves refused; calls, fallbacks, errors: as ``play --json`` and ``werewolf verify``
+    count them, ``transcripts.call_counts``). Seats come in table order; a model
+    without a price shows "?" and the total says what it leaves out rather than
+    guessing."""
     rank = {name: i for i, name in enumerate(order)}
     rows = sorted(rows, key=lambda r: rank.get(r.seat, len(rank)))
-    table = Table(title="Model seats", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    models = any(not getattr(r, "own", False) for r in rows)
+    title = whose(models=models, own=any(getattr(r, "own", False) for r in rows))
+    table = Table(title=title[0].upper() + title[1:], title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("seat / model", overflow="fold", min_width=10)
     reasoning = any(getattr(r, "reasoning_tokens", 0) for r in rows)
     for col in ("calls", "in", "cached", "out", *(("reasoning",) if reasoning else ()), "USD", "illegal", "fallbacks", "errors"):
@@ -277,15 +284,17 @@ def print_usage(console: Console, rows, order: Sequence[str] = ()) -> None:
             "?" if r.cost_usd is None else f"{r.cost_usd:.4f}", str(r.violations), str(r.fallbacks), str(r.errors),
         )  # fmt: skip
     console.print(table)
-    note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
-    console.print(f"Estimated cost: ${known:.4f}{note}")
+    if models:
+        note = f" (not counting {', '.join(sorted(set(unpriced)))}: no price known; see --prices)" if unpriced else ""
+        console.print(f"Estimated cost: ${known:.4f}{note}")
+        console.print(
+            "in: prompt tokens (cached: read from the provider's cache); out: completion tokens"
+            + ("; reasoning: the hidden reasoning within out, billed as output" if reasoning else ""),
+            style="dim",
+        )
     console.print(
-        "in: prompt tokens (cached: read from the provider's cache); out: completion tokens"
-        + ("; reasoning: the hidden reasoning within out, billed as output" if reasoning else ""),
-        style="dim",
-    )
-    console.print(
-        "calls: requests sent to the model; illegal: replies refused; fallbacks: decisions the fallback bot played; "
-        "errors: calls that failed after their retries, and decisions that ended with no reply",
+        "calls: requests sent to the model; illegal: replies (or moves of an agent of your own) refused; "
+        "fallbacks: decisions the fallback bot played; errors: calls that failed after their retries, "
+        "decisions that ended with no reply, and an agent's decide that raised",
         style="dim",
     )

@@ -6,17 +6,20 @@ holds too. Keys may only be added: ``model_seats``, printed by ``werewolf play
 --json`` when the table has a model seat, says for each what its model did
 (``calls``, ``fallbacks``, ``errors``, counted as the closing table and ``werewolf
 verify`` count them: ``transcripts.call_counts``), so a game that no model played
-cannot pass for one that a model did. Anything richer (the reason the game ended, who
+cannot pass for one that a model did; ``own_seats`` says the same of the seats of
+agents of one's own (``py:MODULE:CLASS``), whose moves the game could not take the
+fallback bot played (``agents.own_seat``). Anything richer (the reason the game ended, who
 was the Sheriff) belongs in the transcript.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
+from agents.own_seat import OwnSeat
 from engine.game import Game
 from transcripts.call_counts import by_seat
 from transcripts.schema import CallRecord
@@ -40,10 +43,10 @@ class PlayerOut(BaseModel):
 class ModelSeatOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
-    agent: str  # the seat's model spec, as in the game file
-    calls: int  # requests sent to the model
+    agent: str  # the seat's spec, as in the game file
+    calls: int  # requests sent to the model (an agent of one's own sends none)
     fallbacks: int  # decisions the fallback bot answered
-    errors: int  # calls that failed after their retries, decisions that ended with no reply
+    errors: int  # calls that failed after their retries, decisions that ended with no reply, an agent's decide that raised
 
 
 class GameResult(BaseModel):
@@ -54,22 +57,34 @@ class GameResult(BaseModel):
     players: list[PlayerOut]
     days: int
 
-    def to_json(self, model_seats: list[ModelSeatOut] | None = None) -> str:
-        """One line, non-ASCII names kept readable; ``model_seats`` added when given
-        (the transcript's result record keeps the contract's five keys)."""
+    def to_json(self, model_seats: list[ModelSeatOut] | None = None, own_seats: list[ModelSeatOut] | None = None) -> str:
+        """One line, non-ASCII names kept readable; ``model_seats`` and ``own_seats``
+        added when given (the transcript's result record keeps the contract's five keys)."""
         out: dict[str, Any] = self.model_dump()
         if model_seats:
             out["model_seats"] = [m.model_dump() for m in model_seats]
+        if own_seats:
+            out["own_seats"] = [m.model_dump() for m in own_seats]
         return json.dumps(out, ensure_ascii=False)
 
 
 def model_seats(agents: Mapping[str, Any], records: Iterable[CallRecord]) -> list[ModelSeatOut]:
     """Every model seat of the table (an agent with a model ``spec`` and a back end),
     in seat order, with what its records count; a seat never asked counts zeros."""
+    return _counted(agents, records, lambda agent: getattr(agent, "backend", None) is not None)
+
+
+def own_seats(agents: Mapping[str, Any], records: Iterable[CallRecord]) -> list[ModelSeatOut]:
+    """Every seat of an agent of one's own, in seat order, with what its records count
+    (no calls; its fallbacks and errors); a seat the fallback bot never played counts zeros."""
+    return _counted(agents, records, lambda agent: isinstance(agent, OwnSeat))
+
+
+def _counted(agents: Mapping[str, Any], records: Iterable[CallRecord], chosen: Callable[[Any], bool]) -> list[ModelSeatOut]:
     counts = by_seat(records)
     out = []
     for name, agent in agents.items():
-        if getattr(agent, "backend", None) is None:
+        if not chosen(agent):
             continue
         c = counts.get(name)
         out.append(ModelSeatOut(name=name, agent=str(agent.spec), calls=c.calls if c else 0, fallbacks=c.fallbacks if c else 0, errors=c.errors if c else 0))

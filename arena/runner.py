@@ -5,6 +5,12 @@ runner asks every seat of a batch at once (a 12-player vote is one round trip), 
 submits the answers in decision order so the record never depends on who was
 fastest. The sync runner is the same loop without an event loop, for bots.
 
+An answer the engine refuses is put to the seat's agent (``Agent.refused``): by
+default the refusal stands and stops the game (a scripted seat's contract); an agent
+of one's own plays its logged fallback instead (``agents.own_seat``). The engine
+refuses before it takes anything, so the decision is still open for the answer given
+in its place.
+
 With a ``BeliefPoll`` (the ``beliefs`` game option, ``arena.beliefs``), the batch that
 opens a day's vote is asked together with the seats' private beliefs; those never
 reach the engine or any seat's view.
@@ -15,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from agents.base import Agent, SeatView, blind_answer
-from engine.decisions import Decision
+from engine.decisions import Decision, IllegalAnswer
 from engine.game import Game
 
 if TYPE_CHECKING:
@@ -50,7 +56,11 @@ def run_sync(
                 answer = alone(d)
             else:
                 answer = agents[seat].decide(SeatView(seat, None, game), d)  # ``view_for`` inlined: once per decision
-            submit(d.id, answer)
+            try:
+                submit(d.id, answer)
+            except IllegalAnswer as e:
+                answer = agents[seat].refused(SeatView(seat, None, game), d, answer, str(e))
+                submit(d.id, answer)
             if on_answer is not None:
                 on_answer(game, d, answer, agents[seat])
         # The whole batch is answered, so the game has moved on and all of its next batch
@@ -89,7 +99,11 @@ async def run_async(
         else:
             answers = await asyncio.gather(*(one(d) for d in batch))
         for d, answer in zip(batch, answers):
-            game.submit(d.id, answer)
+            try:
+                game.submit(d.id, answer)
+            except IllegalAnswer as e:
+                answer = agents[d.seat].refused(view_for(game, d.seat), d, answer, str(e))
+                game.submit(d.id, answer)
             if on_answer is not None:
                 on_answer(game, d, answer, agents[d.seat])
     return game

@@ -97,7 +97,7 @@ def test_bad_class_specs_are_refused_with_the_reason(spec, words):
 
 def test_the_example_class_plays_and_reads_its_options():
     agent = make_agent(CAUTIOUS, "Alice", seed=3, options={"threshold": 0.7})
-    assert agent.threshold == 0.7 and agent.name == "Alice"
+    assert agent.own.threshold == 0.7 and agent.name == "Alice" and agent.spec == CAUTIOUS  # seated through its guard (agents.own_seat)
     with pytest.raises(ValueError, match="unknown option.*colour"):
         make_agent(CAUTIOUS, "Alice", options={"colour": "red"})
     seats = table(Alice={"agent": CAUTIOUS, "options": {"threshold": 0.9}}, Bob={"agent": CAUTIOUS})

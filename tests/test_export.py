@@ -122,6 +122,8 @@ def test_a_model_seats_calls_are_exported_without_prompts(tmp_path, monkeypatch)
     assert "messages" not in calls.columns
     mini = t["seats"][t["seats"].participant == "Mini"]
     assert mini.calls.sum() == len(calls[calls.input_tokens.notna()]) and (mini.model == "gpt-5.4-mini").all()
+    # A call, in every table, is a row with ``request``: a request sent (``transcripts.call_counts``).
+    assert mini.calls.sum() == calls.request.sum() == t["games"].calls.sum() and str(calls.request.dtype) == "boolean"
     assert "sk-" not in json.dumps(t["calls"].astype(str).to_dict())
 
 

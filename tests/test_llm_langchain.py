@@ -3,6 +3,11 @@ schema-aware fake that implements tool binding like a provider integration."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sys
+from pathlib import Path
+
 import pytest
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -10,8 +15,13 @@ from llm_standins import FAST, NAMES, ask, game_at, schema_chat_model
 
 from agents.llm import from_langchain
 from agents.llm.accounting import CallLog
+from arena.cli import main
+from arena.gamefile import spec_from_data
+from arena.play_loop import run_game
 from arena.runner import run_async, view_for
 from engine import Game, GameSetup
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.usefixtures("llm_state")
 
@@ -118,3 +128,36 @@ async def test_full_game_of_fake_list_models_that_answer_nonsense_still_finishes
     assert not any(r.accepted for r in log.records)
     spoken = [e.data.get("text") for e in game.events if e.kind in ("speech", "wolf_chat")]
     assert spoken and "I refuse to play." not in spoken
+
+
+def test_a_langchain_openai_seat_plays_one_loop_after_another(tmp_path, monkeypatch, capsys):
+    """langchain-openai gives every ``ChatOpenAI`` on one base URL the same async HTTP
+    client for the whole process, whose pooled connections belong to the event loop of
+    their first request. Games played one after another in one process (a tournament's,
+    each in an ``asyncio.run`` of its own) and the check made before a game in its own
+    loop must not inherit them ("Event loop is closed"). Against the real-socket
+    stand-in (``benchmarks/standin_server.py``), whose keep-alive connections the client
+    pools as it would a vendor's (HTTP/1.1 persistent connections, RFC 9112 section 9.3)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from standin_server import StandInServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-standin-local")
+    spec = "langchain:openai:gpt-5.4-mini"
+    with StandInServer(latency=0) as api:
+        options = {**FAST, "base_url": api.base_url}
+        for seed in (1, 2):  # two games, two event loops, one process
+            seats = [{"name": n, "agent": spec, "options": options} if n == NAMES[0] else {"name": n, "agent": "heuristic"} for n in NAMES]
+            calls = CallLog()
+            game, agents = spec_from_data({"seed": seed, "seats": seats}).build(calls=calls)
+            asyncio.run(run_game(game, agents, on_answer=None))
+            assert game.over and calls.records
+            assert all(r.accepted and r.error is None for r in calls.records), {r.error for r in calls.records}
+            assert not agents[NAMES[0]].backend.open  # its client closed in the loop that opened it
+        # ``werewolf play``: the check before the game in one loop, the game in another.
+        out = tmp_path / "g.jsonl"
+        code = main(["play", "--players", "8", "--seed", "4", "--seat", f"Alice={spec}", "--model-option", f"base_url={api.base_url}",
+                     "--model-option", "max_retries=0", "--transcript", str(out), "--json", "--quiet"])  # fmt: skip
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert code == 0
+    (seat,) = result["model_seats"]
+    assert seat["calls"] > 0 and seat["fallbacks"] == 0 and seat["errors"] == 0

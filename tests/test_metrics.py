@@ -10,7 +10,10 @@ import pytest
 from arena.cli import main
 from arena.metrics import aggregate, game_metrics, load_transcript
 from arena.metrics.beliefs import auc, brier
-from arena.metrics.load import MetricsError
+from arena.metrics.cost import cost_metrics
+from arena.metrics.load import GameRecord, MetricsError
+from transcripts.call_counts import by_seat, made_request
+from transcripts.schema import CallRecord
 
 ROLES = {"Ann": "werewolf", "Ben": "seer", "Cat": "villager", "Dan": "villager", "Eve": "villager"}
 
@@ -275,3 +278,31 @@ def test_an_event_that_is_not_its_kinds_payload_is_refused_by_name(tmp_path, bad
     p.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
     with pytest.raises(MetricsError, match=f"odd.jsonl: {why}"):
         load_transcript(p)
+
+
+def test_a_call_is_a_request_sent_as_every_reader_counts_it():
+    """One definition of a call (``transcripts.call_counts.made_request``: a request
+    sent to the model) for the cost metrics, and through them the tournament database's
+    ``calls``, the leaderboard and the export, as for the closing table and ``werewolf
+    verify``: a record of a decision settled without a request is no call, whatever
+    else it holds, and costs nothing."""
+    base = {"type": "call", "seat": "Ben", "kind": "vote", "day": 1, "backend": "openai", "model": "m1", "price_known": True}
+    sent = [{"role": "user", "content": "?"}]
+    shapes = [
+        {**base, "decision": 1, "messages": sent, "accepted": True, "input_tokens": 100, "output_tokens": 10, "cost_usd": 0.001},
+        {**base, "decision": 2, "messages": sent, "violation": "'Zed' is not a player", "input_tokens": 90, "output_tokens": 9, "cost_usd": 0.0009},
+        {**base, "decision": 2, "attempt": 2, "messages": sent, "accepted": True, "input_tokens": 95, "output_tokens": 9, "cost_usd": 0.00095},
+        {**base, "decision": 3, "messages": sent, "error": "decision time limit (60s) reached", "fallback": True},  # cut off in flight: sent
+        {**base, "decision": 4, "error": "connection refused (nothing listens at that address)", "fallback": True},  # never sent
+        {**base, "decision": 5, "accepted": True, "answer": None},  # its only legal answer: never asked
+        {**base, "decision": 6, "error": "not asked: no answer before the game", "fallback": True},  # a seat no longer asked
+        # Usage with no request kept (a record written by another tool, or by hand): no request is known to have been sent.
+        {**base, "decision": 7, "accepted": True, "input_tokens": 80, "output_tokens": 8, "cost_usd": 0.0008},
+        {**base, "seat": "Cat", "decision": 8, "backend": "py", "model": "mine:Agent", "violation": "illegal answer: ...", "fallback": True},
+    ]  # fmt: skip
+    counted = by_seat(CallRecord.model_validate(r) for r in shapes)
+    assert (counted["Ben"].calls, counted["Cat"].calls) == (4, 0)
+    cost = cost_metrics(GameRecord(header={"seats": []}, records=shapes))
+    assert {s: c["calls"] for s, c in cost["seats"].items()} == {"Ben": counted["Ben"].calls, "Cat": 0}
+    assert cost["total"]["calls"] == 4 and cost["seats"]["Ben"]["input_tokens"] == 285
+    assert [made_request(r) for r in shapes] == [True, True, True, True, False, False, False, False, False]

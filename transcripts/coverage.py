@@ -13,6 +13,12 @@ reading in ``parsed``) or ``fallback`` (the heuristic bot answered for the seat)
   unanswered where the file stops): a call beside a bot's answer is a stray line;
 - a model seat's ``belief`` must be its accepted ``beliefs`` call's answer.
 
+An agent of one's own (``py:MODULE:CLASS``) makes no request; the decisions the
+fallback bot played for it have one record each (``OWN_AGENT_BACKEND``, written by
+``agents.own_seat``), checked as a model's fallback is: before its answer, of that
+class, a fallback and not accepted, with no request, its ``answer`` the one recorded.
+Its other answers, its own, have none.
+
 This is what defeats relabelling: a bots' game whose answers are credited to a model
 lacks the calls, and a model game whose calls are dropped or edited no longer matches.
 It cannot prove that a vendor's model wrote the reply: whoever writes the file can
@@ -27,6 +33,7 @@ from typing import Any
 
 from agents.llm.langchain_spec import PROVIDERS
 from engine.decisions import TEXT, IllegalAnswer
+from transcripts.call_counts import OWN_AGENT_BACKEND, OWN_AGENT_PREFIX, is_own_agent
 from transcripts.values import jsonish, show
 
 # The specs of agents that are not models: they make no calls. Anything else named as
@@ -34,24 +41,26 @@ from transcripts.values import jsonish, show
 # version does not know) must show its calls: deny by default, so a made-up spec
 # cannot excuse an answer from the check.
 NON_MODEL_AGENTS = frozenset({"heuristic", "random", "scripted", "human"})
-# An agent of one's own (``py:MODULE:CLASS``, ``agents.custom``) writes no call records
-# either: credited to one, an answer claims no model, so it excuses nothing.
-OWN_CLASS_PREFIX = "py:"
+# An agent of one's own (``py:MODULE:CLASS``, ``agents.custom``) makes no calls: credited
+# to one, an answer claims no model, so it excuses nothing; only its fallbacks have a
+# record (``OWN_AGENT_BACKEND``, ``is_own_agent``).
 BELIEFS_KIND = "beliefs"
 SPEECH_FIELDS = ("text", "claims", "target")  # a text answer's fields (``agents.llm.interpret``)
 
 
 def is_model_agent(spec: str) -> bool:
-    return spec not in NON_MODEL_AGENTS and not spec.startswith(OWN_CLASS_PREFIX)
+    return spec not in NON_MODEL_AGENTS and not is_own_agent(spec)
 
 
 @dataclass
 class Backing:
-    """The outcome: how many model answers and beliefs were matched with their calls,
-    and the first line at fault (with why), if any."""
+    """The outcome: how many model answers and beliefs were matched with their calls
+    (and fallbacks of agents of one's own with their records), and the first line at
+    fault (with why), if any."""
 
     model_answers: int = 0
     model_beliefs: int = 0
+    own_fallbacks: int = 0
     line: int | None = None
     message: str = ""
 
@@ -84,6 +93,29 @@ def _same_model(c: Any, agent: str) -> bool:
             return True
         model = tail.strip()
     return c.model == model
+
+
+def _own_record(c: Any, agent: str) -> bool:
+    """Whether call ``c`` is a fallback record of the agent of one's own ``agent``."""
+    return c.backend == OWN_AGENT_BACKEND and c.model == agent[len(OWN_AGENT_PREFIX):]
+
+
+def _own_fault(mine: list[tuple[int, Any]], line: int, r: Any, d: Any, what: str) -> tuple[int, str] | None:
+    """What is wrong with the records of an answer credited to an agent of one's own
+    (``mine``, at least one): (line, why), or None for one fallback record that
+    produced it."""
+    cl, c = mine[0]
+    if len(mine) > 1:
+        return mine[1][0], f"a second call record for {what}, credited to '{r.agent}', which makes no calls"
+    if cl > line:
+        return cl, f"the record of {what} comes after that answer (line {line}): a seat's records precede its answer"
+    if not _own_record(c, r.agent):
+        return cl, f"a call record by '{c.backend}:{c.model}' for {what}, which is credited to '{r.agent}'"
+    if not c.fallback or c.accepted or c.messages:
+        return cl, f"the record of {what}, credited to '{r.agent}', is not a fallback made without a request"
+    if _canonical(d, c.answer) != jsonish(r.answer):
+        return cl, f"the fallback record of {what} says the seat played {show(c.answer)}, but the answer recorded is {show(r.answer)}"
+    return None
 
 
 def _canonical(decision: Any, value: Any) -> Any:
@@ -148,6 +180,13 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
         answered_keys.add(key)
         mine = by_decision.get(key, [])
         what = f"the answer to decision {r.decision} ({r.seat}: {r.kind})"
+        if is_own_agent(r.agent) and mine:
+            wrong = _own_fault(mine, line, r, d, what)
+            if wrong is not None:
+                fault(*wrong)
+            else:
+                out.own_fallbacks += 1
+            continue
         if not is_model_agent(r.agent):
             if mine:
                 first = mine[0][0]
@@ -183,6 +222,8 @@ def check_backing(calls: list[tuple[int, Any]], answered: list[tuple[int, Any, A
         if key in answered_keys:
             continue
         agent = agent_at(key[0], mine[0][0])
+        if is_own_agent(agent) and all(_own_record(c, agent) for _, c in mine):
+            continue  # a fallback whose answer the file does not hold yet (it stops there)
         if not is_model_agent(agent):
             fault(mine[0][0], f"a model call for decision {key[1]} of {key[0]}, who is seated as '{agent}', not a model")
     for line, b in beliefs:

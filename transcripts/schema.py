@@ -176,7 +176,11 @@ class CallRecord(_Line):
     the part read from the provider's prompt cache, ``cache_write_tokens`` the part
     written to it (Anthropic bills writes); ``reasoning_tokens`` the hidden reasoning
     within ``output_tokens`` (billed as output). ``None`` means the server did not say.
-    Written as soon as the call ends, so a killed game keeps what it paid for."""
+    Written as soon as the call ends, so a killed game keeps what it paid for.
+
+    A decision settled without a request has one too (no ``messages``): a model seat's
+    only legal answer, a seat no longer asked, and the fallbacks of an agent of one's
+    own (``transcripts.call_counts.OWN_AGENT_BACKEND``)."""
 
     type: Literal["call"] = "call"
     seat: str

@@ -100,7 +100,7 @@ class Verification:
 
     def counts(self, verb: str) -> str:
         # The closing table's and the result's words: calls, fallbacks, errors.
-        calls = f", model seats: {self.usage.words()} ({self.calls} call records checked)" if self.calls else ""
+        calls = f", {self.usage.whose()}: {self.usage.words()} ({self.calls} call records checked)" if self.calls else ""
         beliefs = f", {self.beliefs} beliefs checked" if self.beliefs else ""
         return f"{self.events} events and {self.answers} answers {verb}{calls}{beliefs}"
 
@@ -489,6 +489,8 @@ def _guarantees(transcript: Transcript, run: _Rerun, faults: dict[str, Differenc
         calls_detail = f"{model} model answers and {backing.model_beliefs} model beliefs, each matched with the call that produced it"
     else:
         calls_detail = "no answer is credited to a model"
+    if "calls" not in faults and backing.own_fallbacks:
+        calls_detail += f"; {backing.own_fallbacks} fallbacks of agents of your own, each matched with its record"
     trusted: dict[str, Any] = {"holds": sig.trusted}
     trusted["detail"] = (
         "no trusted key given (--key PUB)" if sig.trusted is None

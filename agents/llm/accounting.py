@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel
 
-from transcripts.call_counts import CallCounts, made_request
+from transcripts.call_counts import CallCounts, is_own, made_request
 from engine.words import encodable
 from transcripts.schema import CallRecord
 
@@ -70,6 +70,7 @@ class SeatUsage(BaseModel):
 
     seat: str
     model: str = ""
+    own: bool = False  # an agent of one's own (``py:``): its fallbacks, no calls (``agents.own_seat``)
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
@@ -125,7 +126,7 @@ def summarize(records: Iterable[CallRecord]) -> list[SeatUsage]:
     rows: dict[str, SeatUsage] = {}
     counts: dict[str, CallCounts] = {}
     for r in records:
-        u = rows.setdefault(r.seat, SeatUsage(seat=r.seat, model=r.display_name or r.model))
+        u = rows.setdefault(r.seat, SeatUsage(seat=r.seat, model=r.display_name or r.model, own=is_own(r)))
         counts.setdefault(r.seat, CallCounts()).add(r)
         u.input_tokens += r.input_tokens or 0
         u.output_tokens += r.output_tokens or 0

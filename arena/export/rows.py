@@ -22,6 +22,7 @@ from arena.metrics.deception import claims as judged_claims
 from arena.metrics.load import GameRecord, Truth, camp_of
 from arena.metrics.rule_following import rule_metrics
 from arena.persuasion.export import persuasion_rows
+from transcripts.call_counts import made_request
 
 VOTE_KINDS = ("vote", "sheriff_vote", "vote_change")
 
@@ -198,6 +199,6 @@ def _call(c: dict[str, Any], game_id: str, label: dict[str, str]) -> dict[str, A
     keep = ("decision", "kind", "day", "attempt", "backend", "model", "mode", "started", "accepted", "violation",
             "error", "fallback", "retries", "latency_s", "input_tokens", "output_tokens", "cached_tokens",
             "cache_write_tokens", "reasoning_tokens", "cost_usd", "price_known", "reply")  # fmt: skip
-    row = {"game_id": game_id, "seat": seat, "participant": label.get(seat)}
+    row = {"game_id": game_id, "seat": seat, "participant": label.get(seat), "request": made_request(c)}
     row.update({k: c.get(k) for k in keep})
     return row

@@ -43,7 +43,7 @@ TABLES: dict[str, dict[str, str]] = {
         "probability": F, "target_wolf": B, "missing": B,
     },
     "calls": {
-        "game_id": S, "seat": S, "participant": S, "decision": N, "kind": S, "day": N, "attempt": N,
+        "game_id": S, "seat": S, "participant": S, "decision": N, "kind": S, "day": N, "attempt": N, "request": B,
         "backend": S, "model": S, "mode": S, "started": S, "accepted": B, "violation": S, "error": S,
         "fallback": B, "retries": N, "latency_s": F, "input_tokens": N, "output_tokens": N, "cached_tokens": N,
         "cache_write_tokens": N, "reasoning_tokens": N, "cost_usd": F, "price_known": B, "reply": S,

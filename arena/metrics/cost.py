@@ -5,9 +5,13 @@ provider's cache, ``cache_write_tokens`` written to it), ``output_tokens`` the w
 completion, of which ``reasoning_tokens`` the hidden reasoning a reasoning model
 spent (billed as output; 0 where the server does not report it).
 
-A record that made no request (a decision cut off before it was sent) counts no call.
-Money is ``None`` as soon as one request had no known price: a partial sum would read
-as a real total.
+A call is a request sent to the model, as the closing table, ``play --json`` and
+``werewolf verify`` count it (``transcripts.call_counts.made_request``), and so the
+tournament database's ``calls``, the leaderboard's and the export's: a record of a
+decision settled without one (its only legal answer, a seat no longer asked, a request
+that could not be sent, a fallback of an agent of one's own) counts no call and costs
+nothing. Money is ``None`` as soon as one request had no known price: a partial sum
+would read as a real total.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.metrics.load import GameRecord
+from transcripts.call_counts import made_request
 
 TOKENS = ("input_tokens", "output_tokens", "cached_tokens", "cache_write_tokens", "reasoning_tokens")  # reasoning: within output
 
@@ -24,8 +29,7 @@ def _empty() -> dict[str, Any]:
 
 
 def _add(acc: dict[str, Any], c: dict[str, Any]) -> None:
-    made_request = bool(c.get("messages")) or c.get("input_tokens") is not None
-    if not made_request:
+    if not made_request(c):
         return
     acc["calls"] += 1
     for t in TOKENS:

@@ -171,7 +171,7 @@ def cost(d: dict[str, Any], w: Words) -> str:
     head = [esc(w(k)) for k in ("col.participant", "col.games", "col.calls", "col.in", "col.cached", "col.out", "col.usd",
                                  "col.usd_game", "col.usd_win", "col.latency", "col.decisions", "col.fallbacks", "col.violations")]  # fmt: skip
     t = d.get("tournament") or {}
-    note = f'<p class="note">{esc(w("cost.none"))}</p>' if not t.get("calls") else ""
+    note = f'<p class="note">{esc(w("cost.none" if not t.get("calls") else "cost.calls"))}</p>'
     return f'<h2 id="cost">{esc(w("cost"))}</h2>{note}' + table(head, rows, "cost")
 
 

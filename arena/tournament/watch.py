@@ -4,6 +4,12 @@ fallback bot moved for someone, keeps every model participant's trial
 leaderboard's ``--min-decided``, so the run spends nothing more on games the
 leaderboard would leave out.
 
+An agent of one's own (``py:MODULE:CLASS``) falls back too, when the game cannot take
+its move (``agents.own_seat``): its games, bot games played in worker processes
+included, count in the report (games with fallback moves, games below the bar), but
+it has no trial and is never paused: its games cost nothing, and the leaderboard
+leaves out those below the bar all the same.
+
 Concurrency: model games are coroutines on the runner's event loop (with Ray, too: the
 driver awaits each game the actor plays), so every game passes ``admit`` before it
 starts and ``landed`` or ``dropped`` when it ends, in one thread. Bot games seat no
@@ -22,6 +28,7 @@ from typing import Any, Callable, Iterable
 from rich.console import Console
 from rich.markup import escape
 
+from agents.custom import is_custom_spec
 from arena.ratings.from_db import load_games
 from arena.tournament.config import TournamentConfig
 from arena.tournament.paused import PausedParticipant, last_error
@@ -47,6 +54,15 @@ def finished_tallies(fin: FinishedGame) -> dict[str, Tally]:
     return tallies((s.participant, int(s.metrics.get("decisions_asked") or 0), s.fallbacks) for s in fin.seats)
 
 
+def packed_tallies(fin: PackedGame, participants: set[str]) -> dict[str, Tally]:
+    """``participants``' decisions in a game a worker process packed, read from its seat
+    rows; a seat's metrics (JSON) are read only when it fell back, the rare case."""
+    cols = fin.seat_columns
+    who, fell, metrics = cols.index("participant"), cols.index("fallbacks"), cols.index("metrics")
+    rows = [r for r in fin.seat_rows if r[who] in participants]
+    return tallies((r[who], int(json.loads(r[metrics]).get("decisions_asked") or 0) if r[fell] else 0, r[fell]) for r in rows)
+
+
 def _participants(job: GameJob) -> set[str]:
     return {s.participant for s in job.plan.seats}
 
@@ -60,7 +76,8 @@ class Watch:
         self.store = store
         self.console = console
         self.agents = {p.name: p.agent for p in cfg.participants}
-        self._models = {p.name for p in cfg.participants if p.is_model}  # the participants that can fall back
+        self._models = {p.name for p in cfg.participants if p.is_model}  # the participants that can fall back, with a trial
+        self._own = {p.name for p in cfg.participants if is_custom_spec(p.agent)}  # those that can fall back in bot games too
         self._watched = sorted(self._models) if bar > 0 else []
         self._index = {j.plan.id: j.plan.index for j in jobs}
         self._transcripts: dict[str, str] = {}
@@ -174,10 +191,26 @@ class Watch:
         self.trials.started(job.plan.id, _participants(job))
 
     def landed(self, fin: FinishedGame | PackedGame) -> bool:
-        """A game was stored; whether the fallback bot moved in it for a model seat."""
-        if not isinstance(fin, FinishedGame) or not self._models.intersection(s.participant for s in fin.seats):
-            return False  # a bot game (packed by a worker process, or played here): no fallback move in it
+        """A game was stored; whether the fallback bot moved in it for a model seat or
+        an agent of one's own."""
+        if isinstance(fin, PackedGame):  # a bot game from a worker process: an agent of one's own may fall back in it
+            return self._count(packed_tallies(fin, self._own)) if self._own else False
+        seated = {s.participant for s in fin.seats}
+        if not (self._models | self._own) & seated:
+            return False  # a bot game played here: no fallback move in it
         t = finished_tallies(fin)
+        fell = self._count(t)
+        if not self._models & seated:
+            return fell
+        self._transcripts[fin.id] = fin.transcript
+        for p in self.trials.landed(fin.id, t):
+            self._pause(p)
+        self.notify()
+        return fell
+
+    def _count(self, t: dict[str, Tally]) -> bool:
+        """Count a game's fallback moves and the participants below the bar in it;
+        whether the fallback bot moved in it."""
         fell = sorted(p for p, x in t.items() if x.fallbacks)
         if fell:
             self.games_with_fallbacks += 1
@@ -186,10 +219,6 @@ class Watch:
         if low:
             self.games_below += 1
             self.below_games.update(low)
-        self._transcripts[fin.id] = fin.transcript
-        for p in self.trials.landed(fin.id, t):
-            self._pause(p)
-        self.notify()
         return bool(fell)
 
     def dropped(self, job: GameJob) -> None:

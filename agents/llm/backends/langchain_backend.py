@@ -15,12 +15,23 @@ the game) is the default; a model of one's own (Ollama, llama.cpp, a base URL on
 this machine or a private network) keeps each decision's schema, which it enforces
 as a grammar. ``ChatAnthropic`` gets the ``cache_control`` breakpoints in the content
 blocks, which it passes on.
+
+Connections: an integration built on the ``openai`` SDK (``ChatOpenAI`` and those
+derived from it) is given, by default, an async HTTP client langchain-openai caches
+per base URL and timeout for the whole process (``_get_default_async_httpx_client``,
+an ``lru_cache``), and its pooled connections belong to the event loop of their first
+request. A second loop in the same process (the next game of a tournament, the game
+after the check made before it in its own loop) reused them and got "Event loop is
+closed" on its calls. So such a model asks through a copy of itself holding an HTTP
+client of its own for each event loop (``_model_here``), closed in that loop by
+``aclose``; a client the user gave the model (``http_async_client``) is left as given.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from types import TracebackType
 from typing import Any
 
@@ -87,6 +98,8 @@ class LangChainBackend(Backend):
             raise TypeError(f"a LangChain back end needs a BaseChatModel, got {type(chat_model).__name__}")
         super().__init__(model or model_name(chat_model), options, limits=limits, sleep=sleep)
         self.chat_model = chat_model
+        # The model as asked in each event loop, with the HTTP client it opened there.
+        self._here: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Any, Any]] = weakref.WeakKeyDictionary()
 
     @property
     def endpoint(self) -> str:
@@ -125,6 +138,43 @@ class LangChainBackend(Backend):
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"role": m.type, "content": m.content} for m in request["messages"]]
 
+    # ------------------------------------------------------------------ connections
+    def _model_here(self) -> Any:
+        """The chat model to ask in the running event loop: a copy with an HTTP client of
+        its own for a model whose async client is the ``openai`` SDK's on
+        langchain-openai's process-wide HTTP client (see the module's docstring); the
+        model itself otherwise."""
+        sdk = getattr(self.chat_model, "root_async_client", None)
+        if sdk is None or getattr(self.chat_model, "http_async_client", None) is not None or not type(sdk).__module__.startswith("openai"):
+            return self.chat_model
+        loop = asyncio.get_running_loop()
+        here = self._here.get(loop)
+        if here is None:
+            import openai  # the SDK of the model's own client: installed with its integration
+
+            http = openai.DefaultAsyncHttpxClient()
+            client = sdk.copy(http_client=http)
+            model = self.chat_model.model_copy(update={"root_async_client": client, "async_client": client.chat.completions})
+            here = self._here[loop] = (model, http)
+        return here[0]
+
+    async def aclose(self) -> None:
+        """Close the HTTP client opened in the running loop; forget those of loops that
+        are closed (their connections went with them)."""
+        loop = asyncio.get_running_loop()
+        here = self._here.pop(loop, None)
+        for gone in [lp for lp in self._here if lp.is_closed()]:
+            del self._here[gone]
+        if here is not None:
+            try:
+                await here[1].aclose()
+            except Exception:  # closing must never be what fails a game
+                pass
+
+    @property
+    def open(self) -> bool:
+        return bool(self._here)
+
     # ------------------------------------------------------------------ the preflight
     @property
     def address(self) -> str:
@@ -149,16 +199,17 @@ class LangChainBackend(Backend):
     # ------------------------------------------------------------------ response
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
         schema = {"title": request["name"], "description": request["description"], **request["schema"]}
+        model = self._model_here()
         try:
             if mode == "tool":
                 try:
-                    runnable = self.chat_model.with_structured_output(schema, include_raw=True)
+                    runnable = model.with_structured_output(schema, include_raw=True)
                 except NotImplementedError as e:
                     raise ModeRejected(f"{type(self.chat_model).__name__} has no structured output: {e}") from None
                 out = await runnable.ainvoke(request["messages"])
                 raw, parsed = out.get("raw"), out.get("parsed")
                 return _reply(raw, parsed if isinstance(parsed, dict) else None, mode)
-            msg = await self.chat_model.ainvoke(request["messages"])
+            msg = await model.ainvoke(request["messages"])
             return _reply(msg, None, mode)
         except (ModeRejected, Transient, CallFailed):
             raise
