@@ -510,8 +510,8 @@ def like_for_like(trees: list[Path], games: int, repeat: int, count: bool) -> No
 
 # What a game spends before its first decision, and its decisions: ``part`` is ``deal``
 # (``Game(setup)``: the cards, the players, the rules up to night 1's first batch),
-# ``seats`` (the game and its seats' agents, each seeding its own generator from the
-# game's seed and its name: what makes a seat's answers its own) or ``play`` (the whole
+# ``seats`` (the game and its seats' agents: the random seats share one stream seeded
+# from the game's seed, ``arena.gamefile.random_seats_stream``) or ``play`` (the whole
 # game as ``simulate`` plays it); ``games=0`` is the baseline.
 PIECES = """
 import json, sys
