@@ -284,6 +284,33 @@ the paragraphs above), before any rule runs. Were the deal and the seats free, 1
 decision (0.28x the peer's). The goal asks for the peer's games/s while playing 3.7x
 its decisions; per decision ours is already the cheaper (0.47x), and no change to how
 the rules run closes a gap that is the rules played.
+
+2026-12-07 (issue 42, branch i42-speed against an export of main 78bde82 in one run;
+the machine under a load of 15 to 18, nice 5; ``--games 1000 --repeat 3 --against
+/tmp/main --instructions --skip one_core,whole,sizes,cores``): the like-for-like table
+(the peer's deck with our Protector for its Doctor; no Sheriff, speeches or pack talk,
+the first wolf to name names the victim), one process each, best CPU time of 3:
+
+    simulate, like-for-like, this branch     1351 games/s   0.57x the Doctor peer, 0.47x the Witch peer
+    simulate, like-for-like, main            1119 games/s   0.47x, 0.39x
+    werewolf-engine 0.1.0, Doctor deck       2379 games/s
+    werewolf-engine 0.1.0, Witch deck        2867 games/s
+
+Where a like-for-like game goes (valgrind, 200 games, this branch; ``Game(setup)``
+alone, then with the seats' agents, then played; per game): the deal 0.289 M, the
+seats' agents 0.107 M (fixed cost 0.396 M, against the goal's 0.2 M), the whole game
+1.818 M for 34.6 decisions (the peer plays 27.7 on its Doctor deck), 41 K a decision
+after the seats. Seeding one Mersenne Twister costs 36.7 K from an int (the engine's
+game stream) and 45.7 K from a string (the random seats' one stream; the per-seat
+generators it replaces were 8 of them at ~59 K with their sha256). What is left of the
+fixed cost is the rules': by cProfile's shares of ``Game(setup)``, the narrator's
+script up to night 1's first question (the night's events and the three asks) ~32%,
+the eight players with their state parts ~21%, the shuffle of the deck ~15%, the
+game's seeding ~12%, the deal's events ~9%; cutting the shuffle or the seeding changes
+every game's deal, which the issue allows only for the seats' generators. In play the
+rules are three quarters of the time (``engine/``; the vote rounds alone 13%), the
+random bot 6%, the runner 4%: the gap to the peer is the engine's per decision
+(events, decisions and their payloads the transcripts record), not the seats.
 """
 
 from __future__ import annotations
