@@ -296,6 +296,15 @@ the first wolf to name names the victim), one process each, best CPU time of 3:
     werewolf-engine 0.1.0, Doctor deck       2379 games/s
     werewolf-engine 0.1.0, Witch deck        2867 games/s
 
+    valgrind, 100 games, M instructions a game
+    simulate, like-for-like, this branch     1.814 M   0.83x the Doctor peer, 0.77x the Witch peer
+    simulate, like-for-like, main            2.230 M   0.68x, 0.62x   (this branch: -18.7%)
+    werewolf-engine 0.1.0, Doctor deck       1.511 M
+    werewolf-engine 0.1.0, Witch deck        1.391 M
+
+The CPU-time ratio (0.57x) is below the instruction ratio (0.83x): on this loaded
+machine the peer's smaller working set runs more instructions a cycle.
+
 Where a like-for-like game goes (valgrind, 200 games, this branch; ``Game(setup)``
 alone, then with the seats' agents, then played; per game): the deal 0.289 M, the
 seats' agents 0.107 M (fixed cost 0.396 M, against the goal's 0.2 M), the whole game
