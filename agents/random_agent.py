@@ -17,13 +17,16 @@ _LINE_BITS = _NLINES.bit_length()  # the bits ``rng.choice(_LINES)`` draws
 
 
 class RandomAgent(BlindAgent):
-    """Never reads its view: the sync runner asks it ``answer`` without one (``BlindAgent``)."""
+    """Never reads its view: the sync runner asks it ``answer`` without one (``BlindAgent``).
+
+    ``rng``: the stream to draw from, when the seat shares its game's
+    (``arena.gamefile.random_seats_stream``); otherwise its own, from ``seed`` and name."""
 
     spec = "random"
 
-    def __init__(self, name: str, seed: int = 0):
+    def __init__(self, name: str, seed: int = 0, rng: random.Random | None = None):
         super().__init__(name)
-        self.rng = random.Random(f"{seed}:{name}")
+        self.rng = rng if rng is not None else random.Random(f"{seed}:{name}")
 
     def answer(self, decision: Decision) -> Any:
         return random_answer(self.rng, decision)

@@ -25,10 +25,11 @@ from rich.console import Console
 
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
+from agents.random_agent import RandomAgent, random_answer
 from arena.beliefs import poll_for
 from arena.command import EXIT_BAD_INPUT, EXIT_GAME_FAILED, CliError
 from arena.endpoints import refuse_endpoints
-from arena.gamefile import HUMAN, GameFileError, GameSpec, apply_model_options, spec_from_data
+from arena.gamefile import HUMAN, RANDOM, GameFileError, GameSpec, apply_model_options, spec_from_data
 from arena.own_code import refuse_code
 from arena.play_loop import play_to_end, screen_for
 from arena.preflight import before_play
@@ -173,6 +174,7 @@ def catch_up(
     calls: list[Any] = []  # model calls wait for their batch's answers, as when played
     fell_back: set[tuple[str, int]] = set()  # (seat, decision) a model seat's fallback bot answered
     drifted: set[str] = set()
+    random_seats = next((a.rng for a in agents.values() if isinstance(a, RandomAgent)), None)
     if writer is not None:
         writer.sync_events(game)  # what the deal told, before anyone was asked
     for r in records:
@@ -206,6 +208,11 @@ def catch_up(
                 reply = e
             done.asked += 1
             _check_drift(done, drifted, game, d, r, spec, reply)
+        elif r.agent == RANDOM and random_seats is not None:
+            # A random seat another agent plays now (a fork): its draws are made again on
+            # the game's stream of random seats (``arena.gamefile.random_seats_stream``),
+            # so the random seats still there answer as they did.
+            random_answer(random_seats, d)
         elif spec == r.agent and (r.seat, r.decision) in fell_back and hasattr(agent, "fallback_agent"):
             # The model failed here and its fallback bot played: put the decision to
             # the bot again, so its random stream and plans are where they were.

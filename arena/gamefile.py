@@ -10,6 +10,7 @@ engine stays the single authority on what a playable table is.
 from __future__ import annotations
 
 import hashlib
+import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from agents.custom import class_path, load_class
 from agents.llm import is_model_spec
 from agents.llm.config import LLMOptions
 from agents.llm.pricing import PriceError, table_from
+from agents.random_agent import RandomAgent
 from agents.registry import AgentMaker, agent_maker, check_bot_options, is_remote_spec
 from arena.endpoints import refuse_endpoints
 from arena.errors import GameFileError
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
 SCRIPTED = "scripted"
 HUMAN = "human"
+RANDOM = "random"
 DEFAULT_AGENT = "heuristic"
 # The bot that fills a person's table when nothing else is named: ``werewolf play``'s
 # default table (and so ``--human``'s) and the web start page's seats. It should be the
@@ -220,7 +223,16 @@ class GameSpec(BaseModel):
             raise GameFileError(str(e)) from None
         if makers is None:
             makers = self.seat_makers(game, calls=calls, prices=prices)
-        return game, {seat.name: seat_agent(seat, make, seat_seed(setup.seed, i)) for i, (seat, make) in enumerate(zip(self.seats, makers))}
+        agents: dict[str, Agent] = {}
+        stream: random.Random | None = None
+        for i, (seat, make) in enumerate(zip(self.seats, makers)):
+            if seat.agent == RANDOM:
+                if stream is None:
+                    stream = random_seats_stream(setup.seed)
+                agents[seat.name] = RandomAgent(seat.name, rng=stream)
+            else:
+                agents[seat.name] = seat_agent(seat, make, seat_seed(setup.seed, i))
+        return game, agents
 
     def seat_makers(self, game: Game, *, calls: Any = None, prices: Any = None) -> list[AgentMaker]:
         """What seats each seat's agent from its seed, for ``game`` dealt from this spec.
@@ -287,6 +299,17 @@ def seat_seed(game_seed: int, index: int) -> int:
     Python's hash randomisation, and different enough between neighbouring seats."""
     digest = hashlib.sha256(f"werewolf:{game_seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def random_seats_stream(game_seed: int) -> random.Random:
+    """The one stream a game's random seats draw from, in the order they are asked.
+
+    A Mersenne Twister takes ~40 K instructions to seed, as much as a quarter of a
+    random game on the peer's rules (issue 42): a stream per seat was 8 of them before
+    the first decision. The game is as reproducible (its seed fixes the stream, and the
+    seats are asked in the engine's order), and a resumed game replays it, as the
+    catch-up asks every recorded decision again in order (``arena.catchup``)."""
+    return random.Random(f"{game_seed}:random seats")
 
 
 def make_seat_agent(seat: SeatSpec, seed: int, **wiring: Any) -> Agent:

@@ -3,6 +3,10 @@
 ``werewolf-engine`` 0.1.0 (six roles, no options, no speech) is the yardstick the
 project's issue names. Install it only to compare (``pip install werewolf-engine==0.1.0``);
 run this right after ``engine_throughput.py`` so both see the same machine load.
+
+Two decks: ``WITCH`` (two wolves, a Seer, a Witch, four villagers), the one the
+benchmarks have always measured, and ``DOCTOR`` (a Doctor instead of the Witch), the
+deck of issue 42's like-for-like table, whose Protector is the Doctor's counterpart.
 """
 
 from __future__ import annotations
@@ -18,10 +22,14 @@ except ImportError:  # pragma: no cover
     sys.exit("werewolf-engine is not installed: pip install werewolf-engine==0.1.0")
 
 
-def play(seed: int) -> None:
+WITCH = {"werewolf": 2, "seer": 1, "witch": 1, "villager": 4}
+DOCTOR = {"werewolf": 2, "seer": 1, "doctor": 1, "villager": 4}
+
+
+def play(seed: int, deck: dict[str, int] = WITCH) -> None:
     random.seed(seed)  # its deal uses the global random module
     rng = random.Random(seed)
-    cfg = GameConfig(role_counts={"werewolf": 2, "seer": 1, "witch": 1, "villager": 4})
+    cfg = GameConfig(role_counts=dict(deck))
     g = Game([f"P{i}" for i in range(8)], cfg)
     g.start()
     while g.phase != Phase.END:

@@ -5,7 +5,7 @@
 Prints, side by side:
 - PettingZoo's ``api_test`` and ``parallel_api_test`` seconds per preset (random actions);
 - decisions per second of the same random games through ``run_sync`` and through the
-  AEC environment (observation text and mask built at every step), and their ratio;
+  AEC environment (with the observation text built at every step, and without it, the default), and their ratio;
 - a bot tournament of ``--games`` games exported as CSV and as Parquet: seconds, rows.
 """
 
@@ -51,8 +51,8 @@ def step_rate(games: int = 20) -> None:
         decisions += len(g.answer_log)
     direct = decisions / (time.perf_counter() - t)
 
-    through_env = _env_rate(raw_env(players=9), games)
-    no_text = _env_rate(raw_env(players=9, text=False), games)
+    through_env = _env_rate(raw_env(players=9, text=True), games)
+    no_text = _env_rate(raw_env(players=9), games)
     print(f"\nrandom play, {games} games of 9: run_sync {direct:,.0f} decisions/s; AEC env {through_env:,.0f} steps/s "
           f"with the prompt text, {no_text:,.0f} without (env/run_sync = {through_env / direct:.3f} and {no_text / direct:.3f})")  # fmt: skip
 

@@ -284,6 +284,42 @@ the paragraphs above), before any rule runs. Were the deal and the seats free, 1
 decision (0.28x the peer's). The goal asks for the peer's games/s while playing 3.7x
 its decisions; per decision ours is already the cheaper (0.47x), and no change to how
 the rules run closes a gap that is the rules played.
+
+2026-12-07 (issue 42, branch i42-speed against an export of main 78bde82 in one run;
+the machine under a load of 15 to 18, nice 5; ``--games 1000 --repeat 3 --against
+/tmp/main --instructions --skip one_core,whole,sizes,cores``): the like-for-like table
+(the peer's deck with our Protector for its Doctor; no Sheriff, speeches or pack talk,
+the first wolf to name names the victim), one process each, best CPU time of 3:
+
+    simulate, like-for-like, this branch     1351 games/s   0.57x the Doctor peer, 0.47x the Witch peer
+    simulate, like-for-like, main            1119 games/s   0.47x, 0.39x
+    werewolf-engine 0.1.0, Doctor deck       2379 games/s
+    werewolf-engine 0.1.0, Witch deck        2867 games/s
+
+    valgrind, 100 games, M instructions a game
+    simulate, like-for-like, this branch     1.814 M   0.83x the Doctor peer, 0.77x the Witch peer
+    simulate, like-for-like, main            2.230 M   0.68x, 0.62x   (this branch: -18.7%)
+    werewolf-engine 0.1.0, Doctor deck       1.511 M
+    werewolf-engine 0.1.0, Witch deck        1.391 M
+
+The CPU-time ratio (0.57x) is below the instruction ratio (0.83x): on this loaded
+machine the peer's smaller working set runs more instructions a cycle.
+
+Where a like-for-like game goes (valgrind, 200 games, this branch; ``Game(setup)``
+alone, then with the seats' agents, then played; per game): the deal 0.289 M, the
+seats' agents 0.107 M (fixed cost 0.396 M, against the goal's 0.2 M), the whole game
+1.818 M for 34.6 decisions (the peer plays 27.7 on its Doctor deck), 41 K a decision
+after the seats. Seeding one Mersenne Twister costs 36.7 K from an int (the engine's
+game stream) and 45.7 K from a string (the random seats' one stream; the per-seat
+generators it replaces were 8 of them at ~59 K with their sha256). What is left of the
+fixed cost is the rules': by cProfile's shares of ``Game(setup)``, the narrator's
+script up to night 1's first question (the night's events and the three asks) ~32%,
+the eight players with their state parts ~21%, the shuffle of the deck ~15%, the
+game's seeding ~12%, the deal's events ~9%; cutting the shuffle or the seeding changes
+every game's deal, which the issue allows only for the seats' generators. In play the
+rules are three quarters of the time (``engine/``; the vote rounds alone 13%), the
+random bot 6%, the runner 4%: the gap to the peer is the engine's per decision
+(events, decisions and their payloads the transcripts record), not the seats.
 """
 
 from __future__ import annotations
@@ -298,7 +334,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -328,11 +366,30 @@ PEER = """
 import json, sys, time
 sys.path.insert(0, {here!r})
 import reference_werewolf_engine as ref
+deck = getattr(ref, {deck!r})
 for s in range(20):
-    ref.play(10**6 + s)
+    ref.play(10**6 + s, deck)
 t0, c0 = time.perf_counter(), time.process_time()
 for s in range({games}):
-    ref.play(s)
+    ref.play(s, deck)
+print(json.dumps({{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}}))
+"""
+
+# Issue 42's like-for-like table: the peer's deck and rules played by ours (two wolves,
+# a Seer, a Protector for its Doctor, four villagers; no Sheriff, no speeches, no pack
+# talk, the first wolf to name a victim names the pack's), as
+# ``werewolf simulate --agents random --processes 1 --roles ... --option ...`` runs it.
+LIKE_ROLES = "werewolf,werewolf,seer,protector,villager,villager,villager,villager"
+LIKE_OPTIONS = ("sheriff=false", "discussion_rounds=0", "wolf_chat_rounds=0", "last_words=none", "wolf_pack=first_named")
+LIKE = """
+import json, sys, time
+sys.path.insert(0, {tree!r})
+from arena.command import parse_option_pairs, parse_roles
+from arena.simulate import simulate
+table = dict(agents="random", players=8, processes=1, roles=parse_roles({roles!r}), options=parse_option_pairs({options!r}))
+simulate(games=20, seed=10**6, **table)
+t0, c0 = time.perf_counter(), time.process_time()
+r = simulate(games={games}, **table) if {games} else None
 print(json.dumps({{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}}))
 """
 
@@ -428,7 +485,7 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
     best: dict[str, float] = {}
     for _ in range(repeat):  # in turns: a burst of load hits every contender alike
         for label, (code, tree, _kind) in table.items():
-            r = run(code.format(tree=str(tree), here=str(HERE), games=games, players=8, processes=1), tree)
+            r = run(code.format(tree=str(tree), here=str(HERE), games=games, players=8, processes=1, deck="WITCH"), tree)
             best[label] = min(best.get(label, float("inf")), r["cpu"])
     peer = best.get("werewolf-engine 0.1.0")
     print(f"one core, 8 players, random bots, {games} games, best CPU time of {repeat} turns (load {os.getloadavg()[0]:.1f})")
@@ -446,8 +503,8 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
     print(f"\nmachine instructions per 8-player game (valgrind, {n} games)")
     counts: dict[str, float] = {}
     for label, (code, tree, _kind) in table.items():
-        base = instructions(code.format(tree=str(tree), here=str(HERE), games=0, players=8, processes=1), tree)
-        full = instructions(code.format(tree=str(tree), here=str(HERE), games=n, players=8, processes=1), tree)
+        base = instructions(code.format(tree=str(tree), here=str(HERE), games=0, players=8, processes=1, deck="WITCH"), tree)
+        full = instructions(code.format(tree=str(tree), here=str(HERE), games=n, players=8, processes=1, deck="WITCH"), tree)
         counts[label] = (full - base) / n
     peer_count = counts.get("werewolf-engine 0.1.0")
     for label, c in counts.items():
@@ -455,10 +512,42 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
         print(f"  {label:<42} {c / 1e6:8.2f} M{vs}")
 
 
+def like_for_like(trees: list[Path], games: int, repeat: int, count: bool) -> None:
+    """Issue 42's second goal: the peer's own deck and rules played by ours, one process
+    each, against the peer's games with its Doctor (the Protector's counterpart) and with
+    its Witch (the deck the benchmarks have always measured it on)."""
+    table: dict[str, tuple[Callable[[int], str], Path]] = {}
+    for t in trees:
+        table[f"simulate, like-for-like ({'this tree' if t == ROOT else t})"] = (
+            partial(LIKE.format, tree=str(t), roles=LIKE_ROLES, options=list(LIKE_OPTIONS)), t)
+    if peer_installed():
+        for deck in ("DOCTOR", "WITCH"):
+            table[f"werewolf-engine 0.1.0, {deck.lower()}"] = (partial(PEER.format, here=str(HERE), deck=deck), ROOT)
+    best: dict[str, float] = {}
+    for _ in range(repeat):
+        for label, (code, tree) in table.items():
+            r = run(code(games=games), tree)
+            best[label] = min(best.get(label, float("inf")), r["cpu"])
+    print(f"\nlike-for-like (issue 42), one core, {games} games, best CPU time of {repeat} (load {os.getloadavg()[0]:.1f})")
+    peers = {k: v for k, v in best.items() if k.startswith("werewolf-engine")}
+    for label, cpu in best.items():
+        vs = "" if label in peers else "   " + ", ".join(f"{p / cpu:.2f}x the {k.split(', ')[1]} peer's" for k, p in peers.items())
+        print(f"  {label:<52} {games / cpu:8.0f} games/s{vs}")
+    if not count or not shutil.which("valgrind"):
+        return
+    n = max(50, games // 10)
+    counts = {label: (instructions(code(games=n), tree) - instructions(code(games=0), tree)) / n for label, (code, tree) in table.items()}
+    print(f"  machine instructions a game (valgrind, {n} games)")
+    peer_counts = {k: v for k, v in counts.items() if k in peers}
+    for label, c in counts.items():
+        vs = "" if label in peers else "   " + ", ".join(f"{p / c:.2f}x the {k.split(', ')[1]} peer's" for k, p in peer_counts.items())
+        print(f"  {label:<52} {c / 1e6:8.3f} M{vs}")
+
+
 # What a game spends before its first decision, and its decisions: ``part`` is ``deal``
 # (``Game(setup)``: the cards, the players, the rules up to night 1's first batch),
-# ``seats`` (the game and its seats' agents, each seeding its own generator from the
-# game's seed and its name: what makes a seat's answers its own) or ``play`` (the whole
+# ``seats`` (the game and its seats' agents: the random seats share one stream seeded
+# from the game's seed, ``arena.gamefile.random_seats_stream``) or ``play`` (the whole
 # game as ``simulate`` plays it); ``games=0`` is the baseline.
 PIECES = """
 import json, sys
@@ -517,13 +606,13 @@ def budget(games: int) -> None:
 
     deal, seats, play = per_game("deal"), per_game("seats"), per_game("play")
     ours = run(PIECES.format(tree=str(ROOT), games=games, part="play"))["decisions"] / games
-    peer_code = PEER.format(here=str(HERE), games=games)
-    peer = (instructions(peer_code) - instructions(PEER.format(here=str(HERE), games=0))) / games
+    peer_code = PEER.format(here=str(HERE), games=games, deck="WITCH")
+    peer = (instructions(peer_code) - instructions(PEER.format(here=str(HERE), games=0, deck="WITCH"))) / games
     peer_decisions = run(PEER_DECISIONS.format(here=str(HERE), games=games))["decisions"] / games
     left = peer - seats
     print(f"\nthe peer's games/s as a budget (valgrind, {games} games, M instructions a game)")
     print(f"  ours: {play / 1e6:.2f} M for {ours:.0f} decisions; before the first: the deal {deal / 1e6:.2f} M,")
-    print(f"  the seats' agents {(seats - deal) / 1e6:.2f} M (their generators seeded from the game's seed)")
+    print(f"  the seats' agents {(seats - deal) / 1e6:.2f} M (the random seats' one stream seeded from the game's seed)")
     print(f"  the peer: {peer / 1e6:.2f} M for {peer_decisions:.0f} decisions, {peer / peer_decisions / 1e3:.1f} K a decision all in")
     print(f"  a decision of ours, the play after the deal and seats: {(play - seats) / ours / 1e3:.1f} K")
     print(
@@ -683,11 +772,13 @@ def main() -> None:
     ap.add_argument("--sizes", default="8,12,18,24,30")
     ap.add_argument("--against", action="append", default=[], metavar="TREE", help="another checkout measured in the same run (repeatable)")
     ap.add_argument("--instructions", action="store_true", help="also count machine instructions (valgrind; minutes)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,whole,budget,sizes,cores")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,like,whole,budget,sizes,cores")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     if "one_core" not in skip:
         one_core([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
+    if "like" not in skip:
+        like_for_like([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "whole" not in skip:
         whole_process([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "budget" not in skip and args.instructions:

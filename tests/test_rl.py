@@ -156,7 +156,7 @@ def test_an_illegal_action_is_refused_with_the_legal_ones():
 
 
 def test_the_text_is_the_model_prompt_and_only_the_seats_view():
-    e = raw_env(preset="millers_hollow", players=8, seed=2)
+    e = raw_env(preset="millers_hollow", players=8, seed=2, text=True)
     e.reset()
     for _ in range(40):
         agent = e.agent_selection
@@ -165,6 +165,7 @@ def test_the_text_is_the_model_prompt_and_only_the_seats_view():
     view = e.view(agent)
     d = e.unwrapped.table.current(agent)
     text = e.observe(agent)["text"]
+    assert e.text(agent) == text  # the same prompt, rendered on demand
     history = "\n".join(h for h in history_entries(view.events, agent) if h)
     assert history in text and text.endswith(decision_prompt(d))
     game = e.unwrapped.game
@@ -246,8 +247,97 @@ def test_render_tells_only_the_public_narration():
         env(render_mode="rgb_array")
 
 
-def test_text_can_be_left_out_for_speed():
-    e = raw_env(preset="millers_hollow", players=8, seed=0, text=False)
+def test_the_text_is_rendered_only_when_asked_for():
+    """By default an observation has no text (rendering it costs more than the rest of
+    a step); ``text=True`` puts it in every observation, and ``text(agent)`` renders one
+    seat's on demand, the same words either way."""
+    plain = raw_env(preset="millers_hollow", players=8, seed=0)
+    texted = raw_env(preset="millers_hollow", players=8, seed=0, text=True)
+    plain.reset()
+    texted.reset()
+    asked = set()
+    for _ in range(30):
+        agent = plain.agent_selection
+        asked.add(agent)
+        obs, with_text = plain.observe(agent), texted.observe(agent)
+        assert "text" not in obs and "text" not in plain.observation_space(agent).spaces
+        assert plain.observation_space(agent).contains(obs) and texted.observation_space(agent).contains(with_text)
+        assert with_text.pop("text") == plain.text(agent)
+        assert {k: np.asarray(v).tolist() for k, v in obs.items()} == {k: np.asarray(v).tolist() for k, v in with_text.items()}
+        action = plain.action_space(agent).sample(obs["action_mask"])
+        plain.step(action)
+        texted.step(action)
+    assert set(plain.unwrapped.table._cache) == asked  # no other seat's text was rendered
+    with pytest.raises(RuntimeError, match="call reset"):
+        raw_env(preset="millers_hollow", players=8).text("player_0")
+
+
+def _view_observation(e, agent):
+    """What a seat's observation said when it was built from its whole ``SeatView``
+    (before the summaries were kept as the events come): the reference."""
+    table = e.unwrapped.table
+    view = e.unwrapped.view(agent)
+    n = len(table.names)
+    d = None if table.game.over else table.current(agent)
+    seat = {name: i for i, name in enumerate(table.names)}
+    alive = [0] * n
+    for name in view.alive:
+        alive[seat[name]] = 1
+    picked = [0] * n
+    for name in table._picks.get(d.id, []) if d is not None else ():
+        picked[seat[name]] = 1
+    return {
+        "action_mask": table.mask(d).tolist(),
+        "seat": seat[agent],
+        "role": table.role_ids.index(view.role) + 1 if view.role is not None else 0,
+        "day": min(view.day, table.options.max_days + 1),
+        "alive": alive,
+        "sheriff": seat.get(view.sheriff, n) if view.sheriff else n,
+        "picked": picked,
+    }
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        {"preset": "millers_hollow", "players": 12, "seed": 5, "roles": RICH},
+        {"preset": "best_of", "players": 12, "seed": 3, "roles": PIPER},
+        {"preset": "langrensha", "players": 9, "seed": 11},
+        {"preset": "forum", "players": 10, "seed": 2, "ghost_notes": True},
+    ],
+    ids=["rich", "piper", "langrensha", "forum"],
+)
+def test_observations_and_infos_are_the_seats_view_at_every_step(table):
+    """Each seat's summaries are kept as its events come and its info is remade only
+    when it changed: at every step, every seat's observation is what its whole view
+    says and every info is what a fresh one says."""
+    e = raw_env(**table)
     e.reset()
-    obs = e.observe(e.agent_selection)
-    assert obs["text"] == "" and e.observation_space(e.agent_selection).contains(obs) and obs["action_mask"].sum() > 0
+    steps = 0
+    for agent in e.agent_iter():
+        for a in e.possible_agents:
+            obs = {k: np.asarray(v).tolist() for k, v in e.observe(a).items()}
+            assert obs == _view_observation(e, a), (steps, a)
+        for a in e.agents:  # the agents not yet removed after the end
+            assert e.infos[a] == e.unwrapped.table.info(a), (steps, a)
+        _, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else e.action_space(agent).sample(e.observe(agent)["action_mask"]))
+        steps += 1
+    assert steps > 20 and e.unwrapped.game.over
+
+
+def test_a_seeded_reset_replays_the_constructors_first_game():
+    """``reset(seed=s)`` deals game ``s`` and seeds each seat's space as ``env(seed=s)``
+    does, so random policies replay it whichever way the seed was given."""
+
+    def record(e, seed=None):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else e.action_space(agent).sample(obs["action_mask"]))
+        return [ev.to_json() for ev in e.unwrapped.game.events]
+
+    first = record(env(preset="millers_hollow", players=8, seed=7))
+    again = env(preset="millers_hollow", players=8, seed=0)
+    record(again)
+    assert record(again, seed=7) == first

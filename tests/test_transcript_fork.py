@@ -231,3 +231,24 @@ def test_fork_gives_a_new_human_seat_its_time_limit(tmp_path, source):
     assert [(r.seat, r.seconds) for r in t.records if r.type == "time_limit"] == [(seat, 0.2)]
     assert any(a.seat == seat for a in t.answers[t.header.fork.answers :])
     assert verify_file(out).ok
+
+
+def test_taking_a_random_seat_leaves_the_other_random_seats_as_they_were(tmp_path):
+    """A game's random seats draw from one stream (``arena.gamefile.random_seats_stream``):
+    a fork that gives one of them another agent still makes that seat's recorded draws
+    on the stream while catching up, so the random seats it keeps answer as recorded
+    (no drift), and a fork that changes nobody is the same game."""
+    from arena.fork import prepare_fork
+
+    for seed in range(40):
+        path = tmp_path / f"r{seed}.jsonl"
+        play_to_file(varied_spec(seed, "random", players=10), path)
+        rows = lines(path)
+        if max(r.get("day", 0) for r in rows) >= 3:
+            break
+    names = read_transcript(path).header.names
+    taken = next(n for n in names if any(r["type"] == "answer" and r["seat"] == n for r in rows))
+    cont = prepare_fork(str(path), 3, {taken: "heuristic"}, None, None)
+    assert cont.caught.asked > 0 and not cont.caught.drift
+    same = prepare_fork(str(path), 3, {}, None, None)
+    assert not same.caught.drift

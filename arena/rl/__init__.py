@@ -27,6 +27,34 @@ from arena.rl.parallel import WerewolfParallelEnv
 from arena.rl.table import IllegalAction
 
 
+class OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's order check (the same errors before ``reset``, the same warning
+    after the end), with what every step reads handed to the environment directly.
+
+    The base wrapper forwards attributes through ``__getattr__``, which Python calls
+    only after the ordinary lookup has failed and formatted its ``AttributeError``:
+    ``last`` read five attributes that way and the agent loop and ``step`` three more,
+    a third of a whole step. ``last`` is forwarded in one call, and the two attributes
+    the loop reads are properties, which the ordinary lookup finds."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")  # as the base wrapper says it
+        return self.env.last(observe)
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
+
 def raw_env(preset: str = "millers_hollow", players: int = 8, seed: int = 0, **kw: Any) -> WerewolfEnv:
     """The AEC environment without wrappers."""
     return WerewolfEnv(preset=preset, players=players, seed=seed, **kw)
@@ -35,7 +63,7 @@ def raw_env(preset: str = "millers_hollow", players: int = 8, seed: int = 0, **k
 def env(preset: str = "millers_hollow", players: int = 8, seed: int = 0, **kw: Any):
     """The AEC environment, wrapped in PettingZoo's order check (``step`` before ``reset``
     and the like raise a clear error)."""
-    return OrderEnforcingWrapper(raw_env(preset=preset, players=players, seed=seed, **kw))
+    return OrderEnforcing(raw_env(preset=preset, players=players, seed=seed, **kw))
 
 
 def parallel_env(preset: str = "millers_hollow", players: int = 8, seed: int = 0, **kw: Any) -> WerewolfParallelEnv:

@@ -20,10 +20,10 @@ from arena.rl.common import RENDER_MODES, TableEnv
 class WerewolfEnv(TableEnv, AECEnv):
     """``env(preset=..., players=..., seed=...)``; other keywords: ``names``, ``roles``
     (the whole deck), ``language`` (``en``/``zh``, the prompts' and random speeches'),
-    ``render_mode`` (``human`` prints, ``ansi`` returns the public narration) and any
+    ``text`` (``True`` puts the seat's prompt in every observation), ``render_mode`` (``human`` prints, ``ansi`` returns the public narration) and any
     rule option of ``engine.options.RuleOptions`` (``max_days=10``)."""
 
-    metadata = {"name": "werewolf_arena_v0", "render_modes": RENDER_MODES, "is_parallelizable": True}
+    metadata = {"name": "werewolf_arena_v1", "render_modes": RENDER_MODES, "is_parallelizable": True}
 
     def __init__(self, preset: str = "millers_hollow", players: int = 8, seed: int = 0, render_mode: str | None = None, **kw: Any):
         super().__init__()
@@ -35,11 +35,11 @@ class WerewolfEnv(TableEnv, AECEnv):
         accepted for the API and unused: the rules are fixed when the env is made."""
         self._new_game(seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: self.table.info(a) for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = self.table.fresh_infos(self.agents)
         self._select()
 
     def step(self, action: Any) -> None:
@@ -47,17 +47,15 @@ class WerewolfEnv(TableEnv, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        d = self.table.current(agent)
-        self.table.apply(agent, d, action)
-        if self.table.over:
+        table = self.table
+        table.apply(agent, table.current(agent), action)
+        # Rewards are 0 until the end (``_finish``), so the steps before it have none
+        # to clear or accumulate.
+        if table.over:
             self._finish()
         else:
-            for a in self.agents:
-                self.infos[a] = self.table.info(a)
+            table.refresh_infos(self.infos, self.agents, agent)
             self._select()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -69,10 +67,12 @@ class WerewolfEnv(TableEnv, AECEnv):
         self.agent_selection = seat if seat is not None else self.agents[0]  # None only once the game is over
 
     def _finish(self) -> None:
-        trunc = self.table.truncated
+        table = self.table
+        trunc = table.truncated
+        table.refresh_infos(self.infos, self.agents)
         for a in self.agents:
-            self.rewards[a] = self.table.reward(a)
+            self.rewards[a] = reward = table.reward(a)
+            self._cumulative_rewards[a] = reward  # every seat's was 0 until now
             self.terminations[a] = not trunc
             self.truncations[a] = trunc
-            self.infos[a] = self.table.info(a)
         self.agent_selection = self.agents[0]

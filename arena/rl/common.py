@@ -24,12 +24,13 @@ class TableEnv:
         self.render_mode = render_mode
         self.possible_agents = list(self.table.names)
         n = len(self.table.vocabulary)
-        obs = sp.observation_space(len(self.possible_agents), len(self.table.role_ids), self.table.options.max_days, n)
+        obs = sp.observation_space(len(self.possible_agents), len(self.table.role_ids), self.table.options.max_days, n, self.table.with_text)
         self.observation_spaces = {a: obs for a in self.possible_agents}
         # Seeded from the table's seed, so random policies drawn from the spaces replay.
         self.action_spaces = {
-            a: sp.SeatActionSpace(n, self.table.language, seed=seed * 1009 + i) for i, a in enumerate(self.possible_agents)
+            a: sp.SeatActionSpace(n, self.table.language, seed=_space_seed(seed, i)) for i, a in enumerate(self.possible_agents)
         }
+        self._reseed: dict[str, int] = {}  # agent -> the seed its space takes when next handed out
         self._seeds = random.Random(seed)
         self._first = True
         self._told = 0
@@ -38,7 +39,14 @@ class TableEnv:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str):
-        return self.action_spaces[agent]
+        """``agent``'s action space; after ``reset(seed=...)``, reseeded as it is first
+        handed out (``_new_game``)."""
+        space = self.action_spaces[agent]
+        if self._reseed:
+            seed = self._reseed.pop(agent, None)
+            if seed is not None:
+                space.seed(seed)
+        return space
 
     @property
     def vocabulary(self) -> tuple[str, ...]:
@@ -51,8 +59,11 @@ class TableEnv:
         if seed is not None:
             game_seed = seed
             self._seeds = random.Random(seed)
-            for space in self.action_spaces.values():
-                space.seed(seed)
+            # Each seat's space is seeded as the constructor seeds it, when it is next
+            # asked for (``action_space``): a space is three generators, ~40 µs each to
+            # seed, and a policy that never samples from the spaces should not pay 24 of
+            # them at every reset.
+            self._reseed = {a: _space_seed(seed, i) for i, a in enumerate(self.possible_agents)}
         elif self._first:
             game_seed = self.table.seed
         else:
@@ -65,6 +76,13 @@ class TableEnv:
         """The action giving ``answer`` (as an ``agents`` bot returns it) to ``agent``'s
         pending decision: lets a heuristic bot or a model seat play in the env."""
         return self.table.action_for(self.table.current(agent), answer)
+
+    def text(self, agent: str) -> str:
+        """``agent``'s prompt now, exactly as a model seat reads it (the system part, its
+        history and its pending question): what ``text=True`` puts in every observation,
+        rendered here for one seat when asked."""
+        table = self.table
+        return table.text(agent, None if table.game.over else table.current(agent))
 
     def view(self, agent: str):
         """``agent``'s ``SeatView`` (its events, structured), as the runner gives it."""
@@ -91,3 +109,9 @@ class TableEnv:
 
     def close(self) -> None:
         self.table.close()
+
+
+def _space_seed(seed: int, seat: int) -> int:
+    """The seed of seat ``seat``'s action space in a game dealt with ``seed``: its own
+    stream, so the seats' random draws are not the same draws."""
+    return seed * 1009 + seat

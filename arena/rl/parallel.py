@@ -22,7 +22,7 @@ from arena.rl.table import IllegalAction
 class WerewolfParallelEnv(TableEnv, ParallelEnv):
     """``parallel_env(preset=..., players=..., seed=...)``, keywords as ``WerewolfEnv``."""
 
-    metadata = {"name": "werewolf_arena_v0", "render_modes": RENDER_MODES}
+    metadata = {"name": "werewolf_arena_v1", "render_modes": RENDER_MODES}
 
     def __init__(self, preset: str = "millers_hollow", players: int = 8, seed: int = 0, render_mode: str | None = None, **kw: Any):
         self._setup(preset, players, seed, render_mode, kw)
@@ -32,27 +32,34 @@ class WerewolfParallelEnv(TableEnv, ParallelEnv):
         """As ``WerewolfEnv.reset``; returns every seat's observation and info."""
         self._new_game(seed)
         self.agents = list(self.possible_agents)
-        return {a: self.table.observe(a) for a in self.agents}, {a: self.table.info(a) for a in self.agents}
+        self._infos = self.table.fresh_infos(self.agents)
+        return {a: self.table.observe(a) for a in self.agents}, dict(self._infos)
 
     def step(self, actions: dict[str, Any]):
-        asked = self.table.asked()
+        table = self.table
+        asked = table.asked()
         for seat, action in actions.items():
             if seat not in asked and _choice(action) != sp.WAIT:
                 raise IllegalAction(f"{seat} has nothing to decide now; its only action is WAIT ({sp.WAIT})")
         # In decision order: the engine's record must not depend on the dict's order.
         for d in sorted(asked.values(), key=lambda d: d.id):
             if d.seat in actions:
-                self.table.apply(d.seat, d, actions[d.seat])
-        live = list(self.agents)
-        over = self.table.over
-        obs = {a: self.table.observe(a) for a in live}
-        infos = {a: self.table.info(a) for a in live}
-        rewards = {a: self.table.reward(a) if over else 0.0 for a in live}
-        trunc = over and self.table.truncated
-        terminations = {a: over and not trunc for a in live}
-        truncations = {a: trunc for a in live}
+                table.apply(d.seat, d, actions[d.seat])
+        live = self.agents
+        over = table.over
+        obs = {a: table.observe(a) for a in live}
+        table.refresh_infos(self._infos, live)
+        infos = {a: self._infos[a] for a in live}
         if over:
+            trunc = table.truncated
+            rewards = {a: table.reward(a) for a in live}
+            terminations = dict.fromkeys(live, not trunc)
+            truncations = dict.fromkeys(live, trunc)
             self.agents = []
+        else:
+            rewards = dict.fromkeys(live, 0.0)
+            terminations = dict.fromkeys(live, False)
+            truncations = dict.fromkeys(live, False)
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos

@@ -93,7 +93,7 @@ def clean_speech(text: str) -> str:
     observation stays inside its space."""
     allowed = _char_set()
     text = repair(text).text
-    if all(c in allowed for c in text):
+    if allowed.issuperset(text):  # the common case, checked in C
         return text
     return "".join(c if c in allowed else "\ufffd" for c in text)
 
@@ -105,32 +105,45 @@ class SeatActionSpace(spaces.Dict):
     def __init__(self, n: int, language: str = "en", seed: int | None = None):
         super().__init__({"choice": spaces.Discrete(n), "text": speech_text()}, seed=seed)
         self.language = language
+        self._mask_shape: tuple[int] = (n,)  # the flat mask's
 
     def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
         if isinstance(mask, np.ndarray):
-            choice = int(self["choice"].sample(mask=mask.astype(np.int8, copy=False)))
+            choice = self._pick(mask)
             text = ""
             if choice == SPEAK:
                 # Drawn here rather than by ``Text.sample``, which scans the whole
                 # plane's mask on every call (tens of milliseconds).
                 chars = language_chars(self.language)
-                length = int(self.np_random.integers(*SAMPLE_SPEECH))
-                text = "".join(chars[i] for i in self.np_random.integers(0, len(chars), size=length))
+                rng = self.np_random
+                text = "".join(map(chars.__getitem__, rng.integers(0, len(chars), size=rng.integers(*SAMPLE_SPEECH)).tolist()))
             return {"choice": choice, "text": text}
         return super().sample(mask=mask, probability=probability)
 
+    def _pick(self, mask: np.ndarray) -> int:
+        """A uniform legal index of the flat mask. Drawn from one uniform float of the
+        space's generator rather than by ``Discrete.sample(mask)``, whose checks of the
+        mask's every value and ``Generator.choice`` cost more than a step of the game."""
+        if mask.shape != self._mask_shape or mask.dtype.kind not in "biu":
+            raise ValueError(f"the mask is a flat int8 array of {self._mask_shape[0]} 0s and 1s, not {mask.dtype} of shape {mask.shape}")
+        legal = mask.nonzero()[0]
+        if not len(legal):
+            return 0
+        return int(legal[int(self.np_random.random() * len(legal))])
 
-def observation_space(players: int, roles: int, max_days: int, actions: int) -> spaces.Dict:
-    """A seat's observation: its prompt text and a structured summary of its view."""
-    return spaces.Dict(
-        {
-            "text": history_text(),
-            "action_mask": spaces.MultiBinary(actions),
-            "seat": spaces.Discrete(players),
-            "role": spaces.Discrete(roles + 1),  # 0: unknown (before the deal is told)
-            "day": spaces.Discrete(max_days + 2),
-            "alive": spaces.MultiBinary(players),
-            "sheriff": spaces.Discrete(players + 1),  # ``players``: no Sheriff
-            "picked": spaces.MultiBinary(players),
-        }
-    )
+
+def observation_space(players: int, roles: int, max_days: int, actions: int, text: bool = False) -> spaces.Dict:
+    """A seat's observation: a structured summary of its view, and with ``text`` its
+    prompt text (left out unless asked for: rendering it costs more than the rest)."""
+    fields: dict[str, spaces.Space[Any]] = {
+        "action_mask": spaces.MultiBinary(actions),
+        "seat": spaces.Discrete(players),
+        "role": spaces.Discrete(roles + 1),  # 0: unknown (before the deal is told)
+        "day": spaces.Discrete(max_days + 2),
+        "alive": spaces.MultiBinary(players),
+        "sheriff": spaces.Discrete(players + 1),  # ``players``: no Sheriff
+        "picked": spaces.MultiBinary(players),
+    }
+    if text:
+        fields = {"text": history_text(), **fields}
+    return spaces.Dict(fields)
