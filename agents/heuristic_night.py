@@ -41,26 +41,37 @@ def choose_victim(sit: Situation, legal: list[str]) -> str | None:
     return sit.best(legal, sit.threat)
 
 
-def wolf_kill(sit: Situation) -> str | None:
-    mem, d = sit.mem, sit.decision
+def pack_consensus(mem: Any, d: Any) -> tuple[list[str], str | None]:
+    """The pack's kill options (the beloved spared where another is legal) and the
+    victim already agreed, if any: the one the Little Girl was caught by, the first
+    wolf's pick still legal after a failed attempt, tonight's last name in the pack's
+    talk. Shared by every bot that plays a wolf, which then chooses a victim only when
+    the pack has not."""
     # Where the rules let a Lover harm the beloved (002: only the vote is barred), a
     # wolf still spares them: their death would take him too, of grief.
     options = [o for o in d.options if o != mem.beloved] or list(d.options)
     if not options:
-        return None
+        return options, None
     caught = d.context.get("caught")
     if caught in options:
-        return caught
+        return options, caught
     attempts = mem.wolf_votes.get(mem.day, [])
     if attempts:  # a failed attempt: rally on the first wolf's pick still legal
         for w in sorted(attempts[-1]):
             pick = attempts[-1][w]
             if pick in options:
-                return pick
+                return options, pick
     tonight = mem.chat_targets.get(mem.day, [])
     if tonight and tonight[-1][1] in options:
-        return tonight[-1][1]
-    return choose_victim(sit, [o for o in options if o not in mem.pack]) or options[0]
+        return options, tonight[-1][1]
+    return options, None
+
+
+def wolf_kill(sit: Situation) -> str | None:
+    options, agreed = pack_consensus(sit.mem, sit.decision)
+    if agreed is not None or not options:
+        return agreed
+    return choose_victim(sit, [o for o in options if o not in sit.mem.pack]) or options[0]
 
 
 def seer_check(sit: Situation) -> str | None:

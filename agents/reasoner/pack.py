@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import agents.heuristic_votes as heuristic_votes
-from agents.heuristic_night import kill_options
+from agents.heuristic_night import kill_options, pack_consensus
 from agents.reasoner.space import Space
 from agents.reasoner.village import first_best
 
@@ -97,23 +97,12 @@ def _exposure(t: "Table", space: Space, pack: list[int]) -> dict[str, float]:
 
 
 def wolf_kill(m: "Mind") -> str | None:
-    mem, d = m.mem, m.decision
-    options = [o for o in d.options if o != mem.beloved] or list(d.options)
-    if not options:
-        return None
-    caught = d.context.get("caught")
-    if caught in options:
-        return caught
-    attempts = mem.wolf_votes.get(mem.day, [])
-    if attempts:  # a failed attempt: rally on the first wolf's pick still legal
-        for w in sorted(attempts[-1]):
-            pick = attempts[-1][w]
-            if pick in options:
-                return pick
-    tonight = mem.chat_targets.get(mem.day, [])
-    if tonight and tonight[-1][1] in options:
-        return tonight[-1][1]
-    return victim(m, [o for o in options if o not in mem.pack]) or options[0]
+    """The pack's agreed victim when there is one (as the heuristic's wolves agree),
+    else the reasoner's own choice."""
+    options, agreed = pack_consensus(m.mem, m.decision)
+    if agreed is not None or not options:
+        return agreed
+    return victim(m, [o for o in options if o not in m.mem.pack]) or options[0]
 
 
 def wolf_chat(m: "Mind") -> dict[str, Any]:
