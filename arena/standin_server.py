@@ -53,7 +53,6 @@ from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 from agents.llm.vendor_cache import (
