@@ -19,6 +19,7 @@ from typing import Any, Callable
 from arena.bench.confseq import Interval, rating_interval
 from arena.bench.plan import bench_config, bench_plans, opponent_of
 from arena.bench.protocol import MODEL, Protocol
+from arena.tournament.config import TournamentConfig
 from arena.tournament.play import GameFailed, GameJob, play_async, play_sync
 from arena.tournament.run import make_jobs
 from arena.tournament.store import Store
@@ -105,15 +106,19 @@ class Bench:
     prices: str | None = None
     on_game: Callable[[BenchState], None] | None = None
 
-    def run(self) -> BenchState:
+    def run_all(self) -> BenchState:
+        """Every deal, no stopping rule (the dry run)."""
+        return self.run(stop=False)
+
+    def run(self, stop: bool = True) -> BenchState:
         cfg = bench_config(self.protocol, self.spec, self.options, sign_key=self.sign_key, prices=self.prices)
         store = open_store(self.out, self.protocol, self.spec, self.options)
         try:
-            return self._run(cfg, store)
+            return self._run(cfg, store, stop)
         finally:
             store.close()
 
-    def _run(self, cfg, store: Store) -> BenchState:
+    def _run(self, cfg: TournamentConfig, store: Store, stop: bool) -> BenchState:
         p = self.protocol
         plans = bench_plans(cfg, p, p.max_deals)
         jobs = make_jobs(cfg, plans, self.out / DB_NAME)
@@ -135,7 +140,7 @@ class Bench:
             if failed:
                 state.stopped = "failed"
                 break
-            if state.interval(p).half_width < p.target:
+            if stop and state.interval(p).half_width < p.target:
                 state.stopped = "target"
                 break
         else:
