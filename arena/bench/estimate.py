@@ -80,8 +80,7 @@ def estimate(protocol: Protocol, spec: str, options: dict[str, Any] | None, *, p
     vendor = dry_run_target(spec)
     if vendor is None and ":" in spec:
         raise ValueError(
-            f"the cost of {spec} cannot be measured before the run (the dry run speaks the openai: and anthropic: APIs); "
-            "pass --yes to run without an estimate"
+            f"the cost of {spec} cannot be measured before the run (the dry run speaks the openai: and anthropic: APIs); pass --yes to run without an estimate"
         )
     from arena.standin_server import StandInServer
 

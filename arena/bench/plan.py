@@ -21,9 +21,16 @@ def bench_config(protocol: Protocol, spec: str, options: dict[str, Any] | None, 
     participants += [{"name": o.name, "agent": o.agent, **({"options": o.options} if o.options else {})} for o in protocol.opponents]
     return config_from_data(
         {
-            "name": f"bench-{protocol.name}", "seed": protocol.seed, "games": protocol.max_deals, "mirror": True,
-            "seating": "teams", "tables": [t.model_dump(exclude_none=True) for t in protocol.tables],
-            "participants": participants, "sign_key": sign_key, "prices": prices, "anchor": protocol.opponents[0].name,
+            "name": f"bench-{protocol.name}",
+            "seed": protocol.seed,
+            "games": protocol.max_deals,
+            "mirror": True,
+            "seating": "teams",
+            "tables": [t.model_dump(exclude_none=True) for t in protocol.tables],
+            "participants": participants,
+            "sign_key": sign_key,
+            "prices": prices,
+            "anchor": protocol.opponents[0].name,
         },  # fmt: skip
         where=f"bench protocol {protocol.label}",
     )

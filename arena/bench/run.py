@@ -48,6 +48,7 @@ class BenchState:
     outcomes: list[Outcome] = field(default_factory=list)
     stopped: str = ""  # target | budget | deals | failed
     cost_usd: float = 0.0
+    played: int = 0  # games played by this run (not resumed ones)
     failures: list[str] = field(default_factory=list)
 
     def interval(self, protocol: Protocol, side: str | None = None) -> Interval:
@@ -184,6 +185,7 @@ class Bench:
                     results.append(True)
                     return
                 store.record(fin)
+                state.played += 1
                 results.append(False)
                 if self.on_game is not None:
                     self.on_game(state)
@@ -199,6 +201,7 @@ class Bench:
             state.failures.append(str(e))
             return True
         store.record(fin)
+        state.played += 1
         if self.on_game is not None:
             self.on_game(state)
         return False
