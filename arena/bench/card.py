@@ -24,7 +24,7 @@ from typing import Any
 
 from arena.bench.confseq import rating_interval
 from arena.bench.plan import bench_config, bench_plans, opponent_of
-from arena.bench.protocol import MODEL, Protocol, ProtocolError, load_protocol
+from arena.bench.protocol import MODEL, Protocol, ProtocolError, load_protocol, shipped
 from arena.bench.run import DB_NAME, BenchState
 from arena.tournament.schedule import side_of
 from arena.tournament.store import Store
@@ -65,7 +65,8 @@ def build_card(
     sides = {SIDE_NAMES[s]: state.interval(protocol, s).to_json() for s in SIDE_NAMES}
     return {
         "card_version": CARD_VERSION,
-        "protocol": {"name": protocol.name, "version": protocol.version, "digest": protocol.digest, "comparable": protocol.comparable},
+        "protocol": {"name": protocol.name, "version": protocol.version, "digest": protocol.digest, "comparable": protocol.comparable,
+                     "definition": protocol.model_dump(mode="json")},
         "model": {"spec": spec, "options": options or {}},
         "rating": state.interval(protocol).to_json(),
         "scale": "Elo above the reference player against the protocol's field (95% confidence sequence)",
@@ -174,7 +175,10 @@ def verify_card(path: Path) -> CardCheck:
     check = CardCheck()
     try:
         card = load_card(path)
-        protocol = load_protocol(card["protocol"]["name"])
+        name = card["protocol"]["name"]
+        # a shipped protocol is read from this software, never from the card; another
+        # one from the card's own copy, whose digest must then match
+        protocol = load_protocol(name) if name in shipped() else Protocol.model_validate(card["protocol"]["definition"])
     except (ValueError, ProtocolError, KeyError) as e:
         check.problems.append(str(e))
         return check
