@@ -114,7 +114,7 @@ def legal_instance(schema: dict[str, Any], rng: random.Random, path: str = "") -
 
 def answer(schema: dict[str, Any], question: str, rng: random.Random) -> Any:
     """A legal answer: the schema as the question narrows it, fields not asked left empty."""
-    narrowed = narrowed_schema(schema, question)
+    narrowed = narrowed_schema(schema, question) or schema  # None: the question narrows nothing
     props = narrowed.get("properties") or {}
     if not any(isinstance(v, dict) and v.get("empty") for v in props.values()):
         return legal_instance(narrowed, rng)
@@ -184,9 +184,12 @@ class StandInServer:
         self.requests: list[RequestStat] = []
         self._lock = threading.Lock()
         self.vendor_clock = StepClock(vendor_latency) if vendor_latency else None
-        clock = {"clock": self.vendor_clock} if self.vendor_clock else {}
-        self.openai_cache = OpenAIPromptCache(**clock, overflow_rate=OPENAI_OVERFLOW_RATE if self.vendor_clock else None)
-        self.anthropic_cache = AnthropicPromptCache(**clock)
+        if self.vendor_clock is not None:
+            self.openai_cache = OpenAIPromptCache(clock=self.vendor_clock, overflow_rate=OPENAI_OVERFLOW_RATE)
+            self.anthropic_cache = AnthropicPromptCache(clock=self.vendor_clock)
+        else:
+            self.openai_cache = OpenAIPromptCache()
+            self.anthropic_cache = AnthropicPromptCache()
         self.faults: deque[Fault] = deque()  # what the next answers suffer, in order
         self.faulted: list[Fault] = []  # the faults served so far
         self._httpd = _Server((host, port), self._handler())
@@ -195,7 +198,8 @@ class StandInServer:
     @property
     def anthropic_url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        name = host.decode() if isinstance(host, bytes) else host
+        return f"http://{name}:{port}"
 
     @property
     def base_url(self) -> str:

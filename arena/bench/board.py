@@ -87,7 +87,7 @@ def write_site(data: dict[str, Any], out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     page = out / "index.html"
     page.write_text(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Werewolf bench</title>"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Werewolf bench</title>'
         "<style>body{font-family:system-ui,sans-serif;max-width:64rem;margin:2rem auto;padding:0 1rem}td,th{padding:.2rem .6rem;text-align:left}</style>"
         "</head><body><h1>Werewolf bench</h1><p>Elo above the reference player against each protocol's field; 95% anytime-valid "
         "intervals; every card verified against its signed transcripts.</p>" + "".join(parts) + "</body></html>\n",

@@ -65,8 +65,13 @@ def build_card(
     sides = {SIDE_NAMES[s]: state.interval(protocol, s).to_json() for s in SIDE_NAMES}
     return {
         "card_version": CARD_VERSION,
-        "protocol": {"name": protocol.name, "version": protocol.version, "digest": protocol.digest, "comparable": protocol.comparable,
-                     "definition": protocol.model_dump(mode="json")},
+        "protocol": {
+            "name": protocol.name,
+            "version": protocol.version,
+            "digest": protocol.digest,
+            "comparable": protocol.comparable,
+            "definition": protocol.model_dump(mode="json"),
+        },
         "model": {"spec": spec, "options": options or {}},
         "rating": state.interval(protocol).to_json(),
         "scale": "Elo above the reference player against the protocol's field (95% confidence sequence)",

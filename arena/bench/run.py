@@ -11,6 +11,7 @@ uninterrupted one would have.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,7 +168,7 @@ class Bench:
         if todo[0].bots_only:
             failed = False
             for job in todo:
-                failed = self._keep(store, job, state, lambda j=job: play_sync(j)) or failed
+                failed = self._keep(store, job, state, partial(play_sync, job)) or failed
             return failed
         return asyncio.run(self._play_models(store, todo, state))
 
