@@ -11,6 +11,8 @@ here: the reference player's par against it, averaged over sides and tables, neg
     nice python benchmarks/bench_calibrate.py --protocol v1 --per-cell 12 [--write]
 
 ``--write`` puts the pars into the protocol file (a new protocol: bump its version).
+``--rate-opponents`` then benches each opponent but the reference player (as the model,
+on the protocol as written, with its stopping rule) and writes its rating (``--write``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,11 @@ def main() -> None:
     ap.add_argument("--protocol", default="v1")
     ap.add_argument("--per-cell", type=int, default=12, help="games per table, opponent and side")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--rate-opponents", action="store_true", help="only bench the opponents on the protocol's pars")
     args = ap.parse_args()
+    if args.rate_opponents:
+        rate_opponents(args.protocol, args.write)
+        return
     proto = load_protocol(args.protocol)
     cells = len(proto.tables) * len(proto.opponents)
     run = proto.model_copy(update={"max_deals": cells * args.per_cell, "batch": cells})
@@ -59,6 +65,27 @@ def main() -> None:
         path = Path(__file__).resolve().parents[1] / "arena" / "bench" / "protocols" / f"{args.protocol}.yaml"
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         data["pars"] = pars
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+        print(f"wrote {path}")
+
+
+def rate_opponents(name: str, write: bool) -> None:
+    proto = load_protocol(name)
+    ratings: dict[str, float] = {}
+    for o in proto.opponents[1:]:
+        with tempfile.TemporaryDirectory() as tmp:
+            st = Bench(proto, o.agent, o.options, Path(tmp)).run()
+        iv = st.interval(proto)
+        ratings[o.name] = round(iv.value, 1)
+        print(f"{o.name}: {iv.value:+.0f} [{iv.low:+.0f}, {iv.high:+.0f}] over {len(st.outcomes)} games ({st.stopped})", flush=True)
+    if write:
+        path = Path(__file__).resolve().parents[1] / "arena" / "bench" / "protocols" / f"{name}.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for o in data["opponents"]:
+            if o["name"] in ratings:
+                o["rating"] = ratings[o["name"]]
+            elif o is data["opponents"][0]:
+                o["rating"] = 0.0  # the reference player: 0 by construction of the pars
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
         print(f"wrote {path}")
 

@@ -127,3 +127,17 @@ def test_shipped_protocols_load_and_a_bad_name_is_named():
     assert [o.agent for o in v1.opponents] == ["reasoner", "heuristic", "random"]
     with pytest.raises(ProtocolError, match="no bench protocol 'v9'"):
         load_protocol("v9")
+
+
+def test_a_protocol_with_a_missing_par_or_an_unknown_key_is_refused(tmp_path):
+    path = tiny_protocol(tmp_path)
+    data = yaml.safe_load(path.read_text())
+    data["pars"] = data["pars"][:1]
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ProtocolError, match="pars must cover every table, opponent and side"):
+        load_protocol(str(path))
+    data = yaml.safe_load(tiny_protocol(tmp_path).read_text())
+    data["stop_when"] = "separated"
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ProtocolError, match="stop_when"):
+        load_protocol(str(path))

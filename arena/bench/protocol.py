@@ -40,7 +40,9 @@ class Opponent(_Strict):
     name: str
     agent: str
     options: dict[str, Any] | None = None
-    rating: float  # its own rating on the protocol's scale (informative: the pars are what the fit reads)
+    # Its own rating on the protocol's scale, measured by benching it (benchmarks/bench_calibrate.py
+    # --rate-opponents; None: not measured yet). Informative: the pars are what the fit reads.
+    rating: float | None = None
 
 
 class Par(_Strict):
