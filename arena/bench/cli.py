@@ -43,14 +43,14 @@ def run(args: argparse.Namespace) -> int:
         protocol = load_protocol(args.protocol)
     except ProtocolError as e:
         raise CliError(str(e)) from None
+    if args.budget_usd is not None and args.budget_usd <= 0:
+        raise CliError("--budget-usd must be more than 0")
     options = parse_option_pairs(args.model_option, "--model-option") or None
     out = Path(args.out or Path("bench") / f"{protocol.name}-{_slug(args.spec)}")
     say = _say(args.json)
     sign_key = _sign_key(args.sign_key, out, say)
     _preflight(protocol, args.spec, options, args.prices)
     est = _estimate(protocol, args.spec, options, args.prices, args.yes, say)
-    if args.budget_usd is not None and args.budget_usd <= 0:
-        raise CliError("--budget-usd must be more than 0")
     if not args.yes:
         _confirm(say)
     from arena.bench.card import build_card, write_card
