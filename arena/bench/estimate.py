@@ -1,6 +1,6 @@
 """What a bench will cost, before a game is played.
 
-A dry run plays the protocol's first deal at every table (both ways round) with the
+A dry run plays one deal at every table (both ways round; the opponents in turn) with the
 model's seats sent to the local stand-in of its vendor's API (``arena.standin_server``:
 the real wire protocol, usage billed by the vendor's documented prompt-cache rules,
 tokens counted as 4 characters). That counts exactly the decisions a game asks of the
@@ -68,6 +68,14 @@ def dry_run_target(spec: str) -> str | None:
     return vendor if vendor in ("openai", "anthropic") else None
 
 
+def dry_run_deals(protocol: Protocol) -> list[int]:
+    """A deal at every table and against every opponent, as few as cover both (the
+    k-th at table k mod tables against opponent k mod opponents): games against a
+    strong field run shorter than against random play."""
+    n_t, n_o = len(protocol.tables), len(protocol.opponents)
+    return [k % n_t + n_t * (k % n_o) for k in range(max(n_t, n_o))]
+
+
 def expected_games(protocol: Protocol) -> int:
     pars = [protocol.par(*protocol.deal(d), side) for d in range(protocol.batch) for side in ("werewolves", "village")]
     n = games_for_half_width(protocol.target, pars, alpha=protocol.alpha)
@@ -84,7 +92,8 @@ def estimate(protocol: Protocol, spec: str, options: dict[str, Any] | None, *, p
         )
     from arena.standin_server import StandInServer
 
-    dry = protocol.model_copy(update={"max_deals": len(protocol.tables), "batch": len(protocol.tables)})
+    deals = dry_run_deals(protocol)
+    dry = protocol.model_copy(update={"max_deals": max(deals) + 1, "batch": max(deals) + 1})
     with tempfile.TemporaryDirectory(prefix="werewolf-bench-dry-") as tmp, StandInServer(latency=0.0) as api:
         opts = dict(options or {})
         if vendor is not None:
@@ -93,7 +102,7 @@ def estimate(protocol: Protocol, spec: str, options: dict[str, Any] | None, *, p
         before = os.environ.get(DRY_KEY_ENV)
         os.environ[DRY_KEY_ENV] = "sk-dry-run"
         try:
-            Bench(dry, spec, opts or None, Path(tmp), prices=prices).run_all()
+            Bench(dry, spec, opts or None, Path(tmp), prices=prices, only=frozenset(deals)).run_all()
         finally:
             if before is None:
                 os.environ.pop(DRY_KEY_ENV, None)

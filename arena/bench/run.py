@@ -107,6 +107,7 @@ class Bench:
     sign_key: str | None = None
     prices: str | None = None
     on_game: Callable[[BenchState], None] | None = None
+    only: frozenset[int] | None = None  # play only these deals (the dry run's), no stopping rule
 
     def run_all(self) -> BenchState:
         """Every deal, no stopping rule (the dry run)."""
@@ -123,6 +124,8 @@ class Bench:
     def _run(self, cfg: TournamentConfig, store: Store, stop: bool) -> BenchState:
         p = self.protocol
         plans = bench_plans(cfg, p, p.max_deals)
+        if self.only is not None:
+            plans = [g for g in plans if g.deal in self.only]
         jobs = make_jobs(cfg, plans, self.out / DB_NAME)
         per_batch = 2 * p.batch
         state = BenchState()
