@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -25,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.bench.estimate import estimate  # noqa: E402
 from arena.bench.protocol import load_protocol  # noqa: E402
-from arena.bench.run import Bench  # noqa: E402
+from arena.bench.protocol import MODEL  # noqa: E402
+from arena.bench.run import Bench, open_store  # noqa: E402
 from arena.standin_server import StandInServer  # noqa: E402
 
 
@@ -61,7 +63,15 @@ def estimate_vs_spend(name: str, deals: int) -> None:
         t1 = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
             st = Bench(p, spec, None, Path(tmp), game_cost=est.usd_per_game or 0.0).run()
-        t2 = time.perf_counter()
+            t2 = time.perf_counter()
+            store = open_store(Path(tmp), p, spec, None)
+            games = store.games()
+            decisions = sum(int(json.loads(s["metrics"] or "{}").get("decisions_asked") or 0) for s in store.seats() if s["participant"] == MODEL)
+            store.close()
+        tin = sum(g["input_tokens"] for g in games)
+        actual = (f"actual: {decisions / len(games):.1f} decisions a game, {tin / decisions:.0f} in / "
+                  f"{sum(g['output_tokens'] for g in games) / decisions:.0f} out tokens a decision, "
+                  f"{sum(g['cached_tokens'] or 0 for g in games) / tin:.0%} cached (estimate: {est.cached_share:.0%})")  # fmt: skip
     assert est.usd_per_game is not None
     predicted = est.usd_per_game * len(st.outcomes)
     print(f"estimate on {p.label} ({len(p.tables)} tables, {deals} deals): dry run {est.dry_run_games} games in {t1 - t0:.0f} s; "
@@ -69,6 +79,7 @@ def estimate_vs_spend(name: str, deals: int) -> None:
           f"{est.output_tokens_per_decision:.0f} out tokens a decision")  # fmt: skip
     print(f"run: {len(st.outcomes)} games in {t2 - t1:.0f} s, spent ${st.cost_usd:.4f}; estimate for those games ${predicted:.4f}: "
           f"error {100 * (predicted - st.cost_usd) / st.cost_usd:+.1f}%")  # fmt: skip
+    print(actual)
 
 
 def main() -> None:
