@@ -141,3 +141,12 @@ def test_a_protocol_with_a_missing_par_or_an_unknown_key_is_refused(tmp_path):
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(ProtocolError, match="stop_when"):
         load_protocol(str(path))
+
+
+def test_a_bad_spec_makes_nothing(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["bench", "heuristic", "--model-option", "noise=7", "--protocol", "smoke", "--out", str(out), "--yes"]) == 2
+    assert "noise" in capsys.readouterr().err and not out.exists()
+    assert main(["bench", "--verify", str(tmp_path / "none.json")]) == 1
+    assert "not a readable card" in capsys.readouterr().err
+    assert main(["leaderboard"]) == 2 and "--cards DIR" in capsys.readouterr().err

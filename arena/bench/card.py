@@ -166,9 +166,9 @@ def load_card(path: Path) -> dict[str, Any]:
     try:
         card = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        raise ValueError(f"{path}: not a readable card ({e})") from None
+        raise ValueError(f"not a readable card ({e.strerror if isinstance(e, OSError) else e})") from None
     if not isinstance(card, dict) or card.get("card_version") != CARD_VERSION:
-        raise ValueError(f"{path}: not a bench card of version {CARD_VERSION}")
+        raise ValueError(f"not a bench card of version {CARD_VERSION}")
     return card
 
 

@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     options = parse_option_pairs(args.model_option, "--model-option") or None
     out = Path(args.out or Path("bench") / f"{protocol.name}-{_slug(args.spec)}")
     say = _say(args.json)
+    _preflight(protocol, args.spec, options, args.prices)  # a bad spec or a silent endpoint: nothing made, nothing played
     sign_key = _sign_key(args.sign_key, out, say)
-    _preflight(protocol, args.spec, options, args.prices)
     est = _estimate(protocol, args.spec, options, args.prices, args.yes, say)
     if not args.yes:
         _confirm(say)
