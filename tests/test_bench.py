@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from arena.bench.confseq import rating_interval
 from arena.bench.protocol import ProtocolError, load_protocol, shipped
-from arena.bench.run import DB_NAME
+from arena.bench.run import DB_NAME, Bench
 from arena.cli import main
 from arena.standin_server import StandInServer
 from arena.tournament.store import Store
@@ -150,3 +151,13 @@ def test_a_bad_spec_makes_nothing(tmp_path, capsys):
     assert main(["bench", "--verify", str(tmp_path / "none.json")]) == 1
     assert "not a readable card" in capsys.readouterr().err
     assert main(["leaderboard"]) == 2 and "--cards DIR" in capsys.readouterr().err
+
+
+def test_stops_once_the_interval_is_narrower_than_the_target(tmp_path):
+    proto = load_protocol(str(tiny_protocol(tmp_path))).model_copy(update={"target": 1500.0, "batch": 5, "max_deals": 40})
+    state = Bench(proto, "heuristic", {"noise": 0.3}, tmp_path / "r").run()
+    assert state.stopped == "target"
+    assert len(state.outcomes) < 2 * proto.max_deals and len(state.outcomes) % (2 * proto.batch) == 0
+    assert state.interval(proto).half_width < 1500
+    shorter = [o.won for o in state.outcomes[: -2 * proto.batch]]
+    assert rating_interval(shorter, [o.par for o in state.outcomes[: len(shorter)]]).half_width >= 1500  # not one look too late
