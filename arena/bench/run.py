@@ -116,6 +116,11 @@ class Bench:
     def run(self, stop: bool = True) -> BenchState:
         cfg = bench_config(self.protocol, self.spec, self.options, sign_key=self.sign_key, prices=self.prices)
         store = open_store(self.out, self.protocol, self.spec, self.options)
+        # as a tournament's run stores them, so `werewolf leaderboard --db` reads a bench's
+        # store as any tournament's (the reference player its anchor)
+        store.set_meta("name", cfg.name)
+        store.set_meta("config", cfg.model_dump_json())
+        store.set_participants([(q.name, q.agent, q.options) for q in cfg.participants])
         try:
             return self._run(cfg, store, stop)
         finally:
