@@ -143,7 +143,7 @@ def _preflight(protocol, spec: str, options, prices: str | None) -> None:
 def _estimate(protocol, spec: str, options, prices: str | None, yes: bool, say) -> dict | None:
     from arena.bench.estimate import estimate
 
-    say(f"estimating: a dry run of {protocol.label}'s first deals on the local stand-in ...")
+    say(f"estimating: a dry run of {protocol.label}, a deal of every table and opponent, on the local stand-in ...")
     try:
         est = estimate(protocol, spec, options, prices=prices)
     except ValueError as e:
