@@ -10,8 +10,8 @@ from arena.bench.confseq import LIMIT, boundary, games_for_half_width, rating_in
 
 
 def test_coverage_holds_at_every_look():
-    """200 simulated runs of 300 games, looked at after every 10: the share of runs whose
-    interval ever misses the truth stays under alpha (a fixed-n interval looked at 30
+    """200 simulated runs of 300 games, looked at after every 20: the share of runs whose
+    interval ever misses the truth stays under alpha (a fixed-n interval looked at 15
     times would miss far more often)."""
     rng = random.Random(7)
     pars = [-300.0, 0.0, 150.0, 400.0, -100.0, 250.0]
@@ -25,7 +25,7 @@ def test_coverage_holds_at_every_look():
             c = pars[i % len(pars)]
             used.append(c)
             wins.append(1.0 if rng.random() < win_probability(theta, c) else 0.0)
-            if (i + 1) % 10 == 0:
+            if (i + 1) % 20 == 0:
                 iv = rating_interval(wins, used)
                 ever = ever or not (iv.low <= theta <= iv.high)
         missed += ever

@@ -74,7 +74,7 @@ def _solve(target: float, wins: Sequence[float], pars: Sequence[float]) -> float
         return lo
     if _excess(hi, wins, pars) >= target:
         return hi
-    for _ in range(60):
+    for _ in range(36):  # 4000 Elo / 2**36: far below any rounding the card shows
         mid = (lo + hi) / 2
         if _excess(mid, wins, pars) > target:
             lo = mid
