@@ -52,6 +52,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("export", "arena.transcript_commands", "write a recorded game as an HTML page, or games as tidy CSV/Parquet tables"),
     Entry("fork", "arena.fork", "replay a recorded game to the start of day N, then play on with other agents"),
     Entry("tournament", "arena.tournament.cli", "run or resume a tournament (results in SQLite)"),
+    Entry("bench", "arena.bench.cli", "bench a model on a fixed, versioned protocol: one number on a shared scale, and a signed card"),
     Entry("leaderboard", "arena.ratings.cli", "ratings with 95%% intervals from a tournament database"),
     Entry("metrics", "arena.metrics.cli", "measure votes, powers, deception, beliefs, rule-following and cost from transcripts"),
     Entry("persuasion", "arena.persuasion.cli", "measure what each speech causes: listeners re-asked with the speech replaced by a neutral line"),

@@ -19,7 +19,8 @@ from arena.cli import CliError, Command, console_for
 RATINGS_VERSION = "5"  # part of the cache key: bump when a figure's computation changes
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", required=True, metavar="PATH", help="the tournament database")
+    p.add_argument("--db", metavar="PATH", help="the tournament database")
+    p.add_argument("--cards", metavar="DIR", help="instead of --db: a board of the bench cards under DIR (werewolf bench), verified, per protocol")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     p.add_argument("--plot", metavar="DIR", help="also write ratings.png, pairs.png, win_rates.png and deceivers.png (deceiver against detector) into DIR")
@@ -110,6 +111,12 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.cards:
+        from arena.bench.board import run_board
+
+        return run_board(args.cards, args.html, args.json)
+    if not args.db:
+        raise CliError("werewolf leaderboard: --db PATH (a tournament database) or --cards DIR (bench cards)")
     from arena.ratings.fallbacks import nothing_rated
     from arena.ratings.plots import plots
     from arena.ratings.render import markdown, print_rich

@@ -1,0 +1,1 @@
+"""``werewolf bench``: one model against a fixed, versioned protocol, one number on a shared scale."""
