@@ -69,6 +69,8 @@ def suggested() -> list[str]:
     for spec in specs:
         vendor, _, model = spec.partition(":")
         named = model.split(":", 1)[1] if vendor == "langchain" and ":" in model else model
+        if not named:  # a back end named alone (`litellm:`), no model suggested
+            continue
         # Placeholders (MODEL, PROVIDER:MODEL), local servers' models (openai:smollm2)
         # and the stand-ins are not a vendor's model ids.
         if (vendor == "litellm" and not re.fullmatch(r"[A-Z_.]+", named)) or VENDOR_IDS.match(named):

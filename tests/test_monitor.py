@@ -75,7 +75,11 @@ def test_a_random_model_monitor_is_at_chance_and_its_calls_are_kept_apart(games,
     assert json.loads(capsys.readouterr().out)["skipped"] == []
     (row,) = out["by_agent"]
     pub = row["public_auroc"]
-    assert pub["low"] <= 0.5 <= pub["high"] and pub["high"] - pub["low"] < 0.2
+    # At chance: 0.5 within the estimate's 99.9% interval (from its 95% one, 3.29 standard
+    # errors against 1.96), so one set of games falls outside by chance 1 time in 1,000,
+    # not 1 in 20; and narrow enough to mean something.
+    se = (pub["high"] - pub["low"]) / (2 * 1.96)
+    assert abs(pub["value"] - 0.5) <= 3.29 * se and pub["high"] - pub["low"] < 0.2, pub
     assert row["private_auroc"]["value"] is None and row["gap"]["value"] is None
 
 

@@ -125,6 +125,7 @@ class GameSession:
         self.transcript, self.writer, self.calls, self.poll = transcript, writer, calls, beliefs
         self.names = [s.name for s in spec.seats]
         self.web_seats: dict[str, WebAgent] = {}
+        self.kept_notes: dict[str, list[str]] = {}  # a finished game's seats' notes, read back from its file
         agents = dict(agents)
         for i, seat in enumerate(spec.seats):
             if seat.agent == HUMAN:
@@ -233,6 +234,9 @@ class GameSession:
             session.status = status if status in ("stopped", "failed") else "failed"
             session.error = error or (stops[-1] if stops else "the game stopped before reaching an end")
         session._published = len(session.game.events)
+        notes = meta.get("notes")
+        if isinstance(notes, dict):
+            session.kept_notes = {str(k): [str(n) for n in v] for k, v in notes.items() if isinstance(v, list)}
         return session
 
     def save(self) -> None:
@@ -246,6 +250,10 @@ class GameSession:
                 "pace": self.pace,
                 "status": self.status,
                 "keys": self.keys.to_json(),
+                # what happened to each person's seat outside the events (a time limit's
+                # default), which the transcript does not record: kept for the seat's page
+                # once the game is over and its agents are gone
+                "notes": {name: list(agent.notes) for name, agent in self.web_seats.items() if agent.notes} or self.kept_notes,
             },
         )
 
@@ -448,7 +456,8 @@ class GameSession:
             if agent is not None:
                 out["pending"] = [question(agent, q, self.spec.language) for q in list(agent.questions.values())]
                 out["given"] = [given(agent, g) for g in agent.given.values()]
-                out["notes"] = list(agent.notes)
+                # a game over has fresh agents: its notes are the ones its file kept
+                out["notes"] = list(agent.notes) or list(self.kept_notes.get(lens.seat, ()))
         if lens.full:
             out["waiting"] = [{"seat": d.seat, "kind": d.kind} for d in self.game.waiting] if not self.over else []
             if kind == "snapshot":
