@@ -110,6 +110,10 @@ class BTDesign:
 
     outcome = "win"
 
+    # A seat's weight in its team's row: 1/size, a team's mean (the plain fit);
+    # ``arena.ratings.side_skills`` sums its seats instead (1).
+    team_sum = False
+
     def __init__(self, games: Sequence[GameOutcome], participants: Sequence[str], by_side: bool = False):
         self.by_side = by_side
         self.keys = [f"{p}@{side}" for p in participants for side in (VILLAGE, WOLVES)] if by_side else list(participants)
@@ -126,9 +130,10 @@ class BTDesign:
             self.y[i] = g.village_won
             for side, sign in ((VILLAGE, 1.0), (WOLVES, -1.0)):
                 team = g.team(side)
+                weight = sign if self.team_sum else sign / len(team)
                 for s in team:
                     key = f"{s.participant}@{side}" if by_side else s.participant
-                    self.X[i, columns[key]] += sign / len(team)
+                    self.X[i, columns[key]] += weight
 
     def fit(self, rows: np.ndarray | None = None) -> dict[str, float]:
         """Strengths in Elo points plus ``village_advantage``, on ``rows`` (game indices,

@@ -42,7 +42,7 @@ import numpy as np
 
 from arena.ratings.bootstrap import cluster_rows, clusters_of, percentile_interval
 from arena.ratings.bradley_terry import BTDesign
-from arena.ratings.games import SIDES, VILLAGE, WOLVES, GameOutcome
+from arena.ratings.games import GameOutcome
 
 PREFIX = "skill"  # the leaderboard's key space: ``skill:P@village``, ``skill:P@werewolves``
 FOLDS = 10
@@ -56,23 +56,10 @@ class AdditiveSideDesign(BTDesign):
 
     outcome = "win"
 
-    def __init__(self, games: Sequence[GameOutcome], participants: Sequence[str]):  # the parent's fields, other rows
-        self.by_side = True
-        self.keys = [f"{p}@{side}" for p in participants for side in SIDES]
-        columns = {k: i + 1 for i, k in enumerate(self.keys)}
-        n = len(games)
-        self.X = np.zeros((n, 1 + len(self.keys)))
-        self.y = np.zeros(n)
-        self.decided = np.zeros(n, dtype=bool)
-        self.X[:, 0] = 1.0  # alpha: the village's advantage
-        for i, g in enumerate(games):
-            if not g.rated or g.village_won is None:
-                continue
-            self.decided[i] = True
-            self.y[i] = g.village_won
-            for side, sign in ((VILLAGE, 1.0), (WOLVES, -1.0)):
-                for s in g.team(side):
-                    self.X[i, columns[f"{s.participant}@{side}"]] += sign
+    team_sum = True
+
+    def __init__(self, games: Sequence[GameOutcome], participants: Sequence[str]):
+        super().__init__(games, participants, by_side=True)
 
 
 def _skills(fit: dict[str, float]) -> dict[str, float]:
