@@ -30,8 +30,8 @@ from agents.heuristic_noise import noisy_answer
 from agents.heuristic_situation import Situation
 from agents.heuristic_powers import aimed_power, declared_power
 from agents.heuristic_suspicion import judged, normalise
-from agents.random_agent import random_answer
-from engine.decisions import CHOICE, Decision, IllegalAnswer
+from agents.random_agent import legal_or_random, random_answer
+from engine.decisions import Decision
 
 Policy = Callable[[Situation], Any]
 
@@ -207,14 +207,4 @@ class HeuristicAgent(Agent):
         return {n: round(min(1.0, max(0.0, p.get(n, 0.0))), 6) for n in others}
 
     def _legal(self, decision: Decision, answer: Any) -> Any:
-        """The policy's answer if the rules allow it, else a random legal one: a bot
-        that fails a game over a corner case would be worse than a weak move."""
-        if answer.__class__ is str and decision.shape == CHOICE and answer in decision.options:
-            return answer  # the commonest answer, accepted as ``validate`` accepts it first, without its call
-        try:
-            decision.validate(answer)
-            return answer
-        except IllegalAnswer:
-            if self.strict:
-                raise
-            return random_answer(self.rng, decision)
+        return legal_or_random(self.rng, decision, answer, strict=self.strict)

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from agents.base import BlindAgent
-from engine.decisions import BOOL, MULTI, TEXT, Decision
+from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision, IllegalAnswer
 
 _LINES = ("I have nothing to add.", "Let's think carefully.", "I am a simple villager.", "Hmm.")
 _NLINES = len(_LINES)
@@ -59,3 +59,18 @@ def random_answer(rng: random.Random, d: Decision) -> Any:
     while r >= n:
         r = getrandbits(k)
     return options[r] if r < len(options) else None
+
+
+def legal_or_random(rng: random.Random, decision: Decision, answer: Any, *, strict: bool = False) -> Any:
+    """A bot's ``answer`` if the rules allow it, else a uniformly random legal one: a
+    bot that fails a game over a corner case would be worse than a weak move.
+    ``strict`` (tests) raises the refusal instead."""
+    if isinstance(answer, str) and decision.shape == CHOICE and answer in decision.options:
+        return answer  # the commonest answer, accepted as ``validate`` accepts it first
+    try:
+        decision.validate(answer)
+        return answer
+    except IllegalAnswer:
+        if strict:
+            raise
+        return random_answer(rng, decision)

@@ -24,7 +24,7 @@ from engine.presets import get_preset
 from engine.setup import GameSetup, deal
 from engine.speech import check_speech
 from engine.state import Death, Night, Parts
-from engine.words import MAX_CHARS, problem as words_problem
+from engine.words import plain as words_plain, problem as words_problem
 
 # The rules' entry point. The flow imports this module back (engine.flow.deaths, as
 # ``import engine.game``, read at the call), so it must not need its names at import time.
@@ -166,13 +166,12 @@ class Game:
         if decision_id in answers:
             raise IllegalAnswer(f"decision {decision_id} ({d.kind} for {d.seat}) is already answered")
         shape = d.shape
-        # The two commonest answers, a name among the options and a plain speech of one
-        # line, are accepted here as ``Decision.validate`` and ``words.problem`` would
-        # accept them, saving them a call (a printable line holds no surrogate and no
-        # control character).
+        # The two commonest answers, a name among the options and a plain line of speech
+        # (``engine.words.plain``), are accepted here as ``Decision.validate`` would
+        # accept them, without its call.
         if shape == CHOICE and answer is not None and answer in d.options and answer.__class__ is not bool:
             value = answer
-        elif shape == TEXT and answer.__class__ is str and len(answer) <= MAX_CHARS and answer.isprintable():
+        elif shape == TEXT and isinstance(answer, str) and words_plain(answer):
             value = answer
         else:
             try:
@@ -181,7 +180,7 @@ class Game:
                     if value.__class__ is dict:
                         value = check_speech(d.kind, value, self.by_name, ROLES)
                     said = value["text"] if value.__class__ is dict else value
-                    if not (self._recorded or (len(said) <= MAX_CHARS and said.isprintable())):  # as above
+                    if not (self._recorded or words_plain(said)):
                         why = words_problem(said)
                         if why is not None:
                             raise IllegalAnswer(f"{d.kind} for {d.seat}: {why}")

@@ -83,6 +83,13 @@ def storable(value: Any) -> Any:
     return value
 
 
+def plain(text: str) -> bool:
+    """Whether ``text`` is a plain line within the bound: such words can always be said
+    (a printable line holds no surrogate and no control character), so ``problem``
+    need not look for the reason they cannot."""
+    return len(text) <= MAX_CHARS and text.isprintable()
+
+
 def problem(text: str) -> str | None:
     """Why ``text`` cannot be said, in a sentence for the one who said it; or None."""
     n = len(text)

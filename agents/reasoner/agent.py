@@ -29,11 +29,11 @@ from agents.heuristic_memory import Memory
 from agents.heuristic_powers import aimed_power, declared_power
 from agents.heuristic_suspicion import Beliefs, judged
 from agents.heuristic_situation import Situation
-from agents.random_agent import random_answer
+from agents.random_agent import legal_or_random, random_answer
 from agents.reasoner.belief import SeatBelief
 from agents.reasoner.policies import POLICIES
 from agents.reasoner.reading import Reading
-from engine.decisions import CHOICE, Decision, IllegalAnswer
+from engine.decisions import Decision
 from engine.events import Event
 
 
@@ -208,14 +208,4 @@ class ReasonerAgent(Agent):
         return {n: round(min(1.0, max(0.0, r.p(n))), 6) for n in others}
 
     def _legal(self, decision: Decision, answer: Any) -> Any:
-        """The policy's answer if the rules allow it, else a random legal one: a bot
-        that fails a game over a corner case would be worse than a weak move."""
-        if answer.__class__ is str and decision.shape == CHOICE and answer in decision.options:
-            return answer
-        try:
-            decision.validate(answer)
-            return answer
-        except IllegalAnswer:
-            if self.strict:
-                raise
-            return random_answer(self.rng, decision)
+        return legal_or_random(self.rng, decision, answer, strict=self.strict)

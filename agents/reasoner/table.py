@@ -309,7 +309,7 @@ _HANDLERS: dict[type, Any] = {
 
 def is_public(e: Event) -> bool:
     a = e.audience
-    return a is PUBLIC or a == PUBLIC
+    return a == PUBLIC
 
 
 # One table per game, found by its first public event (kept alive by the table, so its

@@ -115,8 +115,8 @@ class SeatActionSpace(spaces.Dict):
                 # Drawn here rather than by ``Text.sample``, which scans the whole
                 # plane's mask on every call (tens of milliseconds).
                 chars = language_chars(self.language)
-                rng = self.np_random
-                text = "".join(map(chars.__getitem__, rng.integers(0, len(chars), size=rng.integers(*SAMPLE_SPEECH)).tolist()))
+                length = int(self.np_random.integers(*SAMPLE_SPEECH))
+                text = "".join(chars[i] for i in self.np_random.integers(0, len(chars), size=length))
             return {"choice": choice, "text": text}
         return super().sample(mask=mask, probability=probability)
 

@@ -61,21 +61,18 @@ class Summaries:
         if read == len(events):
             return
         self._read = len(events)
-        everyone = self._all
-        seats = self.seats
         for e in events[read:]:
             a = e.audience
-            shown: list[Summary]
-            if a is PUBLIC or a == PUBLIC:
-                self._public_day = e.day
-                shown = everyone
-            elif a is NARRATOR or a == NARRATOR:
+            if a == NARRATOR:
                 continue
+            if a == PUBLIC:
+                self._public_day = e.day
+                shown = self._all
             else:
-                shown = [s for name, s in seats.items() if name in a] if a.__class__ is not frozenset else [seats[n] for n in a if n in seats]
+                shown = [self.seats[n] for n in a if n in self.seats]
                 for s in shown:
                     s.private_day = e.day
-            absorb = _ABSORB.get(e.data.__class__)
+            absorb = _ABSORB.get(type(e.data))
             if absorb is not None:
                 for s in shown:
                     absorb(s, e, self.index)
