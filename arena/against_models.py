@@ -3,8 +3,8 @@
 Why half models and half reference bots: a table of one model alone measures the
 person against that model's habits only, and a table of bots alone is no game against
 a model; seated alternately, every model seat has a reference bot beside it, the
-project's default opponent (``arena.gamefile.DEFAULT_AGENT``), the same one
-tournaments and ``werewolf play`` seat. Why the person's place is drawn from the
+project's default opponent (``arena.gamefile.TABLE_OPPONENT``), the same one
+``werewolf play``'s default table and the web start page seat. Why the person's place is drawn from the
 seed: the cards are dealt by the seed too, so the same seed plays the same game
 again, and over many seeds the person sits everywhere and draws every card.
 """
@@ -15,7 +15,7 @@ import random
 from typing import Sequence
 
 from agents.llm import is_model_spec
-from arena.gamefile import DEFAULT_AGENT, HUMAN, GameFileError, GameSpec, spec_from_data
+from arena.gamefile import HUMAN, TABLE_OPPONENT, GameFileError, GameSpec, spec_from_data
 
 
 def against_models(spec: GameSpec, person: str, models: Sequence[str]) -> GameSpec:
@@ -37,5 +37,5 @@ def against_models(spec: GameSpec, person: str, models: Sequence[str]) -> GameSp
     for i, seat in enumerate(others):
         seat.pop("answers", None)
         seat.pop("options", None)
-        seat["agent"] = models[(i // 2) % len(models)] if i % 2 == 0 else DEFAULT_AGENT
+        seat["agent"] = models[(i // 2) % len(models)] if i % 2 == 0 else TABLE_OPPONENT
     return spec_from_data(data)

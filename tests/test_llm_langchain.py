@@ -153,9 +153,10 @@ def test_a_langchain_openai_seat_plays_one_loop_after_another(tmp_path, monkeypa
             assert game.over and calls.records
             assert all(r.accepted and r.error is None for r in calls.records), {r.error for r in calls.records}
             assert not agents[NAMES[0]].backend.open  # its client closed in the loop that opened it
-        # ``werewolf play``: the check before the game in one loop, the game in another.
+        # ``werewolf play``: the check before the game in one loop, the game in another
+        # (among heuristic bots, as above: at seed 4 among them Alice lives to be asked).
         out = tmp_path / "g.jsonl"
-        code = main(["play", "--players", "8", "--seed", "4", "--seat", f"Alice={spec}", "--model-option", f"base_url={api.base_url}",
+        code = main(["play", "--players", "8", "--seed", "4", "--agents", "heuristic", "--seat", f"Alice={spec}", "--model-option", f"base_url={api.base_url}",
                      "--model-option", "max_retries=0", "--transcript", str(out), "--json", "--quiet"])  # fmt: skip
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert code == 0

@@ -33,6 +33,7 @@ from transcripts.writer import TranscriptWriter
 
 NAMES = ["Alice", "Bob", "Chloe", "David", "Emma", "Farah", "Hugo", "Iris"]
 NOTICE = "made a move the game cannot take"
+TABLE = ("--players", "8", "--seed", "3", "--agents", "heuristic")  # the table Alice's agent sits at
 
 
 def own(cls: str) -> str:
@@ -40,10 +41,12 @@ def own(cls: str) -> str:
 
 
 def play(tmp_path: Path, capsys, cls: str, *more: str) -> tuple[dict, list[dict], str]:
-    """``werewolf play`` with Alice seated as ``cls``: (the result, the transcript's
-    records, standard error)."""
+    """``werewolf play`` with Alice seated as ``cls`` among heuristic bots: (the result,
+    the transcript's records, standard error). The bots are named, not the table's
+    default: seed 3 at this table lets Alice live to speak and vote, which every fault
+    here needs."""
     out = tmp_path / f"{cls}.jsonl"
-    code = main(["play", "--players", "8", "--seed", "3", "--seat", f"Alice={own(cls)}", "--transcript", str(out), "--json", *more])
+    code = main(["play", *TABLE, "--seat", f"Alice={own(cls)}", "--transcript", str(out), "--json", *more])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     return json.loads(captured.out.strip().splitlines()[-1]), lines(out), captured.err
@@ -94,7 +97,7 @@ def test_a_move_the_game_cannot_take_is_the_fallback_bots_recorded_counted_and_t
 
 def test_the_closing_table_counts_the_agents_fallbacks(tmp_path, capsys):
     out = tmp_path / "t.jsonl"
-    assert main(["play", "--players", "8", "--seed", "3", "--seat", f"Alice={own('IllegalVoter')}", "--transcript", str(out)]) == 0
+    assert main(["play", *TABLE, "--seat", f"Alice={own('IllegalVoter')}", "--transcript", str(out)]) == 0
     shown = capsys.readouterr().out
     assert "Agents of your own" in shown and "Model seats" not in shown and "Estimated cost" not in shown
     table = shown[shown.index("Agents of your own") :].splitlines()

@@ -125,9 +125,11 @@ def test_the_said_arm_reproduces_every_recorded_bot_vote(tmp_path, preset):
 
 def test_a_forked_game_asks_only_the_agents_that_listened(tmp_path, capsys):
     """Before the fork point another agent played the swapped seat: its votes there
-    have no listener to ask again, and its speeches there are credited to it."""
+    have no listener to ask again, and its speeches there are credited to it. The
+    source game's bots are named: a heuristic listener's twin repeats its recorded vote
+    exactly (``arena.persuasion.twins``), which the first check below relies on."""
     source, fork = tmp_path / "source.jsonl", tmp_path / "fork.jsonl"
-    assert main(["play", "--seed", "3", "--quiet", "--transcript", str(source)]) == 0
+    assert main(["play", "--seed", "3", "--agents", "heuristic", "--quiet", "--transcript", str(source)]) == 0
     assert main(["fork", str(source), "--day", "2", "--seat", "Alice=random", "--quiet", "--transcript", str(fork)]) == 0
     capsys.readouterr()
     result = run([fork], Settings(speeches=1.0))

@@ -1,7 +1,7 @@
 """``werewolf play --human NAME --models SPEC``: a person against models in one command.
 
 The table: the person at a seat drawn from the seed, the other seats alternately the
-model and the reference bot (``arena.gamefile.DEFAULT_AGENT``); at the end, the cost.
+model and the reference bot (``arena.gamefile.TABLE_OPPONENT``); at the end, the cost.
 The whole game runs in a pseudo-terminal against the streaming stand-in of
 ``benchmarks/standin_server.py``, the person silent (every question's safe default
 after a short time limit), and the models' speeches are written out as they stream.
@@ -16,7 +16,7 @@ import pytest
 
 from arena.against_models import against_models
 from arena.cli import main
-from arena.gamefile import DEFAULT_AGENT, HUMAN, GameFileError, default_game
+from arena.gamefile import HUMAN, TABLE_OPPONENT, GameFileError, default_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from standin_server import SPEECH, StandInServer  # noqa: E402
@@ -27,7 +27,7 @@ def test_the_person_sits_among_the_model_and_the_reference_bots():
     agents = [s.agent for s in spec.seats]
     assert agents.count(HUMAN) == 1 and spec.seats[agents.index(HUMAN)].name == "Zoe"
     others = [a for a in agents if a != HUMAN]
-    assert others == ["openai:m", DEFAULT_AGENT] * 3 + ["openai:m"]
+    assert others == ["openai:m", TABLE_OPPONENT] * 3 + ["openai:m"]
     assert len({s.name for s in spec.seats}) == 8
     # The seed draws the place: over seeds the person sits everywhere.
     places = {[s.agent for s in against_models(default_game(players=8, seed=k), "Zoe", ["openai:m"]).seats].index(HUMAN) for k in range(60)}
@@ -38,7 +38,7 @@ def test_a_chosen_name_that_is_a_default_seats_moves_that_seat_aside():
     spec = against_models(default_game(players=6, seed=1), "Bob", ["openai:a", "anthropic:b"])
     names = [s.name for s in spec.seats]
     assert len(set(names)) == 6 and [s.agent for s in spec.seats if s.name == "Bob"] == [HUMAN]
-    assert {s.agent for s in spec.seats} == {HUMAN, "openai:a", "anthropic:b", DEFAULT_AGENT}
+    assert {s.agent for s in spec.seats} == {HUMAN, "openai:a", "anthropic:b", TABLE_OPPONENT}
 
 
 def test_a_bot_is_not_a_model():
@@ -89,7 +89,7 @@ def test_a_whole_game_against_a_model_with_its_speech_streamed_and_the_cost_at_t
 
     with sqlite3.connect(tmp_path / "people.sqlite") as con:
         seats = con.execute("SELECT participant, agent FROM seats").fetchall()
-    assert ("Zoe", "human") in seats and ("openai:standin", "openai:standin") in seats and ("heuristic", "heuristic") in seats
+    assert ("Zoe", "human") in seats and ("openai:standin", "openai:standin") in seats and (TABLE_OPPONENT, TABLE_OPPONENT) in seats
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")

@@ -389,7 +389,7 @@ def test_the_pack_talk_proposes_a_victim_from_the_seat(client):
 def test_the_tables_default_opponent_is_one_constant(client, monkeypatch, tmp_path):
     """The bot a person's table gets when nothing else is named is ``TABLE_OPPONENT``,
     read by the terminal's default table, the web form and the start page alike, so
-    that switching it (to the reference player, once it ships) is one line."""
+    that switching it (as to the reference player, issue 50) is one line."""
     from arena import gamefile, play_command
     from arena.cli import build_parser
     from arena.gamefile import TABLE_OPPONENT

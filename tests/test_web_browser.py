@@ -355,7 +355,12 @@ def test_a_chinese_table_with_beliefs(server, page):
     page.wait_for_selector("#seat-rows tr")
     page.select_option("#language", "zh")
     assert page.inner_text("#start") == "开始游戏" and page.inner_text("h1") == "开一桌"
-    assert page.locator("#seat-rows tr:nth-child(2) .agent option:checked").inner_text() == "启发式机器人"
+    from arena.gamefile import TABLE_OPPONENT
+    from arena.web.app import STATIC
+
+    zh = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))["zh"]
+    default = page.locator("#seat-rows tr:nth-child(2) .agent option:checked")  # the table's opponent, in Chinese
+    assert default.get_attribute("value") == TABLE_OPPONENT and default.inner_text() == zh[f"start.agent.{TABLE_OPPONENT}"]
     page.check("#beliefs")
     shoot(page, "7-start-page-zh")
     page.select_option("#language", "en")
