@@ -193,18 +193,74 @@ def test_a_monitor_model_that_does_not_answer_stops_before_any_rating(games, api
 
 def test_a_tournament_with_a_monitor_rates_its_games_once(tmp_path, capsys):
     two = [{"name": "H", "agent": "heuristic"}, {"name": "H-50", "agent": "heuristic", "options": {"noise": 0.5}}]  # one agent, two participants
-    cfg = {"name": "mt", "seed": 4, "games": 6, "tables": [TABLE], "participants": two, "monitor": "words"}
-    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    cfg = {"name": "mt", "seed": 4, "games": 6, "tables": [TABLE], "participants": two}
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg | {"monitor": "words"}), encoding="utf-8")
     argv = ["tournament", str(tmp_path / "t.yaml"), "--db", str(tmp_path / "t.sqlite"), "--quiet", "--json"]
     capsys.readouterr()
-    assert main(argv) == 0
+    assert main([*argv, "--max-games", "4"]) == 0
     first = json.loads(capsys.readouterr().out)["monitor"]
-    assert first["games"] == 6 and first["seat_days"] > 0 and first["reused"] == 0
+    assert first["run"]["games"] == 4 and first["games"] == 4 and first["seat_days"] > 0 and first["calls"] == 0
     assert [r["agent"] for r in first["by_agent"]] == ["H", "H-50"]  # by participant, not by agent
-    assert len(list((tmp_path / "t_transcripts").glob("*.monitor.ndjson"))) == 6
-    assert main(argv) == 0  # nothing left to play: the ratings are read back, not made again
+    assert len(list((tmp_path / "t_transcripts").glob("*.monitor.ndjson"))) == 4  # each game rated as it finished
+    assert main(argv) == 0  # the last two games are played and rated; the first four are not rated again
     again = json.loads(capsys.readouterr().out)["monitor"]
-    assert again["reused"] == sum(r["rated"]["public"] for r in first["by_agent"]) and again["by_agent"] == first["by_agent"]
+    assert again["run"]["games"] == 2 and again["games"] == 6 and len(list((tmp_path / "t_transcripts").glob("*.monitor.ndjson"))) == 6
+    assert main(argv) == 0  # nothing left to play: the ratings are read back, not made again
+    third = json.loads(capsys.readouterr().out)["monitor"]
+    assert third["run"]["games"] == 0 and third["by_agent"] == again["by_agent"]
+
+
+def test_a_monitor_given_to_a_played_tournament_rates_the_games_it_holds(tmp_path, capsys):
+    cfg = {"name": "mt", "seed": 4, "games": 3, "tables": [TABLE], "participants": [{"name": "H", "agent": "heuristic"}]}
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    argv = ["tournament", str(tmp_path / "t.yaml"), "--db", str(tmp_path / "t.sqlite"), "--quiet", "--json"]
+    assert main(argv) == 0
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg | {"monitor": "words"}), encoding="utf-8")
+    capsys.readouterr()
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)["monitor"]
+    assert out["run"]["games"] == 3 and len(list((tmp_path / "t_transcripts").glob("*.monitor.ndjson"))) == 3
+
+
+@pytest.mark.usefixtures("llm_env")
+def test_a_tournament_monitor_that_does_not_answer_stops_it_before_the_first_game(api, tmp_path, capsys):
+    """The seats' check (``arena.preflight``), for the monitor's model: the server does
+    not have it, and the tournament stops before its first game, in one line."""
+    api.known = {"gpt-5.4-mini"}
+    cfg = {"name": "mt", "seed": 4, "games": 3, "tables": [TABLE], "participants": [{"name": "H", "agent": "heuristic"}],
+           "monitor": "openai:gpt-5.4-typo"}  # fmt: skip
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["tournament", str(tmp_path / "t.yaml"), "--db", str(tmp_path / "t.sqlite"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    line = " ".join(err.split())
+    assert "nothing was started: the tournament's monitor (openai:gpt-5.4-typo at https://api.openai.com/v1): HTTP 404" in line, line
+    assert not list((tmp_path / "t_transcripts").glob("*.jsonl"))  # not one game played
+
+
+@pytest.mark.usefixtures("llm_env")
+def test_the_budget_holds_the_monitor_spending_and_keeps_it_apart(api, tmp_path, capsys):
+    """Bot games cost nothing, their model monitor does: a budget of about three games'
+    ratings stops the tournament after about three games, each rated as it finished;
+    the monitor's spending is in the monitor's account, not the players'."""
+    cfg = {"name": "mt", "seed": 4, "games": 12, "tables": [TABLE], "participants": [{"name": "H", "agent": "heuristic"}],
+           "monitor": "openai:gpt-5.4-mini", "concurrency": {"games": 1}}  # fmt: skip
+    (tmp_path / "one.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["tournament", str(tmp_path / "one.yaml"), "--db", str(tmp_path / "one.sqlite"), "--quiet", "--json", "--max-games", "1"]) == 0
+    each = json.loads(capsys.readouterr().out)["monitor"]["run"]["spent_usd"]  # what rating one game costs
+    assert each > 0
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg | {"budget_usd": 3.5 * each}), encoding="utf-8")
+    assert main(["tournament", str(tmp_path / "t.yaml"), "--db", str(tmp_path / "t.sqlite"), "--quiet", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stopped"] == "budget" and 2 <= report["played"] <= 4, report["budget"]
+    run = report["monitor"]["run"]
+    assert run["games"] == report["played"] and run["spent_usd"] <= 3.5 * each * 1.5
+    assert report["totals"]["cost_usd"] in (0, None)  # the players' account: bots, nothing spent
+    assert report["budget"]["monitor_spent_usd"] == pytest.approx(run["spent_usd"], abs=1e-6)
+    kept = [json.loads(x) for x in (tmp_path / "t_transcripts" / "monitor_calls.ndjson").read_text(encoding="utf-8").splitlines()]
+    assert sum(c["cost_usd"] for c in kept) == pytest.approx(run["spent_usd"])
+    assert len(list((tmp_path / "t_transcripts").glob("*.monitor.ndjson"))) == report["played"]
 
 
 def test_a_tournament_file_names_a_monitor_it_can_make():

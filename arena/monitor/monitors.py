@@ -118,7 +118,8 @@ class ModelMonitor:
         self.vendor, self.model = split_spec(spec)
         if self.vendor == "langchain":
             raise ValueError("a langchain: model cannot monitor yet (openai:, anthropic: or litellm:)")
-        self.backend = make_backend(self.vendor, self.model, LLMOptions())
+        self.options = LLMOptions()  # the back end's; read by the check before a tournament (``arena.preflight``)
+        self.backend = make_backend(self.vendor, self.model, self.options)
         self.prices = table_from(prices)
         self.calls: list[MonitorCall] = []
 

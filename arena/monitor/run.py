@@ -45,22 +45,6 @@ def kept_ratings(path: Path, spec: str) -> dict[tuple[str, int, str], float]:
     return out
 
 
-def calls_total(calls_file: Path, spec: str) -> float:
-    """What ``spec``'s calls kept in ``calls_file`` cost (a resumed tournament's monitor
-    spending so far: its budget counts it)."""
-    total = 0.0
-    if not calls_file.exists():
-        return total
-    for line in calls_file.read_text(encoding="utf-8").splitlines():
-        try:
-            c = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(c, dict) and c.get("model") == spec and isinstance(c.get("cost_usd"), (int, float)):
-            total += float(c["cost_usd"])
-    return total
-
-
 def monitor_path(path: Path, spec: str, *, prices: str | None = None, concurrency: int = 8, calls: Path | None = None,
                  seed: int = 0, who: dict[str, dict[str, str]] | None = None, read_only: bool = False) -> dict[str, Any]:  # fmt: skip
     """``werewolf monitor``'s report over ``path``; ``ValueError`` for a monitor that
