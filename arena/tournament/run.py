@@ -458,10 +458,13 @@ class _Runner:
             self.live.open()
 
         async def one(job: GameJob) -> None:
+            # The monitor rates a game after its slot is given back: the next game plays meanwhile.
             if job.bots_only:
                 async with bot_slots:
-                    if self._may_start(job):
-                        await play(job)
+                    if not self._may_start(job):
+                        return
+                    fin = await play(job)
+                await self._rated(fin)
                 return
             # A model game waits for its participants' trials (``Watch``) without a slot,
             # then looks again once it has one: a trial may have moved meanwhile.
@@ -470,12 +473,15 @@ class _Runner:
                     got = self.watch.admission(job)
                     if got is Admission.WAIT:
                         continue
-                    if got is Admission.START and self._may_start(job):
-                        self.watch.started(job)
-                        await play(job)
-                    return
+                    if got is not Admission.START or not self._may_start(job):
+                        return
+                    self.watch.started(job)
+                    fin = await play(job)
+                await self._rated(fin)
+                return
 
-        async def play(job: GameJob) -> None:
+        async def play(job: GameJob) -> FinishedGame | None:
+            """The game played and stored (None: it failed, and was counted so)."""
             gid = job.plan.id
             fin: FinishedGame | None = None
             try:
@@ -497,32 +503,36 @@ class _Runner:
                 self.in_flight.pop(gid, None)
             if fin is not None:
                 self._stored(fin)
-            await self._rated(fin)
+            return fin
 
         async def batch(jobs: list[GameJob]) -> None:
+            stored: list[FinishedGame | PackedGame | None] = []
+            results: list[PackedGame | GameFailed | None]
             async with bot_slots:
                 if not self._may_start(jobs[0], len(jobs)):
                     return
                 try:
-                    results = await loop.run_in_executor(executor, play_batch, jobs)
+                    results = list(await loop.run_in_executor(executor, play_batch, jobs))
                 except BrokenProcessPool as e:
                     for job in jobs:
                         self._failed(job, f"{job.plan.id}: worker process died: {e}")
-                        await self._rated(None)
                     self.stop = True
-                    return
+                    results = [None] * len(jobs)
                 except Exception as e:  # the batch could not be handed over or back
                     for job in jobs:
                         self._failed(job, f"{job.plan.id}: internal error: {e!r}")
-                        await self._rated(None)
-                    return
+                    results = [None] * len(jobs)
                 for job, result in zip(jobs, results):
                     if isinstance(result, GameFailed):
                         self._failed(job, str(result))
-                        await self._rated(None)
-                    else:
+                        stored.append(None)
+                    elif result is not None:
                         self._stored(result)
-                        await self._rated(result)
+                        stored.append(result)
+                    else:
+                        stored.append(None)
+            for fin in stored:
+                await self._rated(fin)
 
         if in_processes:
             tasks = [one(j) for j in todo if not j.bots_only] + [batch(b) for b in bot_batches([j for j in todo if j.bots_only], c.processes)]
