@@ -88,7 +88,10 @@ class RunReport:
         return self.planned - self.already - self.played
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "remaining": self.remaining}
+        out = {**asdict(self), "remaining": self.remaining}
+        if out["monitor"] is None:  # a tournament without a monitor reports as before there were any
+            del out["monitor"]
+        return out
 
 
 def transcripts_dir(db_path: str | Path) -> Path:
