@@ -271,3 +271,6 @@ def test_a_tournament_file_names_a_monitor_it_can_make():
     assert config_from_data(base | {"monitor": "openai:gpt-5.4-mini"}).monitor == "openai:gpt-5.4-mini"
     with pytest.raises(ConfigError, match="monitor: 'nope' is not a model spec"):
         config_from_data(base | {"monitor": "nope"})
+    config_from_data(base | {"monitor": "openai:gpt-5.4-mini", "budget_usd": 1.0}).check_budget()  # priced
+    with pytest.raises(ConfigError, match="budget_usd counts the monitor's calls too, and openai:no-such-model-xyz has no price"):
+        config_from_data(base | {"monitor": "openai:no-such-model-xyz", "budget_usd": 1.0}).check_budget()

@@ -16,7 +16,10 @@ starts only if the spending so far, plus what each game in flight is expected to
 beyond what it has spent, plus the new game's expected cost stay within the budget.
 A game is expected to cost what the finished model games cost on average (before any
 has finished, at least what the dearest game in flight has spent so far); bot games
-cost nothing. The report says what was spent and expected when the budget stopped the
+cost nothing. With ``monitor:``, each game is rated as soon as it is stored
+(``arena.monitor.live``) and the budget holds the monitor's spending too: each game,
+bot games included, is expected to cost its rating on top, what the games rated so far
+cost on average. The report says what was spent and expected when the budget stopped the
 run. Five failed games in a row
 stop the run too (a missing key or a dead server fails every game the same way).
 A model participant whose own agent decides less than the leaderboard's
