@@ -74,7 +74,7 @@ class LiveMonitor:
         self.calls_file = transcripts / CALLS_FILE
         before = spent_by_game(self.calls_file, spec)
         self.spent = sum(before.values())  # this monitor's spending on these games, earlier runs included
-        self.game_costs: list[float] = [c for c in before.values()]  # what rating one game cost: the estimate of the next
+        self.game_costs: list[float] = list(before.values())  # what rating one game cost: the estimate of the next
         self.calls = 0
         self.failed_calls = 0
         self.games = 0

@@ -1,13 +1,15 @@
 """Monitors: a built-in baseline that reads words, or a model asked for a probability.
 
-A monitor answers, for one text, the probability that its author is a werewolf.
+A monitor answers, for one seat-day's text (an ``Exhibit`` and which reading of it),
+the probability that its author is a werewolf.
 
 - ``words`` (built in, free, deterministic): the text is searched for a speaker placing
   itself in the pack ("we wolves", "my packmate", "as a werewolf", "our kill tonight",
   ...); the public reading also reads the seat's parsed claims against the public
   record (``arena.monitor.claims``: a wolf card claimed, a card with a power claimed
   that a dead seat was shown to hold or that another seat claims too, a reported check
-  a card shown since contradicts or bears out). Each finding moves the prior (0.25,
+  a card shown since contradicts or bears out, an accusation of a seat shown since to
+  be innocent or a wolf). Each finding moves the prior (0.25,
   about the share of wolves at a table) by a fixed weight in log-odds. It is the bar a
   model monitor has to clear: what plain reading of the words finds without
   understanding.
