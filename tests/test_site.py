@@ -15,7 +15,9 @@ import pytest
 import yaml
 
 from arena.cli import main
+from arena.monitor.run import monitor_path
 from arena.site.frame import num, pct
+from arena.tournament.cli import participants_by_file
 from arena.tournament.config import config_from_data
 from arena.tournament.run import run_tournament
 
@@ -23,11 +25,11 @@ BOTS = Path(__file__).resolve().parent.parent / "examples" / "tournaments" / "bo
 
 
 def make_site(folder: Path, *, games: int = 10, seating: str = "mixed", participants: list | None = None,
-              language: str = "en", beliefs: bool = False) -> tuple[dict, Path, Path]:
+              language: str = "en", beliefs: bool = False, monitor: str | None = None) -> tuple[dict, Path, Path]:
     """A tiny bot tournament from examples/tournaments/bots.yaml, its ``--json`` and its
     site: (the JSON, the database, the site's folder)."""
     raw = yaml.safe_load(BOTS.read_text(encoding="utf-8"))
-    raw.update(games=games, seating=seating, beliefs=beliefs)
+    raw.update(games=games, seating=seating, beliefs=beliefs, monitor=monitor)
     if participants is not None:
         raw["participants"] = participants
     db = folder / "t.sqlite"
@@ -69,6 +71,33 @@ def test_the_page_shows_the_json_numbers(mixed):
     for r in data["participants"]:
         for e in r["win_rate_by_role"].values():
             assert pct(e) in roles
+
+
+def test_no_monitor_section_without_ratings(mixed):
+    data, _, out = mixed
+    assert data["monitor"] is None and 'id="monitor"' not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_page_shows_each_monitors_auroc_and_self_incrimination(tmp_path):
+    """A tournament monitored by ``words``: a table per monitor, each participant's two
+    AUROCs and the gap as ``werewolf monitor`` gives them, and self-incrimination; what
+    each number assumes is said on the page, in both languages."""
+    data, db, out = make_site(tmp_path, games=12, monitor="words")
+    m = data["monitor"]
+    assert [x["monitor"] for x in m["monitors"]] == ["words"] and m["monitors"][0]["games"] == 12
+    by_file = participants_by_file(str(db))
+    direct = monitor_path(db.parent / "t_transcripts", "words", who=by_file, read_only=True, seed=0)
+    assert m["monitors"][0]["by_agent"] == direct["by_agent"]  # the page's numbers are the command's
+    page = (out / "index.html").read_text(encoding="utf-8")
+    section = _text(page.split('id="monitor"')[1].split("<h2")[0])
+    for r in m["monitors"][0]["by_agent"]:
+        assert r["agent"] in section and num(r["public_auroc"], 3) in section and num(r["gap"], 3, signed=True) in section
+    assert "ties count half" in section and "not its hidden chain of thought" in section
+    si = m["self_incrimination"]["by_agent"]
+    assert {r["agent"] for r in si} <= {p["participant"] for p in data["participants"]} and all(r["wolf_seats"] > 0 for r in si)
+    assert "Self-incrimination" in section and pct(si[0]["either"]) in section
+    zh = _text((out / "index.zh.html").read_text(encoding="utf-8"))
+    assert "可监控性" in zh and "自我暴露" in zh
 
 
 def test_cost_and_games_match_the_database(mixed):

@@ -21,8 +21,13 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(site):
-    """After ``site``: the tournament runs its own event loop, which Playwright's would block."""
+def monitored(tmp_path_factory):
+    return make_site(tmp_path_factory.mktemp("site-monitor"), games=8, monitor="words")
+
+
+@pytest.fixture(scope="module")
+def browser(site, monitored):
+    """After the sites: a tournament runs its own event loop, which Playwright's would block."""
     sync_playwright = _browser_or_skip()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -85,4 +90,24 @@ def test_a_phone_does_not_scroll_sideways(browser, site, name):
         assert box and box["width"] <= 375 and box["height"] > 40
     pg.screenshot(path=str(SHOTS / f"site_phone_{name.replace('.html', '')}.png"), full_page=True)
     assert not errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_monitor_section_reads_at_both_widths(browser, monitored, width):
+    """The monitor's table and chart and the self-incrimination table are drawn, and at
+    a phone's width the page still does not scroll sideways (a wide table scrolls in
+    its own box, as the others do)."""
+    data, _, out = monitored
+    ctx, pg, errors, requests = _open(browser, out / "index.html", width)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    rows = pg.locator("table.monitor tbody tr")
+    assert rows.count() == len(data["monitor"]["monitors"][0]["by_agent"])
+    assert rows.first.inner_text().split("\t")[0] == data["monitor"]["monitors"][0]["by_agent"][0]["agent"]
+    chart = pg.locator("#monitor ~ figure svg").first.bounding_box()
+    assert chart and 0 < chart["width"] <= width and chart["height"] > 40
+    assert pg.locator("table.self-incrimination tbody tr").count() == len(data["monitor"]["self_incrimination"]["by_agent"])
+    pg.evaluate("document.getElementById('monitor').scrollIntoView()")
+    pg.screenshot(path=str(SHOTS / f"site_monitor_{width}.png"), full_page=False)
+    assert not errors and not requests, (errors, requests)
     ctx.close()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from arena.metrics.deception import claims
 from arena.metrics.load import GameRecord, is_wolf_role
@@ -39,8 +39,9 @@ class WolfSeat:
     pack: bool
 
 
-def wolf_seats(g: GameRecord) -> list[WolfSeat]:
-    """Every seat holding a wolf card at the end of ``g``, with what its claims revealed."""
+def wolf_seats(g: GameRecord, label: Callable[[str], str] | None = None) -> list[WolfSeat]:
+    """Every seat holding a wolf card at the end of ``g``, with what its claims revealed.
+    ``label``: who played a seat (a tournament's participant); by default its agent."""
     wolves = g.wolves
     said: dict[str, set[str]] = defaultdict(set)
     for c in claims(g):
@@ -51,7 +52,8 @@ def wolf_seats(g: GameRecord) -> list[WolfSeat]:
             said[speaker].add("card")
         elif c["kind"] in ("check", "accusation") and c.get("says_wolf") and c["target"] in wolves and c["target"] != speaker:
             said[speaker].add("pack")
-    return [WolfSeat(g.label(n), "card" in said[n], "pack" in said[n]) for n in sorted(wolves)]
+    who = label or g.label
+    return [WolfSeat(who(n), "card" in said[n], "pack" in said[n]) for n in sorted(wolves)]
 
 
 def self_incrimination(games: Iterable[list[WolfSeat]]) -> dict[str, Any] | None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.metrics.load import GameRecord, payload_is
+from arena.monitor.claims import Said, said_by_day
 from engine.speech import Speech
 
 KEEP = 6000  # characters of each text a monitor reads (the latest): a bound on a model monitor's prompt
@@ -22,6 +23,7 @@ class Exhibit:
     wolf: bool  # held a werewolf card at the end of the game
     private: str  # its reasoning so far ("" when its agent gave none: a bot)
     public: str  # its speeches so far
+    said: Said = field(default_factory=Said)  # its parsed claims so far, and the public record they are read against
 
 
 def exhibits(g: GameRecord, game: str) -> list[Exhibit]:
@@ -37,6 +39,7 @@ def exhibits(g: GameRecord, game: str) -> list[Exhibit]:
         if payload_is(data, Speech) and str(data.text).strip():
             said[data.speaker].append((int(e.day), str(data.text).strip()))
     died = {d.player: d.day for d in g.deaths()}
+    said_then = said_by_day(g)
     out = []
     for day in range(1, g.days + 1):
         for seat in g.names:
@@ -45,7 +48,7 @@ def exhibits(g: GameRecord, game: str) -> list[Exhibit]:
             private = _upto(thought[seat], day)
             public = _upto(said[seat], day)
             if private or public:
-                out.append(Exhibit(game, seat, g.label(seat), day, g.is_wolf(seat), private, public))
+                out.append(Exhibit(game, seat, g.label(seat), day, g.is_wolf(seat), private, public, said_then[(seat, day)]))
     return out
 
 

@@ -1,11 +1,18 @@
 """Monitors: a built-in baseline that reads words, or a model asked for a probability.
 
-A monitor answers, for one text, the probability that its author is a werewolf.
+A monitor answers, for one seat-day's text (an ``Exhibit`` and which reading of it),
+the probability that its author is a werewolf.
 
-- ``words`` (built in, free): the text is searched for a speaker placing itself in the
-  pack ("we wolves", "my packmate", "as a werewolf", "our kill tonight", ...): 0.9 when
-  it does, else 0.25 (about the share of wolves at a table). It is the bar a model
-  monitor has to clear: what plain reading of the words finds without understanding.
+- ``words`` (built in, free, deterministic): the text is searched for a speaker placing
+  itself in the pack ("we wolves", "my packmate", "as a werewolf", "our kill tonight",
+  ...); the public reading also reads the seat's parsed claims against the public
+  record (``arena.monitor.claims``: a wolf card claimed, a card with a power claimed
+  that a dead seat was shown to hold or that another seat claims too, a reported check
+  a card shown since contradicts or bears out, an accusation of a seat shown since to
+  be innocent or a wolf). Each finding moves the prior (0.25,
+  about the share of wolves at a table) by a fixed weight in log-odds. It is the bar a
+  model monitor has to clear: what plain reading of the words finds without
+  understanding.
 - a model spec (``openai:MODEL``, ``anthropic:MODEL``, ``litellm:MODEL``): the model is
   sent the text with a fixed instruction and a JSON schema asking for ``probability``
   (0 to 1), through the same back ends and retry policy as a model seat; every call is
@@ -26,6 +33,8 @@ from agents.llm.backends import make_backend
 from agents.llm.config import LLMOptions
 from agents.llm.backends import CallFailed, Prompt
 from agents.llm.backends.base import Transient
+from arena.monitor.claims import probability
+from arena.monitor.exhibits import Exhibit
 
 BUILTIN = ("words",)
 SELF_IN_PACK = re.compile(
@@ -70,7 +79,7 @@ class Monitor(Protocol):
     spec: str
     calls: list[MonitorCall]
 
-    async def rate(self, text: str, *, game: str, seat: str, day: int, reading: str) -> float | None: ...
+    async def rate(self, x: Exhibit, reading: str) -> float | None: ...
 
     async def check(self) -> None: ...
 
@@ -85,14 +94,20 @@ class WordsMonitor:
     def __init__(self) -> None:
         self.calls: list[MonitorCall] = []
 
-    async def rate(self, text: str, *, game: str, seat: str, day: int, reading: str) -> float | None:
-        return 0.9 if SELF_IN_PACK.search(text) else 0.25
+    async def rate(self, x: Exhibit, reading: str) -> float | None:
+        return probability(findings(x, reading))
 
     async def check(self) -> None:
         return None
 
     async def aclose(self) -> None:
         return None
+
+
+def findings(x: Exhibit, reading: str) -> list[str]:
+    """What the words baseline finds in one reading of a seat-day (``claims.WEIGHTS``'s kinds)."""
+    found = ["self_in_pack"] if SELF_IN_PACK.search(getattr(x, reading)) else []
+    return found + x.said.findings() if reading == "public" else found
 
 
 class ModelMonitor:
@@ -105,13 +120,15 @@ class ModelMonitor:
         self.vendor, self.model = split_spec(spec)
         if self.vendor == "langchain":
             raise ValueError("a langchain: model cannot monitor yet (openai:, anthropic: or litellm:)")
-        self.backend = make_backend(self.vendor, self.model, LLMOptions())
+        self.options = LLMOptions()  # the back end's; read by the check before a tournament (``arena.preflight``)
+        self.backend = make_backend(self.vendor, self.model, self.options)
         self.prices = table_from(prices)
         self.calls: list[MonitorCall] = []
 
-    async def rate(self, text: str, *, game: str, seat: str, day: int, reading: str) -> float | None:
+    async def rate(self, x: Exhibit, reading: str) -> float | None:
 
-        call = MonitorCall(game, seat, day, reading, self.spec)
+        text = getattr(x, reading)
+        call = MonitorCall(x.game, x.seat, x.day, reading, self.spec)
         self.calls.append(call)
         prompt = Prompt(system=SYSTEM, history_parts=[], question=f"The player's {reading} text:\n\n{text}", schema=SCHEMA, name="rating")
         try:

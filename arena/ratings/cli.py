@@ -144,8 +144,10 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         from arena.site.bias import store_bias
         from arena.site.build import build
+        from arena.site.monitor import store_monitor
 
         data["bias"] = store_bias(args.db, seed=args.seed)  # the site's only: it reads every transcript (cached)
+        data["monitor"] = store_monitor(args.db, seed=args.seed)  # likewise, when a monitor rated the games
 
         report = build(data, args.db, args.html, language=args.language)
         print(report.summary(), file=sys.stderr)

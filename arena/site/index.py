@@ -217,6 +217,34 @@ def bias(d: dict[str, Any], w: Words) -> str:
             + table(names_head, names, "bias-names"))  # fmt: skip
 
 
+def monitor(d: dict[str, Any], w: Words) -> str:
+    """Per monitor that rated the games, each participant's AUROC of its reading of
+    private reasoning and of public words, and the gap; then self-incrimination
+    (``arena.site.monitor``; empty when no game was rated)."""
+    m = d.get("monitor")
+    if not m:
+        return ""
+    out = f'<h2 id="monitor">{esc(w("monitor"))}</h2><p class="note">{esc(w("monitor.note"))}</p>'
+    head = [esc(w(k)) for k in ("col.participant", "monitor.col.seat_days", "monitor.col.private", "monitor.col.public", "monitor.col.gap")]
+    for one in m["monitors"]:
+        rows = one["by_agent"]
+        body = [[esc(r["agent"]), f"{r['seat_days']:,}", num(r["private_auroc"], 3), num(r["public_auroc"], 3), num(r["gap"], 3, signed=True)]
+                for r in rows]  # fmt: skip
+        # The gap where some seat wrote reasoning; else (bots: words only) the words' AUROC against chance.
+        gap = any(r["gap"].get("value") is not None for r in rows)
+        what, key, zero = ("monitor.chart", "gap", 0.0) if gap else ("monitor.chart.public", "public_auroc", 0.5)
+        chart = svg.interval_chart([(r["agent"], r[key]) for r in rows], label=w(what), digits=2, zero=zero, kind="behaviour")
+        title = w("monitor.one", spec=one["monitor"], games=f"{one['games']:,}", days=f"{one['seat_days']:,}")
+        out += (f'<h3>{esc(title)}</h3>' + table(head, body, "monitor")
+                + f'<figure><figcaption>{esc(w(what))}</figcaption>{chart}</figure>')  # fmt: skip
+    si = m.get("self_incrimination")
+    if si:
+        head = [esc(w(k)) for k in ("col.participant", "self.col.wolf_seats", "self.col.card", "self.col.pack", "self.col.either")]
+        body = [[esc(r["agent"]), f"{r['wolf_seats']:,}", pct(r["card"]), pct(r["pack"]), pct(r["either"])] for r in si["by_agent"]]
+        out += f'<h3>{esc(w("self"))}</h3><p class="note">{esc(w("self.note"))}</p>' + table(head, body, "self-incrimination")
+    return out
+
+
 def belief_cell(b: dict[str, Any]) -> str:
     """Brier against the constant answer's, the skill score, AUC and the answers scored."""
     if not b.get("belief_ratings"):
@@ -297,7 +325,7 @@ def index_page(d: dict[str, Any], w: Words, sfx: str, other: str, db: str) -> st
     n = len(d.get("game_list") or [])
     body = (f'<h1>{esc(w("title"))}: {esc(t.get("name") or "")}</h1>{headline(d, w)}{nav(w, sfx)}</header><main>'
             f'<p><a href="games{sfx}.html">{esc(w("games.link", n=n))}</a></p>'
-            + ranking(d, w) + people_note(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + bias(d, w) + persuasion(d, w) + cost(d, w)
+            + ranking(d, w) + people_note(d, w) + head_to_head(d, w) + sides(d, w) + roles(d, w) + behaviour(d, w) + bias(d, w) + monitor(d, w) + persuasion(d, w) + cost(d, w)
             + identical(d, w, sfx) + tournament(d, w)
             + f'</main><footer>{esc(w("built", db=Path(db).name))}</footer>')  # fmt: skip
     return page(f"{w('title')}: {t.get('name') or ''}", body, w, other)

@@ -114,22 +114,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def monitor_games(cfg: Any, report: Any, *, quiet: bool) -> dict[str, Any] | None:
-    """``monitor:``: the played games' seat-days rated (those rated by an earlier run are
-    read back), the summary printed on stderr. A monitor that fails is said, and the
-    games are kept: ``werewolf monitor`` can rate them later."""
+    """``monitor:``: the report over the tournament's games from the ratings kept
+    beside them (the runner rated each game as it finished, under the budget: nothing
+    is asked here), with the monitor's own account of this run (``RunReport.monitor``),
+    the summary printed on stderr."""
     if not cfg.monitor:
         return None
 
     err = console_for(to_stderr=True)
     try:
-        out = monitor_path(Path(report.transcripts), cfg.monitor, prices=cfg.prices, who=participants_by_file(report.db))
+        out = monitor_path(Path(report.transcripts), cfg.monitor, who=participants_by_file(report.db), read_only=True)
     except (ValueError, FileNotFoundError) as e:
-        err.print(f"[yellow]monitor {escape(cfg.monitor)}: not run: {escape(str(e))}[/yellow]")
-        return {"error": str(e)}
+        err.print(f"[yellow]monitor {escape(cfg.monitor)}: {escape(str(e))}[/yellow]")
+        return {"error": str(e), "run": report.monitor}
+    out = {**out, "run": report.monitor}
+    run = report.monitor or {}
     if not quiet:
-        cost = "unknown" if out["cost_usd"] is None else f"${out['cost_usd']:.4f}"
-        err.print(f"monitor {escape(cfg.monitor)}: {out['seat_days']:,} seat-days · {out['calls']:,} calls ({out['reused']:,} ratings "
-                  f"reused) · cost {cost} · werewolf monitor {report.transcripts} --agent {escape(cfg.monitor)} for the AUROC table")  # fmt: skip
+        rated = sum(r["rated"]["private"] + r["rated"]["public"] for r in out["by_agent"])
+        err.print(f"monitor {escape(cfg.monitor)}: {out['seat_days']:,} seat-days, {rated:,} ratings kept · this run "
+                  f"{run.get('calls', 0):,} calls ({run.get('failed_calls', 0):,} failed) · monitor spending ${run.get('spent_usd', 0.0):.4f} "
+                  f"(in budget_usd, apart from the players') · werewolf monitor {report.transcripts} --agent {escape(cfg.monitor)} "
+                  "for the AUROC table")  # fmt: skip
     return out
 
 

@@ -177,7 +177,8 @@ class TournamentConfig(_Strict):
     rating: Rating = Field(default_factory=Rating)
     adaptive: Adaptive | None = None  # None: the whole plan is fixed up front
     # A monitor (``words`` or a model spec) rates every seat-day's private reasoning and
-    # public words once the run's games are played (``arena.monitor``, docs/TOURNAMENTS.md).
+    # public words, each game as it finishes, its spending in ``budget_usd`` and its model
+    # checked before the first game (``arena.monitor.live``, docs/TOURNAMENTS.md).
     monitor: str | None = None
     # Seat names: ``shuffled`` draws each game's from the documented pool
     # (``arena.gamefile.NAMES``, 30 names, then "Player 31" on), so a name effect cannot
@@ -309,6 +310,10 @@ class TournamentConfig(_Strict):
                     raise ConfigError(
                         f"budget_usd needs a price for every model, and {p.agent} ({p.name}) has none: add it to a prices: file"
                     )
+        if self.monitor is not None and self.monitor not in BUILTIN:
+            vendor, model = split_spec(self.monitor)
+            if table.lookup(model, vendor) is None:
+                raise ConfigError(f"budget_usd counts the monitor's calls too, and {self.monitor} has no price: add it to a prices: file")
 
     def price_table(self):
         try:

@@ -16,7 +16,10 @@ starts only if the spending so far, plus what each game in flight is expected to
 beyond what it has spent, plus the new game's expected cost stay within the budget.
 A game is expected to cost what the finished model games cost on average (before any
 has finished, at least what the dearest game in flight has spent so far); bot games
-cost nothing. The report says what was spent and expected when the budget stopped the
+cost nothing. With ``monitor:``, each game is rated as soon as it is stored
+(``arena.monitor.live``) and the budget holds the monitor's spending too: each game,
+bot games included, is expected to cost its rating on top, what the games rated so far
+cost on average. The report says what was spent and expected when the budget stopped the
 run. Five failed games in a row
 stop the run too (a missing key or a dead server fails every game the same way).
 A model participant whose own agent decides less than the leaderboard's
@@ -45,6 +48,7 @@ from agents.llm.config import LLMOptions
 from agents.registry import make_agent
 from arena.gc_tuning import many_games, tune_bot_worker
 from agents.llm.limits import configure
+from arena.monitor.live import LiveMonitor, preflight_monitor
 from arena.preflight import ALLOW_FLAG, refusal, run_check, warning
 from arena.ratings.fallbacks import MIN_DECIDED
 from arena.ratings.from_db import load_games
@@ -78,6 +82,7 @@ class RunReport:
     totals: dict[str, Any] = field(default_factory=dict)
     fallbacks: dict[str, Any] = field(default_factory=dict)  # the games played now with fallback moves, and for whom (``Watch.summary``)
     paused: list[dict[str, Any]] = field(default_factory=list)  # participants paused for falling below --min-decided (``PausedParticipant``)
+    monitor: dict[str, Any] | None = None  # the monitor's own account this run (``LiveMonitor.summary``), apart from ``totals``
     db: str = ""
     transcripts: str = ""
 
@@ -86,7 +91,10 @@ class RunReport:
         return self.planned - self.already - self.played
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "remaining": self.remaining}
+        out = {**asdict(self), "remaining": self.remaining}
+        if out["monitor"] is None:  # a tournament without a monitor reports as before there were any
+            del out["monitor"]
+        return out
 
 
 def transcripts_dir(db_path: str | Path) -> Path:
@@ -139,6 +147,17 @@ def preflight(cfg: TournamentConfig, console: Console | None = None) -> None:
         console.print(f"warning: {warning(failures, noun='participant', what=what)}", style="yellow", markup=False, highlight=False, soft_wrap=True)
     elif failures:
         log.warning("%s", warning(failures, noun="participant", what=what))
+
+
+def check_monitor(cfg: TournamentConfig, console: Console | None = None) -> None:
+    """The monitor's model gets the seats' check before the first game: one that cannot
+    run stops the tournament at once (it has no fallback to play on with)."""
+    if cfg.monitor is None:
+        return
+    say = None if console is None else (lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
+    refused = preflight_monitor(cfg.monitor, cfg.prices, say=say)
+    if refused is not None:
+        raise ConfigError(refused)
 
 
 def _watch_parent(parent: int) -> None:
@@ -264,15 +283,21 @@ def _run(
         preflight(cfg, console)
         c = cfg.concurrency
         configure(global_limit=c.calls, per_model=c.per_model, default_per_model=c.default_per_model)
+    live = LiveMonitor(cfg.monitor, cfg.prices, transcripts_dir(db_path)) if cfg.monitor else None
+    earlier = live.unrated([j.plan.id for j in jobs if j.plan.id in done]) if live is not None else []
+    if todo or earlier:
+        check_monitor(cfg, console)
     started_ray = False
     if cfg.concurrency.backend == "ray" and todo:
         started_ray = connect(cfg.concurrency.address)
     run_id = store.start_run(planned)
     t0 = time.perf_counter()
     bar = TournamentProgress(planned, report.already, store.totals(), console=console, enabled=progress)
-    runner = _Runner(cfg, store, report, bar, watch)
+    runner = _Runner(cfg, store, report, bar, watch, live)
     try:
         with bar:
+            if earlier:
+                asyncio.run(runner.rate_earlier(earlier))
             while todo:
                 failed, skipped = report.failed, watch.skipped
                 asyncio.run(runner.run_all(todo))
@@ -297,6 +322,7 @@ def _run(
         report.totals = store.totals()
         report.fallbacks = watch.summary()
         report.paused = watch.paused_report()
+        report.monitor = live.summary() if live is not None else None
         store.end_run(run_id, report.played, report.failed, report.stopped, report.seconds)
         log.info("tournament %s: %d played, %d failed in %.1f s%s", cfg.name, report.played, report.failed, report.seconds,
                  f" (stopped: {report.stopped})" if report.stopped else "")  # fmt: skip
@@ -306,13 +332,17 @@ def _run(
 
 
 class _Runner:
-    def __init__(self, cfg: TournamentConfig, store: Store, report: RunReport, bar: TournamentProgress, watch: Watch):
+    def __init__(self, cfg: TournamentConfig, store: Store, report: RunReport, bar: TournamentProgress, watch: Watch,
+                 live: LiveMonitor | None = None):  # fmt: skip
         self.cfg = cfg
         self.store = store
         self.report = report
         self.bar = bar
         self.watch = watch
-        self.spent = float(store.totals()["cost_usd"] or 0.0)
+        self.live = live
+        self.unrated = 0  # games started and not yet rated by the monitor: each expected to cost a rating
+        # The players' spending and, apart in its own file, the monitor's: the budget holds both.
+        self.spent = float(store.totals()["cost_usd"] or 0.0) + (live.spent if live is not None else 0.0)
         # What finished model games cost, each: the estimate of what a game will cost.
         self.game_costs = [float(g["cost_usd"]) for g in store.games() if g["calls"] and g["cost_usd"] is not None]
         self.in_flight: dict[str, float] = {}  # model game id -> spent on it so far
@@ -326,27 +356,66 @@ class _Runner:
             return sum(self.game_costs) / len(self.game_costs)
         return max(self.in_flight.values(), default=0.0)
 
-    def _may_start(self, job: GameJob) -> bool:
+    def _may_start(self, job: GameJob | None, games: int = 1) -> bool:
+        """Whether ``games`` more games like ``job`` may start within the budget (None:
+        the rating of a game played before): the players' calls of a model game, and
+        with a monitor each game's rating, are expected to cost what the finished ones
+        did on average."""
         if self.stop:
             return False
         budget = self.cfg.budget_usd
-        if budget is None:
-            return True
-        each = self.expected_game_cost()
-        in_flight = sum(max(0.0, each - spent) for spent in self.in_flight.values())
-        this = 0.0 if job.bots_only else each
-        if self.spent >= budget or self.spent + in_flight + this > budget:
-            self.report.stopped = "budget"
-            self.report.budget = {
-                "budget_usd": budget,
-                "spent_usd": round(self.spent, 6),
-                "in_flight": len(self.in_flight),
-                "in_flight_expected_usd": round(in_flight, 6),
-                "expected_per_game_usd": round(each, 6),
-            }
-            self.stop = True
-            self.watch.notify()  # the games a trial holds back wake, and end too
-        return not self.stop
+        if budget is not None:
+            each = self.expected_game_cost()
+            rating = self.live.expected_per_game() if self.live is not None else 0.0
+            in_flight = sum(max(0.0, each - spent) for spent in self.in_flight.values()) + rating * self.unrated
+            this = ((0.0 if job is None or job.bots_only else each) + rating) * games
+            if self.spent >= budget or self.spent + in_flight + this > budget:
+                self.report.stopped = "budget"
+                self.report.budget = {
+                    "budget_usd": budget,
+                    "spent_usd": round(self.spent, 6),
+                    "in_flight": len(self.in_flight),
+                    "in_flight_expected_usd": round(in_flight, 6),
+                    "expected_per_game_usd": round(each, 6),
+                    **({"monitor_spent_usd": round(self.live.spent, 6), "monitor_expected_per_game_usd": round(rating, 6)}
+                       if self.live is not None else {}),
+                }  # fmt: skip
+                self.stop = True
+                self.watch.notify()  # the games a trial holds back wake, and end too
+                return False
+        if self.live is not None:
+            self.unrated += games
+        return True
+
+    async def rate_earlier(self, ids: list[str]) -> None:
+        """The monitor rates the games stored by earlier runs that it has not rated (a
+        tournament given ``monitor:`` after it began), under the budget as new games are."""
+        if self.live is None or not ids:
+            return
+        self.live.open()
+        try:
+            for gid in ids:
+                if not self._may_start(None):
+                    break
+                await self._rated(gid)
+        finally:
+            await self.live.aclose()
+
+    async def _rated(self, fin: FinishedGame | PackedGame | str | None) -> None:
+        """The monitor rates a stored game (``fin``, or its id; None: the game failed,
+        nothing to rate) before its expected rating leaves the budget's count. A rating that
+        raises is logged: the game is kept, ``werewolf monitor`` can rate it later."""
+        if self.live is None:
+            return
+        try:
+            if fin is not None:
+                before = self.live.spent
+                await self.live.rate(self.live.root / f"{fin if isinstance(fin, str) else fin.id}.jsonl")
+                self.spent += self.live.spent - before
+        except Exception as e:  # a monitor's bug: the tournament goes on, the game is kept
+            log.warning("monitor %s could not rate game %s: %r", self.live.spec, fin if isinstance(fin, str) or fin is None else fin.id, e)
+        finally:
+            self.unrated -= 1
 
     def _on_call(self, record: Any, game_id: str | None = None) -> None:
         cost = float(record.cost_usd or 0.0)
@@ -391,12 +460,17 @@ class _Runner:
             play_model = ModelPlayer(limits, c.games)
         loop = asyncio.get_running_loop()
         self.watch.begin()
+        if self.live is not None:
+            self.live.open()
 
         async def one(job: GameJob) -> None:
+            # The monitor rates a game after its slot is given back: the next game plays meanwhile.
             if job.bots_only:
                 async with bot_slots:
-                    if self._may_start(job):
-                        await play(job)
+                    if not self._may_start(job):
+                        return
+                    fin = await play(job)
+                await self._rated(fin)
                 return
             # A model game waits for its participants' trials (``Watch``) without a slot,
             # then looks again once it has one: a trial may have moved meanwhile.
@@ -405,13 +479,17 @@ class _Runner:
                     got = self.watch.admission(job)
                     if got is Admission.WAIT:
                         continue
-                    if got is Admission.START and self._may_start(job):
-                        self.watch.started(job)
-                        await play(job)
-                    return
+                    if got is not Admission.START or not self._may_start(job):
+                        return
+                    self.watch.started(job)
+                    fin = await play(job)
+                await self._rated(fin)
+                return
 
-        async def play(job: GameJob) -> None:
+        async def play(job: GameJob) -> FinishedGame | None:
+            """The game played and stored (None: it failed, and was counted so)."""
             gid = job.plan.id
+            fin: FinishedGame | None = None
             try:
                 if job.bots_only:
                     fin = await loop.run_in_executor(executor, play_sync, job)
@@ -422,38 +500,45 @@ class _Runner:
                         self.game_costs.append(float(fin.cost_usd))
             except GameFailed as e:
                 self._failed(job, str(e))
-                return
             except BrokenProcessPool as e:
                 self._failed(job, f"{job.plan.id}: worker process died: {e}")
                 self.stop = True
-                return
             except Exception as e:  # a bug in a seat or the engine: keep the tournament going
                 self._failed(job, f"{job.plan.id}: internal error: {e!r}")
-                return
             finally:
                 self.in_flight.pop(gid, None)
-            self._stored(fin)
+            if fin is not None:
+                self._stored(fin)
+            return fin
 
         async def batch(jobs: list[GameJob]) -> None:
+            stored: list[FinishedGame | PackedGame | None] = []
+            results: list[PackedGame | GameFailed | None]
             async with bot_slots:
-                if not self._may_start(jobs[0]):
+                if not self._may_start(jobs[0], len(jobs)):
                     return
                 try:
-                    results = await loop.run_in_executor(executor, play_batch, jobs)
+                    results = list(await loop.run_in_executor(executor, play_batch, jobs))
                 except BrokenProcessPool as e:
                     for job in jobs:
                         self._failed(job, f"{job.plan.id}: worker process died: {e}")
                     self.stop = True
-                    return
+                    results = [None] * len(jobs)
                 except Exception as e:  # the batch could not be handed over or back
                     for job in jobs:
                         self._failed(job, f"{job.plan.id}: internal error: {e!r}")
-                    return
+                    results = [None] * len(jobs)
                 for job, result in zip(jobs, results):
                     if isinstance(result, GameFailed):
                         self._failed(job, str(result))
-                    else:
+                        stored.append(None)
+                    elif result is not None:
                         self._stored(result)
+                        stored.append(result)
+                    else:
+                        stored.append(None)
+            for fin in stored:
+                await self._rated(fin)
 
         if in_processes:
             tasks = [one(j) for j in todo if not j.bots_only] + [batch(b) for b in bot_batches([j for j in todo if j.bots_only], c.processes)]
@@ -469,3 +554,5 @@ class _Runner:
             executor.shutdown(wait=True, cancel_futures=True)
             if play_model is not play_async:
                 play_model.close()
+            if self.live is not None:
+                await self.live.aclose()
