@@ -177,6 +177,7 @@ class Run:
     cpu_per_game: float = 0.0  # seconds
     restart_seconds: float = 0.0
     restart_cpu: float = 0.0
+    negotiated: str = ""  # the sockets' extensions, as the server accepted them
 
 
 def soak(label: str, tree: Path, games: int, every: int, concurrency: int) -> Run:
@@ -214,10 +215,14 @@ def soak(label: str, tree: Path, games: int, every: int, concurrency: int) -> Ru
     return run
 
 
-def spectate(base: str, watch: str) -> None:
-    """One spectator's page: open the socket, read the snapshot, close."""
-    with connect("ws" + base.removeprefix("http") + "/ws" + watch, open_timeout=60) as ws:
+def spectate(base: str, watch: str) -> str:
+    """One spectator's page: open the socket, read the snapshot, close; the extensions
+    the server accepted (its ``Sec-WebSocket-Extensions``, "" for none). The socket is
+    opened as a browser opens it: Chromium and Firefox offer ``permessage-deflate;
+    client_max_window_bits``, exactly what ``compression="deflate"`` offers."""
+    with connect("ws" + base.removeprefix("http") + "/ws" + watch, open_timeout=60, compression="deflate") as ws:
         ws.recv(timeout=60)
+        return ws.response.headers.get("Sec-WebSocket-Extensions", "")
 
 
 def connection_soak(label: str, tree: Path, connections: int, every: int, concurrency: int) -> Run:
@@ -229,7 +234,7 @@ def connection_soak(label: str, tree: Path, connections: int, every: int, concur
                 status, watch = play(client, 1)
                 run.statuses[status] = 1
             for _ in range(20):  # the finished game read from disk, every cache warm
-                spectate(server.base, watch)
+                run.negotiated = spectate(server.base, watch)
             run.rows.append(("after 20 (warm)", server.rss))
             cpu0 = server.cpu
             done = 0
@@ -263,6 +268,8 @@ def main_connections(args: argparse.Namespace) -> int:
         ("server CPU ms per socket", lambda r: 1000 * r.cpu_per_game),
     ):
         print(f"{label:28}" + "".join(f"{pick(r):32.2f}" for r in runs))
+    for r in runs:
+        print(f"{r.label}: the browser's offer of permessage-deflate {'accepted: ' + r.negotiated if r.negotiated else 'declined'}")
     return 0
 
 
