@@ -250,7 +250,7 @@ def test_row5_a_closed_connection_releases_what_it_held(tmp_path):
 
 def test_row5_a_spectators_socket_holds_no_compressor(tmp_path):
     """The served sockets decline permessage-deflate, which a browser offers: each socket
-    that took it held a zlib compressor of its own (about 45 KiB of C memory, invisible
+    that took it held a zlib compressor of its own (about 41 KiB of C memory, invisible
     to ``tracemalloc``) whose freed holes stayed in the server's heap, 1.1 KiB per
     closed socket (``benchmarks/web_soak.py --connections``)."""
     from websockets.sync.client import connect

@@ -96,7 +96,7 @@ def uvicorn_config(app: ASGIApp) -> uvicorn.Config:
 
     Why no permessage-deflate (RFC 7692) on the sockets, though browsers offer it: a
     socket that negotiates it holds a zlib compressor and decompressor of its own, about
-    45 KiB of C memory (window 2**12, memLevel 5: uvicorn's settings) for as long as it
+    41 KiB of C memory (window 2**12, memLevel 5: uvicorn's settings) for as long as it
     is open. Freed at the close, they leave holes in the C heap that later small
     allocations pin, so a long-running server kept about 1.1 KiB of resident memory per
     closed spectator's socket (5.4 MiB over 5,000; ``benchmarks/web_soak.py
