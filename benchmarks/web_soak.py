@@ -25,7 +25,9 @@ finished game read from disk, the caches warm), then opens and closes ``N`` more
 few at a time, each reading its first message (the snapshot) as a page does; the
 server's memory is read after each ``--every`` and once more after an idle second
 (its collector has run). A closed socket should leave nothing behind: the growth is
-what the sockets kept.
+what the sockets kept. Then ``--open M`` (default 200) sockets are held open at once,
+as many spectators of one game: what an open socket costs. Each socket offers
+``permessage-deflate`` as Chromium does; the last lines say whether the server took it.
 
 2026-12-07 (issue 45; main 78bde82 before, branch i45-input after; one run, side by
 side, ``nice -n 5 python benchmarks/web_soak.py --connections 5000 --every 1000
@@ -49,6 +51,41 @@ what is left is the allocator settling, not sockets kept: the same tree alone ov
 (flat from 6,000 on: 5.3 MiB in all, 1.0 from 4,000 to 10,000), and Python's own heap
 (``tracemalloc``, the server in-process, after ``gc.collect()``) grew 29 KiB over
 1,000 sockets, most of it the time zone's cache.
+
+2026-12-07 (issue 45, the soak; main dac6310 before, branch i45-soak after; one run,
+side by side, ``nice -n 5 python benchmarks/web_soak.py --connections 5000 --every
+1000 --against /work/main``, load average 10 on 2 cores; RSS in MiB):
+
+    sockets closed              before     after
+    20 (warm)                     61.0      60.2
+    1,000                         63.9      60.6
+    2,000                         64.2      60.7
+    3,000                         64.6      60.7
+    4,000                         65.8      60.7
+    5,000                         65.5      60.7
+    idle 1.5 s later              65.5      60.7
+    growth after warm-up          4.52      0.52   (before: 4.5 to 5.6 over runs)
+    KiB kept per socket           0.93      0.11
+    then 200 open at once         80.6      67.2
+    KiB per open socket           77.2      33.1
+
+The growth was C memory, not Python's: the server has one thread all along (``Threads``
+of ``/proc/PID/status``: no allocator arenas of worker threads), and ``[heap]`` (glibc's
+main arena, ``/proc/PID/smaps``) took it all, 11.2 to 16.2 MiB over 3,000 sockets; of
+the 4.6 MiB the arena grew, ``malloc_info`` (after ``gc.collect()``) counted 4.5 as
+free chunks: holes, not objects. Each socket
+had negotiated permessage-deflate (browsers offer it; uvicorn accepts it by
+default), so it held a zlib compressor and decompressor of its own, about 41 KiB of
+that heap while open (300 held open: ``[heap]`` grew 14.8 MiB with it, 2.5 without);
+freed at the close, they left the holes later small allocations pinned. The server
+now declines it (``arena.web.serve.uvicorn_config``): the same probe without it,
+``[heap]`` grew 0.3 MiB over 3,000 sockets and 0.5 over 10,000, flat from 4,000, ``gc.get_objects()``
+steady after the first 2,000. The open sockets' cost also lost the snapshot each held
+while it waited for the next message (``arena.web.app``), about 19 KiB on this short
+game and more on a long one. What stays once many open sockets close is the peak,
+reused by the next ones, never a growth. Over ``--connections 10000 --every 2000``
+(the same trees, one run), before and after: 60.7 and 60.1 warm; 64.4 and 60.5 after
+2,000; 66.7 and 60.6 after 4,000; 66.5 and 60.7 after 10,000: growth 5.78 and 0.56 MiB.
 
 2026-12-07 (issue 48; main 0dfd2bc before, branch i48-web after; one run, side by
 side, ``--games 1000 --every 100 --against /work/main``; RSS in MB):
@@ -89,7 +126,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 HERE = Path(__file__).resolve().parent
 SERVING = re.compile(r"serving on (http://\S+?)/\?key=(\S+)")
@@ -177,6 +214,8 @@ class Run:
     cpu_per_game: float = 0.0  # seconds
     restart_seconds: float = 0.0
     restart_cpu: float = 0.0
+    negotiated: str = ""  # the sockets' extensions, as the server accepted them
+    held: tuple[float, float] = (0.0, 0.0)  # RSS MB with --open sockets open at once, then once they closed
 
 
 def soak(label: str, tree: Path, games: int, every: int, concurrency: int) -> Run:
@@ -214,13 +253,23 @@ def soak(label: str, tree: Path, games: int, every: int, concurrency: int) -> Ru
     return run
 
 
-def spectate(base: str, watch: str) -> None:
-    """One spectator's page: open the socket, read the snapshot, close."""
-    with connect("ws" + base.removeprefix("http") + "/ws" + watch, open_timeout=60) as ws:
-        ws.recv(timeout=60)
+def page_socket(base: str, watch: str) -> ClientConnection:
+    """A spectator's page's socket, its snapshot read. Opened as a browser opens it:
+    Chromium offers ``permessage-deflate; client_max_window_bits``, exactly what
+    ``compression="deflate"`` offers."""
+    ws = connect("ws" + base.removeprefix("http") + "/ws" + watch, open_timeout=60, compression="deflate")
+    ws.recv(timeout=60)
+    return ws
 
 
-def connection_soak(label: str, tree: Path, connections: int, every: int, concurrency: int) -> Run:
+def spectate(base: str, watch: str) -> str:
+    """One spectator's page: open the socket, read the snapshot, close; the extensions
+    the server accepted (its ``Sec-WebSocket-Extensions``, "" for none)."""
+    with page_socket(base, watch) as ws:
+        return ws.response.headers.get("Sec-WebSocket-Extensions", "")
+
+
+def connection_soak(label: str, tree: Path, connections: int, every: int, concurrency: int, held: int) -> Run:
     run = Run(label)
     with tempfile.TemporaryDirectory(prefix="web-soak-") as tmp:
         server = Server(tree, Path(tmp) / "games")
@@ -229,7 +278,7 @@ def connection_soak(label: str, tree: Path, connections: int, every: int, concur
                 status, watch = play(client, 1)
                 run.statuses[status] = 1
             for _ in range(20):  # the finished game read from disk, every cache warm
-                spectate(server.base, watch)
+                run.negotiated = spectate(server.base, watch)
             run.rows.append(("after 20 (warm)", server.rss))
             cpu0 = server.cpu
             done = 0
@@ -242,6 +291,15 @@ def connection_soak(label: str, tree: Path, connections: int, every: int, concur
             run.cpu_per_game = (server.cpu - cpu0) / connections
             time.sleep(1.5)
             run.rows.append(("idle 1.5 s later", server.rss))
+            # Then ``held`` pages open at once, as many spectators of one game: what an
+            # open socket holds, and what stays once they have closed.
+            sockets = [page_socket(server.base, watch) for _ in range(held)]
+            time.sleep(0.5)
+            open_rss = server.rss
+            for ws in sockets:
+                ws.close()
+            time.sleep(1.5)
+            run.held = (open_rss, server.rss)
         finally:
             server.stop()
     return run
@@ -250,8 +308,8 @@ def connection_soak(label: str, tree: Path, connections: int, every: int, concur
 def main_connections(args: argparse.Namespace) -> int:
     runs = []
     if args.against:
-        runs.append(connection_soak(f"against ({args.against})", Path(args.against).resolve(), args.connections, args.every, args.concurrency))
-    runs.append(connection_soak(f"this tree ({HERE.parent})", HERE.parent, args.connections, args.every, args.concurrency))
+        runs.append(connection_soak(f"against ({args.against})", Path(args.against).resolve(), args.connections, args.every, args.concurrency, args.open))
+    runs.append(connection_soak(f"this tree ({HERE.parent})", HERE.parent, args.connections, args.every, args.concurrency, args.open))
     print(f"{args.connections:,} spectators' sockets opened and closed on one finished game, {args.concurrency} at a time; resident memory (MB)")
     print(f"{'':28}" + "".join(f"{r.label[:30]:>32}" for r in runs))
     for i, (when, _) in enumerate(runs[0].rows):
@@ -261,8 +319,13 @@ def main_connections(args: argparse.Namespace) -> int:
         ("growth after warm-up (MB)", lambda r: r.rows[-1][1] - r.rows[0][1]),
         ("KiB kept per socket", lambda r: (r.rows[-1][1] - r.rows[0][1]) * 1024 / args.connections),
         ("server CPU ms per socket", lambda r: 1000 * r.cpu_per_game),
+        (f"then {args.open} open at once (MB)", lambda r: r.held[0]),
+        ("KiB per open socket", lambda r: (r.held[0] - r.rows[-1][1]) * 1024 / max(args.open, 1)),
+        ("all closed, 1.5 s later (MB)", lambda r: r.held[1]),
     ):
         print(f"{label:28}" + "".join(f"{pick(r):32.2f}" for r in runs))
+    for r in runs:
+        print(f"{r.label}: the browser's offer of permessage-deflate {'accepted: ' + r.negotiated if r.negotiated else 'declined'}")
     return 0
 
 
@@ -273,6 +336,7 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=4, help="games in flight at once (default 4)")
     ap.add_argument("--against", metavar="TREE", help="another source tree, run the same way first (say /work/main)")
     ap.add_argument("--connections", type=int, metavar="N", help="instead of games: N spectators' sockets opened and closed on one finished game")
+    ap.add_argument("--open", type=int, default=200, metavar="M", help="with --connections: then M sockets open at once (default 200)")
     args = ap.parse_args()
     if args.connections:
         if args.every == 100:  # the games' default: a reading every thousand sockets instead

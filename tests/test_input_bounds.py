@@ -248,6 +248,26 @@ def test_row5_a_closed_connection_releases_what_it_held(tmp_path):
     assert grown < 200 * 1024, f"{grown / 1024:.0f} KiB kept by 200 closed connections"
 
 
+def test_row5_a_spectators_socket_holds_no_compressor(tmp_path):
+    """The served sockets decline permessage-deflate, which a browser offers: each socket
+    that took it held a zlib compressor of its own (about 41 KiB of C memory, invisible
+    to ``tracemalloc``) whose freed holes stayed in the server's heap, 1.1 KiB per
+    closed socket (``benchmarks/web_soak.py --connections``)."""
+    from websockets.sync.client import connect
+
+    from test_web_browser import create, run_server
+
+    _, base, stop = run_server(tmp_path / "games")
+    try:
+        links = create(base, seed=3, seats=SEATS[:5], pace=0, options={"sheriff": False, "discussion_rounds": 1})
+        with connect("ws" + base.removeprefix("http") + "/ws" + links["watch"], compression="deflate", open_timeout=30) as ws:
+            assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
+            assert ws.response.headers.get("Sec-WebSocket-Extensions") is None
+            assert ws.protocol.extensions == []
+    finally:
+        stop()
+
+
 # ---------------------------------------------------------------------- more of the same, elsewhere
 def test_a_database_that_is_no_file(tmp_path, capsys):
     t = tmp_path / "t.yaml"

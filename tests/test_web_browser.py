@@ -65,11 +65,11 @@ def run_server(folder: Path, port: int = 0):
     import uvicorn
 
     from arena.web.app import create_app
-    from arena.web.serve import address, bind
+    from arena.web.serve import address, bind, uvicorn_config
 
     app = create_app(folder, audit=True)  # what each page was sent, kept to be checked
     sock = bind("127.0.0.1", port)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
+    srv = uvicorn.Server(uvicorn_config(app))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.time() + 15
@@ -540,3 +540,16 @@ def test_the_spectators_badge_leaves_live_when_the_game_ends(server, page):
     page.wait_for_selector("#conn.ended")
     assert page.inner_text("#conn") == "game over" and "live" not in (page.get_attribute("#conn", "class") or "")
     shoot(page, "spectator-ended")
+
+
+def test_the_pages_socket_is_not_compressed(server, page):
+    """Chromium offers permessage-deflate on the page's socket; the server declines it
+    (``arena.web.serve.uvicorn_config``: a compressor per socket is memory a long-running
+    server kept after the close) and the page plays on plain frames."""
+    base, _ = server
+    waiting = create(base, **table({}, seed=5))
+    page.goto(base + waiting["watch"])
+    page.wait_for_selector("#conn.live")
+    assert page.evaluate("socket.extensions") == ""
+    page.wait_for_selector("#players li")  # the snapshot, read off plain frames, drawn
+    assert page.evaluate("window.__received[0].type") == "snapshot"

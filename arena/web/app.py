@@ -275,6 +275,7 @@ def _stream(view: str):
                         tg.cancel_scope.cancel()
                         break
                     channel.delivered(message)
+                    del message  # not held while the next is awaited: a snapshot is the size of the game so far
         finally:
             session.unsubscribe(channel)
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from arena.command import CliError, Command
 from arena.web.app import create_app
@@ -90,6 +91,24 @@ def transcripts_folder(path: str) -> None:
         raise CliError(f"--transcripts {path}: this user cannot write in that folder")
 
 
+def uvicorn_config(app: ASGIApp) -> uvicorn.Config:
+    """How uvicorn serves the app, here and in the tests that run the real server.
+
+    Why no permessage-deflate (RFC 7692) on the sockets, though browsers offer it: a
+    socket that negotiates it holds a zlib compressor and decompressor of its own, about
+    41 KiB of C memory (window 2**12, memLevel 5: uvicorn's settings) for as long as it
+    is open. Freed at the close, they leave holes in the C heap that later small
+    allocations pin, so a long-running server kept about 1.1 KiB of resident memory per
+    closed spectator's socket (5.4 MiB over 5,000; ``benchmarks/web_soak.py
+    --connections``), none of it Python objects. The bytes saved are few for a local
+    server: a finished short game's snapshot is 8 KB (2 KB deflated), each later
+    message a single event, and ``/api/…/state`` serves the same snapshot
+    uncompressed. Declining is plain WebSocket: the server leaves the extension out
+    of its handshake answer and the browser sends and receives uncompressed frames
+    (RFC 6455, section 9.1)."""
+    return uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on", ws_per_message_deflate=False)
+
+
 def run_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port must be between 0 and 65535, got {args.port}")
@@ -128,7 +147,7 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
+    server = uvicorn.Server(uvicorn_config(app))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
