@@ -13,15 +13,14 @@ from agents.llm.pricing import PriceError, PriceTable
 from arena.command import (
     CliError,
     Command,
-    add_limit_flags,
     add_model_option_flag,
     add_trust_code_flag,
     add_trust_flag,
-    apply_limits,
     console_for,
     parse_option_pairs,
 )
 from arena.gc_tuning import many_games
+from arena.limit_flags import add_limit_flags, apply_limits
 from arena.report_table import report_table
 from arena.persuasion.probe import Settings
 from arena.persuasion.report import summary
