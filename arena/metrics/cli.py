@@ -18,7 +18,7 @@ from arena.metrics.load import MetricsError, load_transcript
 from arena.metrics.self_incrimination import WolfSeat, self_incrimination, wolf_seats
 from arena.persuasion.paths import sidecar_for
 from arena.persuasion.report import recorded_outcomes, summary
-from arena.persuasion.cli import print_summary
+from arena.persuasion.tables import print_summary
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
