@@ -34,8 +34,10 @@ import random
 from datetime import datetime, timezone
 from typing import Any
 
+import agents.kinds as kinds
 from agents.base import Agent, SeatView
 from agents.llm.accounting import CallLog
+from agents.random_agent import random_answer
 from engine.decisions import Decision
 from transcripts.call_counts import OWN_AGENT_BACKEND
 from transcripts.schema import CallRecord
@@ -102,11 +104,8 @@ class OwnSeat(Agent):
     def _fallback_answer(self, view: SeatView, d: Decision) -> Any:
         """The heuristic bot's move, as a model seat's fallback plays it; a uniformly
         random legal one should the bot itself fail."""
-        from agents.heuristic import HeuristicAgent  # loaded by the first fallback (``agents.registry``)
-        from agents.random_agent import random_answer
-
-        if self._fallback_agent is None:
-            self._fallback_agent = HeuristicAgent(self.name, seed=self.seed, language=self.language)
+        if self._fallback_agent is None:  # the heuristic's module loads with the first fallback
+            self._fallback_agent = kinds.heuristic_agent()(self.name, seed=self.seed, language=self.language)
         try:
             answer = self._fallback_agent.decide(view, d)
             d.validate(answer)

@@ -12,16 +12,19 @@ from difflib import get_close_matches
 from functools import partial
 from typing import Any
 
+import agents.kinds as kinds
+from agents.a2a import make_a2a_agent
 from agents.a2a.spec import is_a2a_spec
 from agents.base import Agent
 from agents.custom import is_custom_spec, make_custom_agent
-from agents.llm import is_model_spec, make_llm_agent
+from agents.llm import is_model_spec
 from agents.random_agent import RandomAgent
 from agents.scripted import ScriptedAgent
 
-# The heuristic bot and the human seat are imported by the specs that seat them: a
-# process playing random bots (``werewolf simulate --agents random``) or reading a
-# transcript never pays for the heuristic's tables or the terminal's asyncio.
+# The heuristic bot, the reasoner, the human seat and the model seat are loaded by the
+# specs that seat them (``agents.kinds``): a process playing random bots (``werewolf
+# simulate --agents random``) or reading a transcript never pays for the heuristic's
+# tables, numpy or the terminal's asyncio.
 
 AgentMaker = Callable[[int], Agent]  # a seat's agent from its seed: ``agent_maker``'s dispatch done
 
@@ -57,9 +60,7 @@ def check_bot_options(spec: str, options: dict[str, Any] | None) -> dict[str, An
     if not options:
         return options
     if spec == "heuristic":
-        from agents.heuristic import HeuristicOptions  # loaded by the spec that needs it (see the imports)
-
-        return HeuristicOptions.parse(options).model_dump()
+        return kinds.heuristic_options().parse(options).model_dump()
     if is_custom_spec(spec):
         return dict(options)
     raise ValueError(f"agent '{spec}' takes no options (the heuristic bot takes noise; model seats take their settings)")
@@ -95,25 +96,21 @@ def agent_maker(spec: str, name: str, *, answers: dict[str, Any] | None = None, 
     if spec == "scripted":
         return lambda seed: ScriptedAgent(name, answers)
     if spec == "heuristic":
-        from agents.heuristic import HeuristicAgent, HeuristicOptions  # loaded by the spec that needs it
-
-        noise = HeuristicOptions.parse(options.get("options") or {}).noise
+        noise = kinds.heuristic_options().parse(options.get("options") or {}).noise
         language = options.get("language")  # the game's language, if told
-        return lambda seed: HeuristicAgent(name, seed=seed, language=language, noise=noise)
+        heuristic = kinds.heuristic_agent()
+        return lambda seed: heuristic(name, seed=seed, language=language, noise=noise)
     if spec == "reasoner":
-        from agents.reasoner.agent import ReasonerAgent  # loaded by the spec that needs it (numpy, the belief)
-
         language = options.get("language")
-        return lambda seed: ReasonerAgent(name, seed=seed, language=language)
+        reasoner = kinds.reasoner_agent()
+        return lambda seed: reasoner(name, seed=seed, language=language)
     if spec == "human":  # a person at this terminal; ``timeout`` is seconds per decision, in the game's language
-        from agents.human import HumanAgent  # the terminal's asyncio, for a human seat only
-
         timeout, language = options.get("timeout"), options.get("language") or "en"
-        return lambda seed: HumanAgent(name, seed=seed, timeout=timeout, language=language)
+        human = kinds.human_agent()
+        return lambda seed: human(name, seed=seed, timeout=timeout, language=language)
     if is_model_spec(spec):
+        make_llm_agent = kinds.llm_maker()
         return lambda seed: make_llm_agent(spec, name, seed=seed, **options)
     if is_a2a_spec(spec):  # a remote agent: the table's wiring and its A2AOptions
-        from agents.a2a import make_a2a_agent
-
         return lambda seed: make_a2a_agent(spec, name, seed=seed, **options)
     raise ValueError(f"unknown agent '{spec}' for {name}{near_miss(spec)} (known: {', '.join(KNOWN)})")

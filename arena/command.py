@@ -49,9 +49,8 @@ def parse_option_pairs(pairs: Sequence[str] | None, flag: str = "--option") -> d
     """``--option key=value`` pairs; values are read as YAML so ``true``/``3`` work."""
     if not pairs:
         return {}
-    # The YAML parser (transcripts.bounded loads it on first use) and asyncio
-    # (agents.llm.limits) load only when used: every subcommand imports this module, and they
-    # cost a tenth of a second of each start (python -X importtime).
+    # here, not at the top: every subcommand's module, and ``werewolf --help``, imports this
+    # module; the bounded reader (json, uuid, the YAML parser on first use) only this function needs
     import transcripts.bounded as bounded
 
     out: dict[str, Any] = {}
@@ -124,31 +123,6 @@ def add_output_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on stdout (narration goes to stderr)")
     p.add_argument("--god", action="store_true", help="narrate the night's secrets too")
     p.add_argument("--quiet", action="store_true", help="no narration")
-
-
-def add_limit_flags(p: argparse.ArgumentParser) -> None:
-    """The two caps on model calls in flight (``play``, ``play --resume``, ``fork``)."""
-    p.add_argument("--concurrency", type=int, metavar="N", help="at most N model calls in flight at once, all models together (default 32)")
-    p.add_argument("--model-concurrency", type=int, metavar="N", help="at most N calls in flight to any one model (default 8)")
-
-
-def apply_limits(args: argparse.Namespace) -> None:
-    """``--concurrency`` (model calls in flight, all models together) and
-    ``--model-concurrency`` (in flight to any one model), for every model seat."""
-    caps: dict[str, int] = {}
-    for flag, value, cap in (
-        ("--concurrency", getattr(args, "concurrency", None), "global_limit"),
-        ("--model-concurrency", getattr(args, "model_concurrency", None), "default_per_model"),
-    ):
-        if value is not None:
-            if not 1 <= value <= 1024:
-                raise CliError(f"{flag} needs a positive number, at most 1024; got {value}")
-            caps[cap] = value
-    if caps:
-        # asyncio loads with agents.llm.limits: only a command with model seats needs it (see parse_option_pairs)
-        from agents.llm.limits import configure as configure_limits
-
-        configure_limits(global_limit=caps.get("global_limit"), default_per_model=caps.get("default_per_model"))
 
 
 def parse_roles(text: str | None) -> list[str] | None:

@@ -23,17 +23,16 @@ from arena.command import (
     CliError,
     Command,
     add_fallbacks_flag,
-    add_limit_flags,
     add_model_option_flag,
     add_output_flags,
     add_trust_code_flag,
     add_trust_flag,
-    apply_limits,
     parse_option_pairs,
     seat_pair,
 )
 from arena.gamefile import header_for
 from arena.play_loop import save_path
+from arena.limit_flags import add_limit_flags, apply_limits
 from arena.signing_cli import add_sign_key_flag, signer_for
 from transcripts.schema import AnswerRecord, EventRecord, ForkRecord, Transcript, TranscriptError, read_transcript
 from transcripts.writer import TranscriptWriter

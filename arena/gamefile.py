@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
@@ -36,9 +36,7 @@ from engine.roles import DECISION_KINDS
 from engine.setup import GameSetup, SetupError
 from prompts.catalog import LANGUAGES
 import transcripts.bounded as bounded
-
-if TYPE_CHECKING:
-    from transcripts.schema import HeaderRecord
+from transcripts.schema import HeaderRecord, SeatRecord
 
 SCRIPTED = "scripted"
 HUMAN = "human"
@@ -394,9 +392,8 @@ def default_game(
 
 def header_for(spec: GameSpec, game: Game) -> HeaderRecord:
     """The transcript header: the spec as given plus the options in effect."""
-    # Imported here: playing bots (``simulate``) writes no transcript, and the writer
-    # brings the signing keys' cryptography with it.
-    from transcripts.schema import HeaderRecord, SeatRecord
+    # here, not at the top: playing bots (``simulate``) writes no transcript, and the
+    # writer brings the signing keys' cryptography with it
     from transcripts.writer import software_version
 
     return HeaderRecord(

@@ -14,6 +14,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from agents.base import Agent
@@ -24,13 +25,11 @@ from arena.beliefs import poll_for
 from arena.command import (
     CliError,
     Command,
-    add_limit_flags,
     add_fallbacks_flag,
     add_model_option_flag,
     add_output_flags,
     add_trust_code_flag,
     add_trust_flag,
-    apply_limits,
     parse_option_pairs,
     seat_pair,
 )
@@ -48,11 +47,14 @@ from arena.human_play import humans_at_terminal, seat_humans
 from arena.play_loop import play_to_end, save_path, screen_for
 from arena.preflight import before_play
 from arena.resume import run_resume
+from arena.limit_flags import add_limit_flags, apply_limits
 from arena.signing_cli import add_sign_key_flag, signer_for
 from engine.game import Game
 from transcripts.writer import TranscriptWriter
 from engine.presets import get_preset
 from arena.gamefile import HUMAN
+from arena.against_models import against_models
+from arena.tournament.store import StoreError
 
 def _configure_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("game_file", nargs="?", metavar="GAME_FILE", help="a .yaml/.yml/.json game file (default: a table of bots)")
@@ -159,11 +161,17 @@ def _play_spec(args: argparse.Namespace) -> tuple[GameSpec, Game, dict[str, Agen
     return spec, game, agents, calls
 
 
+def _people_games() -> ModuleType:
+    """``arena.people_games``, for a person's game recorded for the ratings (``--db``)."""
+    # here, not at the top: it loads the tournament's store, schedule and ratings (numpy),
+    # which no other game of ``werewolf play`` (nor its --help) needs
+    import arena.people_games as people_games
+
+    return people_games
+
+
 def _against_models(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
     """``--human NAME --models SPEC``: the person and the models at a table of bots."""
-    # here, not at the top: only --models needs the table builder
-    from arena.against_models import against_models
-
     if args.game_file or args.agents is not None:
         raise CliError("--models builds the table around --human NAME: give no game file and no --agents (a file seats models itself)")
     if len(args.human or []) != 1:
@@ -173,15 +181,11 @@ def _against_models(spec: GameSpec, args: argparse.Namespace) -> GameSpec:
 
 def _people_rotation(spec: GameSpec, db: str) -> GameSpec:
     """``--db``: the person's card the next of their rotation (``arena.people_games``)."""
-    # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
-    from arena.people_games import rotate_roles
-    from arena.tournament.store import StoreError
-
     if not any(s.agent == HUMAN for s in spec.seats):
         raise CliError("--db records a person's game for the ratings: give --human NAME too")
     try:
         deck = list(spec.roles or get_preset(spec.preset).deck(len(spec.seats)))
-        return rotate_roles(db, spec, deck)
+        return _people_games().rotate_roles(db, spec, deck)
     except StoreError as e:
         raise CliError(f"--db {db}: {e}") from None
 
@@ -242,8 +246,6 @@ def run_play(args: argparse.Namespace) -> int:
         if path != args.transcript:
             screen.console.print(f"[dim]This game is recorded in {path} (--transcript PATH to choose the file).[/dim]")
     beliefs = poll_for(spec.beliefs, writer)
-    if getattr(args, "db", None):
-        import arena.people_games as people_games  # here: only a person's game for the ratings needs it
     started, clock = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.monotonic()
     try:
         code = play_to_end(
@@ -252,11 +254,11 @@ def run_play(args: argparse.Namespace) -> int:
     except CliError as e:
         if getattr(args, "db", None) and path:
             why = str(e)
-            _to_people_db(args.db, lambda: people_games.record_abandoned(args.db, spec, Path(path), why), screen)
+            _to_people_db(args.db, lambda: _people_games().record_abandoned(args.db, spec, Path(path), why), screen)
         raise
     if getattr(args, "db", None) and path:
         _to_people_db(
-            args.db, lambda: people_games.record_finished(args.db, spec, game, Path(path), started=started, seconds=time.monotonic() - clock), screen
+            args.db, lambda: _people_games().record_finished(args.db, spec, game, Path(path), started=started, seconds=time.monotonic() - clock), screen
         )
     return code
 
@@ -264,9 +266,6 @@ def run_play(args: argparse.Namespace) -> int:
 def _to_people_db(db: str, record: Any, screen: Any) -> None:
     """Record the person's game in ``db``; a failure is said, never loses the game
     (its transcript is whole)."""
-    # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
-    from arena.tournament.store import StoreError
-
     try:
         record()
     except (StoreError, OSError, sqlite3.Error) as e:

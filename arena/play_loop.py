@@ -35,6 +35,7 @@ from transcripts.result import result_of
 from arena.runner import run_async
 from transcripts.call_counts import whose
 from engine.decisions import GameError, IllegalAnswer
+from arena import terminal_drafts
 
 SAVE_DIR = Path("out") / "play"  # where a person's game goes when no --transcript is given
 
@@ -192,8 +193,6 @@ def play_to_end(
     narrator = screen.narrator
     if not quiet and not json_out and (screen.humans or screen.console.is_terminal):
         # A person at the table, or a terminal watching: speeches as they are written.
-        from arena import terminal_drafts
-
         terminal_drafts.attach(agents, screen.console)
     watch = failure_watch(agents, screen)
     if watch is not None and calls is not None:

@@ -44,21 +44,10 @@ class Bar:
 
     def __enter__(self) -> "Bar":
         if self.enabled:
-            # Imported here: a run without a bar (--json, a pipe) never loads rich's live display.
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+            # here, not at the top: a run without a bar (--json, a pipe) never loads rich's live display
+            from arena.progress_display import live_progress
 
-            console = Console(file=self.stream or sys.stderr, highlight=False)
-            self._progress = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("left"),
-                TimeRemainingColumn(),
-                console=console,
-                transient=True,
-            )
+            self._progress = live_progress(self.stream or sys.stderr)
             self._progress.start()
             self._task = self._progress.add_task(self.what, total=self.total)
         return self

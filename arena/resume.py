@@ -24,8 +24,9 @@ from typing import Any
 from agents.llm.accounting import CallLog
 from agents.llm.config import endpoint_fields
 from arena.catchup import TRUST_CODE_HINT, Continuation, catch_up, play_on, seat_table, set_time_limit, verified
-from arena.command import EXIT_BAD_INPUT, CliError, apply_limits
+from arena.command import EXIT_BAD_INPUT, CliError
 from arena.endpoints import endpoint_refusal, trusted
+from arena.limit_flags import apply_limits
 from arena.fork import prepare_fork
 from arena.gamefile import GameFileError
 from arena.own_code import refuse_code

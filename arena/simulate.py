@@ -15,21 +15,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-from arena.command import EXIT_GAME_FAILED, CliError, Command, console_for, parse_option_pairs, parse_roles
+from arena.command import EXIT_GAME_FAILED, CliError, Command, parse_option_pairs, parse_roles
 from agents.registry import AgentMaker
 from arena.gamefile import GameFileError, GameSpec, default_game
-from arena.gc_tuning import many_games, tune_bot_worker
+from arena.gc_tuning import many_games
 from arena.progress import Bar, wanted
 from arena.runner import run_sync
 from engine.decisions import GameError, IllegalAnswer
 from engine.setup import GameSetup
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from rich.console import JustifyMethod
 
 MAIN_CAMPS = ("village", "werewolves")
 
@@ -197,27 +192,17 @@ def _play_all(table: _Table, seed: int, games: int, processes: int, done: Callab
             out.append(table.play(seed + i))
             done(1)
         return out
+    # here, not at the top: a one-process run never loads multiprocessing (issue 18)
+    from arena.bot_workers import workers
+
     tasks = chunks(games, processes)
     outcomes: list[tuple[str, int]] = []
-    with _workers(processes) as pool:
+    with workers(processes) as pool:
         for chunk in pool.map(table.play_range, [seed + first for first, _ in tasks], [count for _, count in tasks]):
             outcomes += chunk
             if done is not None:
                 done(len(chunk))
     return outcomes
-
-
-def _workers(processes: int) -> ProcessPoolExecutor:
-    """The worker processes, forked where the platform allows it (they start with the
-    engine already imported), each with the collector tuned for bot games for its
-    lifetime (a spawned worker does not inherit the parent's settings). Imported
-    here: a one-process run never loads multiprocessing."""
-    # See the docstring: only a run with workers loads them.
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(method), initializer=tune_bot_worker)
 
 
 def default_processes() -> int:
@@ -268,30 +253,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json()))
     else:
+        # here, not at the top: the printed report needs rich, which a --json run never loads
+        from arena.simulate_report import print_report
+
         print_report(report)
     return 0
-
-
-def print_report(report: SimulationReport) -> None:
-    from rich.table import Table  # the printed report only: a --json run never loads rich
-
-    from arena.table_fit import fitted  # rich too, for the same reason
-
-    console = console_for(False)
-    last = report.seed + max(report.games - 1, 0)
-    console.print(
-        f"[bold]{report.games} games[/bold] · {report.preset} · {report.players} players · "
-        f"{report.agents} bots · seeds {report.seed}..{last}"
-    )
-    table = Table()
-    columns: tuple[tuple[str, JustifyMethod], ...] = (("winner", "left"), ("wins", "right"), ("rate", "right"), ("95% interval", "right"))
-    for col, justify in columns:
-        table.add_column(col, justify=justify)
-    for camp, r in sorted(report.win_rates().items(), key=lambda kv: -kv[1]["rate"]):
-        table.add_row(camp, str(report.wins[camp]), f"{r['rate']:.1%}", f"{r['low']:.1%} – {r['high']:.1%}")
-    console.print(fitted(table))
-    rate = report.games / report.seconds if report.seconds > 0 else float("inf")
-    console.print(f"mean length: {report.mean_days:.2f} days · {report.seconds:.2f} s · {rate:.1f} games/s")
 
 
 COMMANDS = [Command("simulate", "play many bot games and report win rates", _configure, run)]

@@ -1,7 +1,7 @@
 """Round trips per game under each discussion protocol (rule option ``discussion``).
 
 Full games of model seats (``openai:`` back end, the real SDK, ``arena.runner.run_async``)
-against the local stand-in of ``benchmarks/standin_server.py``, which answers legally
+against the local stand-in of ``arena/standin_server.py``, which answers legally
 after a fixed latency. The same seeds are played under ``round_robin`` (the books'
 debate, one speaker at a time), ``bidding`` (werewolf_arena: a batch of bids before each
 speech) and ``parallel`` (Kaggle: one batch per round of speeches). Printed per
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from llm_orchestration import NAMES, Waves, critical_path, timed_game  # noqa: E402
-from standin_server import StandInServer  # noqa: E402
+from arena.standin_server import StandInServer  # noqa: E402
 
 from agents.llm.accounting import CallLog  # noqa: E402
 from agents.registry import make_agent  # noqa: E402

@@ -5,7 +5,7 @@ Full games of the project's model seat (``LLMAgent`` over the ``openai:`` and
 and the process-wide concurrency limits) against a local stand-in of both vendors'
 APIs that takes a fixed latency per call, always answers legally and reports usage
 the way each vendor would bill it, by its documented prompt-cache rules
-(``benchmarks/standin_server.py``, ``agents.llm.vendor_cache``). Figures are printed,
+(``arena/standin_server.py``, ``agents.llm.vendor_cache``). Figures are printed,
 never asserted.
 
 Per table size and vendor semantics (OpenAI: one run, priced for a small and a
@@ -72,8 +72,8 @@ def _seats_from(tree: str) -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import standin_server  # noqa: F401  (puts this tree first on sys.path: put the other one back)
+    sys.path.insert(0, str(ROOT))
+    import arena.standin_server  # noqa: F401  (this tree's stand-in and arena package; the other tree goes back in front)
 
     sys.path.insert(0, tree)
 
@@ -84,7 +84,7 @@ else:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from standin_server import StandInServer  # noqa: E402
+from arena.standin_server import StandInServer  # noqa: E402
 
 from agents.llm.accounting import CallLog  # noqa: E402
 from agents.llm.config import LLMOptions  # noqa: E402

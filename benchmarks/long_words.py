@@ -6,7 +6,7 @@ and after the engine's bound on words (``engine.words.MAX_CHARS``).
     python benchmarks/long_words.py --chars 2000         # words at the bound
 
 Two games of eight seats through ``werewolf play FILE`` (in this process), the model
-seats on the local stand-in server (``benchmarks/standin_server.py``, a real HTTP
+seats on the local stand-in server (``arena/standin_server.py``, a real HTTP
 server speaking the OpenAI wire protocol), seed 4, the Sheriff off:
 
 - ``scripted``: Alice is a scripted villager who says ``--chars`` characters at every
@@ -54,7 +54,7 @@ def game_file(folder: Path, by: str, words: str) -> Path:
 
 
 def play(by: str, chars: int) -> None:
-    import standin_server as ss
+    import arena.standin_server as ss
     from arena.cli import main
 
     words = ("I am a plain villager. " * (chars // 23 + 1))[:chars]
@@ -98,18 +98,14 @@ def main() -> None:
     ap.add_argument("--code", type=Path, default=HERE, help="the checkout whose engine, agents and CLI are measured")
     ap.add_argument("--chars", type=int, default=100_000, help="characters Alice says at each speech (default 100,000)")
     args = ap.parse_args()
-    sys.path[:0] = [str(args.code.resolve()), str(HERE / "benchmarks")]
+    sys.path[:0] = [str(args.code.resolve())]
     os.environ["OPENAI_API_KEY"] = "sk-benchmark-standin"
     os.environ.pop("OPENAI_BASE_URL", None)
 
-    # What is measured is imported first: the stand-in puts its own checkout first on the
-    # path when it is imported, and the measured one goes back in front after it.
+    # What is measured is imported from the measured checkout, the stand-in with it.
     import agents.llm.vendor_cache  # noqa: F401
     import arena.cli  # noqa: F401
     import engine
-    import standin_server  # noqa: F401
-
-    sys.path[:0] = [str(args.code.resolve())]
 
     print(f"code measured: {Path(engine.__file__).resolve().parents[1]}")
     for by in ("scripted", "model"):

@@ -9,7 +9,7 @@ the exit code and the last line on stderr:
 - ``hang``: a socket that accepts connections and never answers (the kernel completes
   the handshake for a listening socket's backlog), under the seat's default time
   limits and retries, and again with ``--model-option timeout=2 max_retries=1``;
-- ``404``: the benchmark stand-in (``standin_server``) knowing only another model;
+- ``404``: the benchmark stand-in (``arena.standin_server``) knowing only another model;
 - ``healthy``: the same stand-in knowing the model: the game is played (``--quiet``).
 
     python benchmarks/preflight_timing.py [--only dead,404]
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from standin_server import StandInServer  # noqa: E402
+from arena.standin_server import StandInServer  # noqa: E402
 
 
 def play(base_url: str, model: str = "foo", *extra: str) -> tuple[float, int, str]:

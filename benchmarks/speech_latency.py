@@ -3,7 +3,7 @@
     python benchmarks/speech_latency.py [--delay 0.02] [--games 3]
 
 One model seat (``openai:standin``) among four bots, on the real-HTTP stand-in of
-``benchmarks/standin_server.py``, which streams its reply in pieces of 4 characters with
+``arena/standin_server.py``, which streams its reply in pieces of 4 characters with
 ``--delay`` seconds between two (a model writing at that pace).
 Printed (medians over its speeches in a few games): the time from the question to the
 first public words shown (a draft,
@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
-from standin_server import StandInServer  # noqa: E402
+from arena.standin_server import StandInServer  # noqa: E402
 
 
 async def speeches(base_url: str, stream: bool, games: int) -> list[tuple[float | None, float]]:

@@ -2,7 +2,7 @@
 
 Two trees side by side in one run: ``--before REF`` (default: where this branch left
 ``main``, extracted with ``git archive``) and the working tree. A model game (three
-``openai:`` seats against the local stand-in server of ``standin_server.py``, five
+``openai:`` seats against the local stand-in server of ``arena/standin_server.py``, five
 heuristic bots) is the honest file; the forgeries are made from it and from a bots'
 game at the same table with another winner:
 
@@ -143,7 +143,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20, help="verifications per process (their median is taken)")
     ap.add_argument("--rounds", type=int, default=3, help="processes per tree, alternating (the lowest median is printed)")
     args = ap.parse_args()
-    from standin_server import StandInServer
+    from arena.standin_server import StandInServer
 
     before_ref = args.before or subprocess.check_output(["git", "merge-base", "HEAD", "main"], cwd=ROOT, text=True).strip()
     with tempfile.TemporaryDirectory() as tmp, StandInServer(latency=0.0) as api:

@@ -15,6 +15,7 @@ from string import Template
 from typing import Any, Iterable
 
 from engine.roles import ROLES
+from prompts.yaml_parser import yaml_module
 
 LANGUAGES: tuple[str, ...] = ("en", "zh")
 FALLBACK = "en"
@@ -23,10 +24,8 @@ FILES: tuple[str, ...] = ("system", "rules", "roles", "events", "decisions", "te
 
 def _load_file(lang: str, stem: str) -> dict[str, Any]:
     """Read through importlib.resources so an installed wheel and a bare checkout both work."""
-    import yaml  # the first prompt file read loads the parser: playing bots reads none
-
     resource = files("prompts").joinpath(lang, f"{stem}.yaml")
-    data = yaml.safe_load(resource.read_text(encoding="utf-8"))
+    data = yaml_module().safe_load(resource.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"prompts/{lang}/{stem}.yaml must be a mapping")
     return data

@@ -38,7 +38,7 @@ its list names; ``push_lookup`` queues misbehaviours for the model routes alone,
 
 A request with ``"stream": true`` is answered as each vendor streams (OpenAI's
 ``chat.completion.chunk`` events, Anthropic's named events: ``sse_chunks`` and
-``anthropic_events`` of ``benchmarks/standin_server.py``, which cite the vendors'
+``anthropic_events`` of ``arena/standin_server.py``, which cite the vendors'
 documentation), the same answer in pieces; ``refuse_stream`` makes a streamed request
 a 400, as a grammar server that cannot stream a constrained reply answers.
 
@@ -58,9 +58,7 @@ import asyncio
 import json
 import random
 import re
-import sys
 from contextlib import contextmanager
-from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -70,8 +68,7 @@ import respx
 from respx.mocks import AbstractRequestMocker
 from gbnf_check import Grammar
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from standin_server import anthropic_events, sse_body, sse_chunks  # noqa: E402
+from arena.standin_server import anthropic_events, sse_body, sse_chunks  # noqa: E402
 
 from agents.llm.vendor_cache import (
     AnthropicPromptCache,

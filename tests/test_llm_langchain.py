@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -136,10 +135,9 @@ def test_a_langchain_openai_seat_plays_one_loop_after_another(tmp_path, monkeypa
     their first request. Games played one after another in one process (a tournament's,
     each in an ``asyncio.run`` of its own) and the check made before a game in its own
     loop must not inherit them ("Event loop is closed"). Against the real-socket
-    stand-in (``benchmarks/standin_server.py``), whose keep-alive connections the client
+    stand-in (``arena/standin_server.py``), whose keep-alive connections the client
     pools as it would a vendor's (HTTP/1.1 persistent connections, RFC 9112 section 9.3)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from standin_server import StandInServer
+    from arena.standin_server import StandInServer
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-standin-local")
     spec = "langchain:openai:gpt-5.4-mini"

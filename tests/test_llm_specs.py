@@ -169,8 +169,7 @@ def test_litellm_prices_fill_the_table_and_never_override_it():
 def test_litellm_plays_against_the_local_server_with_its_prices(tmp_path, monkeypatch):
     if not _installed("litellm"):  # not importorskip: importing it here would fetch its price map
         pytest.skip("litellm is not installed")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from standin_server import StandInServer
+    from arena.standin_server import StandInServer
 
     monkeypatch.setenv("STANDIN_KEY", "sk-standin-secret")
     model = "deepseek/deepseek-chat"  # priced by LiteLLM's map only

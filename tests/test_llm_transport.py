@@ -2,7 +2,7 @@
 dropped connection, for every back end; only an answer the model did give counts
 against it.
 
-The server is ``benchmarks/standin_server.py``: a real HTTP server on 127.0.0.1, so
+The server is ``arena/standin_server.py``: a real HTTP server on 127.0.0.1, so
 the vendors' SDKs and LangChain read its bytes as they read a vendor's, and it can do
 what a mock cannot: promise a Content-Length it never sends, drop a chunked stream.
 Each fault (``Fault``) is served to the first attempts, then a good answer.
@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import socket
-import sys
-from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
@@ -24,8 +22,7 @@ from agents.llm import from_langchain, make_llm_agent
 from agents.llm.accounting import CallLog
 from arena.metrics.rule_following import rule_metrics
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from standin_server import Fault, StandInServer  # noqa: E402
+from arena.standin_server import Fault, StandInServer  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("llm_env")
 

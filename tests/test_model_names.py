@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.llm import _EXAMPLE
+from agents.llm.specs import _EXAMPLE
 from agents.llm.pricing import DEFAULT_TABLE
 from arena.web.table_form import MODEL_EXAMPLES
 

@@ -6,7 +6,7 @@ game, never to another seat.
 The failing seats are real model seats (``openai:``) aimed at an address where
 nothing listens, with no retries, so each decision fails at once as a dead server
 fails it; a working seat talks to the real-socket stand-in
-(``benchmarks/standin_server.py``).
+(``arena/standin_server.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import io
 import json
 import os
 import socket
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +37,8 @@ from engine.speech import SPEAK
 from transcripts.schema import CallRecord
 from transcripts.writer import TranscriptWriter
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from llm_standins import OpenAIStandIn, Status, standin_router  # noqa: E402
-from standin_server import StandInServer  # noqa: E402
+from arena.standin_server import StandInServer  # noqa: E402
 from test_web_browser import browser, page  # noqa: E402,F401  (the browser fixtures, used by name)
 from test_web_browser import create, run_server  # noqa: E402
 from test_web_browser import table as browser_table  # noqa: E402

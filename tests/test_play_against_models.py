@@ -3,14 +3,13 @@
 The table: the person at a seat drawn from the seed, the other seats alternately the
 model and the reference bot (``arena.gamefile.TABLE_OPPONENT``); at the end, the cost.
 The whole game runs in a pseudo-terminal against the streaming stand-in of
-``benchmarks/standin_server.py``, the person silent (every question's safe default
+``arena/standin_server.py``, the person silent (every question's safe default
 after a short time limit), and the models' speeches are written out as they stream.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,7 @@ from arena.against_models import against_models
 from arena.cli import main
 from arena.gamefile import HUMAN, TABLE_OPPONENT, GameFileError, default_game
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from standin_server import SPEECH, StandInServer  # noqa: E402
+from arena.standin_server import SPEECH, StandInServer  # noqa: E402
 
 
 def test_the_person_sits_among_the_model_and_the_reference_bots():

@@ -168,10 +168,10 @@ def test_simulate_worker_processes_tune_their_collector():
     import gc
 
     from arena.gc_tuning import BOT_GAMES_THRESHOLD
-    from arena.simulate import _workers
+    from arena.bot_workers import workers
 
     assert gc.get_threshold() != BOT_GAMES_THRESHOLD
-    with _workers(2) as pool:
+    with workers(2) as pool:
         threshold, frozen, enabled = pool.submit(_collector).result(timeout=60)
     assert threshold == BOT_GAMES_THRESHOLD and frozen > 0 and enabled
     assert gc.get_threshold() != BOT_GAMES_THRESHOLD

@@ -122,8 +122,7 @@ def _records(db: Path, kind: str) -> list[dict]:
 
 
 def test_model_games_play_on_the_actor_under_the_same_limits(cluster, tmp_path, monkeypatch):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from standin_server import StandInServer
+    from arena.standin_server import StandInServer
 
     monkeypatch.setenv(KEY_ENV, KEY)  # the driver seats each model once before the run
     with StandInServer(latency=0) as api:

@@ -1,5 +1,5 @@
 """A model seat's speech grows on the web table as the model writes it: real Chromium,
-the real server, models on the streaming stand-in of ``benchmarks/standin_server.py``
+the real server, models on the streaming stand-in of ``arena/standin_server.py``
 (OpenAI's ``chat.completion.chunk`` events, a pause between two of them).
 
 A person plays a whole game against three model seats; the page records every text
@@ -12,13 +12,10 @@ said it was withdrawn, and ended with the checked speech.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from standin_server import REASONING, SPEECH, WITHDRAWN, StandInServer  # noqa: E402
+from arena.standin_server import REASONING, SPEECH, WITHDRAWN, StandInServer  # noqa: E402
 from test_web_browser import browser, page  # noqa: E402,F401  (the browser fixtures, used by name)
 from test_web_browser import create, play_to_end, run_server  # noqa: E402
 from test_web_browser import table as browser_table  # noqa: E402

@@ -40,6 +40,8 @@ from typing import Any, Iterator, Literal
 
 import orjson
 
+from prompts.yaml_parser import yaml_module
+
 KiB = 1024
 MiB = 1024 * KiB
 GiB = 1024 * MiB
@@ -279,8 +281,7 @@ def loads_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_values: int = MAX_V
     """``yaml.safe_load(text)``'s value, within the bounds (aliases counted as what they
     stand for: a few lines of ``&a [*b, *b, ...]`` hold billions of values); ``InputError``
     otherwise, naming the line and the column."""
-    import yaml  # only a YAML file needs the parser (a tenth of a second at each start)
-
+    yaml: Any = yaml_module()
     loader = _bounded_loader(max_depth)
     try:
         value = yaml.load(text, Loader=loader)  # noqa: S506 (a SafeLoader: no tag makes an object)
@@ -300,14 +301,15 @@ def _bounded_loader(max_depth: int) -> Any:
     once a level) and measures a number's text before converting it. An alias stands
     for its anchor's whole value, so each composed node knows its height, and an alias
     is refused where that height would take the document past ``max_depth``."""
-    import yaml  # see loads_yaml
-    from yaml.events import AliasEvent
-    from yaml.nodes import MappingNode, SequenceNode
+    yaml: Any = yaml_module()
+    AliasEvent, MappingNode, SequenceNode = yaml.AliasEvent, yaml.MappingNode, yaml.SequenceNode
+    marked_error: Any = yaml.MarkedYAMLError
+    safe_loader: Any = yaml.SafeLoader
 
-    class Refused(yaml.MarkedYAMLError):
+    class Refused(marked_error):
         """A document within YAML's grammar but beyond a bound."""
 
-    class Loader(yaml.SafeLoader):
+    class Loader(safe_loader):
         Refused: Any  # the class of this loader's refusals (set below)
 
         def __init__(self, stream: Any) -> None:

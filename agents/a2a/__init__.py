@@ -8,6 +8,7 @@ Reading a spec (``agents.a2a.spec``) loads nothing more; the SDK (``pip install
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +40,7 @@ def make_a2a_agent(spec: str, name: str, *, seed: int = 0, **kwargs: Any) -> "A2
         token = os.environ.get(opts.token_env)
         if not token:
             raise ValueError(f"{spec} needs a bearer token: set {opts.token_env} (options.token_env)")
-    try:  # the SDK, loaded by the first remote seat only
-        from agents.a2a.agent import A2AAgent
-    except ImportError as e:
-        raise ImportError(f"the a2a-sdk package is needed for a2a: seats ({e}); pip install 'werewolf-arena[a2a]'") from None
-    return A2AAgent(
+    return _agent_class()(
         name,
         url,
         options=opts,
@@ -59,11 +56,19 @@ def make_a2a_agent(spec: str, name: str, *, seed: int = 0, **kwargs: Any) -> "A2
     )
 
 
-def __getattr__(name: str) -> Any:
-    if name == "A2AAgent":  # the SDK, loaded when the class is asked for
-        from agents.a2a.agent import A2AAgent
+def _agent_class() -> type[A2AAgent]:
+    """The remote seat's class: its module imports the A2A SDK, so it is imported by the
+    first remote seat (or the first read of ``agents.a2a.A2AAgent``), not with this face."""
+    try:
+        cls: type[A2AAgent] = importlib.import_module("agents.a2a.agent").A2AAgent
+    except ImportError as e:
+        raise ImportError(f"the a2a-sdk package is needed for a2a: seats ({e}); pip install 'werewolf-arena[a2a]'") from None
+    return cls
 
-        return A2AAgent
+
+def __getattr__(name: str) -> Any:
+    if name == "A2AAgent":
+        return _agent_class()
     raise AttributeError(name)
 
 

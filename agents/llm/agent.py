@@ -65,6 +65,7 @@ from engine.decisions import BOOL, CHOICE
 from agents.llm.parse import NoAnswer, parse_reply
 import hashlib
 from engine.roles import ROLES
+from engine.speech import SPEAK
 
 log = logging.getLogger("werewolf.llm")
 
@@ -251,8 +252,6 @@ class LLMAgent(Agent):
     def _speech_stream(self, d: Decision) -> SpeechStream | None:
         """Drafts of a public speech given in turn; not of a round where everybody
         speaks at once (its speeches are heard together), nor of any private words."""
-        from engine.speech import SPEAK
-
         if self.drafts is None or d.kind != SPEAK or (d.context or {}).get("protocol") == "parallel":
             return None
         return SpeechStream(self.drafts, self.name, d.id)

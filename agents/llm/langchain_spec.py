@@ -1,5 +1,7 @@
 """``langchain:PROVIDER:MODEL`` and ``langchain:MODULE:FACTORY``: a LangChain chat model
 named in a spec, so game files, tournaments, ``--seat`` and the web page can seat one.
+Imported by the first ``langchain:`` seat (``agents.llm.factory``), never with the
+other model seats: it loads ``langchain_core``.
 
 ``PROVIDER`` is one of ``PROVIDERS`` (LangChain's own provider ids, as
 ``init_chat_model`` spells them): the provider package's class is built with the
@@ -27,8 +29,11 @@ import importlib.util
 import os
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
+
 from agents.llm.backends.base import local_url
 from agents.llm.config import LLMOptions
+from agents.llm.specs import split_langchain
 from transcripts.langchain_providers import PROVIDERS
 from agents.llm.backends.base import MissingKey
 
@@ -45,17 +50,6 @@ _NAMES: dict[str, tuple[str, ...]] = {
 }
 # Settings a factory's model cannot take from the seat's options.
 _SAMPLING = ("temperature", "max_tokens", "base_url", "api_key_env")
-
-
-def split_langchain(rest: str) -> tuple[str, str]:
-    """``PROVIDER:MODEL`` or ``MODULE:FACTORY`` (what follows ``langchain:``)."""
-    head, sep, tail = rest.partition(":")
-    if not sep or not head.strip() or not tail.strip():
-        raise ValueError(
-            f"'langchain:{rest}' needs two parts: langchain:PROVIDER:MODEL (e.g. langchain:openai:gpt-5.4-mini) "
-            "or langchain:MODULE:FACTORY (a function returning a BaseChatModel)"
-        )
-    return head.strip(), tail.strip()
 
 
 def chat_model_from_spec(rest: str, options: LLMOptions) -> Any:
@@ -83,7 +77,7 @@ def _importable(module: str) -> bool:
 
 
 def _init_chat_model() -> Any:
-    try:
+    try:  # here, not at the top: the ``langchain`` package is optional even for langchain: seats
         from langchain.chat_models import init_chat_model
     except ImportError:
         return None
@@ -149,8 +143,6 @@ def _kwargs(cls: Any, model: str, options: LLMOptions) -> dict[str, Any]:
 
 
 def _from_factory(module_name: str, attr: str, options: LLMOptions) -> Any:
-    from langchain_core.language_models import BaseChatModel
-
     given = [k for k in _SAMPLING if k in options.model_fields_set]
     if given:
         raise ValueError(

@@ -1,7 +1,7 @@
 """What each vendor's prompt cache would bill for a request, by the vendors' documented rules.
 
 The stand-ins the tests and benchmarks talk to (``tests/llm_standins.py``,
-``benchmarks/standin_server.py``) report their usage blocks from these models, so the
+``arena/standin_server.py``) report their usage blocks from these models, so the
 project's accounting reads what a game would really be billed, and a prompt layout
 is judged by the cache the vendor really has, not by how similar two message lists
 look. Pure and deterministic: tokens are counted as 4 characters each (the stand-ins'

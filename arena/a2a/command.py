@@ -13,6 +13,8 @@ import importlib.util
 import logging
 from pathlib import Path
 
+import uvicorn
+
 from arena.command import CliError, Command, console_for
 
 DEFAULT_PORT = 9200
@@ -56,9 +58,8 @@ def run(args: argparse.Namespace) -> int:
     url = (args.url or f"http://{args.host}:{args.port}").rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise CliError(f"--url must start with http:// or https://, got {url}")
-    import uvicorn  # the server: only this command needs it
-
-    from arena.a2a.assessor import assessor_app  # the SDK: loaded by this command only
+    # here, not at the top: the assessor imports the A2A SDK, an optional extra (checked above)
+    from arena.a2a.assessor import assessor_app
 
     out = Path(args.out)
     try:

@@ -15,6 +15,15 @@ import sys
 from pathlib import Path
 
 from arena.command import EXIT_GAME_FAILED, CliError, Command, parse_option_pairs
+from arena.bench.protocol import ProtocolError, load_protocol
+from arena.bench.card import build_card, write_card
+from arena.bench.run import Bench, BenchError
+from transcripts.signing import ENV_VAR, SigningKeyError, encode_public, generate, load_signer
+from arena.bench.plan import bench_config
+from arena.tournament.config import ConfigError
+from arena.tournament.run import preflight
+from arena.bench.estimate import estimate
+from arena.bench.card import verify_card
 
 DEFAULT_PROTOCOL = "v1"
 
@@ -37,9 +46,6 @@ def run(args: argparse.Namespace) -> int:
         return _verify(Path(args.verify), args.json)
     if not args.spec:
         raise CliError("werewolf bench: name the model to bench (SPEC), or --verify CARD")
-    # here, not at the top: every command's --help loads this module; the bench's own only when it runs
-    from arena.bench.protocol import ProtocolError, load_protocol
-
     try:
         protocol = load_protocol(args.protocol)
     except ProtocolError as e:
@@ -54,11 +60,6 @@ def run(args: argparse.Namespace) -> int:
     est = _estimate(protocol, args.spec, options, args.prices, args.yes, say)
     if not args.yes:
         _confirm(say)
-    # here, not at the top: every command's --help loads this module; the bench's own only when it runs
-    from arena.bench.card import build_card, write_card
-    from arena.bench.run import Bench, BenchError
-    from transcripts.signing import encode_public, load_signer
-
     bench = Bench(
         protocol, args.spec, options, out, budget_usd=args.budget_usd, game_cost=(est or {}).get("usd_per_game") or 0.0,
         sign_key=sign_key, prices=args.prices,
@@ -112,9 +113,6 @@ def _say(quiet_stdout: bool):
 def _sign_key(given: str | None, out: Path, say) -> str | None:
     """The transcripts are always signed: the given key, the environment's, or one made
     for this bench directory (kept there, so a resumed run signs with the same key)."""
-    # here, not at the top: every command's --help loads this module; the bench's own only when it runs
-    from transcripts.signing import ENV_VAR, SigningKeyError, generate, load_signer
-
     if given:
         try:
             load_signer(given)
@@ -133,11 +131,6 @@ def _sign_key(given: str | None, out: Path, say) -> str | None:
 
 def _preflight(protocol, spec: str, options, prices: str | None) -> None:
     """A model endpoint that does not answer stops the bench before anything: exit 2."""
-    # here, not at the top: every command's --help loads this module; the bench's own only when it runs
-    from arena.bench.plan import bench_config
-    from arena.tournament.config import ConfigError
-    from arena.tournament.run import preflight
-
     try:
         preflight(bench_config(protocol, spec, options, sign_key=None, prices=prices))
     except ConfigError as e:
@@ -145,9 +138,6 @@ def _preflight(protocol, spec: str, options, prices: str | None) -> None:
 
 
 def _estimate(protocol, spec: str, options, prices: str | None, yes: bool, say) -> dict | None:
-    # here, not at the top: every command's --help loads this module; the bench's own only when it runs
-    from arena.bench.estimate import estimate
-
     say(f"estimating: a dry run of {protocol.label}, a deal of every table and opponent, on the local stand-in ...")
     try:
         est = estimate(protocol, spec, options, prices=prices)
@@ -173,9 +163,6 @@ def _confirm(say) -> None:
 
 
 def _verify(path: Path, as_json: bool) -> int:
-    # here, not at the top: every command's --help loads this module; the bench's own only when it runs
-    from arena.bench.card import verify_card
-
     check = verify_card(path)
     if as_json:
         print(json.dumps({"card": str(path), "ok": check.ok, "games": check.games, "problems": check.problems}))

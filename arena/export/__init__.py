@@ -13,6 +13,7 @@ text.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 from collections import defaultdict
 from pathlib import Path
@@ -81,9 +82,7 @@ def export(source: str | Path | Games, fmt: str, out: str | Path, done: Callable
         raise ExportError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     if fmt == "parquet":
         _pandas()
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("pyarrow") is None:  # pandas imports it when it writes
             raise ExportError(f"Parquet files need pyarrow (the data extra): {DATA_EXTRA}; CSV needs nothing more") from None
     table_rows = rows(source, done)
     folder = Path(out)

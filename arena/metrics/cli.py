@@ -17,6 +17,8 @@ from arena.metrics.game import Aggregate, aggregate, game_metrics, measures
 from arena.metrics.load import MetricsError, load_transcript
 from arena.metrics.self_incrimination import WolfSeat, self_incrimination, wolf_seats
 from arena.persuasion.paths import sidecar_for
+from arena.persuasion.report import recorded_outcomes, summary
+from arena.persuasion.tables import print_summary
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -204,28 +206,18 @@ def with_persuasion(games: Iterable[Any], root: Path, heard: list[Any]) -> Itera
     ``werewolf persuasion``; nothing is asked here) appended to ``heard``."""
     for g in games:
         if g.path is not None and sidecar_for(g.path).exists():
-            # here, not at the top: the records' models and the intervals (numpy) load only for a measured game
-            from arena.persuasion.report import recorded_outcomes
-
             label = Path(g.path).relative_to(root).as_posix() if root.is_dir() else Path(g.path).name
             heard.extend(recorded_outcomes(g.path, label))
         yield g
 
 
 def persuasion_summary(heard: list[Any]) -> dict[str, Any]:
-    # here, not at the top: see ``with_persuasion`` (called only when a game was measured)
-    from arena.persuasion.report import summary
-
     return summary(heard, per_speech=False)
 
 
 def print_persuasion(s: dict[str, Any] | None, *, seats: bool) -> None:
     """The persuasion tables (``seats``: one game's, per seat too)."""
     if s:
-        # here, not at the top: arena.persuasion.cli loads the measuring command (model
-        # seats and all), which ``werewolf metrics`` needs only for measured games
-        from arena.persuasion.cli import print_summary
-
         console = console_for(False)
         console.print(f"[bold]Persuasion[/bold]: {s['speeches']} speeches measured (werewolf persuasion; the records beside the transcripts)")
         print_summary(console, s, seats=seats)

@@ -7,22 +7,21 @@ import asyncio
 import json
 import math
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from agents.llm.pricing import PriceError, PriceTable
 from arena.command import (
     CliError,
     Command,
-    add_limit_flags,
     add_model_option_flag,
     add_trust_code_flag,
     add_trust_flag,
-    apply_limits,
     console_for,
     parse_option_pairs,
 )
 from arena.gc_tuning import many_games
-from arena.report_table import report_table
+from arena.limit_flags import add_limit_flags, apply_limits
+from arena.persuasion.tables import print_summary
 from arena.persuasion.probe import Settings
 from arena.persuasion.report import summary
 from arena.persuasion.run import measure
@@ -126,29 +125,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------- the tables
-def _pts(x: float) -> str:
-    text = f"{100 * x:+.1f}"
-    return "+0.0" if text == "-0.0" else text
-
-
-def _est(e: dict[str, Any] | None) -> str:
-    """A swing in percentage points, with its interval when there is one."""
-    if not e or e.get("value") is None:
-        return "—"
-    if e.get("low") is None:
-        return f"{_pts(e['value'])} pts"
-    return f"{_pts(e['value'])} pts [{_pts(e['low'])}, {_pts(e['high'])}]"
-
-
-def _rows(groups: Sequence[dict[str, Any]], first: Sequence[str]) -> list[tuple[str, ...]]:
-    return [
-        (*(str(g[k]) for k in first), str(g["n"]), _est(g["swing"]), _est(g["toward_wolf"]["swing"]), _est(g["toward_innocent"]["swing"]),
-         _est(g["against_speaker"]))
-        for g in groups
-    ]  # fmt: skip
-
-
 def show(out: dict[str, Any]) -> None:
     console = console_for(False)
     what = "control (a neutral line against another)" if out["settings"]["control"] else "speeches"
@@ -162,30 +138,6 @@ def show(out: dict[str, Any]) -> None:
         console.print(f"[yellow]note[/yellow] {line}", highlight=False)
     for line in out["skipped"][:5]:
         console.print(f"[yellow]skipped[/yellow] {line}", highlight=False)
-
-
-def print_summary(console: Any, s: dict[str, Any], *, seats: bool = True) -> None:
-    """The tables of a summary (``report.summary``): by agent, side and seat, and the
-    listeners' susceptibility (``werewolf persuasion``, and ``werewolf metrics`` when a
-    game has a persuasion record)."""
-    if not s["speeches"]:
-        return
-    columns = ("speeches", "swing toward the accused", "accused a wolf", "accused innocent", "against the speaker")
-    console.print(report_table("Persuasion by the speaker's agent (swing in points; 95% bootstrap over speeches)", ("agent", *columns), _rows(s["by_agent"], ("agent",))))
-    console.print(report_table("Persuasion by the speaker's side", ("side", *columns), _rows(s["by_side"], ("side",))))
-    if seats:
-        console.print(report_table("Persuasion by seat", ("seat", "agent", *columns), _rows(s["by_seat"], ("name", "agent")), left=2))
-    console.print(report_table(
-        "Susceptibility: how far each listener agent is moved",
-        ("listener agent", "by wolves' speeches", "n", "by the others'", "n"),
-        [(x["agent"], _est(x["from_wolves"]["swing"]), str(x["from_wolves"]["n"]), _est(x["from_village"]["swing"]), str(x["from_village"]["n"]))
-         for x in s["susceptibility"]],
-    ))  # fmt: skip
-    console.print(
-        "[dim]swing: the change in the share of a speech's listeners voting for the player it accuses when the speech is "
-        "said rather than replaced by a neutral line, in percentage points; against the speaker: the same for votes on "
-        "the speaker. Fewer than 3 speeches (or listeners) give no interval.[/dim]"
-    )
 
 
 COMMANDS = [

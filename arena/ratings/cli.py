@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any, Callable, Sequence
 
+import arena.ratings.blas_threads  # noqa: F401  (first: it sets OPENBLAS_NUM_THREADS before numpy loads)
 from arena.cli import CliError, Command, console_for
+from arena.ratings.from_db import load_board, load_persuasion, rating_anchor, rating_outcome, stored_key
+from arena.ratings.board import Leaderboard
+from arena.tournament.store import Store, StoreError
+from arena.site.data import seat_counts, site_extras
+from arena.site.bias import store_bias
+from arena.site.monitor import store_monitor
+from arena.site.build import build
+from arena.ratings.leaderboard import compute
+from arena.bench.board import run_board
+from arena.ratings.fallbacks import nothing_rated
+from arena.ratings.render import markdown, print_rich
 
 RATINGS_VERSION = "5"  # part of the cache key: bump when a figure's computation changes
 
@@ -52,9 +63,6 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
     """The leaderboard of ``db``, from its cache when nothing changed; when computed,
     ``each`` sees every seat's parsed metrics in seat order (``load_board``).
     ``anchor``: the participant pinned at 0 (None: the tournament file's; "": none)."""
-    from arena.ratings.from_db import load_board, load_persuasion, rating_anchor, rating_outcome, stored_key
-    from arena.ratings.board import Leaderboard
-    from arena.tournament.store import Store, StoreError
 
     try:
         store = Store.open_existing(db)
@@ -72,12 +80,6 @@ def compute_leaderboard(db: str, n_boot: int, seed: int, min_decided: float = 0.
                 return Leaderboard(**store.mapping(hit, "the leaderboard it keeps"))
             except (StoreError, TypeError):
                 pass  # a cache this version cannot read: computed again
-
-        # The fits' matrices are small (participants x games): OpenBLAS's extra threads
-        # only spin, costing CPU the other cores' work needs, and give the same numbers.
-        # Set before numpy's first import in this process; a user's own setting wins.
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        from arena.ratings.leaderboard import compute  # numpy: only when computing
 
         games, behaviour = load_board(store, each)  # the seats: read only when computing
         try:
@@ -98,8 +100,6 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
     cost and efficiency, identical participants, the tournament): one source for both.
     ``counts``: the seats' ``arena.site.data.seat_counts``, when the leaderboard was just
     computed (it parsed every seat's metrics; the site's figures need not again)."""
-    from arena.site.data import site_extras
-    from arena.tournament.store import Store, StoreError
 
     store = Store.open_existing(db)
     try:
@@ -112,15 +112,9 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
 
 def run(args: argparse.Namespace) -> int:
     if args.cards:
-        from arena.bench.board import run_board
-
         return run_board(args.cards, args.html, args.json)
     if not args.db:
         raise CliError("werewolf leaderboard: --db PATH (a tournament database) or --cards DIR (bench cards)")
-    from arena.ratings.fallbacks import nothing_rated
-    from arena.ratings.plots import plots
-    from arena.ratings.render import markdown, print_rich
-
     if not 0 <= args.bootstrap <= 100_000:
         raise CliError(f"--bootstrap must be between 0 and 100,000 resamples, got {args.bootstrap}")
     if not 0.0 <= args.min_decided <= 1.0:
@@ -129,7 +123,6 @@ def run(args: argparse.Namespace) -> int:
     counts: list[tuple[Any, ...]] = []
     each = None
     if site:
-        from arena.site.data import seat_counts
 
         def each(m: dict[str, Any]) -> None:
             counts.append(seat_counts(m))
@@ -138,14 +131,13 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         if lb.games == 0:
             raise CliError(f"{nothing_rated(lb.excluded)}: nothing to plot")
+        # here, not at the top: matplotlib, an optional extra and a second of start-up, only for --plot
+        from arena.ratings.plots import plots
+
         for path in plots(lb, args.plot):
             print(f"wrote {path}", file=sys.stderr)
     data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
     if args.html:
-        from arena.site.bias import store_bias
-        from arena.site.build import build
-        from arena.site.monitor import store_monitor
-
         data["bias"] = store_bias(args.db, seed=args.seed)  # the site's only: it reads every transcript (cached)
         data["monitor"] = store_monitor(args.db, seed=args.seed)  # likewise, when a monitor rated the games
 

@@ -1,14 +1,23 @@
 """The leaderboard's PNG plots: ratings with their intervals, the matrix of pairs,
-win rates by role, and each participant's reliability diagram of beliefs."""
+win rates by role, and each participant's reliability diagram of beliefs.
+
+matplotlib is an optional extra and a second of start-up: ``werewolf leaderboard``
+imports this module only for ``--plot``."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any, Callable
 
-from arena.ratings.games import SIDES
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import PercentFormatter
+
 from arena.ratings.board import Leaderboard
-from arena.ratings.render import SIDE_LABEL
+from arena.ratings.games import SIDES
+from arena.ratings.render import SIDE_LABEL, cv_sentence
 
 
 def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
@@ -17,11 +26,7 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
     better than column)), ``win_rates.png`` (win rate by role dealt, Wilson) and,
     when the games give them, ``beliefs.png`` (reliability diagrams) and
     ``deceivers.png`` (deceiver against detector, ``deceiver_plot``)."""
-    import matplotlib
-
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     out_dir = Path(folder)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -38,8 +43,6 @@ def plots(lb: Leaderboard, folder: str | Path) -> list[Path]:
 
 def _percent(axis: Any) -> None:
     """Rates and probabilities read as percentages (0.42 -> 42%), as people expect."""
-    from matplotlib.ticker import PercentFormatter
-
     axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
 
 
@@ -85,8 +88,6 @@ def ratings_figure(lb: Leaderboard, plt: Any) -> Any:
 def fitted(title: str, inches: float, points: float) -> str:
     """``title`` folded at words to lines the figure's width holds (a long title on a
     narrow figure was clipped on both sides); a character is taken as 0.6 em wide."""
-    import textwrap
-
     return "\n".join(textwrap.wrap(title, width=max(20, int(inches * 72 / (points * 0.6)))))
 
 
@@ -161,8 +162,6 @@ def deceiver_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
     village seat, y per wolf seat (the additive per-side fit, any seating), each with
     its 95% interval as a cross; the lines at 0 are each side's average participant.
     ``None`` when the games give no per-side skill."""
-    from arena.ratings.render import cv_sentence
-
     pts = [(r["participant"], r.get("detector") or {}, r.get("deceiver") or {}) for r in lb.rows]
     pts = [p for p in pts if p[1].get("value") is not None and p[2].get("value") is not None]
     if not pts:
@@ -188,8 +187,6 @@ def deceiver_plot(lb: Leaderboard, path: Path, plt: Any) -> Path | None:
 
 
 def _wrapped(text: str, width: int) -> str:
-    import textwrap
-
     return "\n".join(textwrap.wrap(text, width))
 
 
@@ -197,8 +194,6 @@ def pair_matrix(lb: Leaderboard, path: Path, plt: Any) -> Path:
     """Row minus column in Bradley-Terry Elo, coloured by P(row better than column);
     a bold cell is a separated pair (its simultaneous interval, family-wise 95% over
     the table's pairs, excludes zero; the interval printed is the pair's own)."""
-    import numpy as np
-
     names = [r["participant"] for r in lb.rows]
     k = len(names)
     prob = np.full((k, k), np.nan)

@@ -27,6 +27,7 @@ from arena.tournament.store import FinishedGame, FinishedSeat, PackedGame, now
 from engine.decisions import GameError, IllegalAnswer
 from transcripts.signing import SigningKeyError, load_signer
 from transcripts.writer import TranscriptWriter
+from arena.persuasion.tournament import measured, measured_sync
 
 
 class GameFailed(RuntimeError):
@@ -130,9 +131,6 @@ def play_sync(job: GameJob) -> FinishedGame:
     finally:
         table.close()
     if job.persuasion is not None:
-        # here, not at the top: a tournament without persuasion: never loads its machinery (numpy among it)
-        from arena.persuasion.tournament import measured_sync
-
         fin = measured_sync(job, fin)
     return fin
 
@@ -184,9 +182,6 @@ async def play_async(job: GameJob, on_call=None) -> FinishedGame:
                 await aclose()  # connections belong to this loop: close them in it
         table.close()
     if job.persuasion is not None:
-        # here, not at the top: a tournament without persuasion: never loads its machinery (numpy among it)
-        from arena.persuasion.tournament import measured
-
         fin = await measured(job, fin, on_call)
     return fin
 

@@ -22,6 +22,8 @@ from arena.command import CliError, Command
 from arena.web.app import create_app
 from arena.web.guard import Policy
 from arena.web.table_form import MAX_RUNNING
+from arena.people_games import open_store
+from arena.tournament.store import StoreError
 
 DEFAULT_PORT = 8000
 # Each game being played holds its agents, its model connections and its engine state: a
@@ -119,10 +121,6 @@ def run_serve(args: argparse.Namespace) -> int:
         if not name.strip() or any(c in name for c in "/ @?#"):
             raise CliError(f"--allow-host takes a host name such as arena.example.org, got '{name}'")
     if args.db:
-        # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
-        from arena.people_games import open_store
-        from arena.tournament.store import StoreError
-
         try:
             open_store(args.db).close()
         except StoreError as e:

@@ -48,6 +48,8 @@ from transcripts.verify import Status, verify_file
 from transcripts.views import reasoning_of
 from transcripts.writer import TranscriptWriter
 from engine.presets import get_preset
+import arena.people_games as people_games
+from arena.tournament.store import StoreError
 
 log = logging.getLogger("werewolf.web")
 
@@ -308,10 +310,6 @@ class GameSession:
         (stopped by the host, failed), never rated (``arena.people_games``)."""
         if self.people_db is None or not any(s.agent == HUMAN for s in self.spec.seats):
             return
-        # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
-        import arena.people_games as people_games
-        from arena.tournament.store import StoreError
-
         try:
             if self.status == "over":
                 started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created))
@@ -541,10 +539,6 @@ class GameSession:
 def _rotated(db: Path, spec: GameSpec) -> GameSpec:
     """``spec`` with each person's card the next of their rotation (``people_games``);
     as it was when the deck cannot be known or the database read (logged)."""
-    # here, not at the top: only a person's game for the ratings (--db) loads the store and its metrics
-    import arena.people_games as people_games
-    from arena.tournament.store import StoreError
-
     try:
         deck = list(spec.roles or get_preset(spec.preset).deck(len(spec.seats)))
         return people_games.rotate_roles(db, spec, deck)

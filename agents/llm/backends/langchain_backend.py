@@ -35,6 +35,9 @@ import weakref
 from types import TracebackType
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
 from agents.llm.backends.base import (
     CUT_REASONS,
     DISABLING_STATUS,
@@ -92,8 +95,6 @@ class LangChainBackend(Backend):
     modes = ("tool", "text")
 
     def __init__(self, chat_model: Any, options: LLMOptions | None = None, *, model: str | None = None, limits: Limits | None = None, sleep=None):
-        from langchain_core.language_models import BaseChatModel
-
         if not isinstance(chat_model, BaseChatModel):
             raise TypeError(f"a LangChain back end needs a BaseChatModel, got {type(chat_model).__name__}")
         super().__init__(model or model_name(chat_model), options, limits=limits, sleep=sleep)
@@ -116,8 +117,6 @@ class LangChainBackend(Backend):
 
     # ------------------------------------------------------------------ request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
-        from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-
         question = question_text(prompt, mode)
         if self._module.startswith("langchain_anthropic") and self.layout() == "cache":
             system, content = breakpoint_blocks(prompt, question)
@@ -187,8 +186,6 @@ class LangChainBackend(Backend):
         no model lookup common to its integrations, nor one way to cap the reply at a
         token (the limit's name differs by integration), so the prompt asks for one
         word. Errors are sorted as a decision's call sorts them (``send``)."""
-        from langchain_core.messages import HumanMessage
-
         request = {"messages": [HumanMessage(content=PING)], "schema": {}, "name": "ping", "description": ""}
         limit = self.options.call_timeout(self.layout())
         try:

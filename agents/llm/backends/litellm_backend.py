@@ -54,7 +54,7 @@ def provider(model: str) -> str:
 def import_litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        import litellm
+        import litellm  # here, not at the top: it reads the variable set above as it loads, and is seconds of start-up
     except ImportError:
         raise ImportError('litellm:MODEL needs the litellm package: pip install -e ".[litellm]" (or pip install litellm)') from None
     litellm.suppress_debug_info = True

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Awaitable, Callable, ClassVar, Iterator
 
+import httpx2
+
 from agents.llm.backends.base import (
     Backend,
     CallFailed,
@@ -256,8 +258,6 @@ class SDKBackend(Backend):
         """``send`` over the vendor's streaming API, its failures sorted the same way; a
         400 or 422 is ``StreamRefused`` (the server may take the request unstreamed),
         and a connection that breaks mid-stream a ``CutAnswer``, retried."""
-        import httpx2
-
         sdk = self.sdk
         try:
             return await self.stream(self.client(), {**request, "timeout": self.options.call_timeout(self.layout())}, mode, listener)
