@@ -9,6 +9,7 @@ leaderboard taken while a tournament runs is recomputed as soon as a game lands.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from typing import Any, Callable, Sequence
@@ -19,15 +20,22 @@ from arena.ratings.from_db import load_board, load_persuasion, rating_anchor, ra
 from arena.ratings.board import Leaderboard
 from arena.tournament.store import Store, StoreError
 from arena.site.data import seat_counts, site_extras
-from arena.site.bias import store_bias
-from arena.site.monitor import store_monitor
-from arena.site.build import build
 from arena.ratings.leaderboard import compute
-from arena.bench.board import run_board
 from arena.ratings.fallbacks import nothing_rated
 from arena.ratings.render import markdown, print_rich
 
 RATINGS_VERSION = "5"  # part of the cache key: bump when a figure's computation changes
+
+# The leaderboard's two heavy modes, loaded when asked for: the site builder (it reads
+# every transcript's metrics, bias and monitor readings) and the bench cards' board each
+# bring ~450 modules that a plain table (~270) does not need. One table, not scattered
+# imports, so the graph's one lazy edge is named here.
+MODES = {"html": "arena.site.build", "cards": "arena.bench.board"}
+
+
+def _mode(name: str) -> Any:
+    return importlib.import_module(MODES[name])
+
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="PATH", help="the tournament database")
@@ -112,7 +120,7 @@ def leaderboard_json(db: str, lb, counts: Sequence[tuple[Any, ...]] | None = Non
 
 def run(args: argparse.Namespace) -> int:
     if args.cards:
-        return run_board(args.cards, args.html, args.json)
+        return _mode("cards").run_board(args.cards, args.html, args.json)
     if not args.db:
         raise CliError("werewolf leaderboard: --db PATH (a tournament database) or --cards DIR (bench cards)")
     if not 0 <= args.bootstrap <= 100_000:
@@ -138,10 +146,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {path}", file=sys.stderr)
     data = leaderboard_json(args.db, lb, counts or None) if site else {}  # counts: only when computed
     if args.html:
-        data["bias"] = store_bias(args.db, seed=args.seed)  # the site's only: it reads every transcript (cached)
-        data["monitor"] = store_monitor(args.db, seed=args.seed)  # likewise, when a monitor rated the games
-
-        report = build(data, args.db, args.html, language=args.language)
+        report = _mode("html").build_from_store(data, args.db, args.html, seed=args.seed, language=args.language)
         print(report.summary(), file=sys.stderr)
     if args.json:
         print(json.dumps(data, ensure_ascii=False))

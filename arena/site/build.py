@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.site.bias import store_bias
 from arena.site.frame import LANGUAGES, Words, suffix
 from arena.site.games import games_page
 from arena.site.index import index_page
+from arena.site.monitor import store_monitor
 from arena.site.replays import stamp, replay
 import transcripts.bounded as bounded
 
@@ -35,6 +37,16 @@ class BuildReport:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.replays.items()))
         return (f"wrote {self.folder}/index.html ({self.index_bytes // 1024 + 1} KiB; {self.files} files, "
                 f"{self.bytes / 1e6:.1f} MB in all; replays: {kinds or 'none'}) in {self.seconds:.1f} s")  # fmt: skip
+
+
+def build_from_store(data: dict[str, Any], db: str, out_dir: str | Path, *, seed: int, language: str = "en") -> BuildReport:
+    """``leaderboard --html``: the site of a tournament database. ``data`` is what
+    ``--json`` prints; the site adds what only it shows (in ``data`` too, so ``--json``
+    beside ``--html`` prints it): the table's biases and the monitors' readings, both
+    read from every transcript (cached in the store)."""
+    data["bias"] = store_bias(db, seed=seed)
+    data["monitor"] = store_monitor(db, seed=seed)
+    return build(data, db, out_dir, language=language)
 
 
 def build(data: dict[str, Any], db: str, out_dir: str | Path, language: str = "en") -> BuildReport:
