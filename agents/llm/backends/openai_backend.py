@@ -94,7 +94,7 @@ class OpenAIBackend(SDKBackend):
         call: dict[str, str] = {}
         finish: str | None = None
         usage: Any = None
-        stream = await client.chat.completions.create(**request, stream=True, stream_options={"include_usage": True})
+        stream = await self.create(client, {**request, "stream": True, "stream_options": {"include_usage": True}})
         async for chunk in stream:
             usage = getattr(chunk, "usage", None) or usage
             for choice in getattr(chunk, "choices", None) or []:
