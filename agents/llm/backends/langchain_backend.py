@@ -30,7 +30,7 @@ Streaming (a speech's words shown as they are written, ``agents.llm.streaming``)
 request stays the one ``ainvoke`` sends, and is run with ``astream_events``, which
 makes LangChain call the chat model's streaming API under it wherever the model
 implements one (``_astream``/``_stream``) and hands out each ``AIMessageChunk`` as it
-arrives (https://python.langchain.com/docs/how_to/streaming/#using-stream-events):
+arrives (https://reference.langchain.com/python/langchain-core/language_models/chat_models/BaseChatModel/astream_events):
 the message text, or the pieces of the tool call's arguments, so far, are read by the
 same partial-JSON reader as every other back end's. Under ``with_structured_output``
 the answer is the runnable's own output (its ``raw`` message and ``parsed`` object),
