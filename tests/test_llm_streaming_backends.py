@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 from langchain_openai import ChatOpenAI
-from llm_standins import FAST, NAMES, schema_chat_model
-from standin_server import BROKEN_SPEECH, REASONING, WITHDRAWN, StandInServer, gemini_events, ollama_lines
+from llm_standins import FAST, NAMES, ask, game_at, schema_chat_model
+from standin_server import BROKEN_SPEECH, REASONING, WITHDRAWN, Fault, StandInServer, gemini_events, ollama_lines
 
 from agents.llm import from_langchain, make_llm_agent
 from agents.llm.accounting import CallLog
@@ -112,6 +112,33 @@ async def test_speech_streams_and_a_refused_one_is_withdrawn(seat, vendor, monke
     assert not any(WITHDRAWN in t for t in spoken)
     refused = [r for r in log.records if r.kind == "speak" and not r.accepted]
     assert len(refused) == 1 and refused[0].decision == first
+
+
+@pytest.mark.slow  # LiteLLM's import: 10-25 s on a loaded 2-core machine
+@pytest.mark.parametrize("fault", list(Fault))
+@pytest.mark.parametrize("seat", [pytest.param(litellm_seat("openai/standin", "/v1"), id="litellm"), pytest.param(langchain_seat, id="langchain")])
+async def test_a_stream_cut_on_the_way_is_asked_again_not_charged_to_the_model(seat, fault, monkeypatch):
+    """A stream with no event, one ended half-way or one whose connection dropped is the
+    server's fault: the speech shown so far is withdrawn and the request retried, and
+    the model's record holds no refused answer (LiteLLM fills in a ``finish_reason``
+    for a stream that had no event: nothing arrived is what tells it)."""
+    monkeypatch.setenv("STANDIN_KEY", "sk-standin-secret")
+    game, d = game_at("speak")
+    log, drafts = CallLog(), []
+    with StandInServer(latency=0) as api:
+        agent = seat(d.seat, 0, api, log)
+        agent.drafts = drafts.append
+        api.push(fault)
+        try:
+            answer = await ask(agent, game, d)
+        finally:
+            await agent.aclose()
+    d.validate(answer)
+    (record,) = log.records
+    assert record.accepted and record.retries == 1 and not record.violation
+    states = [x.state for x in drafts]
+    assert states[-1] == "done" and drafts[-1].text == answer["text"]
+    assert ("withdrawn" in states) == (fault is not Fault.EMPTY)  # an empty stream showed nothing to withdraw
 
 
 async def test_a_langchain_model_without_streaming_says_so():
