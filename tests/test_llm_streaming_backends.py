@@ -1,7 +1,8 @@
 """Speech streamed by the back ends that reach many vendors: LiteLLM and LangChain.
 
 Each game plays on the local stand-in server (``arena/standin_server.py``, a real HTTP
-server) in the wire format of the vendor the seat reaches: OpenAI's
+server) in the wire format of the vendor the seat reaches (through LiteLLM, or through
+LangChain's ``ChatOpenAI`` and ``ChatOllama``): OpenAI's
 ``chat.completion.chunk`` server-sent events, Gemini's ``streamGenerateContent?alt=sse``
 and Ollama's ``/api/chat`` newline-delimited JSON (the stand-in's docstrings cite the
 vendors' documentation). The first public speech of each game is one the checks
@@ -53,11 +54,17 @@ def langchain_seat(name: str, seed: int, api: StandInServer, log: CallLog) -> An
     return from_langchain(model, name, log=log, seed=seed, **FAST)
 
 
+def ollama_seat(name: str, seed: int, api: StandInServer, log: CallLog) -> Any:
+    chat = pytest.importorskip("langchain_ollama")
+    return from_langchain(chat.ChatOllama(model="qwen3", base_url=api.anthropic_url), name, log=log, seed=seed, **FAST)
+
+
 SEATS = [
     pytest.param(litellm_seat("openai/standin", "/v1"), "openai", id="litellm-openai"),
     pytest.param(litellm_seat("gemini/gemini-2.5-flash", "/v1beta"), "gemini", id="litellm-gemini"),
     pytest.param(litellm_seat("ollama_chat/qwen3"), "ollama", id="litellm-ollama"),
     pytest.param(langchain_seat, "openai", id="langchain-openai"),
+    pytest.param(ollama_seat, "ollama", id="langchain-ollama"),
 ]
 
 
