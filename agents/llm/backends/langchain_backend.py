@@ -83,6 +83,8 @@ _TRANSIENT_NAMES = ("RateLimit", "Timeout", "Connection", "Overloaded", "Service
 # ``with_structured_output`` on a streaming ``ChatOpenAI``).
 EMPTY_STREAM = "No generations found in stream."
 STREAM_ACCUMULATORS = ("openai.lib.streaming",)
+# The ``openai`` SDK's error for a structured reply stopped at the completion budget.
+CUT_ERROR = "LengthFinishReasonError"
 # Providers whose LangChain messages always say why the answer ended, streamed or not
 # (``response_metadata``): a message without it is a stream cut before its last chunk
 # (OpenAI sends ``finish_reason`` on a stream's last choice chunk,
@@ -246,6 +248,8 @@ class LangChainBackend(Backend):
         except NotImplementedError as e:
             raise ModeRejected(str(e) or "not implemented") from None
         except Exception as e:  # any provider's errors: classify by shape, not by class
+            if type(e).__name__ == CUT_ERROR:
+                return _cut_reply(e, mode)
             cut = cut_answer(e)
             if cut is not None:
                 raise CutAnswer(cut) from None
@@ -281,6 +285,18 @@ async def _streamed(runnable: Any, messages: list[Any], listener: Listener) -> A
     if output is None:
         raise CutAnswer("the stream ended before the answer was whole")
     return output
+
+
+def _cut_reply(e: BaseException, mode: str) -> Reply:
+    """The reply the ``openai`` SDK refused to parse because the model was stopped at
+    its budget (``LengthFinishReasonError``, raised under ``with_structured_output``'s
+    JSON schema): a cut reply, re-asked as any cut reply is, never a failed call."""
+    completion = getattr(e, "completion", None)
+    choices = getattr(completion, "choices", None) or []
+    text = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
+    u = getattr(completion, "usage", None)
+    usage = Usage(input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None))
+    return Reply(text=text or "", data=None, mode=mode, usage=usage, cut=True)
 
 
 def cut_answer(e: BaseException) -> str | None:
