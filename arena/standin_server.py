@@ -570,17 +570,21 @@ class StandInServer:
                 if path.endswith("/api/chat"):
                     done, text = server.ollama_chat(body, started)
                     fault = server._fault()
+                    lines = ollama_lines(done, text)
                     if body.get("stream", True):  # Ollama streams unless told not to
-                        self._stream(ollama_lines(done, text), fault, ndjson=True)
+                        self._stream(lines, fault, ndjson=True)
                     else:
+                        time.sleep(server.stream_delay * len(lines))  # written as slowly, sent whole
                         self._send(200, done, fault)
                     return
                 body.setdefault("model", path.rsplit("/models/", 1)[-1].split(":", 1)[0])
                 response, text, call = server.generate(body, started)
                 fault = server._fault()
+                events = gemini_events(response, text, call)
                 if path.endswith(":streamGenerateContent"):
-                    self._stream(gemini_events(response, text, call), fault)
+                    self._stream(events, fault)
                 else:
+                    time.sleep(server.stream_delay * len(events))  # written as slowly, sent whole
                     self._send(200, response, fault)
 
         return Handler
