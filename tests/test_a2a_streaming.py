@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from a2a_standins import serving
 from llm_standins import NAMES
-from standin_server import WITHDRAWN
 
 from agents.a2a.agent import A2AAgent
 from agents.llm.streaming import Draft
+from arena.standin_server import WITHDRAWN
 from arena.runner import run_async
 from engine import Game, GameSetup
 from engine.presets import get_preset

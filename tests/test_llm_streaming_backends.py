@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 from langchain_openai import ChatOpenAI
 from llm_standins import FAST, NAMES, ask, game_at, schema_chat_model
-from standin_server import BROKEN_SPEECH, REASONING, WITHDRAWN, Fault, StandInServer, gemini_events, ollama_lines
 
 from agents.llm import from_langchain, make_llm_agent
 from agents.llm.accounting import CallLog
 from agents.llm.streaming import Draft
+from arena.standin_server import BROKEN_SPEECH, REASONING, WITHDRAWN, Fault, StandInServer, gemini_events, ollama_lines
 from arena.runner import run_async
 from engine import Game, GameSetup
 from engine.presets import get_preset
