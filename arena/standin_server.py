@@ -38,6 +38,23 @@ encoding; ``stream_delay`` seconds pass between two events, so a page shows a sp
 growing as a model's would (an unstreamed answer then takes as long, sent whole at the
 end, as a model writing at that pace).
 
+Two more vendors' wire formats, for the back ends that reach them (LiteLLM's
+``gemini/MODEL`` and ``ollama_chat/MODEL`` with the stand-in as ``base_url``; LangChain's
+integrations of the same servers): Google's Gemini API, ``POST
+.../models/{model}:generateContent`` and, streamed, ``:streamGenerateContent?alt=sse``
+(server-sent events, each a whole ``GenerateContentResponse`` holding the next piece of
+the candidate's text, the last one its ``finishReason`` and ``usageMetadata``:
+https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent,
+https://ai.google.dev/gemini-api/docs/text-generation#streaming-responses); and
+Ollama's ``POST /api/chat``, which streams by default (``"stream": true``) as
+newline-delimited JSON objects, each a ``message`` with the next piece of ``content``
+and ``done: false``, the last ``done: true`` with its ``done_reason`` and the
+``prompt_eval_count`` / ``eval_count`` token counts
+(https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion).
+Both read the answer's schema where those APIs take one (Gemini's
+``generationConfig.responseJsonSchema`` or ``responseSchema``, or a function
+declaration; Ollama's ``format``, or a tool) and answer it as the OpenAI route does.
+
 ``push(Fault.X, ...)`` makes the next answers go wrong on the wire after the server
 said 200, each in one of the ways a server, proxy or network really cuts an answer
 (see ``Fault``); the answer that would have been sent is made (and counted) first,
@@ -150,7 +167,7 @@ class Fault(str, Enum):
 
 @dataclass
 class RequestStat:
-    vendor: str  # openai | anthropic
+    vendor: str  # openai | anthropic | gemini | ollama
     model: str
     started: float
     ended: float
@@ -312,6 +329,62 @@ class StandInServer:
             self.broken_speeches -= 1
             return True
 
+    # ------------------------------------------------------------------ Gemini, Ollama
+    def _speech(self, body: dict[str, Any], schema: dict[str, Any] | None, messages: list[dict[str, Any]]) -> str:
+        """The reply's text for ``schema`` (``BROKEN_SPEECH`` for a speech the checks are
+        to refuse); no schema: a plain word, as to the preflight's one-token call."""
+        if schema is None:
+            return "OK"
+        value = answer(schema, user_text(messages), self._rng({"messages": messages}))
+        if isinstance(value, dict) and value.get("text") == SPEECH and self._break_speech():
+            return BROKEN_SPEECH
+        return json.dumps(value)
+
+    def generate(self, body: dict[str, Any], started: float) -> tuple[dict[str, Any], str, bool]:
+        """Gemini's ``generateContent``: (the response, its text, whether it is a
+        function call). The prompt is the ``contents`` (``systemInstruction`` apart)."""
+        messages = [
+            {"role": "user" if c.get("role", "user") == "user" else "assistant", "content": "".join(str(p.get("text", "")) for p in c.get("parts") or [])}
+            for c in body.get("contents") or []
+        ]
+        # Proto3 JSON: the API takes each field in lowerCamelCase or as its proto name.
+        config = _field(body, "generationConfig") or {}
+        schema = _field(config, "responseJsonSchema") or _field(config, "responseSchema")
+        declared = [f for t in body.get("tools") or [] for f in _field(t, "functionDeclarations") or []]
+        call = declared[0] if declared and schema is None else None
+        if call is not None:
+            schema = _field(call, "parametersJsonSchema") or call.get("parameters")
+        text = self._speech(body, schema, messages)
+        prompt = tokens(json.dumps(body))
+        self._record("gemini", body, started, prompt, tokens(text), 0, 0)
+        part: dict[str, Any] = {"functionCall": {"name": call["name"], "args": json.loads(text)}} if call else {"text": text}
+        return (
+            {
+                "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": tokens(text), "totalTokenCount": prompt + tokens(text)},
+                "modelVersion": str(body.get("model", "standin")),
+            },
+            text,
+            call is not None,
+        )
+
+    def ollama_chat(self, body: dict[str, Any], started: float) -> tuple[dict[str, Any], str]:
+        """Ollama's ``/api/chat`` answer when done (``done: true``) and its content."""
+        fmt = body.get("format")
+        schema = fmt if isinstance(fmt, dict) else None
+        tools = body.get("tools") or []
+        if schema is None and tools:
+            schema = tools[0]["function"]["parameters"]
+        messages = list(body.get("messages") or [])
+        text = self._speech(body, schema, messages)
+        prompt = tokens(json.dumps(messages))
+        self._record("ollama", body, started, prompt, tokens(text), 0, 0)
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if schema is not None and fmt is None and tools:
+            message = {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": tools[0]["function"]["name"], "arguments": json.loads(text)}}]}
+        done = {"model": str(body.get("model", "standin")), "created_at": "2026-01-01T00:00:00Z", "message": message, "done": True, "done_reason": "stop"}
+        return {**done, "total_duration": 0, "prompt_eval_count": prompt, "eval_count": tokens(text)}, text
+
     # ------------------------------------------------------------------ Anthropic
     def anthropic_lookup(self, body: dict[str, Any]) -> Any:
         with self._lock:
@@ -396,20 +469,21 @@ class StandInServer:
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
 
-            def _stream(self, events: list[str] | list[tuple[str, str]], fault: Fault | None) -> None:
-                """Server-sent events over chunked transfer encoding: ``events`` whole, or
-                none (``EMPTY``), or the first half, ended cleanly (``CUT``) or never ended
+            def _stream(self, events: list[str] | list[tuple[str, str]], fault: Fault | None, ndjson: bool = False) -> None:
+                """Server-sent events (or, ``ndjson``, one JSON object a line: Ollama's
+                framing) over chunked transfer encoding: ``events`` whole, or none
+                (``EMPTY``), or the first half, ended cleanly (``CUT``) or never ended
                 (``SHORT``: no last chunk, the connection closed)."""
                 if fault is Fault.EMPTY:
                     events = []
                 elif fault in (Fault.CUT, Fault.SHORT):
                     events = events[: max(1, len(events) // 2)]
                 self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Type", "application/x-ndjson" if ndjson else "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 for event in events:
-                    named = f"event: {event[0]}\ndata: {event[1]}\n\n" if isinstance(event, tuple) else f"data: {event}\n\n"
+                    named = f"event: {event[0]}\ndata: {event[1]}\n\n" if isinstance(event, tuple) else f"{event}\n" if ndjson else f"data: {event}\n\n"
                     data = named.encode()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                     if server.stream_delay:
@@ -444,6 +518,9 @@ class StandInServer:
                 raw = self.rfile.read(length) if length else b"{}"
                 path = self.path.split("?", 1)[0].rstrip("/")
                 vendor = "openai" if path.endswith("/chat/completions") else "anthropic" if path.endswith("/v1/messages") else None
+                if path.endswith((":generateContent", ":streamGenerateContent")) or path.endswith("/api/chat"):
+                    self._other_vendor(path, raw, started)
+                    return
                 if vendor is None:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
                     return
@@ -480,6 +557,35 @@ class StandInServer:
                         events = sse_chunks(reply) if vendor == "openai" else anthropic_events(reply)
                         time.sleep(server.stream_delay * len(events))
                     self._send(200, reply, fault)
+
+            def _other_vendor(self, path: str, raw: bytes, started: float) -> None:
+                """Gemini's and Ollama's routes (see the module's docstring)."""
+                try:
+                    body = json.loads(raw)
+                except json.JSONDecodeError:
+                    self._send(400, {"error": {"code": 400, "message": "invalid JSON body", "status": "INVALID_ARGUMENT"}})
+                    return
+                if server.latency:
+                    time.sleep(server.latency)
+                if path.endswith("/api/chat"):
+                    done, text = server.ollama_chat(body, started)
+                    fault = server._fault()
+                    lines = ollama_lines(done, text)
+                    if body.get("stream", True):  # Ollama streams unless told not to
+                        self._stream(lines, fault, ndjson=True)
+                    else:
+                        time.sleep(server.stream_delay * len(lines))  # written as slowly, sent whole
+                        self._send(200, done, fault)
+                    return
+                body.setdefault("model", path.rsplit("/models/", 1)[-1].split(":", 1)[0])
+                response, text, call = server.generate(body, started)
+                fault = server._fault()
+                events = gemini_events(response, text, call)
+                if path.endswith(":streamGenerateContent"):
+                    self._stream(events, fault)
+                else:
+                    time.sleep(server.stream_delay * len(events))  # written as slowly, sent whole
+                    self._send(200, response, fault)
 
         return Handler
 
@@ -545,6 +651,48 @@ def anthropic_events(message: dict[str, Any]) -> list[tuple[str, str]]:
     out.append(event("message_delta", {"delta": {"stop_reason": message["stop_reason"], "stop_sequence": None}, "usage": {"output_tokens": usage["output_tokens"]}}))
     out.append(event("message_stop", {}))
     return out
+
+
+def _field(obj: dict[str, Any], camel: str) -> Any:
+    """``obj``'s field named in lowerCamelCase or in snake_case (proto3 JSON reads both:
+    https://protobuf.dev/programming-guides/json/)."""
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in camel)
+    return obj.get(camel, obj.get(snake))
+
+
+def gemini_events(response: dict[str, Any], text: str, call: bool) -> list[str]:
+    """A ``GenerateContentResponse`` as ``streamGenerateContent?alt=sse`` sends it: data
+    lines each holding a whole response with the next ``PIECE`` characters of the
+    candidate's text, the last one with the ``finishReason`` and ``usageMetadata``
+    (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
+    A function call is not split: the API sends a ``functionCall`` part whole."""
+    candidate = response["candidates"][0]
+    head = {"modelVersion": response["modelVersion"]}
+
+    def event(parts: list[dict[str, Any]], last: bool) -> str:
+        out: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
+        if last:
+            out["finishReason"] = candidate["finishReason"]
+        return json.dumps({"candidates": [out], **head, **({"usageMetadata": response["usageMetadata"]} if last else {})})
+
+    if call:
+        return [event(candidate["content"]["parts"], True)]
+    pieces = [text[i : i + PIECE] for i in range(0, len(text), PIECE)] or [""]
+    return [event([{"text": p}], i == len(pieces) - 1) for i, p in enumerate(pieces)]
+
+
+def ollama_lines(done: dict[str, Any], text: str) -> list[str]:
+    """An ``/api/chat`` answer as Ollama streams it: one JSON object a line, each a
+    ``message`` with the next ``PIECE`` characters of ``content`` and ``done: false``,
+    then the ``done`` object with empty content, its reason and token counts
+    (https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion).
+    Tool calls come whole, in one message, as Ollama sends them."""
+    head = {"model": done["model"], "created_at": done["created_at"]}
+    if done["message"].get("tool_calls"):
+        pieces = [json.dumps({**head, "message": done["message"], "done": False})]
+    else:
+        pieces = [json.dumps({**head, "message": {"role": "assistant", "content": text[i : i + PIECE]}, "done": False}) for i in range(0, len(text), PIECE)]
+    return pieces + [json.dumps({**done, "message": {"role": "assistant", "content": ""}})]
 
 
 def sse_body(events: list[str] | list[tuple[str, str]]) -> bytes:

@@ -14,7 +14,13 @@ Modes (the A2A wire as the SDK's server sends it in each case):
 - ``slow:S``: the right answer after S seconds;
 - ``die:N``: the whole server exits after its N-th reply (a crash mid-game);
 - ``big``: a text part of 200 KB, through the SDK (so with its length announced);
-- ``fail``: the agent's executor raises (the SDK answers with a failed task / an error).
+- ``fail``: the agent's executor raises (the SDK answers with a failed task / an error);
+- ``stream`` (or ``stream:N``): the card says the agent streams, and each answer comes
+  by ``message/stream`` as a task whose artifact is the answer's JSON text in pieces
+  (``TaskArtifactUpdateEvent`` with ``append``, then the completed status: the A2A
+  specification's streaming, https://a2a-protocol.org/latest/specification/#72-messagestream),
+  its private reasoning first; the first N public speeches are replies the checks
+  refuse (``BROKEN_SPEECH`` of ``arena/standin_server.py``).
 
 ``*=MODE`` gives every seat that mode.
 
@@ -133,13 +139,16 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
     from a2a.server.agent_execution import AgentExecutor
     from a2a.server.request_handlers import DefaultRequestHandler
     from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-    from a2a.server.tasks import InMemoryTaskStore
+    from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+    from a2a.types import Task, TaskState, TaskStatus
     from starlette.applications import Starlette
 
     sys.path.insert(0, str(ROOT))
     from examples.remote_agent.__main__ import WerewolfAgent, agent_card, decision_data
 
-    replies = {"n": 0}
+    from arena.standin_server import BROKEN_SPEECH
+
+    replies = {"n": 0, "broken": 0}
     log = open(record, "a", encoding="utf-8") if record else None
 
     class Standin(AgentExecutor):
@@ -169,6 +178,9 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
                 await asyncio.sleep(float(arg))
             if mode == "fail":
                 raise RuntimeError("the agent broke")
+            if mode == "stream":
+                await stream(context, event_queue, data, seat, int(arg or 0))
+                return
             if mode == "garbage":
                 reply = [new_text_part("lorem ipsum dolor sit amet")]
             elif mode == "big":
@@ -186,9 +198,29 @@ def _server(port: int, behave: dict[str, str], record: str | None, tokens: dict[
             if mode == "die" and replies["n"] >= int(arg):
                 os._exit(3)  # mid-game, as a crash: no goodbye
 
+    async def stream(context: Any, event_queue: Any, data: dict[str, Any], seat: str, broken: int) -> None:
+        """The answer as a streamed task: its JSON text in pieces, appended to one artifact."""
+        answer = {"reasoning": f"private note of {seat} number {replies['n']}", **self_table.seat(context.context_id or "", data).answer(data)}
+        text = json.dumps(answer, ensure_ascii=False)
+        if data.get("decision", {}).get("kind") == "speak" and "text" in answer and replies["broken"] < broken:
+            replies["broken"] += 1
+            text = BROKEN_SPEECH
+        submitted = TaskStatus(state=TaskState.TASK_STATE_SUBMITTED)
+        await event_queue.enqueue_event(Task(id=context.task_id, context_id=context.context_id, status=submitted, history=[context.message]))
+        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
+        await updater.start_work()
+        for i in range(0, len(text), 8):
+            await updater.add_artifact([new_text_part(text[i : i + 8], media_type="application/json")], artifact_id="answer", append=i > 0, last_chunk=i + 8 >= len(text))
+        await updater.complete()
+        replies["n"] += 1
+
     url = f"http://127.0.0.1:{port}"
     card = agent_card(url)
-    handler = DefaultRequestHandler(agent_executor=Standin(card), task_store=InMemoryTaskStore(), agent_card=card)
+    if any(m.startswith("stream") for m in behave.values()):
+        card.capabilities.streaming = True
+    executor = Standin(card)
+    self_table = executor.table
+    handler = DefaultRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore(), agent_card=card)
     app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/"))
 
     async def guarded(scope: Any, receive: Any, send: Any) -> None:

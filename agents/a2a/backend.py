@@ -15,6 +15,11 @@ refused connection, a timeout, a 5xx or 429) is ``Transient`` and retried within
 seat's budget; a reply the agent did give but that cannot be used (refused unread, a
 JSON-RPC error, a failed task) is a ``CallFailed`` of that decision, whose answer the
 fallback bot then plays.
+
+A public speech streams when the agent's card says it streams: the message goes by
+``message/stream`` and the reply's text so far is handed to the listener as it grows
+(``transport.send``); an agent whose card does not stream is sent the message whole,
+and the viewers are told why.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from agents.base import SeatView
 from agents.llm.backends.base import (
     Backend,
     CallFailed,
+    Listener,
     Prompt,
     Reply,
     Transient,
@@ -65,6 +71,7 @@ class A2ABackend(Backend):
 
     name: ClassVar[str] = "a2a"
     modes: ClassVar[tuple[str, ...]] = (MODE,)
+    streams: ClassVar[bool] = True  # where the agent's card says it streams (``send``)
 
     def __init__(self, url: str, seat: str, options: A2AOptions, *, token: str | None = None, limits: Any = None, sleep: Any = None):
         super().__init__(url, options.llm_options(), limits=limits, sleep=sleep)
@@ -75,6 +82,7 @@ class A2ABackend(Backend):
         self.card: Any = None  # the agent card, read once (``read_card``)
         self._http: Any = None
         self._client: Any = None
+        self._streaming: Any = None  # the client that sends by ``message/stream``
         self._loop: asyncio.AbstractEventLoop | None = None
         self.context_id = uuid.uuid4().hex
         self._sent = 0  # the seq of the first of the seat's events not sent yet
@@ -131,13 +139,14 @@ class A2ABackend(Backend):
         except RuntimeError:
             return False
 
-    async def _sdk_client(self) -> Any:
+    async def _sdk_client(self, streaming: bool = False) -> Any:
         """The SDK client for the running loop (connections belong to the loop that
-        opened them), the card read first."""
+        opened them), the card read first; with ``streaming``, the one that sends by
+        ``message/stream`` (over the same connections)."""
         if self._client is not None and self._loop_is_current():
-            return self._client
+            return self._streaming_client() if streaming else self._client
         if self._client is not None:  # another loop's: its connections cannot be reused here
-            self._client = self._http = None
+            self._client = self._streaming = self._http = None
         self._http = transport.http_client(token=self._token, max_bytes=self.remote.max_reply_bytes, timeout=self.options.call_timeout("grammar"))
         self._loop = asyncio.get_running_loop()
         try:
@@ -146,7 +155,12 @@ class A2ABackend(Backend):
             await self._close_http()
             raise Transient(str(e)) from None
         self._client = transport.sdk_client(self.card, self._http)
-        return self._client
+        return self._streaming_client() if streaming else self._client
+
+    def _streaming_client(self) -> Any:
+        if self._streaming is None:
+            self._streaming = transport.sdk_client(self.card, self._http, streaming=True)
+        return self._streaming
 
     # ------------------------------------------------------------------ the request
     def build(self, prompt: Prompt, turns: list[Turn], mode: str) -> dict[str, Any]:
@@ -202,18 +216,27 @@ class A2ABackend(Backend):
     def sent_messages(self, request: dict[str, Any]) -> list[dict[str, Any]]:
         return [transport.message_record(request["text"], dict(request["data"]), request["context_id"])]
 
-    async def send(self, request: dict[str, Any], mode: str) -> Reply:
+    async def send_stream(self, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        return await self.send(request, mode, listener)
+
+    async def send(self, request: dict[str, Any], mode: str, listener: Listener | None = None) -> Reply:
         """Deliver one message; a reply of any kind counts its events sent. Without a
         reply (refused connection, timeout), its events and the system part are sent
         again with the next message: the agent may see an event twice (each carries
-        its ``seq``), never miss one."""
+        its ``seq``), never miss one. With ``listener``, the reply streams to it if the
+        agent's card says it streams; otherwise the listener is told it does not."""
         answered = False
         try:
-            client = await self._sdk_client()
+            client = await self._sdk_client(streaming=listener is not None)
+            on_text = None
+            if listener is not None and transport.streams(self.card):
+                on_text = listener.raw
+            elif listener is not None:
+                listener.unstreamed(f"the agent at {self.url} does not stream its replies (its card says capabilities.streaming: false)")
             data = {**request["data"], "time_left_s": self._time_left(request["prompt"])}
             message = transport.outgoing(request["text"], data, request["context_id"])
             limit = self.options.call_timeout("grammar")
-            answer = await transport.send(client, message, min(limit, data["time_left_s"] or limit))
+            answer = await transport.send(client, message, min(limit, data["time_left_s"] or limit), on_text)
             answered = True
         except (Transient, CallFailed):
             raise
@@ -238,7 +261,7 @@ class A2ABackend(Backend):
         return self._http is not None
 
     async def aclose(self) -> None:
-        self._client = None
+        self._client = self._streaming = None
         await self._close_http()
 
     async def _close_http(self) -> None:

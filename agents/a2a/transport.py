@@ -10,6 +10,17 @@ unpack to gigabytes); the bearer token is a header of this seat's client alone, 
 no other seat's request can carry it. The card must send messages to the address
 the user gave: a card pointing elsewhere could move a seat's view, and its token,
 to a host nobody trusted.
+
+Streaming: when the agent's card says it streams (``capabilities.streaming``), a
+message goes by ``message/stream`` (``SendStreamingMessage`` in A2A 1.0): the reply
+arrives as server-sent events, each a task, a message, a ``TaskStatusUpdateEvent`` or
+a ``TaskArtifactUpdateEvent`` whose ``append`` adds its parts to the artifact so far
+(https://a2a-protocol.org/latest/specification/#72-messagestream,
+https://a2a-protocol.org/latest/specification/#722-taskartifactupdateevent-object).
+The events are folded into the task they describe, the artifacts' text so far handed
+on as it grows (a speech shown as it is written, ``agents.llm.streaming``), and the
+answer read from the task once it is done, exactly as a whole reply is read. An agent
+whose card does not stream is sent ``message/send`` (the SDK's own fallback).
 """
 
 from __future__ import annotations
@@ -20,7 +31,7 @@ import ssl
 import uuid
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 # The SDK traces every call through OpenTelemetry whenever the API package is
 # installed (ray and litellm bring it), at about a millisecond a message on each end,
@@ -30,7 +41,7 @@ os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
 import httpx  # noqa: E402
 from a2a.client import A2ACardResolver, ClientCallContext, ClientConfig, ClientFactory  # noqa: E402
 from a2a.client.client import Client  # noqa: E402
-from a2a.types import AgentCard, Message, Part, Role, SendMessageRequest, StreamResponse, TaskState  # noqa: E402
+from a2a.types import AgentCard, Message, Part, Role, SendMessageRequest, Task, TaskArtifactUpdateEvent, TaskState  # noqa: E402
 from a2a.utils.constants import TransportProtocol  # noqa: E402
 from google.protobuf.json_format import MessageToDict  # noqa: E402
 
@@ -149,13 +160,19 @@ def usable_interface(card: AgentCard) -> str | None:
     return None
 
 
-def sdk_client(card: AgentCard, http: httpx.AsyncClient) -> Client:
-    """The SDK's client over ``http``: one request and one reply per message (no
-    streaming: a decision has one answer, and the arena waits for it anyway)."""
+def sdk_client(card: AgentCard, http: httpx.AsyncClient, *, streaming: bool = False) -> Client:
+    """The SDK's client over ``http``: with ``streaming``, messages go by
+    ``message/stream`` to an agent whose card streams; otherwise (and to any other
+    agent) one request and one reply per message."""
     config = ClientConfig(
-        streaming=False, httpx_client=http, supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON]
+        streaming=streaming, httpx_client=http, supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON]
     )
     return ClientFactory(config).create(card)
+
+
+def streams(card: AgentCard) -> bool:
+    """Whether the agent's card says it answers ``message/stream``."""
+    return bool(card.capabilities.streaming)
 
 
 # ---------------------------------------------------------------------- one message
@@ -194,30 +211,71 @@ def outgoing(text: str, data: dict[str, Any], context_id: str) -> Message:
     )
 
 
-async def send(client: Client, message: Message, timeout: float) -> Answer:
+async def send(client: Client, message: Message, timeout: float, on_text: Callable[[str], None] | None = None) -> Answer:
     """Send one message and read the reply: a message, or a task that finished
-    (its artifacts, else its status message). A task that failed, or stopped to ask
-    for something, raises ``ValueError`` saying so (the agent gave no answer)."""
-    last: StreamResponse | None = None
+    (its artifacts, else its status message), whole or folded from its stream's events
+    (``on_text`` is given the artifacts' text so far at each piece). A task that
+    failed, or stopped to ask for something, raises ``ValueError`` saying so (the
+    agent gave no answer)."""
+    reply: Message | None = None
+    task: Task | None = None
     async for event in client.send_message(SendMessageRequest(message=message), context=ClientCallContext(timeout=timeout)):
-        last = event
-    if last is None:
+        if event.HasField("message"):
+            reply = event.message
+        elif event.HasField("task"):
+            task = Task()
+            task.CopyFrom(event.task)
+        elif event.HasField("status_update"):
+            task = task or Task(id=event.status_update.task_id, context_id=event.status_update.context_id)
+            task.status.CopyFrom(event.status_update.status)
+        elif event.HasField("artifact_update"):
+            task = task or Task(id=event.artifact_update.task_id, context_id=event.artifact_update.context_id)
+            _add_piece(task, event.artifact_update)
+            if on_text is not None:
+                on_text("".join(p.text for a in task.artifacts for p in a.parts if p.HasField("text")))
+    if reply is not None:
+        return _answer(reply.parts, reply.context_id)
+    if task is None:
         raise ValueError("the agent sent no reply")
-    if last.HasField("message"):
-        return _answer(last.message.parts, last.message.context_id)
-    if last.HasField("task"):
-        task = last.task
-        state = task.status.state
-        said = " ".join(p.text for p in task.status.message.parts if p.HasField("text"))[:200]
-        if state in _FAILED:
-            raise ValueError(f"the agent's task ended {TaskState.Name(state).removeprefix('TASK_STATE_').lower()}" + (f": {said}" if said else ""))
-        parts = [p for a in task.artifacts for p in a.parts]
-        if state in _FINISHED and parts:
-            return _answer(parts, task.context_id)
-        if state in _FINISHED:
-            return _answer(list(task.status.message.parts), task.context_id)
-        raise ValueError(f"the agent's task stopped in state {TaskState.Name(state).removeprefix('TASK_STATE_').lower()} without an answer")
-    raise ValueError("the agent's reply holds neither a message nor a task")
+    state = task.status.state
+    said = " ".join(p.text for p in task.status.message.parts if p.HasField("text"))[:200]
+    if state in _FAILED:
+        raise ValueError(f"the agent's task ended {TaskState.Name(state).removeprefix('TASK_STATE_').lower()}" + (f": {said}" if said else ""))
+    parts = [p for a in task.artifacts for p in _joined(a.parts)]
+    if state in _FINISHED and parts:
+        return _answer(parts, task.context_id)
+    if state in _FINISHED:
+        return _answer(list(task.status.message.parts), task.context_id)
+    raise ValueError(f"the agent's task stopped in state {TaskState.Name(state).removeprefix('TASK_STATE_').lower()} without an answer")
+
+
+def _add_piece(task: Task, update: TaskArtifactUpdateEvent) -> None:
+    """A streamed artifact piece added to ``task``: a new artifact, one replaced, or
+    (``append``) its parts added to the artifact so far."""
+    piece = update.artifact
+    same = next((a for a in task.artifacts if a.artifact_id == piece.artifact_id), None)
+    if same is None or not update.append:
+        if same is not None:
+            task.artifacts.remove(same)
+        task.artifacts.add().CopyFrom(piece)
+    else:
+        same.parts.extend(piece.parts)
+
+
+def _joined(parts: Any) -> list[Part]:
+    """An artifact's parts with each run of text parts of one media type joined: an
+    answer streamed in pieces (``append``) is one text, whether it is read from the
+    stream or from the finished task the agent keeps."""
+    out: list[Part] = []
+    for part in parts:
+        last = out[-1] if out else None
+        if last is not None and last.HasField("text") and part.HasField("text") and last.media_type == part.media_type:
+            last.text += part.text
+        else:
+            copy = Part()
+            copy.CopyFrom(part)
+            out.append(copy)
+    return out
 
 
 def _answer(parts: Any, context_id: str) -> Answer:

@@ -294,6 +294,10 @@ class Backend(ABC):
     async def send(self, request: dict[str, Any], mode: str) -> Reply:
         """Make one request; raise ``Transient``, ``ModeRejected`` or ``CallFailed``."""
 
+    def stream_refusal(self) -> str | None:
+        """Why this seat's replies cannot stream, whatever the request (``None``: they can)."""
+        return None if self.streams else f"the {self.name} back end does not stream replies"
+
     async def send_stream(self, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
         """``send``, the reply streamed to ``listener`` as it arrives; raises as ``send``
         does, and ``StreamRefused`` when the server refuses to stream the request."""
@@ -405,10 +409,8 @@ class Backend(ABC):
         if listener is None:
             return await self.send(request, mode)
         key = (self.name, self.endpoint, self.model, family, mode)
-        why = _UNSTREAMED.get(key)
-        if why is None and not self.streams:
-            why = f"the {self.name} back end does not stream replies"
-        elif why is None and not self.options.stream:
+        why = _UNSTREAMED.get(key) or self.stream_refusal()
+        if why is None and not self.options.stream:
             why = "streaming is switched off for this seat (stream: false)"
         if why is not None:
             listener.unstreamed(why)

@@ -25,6 +25,19 @@ after the check made before it in its own loop) reused them and got "Event loop 
 closed" on its calls. So such a model asks through a copy of itself holding an HTTP
 client of its own for each event loop (``_model_here``), closed in that loop by
 ``aclose``; a client the user gave the model (``http_async_client``) is left as given.
+
+Streaming (a speech's words shown as they are written, ``agents.llm.streaming``): the
+request stays the one ``ainvoke`` sends, and is run with ``astream_events``, which
+makes LangChain call the chat model's streaming API under it wherever the model
+implements one (``_astream``/``_stream``) and hands out each ``AIMessageChunk`` as it
+arrives (https://reference.langchain.com/python/langchain-core/language_models/chat_models/BaseChatModel/astream_events):
+the message text, or the pieces of the tool call's arguments, so far, are read by the
+same partial-JSON reader as every other back end's. Under ``with_structured_output``
+the answer is the runnable's own output (its ``raw`` message and ``parsed`` object),
+exactly as unstreamed. ``astream`` on the structured runnable would not do: its parser
+waits for the whole message, so it yields one chunk. A model that implements no
+streaming, or has it switched off (``disable_streaming=True``, ``streaming=False``),
+is asked unstreamed and the viewers are told why.
 """
 
 from __future__ import annotations
@@ -45,6 +58,7 @@ from agents.llm.backends.base import (
     Backend,
     CallFailed,
     CutAnswer,
+    Listener,
     ModeRejected,
     Prompt,
     Reply,
@@ -70,6 +84,8 @@ _TRANSIENT_NAMES = ("RateLimit", "Timeout", "Connection", "Overloaded", "Service
 # ``with_structured_output`` on a streaming ``ChatOpenAI``).
 EMPTY_STREAM = "No generations found in stream."
 STREAM_ACCUMULATORS = ("openai.lib.streaming",)
+# The ``openai`` SDK's error for a structured reply stopped at the completion budget.
+CUT_ERROR = "LengthFinishReasonError"
 # Providers whose LangChain messages always say why the answer ended, streamed or not
 # (``response_metadata``): a message without it is a stream cut before its last chunk
 # (OpenAI sends ``finish_reason`` on a stream's last choice chunk,
@@ -93,6 +109,7 @@ def model_name(chat_model: Any) -> str:
 class LangChainBackend(Backend):
     name = "langchain"
     modes = ("tool", "text")
+    streams = True  # where the chat model implements streaming (``stream_refusal``)
 
     def __init__(self, chat_model: Any, options: LLMOptions | None = None, *, model: str | None = None, limits: Limits | None = None, sleep=None):
         if not isinstance(chat_model, BaseChatModel):
@@ -193,8 +210,22 @@ class LangChainBackend(Backend):
         except TimeoutError:
             raise Transient(f"no answer within {limit:g} s") from None
 
+    # ------------------------------------------------------------------ streaming
+    def stream_refusal(self) -> str | None:
+        """Why this chat model's replies cannot stream (``None``: they can)."""
+        cls, m = type(self.chat_model), self.chat_model
+        name = cls.__name__
+        if cls._astream is BaseChatModel._astream and cls._stream is BaseChatModel._stream:
+            return f"the LangChain model {name} implements no streaming"
+        if m.disable_streaming is True or ("streaming" in m.model_fields_set and getattr(m, "streaming", None) is False):
+            return f"streaming is switched off on the LangChain model {name}"
+        return None
+
+    async def send_stream(self, request: dict[str, Any], mode: str, listener: Listener) -> Reply:
+        return await self.send(request, mode, listener)
+
     # ------------------------------------------------------------------ response
-    async def send(self, request: dict[str, Any], mode: str) -> Reply:
+    async def send(self, request: dict[str, Any], mode: str, listener: Listener | None = None) -> Reply:
         schema = {"title": request["name"], "description": request["description"], **request["schema"]}
         model = self._model_here()
         try:
@@ -203,16 +234,18 @@ class LangChainBackend(Backend):
                     runnable = model.with_structured_output(schema, include_raw=True)
                 except NotImplementedError as e:
                     raise ModeRejected(f"{type(self.chat_model).__name__} has no structured output: {e}") from None
-                out = await runnable.ainvoke(request["messages"])
+                out = await (_streamed(runnable, request["messages"], listener) if listener else runnable.ainvoke(request["messages"]))
                 raw, parsed = out.get("raw"), out.get("parsed")
                 return _reply(raw, parsed if isinstance(parsed, dict) else None, mode)
-            msg = await model.ainvoke(request["messages"])
+            msg = await (_streamed(model, request["messages"], listener) if listener else model.ainvoke(request["messages"]))
             return _reply(msg, None, mode)
         except (ModeRejected, Transient, CallFailed):
             raise
         except NotImplementedError as e:
             raise ModeRejected(str(e) or "not implemented") from None
         except Exception as e:  # any provider's errors: classify by shape, not by class
+            if type(e).__name__ == CUT_ERROR:
+                return _cut_reply(e, mode)
             cut = cut_answer(e)
             if cut is not None:
                 raise CutAnswer(cut) from None
@@ -222,6 +255,44 @@ class LangChainBackend(Backend):
                 headers = getattr(getattr(e, "response", None), "headers", None)
                 raise Transient(f"{type(e).__name__}: {e}", retry_after(headers)) from None
             raise CallFailed(f"{type(e).__name__}: {e}", disable=status in DISABLING_STATUS) from None
+
+
+async def _streamed(runnable: Any, messages: list[Any], listener: Listener) -> Any:
+    """``runnable.ainvoke(messages)``, run with ``astream_events`` so that the chat model
+    under it streams: each chunk's text (or tool-call arguments) is added to the reply
+    so far, given to ``listener``; the runnable's own output is returned."""
+    text: list[str] = []
+    args: list[str] = []
+    output: Any = None
+    async for event in runnable.astream_events(messages, version="v2"):
+        kind = event["event"]
+        if kind == "on_chat_model_stream":
+            chunk = event["data"].get("chunk")
+            piece = _text(chunk)
+            if piece:
+                text.append(piece)
+                listener.raw("".join(text))
+            for call in getattr(chunk, "tool_call_chunks", None) or []:
+                if call.get("index") in (None, 0) and call.get("args"):
+                    args.append(call["args"])
+                    listener.raw("".join(args))
+        elif kind in ("on_chain_end", "on_chat_model_end") and not event.get("parent_ids"):
+            output = event["data"].get("output")  # the runnable's own (the root's) output
+    if output is None:
+        raise CutAnswer("the stream ended before the answer was whole")
+    return output
+
+
+def _cut_reply(e: BaseException, mode: str) -> Reply:
+    """The reply the ``openai`` SDK refused to parse because the model was stopped at
+    its budget (``LengthFinishReasonError``, raised under ``with_structured_output``'s
+    JSON schema): a cut reply, re-asked as any cut reply is, never a failed call."""
+    completion = getattr(e, "completion", None)
+    choices = getattr(completion, "choices", None) or []
+    text = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
+    u = getattr(completion, "usage", None)
+    usage = Usage(input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None))
+    return Reply(text=text or "", data=None, mode=mode, usage=usage, cut=True)
 
 
 def cut_answer(e: BaseException) -> str | None:

@@ -87,14 +87,14 @@ class OpenAIBackend(SDKBackend):
         ``usage`` (https://platform.openai.com/docs/api-reference/chat-streaming,
         https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream_options).
         The pieces are joined into the completion ``_reply`` reads; a stream without a
-        finish reason was cut on the way."""
+        finish reason, or with nothing in it (no piece, no usage), was cut on the way."""
         content: list[str] = []
         refusal: list[str] = []
         args: list[str] = []
         call: dict[str, str] = {}
         finish: str | None = None
         usage: Any = None
-        stream = await client.chat.completions.create(**request, stream=True, stream_options={"include_usage": True})
+        stream = await self.create(client, {**request, "stream": True, "stream_options": {"include_usage": True}})
         async for chunk in stream:
             usage = getattr(chunk, "usage", None) or usage
             for choice in getattr(chunk, "choices", None) or []:
@@ -120,6 +120,10 @@ class OpenAIBackend(SDKBackend):
                 finish = choice.finish_reason or finish
         if finish is None:
             raise CutAnswer("the stream ended before its last chunk (no finish_reason)")
+        if not (content or refusal or args or call or usage):
+            # Nothing arrived, not even the usage asked for: LiteLLM ends a stream
+            # that had no event with a made-up ``finish_reason: "stop"`` chunk.
+            raise CutAnswer("the stream ended before its first chunk")
         calls = [SimpleNamespace(id=call.get("id", ""), function=SimpleNamespace(name=call.get("name", ""), arguments="".join(args)))] if call else []
         message = SimpleNamespace(content="".join(content) or None, refusal="".join(refusal) or None, tool_calls=calls)
         return _reply(SimpleNamespace(usage=usage, choices=[SimpleNamespace(message=message, finish_reason=finish)]), mode)
