@@ -5,6 +5,7 @@ file, ``--seat``, tournament, web form), and LiteLLM's prices for unknown models
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -162,7 +163,11 @@ def test_litellm_prices_fill_the_table_and_never_override_it():
     mine = PriceTable({unknown: ModelPrice(input=9, output=9)})
     assert mine.lookup(unknown, "litellm").input == 9  # a user's price wins
     assert litellm_price("groq/canopylabs/orpheus-v1-english") is None  # not a chat model: no price
-    assert "litellm" not in sys.modules  # read as data: LiteLLM itself is not imported
+    # Read as data: LiteLLM itself is not imported. Checked in a fresh interpreter, since
+    # another test's LiteLLM seat may have imported it into this one.
+    probe = "import sys; from agents.llm.litellm_prices import cost_map, litellm_price; cost_map(); litellm_price('groq/openai/gpt-oss-20b'); print('litellm' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "False", out.stdout + out.stderr
 
 
 @pytest.mark.slow  # importing LiteLLM takes 10-25 s on a loaded 2-core machine
