@@ -33,7 +33,7 @@ import copy
 import random
 import sys
 from functools import singledispatch
-from typing import Any, Callable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent
@@ -41,6 +41,9 @@ from agents.heuristic_memory import Memory
 from agents.llm.accounting import CallLog
 from agents.random_agent import RandomAgent
 from agents.scripted import ScriptedAgent
+
+if TYPE_CHECKING:
+    from agents.reasoner.agent import ReasonerAgent
 
 Fresh = Callable[[], Agent]  # the seat's agent made anew, as ``play --resume`` seats it
 
@@ -102,10 +105,10 @@ def _(agent: ScriptedAgent) -> Agent:
     return copy.deepcopy(agent)
 
 
-def _reasoner_twin(agent: Any) -> Agent:
-    """The reasoner (``agents.reasoner.agent.ReasonerAgent``): a heuristic twin's
-    rereading, with a belief that reads alone and asks when the seat asked."""
-    t: Any = _rereading(agent)
+def _reasoner_twin(agent: ReasonerAgent) -> Agent:
+    """The reasoner: the heuristic twin's rereading, and a belief that reads alone and
+    asks its posterior where the seat asked it (``SeatBelief.twin``)."""
+    t = _rereading(agent)
     t.belief = agent.belief.twin()
     return t
 
