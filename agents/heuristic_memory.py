@@ -169,6 +169,15 @@ class Memory:
         self._solo = False
         self._synced = -1  # ``len(table.events)`` when last synced
 
+    @classmethod
+    def alone(cls, me: str) -> "Memory":
+        """A memory that reads every event itself, never through the game's shared
+        table: for a reader handed a view that is not the game's (a persuasion twin's,
+        with one speech replaced), which the shared table would take for the game."""
+        memory = cls(me)
+        memory._solo = True
+        return memory
+
     # ------------------------------------------------------------------ reading events
     def update(self, view: SeatView) -> bool:
         """Digest what the seat was shown since the last read; return whether memory was

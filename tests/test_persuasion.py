@@ -105,12 +105,15 @@ def test_the_counterfactual_view_differs_by_the_one_speech_only(plant):
 
 # ---------------------------------------------------------------------- the twins
 @pytest.mark.parametrize("preset", ALL_PRESETS)
-def test_the_said_arm_reproduces_every_recorded_bot_vote(tmp_path, preset):
+@pytest.mark.parametrize("agent, games", [("heuristic", 4), ("reasoner", 2)])
+def test_the_said_arm_reproduces_every_recorded_bot_vote(tmp_path, preset, agent, games):
     """A bot's twin asked the view as it was answers what the bot answered in the game:
-    the twin forgets nothing it should know and draws the same numbers."""
+    the twin forgets nothing it should know and draws the same numbers (the reasoner's
+    also asks its posterior when the seat did, ``SeatBelief.twin``). Two reasoner games
+    a preset, as a reasoner's replay costs ten times a heuristic's."""
     asks = 0
-    for seed in range(4):
-        spec = varied_spec(seed, "heuristic", preset=preset)
+    for seed in range(games):
+        spec = varied_spec(seed, agent, preset=preset)
         seats = [s.model_copy(update={"agent": "random"}) if i % 3 == 2 else s for i, s in enumerate(spec.seats)]
         path = tmp_path / f"g{seed}.jsonl"
         play_to_file(spec.model_copy(update={"seats": seats}), path)
@@ -120,16 +123,18 @@ def test_the_said_arm_reproduces_every_recorded_bot_vote(tmp_path, preset):
         said = [a for a in read_records(sidecar_for(path)).asks.values() if a.arm == "said"]
         assert all(a.error is None and a.vote == recorded[a.decision] for a in said)
         asks += len(said)
-    assert asks > 20
+    assert asks > 5 * games
 
 
-def test_a_forked_game_asks_only_the_agents_that_listened(tmp_path, capsys):
+@pytest.mark.parametrize("agent", ["heuristic", "reasoner"])
+def test_a_forked_game_asks_only_the_agents_that_listened(tmp_path, capsys, agent):
     """Before the fork point another agent played the swapped seat: its votes there
     have no listener to ask again, and its speeches there are credited to it. The
-    source game's bots are named: a heuristic listener's twin repeats its recorded vote
-    exactly (``arena.persuasion.twins``), which the first check below relies on."""
+    source game's bots are named: a heuristic or reasoner listener's twin repeats its
+    recorded vote exactly (``arena.persuasion.twins``), which the first check below
+    relies on."""
     source, fork = tmp_path / "source.jsonl", tmp_path / "fork.jsonl"
-    assert main(["play", "--seed", "3", "--agents", "heuristic", "--quiet", "--transcript", str(source)]) == 0
+    assert main(["play", "--seed", "3", "--agents", agent, "--quiet", "--transcript", str(source)]) == 0
     assert main(["fork", str(source), "--day", "2", "--seat", "Alice=random", "--quiet", "--transcript", str(fork)]) == 0
     capsys.readouterr()
     result = run([fork], Settings(speeches=1.0))
@@ -138,7 +143,7 @@ def test_a_forked_game_asks_only_the_agents_that_listened(tmp_path, capsys):
     held = read_records(sidecar_for(fork))
     assert held.asks and all(a.vote == recorded[a.decision].answer for a in held.asks.values() if a.arm == "said")
     assert all(recorded[a.decision].agent == "random" for a in held.asks.values() if a.seat == "Alice")
-    assert {o.agent for o in result.outcomes if o.speaker == "Alice" and o.day < 2} <= {"heuristic"}
+    assert {o.agent for o in result.outcomes if o.speaker == "Alice" and o.day < 2} <= {agent}
 
 
 def test_noisy_heuristic_listeners_are_paired(tmp_path):

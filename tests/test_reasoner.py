@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from agents.base import SeatView
 from agents.heuristic import HeuristicAgent
 from agents.reasoner.agent import ReasonerAgent, policy_for
 from agents.reasoner.space import Deck, Facts, count, draw_rows, enumerate_rows
@@ -268,3 +269,31 @@ def test_a_villagers_beliefs_beat_the_constant_answer():
                 se += (p - y) ** 2
                 base += (share - y) ** 2
     assert base > 0 and 1 - se / base > 0.15
+
+
+@pytest.mark.parametrize("preset, seed", [("best_of", 1), ("langrensha", 2), ("forum", 1)])
+def test_a_twin_of_a_seats_belief_holds_its_posterior_exactly(preset, seed):
+    """``SeatBelief.twin`` (the persuasion measurement's copy) read the view the seat
+    read holds the seat's very posterior: where the seat drew rows of its own, it
+    draws them when the seat did (its trail), so the same rows, not merely the same
+    evidence. It reads alone: no seat's table is touched."""
+    game, seats = default_game(players=12, preset=preset, seed=seed, agent="reasoner").build()
+    run_sync(game, seats)
+    agents = [a for a in seats.values() if isinstance(a, ReasonerAgent)]
+    for agent in agents:  # each seat reads the rest of its view, as at a decision after the game
+        agent.beliefs(SeatView(agent.name, game.observation(agent.name)))
+    tables = {id(a.belief.table): (a.belief.table, list(a.belief.table.events)) for a in agents if a.belief.table is not None}
+    own = 0
+    for agent in agents:
+        b = agent.belief
+        twin = b.twin()
+        twin.update(game.observation(agent.name))
+        if not b.ready:
+            continue
+        (space, w), (tspace, tw) = b.weights(), twin.weights()
+        assert np.array_equal(space.rows, tspace.rows) and np.array_equal(w, tw)
+        assert twin.table is not b.table
+        own += b.own is not None
+    assert own  # some seat drew rows of its own: the case the trail is for
+    for table, events in tables.values():
+        assert len(table.events) == len(events) and all(x is y for x, y in zip(table.events, events))

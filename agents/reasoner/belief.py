@@ -13,12 +13,19 @@ generator (seeded by the seat), and replays the table's log on them.
 ``update`` reads the seat's new events once each: public ones go to the shared
 ``Table`` (checked by identity against the table's, so a fork or another game never
 mixes in: the seat then reads alone), private ones to the seat's facts.
+
+Rows of its own depend on *when* the seat asked its posterior, not only on what it
+read: they are drawn when first needed and renewed as the evidence comes, in the order
+it came between asks. So a seat keeps its ``trail`` (where in its view it asked, and
+where it dropped its rows on going alone), and its ``twin`` (the persuasion
+measurement's copy, handed a view with one speech replaced) reads alone and asks at
+the very same places: given the view as it was, it holds the seat's posterior exactly.
 """
 
 from __future__ import annotations
 
 import zlib
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -39,11 +46,29 @@ from engine.roles.witch import WitchVictim
 CONVERTERS = frozenset({"wild_child", "wolf_hound", "infect_father"})
 SHARED_MIN = 60.0  # effective rows of a sampled table under a seat's mask, below which the seat samples its own
 
+MarkKind = Literal["ask", "drop"]  # the posterior asked (``weights``); the seat's own rows dropped (``solo``)
+
+
+class Mark(NamedTuple):
+    """A moment of a seat's ``trail``: ``at`` is the seq of the first event it had not
+    read yet, ``kind`` what it did there."""
+
+    at: int
+    kind: MarkKind
+
 
 class SeatBelief:
-    def __init__(self, me: str, seed: int):
+    def __init__(self, me: str, seed: int, *, alone: bool = False, retrace: list[Mark] | None = None):
+        """``alone``: read every public event into a table of this seat's own, never the
+        game's shared one (a twin's view is not the game's); ``retrace``: the trail of
+        the seat it twins, whose moments it asks at as it reads (``twin``)."""
         self.me = me
         self.seed = seed
+        self.alone = alone
+        self.trail: list[Mark] = []
+        self._next = 0  # the seq of the first event not read yet: where a mark is made
+        self._retrace = retrace or []
+        self._retraced = 0  # marks of ``_retrace`` done
         self.table: Table | None = None
         self._public = 0  # how many of the table's events this seat has read
         self.role: str | None = None
@@ -59,20 +84,48 @@ class SeatBelief:
         self._weights: np.ndarray | None = None
         self._weights_key: tuple[Any, ...] = ()
 
+    def twin(self) -> "SeatBelief":
+        """A belief that knows nothing yet, reads alone, and asks its posterior where
+        this one did (its moments not yet retraced included, for a twin's twin): read
+        the same events, it holds this seat's posterior exactly; read a view with one
+        event changed, it differs by that event alone."""
+        return SeatBelief(self.me, self.seed, alone=True, retrace=self.trail + self._retrace[self._retraced :])
+
     # ------------------------------------------------------------------ reading
     def update(self, new: list[Event]) -> None:
+        if self._retraced < len(self._retrace):  # a twin: each mark done where the seat did it
+            for e in new:
+                self._retrace_to(e.seq)
+                self._read([e])
+            self._retrace_to(self._next)
+        else:
+            self._read(new)
+
+    def _read(self, new: list[Event]) -> None:
         for e in new:
             if is_public(e):
                 self._public_event(e)
             else:
                 self._private_event(e)
+        if new:
+            self._next = new[-1].seq + 1
+
+    def _retrace_to(self, at: int) -> None:
+        marks = self._retrace
+        while self._retraced < len(marks) and marks[self._retraced].at <= at:
+            kind = marks[self._retraced].kind
+            self._retraced += 1
+            if kind == "drop":
+                self._drop_own(self._next)
+            elif self.ready:
+                self.weights()
 
     def _public_event(self, e: Event) -> None:
         t = self.table
         if t is None:
             if not isinstance(e.data, GameStart):
                 return
-            t = self.table = table_for(e)
+            t = self.table = Table() if self.alone else table_for(e)
         q = self._public
         if q < len(t.events):
             if t.events[q] is not e:  # another game's table, or a fork: read alone from here on
@@ -83,19 +136,25 @@ class SeatBelief:
         self._public = q + 1
 
     def _go_solo(self, e: Event) -> None:
-        self.solo()
+        self.solo(e.seq)
         assert self.table is not None
         self.table.read(e)
         self._public += 1
 
-    def solo(self) -> None:
+    def solo(self, at: int | None = None) -> None:
         """Read alone from now on: the public events this seat has seen, replayed into
-        a table of its own (another game's table, a fork, a view behind the table)."""
+        a table of its own (another game's table, a fork, a view behind the table).
+        ``at``: the seq of the event being read, when it is gone alone in the middle of one."""
         assert self.table is not None
         mine = Table(self.table.params)
         for old in self.table.events[: self._public]:
             mine.read(old)
         self.table = mine
+        self._drop_own(self._next if at is None else at)
+
+    def _drop_own(self, at: int) -> None:
+        """Rows of its own drawn again when next needed (a mark of the trail)."""
+        self.trail.append(Mark(at, "drop"))
         self.own = None
         self._replayed = 0
         self._own_private = 0
@@ -236,6 +295,9 @@ class SeatBelief:
         a sampled table's rows stand under the mask (``SHARED_MIN``); else its own."""
         t = self.table
         assert t is not None and t.tracker is not None
+        trail = self.trail
+        if not trail or trail[-1] != (self._next, "ask"):
+            trail.append(Mark(self._next, "ask"))
         if self.own is None:
             space = t.tracker.space
             key: tuple[Any, ...] = (id(space), space.version, len(t.log), len(self.cards), len(self.secrets), self._dirty)
