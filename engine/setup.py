@@ -73,8 +73,11 @@ def _deal_deck(setup: GameSetup, given: list[str], options: RuleOptions, rng: ra
         _CHECKED_DECKS[key] = cards
     deck = list(cards)
     rng.shuffle(deck)
-    roles = {name: deck.pop() for name in setup.names}
-    return Deal(roles, [deck.pop(), deck.pop()] if "thief" in cards else [], cards)
+    # Dealt from the top of the deck (its end), a card a seat in seat order, then the
+    # two center cards: the general path's pops, read off without popping.
+    top = reversed(deck)
+    roles = dict(zip(setup.names, top))
+    return Deal(roles, [next(top), next(top)] if "thief" in cards else [], cards)
 
 
 # Decks ``_deal_deck`` has found playable, sorted with their added cards, by (deck,
