@@ -13,7 +13,7 @@ import math
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable
 
@@ -149,7 +149,7 @@ class _Table:
     def play(self, game_seed: int) -> tuple[str, int]:
         """One game's (winner, days)."""
         spec, setup, makers = self._dealer
-        game, seats = spec.build_checked(replace(setup, seed=game_seed), makers=makers)
+        game, seats = spec.build_checked(setup.reseeded(game_seed), makers=makers)
         try:
             run_sync(game, seats)
         except (GameError, IllegalAnswer) as e:

@@ -320,6 +320,43 @@ every game's deal, which the issue allows only for the seats' generators. In pla
 rules are three quarters of the time (``engine/``; the vote rounds alone 13%), the
 random bot 6%, the runner 4%: the gap to the peer is the engine's per decision
 (events, decisions and their payloads the transcripts record), not the seats.
+
+2026-12-07 (issue 42, branch i42-fixed against an export of main dac6310 in one run;
+CPython 3.11.7, load 9, nice 5): a game's fixed cost on the like-for-like table, the
+new ``fixed`` part (``--instructions --skip one_core,like,whole,budget,sizes,cores``;
+the figures below are the same pieces counted with PYTHONHASHSEED=0, 200 games, as
+the hash seed moves a count by ~10 K):
+
+    M instructions a game      the deal   the seats' agents   fixed cost   (goal 0.2)
+    main (dac6310)             0.291      0.107               0.399
+    this branch                0.266      0.110               0.376 (-5.7%)
+
+    like-for-like, one core, 1000 games, best CPU time of 3 (load 8.7):
+    this branch 2336 games/s (0.63x the Doctor peer, 0.49x the Witch peer), main 2217
+    (0.60x, 0.47x), werewolf-engine 0.1.0 3709 (Doctor) and 4728 (Witch)
+
+What went: each game's setup made with ``dataclasses.replace`` (16.6 K, which walks the
+class's fields; ``GameSetup.reseeded``); ``GameStart``'s walk and sort of the cards
+(the deal's own sorted deck, ``Game.deck``); the fast deal's comprehension of pops.
+Tried and left: a player's state parts made on first read through ``Player.__getattr__``
+(7 of 8 seats never keep any: -12 K) cost more than it saved, as CPython 3.11 does not
+specialise the attribute reads of a class with ``__getattr__``, so every ``p.alive``
+of the rules got dearer (the deal 0.269 M -> 0.285 M with it, 200 games).
+
+Why 0.2 M is out of reach with play unchanged: each piece alone (valgrind, per game):
+
+    the engine's stream, ``Random(seed)``                          34.9 K
+    the random seats' stream, ``Random(f"{seed}:random seats")``   43.9 K
+    the deck's shuffle (``random.shuffle``, 7 draws)               ~21 K
+    8 players (slots dataclass, its state parts, its camp)         44.3 K  (parts 13.8 K)
+    8 random seats' agents (``RandomAgent``)                       40.3 K
+    8 card notices (``Role`` payloads and audiences)               22.5 K  (their ``emit``s apart)
+
+That is ~207 K before the ``Game`` itself, ``GameStart``, night 1's events and its first
+question. The first three (~100 K) are the streams: a cheaper seeding or shuffle changes
+every deal and every random seat's draws, a second change of streams this step did not
+make. The rest is an object a seat that the record and the runner read (a ``Player``,
+its card's event, its agent), each a Python class call (~2 K before its fields on 3.11).
 """
 
 from __future__ import annotations
@@ -391,6 +428,33 @@ simulate(games=20, seed=10**6, **table)
 t0, c0 = time.perf_counter(), time.process_time()
 r = simulate(games={games}, **table) if {games} else None
 print(json.dumps({{"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}}))
+"""
+
+# Issue 42's fixed cost of a like-for-like game, ``part`` being ``deal`` (``Game(setup)``:
+# the cards, the players, the rules up to night 1's first question) or ``seats`` (that
+# and the seats' agents, as ``simulate`` builds them): each game's setup is the table's
+# under the game's seed, as the tree's ``simulate`` makes it (``GameSetup.reseeded``, or
+# ``dataclasses.replace`` in a tree from before it). ``games=0`` is the baseline.
+FIXED = """
+import json, sys
+sys.path.insert(0, {tree!r})
+from dataclasses import replace
+from arena.command import parse_option_pairs, parse_roles
+from arena.gamefile import default_game
+from arena.runner import run_sync
+from engine.game import Game
+spec = default_game(players=8, agent="random", roles=parse_roles({roles!r}), options=parse_option_pairs({options!r}))
+spec.check()
+setup, makers = spec.setup(), spec.bot_makers()
+seeded = setup.reseeded if hasattr(setup, "reseeded") else lambda s: replace(setup, seed=s)
+for s in range(10**6, 10**6 + 20):  # warm-up: the first games' lazy loading is no game's
+    run_sync(*spec.build_checked(seeded(s), makers=makers))
+for s in range({games}):
+    if {part!r} == "deal":
+        Game(seeded(s))
+    else:
+        spec.build_checked(seeded(s), makers=makers)
+print(json.dumps({{}}))
 """
 
 
@@ -512,6 +576,21 @@ def one_core(trees: list[Path], games: int, repeat: int, count: bool) -> None:
         print(f"  {label:<42} {c / 1e6:8.2f} M{vs}")
 
 
+def fixed_cost(trees: list[Path], games: int) -> None:
+    """Issue 42's fixed cost of a game on the like-for-like table (goal: at most 0.2 M
+    instructions): what a game spends before its first decision, the deal and the seats'
+    agents, per game by valgrind, each tree in the same run."""
+    if not shutil.which("valgrind"):
+        print("\nthe fixed cost needs valgrind")
+        return
+    print(f"\nlike-for-like fixed cost (valgrind, {games} games, M instructions a game; goal 0.2 M)")
+    for t in trees:
+        code = partial(FIXED.format, tree=str(t), roles=LIKE_ROLES, options=list(LIKE_OPTIONS))
+        deal, seats = ((instructions(code(games=games, part=p), t) - instructions(code(games=0, part=p), t)) / games for p in ("deal", "seats"))
+        label = "this tree" if t == ROOT else str(t)
+        print(f"  {label:<40} the deal {deal / 1e6:.3f} M, the seats' agents {(seats - deal) / 1e6:.3f} M: {seats / 1e6:.3f} M")
+
+
 def like_for_like(trees: list[Path], games: int, repeat: int, count: bool) -> None:
     """Issue 42's second goal: the peer's own deck and rules played by ours, one process
     each, against the peer's games with its Doctor (the Protector's counterpart) and with
@@ -552,7 +631,6 @@ def like_for_like(trees: list[Path], games: int, repeat: int, count: bool) -> No
 PIECES = """
 import json, sys
 sys.path.insert(0, {tree!r})
-from dataclasses import replace
 from arena.gamefile import default_game
 from arena.runner import run_sync
 from engine.game import Game
@@ -560,13 +638,13 @@ spec = default_game(players=8, agent="random")
 spec.check()
 setup, makers = spec.setup(), spec.bot_makers()
 for s in range(10**6, 10**6 + 20):  # warm-up: the first games' lazy loading is no game's
-    run_sync(*spec.build_checked(replace(setup, seed=s), makers=makers))
+    run_sync(*spec.build_checked(setup.reseeded(s), makers=makers))
 decisions = 0
 for s in range({games}):
     if {part!r} == "deal":
-        Game(replace(setup, seed=s))
+        Game(setup.reseeded(s))
     else:
-        game, seats = spec.build_checked(replace(setup, seed=s), makers=makers)
+        game, seats = spec.build_checked(setup.reseeded(s), makers=makers)
         if {part!r} == "play":
             run_sync(game, seats)
             decisions += len(game.answer_log)
@@ -772,13 +850,15 @@ def main() -> None:
     ap.add_argument("--sizes", default="8,12,18,24,30")
     ap.add_argument("--against", action="append", default=[], metavar="TREE", help="another checkout measured in the same run (repeatable)")
     ap.add_argument("--instructions", action="store_true", help="also count machine instructions (valgrind; minutes)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,like,whole,budget,sizes,cores")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: one_core,like,fixed,whole,budget,sizes,cores")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     if "one_core" not in skip:
         one_core([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "like" not in skip:
         like_for_like([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
+    if "fixed" not in skip and args.instructions:
+        fixed_cost([ROOT, *(Path(t).resolve() for t in args.against)], max(50, args.games // 10))
     if "whole" not in skip:
         whole_process([ROOT, *(Path(t).resolve() for t in args.against)], args.games, args.repeat, args.instructions)
     if "budget" not in skip and args.instructions:

@@ -91,7 +91,7 @@ class Game:
     # is no ``__dict__``: what a mechanic keeps lives in its typed part of ``memory``
     # (``engine.state``), the day powers' too (``engine.flow.day_powers.HeldPowers``).
     __slots__ = (
-        "setup", "preset", "options", "rng", "players", "by_name", "table", "center", "rules", "day", "phase",
+        "setup", "preset", "options", "rng", "deck", "players", "by_name", "table", "center", "rules", "day", "phase",
         "events", "deaths", "sheriff", "lovers", "spared", "grief", "voteless", "night", "memory", "winner",
         "over", "winners", "end_reason", "pending", "answers", "answer_log", "_next_decision", "_by_id",
         "_batch_size", "_script", "_views", "_recorded",
@@ -112,10 +112,11 @@ class Game:
         # to sit behind the building"). ``Player.seat`` is an index into it.
         self.table: list[Player] = self.players
         self.center: list[str] = dealt.center
+        self.deck: tuple[str, ...] = dealt.deck  # every card, the set-aside ones included, sorted
         # The hooks this deck and these options need (night steps, death and dawn
         # hooks, solitary goals), chosen once: a game never pays for absent roles. The
         # night steps come in the order of the preset's book (``engine.night_order``).
-        self.rules = rules_for(dealt.deck, self.options, get_preset(self.preset).night)
+        self.rules = rules_for(self.deck, self.options, get_preset(self.preset).night)
         self.day = 0
         self.phase = "setup"
         self.events: list[Event] = []

@@ -9,7 +9,7 @@ game's players and state stay independent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import pytest
 
@@ -50,6 +50,19 @@ def test_a_games_players_are_complete_and_independent():
     assert game.players[1].state.peek(_Mark) is None and game.players[1].state is not game.players[0].state
     assert game.players[0].state.of(_Mark).n == 1 and game.players[0].state.drop(_Mark) == _Mark(1)
     assert game.players[0].state.peek(_Mark) is None
+
+
+def test_a_reseeded_setup_is_the_setup_under_another_seed():
+    """``GameSetup.reseeded`` (a simulation's setup for each game) is ``dataclasses.replace``
+    of the seed: every field carried over, none forgotten when a field is added."""
+    setup = GameSetup(
+        names=NAMES, preset="langrensha", seed=1, options=GameSetup(NAMES).rule_options(), roles=DECK,
+        forced={"P0": "seer"}, center=["villager", "villager"], buildings={"P1": "tavern"},
+    )  # fmt: skip
+    assert {f.name: getattr(setup, f.name) for f in fields(setup)}.keys() == {f.name for f in fields(GameSetup)}
+    again = setup.reseeded(9)
+    assert again == replace(setup, seed=9) and again.seed == 9 and setup.seed == 1
+    assert all(getattr(again, f.name) is getattr(setup, f.name) for f in fields(GameSetup) if f.name != "seed")
 
 
 def test_state_has_no_string_keys():

@@ -46,15 +46,9 @@ class Center(EventData):
 
 
 def script(game: Game) -> Script:
-    game.emit(
-        GameStart(
-            [p.name for p in game.players],
-            game.preset,
-            sorted([p.role for p in game.players] + list(game.center)),
-            len(game.center),
-        ),
-        PUBLIC,
-    )
+    # The deal's own sorted deck and the setup's seating: the cards of the players and
+    # the center, sorted, and the players in seat order, without walking them again.
+    game.emit(GameStart(list(game.setup.names), game.preset, list(game.deck), len(game.center)), PUBLIC)
     for p in game.players:
         game.emit(Role(p.name, p.role), private(p.name))
     if game.center:
