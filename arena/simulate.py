@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable
 
@@ -23,58 +22,11 @@ from arena.gamefile import GameFileError, GameSpec, default_game
 from arena.gc_tuning import many_games
 from arena.progress import Bar, wanted
 from arena.runner import run_sync
+from arena.simulate_result import SimulationReport
 from engine.decisions import GameError, IllegalAnswer
 from engine.setup import GameSetup
 
 MAIN_CAMPS = ("village", "werewolves")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-@dataclass
-class SimulationReport:
-    games: int
-    seconds: float
-    wins: dict[str, int]
-    days: list[int] = field(default_factory=list)
-    preset: str = ""
-    players: int = 0
-    seed: int = 0
-    agents: str = ""
-
-    @property
-    def mean_days(self) -> float:
-        return sum(self.days) / len(self.days) if self.days else 0.0
-
-    def win_rates(self) -> dict[str, dict[str, float]]:
-        out = {}
-        for camp, k in self.wins.items():
-            lo, hi = wilson(k, self.games)
-            out[camp] = {"rate": k / self.games if self.games else 0.0, "low": lo, "high": hi}
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's three keys first; the rest is extra detail."""
-        return {
-            "games": self.games,
-            "seconds": self.seconds,
-            "wins": dict(self.wins),
-            "preset": self.preset,
-            "players": self.players,
-            "seed": self.seed,
-            "agents": self.agents,
-            "mean_days": self.mean_days,
-            "win_rates": self.win_rates(),
-        }
 
 
 def simulate(

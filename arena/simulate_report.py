@@ -11,21 +11,17 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 
 from arena.command import console_for
+from arena.simulate_result import SimulationReport
 from arena.table_fit import fitted
 
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
 
-    from arena.simulate import SimulationReport
-
 
 def print_report(report: SimulationReport) -> None:
     console = console_for(False)
     last = report.seed + max(report.games - 1, 0)
-    console.print(
-        f"[bold]{report.games} games[/bold] · {report.preset} · {report.players} players · "
-        f"{report.agents} bots · seeds {report.seed}..{last}"
-    )
+    console.print(f"[bold]{report.games} games[/bold] · {report.preset} · {report.players} players · {report.agents} bots · seeds {report.seed}..{last}")
     table = Table()
     columns: tuple[tuple[str, JustifyMethod], ...] = (("winner", "left"), ("wins", "right"), ("rate", "right"), ("95% interval", "right"))
     for col, justify in columns:

@@ -23,7 +23,7 @@ from agents.heuristic_lines import load_lines
 from agents.heuristic_memory import Memory
 from agents.heuristic_suspicion import judge
 from arena.runner import run_sync
-from arena.simulate import wilson
+from arena.simulate_result import wilson
 from engine import Game, GameSetup, get_preset
 from engine.decisions import BOOL, CHOICE, MULTI, TEXT, Decision
 from engine.events import PUBLIC, Event

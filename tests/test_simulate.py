@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.simulate import CHUNK, LAST_CHUNK, chunks, simulate, wilson
+from arena.simulate import CHUNK, LAST_CHUNK, chunks, simulate
+from arena.simulate_result import wilson
 
 ROOT = Path(__file__).parent.parent
 
