@@ -22,7 +22,7 @@ from agents.reasoner.space import Space
 from agents.reasoner.village import first_best
 
 if TYPE_CHECKING:
-    from agents.reasoner.agent import Mind
+    from agents.reasoner.mind import Mind
     from agents.reasoner.table import Table
 
 # The victim's worth, in units of the village's summed P(wolf) on the pack. Measured on

@@ -12,7 +12,7 @@ import agents.reasoner.talk as talk
 import agents.reasoner.village as village
 
 if TYPE_CHECKING:
-    from agents.reasoner.agent import Mind
+    from agents.reasoner.mind import Mind
 
 
 def vote(m: "Mind") -> str | None:

@@ -17,7 +17,7 @@ from agents.heuristic_talk import GOOD, SEER, WOLF, Speech, heat, words
 from agents.reasoner.village import first_best
 
 if TYPE_CHECKING:
-    from agents.reasoner.agent import Mind
+    from agents.reasoner.mind import Mind
 
 ACCUSE_AT = 0.0  # accuse the likeliest wolf whenever there is one: a named suspect draws the pack's attention, which tells
 STRONG = 0.6

@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Callable, Iterable
 
 if TYPE_CHECKING:
-    from agents.reasoner.agent import Mind
+    from agents.reasoner.mind import Mind
 
 SEER_LIFE = 2.0  # a Seer's life is worth this many more lives to the village
 SELF_LIFE = 1.0  # the Witch's own, beside: her potions and her vote
