@@ -73,7 +73,7 @@ DESIGNS: dict[str, dict[str, Any]] = {  # name -> tournament keys; games per dea
     "mixed": {"seating": "mixed"},
     "teams": {"seating": "teams"},
     "duplicate": {"seating": "duplicate"},
-    "adaptive": {"seating": "teams", "adaptive": {"resolution": 75.0}},  # ladder.yaml: teams, margin, adaptive
+    "adaptive": {"seating": "teams", "adaptive": {"resolution": 75.0}},  # teams seating, the margin fit, adaptive: (lever 3)
 }
 FITS = ("win", "margin")
 TRUE_ORDER = [n for n, _, _ in LADDER]

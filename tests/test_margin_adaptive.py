@@ -4,6 +4,7 @@ small bot tournaments."""
 
 from __future__ import annotations
 
+from collections import Counter
 import json
 import math
 import random
@@ -169,10 +170,10 @@ def test_batches_grow_with_the_tournament():
         assert adaptive and end - start == min(max(10, start // 10), 400 - start)
 
 
-def test_games_go_to_the_neighbours_still_unsettled():
-    """A, B and C told apart already; C and D equal, not yet known to within 75 Elo:
-    the next games are C against D, half of them each way round, and the same games
-    give the same choice."""
+def test_the_games_chosen_by_results_go_to_the_equal_pair():
+    """A, B and C told apart already; C and D equal: the batch's games chosen by the
+    results (its second half) are C against D, half of them each way round, and the
+    same games give the same choice."""
     strengths = {"A": 1.6, "B": 0.3, "C": -0.95, "D": -0.95}
     rng = random.Random(1)
     names = list(strengths)
@@ -180,10 +181,36 @@ def test_games_go_to_the_neighbours_still_unsettled():
     cfg = config_from_data({**cfg_data(), "participants": [{"name": n, "agent": "heuristic"} for n in names]})
     pairs = choose_pairs(cfg, names, played, 20, 200)
     assert pairs == choose_pairs(cfg, names, played, 20, 200)
-    assert [frozenset(p) for p in pairs].count(frozenset("CD")) >= 18
+    assert [frozenset(p) for p in pairs[10:]].count(frozenset("CD")) >= 9
     before = side_counts(played)
     after = before + side_counts([team_game(0, w, v, 0.0, rng) for w, v in pairs])
     assert abs(after[("C", "D")] - after[("D", "C")]) <= 1
+
+
+def test_half_of_each_batch_reads_the_counts_never_the_results():
+    """The same games with other results: the spread half of the batch (each game to
+    the ordered pair played least) is the same, so no participant stops getting games
+    because of how it has done. A plan that went only where the results pointed (the
+    fitted order's neighbours not yet separated) marked five identical copies separated
+    in 18% of pairs by 95% intervals (docs/RATINGS.md); with the spread half, 7%."""
+    names = ["A", "B", "C", "D", "E"]
+    cfg = config_from_data({**cfg_data(), "participants": [{"name": n, "agent": "heuristic"} for n in names]})
+    rng = random.Random(3)
+    seating = [tuple(rng.sample(names, 2)) for _ in range(300)]
+    strong = {"A": 1.0, "B": 0.5, "C": 0.0, "D": -0.5, "E": -1.0}
+    chosen = []
+    for strengths in (strong, {n: -v for n, v in strong.items()}):
+        rng = random.Random(4)
+        played = [team_game(i, w, v, strengths[v] - strengths[w], rng, strengths) for i, (w, v) in enumerate(seating)]
+        pairs = choose_pairs(cfg, names, played, 20, 300)
+        assert pairs is not None
+        chosen.append(pairs)
+    assert chosen[0][:10] == chosen[1][:10]  # the spread half
+    assert chosen[0][10:] != chosen[1][10:]  # the rest follows the results
+    counts, ordered = Counter(seating), [(w, v) for w in names for v in names if w != v]
+    for p in chosen[0][:10]:  # each to an ordered pair played least at the time
+        assert counts[p] == min(counts[q] for q in ordered)
+        counts[p] += 1
 
 
 def test_the_adaptive_plan_waits_for_the_games_before_each_batch():

@@ -12,15 +12,23 @@ grows in batches:
    thousands) is chosen from every game before it: the rating fit the leaderboard
    uses (``rating.outcome``), its strengths and their covariance from the fit's
    curvature (``BTDesign.wald``: one fit, where a bootstrap would be hundreds).
-   Participants are ordered by strength; a pair of neighbours in that order is
-   **settled** when its 95% interval excludes 0 (separated) or is narrower than
-   ± ``resolution`` Elo (equal, to the precision asked for). The batch's games then
-   go, one at a time, to the pair of participants whose game would most reduce the
-   summed variance of the unsettled neighbour differences (A-optimal design, the
-   covariance updated after each choice as if the game were played, Sherman-Morrison),
-   with all neighbours as targets once every one is settled. A pair's side
+   Half of the batch (rounded up) is **spread**: each game to the ordered pair
+   (wolves, village) played least so far, which reads the counts, never the results.
+   The rest goes, one game at a time, to the pair of participants whose game would
+   most reduce the weighted variance of every pair's difference (A-optimal design,
+   the covariance updated after each choice as if the game were played,
+   Sherman-Morrison), each pair weighted by ``exp(-(gap / resolution)²)`` of its
+   estimated gap, so the games go where participants are still close. A pair's side
    orientation alternates (the one it has played less as wolves goes first), so
    ratings per side stay identified.
+
+   Why half by counts: a plan that only follows the results stops feeding the
+   participants that look far from the rest, and their early luck stays. The first
+   version (each batch to the fitted order's neighbours not yet separated) marked
+   five identical copies separated in 18% of pairs by 95% intervals; following the
+   neighbours without stopping, 13%; weights by gap alone, 12% to 32%; with half of
+   every batch spread, 7% (teams seating without adaptive: 5%). docs/RATINGS.md
+   (lever 3) has the measurements.
 3. **Determinism.** A choice depends only on the games before its batch and on a
    generator seeded by the tournament seed and the batch, so the same results give
    the same plan. The chosen pairs are also kept in the database
@@ -42,7 +50,6 @@ import numpy as np
 from arena.ratings.bradley_terry import ELO
 from arena.ratings.games import VILLAGE, WOLVES, GameOutcome
 from arena.ratings.margin import design_for
-from arena.ratings.recovery import Z95
 from arena.tournament.config import TournamentConfig
 
 
@@ -78,24 +85,31 @@ def side_counts(games: Sequence[GameOutcome]) -> Counter:
     return out
 
 
-def neighbour_targets(order: list[int], s: np.ndarray, cov: np.ndarray, resolution: float) -> list[tuple[int, int]]:
-    """Neighbour pairs (indices, best first) not yet settled; all of them when every
-    one is."""
-    pairs = list(zip(order, order[1:]))
-    open_pairs = []
-    for a, b in pairs:
-        var = cov[a, a] + cov[b, b] - 2 * cov[a, b]
-        half = Z95 * float(np.sqrt(max(var, 0.0))) * ELO
-        diff = float(s[a] - s[b]) * ELO
-        if abs(diff) <= half and half > resolution:
-            open_pairs.append((a, b))
-    return open_pairs or pairs
+def contrast_weights(s: np.ndarray, scale: float) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """Every pair (indices) and how much the results-led half of a batch cares about its
+    difference: ``exp(-(gap / scale)²)`` of the estimated gap in Elo, so games go where
+    participants are still close, with no cliff at the edge of an interval. (Weights
+    alone do not keep the intervals honest, the spread half does: see the module's
+    docstring.)"""
+    n = len(s)
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    gaps = np.array([(s[a] - s[b]) * ELO for a, b in pairs])
+    return pairs, np.exp(-((gaps / scale) ** 2))
+
+
+SPREAD = 0.5  # the share of each batch that goes to the ordered pairs played least
 
 
 def choose_pairs(cfg: TournamentConfig, names: list[str], played: Sequence[GameOutcome], k: int, batch_start: int) -> list[tuple[str, str]] | None:
     """``k`` (wolf participant, village participant) pairs for the deals of the batch
     that starts at deal ``batch_start``; ``None`` when the games so far do not pin the
-    strengths down (the caller keeps the plain schedule)."""
+    strengths down (the caller keeps the plain schedule).
+
+    Half the batch (rounded up) is spread: each game to the ordered pair played least so
+    far, which reads the counts, never the results, so no participant's games stop
+    because of how it has done. The rest goes, one game at a time, to the pair that most
+    reduces the weighted variance of the pairs' differences (``contrast_weights``), the
+    spread games already counted in."""
     assert cfg.adaptive is not None
     design = design_for(cfg.rating.outcome, played, names)
     sol = design.wald()
@@ -104,29 +118,41 @@ def choose_pairs(cfg: TournamentConfig, names: list[str], played: Sequence[GameO
     s = sol.strengths
     cov = sol.strength_cov()
     rng = random.Random(f"{cfg.seed}:adaptive:{batch_start}")
-    order = sorted(range(len(names)), key=lambda i: (-s[i], i))
-    targets = neighbour_targets(order, s, cov, cfg.adaptive.resolution)
+    targets, weights = contrast_weights(s, cfg.adaptive.resolution)
     contrasts = np.zeros((len(targets), len(names)))
-    for row, (a, b) in enumerate(targets):
-        contrasts[row, a], contrasts[row, b] = 1.0, -1.0
+    for row, ((a, b), w) in enumerate(zip(targets, np.sqrt(weights))):
+        contrasts[row, a], contrasts[row, b] = w, -w
     counts = side_counts(played)
+    index = {n: i for i, n in enumerate(names)}
+    ordered = [(w, v) for w in names for v in names if w != v]
     candidates = [(u, v) for u in range(len(names)) for v in range(u + 1, len(names))]
+
+    def game(wolf: int, village: int) -> tuple[np.ndarray, float, np.ndarray]:
+        """The game's contrast, its expected information and ``cov @ x``."""
+        x = np.zeros(len(names))
+        x[village], x[wolf] = 1.0, -1.0
+        return x, float(design.expected_information(np.array([s[village] - s[wolf]]), sol)[0]), cov @ x
+
     out = []
-    for _ in range(k):
-        rng.shuffle(candidates)  # ties go to a seeded draw
-        best = None
-        for u, v in candidates:
-            wolf, village = _orientation(names, u, v, counts, rng)
-            x = np.zeros(len(names))
-            x[village], x[wolf] = 1.0, -1.0
-            omega = float(design.expected_information(np.array([s[village] - s[wolf]]), sol)[0])
-            cx = cov @ x
-            gain = omega * float(np.sum((contrasts @ cx) ** 2)) / (1.0 + omega * float(x @ cx))
-            if best is None or gain > best[0] + 1e-15:
-                best = (gain, wolf, village, x, omega, cx)
-        assert best is not None  # at least two participants (the config says so)
-        _, wolf, village, x, omega, cx = best
-        cov = cov - omega * np.outer(cx, cx) / (1.0 + omega * float(x @ cx))
+    spread = k - int(k * (1 - SPREAD))
+    for i in range(k):
+        if i < spread:
+            rng.shuffle(ordered)  # ties go to a seeded draw
+            w_name, v_name = min(ordered, key=counts.__getitem__)
+            wolf, village = index[w_name], index[v_name]
+            x, omega, cx = game(wolf, village)
+        else:
+            rng.shuffle(candidates)
+            best = None
+            for u, v in candidates:
+                wolf, village = _orientation(names, u, v, counts, rng)
+                x, omega, cx = game(wolf, village)
+                gain = omega * float(np.sum((contrasts @ cx) ** 2)) / (1.0 + omega * float(x @ cx))
+                if best is None or gain > best[0] + 1e-15:
+                    best = (gain, wolf, village, x, omega, cx)
+            assert best is not None  # at least two participants (the config says so)
+            _, wolf, village, x, omega, cx = best
+        cov = cov - omega * np.outer(cx, cx) / (1.0 + omega * float(x @ cx))  # as if played (Sherman-Morrison)
         counts[(names[wolf], names[village])] += 1
         out.append((names[wolf], names[village]))
     return out

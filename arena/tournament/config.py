@@ -142,13 +142,14 @@ class Rating(_Strict):
 
 
 class Adaptive(_Strict):
-    """Adaptive scheduling (``arena.tournament.adaptive``): after a warm-up, the games
-    go, a batch at a time, to the pairs of neighbours in the current order that are
-    still not settled (separated, or known to within ``resolution`` Elo)."""
+    """Adaptive scheduling (``arena.tournament.adaptive``): after a warm-up, each batch
+    spreads half its games over the ordered pairs played least and gives the rest to
+    the pairs whose difference is least certain, weighted to the pairs estimated within
+    about ``resolution`` Elo of each other."""
 
     warmup: int | None = Field(default=None, ge=1, description="deals of the plain schedule first (default: one cycle of ordered pairs per table)")
     batch: int = Field(default=10, ge=1, description="deals chosen at a time (a tenth of those played, when more)")
-    resolution: float = Field(default=75.0, gt=0, description="Elo: a pair whose 95% interval is narrower than ± this is settled")
+    resolution: float = Field(default=75.0, gt=0, description="Elo: the gaps the results-led half of each batch concentrates on (a pair's weight is exp(-(gap / resolution)²))")
 
 
 class Persuasion(_Strict):
