@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPEC = re.compile(r"\b(openai|anthropic|langchain|litellm):([-A-Za-z0-9_./:@]+)")
 # Where a user reads a spec to copy (MODEL_CACHE.md's tables are past measurements).
 WRITTEN = ["README.md", "CONTRIBUTING.md", "docs/*.md", "examples/**/*.yaml", "arena/web/static/*", "arena/**/*.py", "agents/**/*.py", "benchmarks/*.py"]
+LOCAL_LITELLM = re.compile(r"^(ollama|ollama_chat|hosted_vllm|lm_studio|llamafile)/")  # LiteLLM's local servers' prefixes
 VENDOR_IDS = re.compile(r"^(gpt-|o\d|claude-|gemini-|(?:[a-z]{2,6}\.)?anthropic\.claude-)")
 
 
@@ -71,8 +72,11 @@ def suggested() -> list[str]:
         named = model.split(":", 1)[1] if vendor == "langchain" and ":" in model else model
         if not named:  # a back end named alone (`litellm:`), no model suggested
             continue
-        # Placeholders (MODEL, PROVIDER:MODEL), local servers' models (openai:smollm2)
-        # and the stand-ins are not a vendor's model ids.
+        # Placeholders (MODEL, PROVIDER:MODEL), local servers' models (openai:smollm2,
+        # litellm:ollama_chat/qwen3) and the stand-ins (litellm:openai/standin) are not
+        # a vendor's model ids.
+        if vendor == "litellm" and (LOCAL_LITELLM.match(named) or "standin" in named):
+            continue
         if (vendor == "litellm" and not re.fullmatch(r"[A-Z_.]+", named)) or VENDOR_IDS.match(named):
             out.append(spec)
     return sorted(out)
