@@ -195,4 +195,4 @@ class Game(GameState):
             self._by_id = dict(zip(map(_ID, batch), batch))  # ``{d.id: d ...}`` without a Python loop
 
 
-__all__ = ["Game", "Player", "Death", "NARRATOR", "PUBLIC"]
+__all__ = ["Game", "GameState", "Player", "Death", "NARRATOR", "PUBLIC"]

@@ -274,8 +274,8 @@ class GameState:
 
 
 # ---------------------------------------------------------------------- the rules' shape
-StepFn = Callable[["GameState"], "Script"]
-When = Callable[["RuleOptions"], bool]  # a rule option's switch: the hook or step exists under it
+StepFn = Callable[[GameState], Script]
+When = Callable[[RuleOptions], bool]  # a rule option's switch: the hook or step exists under it
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +292,7 @@ class NightStep:
 
     name: str
     run: StepFn
-    active: Callable[["GameState"], bool]
+    active: Callable[[GameState], bool]
     first_night_only: bool = False
     group: str = ""
     roles: tuple[str, ...] = ()
@@ -303,7 +303,7 @@ class NightStep:
 
 @dataclass(slots=True)
 class Ballot:
-    """Who the rules keep out of one round of the day's vote (``BALLOTS``): the flow
+    """Who the rules keep out of one round of the day's vote (``engine.roles.base.BALLOTS``): the flow
     makes it empty for each round, each hook adds to it (The Village: the
     Schoolmistress's pupils, the Tavernkeeper)."""
 
@@ -313,16 +313,16 @@ class Ballot:
 
 
 # What each hook receives: see the registries in ``engine.roles.base``.
-DeathHook = Callable[["GameState", "Player", str], "Script"]
-BatchHook = Callable[["GameState", "list[tuple[Player, str]]", "list[tuple[str, str]]"], None]
-Resolver = Callable[["GameState"], None]
-DawnHook = Callable[["GameState"], "Script"]
-VictoryCheck = Callable[["GameState", "list[Player]"], "tuple[str, str] | None"]
-Pardon = Callable[["GameState", str], "Script"]
-SetupHook = Callable[["GameState"], "Script"]
-SheriffPool = Callable[["GameState"], "list[str] | None"]
-BallotHook = Callable[["GameState", "Ballot"], None]
-Shelter = Callable[["GameState"], "frozenset[str]"]
+DeathHook = Callable[[GameState, Player, str], Script]
+BatchHook = Callable[[GameState, list[tuple[Player, str]], list[tuple[str, str]]], None]
+Resolver = Callable[[GameState], None]
+DawnHook = Callable[[GameState], Script]
+VictoryCheck = Callable[[GameState, list[Player]], tuple[str, str] | None]
+Pardon = Callable[[GameState, str], Script]
+SetupHook = Callable[[GameState], Script]
+SheriffPool = Callable[[GameState], list[str] | None]
+BallotHook = Callable[[GameState, Ballot], None]
+Shelter = Callable[[GameState], frozenset[str]]
 Plan = tuple[tuple[NightStep, ...], ...]  # a night: its step groups, in order
 
 
