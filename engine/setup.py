@@ -11,11 +11,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.buildings.base import BUILDINGS
+from engine.cards import BUILDINGS, ROLES
 from engine.names import check_names
 from engine.options import RuleOptions
 from engine.presets import get_preset
-from engine.roles.base import ROLES
 
 
 class SetupError(ValueError):

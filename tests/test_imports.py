@@ -8,11 +8,14 @@
 - The layers hold: engine < prompts < transcripts < agents < arena, each importing
   only the ones below it (the import-linter contract in pyproject.toml; imports in
   functions and under TYPE_CHECKING count too).
-- No import cycle between modules. An import under ``if TYPE_CHECKING:`` is not run
-  and is left out: the rules engine's types are mutually referential (a game holds its
-  rules' hooks, a hook takes the game), which the type checker needs and the program
-  does not. ``from package import module`` counts as importing the package's face too,
-  as Python runs it: a face that its own modules import back is a cycle.
+- No import cycle between modules, counting the imports under ``if TYPE_CHECKING:``:
+  a cycle of types is a cycle of design (a module that cannot be read, type-checked or
+  tested without the one that imports it), even when the program never runs it. The
+  rules engine's types once were one (a game holds its rules' hooks, a hook takes the
+  game): the rules now read ``engine.game_state.GameState``, below the driver that
+  imports them (``engine.game.Game``). ``from package import module`` counts as
+  importing the package's face too, as Python runs it: a face that its own modules
+  import back is a cycle.
 """
 
 from __future__ import annotations
@@ -112,13 +115,9 @@ def modules(root: Path = ROOT) -> dict[str, Path]:
     return found
 
 
-def _type_checking(node: ast.If) -> bool:
-    return "TYPE_CHECKING" in ast.unparse(node.test)
-
-
 def imported_by(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The project's modules ``name`` imports when it runs (at the top or in a function,
-    not under ``TYPE_CHECKING``)."""
+    """The project's modules ``name`` imports: at the top, in a function or under
+    ``if TYPE_CHECKING:`` (a type-only import is a dependency all the same)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
     def resolve(dotted: str) -> str | None:
@@ -130,10 +129,6 @@ def imported_by(name: str, path: Path, known: dict[str, Path]) -> set[str]:
 
     def walk(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_checking(child):
-                for other in child.orelse:
-                    walk(other)
-                continue
             if isinstance(child, ast.Import):
                 out.update(filter(None, (resolve(a.name) for a in child.names)))
             elif isinstance(child, ast.ImportFrom):
@@ -201,17 +196,24 @@ def test_no_module_is_part_of_an_import_cycle():
     assert not found, "import cycles (break each one: move the shared piece below both):\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
-def test_the_cycle_check_sees_a_cycle_through_a_face_and_ignores_type_checking(tmp_path):
+def test_the_cycle_check_sees_a_cycle_through_a_face_and_through_types(tmp_path):
     pkg = tmp_path / "engine"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text("from engine.a import A\n")
+    (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from engine import b\nA = 1\n")
-    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.a import A\n")
+    (pkg / "b.py").write_text("B = 1\n")
     for other in PACKAGES[1:]:
         (tmp_path / other).mkdir()
     known = modules(tmp_path)
     graph = {name: imported_by(name, path, known) for name, path in known.items()}
-    assert graph["engine.b"] == set()  # the type-only import is not run
+    assert cycles(graph) == []
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.a import A\n")
+    graph = {name: imported_by(name, path, known) for name, path in known.items()}
+    assert graph["engine.b"] == {"engine.a"}  # a type-only import is a dependency too
+    assert cycles(graph) == [["engine.a", "engine.b"]]
+    (pkg / "__init__.py").write_text("from engine.a import A\n")
+    (pkg / "b.py").write_text("B = 1\n")
+    graph = {name: imported_by(name, path, known) for name, path in known.items()}
     assert cycles(graph) == [["engine", "engine.a"]]  # a imports b through the face
     (pkg / "b.py").write_text("def f():\n    # a cycle hidden in a function is still one\n    from engine.a import A\n    return A\n")
     graph = {name: imported_by(name, path, known) for name, path in known.items()}

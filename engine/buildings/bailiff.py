@@ -17,16 +17,14 @@ Tavernkeeper's immunity...). A building not given that morning stays empty."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.buildings.base import YES_NO, PERMANENT, VAGABOND, BuildingSpec, holders, layer_on, refresh, register_building, vagabonds
 from engine.decisions import BOOL, CHOICE, NOT_WOLF, Power, decision
 from engine.events import PUBLIC, BuildingId, EventData, Name, event
 from engine.flow.common import Script, ask_one
 from engine.roles.base import register_batch_hook, register_dawn_hook
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class FreedHomeContext(TypedDict, total=False):
@@ -100,7 +98,7 @@ VAGABOND_SPEC = register_building(
 )
 
 
-def _freed(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
+def _freed(game: GameState, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
     # ``fallen`` holds the whole batch so far each time: a home is freed once.
     for p, _cause in fallen:
         if p.building and p.building != VAGABOND:
@@ -110,7 +108,7 @@ def _freed(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, 
                 vacancies.waiting.append(p.name)
 
 
-def _assign(game: Game) -> Script:
+def _assign(game: GameState) -> Script:
     vacancies = game.memory.peek(Vacancies)
     if vacancies is None or not vacancies.waiting:
         return

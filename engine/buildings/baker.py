@@ -14,15 +14,12 @@ The glimpse is an adaptation, not the book's rule (docs/RULES.md 9.8):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import PERMANENT, BuildingSpec, holders, layer_on, register_building
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script
 from engine.roles.base import NightStep, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @event("baker_glimpse")
@@ -44,7 +41,7 @@ BAKER = register_building(
 )
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     wolves = sorted(p.name for p in game.wolves())
     for b in holders(game, "baker"):
         if b.is_wolf or not wolves:
@@ -55,7 +52,7 @@ def _run(game: Game) -> Script:
     yield
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return any(p.building == "baker" and p.alive for p in game.players)
 
 

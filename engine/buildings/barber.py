@@ -11,7 +11,6 @@ Werewolf is one), the Barber dies with them (cause ``barber_mistake``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, vagabonds, with_token
 from engine.decisions import CHOICE, WOLF, Power, decision
@@ -19,9 +18,7 @@ from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
 from engine.flow.deaths import kill_batch
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 BARBER_SHAVE = decision("barber_shave", CHOICE, power=Power(WOLF, note="the Barber's razor"))
 
@@ -46,7 +43,7 @@ BARBER = register_building(
 )
 
 
-def _day(game: Game) -> Script:
+def _day(game: GameState) -> Script:
     for b in with_token(game, "barber"):
         if not b.alive or game.over:
             continue

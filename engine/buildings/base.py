@@ -16,32 +16,25 @@ token: held, the unique power is still there (for the Tavernkeeper, his immunity
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from engine.decisions import DecisionKind
 from engine.events import PUBLIC, BuildingId, EventData, Name, event
-from engine.roles.base import check_declared
+# The tokens' data, declared below the rules (``engine.cards``), re-exported here,
+# where the buildings register.
+from engine.cards import (
+    BUILDINGS as BUILDINGS,
+    BuildingSpec as BuildingSpec,
+    register_building as register_building,
+)
+from engine.game_state import GameState, Player
 
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game, Player
+if TYPE_CHECKING:  # pragma: no cover
     from engine.options import RuleOptions
 
 VAGABOND = "vagabond"
 YES_NO = (True, False)  # the options of the layer's yes/no questions, where null is no
 PERMANENT = "permanent"
 UNIQUE = "unique"
-
-
-@dataclass(frozen=True, slots=True)
-class BuildingSpec:
-    id: str  # the holder's title, snake_case: the id a game file's ``building:`` names
-    name: str
-    home: str  # the building itself ("" for the Vagabonds, who have none)
-    power: str  # PERMANENT or UNIQUE
-    box: int  # how many of its tokens the box holds
-    summary: str = ""
-    decisions: tuple[DecisionKind, ...] = ()
 
 
 @event("token_returned")
@@ -63,49 +56,40 @@ class TokenGiven(EventData):
     reason: str
 
 
-BUILDINGS: dict[str, BuildingSpec] = {}
-
-
-def register_building(spec: BuildingSpec) -> BuildingSpec:
-    BUILDINGS[spec.id] = spec
-    check_declared(spec.id, spec.decisions)
-    return spec
-
-
 def layer_on(options: RuleOptions) -> bool:
     """The ``when`` of every building hook: the game has buildings."""
     return options.buildings != "none"
 
 
-def holders(game: Game, building: str) -> list[Player]:
+def holders(game: GameState, building: str) -> list[Player]:
     """Living players living in ``building`` (its power is theirs)."""
     return [p for p in game.players if p.building == building and p.alive]
 
 
-def with_token(game: Game, building: str) -> list[Player]:
+def with_token(game: GameState, building: str) -> list[Player]:
     """Living holders of ``building`` whose token is still in front of them."""
     return [p for p in game.players if p.building == building and p.alive and p.token]
 
 
-def has_token(game: Game, building: str) -> bool:
+def has_token(game: GameState, building: str) -> bool:
     for p in game.players:
         if p.building == building and p.alive and p.token:
             return True
     return False
 
 
-def vagabonds(game: Game) -> tuple[str, ...]:
+def vagabonds(game: GameState) -> tuple[str, ...]:
     """The living Vagabonds, whom the Schoolmistress, the Barber, the Raven and the
     Arsonist cannot touch (000 "The Vagabonds")."""
     return tuple(p.name for p in game.players if p.building == VAGABOND and p.alive)
 
 
-def homes(game: Game) -> dict[str, str]:
+def homes(game: GameState) -> dict[str, str]:
     """Every player's token: the public table of who lives where."""
     return {p.name: p.building for p in game.players if p.building}
 
 
-def spend_token(game: Game, player: Player, why: str) -> None:
+def spend_token(game: GameState, player: Player, why: str) -> None:
     """A unique power used (or the Tavernkeeper's immunity lost): the token goes back
     to the narrator, in plain view."""
     player.token = False
@@ -113,7 +97,7 @@ def spend_token(game: Game, player: Player, why: str) -> None:
     refresh(game)
 
 
-def give_token(game: Game, player: Player, why: str) -> None:
+def give_token(game: GameState, player: Player, why: str) -> None:
     player.token = True
     game.emit(TokenGiven(player.name, player.building, why), PUBLIC)
     refresh(game)
@@ -121,9 +105,9 @@ def give_token(game: Game, player: Player, why: str) -> None:
 
 # What changes with the tokens: each building module that keeps a derived view (the
 # Tavernkeeper's shelter, the Farmers' pool) registers a refresher.
-REFRESHERS: list[Callable[[Game], None]] = []
+REFRESHERS: list[Callable[[GameState], None]] = []
 
 
-def refresh(game: Game) -> None:
+def refresh(game: GameState) -> None:
     for fn in REFRESHERS:
         fn(game)

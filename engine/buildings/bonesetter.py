@@ -10,16 +10,13 @@ asked when such a player exists."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import BUILDINGS, UNIQUE, BuildingSpec, give_token, has_token, register_building, spend_token, with_token
 from engine.decisions import CHOICE, NOT_WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 BONESETTER_RESTORE = decision("bonesetter_restore", CHOICE, power=Power(NOT_WOLF, note="a spent building power given back"))
 
@@ -45,7 +42,7 @@ BONESETTER = register_building(
 )
 
 
-def spent(game: Game, setter: Player) -> tuple[str, ...]:
+def spent(game: GameState, setter: Player) -> tuple[str, ...]:
     return tuple(
         p.name
         for p in game.players
@@ -53,7 +50,7 @@ def spent(game: Game, setter: Player) -> tuple[str, ...]:
     )
 
 
-def _day(game: Game) -> Script:
+def _day(game: GameState) -> Script:
     for b in with_token(game, "bonesetter"):
         target = yield from optional_target(game, b.name, BONESETTER_RESTORE, spent(game, b))
         if target is None:

@@ -11,16 +11,14 @@ the victim and spends the token."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.buildings.base import YES_NO, UNIQUE, BuildingSpec, layer_on, register_building, spend_token, with_token
 from engine.decisions import BOOL, NOT_WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, ask_one
 from engine.roles.base import register_pardon
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class CastellanPardonContext(TypedDict, total=False):
@@ -75,7 +73,7 @@ CASTELLAN = register_building(
 )
 
 
-def _pardon(game: Game, target: str) -> Script:
+def _pardon(game: GameState, target: str) -> Script:
     for c in with_token(game, "castellan"):
         if target != c.name:
             plea = yield from ask_one(game.ask(target, CASTELLAN_PLEA, YES_NO, {"castellan": c.name}, True))

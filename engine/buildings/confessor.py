@@ -9,16 +9,13 @@ learns the card (``confessed_role``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import UNIQUE, BuildingSpec, has_token, register_building, spend_token, with_token
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, RoleId, event, private
 from engine.flow.common import Script, optional_target
 from engine.flow.day_powers import EVENING, MORNING, register_day_power
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 CONFESSOR_HEAR = decision("confessor_hear", CHOICE, power=Power(WOLF, note="the Confessor sees a card"))
 
@@ -51,7 +48,7 @@ CONFESSOR = register_building(
 )
 
 
-def _day(game: Game) -> Script:
+def _day(game: GameState) -> Script:
     for c in with_token(game, "confessor"):
         target = yield from optional_target(game, c.name, CONFESSOR_HEAR, game.targets(c.name))
         if target is None:

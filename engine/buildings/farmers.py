@@ -11,14 +11,11 @@ Sheriff, who "designates his successor"); no Farmer left, no Sheriff."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import PERMANENT, BuildingSpec, layer_on, register_building
 from engine.flow.common import Script
 from engine.roles.base import register_setup_hook, register_sheriff_pool
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @dataclass(slots=True)
@@ -40,14 +37,14 @@ FARMER = register_building(
 )
 
 
-def _note_farms(game: Game) -> Script:
+def _note_farms(game: GameState) -> Script:
     if any(p.building == "farmer" for p in game.players):
         game.memory.of(Farms).dealt = True
     return
     yield
 
 
-def _pool(game: Game) -> list[str] | None:
+def _pool(game: GameState) -> list[str] | None:
     farms = game.memory.peek(Farms)
     if farms is None or not farms.dealt:
         return None

@@ -29,9 +29,9 @@ from engine.events import PUBLIC, BuildingId, EventData, Name, event
 from engine.flow.common import Script, ask_one
 from engine.roles.base import register_setup_hook
 from engine.setup import SetupError
+from engine.game_state import GameState
 
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+if TYPE_CHECKING:  # pragma: no cover
     from engine.options import RuleOptions
 
 FARMER = "farmer"
@@ -120,7 +120,7 @@ def _check_box(tokens: list[str]) -> None:
             raise BuildingError(f"the box holds {BUILDINGS[t].box} '{t}' token(s), {k} asked for")
 
 
-def _serve_forced(game: Game, pool: list[str]) -> dict[str, str]:
+def _serve_forced(game: GameState, pool: list[str]) -> dict[str, str]:
     """Take the game file's tokens out of the pool. A token the recommended set lacks
     takes a Vagabond's (else a Farmer's) place, as a forced role takes a villager's."""
     given: dict[str, str] = {}
@@ -141,7 +141,7 @@ def _serve_forced(game: Game, pool: list[str]) -> dict[str, str]:
     return given
 
 
-def _hand_out(game: Game) -> Script:
+def _hand_out(game: GameState) -> Script:
     opts = game.options
     n = len(game.players)
     try:

@@ -13,7 +13,7 @@ game's memory (``Barred``) says who, for which day."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.buildings.base import PERMANENT, BuildingSpec, holders, layer_on, register_building, vagabonds
 from engine.decisions import CHOICE, WOLF, Power, decision
@@ -21,9 +21,7 @@ from engine.events import PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script, optional_target
 from engine.flow.day_powers import register_day_power
 from engine.roles.base import Ballot, register_ballot
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class SchoolmistressForbidContext(TypedDict, total=False):
@@ -71,7 +69,7 @@ SCHOOLMISTRESS = register_building(
 PUPILS = 2
 
 
-def _barred_today(game: Game) -> set[str]:
+def _barred_today(game: GameState) -> set[str]:
     """Today's barred players, to add to (another day's are forgotten)."""
     barred = game.memory.of(Barred)
     if barred.day != game.day:
@@ -79,7 +77,7 @@ def _barred_today(game: Game) -> set[str]:
     return barred.players
 
 
-def _day(game: Game) -> Script:
+def _day(game: GameState) -> Script:
     for s in holders(game, "schoolmistress"):
         barred = _barred_today(game)
         barred.add(s.name)
@@ -94,7 +92,7 @@ def _day(game: Game) -> Script:
         game.emit(Forbidden(s.name, picked), PUBLIC)
 
 
-def _ballot(game: Game, ballot: Ballot) -> None:
+def _ballot(game: GameState, ballot: Ballot) -> None:
     barred = game.memory.peek(Barred)
     if barred is not None and barred.day == game.day:
         ballot.barred |= barred.players

@@ -14,15 +14,12 @@ and its two votes count against him."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import PERMANENT, REFRESHERS, BuildingSpec, layer_on, register_building, spend_token, with_token
 from engine.flow.common import Script
 from engine.flow.voting import EarlyVotes
 from engine.roles.base import Ballot, register_ballot, register_pardon, register_shelter
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles, which import this layer)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @dataclass(slots=True)
@@ -46,7 +43,7 @@ TAVERNKEEPER = register_building(
 )
 
 
-def _shelter(game: Game) -> None:
+def _shelter(game: GameState) -> None:
     immune = frozenset(p.name for p in game.players if p.building == "tavernkeeper" and p.token and p.alive)
     tavern = game.memory.peek(Tavern)
     if tavern is None:
@@ -56,7 +53,7 @@ def _shelter(game: Game) -> None:
     tavern.immune = immune
 
 
-def _ballot(game: Game, ballot: Ballot) -> None:
+def _ballot(game: GameState, ballot: Ballot) -> None:
     """Nobody votes against him; he votes first, alone."""
     tavern = game.memory.peek(Tavern)
     if tavern is not None and tavern.immune:
@@ -64,12 +61,12 @@ def _ballot(game: Game, ballot: Ballot) -> None:
         ballot.first += sorted(tavern.immune)
 
 
-def _shelter_from_pack(game: Game) -> frozenset[str]:
+def _shelter_from_pack(game: GameState) -> frozenset[str]:
     tavern = game.memory.peek(Tavern)
     return tavern.immune if tavern is not None else frozenset()
 
 
-def _designated(game: Game, target: str) -> Script:
+def _designated(game: GameState, target: str) -> Script:
     early = game.memory.peek(EarlyVotes)
     if early is not None and early.day == game.day:
         for t in with_token(game, "tavernkeeper"):

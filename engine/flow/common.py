@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator, Iterable
+from typing import Any, Generator, Iterable
 
 from engine.decisions import Decision, DecisionKind
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game
-
-Script = Generator[list[Decision], dict[int, Any], Any]
+# ``Script`` is declared with the state the rules read; re-exported: the rules import it here.
+from engine.game_state import (
+    GameState as GameState,
+    Script as Script,
+)
 
 
 def ask(*decisions: Decision) -> Generator[list[Decision], dict[int, Any], list[Any]]:
@@ -55,7 +55,7 @@ def parallel(scripts: Iterable[Script]) -> Script:
 
 
 def optional_target(
-    game: Game, seat: str, kind: DecisionKind, options: tuple[Any, ...], context: dict[str, Any] | None = None
+    game: GameState, seat: str, kind: DecisionKind, options: tuple[Any, ...], context: dict[str, Any] | None = None
 ) -> Generator[list[Decision], dict[int, Any], Any]:
     """A power its holder may use or keep: ask ``seat`` for one of ``options`` or null.
     With no legal target the question is not asked at all (None)."""

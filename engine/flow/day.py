@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script
@@ -13,9 +12,7 @@ from engine.flow.discussion import discussion
 from engine.flow.forum import lynch, sundown_extension
 from engine.flow.sheriff import candidacy, election_held, sheriff_pool
 from engine.flow.voting import sheriff_election
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @event("dawn")
@@ -41,7 +38,7 @@ class DayStart(EventData):
     sheriff: Name | None
 
 
-def dawn(game: Game) -> Script:
+def dawn(game: GameState) -> Script:
     game.phase = "dawn"
     rules = game.rules
     for resolve in rules.resolvers:  # what stops a kill before it applies (a guard, a life)
@@ -64,7 +61,7 @@ def dawn(game: Game) -> Script:
                 return
 
 
-def _election(game: Game) -> Script:
+def _election(game: GameState) -> Script:
     opts = game.options
     pool = sheriff_pool(game) if game.rules.sheriff_pools else None
     if pool is not None and (not pool or game.day < max(opts.sheriff_election_day, 2)):
@@ -81,7 +78,7 @@ def _election(game: Game) -> Script:
     yield from sheriff_election(game, pool)
 
 
-def day(game: Game, opening: bool = False) -> Script:
+def day(game: GameState, opening: bool = False) -> Script:
     """One day. ``opening``: the day before the first night (003: "With Angel, start
     with a day of debate and an eliminatory vote"), which has no dawn."""
     opts = game.options

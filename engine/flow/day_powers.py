@@ -11,11 +11,9 @@ Kept free of other imports so that role and building modules can register here."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.flow.common import Script
-    from engine.game import Game
+from engine.game_state import GameState, Script
 
 MORNING = "morning"
 EVENING = "evening"
@@ -24,16 +22,16 @@ EVENING = "evening"
 @dataclass(frozen=True, slots=True)
 class DayPower:
     keys: tuple[str, ...]  # the role or building ids that can hold it
-    fn: Callable[[Game], Script]  # asks its holders, acts
+    fn: Callable[[GameState], Script]  # asks its holders, acts
     windows: tuple[str, ...]
-    ready: Callable[[Game], bool]  # a living holder still has it
+    ready: Callable[[GameState], bool]  # a living holder still has it
 
 
 DAY_POWERS: list[DayPower] = []
 
 
-def _role_ready(roles: tuple[str, ...]) -> Callable[[Game], bool]:
-    def ready(game: Game) -> bool:
+def _role_ready(roles: tuple[str, ...]) -> Callable[[GameState], bool]:
+    def ready(game: GameState) -> bool:
         return any(game.has_able(r) for r in roles)
 
     return ready
@@ -41,10 +39,10 @@ def _role_ready(roles: tuple[str, ...]) -> Callable[[Game], bool]:
 
 def register_day_power(
     keys: tuple[str, ...],
-    fn: Callable[[Game], Script],
+    fn: Callable[[GameState], Script],
     *,
     windows: tuple[str, ...] = (EVENING,),
-    ready: Callable[[Game], bool] | None = None,
+    ready: Callable[[GameState], bool] | None = None,
 ) -> None:
     """``keys`` are role ids unless ``ready`` says otherwise (a building's holders)."""
     DAY_POWERS.append(DayPower(keys, fn, windows, ready or _role_ready(keys)))
@@ -58,7 +56,7 @@ class HeldPowers:
     powers: tuple[DayPower, ...] | None = field(default=None)
 
 
-def powers_of(game: Game) -> tuple[DayPower, ...]:
+def powers_of(game: GameState) -> tuple[DayPower, ...]:
     """The day powers this game can hold (every card dealt or set aside: a swap or a
     Mad Scientist's vial only hands out cards of the deck; every building dealt:
     a Bailiff only hands out freed ones), found once per game."""
@@ -72,7 +70,7 @@ def powers_of(game: Game) -> tuple[DayPower, ...]:
     return found
 
 
-def day_powers(game: Game, powers: tuple[DayPower, ...], window: str) -> Script:
+def day_powers(game: GameState, powers: tuple[DayPower, ...], window: str) -> Script:
     for dp in powers:
         if window in dp.windows and dp.ready(game):
             yield from dp.fn(game)

@@ -15,17 +15,14 @@ on, a dead Sheriff names his successor.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.flow.common import Script
 from engine.flow.leaving import OutOfPlay, record_death
 from engine.flow.victory import check_victory
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
-def kill_batch(game: Game, deaths: list[tuple[str, str]]) -> Script:
+def kill_batch(game: GameState, deaths: list[tuple[str, str]]) -> Script:
     queue = list(deaths)
     fallen: list[tuple[Player, str]] = []
     grief = game.grief

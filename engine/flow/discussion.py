@@ -5,18 +5,15 @@ run it, and the day itself asks the Sheriff's candidacy."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC
 from engine.flow.common import Script
 from engine.flow.protocols import bidding, parallel_rounds
 from engine.speech import SPEAK, Speech
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
-def speaking_order(game: Game) -> list[Player]:
+def speaking_order(game: GameState) -> list[Player]:
     """The living players clockwise from the opening seat."""
     table = game.table
     rule = game.options.speaking_order
@@ -32,7 +29,7 @@ def speaking_order(game: Game) -> list[Player]:
     return [p for p in table[start:] + table[:start] if p.alive]
 
 
-def discussion(game: Game, phase: str, rounds: int, speakers: list[str] | None = None, extra: int = 0) -> Script:
+def discussion(game: GameState, phase: str, rounds: int, speakers: list[str] | None = None, extra: int = 0) -> Script:
     """``speakers``: only these players speak (The Village's Farmers campaigning).
     ``extra``: rounds the Host adds to the day (004, an extended Sundown).
     The ``discussion`` option may hand the debate to another protocol (``protocols``):

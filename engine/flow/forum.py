@@ -32,7 +32,7 @@ newspaper cancelled (a public ``sundown_extended`` before the debate).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import PUBLIC, EventData, Name, Names, Said, event
@@ -44,9 +44,7 @@ from engine.flow.voting import VOTE, Eliminated, NoElimination, TieBroken, VoteC
 from engine.impersonation import impersonating_line
 from engine.roles.base import register_dawn_hook, register_opening_day, register_resolver
 from engine.speech import Speech
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class VoteChangeContext(TypedDict, total=False):
@@ -146,13 +144,13 @@ class HostReading:
     upto: int = 0
 
 
-def lynch_cancelled(game: Game) -> bool:
+def lynch_cancelled(game: GameState) -> bool:
     """Today's lynching is cancelled (the Unknown Celebrity's news this morning)."""
     call = game.memory.peek(LynchCall)
     return call is not None and call.cancelled == game.day
 
 
-def sundown_extension(game: Game) -> int:
+def sundown_extension(game: GameState) -> int:
     """The rounds of debate the Host adds today: ``celebrity_sundown_rounds`` on a day
     whose lynching is cancelled (announced here, before the debate), else none."""
     extra = game.options.celebrity_sundown_rounds
@@ -162,7 +160,7 @@ def sundown_extension(game: Game) -> int:
     return 0
 
 
-def lynch(game: Game) -> Script:
+def lynch(game: GameState) -> Script:
     """The day's lynching: cancelled (the Unknown Celebrity), the forum's open vote, or
     the table's vote."""
     opts = game.options
@@ -176,7 +174,7 @@ def lynch(game: Game) -> Script:
         yield from day_vote(game)
 
 
-def reprimands(game: Game) -> dict[str, int]:
+def reprimands(game: GameState) -> dict[str, int]:
     """The Host reads the thread since his last reading (004 Articles 2 and 7): each
     public speech by a living player holding a line written as the game's own text
     earns its author ``impersonation_phantoms`` phantom votes, announced now (one
@@ -197,7 +195,7 @@ def reprimands(game: Game) -> dict[str, int]:
     return placed
 
 
-def _legal(game: Game, voter: str, pool: list[str], sheltered: tuple[str, ...] = ()) -> tuple[str, ...]:
+def _legal(game: GameState, voter: str, pool: list[str], sheltered: tuple[str, ...] = ()) -> tuple[str, ...]:
     spare = game.vote_spares(voter) if game.spared else ()
     if sheltered:  # The Village's buildings on a forum game: the Tavernkeeper's immunity
         spare = (*spare, *sheltered)
@@ -205,7 +203,7 @@ def _legal(game: Game, voter: str, pool: list[str], sheltered: tuple[str, ...] =
     return tuple([n for n in pool if n != skip and n not in spare])
 
 
-def forum_vote(game: Game) -> Script:
+def forum_vote(game: GameState) -> Script:
     opts = game.options
     game.phase = "vote"
     alive = game.alive_names()
@@ -294,11 +292,11 @@ class QuietDawn:
     deaths_before: int = 0
 
 
-def _mark_dawn(game: Game) -> None:
+def _mark_dawn(game: GameState) -> None:
     game.night.of(QuietDawn).deaths_before = len(game.deaths)
 
 
-def _quiet_dawn(game: Game) -> Script:
+def _quiet_dawn(game: GameState) -> Script:
     """004: "the Wolves are confirmed all dead by the remaining Humans waking up in the
     morning to find nobody died the previous night (Human victory)"."""
     mark = game.night.peek(QuietDawn)

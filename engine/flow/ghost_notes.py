@@ -26,15 +26,13 @@ Coroner also finds the note on the body (``coroner_note``, to him alone)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import Annotated, TypedDict
 
 from engine.decisions import CHOICE, TEXT, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, Said, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import NightStep, register_before_dawn, register_death_hook, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class GhostNoteContext(TypedDict, total=False):
@@ -82,7 +80,7 @@ def _words(said: object) -> str:
     return str(said) if said else ""
 
 
-def _write(game: Game, player: Player) -> Script:
+def _write(game: GameState, player: Player) -> Script:
     """Ask ``player`` for a note and how it is found: (text, delivery); ("", "") for none."""
     phase = game.phase
     said = yield from ask_one(game.ask(player.name, GHOST_NOTE, (), {"round": 1, "phase": "ghost_note"}))
@@ -95,7 +93,7 @@ def _write(game: Game, player: Player) -> Script:
     return text, how
 
 
-def _before_dawn(game: Game) -> Script:
+def _before_dawn(game: GameState) -> Script:
     """Article 4: "If you are going to be nightkilled (which you have no way of knowing
     ahead of time, of course), your note must be authored and PM'ed to me before that
     Night's deadline." The night's victims write now, once the kills are final (no
@@ -111,7 +109,7 @@ def _before_dawn(game: Game) -> Script:
         note.text, note.how = yield from _write(game, player)
 
 
-def _note(game: Game, player: Player, cause: str) -> Script:
+def _note(game: GameState, player: Player, cause: str) -> Script:
     written = player.state.drop(WrittenNote)
     if written is not None:
         text, how = written.text, written.how
@@ -156,7 +154,7 @@ class HiddenNote:
     text: str = ""
 
 
-def _hide(game: Game) -> Script:
+def _hide(game: GameState) -> Script:
     coroners = {c.name for c in game.able("coroner")}
     seats = [p for p in game.players if p.alive and p.name not in coroners]
     if not seats:
@@ -173,7 +171,7 @@ def _hide(game: Game) -> Script:
             game.emit(CoronerNoteHidden(p.name, text), private(p.name))
 
 
-def _found(game: Game, player: Player, cause: str) -> Script:
+def _found(game: GameState, player: Player, cause: str) -> Script:
     note = player.state.peek(HiddenNote)
     if cause in ("werewolves", "vote") and note is not None and note.text:
         for c in game.able("coroner"):

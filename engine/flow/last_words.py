@@ -9,18 +9,15 @@ after the death's consequences, only if the game goes on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC
 from engine.flow.common import Script, ask_one
 from engine.roles.base import register_death_hook
 from engine.speech import SPEAK, speech_data
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
-def _last_words(game: Game, player: Player, cause: str) -> Script:
+def _last_words(game: GameState, player: Player, cause: str) -> Script:
     rule = game.options.last_words
     if rule == "none":
         return

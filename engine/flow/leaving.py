@@ -9,13 +9,11 @@ tells the deaths still due at dawn), so neither imports the other to reach it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from engine.events import OMIT, PUBLIC, EventData, Name, RoleId, event
 from engine.state import Death
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("death")
@@ -44,6 +42,6 @@ class ToldAtDawn:
     deaths: list[tuple[str, str]] = field(default_factory=list)
 
 
-def record_death(game: Game, p: Player, cause: str) -> None:
+def record_death(game: GameState, p: Player, cause: str) -> None:
     game.deaths.append(Death(p.name, game.day, cause))
     game.emit(DeathEvent(p.name, cause, p.role if game.options.reveal_role_on_death else None), PUBLIC)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import NARRATOR, PUBLIC, EventData, Name, Names, RoleId, RoleIds, event, private
 from engine.flow.common import Script
@@ -12,9 +11,7 @@ from engine.flow.victory import end_game
 from engine.flow import sheriff as _sheriff  # noqa: F401  (registers the successor hook)
 from engine.flow import last_words as _last_words  # noqa: F401  (registers the last words)
 from engine.flow import ghost_notes as _ghost_notes  # noqa: F401  (registers the ghost notes)
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @event("game_start")
@@ -45,7 +42,7 @@ class Center(EventData):
     cards: RoleIds
 
 
-def script(game: Game) -> Script:
+def script(game: GameState) -> Script:
     # The deal's own sorted deck and the setup's seating: the cards of the players and
     # the center, sorted, and the players in seat order, without walking them again.
     game.emit(GameStart(list(game.setup.names), game.preset, list(game.deck), len(game.center)), PUBLIC)

@@ -9,14 +9,11 @@ Piper's last charm) ends the game at once."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, event
 from engine.flow.common import Script, parallel
 from engine.state import Night
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @event("night_start")
@@ -26,7 +23,7 @@ class NightStart(EventData):
     night: int
 
 
-def night(game: Game) -> Script:
+def night(game: GameState) -> Script:
     game.phase = "night"
     game.night = Night()
     game.emit(NightStart(game.day), PUBLIC)

@@ -23,15 +23,13 @@ Neither draws on the game's random stream: the same answers give the same game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, TypedDict
+from typing import Callable, TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script
 from engine.speech import SPEAK, speech_data
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class BidContext(TypedDict, total=False):
@@ -44,7 +42,7 @@ BID = decision("bid", CHOICE, context=BidContext, unmeasured="a bid for the floo
 
 BIDS = (0, 1, 2, 3, 4)  # werewolf_arena's urgency scale
 
-Order = Callable[["Game"], list["Player"]]  # the living players in the speaking order (``discussion.speaking_order``)
+Order = Callable[["GameState"], list["Player"]]  # the living players in the speaking order (``discussion.speaking_order``)
 
 
 @event("discussion_round")
@@ -65,7 +63,7 @@ class Bids(EventData):
     speaker: Name | None
 
 
-def parallel_rounds(game: Game, phase: str, rounds: int, order: Order, speakers: list[str] | None = None) -> Script:
+def parallel_rounds(game: GameState, phase: str, rounds: int, order: Order, speakers: list[str] | None = None) -> Script:
     """``rounds`` rounds in which the living players (only ``speakers`` when given:
     The Village's Farmers campaigning) all speak at once."""
     for rnd in range(1, rounds + 1):
@@ -80,7 +78,7 @@ def parallel_rounds(game: Game, phase: str, rounds: int, order: Order, speakers:
             game.emit(speech_data(d.seat, answers[d.id], rnd), PUBLIC)
 
 
-def bidders(game: Game, last: str | None, order: Order) -> list[str]:
+def bidders(game: GameState, last: str | None, order: Order) -> list[str]:
     """Who bids for the next turn, in the order that breaks a tie: clockwise from the
     seat after the last speaker (who does not bid), or the speaking order before the
     day's first speech."""
@@ -99,7 +97,7 @@ def winner(bids: dict[str, int], ranked: list[str]) -> str | None:
     return next(name for name in ranked if bids[name] == top)
 
 
-def bidding(game: Game, rounds: int, order: Order, extra: int = 0) -> Script:
+def bidding(game: GameState, rounds: int, order: Order, extra: int = 0) -> Script:
     """The day's debate by bids (see the module's docstring). ``extra``: rounds the Host
     adds to the day (004, an extended Sundown), one more turn each per living player."""
     living = len(order(game))

@@ -10,16 +10,14 @@ passes the badge or tears it up (撕警徽: no Sheriff for the rest of the game)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import Annotated, TypedDict
 
 from engine.decisions import BOOL, CHOICE, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, Names, event
 from engine.flow.common import Script
 from engine.flow.discussion import discussion
 from engine.roles.base import register_death_hook
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class SheriffWithdrawContext(TypedDict, total=False):
@@ -90,13 +88,13 @@ class SheriffElection:
     held: bool = False
 
 
-def election_held(game: Game) -> bool:
+def election_held(game: GameState) -> bool:
     """Whether the game's Sheriff election has already taken place."""
     election = game.memory.peek(SheriffElection)
     return election is not None and election.held
 
 
-def sheriff_pool(game: Game) -> list[str] | None:
+def sheriff_pool(game: GameState) -> list[str] | None:
     """Who may elect and be the Sheriff when the rules narrow it (The Village's
     Farmers), else None: everyone."""
     for pool in game.rules.sheriff_pools:
@@ -106,7 +104,7 @@ def sheriff_pool(game: Game) -> list[str] | None:
     return None
 
 
-def _successor(game: Game, player: Player, cause: str) -> Script:
+def _successor(game: GameState, player: Player, cause: str) -> Script:
     if game.sheriff != player.name:
         return
     options = tuple(game.alive_names())
@@ -132,7 +130,7 @@ def _successor(game: Game, player: Player, cause: str) -> Script:
 register_death_hook(20, _successor)
 
 
-def candidacy(game: Game, pool: list[str] | None) -> Script:
+def candidacy(game: GameState, pool: list[str] | None) -> Script:
     """上警 and 退水, with the candidates' speeches between them; returns (candidates,
     voters) for the election, or None when the badge is lost before any vote."""
     alive = [n for n in game.alive_names() if pool is None or n in pool]

@@ -10,14 +10,11 @@ particular goals interrupt the game as soon as they are fulfilled."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, Names, event
 from engine.flow.leaving import OutOfPlay, ToldAtDawn, record_death
 from engine.roles.base import ROLES, WEREWOLVES, register_victory
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("game_end")
@@ -33,7 +30,7 @@ class GameEnd(EventData):
     lovers: Names | None
 
 
-def mixed_lovers(game: Game) -> bool:
+def mixed_lovers(game: GameState) -> bool:
     """Lovers of opposing camps (000: "1 Werewolf + 1 Villager"; 003: "lovers of
     opposing camps"). Camps, not cards: a conversion can make a couple mixed."""
     lv = game.lovers
@@ -43,19 +40,19 @@ def mixed_lovers(game: Game) -> bool:
     return a.camp != b.camp
 
 
-def _mixed_couple_alive(game: Game, alive: list[Player]) -> bool:
+def _mixed_couple_alive(game: GameState, alive: list[Player]) -> bool:
     """A Lover of a mixed couple still alive: the wolves have not won by their numbers."""
     lv = game.lovers
     return lv is not None and mixed_lovers(game) and any(p.name in lv for p in alive)
 
 
-def camp_of(game: Game, player: Player) -> str:
+def camp_of(game: GameState, player: Player) -> str:
     if game.lovers and player.name in game.lovers and mixed_lovers(game):
         return "lovers"
     return player.camp
 
 
-def check_victory(game: Game) -> bool:
+def check_victory(game: GameState) -> bool:
     """Set the winner and end the game if a camp has won; return whether it ended."""
     if game.winner is not None:
         return True
@@ -97,7 +94,7 @@ def check_victory(game: Game) -> bool:
     return False
 
 
-def _one_execution(game: Game, alive: list[Player]) -> tuple[str, str] | None:
+def _one_execution(game: GameState, alive: list[Player]) -> tuple[str, str] | None:
     """The one-execution variant (001 zh, option ``one_execution``): "若处决的玩家为狼人，
     则好人阵营获胜，反之则狼人阵营获胜" and "被处决的玩家将揭示身份，如果是狼人，则村民方取得
     胜利；如果是村民，则狼人方取得胜利" -- the village's first execution ends the game: a
@@ -114,7 +111,7 @@ def _one_execution(game: Game, alive: list[Player]) -> tuple[str, str] | None:
 register_victory(90, _one_execution, when=lambda o: o.one_execution)
 
 
-def _side_cleared(game: Game, alive: list[Player]) -> bool:
+def _side_cleared(game: GameState, alive: list[Player]) -> bool:
     """屠边 (common 狼人杀 practice): the wolves win once every ordinary villager, or
     every villager with a power, is dead, in a deck that had both; a solitary player
     or a mixed couple still alive keeps the game going."""
@@ -128,7 +125,7 @@ def _side_cleared(game: Game, alive: list[Player]) -> bool:
     return not any(p.alive for p in plain) or not any(p.alive for p in gods)
 
 
-def end_game(game: Game, winner: str, reason: str) -> bool:
+def end_game(game: GameState, winner: str, reason: str) -> bool:
     # Players taken out of play earlier in the night (the Rusty Knight's victim) whose
     # death was to be told at dawn: the game ends first, so it is told now.
     due = game.night.peek(ToldAtDawn)

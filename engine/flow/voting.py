@@ -8,7 +8,7 @@ still a tie, no player is eliminated." The other books' readings are options
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, Names, event
@@ -16,9 +16,7 @@ from engine.flow.common import Script, ask, ask_one
 from engine.flow.deaths import kill_batch
 from engine.flow.sheriff import SheriffElected, SheriffElection
 from engine.roles.base import Ballot
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the flow: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class VoteContext(TypedDict, total=False):
@@ -122,7 +120,7 @@ class SheriffVotes(EventData):
     leaders: Names
 
 
-def tally(game: Game, voters: list[str], picks: list[Any], double: bool) -> dict[str, int]:
+def tally(game: GameState, voters: list[str], picks: list[Any], double: bool) -> dict[str, int]:
     counts: dict[str, int] = {}
     for voter, target in zip(voters, picks):
         if target is None:
@@ -148,7 +146,7 @@ def _all_but(names: tuple[str, ...], name: str | None) -> tuple[str, ...]:
     return names[:i] + names[i + 1 :]
 
 
-def ballot(game: Game) -> Ballot | None:
+def ballot(game: GameState) -> Ballot | None:
     """Who the rules keep out of this round of the vote (``BALLOTS``: The Village), or
     None in a game without such rules."""
     hooks = game.rules.ballots
@@ -160,7 +158,7 @@ def ballot(game: Game) -> Ballot | None:
     return found
 
 
-def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
+def _vote_round(game: GameState, candidates: list[str] | None, rnd: int) -> Script:
     opts = game.options
     alive = game.alive_names()
     pool = alive if candidates is None else [n for n in alive if n in candidates]
@@ -217,7 +215,7 @@ def _vote_round(game: Game, candidates: list[str] | None, rnd: int) -> Script:
     return votes, leaders
 
 
-def _add_extra_votes(game: Game, counts: dict[str, int], pool: list[str]) -> None:
+def _add_extra_votes(game: GameState, counts: dict[str, int], pool: list[str]) -> None:
     """Votes the count adds by itself (000 The Village, the Raven's poster: "2 extra votes
     against them at the next vote count"), spent by the first count of the next vote."""
     due = game.memory.drop(VotesDue)
@@ -229,7 +227,7 @@ def _add_extra_votes(game: Game, counts: dict[str, int], pool: list[str]) -> Non
         game.emit(ExtraVotes(added), PUBLIC)
 
 
-def _sheriff_breaks(game: Game, votes: dict[str, str | None], leaders: list[str]) -> Script:
+def _sheriff_breaks(game: GameState, votes: dict[str, str | None], leaders: list[str]) -> Script:
     """Return (handled, eliminated) for the Sheriff's tie-break rule."""
     rule = game.options.sheriff_tiebreak
     sheriff = game.sheriff
@@ -250,7 +248,7 @@ def _sheriff_breaks(game: Game, votes: dict[str, str | None], leaders: list[str]
     return True, pick
 
 
-def day_vote(game: Game) -> Script:
+def day_vote(game: GameState) -> Script:
     """The village's vote; ends in at most one elimination."""
     opts = game.options
     game.phase = "vote"
@@ -281,7 +279,7 @@ def day_vote(game: Game) -> Script:
 
 
 def sheriff_election(
-    game: Game, electorate: list[str] | None = None, standing: tuple[list[str], list[str]] | None = None
+    game: GameState, electorate: list[str] | None = None, standing: tuple[list[str], list[str]] | None = None
 ) -> Script:
     """000 "The Sheriff": elected by relative majority; he cannot refuse. The books do
     not say what a tied election does: we vote again among the tied, then draw lots

@@ -19,7 +19,6 @@ is mixed if his beloved is not), and his own goal is gone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script
@@ -34,9 +33,7 @@ from engine.roles.base import (
     register_step,
     register_victory,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 ANGEL = "angel"
 WINNING_CAUSES = ("vote", "werewolves", "big_bad_wolf", "poison")
@@ -66,43 +63,43 @@ ANGEL_SPEC = register_role(
 )
 
 
-def _first_round(game: Game) -> bool:
+def _first_round(game: GameState) -> bool:
     return game.day == 0 or (game.day == 1 and game.phase in ("night", "dawn"))
 
 
-def _fallen(game: Game, player: Player, cause: str) -> Script:
+def _fallen(game: GameState, player: Player, cause: str) -> Script:
     if player.role == ANGEL and player.camp == ANGEL and cause in WINNING_CAUSES and _first_round(game):
         game.memory.of(AngelMemory).won = player.name
     return
     yield
 
 
-def _won(game: Game, alive: list[Player]) -> tuple[str, str] | None:
+def _won(game: GameState, alive: list[Player]) -> tuple[str, str] | None:
     memory = game.memory.peek(AngelMemory)
     if memory is not None and memory.won:
         return ANGEL, "the Angel was eliminated in the first round"
     return None
 
 
-def _villager(game: Game, reason: str) -> None:
+def _villager(game: GameState, reason: str) -> None:
     for p in game.players:
         if p.role == ANGEL and p.camp == ANGEL and p.alive:
             p.convert(VILLAGE, False)
             game.emit(AngelVillager(p.name, reason), private(p.name))
 
 
-def _round_over(game: Game) -> Script:
+def _round_over(game: GameState) -> Script:
     if game.day == 1:
         _villager(game, "first_round")
     return
     yield
 
 
-def _in_love(game: Game) -> bool:
+def _in_love(game: GameState) -> bool:
     return game.lovers is not None and any(game.by_name[n].role == ANGEL for n in game.lovers)
 
 
-def _love(game: Game) -> Script:
+def _love(game: GameState) -> Script:
     for name in game.lovers or ():
         p = game.by_name[name]
         if p.role == ANGEL and p.camp == ANGEL:

@@ -18,16 +18,13 @@ right (the seats before theirs, the contract's clockwise order) dies, cause
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import VAGABOND, layer_on, refresh
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, BuildingId, EventData, Name, event, private
 from engine.flow.common import Script, optional_target
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 ARSONIST_BURN = decision("arsonist_burn", CHOICE, power=Power(WOLF, note="the fire: the home's occupant is the target"))
 
@@ -73,7 +70,7 @@ ARSONIST = register_role(
 )
 
 
-def _homes(game: Game) -> tuple[str, ...]:
+def _homes(game: GameState) -> tuple[str, ...]:
     return tuple(p.name for p in game.players if p.alive and p.building and p.building != VAGABOND)
 
 
@@ -82,11 +79,11 @@ def _spent(p: Player) -> bool:
     return st is not None and st.burned
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return any(p.role == "arsonist" and p.alive and not p.powerless and not _spent(p) for p in game.players)
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for a in game.able("arsonist"):
         if _spent(a):
             continue
@@ -98,7 +95,7 @@ def _run(game: Game) -> Script:
         game.emit(FireSet(target, game.by_name[target].building), private(a.name))
 
 
-def right_wolf(game: Game, name: str) -> Player | None:
+def right_wolf(game: GameState, name: str) -> Player | None:
     """The first living werewolf to ``name``'s right: the seats before theirs."""
     table = game.table
     n = len(table)
@@ -110,7 +107,7 @@ def right_wolf(game: Game, name: str) -> Player | None:
     return None
 
 
-def _burn(game: Game) -> None:
+def _burn(game: GameState) -> None:
     night = game.night
     fire = night.drop(FireNight)
     target = fire.target if fire is not None else None

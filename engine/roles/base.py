@@ -18,12 +18,35 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
-from engine.decisions import DECISION_KINDS, DecisionKind
+# The cards' data and the rules' shape, declared below the rules (``engine.cards``,
+# ``engine.game_state``), re-exported here, where the roles register.
+from engine.cards import (
+    ROLES as ROLES,
+    RoleSpec as RoleSpec,
+    check_declared as check_declared,
+    register_role as register_role,
+)
 from engine.night_order import NightOrder, full_order, place
+from engine.game_state import (
+    Ballot as Ballot,
+    BallotHook as BallotHook,
+    BatchHook as BatchHook,
+    DawnHook as DawnHook,
+    DeathHook as DeathHook,
+    GameRules as GameRules,
+    NightStep as NightStep,
+    Pardon as Pardon,
+    Plan as Plan,
+    Resolver as Resolver,
+    SetupHook as SetupHook,
+    Shelter as Shelter,
+    SheriffPool as SheriffPool,
+    StepFn as StepFn,
+    VictoryCheck as VictoryCheck,
+    When as When,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.flow.common import Script
-    from engine.game import Game, Player
     from engine.options import RuleOptions
 
 VILLAGE = "village"
@@ -44,44 +67,6 @@ class Shielded:
 
 
 @dataclass(frozen=True, slots=True)
-class RoleSpec:
-    id: str
-    name: str
-    camp: str
-    is_wolf: bool = False
-    summary: str = ""
-    decisions: tuple[DecisionKind, ...] = ()  # the decision kinds this role is asked
-    presets: tuple[str, ...] = ("millers_hollow",)
-
-
-StepFn = Callable[["Game"], "Script"]
-When = Callable[["RuleOptions"], bool]  # a rule option's switch: the hook or step exists under it
-
-
-@dataclass(frozen=True, slots=True)
-class NightStep:
-    """One call of the narrator's night, placed by its ``name``: a game plays its steps in
-    its preset's book order (``engine.night_order``, which quotes each book's call list),
-    a step its book does not call where ``THE_NIGHT`` puts it.
-
-    ``group`` lets steps that do not depend on each other be asked together: steps of
-    the same group run in parallel (their decisions are pending at once). ``roles``:
-    the step only exists in games whose deck holds one of them (empty: every game);
-    ``when``: only under these options.
-    """
-
-    name: str
-    run: StepFn
-    active: Callable[["Game"], bool]
-    first_night_only: bool = False
-    group: str = ""
-    roles: tuple[str, ...] = ()
-    when: When | None = None
-    later_nights_only: bool = False
-    after: str = ""  # for a step ``engine.night_order`` does not list: the step of ``THE_NIGHT`` it follows
-
-
-@dataclass(frozen=True, slots=True)
 class Hook:
     order: int
     fn: Callable[..., Any] | None  # its registry's signature (below); None for a marker (the opening day)
@@ -94,33 +79,7 @@ class Hook:
         return self.when is None or switches[self.when]
 
 
-@dataclass(slots=True)
-class Ballot:
-    """Who the rules keep out of one round of the day's vote (``BALLOTS``): the flow
-    makes it empty for each round, each hook adds to it (The Village: the
-    Schoolmistress's pupils, the Tavernkeeper)."""
-
-    barred: set[str] = field(default_factory=set)  # may not vote
-    sheltered: set[str] = field(default_factory=set)  # may not be voted against
-    first: list[str] = field(default_factory=list)  # vote first, alone, in public
-
-
-ROLES: dict[str, RoleSpec] = {}
 NIGHT_STEPS: list[NightStep] = []
-
-
-def register_role(spec: RoleSpec) -> RoleSpec:
-    ROLES[spec.id] = spec
-    check_declared(spec.id, spec.decisions)
-    return spec
-
-
-def check_declared(owner: str, kinds: tuple[DecisionKind, ...]) -> None:
-    """A role or building lists the decisions it is asked: each must be declared
-    (``engine.decisions.decision``), so no kind exists as a bare string."""
-    for kind in kinds:
-        if DECISION_KINDS.get(kind) is not kind:
-            raise ValueError(f"{owner}: decision kind {kind!r} is not declared with engine.decisions.decision")
 
 
 # Every ``when`` predicate of every hook and step: a game evaluates them once against
@@ -184,16 +143,6 @@ def night_steps(book: NightOrder) -> list[NightStep]:
 #                    ``Ballot`` who may not vote, who may not be voted against and who
 #                    votes first (The Village's Schoolmistress and Tavernkeeper)
 #   SHELTERS         fn(game) -> names the pack may not devour tonight (the Tavernkeeper)
-DeathHook = Callable[["Game", "Player", str], "Script"]
-BatchHook = Callable[["Game", "list[tuple[Player, str]]", "list[tuple[str, str]]"], None]
-Resolver = Callable[["Game"], None]
-DawnHook = Callable[["Game"], "Script"]
-VictoryCheck = Callable[["Game", "list[Player]"], "tuple[str, str] | None"]
-Pardon = Callable[["Game", str], "Script"]
-SetupHook = Callable[["Game"], "Script"]
-SheriffPool = Callable[["Game"], "list[str] | None"]
-BallotHook = Callable[["Game", "Ballot"], None]
-Shelter = Callable[["Game"], "frozenset[str]"]
 DEATH_HOOKS: list[tuple[Hook, bool]] = []
 BATCH_HOOKS: list[Hook] = []
 RESOLVERS: list[Hook] = []
@@ -279,30 +228,6 @@ def register_ballot(order: int, fn: BallotHook, *, roles: tuple[str, ...] = (), 
 def register_shelter(order: int, fn: Shelter, *, roles: tuple[str, ...] = (), when: When | None = None) -> Shelter:
     _add(SHELTERS, Hook(order, fn, roles, when))
     return fn
-
-
-Plan = tuple[tuple[NightStep, ...], ...]  # a night: its step groups, in order
-
-
-@dataclass(frozen=True, slots=True)
-class GameRules:
-    """The hooks one game needs, chosen once from its deck and options."""
-
-    first_night: Plan
-    later_nights: Plan
-    before_victory: tuple[DeathHook, ...]
-    after_victory: tuple[DeathHook, ...]
-    on_batch: tuple[BatchHook, ...]
-    resolvers: tuple[Resolver, ...]
-    dawn: tuple[DawnHook, ...]
-    victory: tuple[VictoryCheck, ...]
-    pardons: tuple[Pardon, ...]
-    opening_day: bool
-    setup: tuple[SetupHook, ...] = ()
-    sheriff_pools: tuple[SheriffPool, ...] = ()
-    ballots: tuple[BallotHook, ...] = ()
-    shelters: tuple[Shelter, ...] = ()
-    before_dawn: tuple[DawnHook, ...] = ()
 
 
 def _plan(steps: list[NightStep]) -> Plan:

@@ -14,14 +14,11 @@ the pack: an infected player, a Wild Child who turned, a Wolf-Hound who chose th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, event
 from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_dawn_hook, register_role
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 @event("bear_growl")
@@ -42,7 +39,7 @@ BEAR_TAMER = register_role(
 )
 
 
-def _growl(game: Game) -> Script:
+def _growl(game: GameState) -> Script:
     for tamer in game.able("bear_tamer"):
         growl = tamer.is_wolf or any(p.is_wolf for p in game.neighbours(tamer.name))
         game.emit(BearGrowl(growl), PUBLIC)

@@ -14,15 +14,13 @@ both victims.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class BigBadWolfKillContext(TypedDict, total=False):
@@ -54,13 +52,13 @@ BIG_BAD_WOLF = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     if not game.has_able("big_bad_wolf"):
         return False
     return not any(not p.alive and p.is_wolf and p.role != "big_bad_wolf" for p in game.players)
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     night = game.night
     for bbw in game.able("big_bad_wolf"):
         if not bbw.is_wolf:

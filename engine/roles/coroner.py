@@ -8,14 +8,11 @@ No decision: when the pack's victim dies (cause ``werewolves``) or a player is l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import EventData, Name, RoleId, event, private
 from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("coroner_report")
@@ -39,7 +36,7 @@ CORONER = register_role(
 )
 
 
-def _report(game: Game, player: Player, cause: str) -> Script:
+def _report(game: GameState, player: Player, cause: str) -> Script:
     if cause in ("werewolves", "vote"):
         for c in game.able("coroner"):
             game.emit(CoronerReport(player.name, player.role, cause), private(c.name))

@@ -18,15 +18,13 @@ other (and the deceiver still never against the abandoned one, 000's rule)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, MULTI, decision
 from engine.events import EventData, Name, Names, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class CupidDeceiverContext(TypedDict, total=False):
@@ -90,11 +88,11 @@ CUPID = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.lovers is None and game.has_able("cupid")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     cupid = game.able("cupid")[0]
     pair = yield from ask_one(game.ask(cupid.name, CUPID_LOVERS, tuple(game.alive_names()), None, False, 2))
     a, b = pair
@@ -106,7 +104,7 @@ def _run(game: Game) -> Script:
         yield from _second_pair(game, cupid, a, b)
 
 
-def _second_pair(game: Game, cupid: Player, a: str, b: str) -> Script:
+def _second_pair(game: GameState, cupid: Player, a: str, b: str) -> Script:
     deceiver = yield from ask_one(game.ask(cupid.name, CUPID_DECEIVER, (a, b), {"lovers": [a, b]}))
     abandoned = b if deceiver == a else a
     options = tuple(n for n in game.alive_names() if n not in (a, b))

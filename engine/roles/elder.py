@@ -30,13 +30,11 @@ their last act, the deaths being simultaneous.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from engine.events import NARRATOR, OMIT, PUBLIC, EventData, Name, RoleIds, event
 from engine.roles.base import DEVOURED, VILLAGE, RoleSpec, Shielded, register_batch_hook, register_resolver, register_role
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("elder_life")
@@ -87,7 +85,7 @@ LOSS_CAUSES = ("vote", "poison", "hunter")
 LISTED = ("hunter", "protector", "witch", "seer")
 
 
-def _lives(game: Game) -> None:
+def _lives(game: GameState) -> None:
     night = game.night
     attacked = night.attacked
     shielded = night.peek(Shielded)
@@ -120,7 +118,7 @@ def takes_the_powers(p: Player, cause: str) -> bool:
     return p.role == "elder" and cause in LOSS_CAUSES and not p.powerless
 
 
-def _loss(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
+def _loss(game: GameState, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
     lost = game.memory.of(PowersLost)
     if lost.elder:
         return

@@ -10,15 +10,13 @@ used her gift; ``who``: and who she is), shared with the Psychic (``tell_pack``)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from engine.decisions import BOOL, decision
 from engine.events import OMIT, EventData, Name, RoleId, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 FORUM_SEER_SENSE = decision("forum_seer_sense", BOOL, unmeasured="yes/no, no target (a count of wolves)")
 
@@ -51,7 +49,7 @@ FORUM_SEER = register_role(
 )
 
 
-def tell_pack(game: Game, role: str, player: str) -> None:
+def tell_pack(game: GameState, role: str, player: str) -> None:
     """004: "the Wolves may be informed it's happened (or even who you are)"."""
     told = game.options.wolves_told_seers
     wolves = [w.name for w in game.wolves()]
@@ -60,7 +58,7 @@ def tell_pack(game: Game, role: str, player: str) -> None:
     game.emit(SeerSpotted(role, player if told == "who" else None), private(*wolves))
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for seer in game.able("forum_seer"):
         use = yield from ask_one(game.ask(seer.name, FORUM_SEER_SENSE, (True, False)))
         if use:

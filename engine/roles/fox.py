@@ -15,15 +15,12 @@ Fox smells the camp, where the Seer reads the card. The answer is private
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, Names, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 FOX_SNIFF = decision("fox_sniff", CHOICE, power=Power(WOLF, note="the Fox's sniff (the named player; his neighbours are not counted)"))
 
@@ -49,11 +46,11 @@ FOX = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_able("fox")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for fox in game.able("fox"):
         target = yield from ask_one(game.ask(fox.name, FOX_SNIFF, tuple(game.alive_names()), None, True))
         if target is None:

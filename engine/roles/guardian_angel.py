@@ -15,16 +15,14 @@ cover ... is a confirmed Human"); by default it is told to the Angel alone."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import Annotated, TypedDict
 
 from engine.decisions import CHOICE, NOT_WOLF, Power, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_resolver, register_role, register_step
 from engine.roles.ninja import UpNight
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class GuardianAngelProtectContext(TypedDict, total=False):
@@ -76,7 +74,7 @@ GUARDIAN_ANGEL = register_role(
 NIGHT_KILLS = ("werewolves", "ninja")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for angel in game.able("guardian_angel"):
         st = angel.state.of(GuardianAngelState)
         options = list(game.alive_names())
@@ -92,7 +90,7 @@ def _run(game: Game) -> Script:
         game.night.of(UpNight).names.append(angel.name)
 
 
-def _protect(game: Game) -> None:
+def _protect(game: GameState) -> None:
     night = game.night
     protected = night.peek(ProtectedNight)
     if protected is None:

@@ -5,16 +5,14 @@ whether he may hold fire is ``hunter_may_pass`` (000 "must", 002 "puede")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, ask_one
 from engine.flow.deaths import kill_batch
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class HunterShotContext(TypedDict, total=False):
@@ -44,7 +42,7 @@ HUNTER = register_role(
 )
 
 
-def _shot(game: Game, player: Player, cause: str) -> Script:
+def _shot(game: GameState, player: Player, cause: str) -> Script:
     if player.role != "hunter" or cause not in game.options.hunter_shot_causes or player.powerless:
         return
     options = game.targets(player.name)

@@ -20,15 +20,12 @@ yet revealed under ``all`` has simply lost his pardon (``Player.powerless``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, Name, RoleId, event
 from engine.flow.common import Script
 from engine.roles.base import VILLAGE, RoleSpec, register_batch_hook, register_pardon, register_role
 from engine.roles.elder import takes_the_powers
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("idiot_revealed")
@@ -57,7 +54,7 @@ IDIOT = register_role(
 )
 
 
-def _pardon(game: Game, target: str) -> Script:
+def _pardon(game: GameState, target: str) -> Script:
     p = game.by_name[target]
     if p.role != "idiot" or p.powerless:
         return False
@@ -76,7 +73,7 @@ def _revealed(p: Player) -> bool:
     return st is not None and st.revealed
 
 
-def _with_elder(game: Game, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
+def _with_elder(game: GameState, fallen: list[tuple[Player, str]], queue: list[tuple[str, str]]) -> None:
     """In the Elder's own batch only: a later batch leaves a later-revealed Idiot alone."""
     if not any(takes_the_powers(p, cause) for p, cause in fallen):
         return

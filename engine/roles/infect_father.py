@@ -20,15 +20,13 @@ infected: the attempt fails unseen, he is devoured as usual, and the infection i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import BOOL, decision
 from engine.events import NARRATOR, EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class InfectFatherInfectContext(TypedDict, total=False):
@@ -83,12 +81,12 @@ INFECT_FATHER = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     victim = game.night.wolf_victim
     return victim is not None and game.by_name[victim].alive and game.has_able("infect_father")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     night = game.night
     for father in game.able("infect_father"):
         st = father.state.of(InfectFatherState)

@@ -8,16 +8,13 @@ and about" for the Ninja."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.decisions import BOOL, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 from engine.roles.ninja import UpNight
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 INSOMNIAC_STAY_AWAKE = decision("insomniac_stay_awake", BOOL, unmeasured="yes/no, no target")
 
@@ -48,7 +45,7 @@ INSOMNIAC = register_role(
 )
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for ins in game.able("insomniac"):
         awake = yield from ask_one(game.ask(ins.name, INSOMNIAC_STAY_AWAKE, (True, False)))
         if not awake:

@@ -10,15 +10,13 @@ sees their choices with every name of a wolf withheld, and runs a risk
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import BOOL, decision
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 from engine.roles.werewolf import Spies
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class LittleGirlSpyContext(TypedDict, total=False):
@@ -39,11 +37,11 @@ LITTLE_GIRL = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_able("little_girl") and bool(game.wolves())
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     spies = []
     for girl in game.able("little_girl"):
         chance = game.options.little_girl_catch_chance

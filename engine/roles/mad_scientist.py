@@ -16,16 +16,14 @@ their new card; the Scientist is told only that the dose went down."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, RoleId, event, private
 from engine.flow.common import Script, ask_one
 from engine.flow.main import Role
 from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class MadScientistDoseContext(TypedDict, total=False):
@@ -74,13 +72,13 @@ MAD_SCIENTIST = register_role(
 )
 
 
-def _pool(game: Game, current: str) -> list[str]:
+def _pool(game: GameState, current: str) -> list[str]:
     deck = sorted({p.initial_role for p in game.players} | set(game.center))
     humans = [r for r in deck if not ROLES[r].is_wolf and ROLES[r].camp == VILLAGE and r not in (current, "mad_scientist")]
     return ["werewolf"] + humans
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for sci in game.able("mad_scientist"):
         st = sci.state.of(MadScientistState)
         left = game.options.mad_scientist_vials - st.used

@@ -13,15 +13,12 @@ they are."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 NINJA_KILL = decision("ninja_kill", CHOICE, power=Power(WOLF, note="the forum's Ninja (a human): a night kill"))
 
@@ -55,7 +52,7 @@ NINJA = register_role(
 )
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for ninja in game.able("ninja"):
         options = game.targets(ninja.name)
         if not options:

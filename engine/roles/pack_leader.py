@@ -10,16 +10,14 @@ is told the card itself."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from engine.decisions import AUXILIARY, CHOICE, Power, decision
 from engine.events import OMIT, EventData, Name, RoleId, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
 from engine.roles.civilian import PLAIN
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 PACK_LEADER_SNIFF = decision("pack_leader_sniff", CHOICE, power=Power(AUXILIARY, side="werewolves", note="the Pack Leader looks for Auxiliary Roles among humans"))
 
@@ -47,7 +45,7 @@ PACK_LEADER = register_role(
 )
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for leader in game.able("pack_leader"):
         options = tuple(p.name for p in game.players if p.alive and not p.is_wolf and p.name not in game.spares(leader.name))
         if not options:

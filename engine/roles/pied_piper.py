@@ -20,16 +20,13 @@ must kill him too, and the village wins without him.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.decisions import MULTI, decision
 from engine.events import EventData, Name, Names, event, private
 from engine.flow.common import Script, ask_one
 from engine.flow.victory import camp_of, end_game
 from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 PIED_PIPER_CHARM = decision("pied_piper_charm", MULTI, unmeasured="a solitary goal: every player is to be charmed")
 
@@ -76,20 +73,20 @@ PIED_PIPER = register_role(
 )
 
 
-def charmed(game: Game) -> list[str]:
+def charmed(game: GameState) -> list[str]:
     """The players charmed so far (the list the Piper adds to)."""
     return game.memory.of(CharmedMemory).players
 
 
-def _pipers(game: Game) -> list[Player]:
+def _pipers(game: GameState) -> list[Player]:
     return [p for p in game.players if p.role == PIPER and p.alive and p.camp == PIPER and not p.powerless]
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return bool(_pipers(game))
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     done = charmed(game)
     for piper in _pipers(game):
         options = tuple(n for n in game.alive_names() if n != piper.name and n not in done)
@@ -108,7 +105,7 @@ def _run(game: Game) -> Script:
         end_game(game, *reached)
 
 
-def _all_charmed(game: Game, alive: list[Player]) -> tuple[str, str] | None:
+def _all_charmed(game: GameState, alive: list[Player]) -> tuple[str, str] | None:
     done = game.memory.peek(CharmedMemory)
     for p in alive:
         if p.role == PIPER and camp_of(game, p) == PIPER:

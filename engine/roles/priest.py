@@ -11,16 +11,14 @@ plays on with their card; their earlier death stays in the record."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import Annotated, TypedDict
 
 from engine.decisions import CHOICE, NOT_WOLF, Power, decision
 from engine.events import OMIT, PUBLIC, EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.flow.day_powers import register_day_power
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class PriestReviveContext(TypedDict, total=False):
@@ -73,7 +71,7 @@ def _spent(priest: Player) -> bool:
     return st is not None and st.revived
 
 
-def _revive(game: Game, by_day: bool) -> Script:
+def _revive(game: GameState, by_day: bool) -> Script:
     for priest in game.able("priest"):
         if _spent(priest):
             continue
@@ -94,15 +92,15 @@ def _revive(game: Game, by_day: bool) -> Script:
             game.emit(PriestRevive(target), private(priest.name))
 
 
-def _day(game: Game) -> Script:
+def _day(game: GameState) -> Script:
     yield from _revive(game, True)
 
 
-def _night(game: Game) -> Script:
+def _night(game: GameState) -> Script:
     yield from _revive(game, False)
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return any(p.role == "priest" and p.alive and not p.powerless and not _spent(p) for p in game.players)
 
 

@@ -15,16 +15,14 @@ guarded player attacked by the wolves does not die. Common 狼人杀 practice (o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, NOT_WOLF, Power, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, Shielded, register_resolver, register_role, register_step
 from engine.roles.witch import Healed
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class ProtectorGuardContext(TypedDict, total=False):
@@ -65,11 +63,11 @@ PROTECTOR = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_able("protector")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for guard in game.able("protector"):
         options = game.alive_names()
         if game.options.protector_neighbours_only:
@@ -88,7 +86,7 @@ def _run(game: Game) -> Script:
         game.emit(ProtectorGuard(target), private(guard.name))
 
 
-def _shield(game: Game) -> None:
+def _shield(game: GameState) -> None:
     night = game.night
     guards = night.peek(GuardNight)
     if guards is None:
@@ -105,7 +103,7 @@ def _shield(game: Game) -> None:
         night.of(Shielded).players.append(g)
 
 
-def _healed(game: Game) -> list[str]:
+def _healed(game: GameState) -> list[str]:
     """The players the Witch healed tonight."""
     healed = game.night.peek(Healed)
     return healed.players if healed is not None else []

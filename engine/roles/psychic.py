@@ -8,16 +8,13 @@ their exact card. "The Wolves might get informed if you do this, so look out!": 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, RoleId, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 from engine.roles.forum_seer import tell_pack
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 PSYCHIC_READ = decision("psychic_read", CHOICE, power=Power(WOLF, note="the forum's Psychic reads a card"))
 
@@ -42,7 +39,7 @@ PSYCHIC = register_role(
 )
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for psychic in game.able("psychic"):
         options = tuple(n for n in game.alive_names() if n != psychic.name)
         if not options:

@@ -10,7 +10,6 @@ Last of the night (000 "Reminder of the Turns of Play": the Raven closes the nig
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.buildings.base import vagabonds
 from engine.decisions import CHOICE, WOLF, Power, decision
@@ -18,9 +17,7 @@ from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script, ask_one
 from engine.flow.voting import VotesDue
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 RAVEN_MARK = decision("raven_mark", CHOICE, power=Power(WOLF, note="the Raven's poster: two votes against"))
 
@@ -44,7 +41,7 @@ RAVEN = register_role(
 )
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for raven in game.able("raven"):
         options = game.targets(raven.name, exclude=vagabonds(game))
         if not options:

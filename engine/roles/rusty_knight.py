@@ -17,15 +17,12 @@ the night's other deaths, first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.events import NARRATOR, EventData, Name, event
 from engine.flow.common import Script
 from engine.flow.leaving import OutOfPlay, ToldAtDawn
 from engine.roles.base import DEVOURED, VILLAGE, NightStep, RoleSpec, register_death_hook, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("rusty_sword")
@@ -54,7 +51,7 @@ RUSTY_KNIGHT = register_role(
 )
 
 
-def _contaminate(game: Game, player: Player, cause: str) -> Script:
+def _contaminate(game: GameState, player: Player, cause: str) -> Script:
     if player.role != "rusty_knight" or cause not in DEVOURED or player.powerless:
         return
     n = len(game.players)
@@ -68,12 +65,12 @@ def _contaminate(game: Game, player: Player, cause: str) -> Script:
     yield  # a generator, like every death hook
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     due = game.memory.peek(Contaminated)
     return due is not None and bool(due.wolves)
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     due = game.memory.drop(Contaminated)
     assert due is not None  # ``_active``
     for name in due.wolves:

@@ -5,16 +5,11 @@ are pending together (group ``night_main``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, RoleId, event, private
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
 from engine.roles.werewolf import Exposed
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.flow.common import Script
-    from engine.game import Game
+from engine.game_state import GameState, Script
 
 SEER_CHECK = decision("seer_check", CHOICE, power=Power(WOLF, note="the Seer sees a card"))
 
@@ -39,11 +34,11 @@ SEER = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_able("seer")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for seer in game.able("seer"):
         name = seer.name
         options = tuple([p.name for p in game.players if p.alive and p.name != name])

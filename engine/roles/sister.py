@@ -13,15 +13,13 @@ turn each (text, private to the sisters).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import TEXT, decision
 from engine.events import EventData, Name, Names, Said, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class SisterChatContext(TypedDict, total=False):
@@ -56,16 +54,16 @@ SISTER = register_role(
 )
 
 
-def _chat_night(game: Game) -> bool:
+def _chat_night(game: GameState) -> bool:
     every = game.options.sisters_chat_every
     return every > 0 and (game.day - 1) % every == 0
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return (game.day == 1 or _chat_night(game)) and game.has_able("sister")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     sisters = game.able("sister")
     names = [p.name for p in sisters]
     if game.day == 1:

@@ -3,16 +3,14 @@ two set aside, and must take a Werewolf when both are Werewolves."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, RoleId, RoleIds, event, private
 from engine.flow.common import Script, ask_one
 from engine.flow.main import Role
 from engine.roles.base import ROLES, VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 
 class ThiefSwapContext(TypedDict, total=False):
@@ -50,11 +48,11 @@ THIEF = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return len(game.center) == 2 and game.has_alive("thief")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     thief = game.with_role("thief")[0]
     audience = private(thief.name)
     cards = list(game.center)

@@ -7,15 +7,12 @@ votes due that day carry over to the next tally. Dying any other way changes not
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.events import PUBLIC, EventData, Name, event
 from engine.flow.common import Script
 from engine.flow.forum import LynchCall
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 @event("celebrity_news")
@@ -37,7 +34,7 @@ CELEBRITY = register_role(
 )
 
 
-def _news(game: Game, player: Player, cause: str) -> Script:
+def _news(game: GameState, player: Player, cause: str) -> Script:
     if cause == "werewolves" and player.role == "unknown_celebrity":
         game.memory.of(LynchCall).cancelled = game.day  # the lynching is off (engine.flow.forum)
         game.emit(CelebrityNews(player.name, game.day), PUBLIC)

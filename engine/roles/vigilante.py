@@ -22,7 +22,6 @@ through"; its other branch (both shots posted unseen) has no counterpart here.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, WOLF, Power, decision
 from engine.events import PUBLIC, EventData, Name, event, private
@@ -30,9 +29,7 @@ from engine.flow.common import Script, ask_one
 from engine.flow.day_powers import register_day_power
 from engine.flow.deaths import kill_batch
 from engine.roles.base import VILLAGE, RoleSpec, register_death_hook, register_role
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 VIGILANTE_SHOOT = decision("vigilante_shoot", CHOICE, power=Power(WOLF, note="the forum's Vigilante"))
 
@@ -82,7 +79,7 @@ def _fired(p: Player) -> bool:
     return st is not None and st.shot
 
 
-def _shooters(game: Game) -> list[Player]:
+def _shooters(game: GameState) -> list[Player]:
     """The Vigilantes with their card, then the humans who found a dead one's gun."""
     found = game.memory.peek(GunsFoundMemory)
     shooters = list(game.able("vigilante"))
@@ -91,7 +88,7 @@ def _shooters(game: Game) -> list[Player]:
     return shooters
 
 
-def _day(game: Game) -> Script:
+def _day(game: GameState) -> Script:
     for v in _shooters(game):
         if _fired(v) or not v.alive or game.over:
             continue
@@ -108,7 +105,7 @@ def _day(game: Game) -> Script:
             return
 
 
-def _gun_left(game: Game, player: Player, cause: str) -> Script:
+def _gun_left(game: GameState, player: Player, cause: str) -> Script:
     """004: "another human might find it" -- the unused gun, to a living human by lot."""
     if player.role != "vigilante" or _fired(player):
         return
@@ -124,7 +121,7 @@ def _gun_left(game: Game, player: Player, cause: str) -> Script:
     yield
 
 
-def _ready(game: Game) -> bool:
+def _ready(game: GameState) -> bool:
     if game.has_able("vigilante"):
         return True
     found = game.memory.peek(GunsFoundMemory)

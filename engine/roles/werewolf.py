@@ -26,15 +26,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import Annotated, TypedDict
 
 from engine.decisions import CHOICE, TEXT, decision
 from engine.events import OMIT, Audience, EventData, Name, Names, Said, event, private
 from engine.flow.common import Script
 from engine.roles.base import WEREWOLVES, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 class WolfChatContext(TypedDict, total=False):
     round: int  # which round of tonight's talk (``wolf_chat_rounds``)
@@ -165,20 +163,20 @@ WEREWOLF = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     for p in game.players:  # ``bool(game.wolves())`` without building the list, every night
         if p.alive and p.is_wolf:
             return True
     return False
 
 
-def _deck_has(game: Game, role: str) -> bool:
+def _deck_has(game: GameState, role: str) -> bool:
     """Whether the public deck (``game_start``'s ``roles_in_play``: the dealt cards and
     the set-aside ones) holds ``role``: what every seat may know of the game's cards."""
     return role in game.center or any(p.initial_role == role for p in game.players)
 
 
-def _resolve(game: Game, picks: list[str | None]) -> tuple[bool, str | None]:
+def _resolve(game: GameState, picks: list[str | None]) -> tuple[bool, str | None]:
     """(decided, victim). ``None`` picks are a wolf declining to kill."""
     rule = game.options.wolf_pack
     n = len(picks)
@@ -205,7 +203,7 @@ class Exposed:
     found: dict[str, int] = field(default_factory=dict)
 
 
-def idle(game: Game) -> tuple[str, ...]:
+def idle(game: GameState) -> tuple[str, ...]:
     """The wolves found out before tonight (``wolves_exposed_idle``): no say in the kill."""
     exposed = game.memory.peek(Exposed)
     return tuple(w for w, night in exposed.found.items() if night < game.day) if exposed else ()
@@ -223,7 +221,7 @@ class _Hunt:
     spies: Audience | None  # the spying Little Girls' (None: nobody spies)
 
 
-def victims(game: Game, wolf: str, pack: list[str], shelter: tuple[str, ...]) -> tuple[str, ...]:
+def victims(game: GameState, wolf: str, pack: list[str], shelter: tuple[str, ...]) -> tuple[str, ...]:
     """Whom ``wolf`` may name as the pack's victim tonight: the living, never himself nor
     his beloved (``Game.targets``), nor whom the wolves may not devour (``shelter``), nor
     a packmate unless ``wolves_may_kill_wolf``. One rule for the kill's options and the
@@ -232,14 +230,14 @@ def victims(game: Game, wolf: str, pack: list[str], shelter: tuple[str, ...]) ->
     return game.targets(wolf, exclude=shelter if game.options.wolves_may_kill_wolf else (*pack, *shelter))
 
 
-def _tell_votes(game: Game, hunt: _Hunt, votes: dict[str, str | None], attempt: int) -> None:
+def _tell_votes(game: GameState, hunt: _Hunt, votes: dict[str, str | None], attempt: int) -> None:
     """The picks to the pack, and their names without the wolves to the spies."""
     game.emit(WolfVotes(votes, attempt), hunt.audience)
     if hunt.spies is not None:
         game.emit(WolfVotesOverheard(sorted(p for p in votes.values() if p), attempt), hunt.spies)
 
 
-def _together(game: Game, hunt: _Hunt) -> Script:
+def _together(game: GameState, hunt: _Hunt) -> Script:
     """Every wolf at once, ``wolf_kill_rounds`` attempts, resolved by ``wolf_pack``.
     Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
@@ -273,7 +271,7 @@ def _together(game: Game, hunt: _Hunt) -> Script:
     return victim, silent
 
 
-def _first_named(game: Game, hunt: _Hunt) -> Script:
+def _first_named(game: GameState, hunt: _Hunt) -> Script:
     """004 5-A: the wolves in turn, the first name final (the later wolves are not
     asked). Returns (victim, whether every wolf with a say passed)."""
     opts = game.options
@@ -296,7 +294,7 @@ def _first_named(game: Game, hunt: _Hunt) -> Script:
     return victim, victim is None and had_say
 
 
-def _silence(game: Game, pack: list[str]) -> None:
+def _silence(game: GameState, pack: list[str]) -> None:
     """``wolves_silent``: the pack named nobody, every wolf passing."""
     rule = game.options.wolves_silent
     if rule == "starve":
@@ -306,7 +304,7 @@ def _silence(game: Game, pack: list[str]) -> None:
         game.night.kills.append((game.rng.choice(pack), "deadline"))
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     # Run every night: the payloads are built with positional arguments.
     opts = game.options
     night = game.night
@@ -372,7 +370,7 @@ register_step(NightStep(name="werewolves", run=_run, active=_active, group="nigh
 
 
 # ---------------------------------------------------------------------- a 狼人杀 variant
-def _hypnotise(game: Game) -> Script:
+def _hypnotise(game: GameState) -> Script:
     """Lycanthropic Fascination (001 zh, option ``wolves_hypnotise``): "每一个晚上，狼人
     睁眼指定一名玩家，该玩家并不会死掉，而是被催眠，失去他原有的能力（和普通村民无异）…法官用手
     轻碰该玩家的头，告诉这名玩家，他被催眠了" -- the pack's victim does not die but loses

@@ -15,16 +15,13 @@ Elder's life and the guard do not stop it. He wins alone when he is the last one
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.flow.victory import camp_of
 from engine.roles.base import NightStep, RoleSpec, register_role, register_step, register_victory
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 WHITE_WEREWOLF_KILL = decision("white_werewolf_kill", CHOICE, unmeasured="a kill among the wolves, for a solitary goal")
 
@@ -51,11 +48,11 @@ WHITE_WEREWOLF = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.day % 2 == 0 and game.has_able(WHITE)
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for ww in game.able(WHITE):
         spare = game.spares(ww.name)
         options = tuple(p.name for p in game.players if p.alive and p.is_wolf and p is not ww and p.name not in spare)
@@ -65,7 +62,7 @@ def _run(game: Game) -> Script:
             game.night.kills.append((target, "white_werewolf"))
 
 
-def _alone(game: Game, alive: list[Player]) -> tuple[str, str] | None:
+def _alone(game: GameState, alive: list[Player]) -> tuple[str, str] | None:
     if len(alive) == 1 and alive[0].role == WHITE and camp_of(game, alive[0]) == WHITE:
         return WHITE, "the White Werewolf is the last one alive"
     return None

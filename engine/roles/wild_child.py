@@ -15,15 +15,12 @@ the next night. Turning is his fate, not a power: the Elder's death does not sto
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_death_hook, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 WILD_CHILD_MODEL = decision("wild_child_model", CHOICE, unmeasured="a model chosen on the first night; no target is better for the village")
 
@@ -62,11 +59,11 @@ WILD_CHILD = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_alive("wild_child")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for child in game.with_role("wild_child"):
         options = tuple(n for n in game.alive_names() if n != child.name)
         if not options:
@@ -76,7 +73,7 @@ def _run(game: Game) -> Script:
         game.emit(WildChildModel(model), private(child.name))
 
 
-def _orphaned(game: Game, player: Player, cause: str) -> Script:
+def _orphaned(game: GameState, player: Player, cause: str) -> Script:
     for child in game.players:
         if child.role != "wild_child" or not child.alive or child.is_wolf:
             continue

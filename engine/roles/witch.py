@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 from engine.decisions import BOOL, CHOICE, WOLF, Power, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script
 from engine.roles.base import VILLAGE, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game, Player
+from engine.game_state import GameState, Player
 
 
 class WitchHealContext(TypedDict, total=False):
@@ -87,11 +85,11 @@ WITCH = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_able("witch")
 
 
-def _heal_reason(game: Game, witch: Player, st: WitchState, victim: str | None) -> str:
+def _heal_reason(game: GameState, witch: Player, st: WitchState, victim: str | None) -> str:
     opts = game.options
     if not st.heal:
         return "the healing potion is already used"
@@ -107,7 +105,7 @@ def _heal_reason(game: Game, witch: Player, st: WitchState, victim: str | None) 
     return ""
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     opts = game.options
     night = game.night
     for witch in game.able("witch"):

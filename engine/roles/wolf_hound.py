@@ -12,15 +12,12 @@ night; his card stays a Wolf-Hound (the Seer cannot tell his side).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from engine.decisions import CHOICE, decision
 from engine.events import EventData, Name, event, private
 from engine.flow.common import Script, ask_one
 from engine.roles.base import VILLAGE, WEREWOLVES, NightStep, RoleSpec, register_role, register_step
-
-if TYPE_CHECKING:  # pragma: no cover  (engine.game imports the roles: a cycle at run time)
-    from engine.game import Game
+from engine.game_state import GameState
 
 WOLF_HOUND_SIDE = decision("wolf_hound_side", CHOICE, unmeasured="a side, not a player")
 
@@ -45,11 +42,11 @@ WOLF_HOUND = register_role(
 )
 
 
-def _active(game: Game) -> bool:
+def _active(game: GameState) -> bool:
     return game.has_alive("wolf_hound")
 
 
-def _run(game: Game) -> Script:
+def _run(game: GameState) -> Script:
     for hound in game.with_role("wolf_hound"):
         side = yield from ask_one(game.ask(hound.name, WOLF_HOUND_SIDE, (VILLAGE, WEREWOLVES)))
         # His choice is his camp (``Player.camp``, by ``convert``): nothing else keeps it.
