@@ -72,13 +72,6 @@ class Player:
         self.is_wolf = is_wolf
 
 
-# The rules' two hottest objects, the events and the decisions, are made as their
-# dataclass would make them but with their fields set in ``GameState.emit`` and ``GameState.ask``:
-# a class call enters the dataclass's ``__init__`` as a new frame from C, about 0.8 K
-# instructions an object (~0.14 M of a random game's 3.6 M). Every other maker of an
-# ``Event`` or a ``Decision`` calls the class (``tests/test_engine_api.py`` checks both
-# ways give equal objects, with every field set).
-_made = object.__new__
 
 
 class GameState:
@@ -139,16 +132,8 @@ class GameState:
     def emit(self, data: EventData, audience: Audience = PUBLIC) -> Event:
         """Record that ``data`` (an event kind's payload) happened, seen by ``audience``
         (``PUBLIC``, ``NARRATOR`` or ``engine.events.private(...)``)."""
-        events = self.events
-        # ``Event(len(events), self.day, self.phase, audience, data)`` field by field
-        # (``_made``): every event of every game.
-        ev = _made(Event)
-        ev.seq = len(events)
-        ev.day = self.day
-        ev.phase = self.phase
-        ev.audience = audience
-        ev.data = data
-        events.append(ev)
+        ev = Event(len(self.events), self.day, self.phase, audience, data)
+        self.events.append(ev)
         return ev
 
     def ask(
@@ -163,17 +148,7 @@ class GameState:
         """A question to ``seat``: the legal ``options`` (see ``Decision``) and what the
         asker shows with it (``context``, of the kind's context type). The answer's
         shape is the kind's. The rules yield the decision in a batch."""
-        # ``Decision(self._next_decision, seat, kind, kind.shape, options, allow_pass,
-        # count, context)`` field by field (``_made``): every decision of every game.
-        d = _made(Decision)
-        d.id = self._next_decision
-        d.seat = seat
-        d.kind = kind
-        d.shape = kind.shape
-        d.options = options
-        d.allow_pass = allow_pass
-        d.count = count
-        d.context = {} if context is None else context
+        d = Decision(self._next_decision, seat, kind, kind.shape, options, allow_pass, count, {} if context is None else context)
         self._next_decision += 1
         return d
 
